@@ -1,0 +1,151 @@
+"""Label schemas: which coarse categories a project uses and the fine types under each.
+
+Every span in a project must fit its schema. Presets cover i2b2 2014, MEDDOCAN (its 29 types
+grouped under the i2b2 categories exactly as the corpus's i2b2 XML copy does) and the German
+8-category scheme; a lead can write a custom one as JSON
+(``{"name": ..., "categories": {"NAME": ["PATIENT", ...], ...}}``).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+COARSE_CATEGORIES = ("NAME", "PROFESSION", "LOCATION", "AGE", "DATE", "CONTACT", "ID", "OTHER")
+
+
+class SchemaError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class LabelSchema:
+    name: str
+    categories: dict[str, tuple[str, ...]]
+    description: str = ""
+    _type_to_category: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        mapping: dict[str, str] = {}
+        for cat, types in self.categories.items():
+            if not cat or not isinstance(cat, str):
+                raise SchemaError(f"schema {self.name!r}: category names must be non-empty strings")
+            for t in types:
+                if t in mapping and mapping[t] != cat:
+                    raise SchemaError(f"schema {self.name!r}: type {t!r} is listed under {mapping[t]} and {cat}")
+                mapping[t] = cat
+        object.__setattr__(self, "_type_to_category", mapping)
+
+    @property
+    def types(self) -> list[str]:
+        return [t for ts in self.categories.values() for t in ts]
+
+    def category_of(self, type_: str) -> str:
+        try:
+            return self._type_to_category[type_]
+        except KeyError:
+            raise SchemaError(f"type {type_!r} is not in schema {self.name!r}") from None
+
+    def resolve(self, label: str, category_hint: str | None = None) -> tuple[str, str]:
+        """Map a label from a file (a fine type, or a bare category) to ``(category, type)``.
+
+        A bare category whose only type has the same name (AGE/AGE) resolves to that type;
+        an unknown label raises :class:`SchemaError`.
+        """
+        if label in self._type_to_category:
+            cat = self._type_to_category[label]
+            if category_hint and category_hint != cat:
+                raise SchemaError(f"type {label!r} belongs to {cat}, not {category_hint}")
+            return cat, label
+        if label in self.categories:
+            types = self.categories[label]
+            return label, (types[0] if len(types) == 1 else "")
+        raise SchemaError(f"label {label!r} is not in schema {self.name!r}")
+
+    def has(self, category: str, type_: str = "") -> bool:
+        if category not in self.categories:
+            return False
+        return not type_ or type_ in self.categories[category]
+
+    def to_json(self) -> str:
+        return json.dumps({"name": self.name, "description": self.description,
+                           "categories": {c: list(t) for c, t in self.categories.items()}}, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, data: str | dict) -> "LabelSchema":
+        try:
+            obj = json.loads(data) if isinstance(data, str) else data
+        except json.JSONDecodeError as e:
+            raise SchemaError(f"schema JSON is malformed at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("categories"), dict) or not obj["categories"]:
+            raise SchemaError('schema JSON must be an object with a non-empty "categories" object')
+        cats: dict[str, tuple[str, ...]] = {}
+        for cat, types in obj["categories"].items():
+            if not isinstance(types, list) or not all(isinstance(t, str) and t for t in types):
+                raise SchemaError(f"schema JSON: category {cat!r} must map to a list of type names")
+            cats[str(cat)] = tuple(types) if types else (str(cat),)
+        return cls(name=str(obj.get("name") or "custom"), categories=cats, description=str(obj.get("description", "")))
+
+
+I2B2_2014 = LabelSchema(
+    name="i2b2-2014",
+    description="i2b2/UTHealth 2014 de-identification track: 7 categories, 25 types",
+    categories={
+        "NAME": ("PATIENT", "DOCTOR", "USERNAME"),
+        "PROFESSION": ("PROFESSION",),
+        "LOCATION": ("ROOM", "DEPARTMENT", "HOSPITAL", "ORGANIZATION", "STREET", "CITY", "STATE",
+                     "COUNTRY", "ZIP", "LOCATION-OTHER"),
+        "AGE": ("AGE",),
+        "DATE": ("DATE",),
+        "CONTACT": ("PHONE", "FAX", "EMAIL", "URL", "IPADDR"),
+        "ID": ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"),
+    },
+)
+
+MEDDOCAN = LabelSchema(
+    name="meddocan",
+    description="MEDDOCAN (IberLEF 2019): 29 types under the i2b2 categories, as in the corpus's i2b2 XML",
+    categories={
+        "NAME": ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"),
+        "PROFESSION": ("PROFESION",),
+        "LOCATION": ("HOSPITAL", "CENTRO_SALUD", "INSTITUCION", "CALLE", "TERRITORIO", "PAIS"),
+        "AGE": ("EDAD_SUJETO_ASISTENCIA",),
+        "DATE": ("FECHAS",),
+        "CONTACT": ("NUMERO_TELEFONO", "NUMERO_FAX", "CORREO_ELECTRONICO", "DIREC_PROT_INTERNET", "URL_WEB"),
+        "ID": ("ID_SUJETO_ASISTENCIA", "ID_CONTACTO_ASISTENCIAL", "ID_ASEGURAMIENTO",
+               "ID_TITULACION_PERSONAL_SANITARIO", "ID_EMPLEO_PERSONAL_SANITARIO",
+               "IDENTIF_VEHICULOS_NRSERIE_PLACAS", "IDENTIF_DISPOSITIVOS_NRSERIE", "IDENTIF_BIOMETRICOS",
+               "NUMERO_IDENTIF", "OTRO_NUMERO_IDENTIF"),
+        "OTHER": ("SEXO_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA", "OTROS_SUJETO_ASISTENCIA"),
+    },
+)
+
+GERMAN = LabelSchema(
+    name="german-8",
+    description="German clinical de-identification scheme: 8 categories; 'Other' types carry their category prefix",
+    categories={
+        "AGE": ("Age",),
+        "CONTACT": ("Email", "Fax", "IP", "Phone", "URL"),
+        "DATE": ("Birthdate", "Date"),
+        "ID": ("PatientID", "StudyID", "ID_Other"),
+        "LOCATION": ("Organization", "Hospital", "State", "Country", "City", "Street", "ZIP", "Location_Other"),
+        "NAME": ("Patient", "Staff", "Name_Other"),
+        "PROFESSION": ("Profession", "Status"),
+        "OTHER": ("Other",),
+    },
+)
+
+PRESETS: dict[str, LabelSchema] = {s.name: s for s in (I2B2_2014, MEDDOCAN, GERMAN)}
+
+
+def get_schema(name_or_json: str) -> LabelSchema:
+    """A preset by name, or a custom schema from a JSON string or a path to a JSON file."""
+    if name_or_json in PRESETS:
+        return PRESETS[name_or_json]
+    text = name_or_json
+    if not name_or_json.lstrip().startswith("{"):
+        from pathlib import Path
+        p = Path(name_or_json)
+        if not p.is_file():
+            raise SchemaError(f"unknown schema {name_or_json!r}: use one of {', '.join(PRESETS)} or a JSON file")
+        text = p.read_text(encoding="utf-8")
+    return LabelSchema.from_json(text)

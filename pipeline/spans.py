@@ -1,0 +1,153 @@
+"""The one span type that flows through import, detection, annotation, metrics and de-identification.
+
+Offsets are character offsets into the document's text (Python ``str`` indices), end exclusive.
+Every module meets the others only through :class:`Span` and :class:`Document`, so a
+recognizer, an annotator's layer and a de-identifier's output can be compared directly.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+
+class SpanError(ValueError):
+    """A span that cannot be placed on its document (offsets outside, empty, unknown label).
+
+    Messages name the document and the offsets, never the document's text (no PHI in errors).
+    """
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A labelled stretch of a document.
+
+    ``category`` is the coarse i2b2 2014 class (NAME, PROFESSION, LOCATION, AGE, DATE, CONTACT,
+    ID, OTHER); ``type`` the fine class of the project's schema. ``source`` says who produced it
+    (``rule:<name>``, ``dict:<name>``, ``model:<version>``, ``human:<user>``), ``layer`` where it
+    lives (``pre``, ``annotator:<user>``, ``gold``).
+    """
+
+    doc_id: str
+    start: int
+    end: int
+    category: str
+    type: str = ""
+    source: str = ""
+    score: float = 1.0
+    layer: str = ""
+
+    @property
+    def key(self) -> tuple[str, int, int, str]:
+        """Identity used by strict matching: offsets plus fine type (falls back to category)."""
+        return (self.doc_id, self.start, self.end, self.type or self.category)
+
+    @property
+    def label(self) -> str:
+        return self.type or self.category
+
+    def overlaps(self, other: "Span") -> bool:
+        return self.doc_id == other.doc_id and self.start < other.end and other.start < self.end
+
+    def text_in(self, text: str) -> str:
+        return text[self.start:self.end]
+
+    def with_(self, **changes) -> "Span":
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return {
+            "doc_id": self.doc_id, "start": self.start, "end": self.end,
+            "category": self.category, "type": self.type, "source": self.source,
+            "score": self.score, "layer": self.layer,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Span":
+        return cls(
+            doc_id=str(d.get("doc_id", "")), start=int(d["start"]), end=int(d["end"]),
+            category=str(d.get("category", "")), type=str(d.get("type", "") or ""),
+            source=str(d.get("source", "") or ""), score=float(d.get("score", 1.0) if d.get("score") is not None else 1.0),
+            layer=str(d.get("layer", "") or ""),
+        )
+
+
+@dataclass
+class Document:
+    """A document as the formats read and write it: id, text, metadata and its spans."""
+
+    doc_id: str
+    text: str
+    spans: list[Span] = field(default_factory=list)
+    meta: dict = field(default_factory=dict)
+    patient_id: str | None = None
+    source_file: str | None = None
+
+
+def validate_spans(doc_id: str, text: str, spans: Iterable[Span], *, allow_overlap: bool = False) -> list[Span]:
+    """Check offsets lie inside ``text`` and are non-empty; optionally refuse overlaps.
+
+    Returns the spans sorted by (start, end). Raises :class:`SpanError` naming the document and
+    offsets (not the covered text).
+    """
+    n = len(text)
+    out = sorted(spans, key=lambda s: (s.start, s.end, s.label))
+    for s in out:
+        if not (0 <= s.start < s.end <= n):
+            raise SpanError(f"{doc_id}: span {s.start}-{s.end} ({s.label}) lies outside the text (length {n})")
+        if not s.category:
+            raise SpanError(f"{doc_id}: span {s.start}-{s.end} has no category")
+    if not allow_overlap:
+        for a, b in zip(out, out[1:]):
+            if b.start < a.end:
+                raise SpanError(
+                    f"{doc_id}: spans {a.start}-{a.end} ({a.label}) and {b.start}-{b.end} ({b.label}) overlap"
+                )
+    return out
+
+
+def sort_spans(spans: Iterable[Span]) -> list[Span]:
+    return sorted(spans, key=lambda s: (s.doc_id, s.start, s.end, s.label))
+
+
+def by_doc(spans: Iterable[Span]) -> dict[str, list[Span]]:
+    """Group spans by document id, each list sorted by offsets."""
+    out: dict[str, list[Span]] = {}
+    for s in spans:
+        out.setdefault(s.doc_id, []).append(s)
+    for v in out.values():
+        v.sort(key=lambda s: (s.start, s.end, s.label))
+    return out
+
+
+def rewrite(text: str, edits: Sequence[tuple[Span, str]]) -> tuple[str, list[tuple[Span, int, int]]]:
+    """Replace each span's stretch of ``text`` with its new string, right to left.
+
+    The one function that rewrites text: de-identification, surrogate insertion and any other
+    edit go through it. ``edits`` must not overlap. Returns the new text and, for each edit in
+    input order, ``(span, new_start, new_end)`` in the new text.
+    """
+    order = sorted(range(len(edits)), key=lambda i: edits[i][0].start)
+    for a, b in zip(order, order[1:]):
+        if edits[b][0].start < edits[a][0].end:
+            sa, sb = edits[a][0], edits[b][0]
+            raise SpanError(f"{sa.doc_id}: cannot rewrite overlapping spans {sa.start}-{sa.end} and {sb.start}-{sb.end}")
+    pieces: list[str] = []
+    cursor = len(text)
+    for i in reversed(order):
+        span, new = edits[i]
+        if not (0 <= span.start <= span.end <= len(text)):
+            raise SpanError(f"{span.doc_id}: span {span.start}-{span.end} lies outside the text (length {len(text)})")
+        pieces.append(text[span.end:cursor])
+        pieces.append(new)
+        cursor = span.start
+    pieces.append(text[:cursor])
+    new_text = "".join(reversed(pieces))
+    # second pass, left to right, to compute new offsets
+    positions: dict[int, tuple[int, int]] = {}
+    delta = 0
+    for i in order:
+        span, new = edits[i]
+        ns = span.start + delta
+        positions[i] = (ns, ns + len(new))
+        delta += len(new) - (span.end - span.start)
+    return new_text, [(edits[i][0], *positions[i]) for i in range(len(edits))]

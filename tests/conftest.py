@@ -1,0 +1,29 @@
+"""Shared fixtures. Tests never print document text; they compare offsets, labels and counts."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
+FIXTURES = Path(__file__).parent / "fixtures"
+MEDDOCAN_SAMPLE = FIXTURES / "meddocan"
+SHARED_MEDDOCAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "meddocan"
+
+
+@pytest.fixture
+def meddocan_sample() -> Path:
+    """16 MEDDOCAN dev documents (brat/ and xml/), copied into the repository with attribution."""
+    return MEDDOCAN_SAMPLE
+
+
+@pytest.fixture
+def meddocan_full() -> Path:
+    """The full corpus beside the checkout (../shared/data/meddocan); skipped where absent."""
+    if not (SHARED_MEDDOCAN / "dev").is_dir():
+        pytest.skip("full MEDDOCAN corpus not present beside the checkout")
+    return SHARED_MEDDOCAN
