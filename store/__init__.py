@@ -1,0 +1,69 @@
+"""The workbench's SQLite store (sqlite-utils): one function per operation, dataclasses out.
+
+Open with :func:`connect` (one connection per thread; :func:`thread_db` caches one per thread).
+Every write function runs in one ``BEGIN IMMEDIATE`` transaction, takes the acting ``user``
+(``None`` for the system) and appends an ``audit_log`` row in that same transaction. Spans read
+from the store have ``doc_id = str(documents.id)`` and ``layer`` set. Errors are
+:mod:`pipeline.errors` types (``StaleSaveError``, ``StoreBusyError``, ``SpanError``...) or the
+store's own :class:`NotFoundError`, :class:`DuplicateError`, :class:`InvalidValueError`, all
+safe to show: they never contain document text.
+"""
+from store.assignments import (ASSIGNMENT_STATUSES, Assignment, assign, list_assignments, record_time,
+                               set_assignment_status, unassign)
+from store.audit import AuditEntry, audit, list_audit
+from store.backup import backup, check_database_file, restore
+from store.db import (close_thread_dbs, connect, default_db_path, read_snapshot, schema_version, thread_db, transaction,
+                      with_retry)
+from store.deid import (DeidOutput, DeidProfile, DeidRun, create_deid_run, finish_deid_run, get_deid_output,
+                        get_deid_profile, get_deid_run, list_deid_outputs, list_deid_profiles, list_deid_runs,
+                        save_deid_output, save_deid_outputs, save_deid_profile)
+from store.dictionaries import Dictionary, delete_dictionary, list_dictionaries, save_dictionary
+from store.documents import (DocumentRecord, add_documents, count_documents, delete_documents, find_document,
+                             get_document, list_documents, set_split)
+from store.errors import DuplicateError, InvalidValueError, NotFoundError, StaleSaveError, StoreBusyError
+from store.jobs import (JOB_STATUSES, Job, create_job, get_job, heartbeat, list_jobs, mark_stale_jobs_failed,
+                        update_job)
+from store.layers import (LayerInfo, LayerState, annotator_layers, layers_of, load_documents, read_layer,
+                          read_project_layer, save_layer, set_layer_status)
+from store.migrations import LATEST_VERSION, migrate
+from store.misses import DismissedMiss, dismiss_miss, list_dismissed_misses
+from store.models import (ModelVersion, activate_model, active_model, add_model_version, get_model_version,
+                          list_model_versions, rollback_model, update_model_version)
+from store.projects import (Project, create_project, get_project, get_project_by_name, list_projects,
+                            update_project_schema, update_project_settings)
+from store.risk import COLOURS, DECISIONS, RiskScore, decide_risk, risk_queue, save_risk_scores
+from store.stats import stats
+from store.users import (ROLES, User, authenticate, create_session, create_user, end_session, get_user,
+                         list_users, set_disabled, set_password, set_role, user_for_session)
+
+__all__ = [
+    # connection
+    "connect", "thread_db", "close_thread_dbs", "default_db_path", "transaction", "read_snapshot", "with_retry", "schema_version",
+    "migrate", "LATEST_VERSION",
+    # errors
+    "NotFoundError", "DuplicateError", "InvalidValueError", "StaleSaveError", "StoreBusyError",
+    # projects, documents, layers
+    "Project", "create_project", "get_project", "get_project_by_name", "list_projects", "update_project_settings",
+    "update_project_schema",
+    "DocumentRecord", "add_documents", "get_document", "find_document", "list_documents", "count_documents",
+    "set_split", "delete_documents",
+    "LayerState", "LayerInfo", "read_layer", "layers_of", "annotator_layers", "save_layer", "set_layer_status",
+    "read_project_layer", "load_documents",
+    # people and work
+    "Assignment", "ASSIGNMENT_STATUSES", "assign", "unassign", "list_assignments", "set_assignment_status",
+    "record_time",
+    "User", "ROLES", "create_user", "get_user", "list_users", "authenticate", "set_password", "set_role",
+    "set_disabled", "create_session", "user_for_session", "end_session",
+    "Job", "JOB_STATUSES", "create_job", "update_job", "heartbeat", "get_job", "list_jobs", "mark_stale_jobs_failed",
+    # models, dictionaries, de-identification, risk
+    "ModelVersion", "add_model_version", "update_model_version", "activate_model", "rollback_model",
+    "active_model", "get_model_version", "list_model_versions",
+    "Dictionary", "save_dictionary", "list_dictionaries", "delete_dictionary",
+    "DeidProfile", "DeidRun", "DeidOutput", "save_deid_profile", "list_deid_profiles", "get_deid_profile",
+    "create_deid_run", "save_deid_output", "save_deid_outputs", "get_deid_output", "list_deid_outputs",
+    "finish_deid_run", "get_deid_run", "list_deid_runs",
+    "RiskScore", "COLOURS", "DECISIONS", "save_risk_scores", "risk_queue", "decide_risk",
+    "DismissedMiss", "dismiss_miss", "list_dismissed_misses",
+    # audit, figures, backups
+    "AuditEntry", "audit", "list_audit", "stats", "backup", "restore", "check_database_file",
+]

@@ -1,0 +1,210 @@
+"""De-identification profiles, runs and their per-document outputs.
+
+A run keeps a copy of the profile it used (later edits of the profile do not rewrite history)
+and the model version that found the spans. Outputs are keyed by (run, document), so rerunning
+a batch after a crash replaces rows instead of duplicating them.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from sqlite_utils import Database
+
+from pipeline.spans import Span, validate_spans
+from store.audit import audit
+from store.db import check_choice, dumps, loads, now_iso, retrying, transaction
+from store.errors import InvalidValueError, NotFoundError
+
+RUN_STATUSES = ("running", "done", "failed")
+
+
+@dataclass(frozen=True)
+class DeidProfile:
+    id: int
+    project_id: int
+    name: str
+    profile: dict
+    updated_by: str | None
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class DeidRun:
+    id: int
+    project_id: int
+    profile_name: str
+    profile: dict
+    model_version: str | None
+    job_id: int | None
+    status: str
+    counts: dict
+    leaks: int | None
+    quality: dict
+    created_by: str | None
+    created_at: str
+    finished_at: str | None
+
+
+@dataclass(frozen=True)
+class DeidOutput:
+    run_id: int
+    doc_id: int
+    text: str | None
+    spans: list[Span]
+    n_leaks: int
+    created_at: str
+
+
+# --------------------------------------------------------------------------- profiles
+
+@retrying
+def save_deid_profile(db: Database, project_id: int, name: str, profile: dict, *, user: str | None = None) -> int:
+    """Create or replace the project's profile of that name (per-category actions etc.)."""
+    if not name:
+        raise InvalidValueError("a de-identification profile needs a name")
+    if not isinstance(profile, dict):
+        raise InvalidValueError(f"profile {name!r} must be a JSON object")
+    with transaction(db):
+        try:
+            db.execute(
+                """INSERT INTO deid_profiles (project_id, name, profile_json, updated_by, updated_at) VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT (project_id, name) DO UPDATE SET profile_json = excluded.profile_json,
+                   updated_by = excluded.updated_by, updated_at = excluded.updated_at""",
+                [project_id, name, dumps(profile), user, now_iso()])
+        except sqlite3.IntegrityError:
+            raise NotFoundError(f"project {project_id} does not exist") from None
+        pid = int(db.execute("SELECT id FROM deid_profiles WHERE project_id = ? AND name = ?",
+                             [project_id, name]).fetchone()[0])
+        audit(db, user, "deid.profile", f"deid_profile:{pid}", detail={"name": name})
+    return pid
+
+
+@retrying
+def list_deid_profiles(db: Database, project_id: int) -> list[DeidProfile]:
+    return [_profile(r) for r in db.query("SELECT * FROM deid_profiles WHERE project_id = ? ORDER BY name", [project_id])]
+
+
+@retrying
+def get_deid_profile(db: Database, project_id: int, name: str) -> DeidProfile:
+    rows = list(db.query("SELECT * FROM deid_profiles WHERE project_id = ? AND name = ?", [project_id, name]))
+    if not rows:
+        raise NotFoundError(f"project {project_id} has no de-identification profile named {name!r}")
+    return _profile(rows[0])
+
+
+# --------------------------------------------------------------------------- runs
+
+@retrying
+def create_deid_run(db: Database, project_id: int, profile_name: str, profile: dict | None = None, *,
+                    model_version: str | None = None, job_id: int | None = None, user: str | None = None) -> int:
+    """Start a run (status ``running``). ``profile`` defaults to the stored profile of that name;
+    either way a copy is kept with the run."""
+    with transaction(db):
+        if profile is None:
+            profile = get_deid_profile(db, project_id, profile_name).profile
+        try:
+            cur = db.execute(
+                """INSERT INTO deid_runs (project_id, profile_name, profile_json, model_version, job_id, status,
+                   created_by, created_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)""",
+                [project_id, profile_name, dumps(profile), model_version, job_id, user, now_iso()])
+        except sqlite3.IntegrityError:
+            raise NotFoundError(f"project {project_id} or job {job_id} does not exist") from None
+        run_id = int(cur.lastrowid)
+        audit(db, user, "deid.run", f"deid_run:{run_id}",
+              detail={"project_id": project_id, "profile": profile_name, "model_version": model_version})
+    return run_id
+
+
+@retrying
+def save_deid_outputs(db: Database, run_id: int, outputs: Iterable[tuple[int, str, Sequence[Span]] |
+                                                              tuple[int, str, Sequence[Span], int]],
+                      *, user: str | None = None) -> int:
+    """Store many outputs ``(doc_id, text, spans[, n_leaks])`` in one transaction (upsert on
+    (run, document)); spans are offsets into the output text and are checked against it.
+    One audit row for the batch. Returns how many were written."""
+    rows = []
+    for item in outputs:
+        doc_id, text, spans = int(item[0]), item[1], list(item[2])
+        n_leaks = int(item[3]) if len(item) > 3 else 0  # type: ignore[misc]
+        checked = validate_spans(f"run {run_id}, document {doc_id}", text, spans, allow_overlap=True)
+        rows.append((run_id, doc_id, text,
+                     dumps([s.with_(doc_id=str(doc_id)).to_dict() for s in checked]), n_leaks, now_iso()))
+    with transaction(db):
+        try:
+            db.conn.executemany(
+                """INSERT INTO deid_outputs (run_id, doc_id, text, spans_json, n_leaks, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (run_id, doc_id) DO UPDATE SET text = excluded.text, spans_json = excluded.spans_json,
+                   n_leaks = excluded.n_leaks, created_at = excluded.created_at""", rows)
+        except sqlite3.IntegrityError:
+            raise NotFoundError(f"run {run_id} or one of its documents does not exist") from None
+        audit(db, user, "deid.output", f"deid_run:{run_id}", detail={"documents": len(rows)})
+    return len(rows)
+
+
+def save_deid_output(db: Database, run_id: int, doc_id: int, text: str, spans: Sequence[Span], *,
+                     n_leaks: int = 0, user: str | None = None) -> None:
+    """One document's output (see :func:`save_deid_outputs`; prefer it for batches)."""
+    save_deid_outputs(db, run_id, [(doc_id, text, spans, n_leaks)], user=user)
+
+
+@retrying
+def get_deid_output(db: Database, run_id: int, doc_id: int) -> DeidOutput:
+    rows = list(db.query("SELECT * FROM deid_outputs WHERE run_id = ? AND doc_id = ?", [int(run_id), int(doc_id)]))
+    if not rows:
+        raise NotFoundError(f"run {run_id} has no output for document {doc_id}")
+    return _output(rows[0], with_text=True)
+
+
+@retrying
+def list_deid_outputs(db: Database, run_id: int, *, with_text: bool = False) -> list[DeidOutput]:
+    return [_output(r, with_text=with_text) for r in
+            db.query("SELECT * FROM deid_outputs WHERE run_id = ? ORDER BY doc_id", [int(run_id)])]
+
+
+@retrying
+def finish_deid_run(db: Database, run_id: int, *, counts: dict, leaks: int, quality: dict | None = None,
+                    status: str = "done", user: str | None = None) -> None:
+    """Close a run with its counts (per category/action), number of leaks found and quality figures."""
+    check_choice(status, RUN_STATUSES, "run status")
+    with transaction(db):
+        cur = db.execute(
+            "UPDATE deid_runs SET status = ?, counts_json = ?, leaks = ?, quality_json = ?, finished_at = ? WHERE id = ?",
+            [status, dumps(counts or {}), int(leaks), dumps(quality or {}), now_iso(), int(run_id)])
+        if cur.rowcount == 0:
+            raise NotFoundError(f"de-identification run {run_id} does not exist")
+        audit(db, user, f"deid.{status}", f"deid_run:{run_id}", detail={"leaks": int(leaks)})
+
+
+@retrying
+def get_deid_run(db: Database, run_id: int) -> DeidRun:
+    rows = list(db.query("SELECT * FROM deid_runs WHERE id = ?", [int(run_id)]))
+    if not rows:
+        raise NotFoundError(f"de-identification run {run_id} does not exist")
+    return _run(rows[0])
+
+
+@retrying
+def list_deid_runs(db: Database, project_id: int) -> list[DeidRun]:
+    """Newest first."""
+    return [_run(r) for r in db.query("SELECT * FROM deid_runs WHERE project_id = ? ORDER BY id DESC", [project_id])]
+
+
+def _profile(r: dict) -> DeidProfile:
+    return DeidProfile(id=r["id"], project_id=r["project_id"], name=r["name"], profile=loads(r["profile_json"], {}),
+                       updated_by=r["updated_by"], updated_at=r["updated_at"])
+
+
+def _run(r: dict) -> DeidRun:
+    return DeidRun(id=r["id"], project_id=r["project_id"], profile_name=r["profile_name"],
+                   profile=loads(r["profile_json"], {}), model_version=r["model_version"], job_id=r["job_id"],
+                   status=r["status"], counts=loads(r["counts_json"], {}), leaks=r["leaks"],
+                   quality=loads(r["quality_json"], {}), created_by=r["created_by"], created_at=r["created_at"],
+                   finished_at=r["finished_at"])
+
+
+def _output(r: dict, *, with_text: bool) -> DeidOutput:
+    return DeidOutput(run_id=r["run_id"], doc_id=r["doc_id"], text=r["text"] if with_text else None,
+                      spans=[Span.from_dict(d) for d in loads(r["spans_json"], [])], n_leaks=r["n_leaks"],
+                      created_at=r["created_at"])

@@ -1,0 +1,94 @@
+"""Projects: a name, the label schema every span must fit, and free-form settings."""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+
+from sqlite_utils import Database
+
+from pipeline.schemas import LabelSchema, SchemaError
+from store.audit import audit
+from store.db import dumps, loads, now_iso, retrying, transaction
+from store.errors import DuplicateError, InvalidValueError, NotFoundError
+
+
+@dataclass(frozen=True)
+class Project:
+    id: int
+    name: str
+    schema: LabelSchema
+    settings: dict = field(default_factory=dict)
+    created_at: str = ""
+
+
+@retrying
+def create_project(db: Database, name: str, schema: LabelSchema, settings: dict | None = None,
+                   *, user: str | None = None) -> int:
+    """Create a project; :class:`DuplicateError` if the name is taken."""
+    name = (name or "").strip()
+    if not name:
+        raise InvalidValueError("a project needs a name")
+    with transaction(db):
+        try:
+            cur = db.execute(
+                "INSERT INTO projects (name, schema_json, settings_json, created_at) VALUES (?, ?, ?, ?)",
+                (name, schema.to_json(), dumps(settings or {}), now_iso()),
+            )
+        except sqlite3.IntegrityError:
+            raise DuplicateError(f"a project named {name!r} already exists") from None
+        pid = int(cur.lastrowid)
+        audit(db, user, "project.create", f"project:{pid}", detail={"name": name, "schema": schema.name})
+    return pid
+
+
+@retrying
+def get_project(db: Database, project_id: int) -> Project:
+    rows = list(db.query("SELECT * FROM projects WHERE id = ?", [project_id]))
+    if not rows:
+        raise NotFoundError(f"project {project_id} does not exist")
+    return _project(rows[0])
+
+
+@retrying
+def get_project_by_name(db: Database, name: str) -> Project | None:
+    rows = list(db.query("SELECT * FROM projects WHERE name = ?", [name]))
+    return _project(rows[0]) if rows else None
+
+
+@retrying
+def list_projects(db: Database) -> list[Project]:
+    return [_project(r) for r in db.query("SELECT * FROM projects ORDER BY id")]
+
+
+@retrying
+def update_project_settings(db: Database, project_id: int, settings: dict, *, user: str | None = None) -> None:
+    """Replace the project's settings with ``settings`` (read, change, write back)."""
+    with transaction(db):
+        cur = db.execute("UPDATE projects SET settings_json = ? WHERE id = ?", (dumps(settings or {}), project_id))
+        if cur.rowcount == 0:
+            raise NotFoundError(f"project {project_id} does not exist")
+        audit(db, user, "project.settings", f"project:{project_id}", detail={"keys": sorted(settings or {})})
+
+
+@retrying
+def update_project_schema(db: Database, project_id: int, schema: LabelSchema, *, user: str | None = None) -> None:
+    """Change the label schema; refused (:class:`SchemaError`) if stored spans would not fit it."""
+    with transaction(db):
+        get_project(db, project_id)
+        bad = list(db.query(
+            """SELECT s.category, s.type, COUNT(*) AS n FROM spans s JOIN documents d ON d.id = s.doc_id
+               WHERE d.project_id = ? GROUP BY s.category, s.type""", [project_id]))
+        misfits = [f"{r['category']}/{r['type'] or '-'} ({r['n']})" for r in bad
+                   if not schema.has(r["category"], r["type"])]
+        if misfits:
+            raise SchemaError(
+                f"project {project_id}: the new schema {schema.name!r} does not cover labels already "
+                f"in use: {', '.join(misfits[:10])}{' ...' if len(misfits) > 10 else ''}"
+            )
+        db.execute("UPDATE projects SET schema_json = ? WHERE id = ?", (schema.to_json(), project_id))
+        audit(db, user, "project.schema", f"project:{project_id}", detail={"schema": schema.name})
+
+
+def _project(r: dict) -> Project:
+    return Project(id=r["id"], name=r["name"], schema=LabelSchema.from_json(r["schema_json"]),
+                   settings=loads(r["settings_json"], {}), created_at=r["created_at"])

@@ -1,0 +1,196 @@
+"""Users (scrypt password hashes, roles) and sign-in sessions.
+
+Passwords are hashed with scrypt (n=2**14, r=8, p=1, 16-byte random salt); the parameters are
+stored with the hash (``scrypt$n$r$p$salt$hash``) so they can be raised later without breaking
+old hashes. Session tokens are random and only their SHA-256 is stored, so a copy of the
+database (a backup) does not hold usable tokens.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from sqlite_utils import Database
+
+from store.audit import audit
+from store.db import check_choice, now_iso, retrying, transaction
+from store.errors import DuplicateError, InvalidValueError, NotFoundError
+
+ROLES = ("annotator", "reviewer", "lead")
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    username: str
+    role: str
+    created_at: str
+    disabled: bool = False
+
+
+def hash_password(password: str, *, n: int = SCRYPT_N, r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=32)
+    return f"scrypt${n}${r}${p}${salt.hex()}${digest.hex()}"
+
+
+def verify_password(password: str, stored: str) -> bool:
+    try:
+        scheme, n, r, p, salt_hex, digest_hex = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        digest = hashlib.scrypt(password.encode("utf-8"), salt=bytes.fromhex(salt_hex), n=int(n), r=int(r),
+                                p=int(p), dklen=len(digest_hex) // 2)
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(digest.hex(), digest_hex)
+
+
+@functools.lru_cache(maxsize=1)
+def _dummy_hash() -> str:
+    """Checked against for unknown users, so "no such user" takes as long as "wrong password"."""
+    return hash_password("not a password")
+
+
+def _check_password(password: str) -> None:
+    if not isinstance(password, str) or not password:
+        raise InvalidValueError("a password cannot be empty")
+
+
+@retrying
+def create_user(db: Database, username: str, password: str, role: str, *, user: str | None = None) -> int:
+    """Create a user with role ``annotator`` | ``reviewer`` | ``lead``; ``user`` is who created it."""
+    username = (username or "").strip()
+    if not username or ":" in username:
+        raise InvalidValueError("a username must be non-empty and may not contain ':'")
+    check_choice(role, ROLES, "role")
+    _check_password(password)
+    hashed = hash_password(password)
+    with transaction(db):
+        try:
+            cur = db.execute("INSERT INTO users (username, role, password_hash, created_at) VALUES (?, ?, ?, ?)",
+                             [username, role, hashed, now_iso()])
+        except sqlite3.IntegrityError:
+            raise DuplicateError(f"a user named {username!r} already exists") from None
+        audit(db, user, "user.create", f"user:{username}", detail={"role": role})
+    return int(cur.lastrowid)
+
+
+@retrying
+def get_user(db: Database, username: str) -> User | None:
+    rows = list(db.query("SELECT * FROM users WHERE username = ?", [username]))
+    return _user(rows[0]) if rows else None
+
+
+@retrying
+def list_users(db: Database, *, include_disabled: bool = True) -> list[User]:
+    sql = "SELECT * FROM users" + ("" if include_disabled else " WHERE disabled = 0") + " ORDER BY username"
+    return [_user(r) for r in db.query(sql)]
+
+
+@retrying
+def authenticate(db: Database, username: str, password: str) -> User | None:
+    """The user if the password matches and the account is enabled, else ``None``.
+    Both outcomes are audited (``user.login`` / ``user.login_failed``), without the password."""
+    rows = list(db.query("SELECT * FROM users WHERE username = ?", [username]))
+    if not rows:
+        verify_password(password or "", _dummy_hash())
+        audit(db, None, "user.login_failed", f"user:{username}", detail={"reason": "unknown user"})
+        return None
+    row = rows[0]
+    if not verify_password(password or "", row["password_hash"]):
+        audit(db, None, "user.login_failed", f"user:{username}", detail={"reason": "wrong password"})
+        return None
+    if row["disabled"]:
+        audit(db, None, "user.login_failed", f"user:{username}", detail={"reason": "disabled"})
+        return None
+    audit(db, username, "user.login", f"user:{username}")
+    return _user(row)
+
+
+@retrying
+def set_password(db: Database, username: str, new_password: str, *, user: str | None = None) -> None:
+    """Set a new password and end the user's sessions."""
+    _check_password(new_password)
+    hashed = hash_password(new_password)
+    with transaction(db):
+        if db.execute("UPDATE users SET password_hash = ? WHERE username = ?", [hashed, username]).rowcount == 0:
+            raise NotFoundError(f"user {username!r} does not exist")
+        db.execute("DELETE FROM sessions WHERE username = ?", [username])
+        audit(db, user, "user.password", f"user:{username}")
+
+
+@retrying
+def set_role(db: Database, username: str, role: str, *, user: str | None = None) -> None:
+    check_choice(role, ROLES, "role")
+    with transaction(db):
+        if db.execute("UPDATE users SET role = ? WHERE username = ?", [role, username]).rowcount == 0:
+            raise NotFoundError(f"user {username!r} does not exist")
+        audit(db, user, "user.role", f"user:{username}", detail={"role": role})
+
+
+@retrying
+def set_disabled(db: Database, username: str, disabled: bool = True, *, user: str | None = None) -> None:
+    """Disable (or re-enable) an account; disabling ends its sessions."""
+    with transaction(db):
+        if db.execute("UPDATE users SET disabled = ? WHERE username = ?", [int(bool(disabled)), username]).rowcount == 0:
+            raise NotFoundError(f"user {username!r} does not exist")
+        if disabled:
+            db.execute("DELETE FROM sessions WHERE username = ?", [username])
+        audit(db, user, "user.disable" if disabled else "user.enable", f"user:{username}")
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@retrying
+def create_session(db: Database, username: str, ttl_seconds: float, *, now: datetime | None = None) -> str:
+    """A new random session token for ``username`` valid for ``ttl_seconds``; only its SHA-256 is
+    stored. Expired sessions are purged on the way."""
+    now = now or datetime.now(timezone.utc)
+    token = secrets.token_urlsafe(32)
+    with transaction(db):
+        row = db.execute("SELECT disabled FROM users WHERE username = ?", [username]).fetchone()
+        if row is None:
+            raise NotFoundError(f"user {username!r} does not exist")
+        if row[0]:
+            raise InvalidValueError(f"user {username!r} is disabled")
+        db.execute("DELETE FROM sessions WHERE expires_at <= ?", [now_iso(now)])
+        db.execute("INSERT INTO sessions (token_hash, username, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                   [_token_hash(token), username, now_iso(now), now_iso(now + timedelta(seconds=ttl_seconds))])
+    return token
+
+
+@retrying
+def user_for_session(db: Database, token: str | None, *, now: datetime | None = None) -> User | None:
+    """The signed-in user for a token, or ``None`` if unknown, expired or the user is disabled."""
+    if not token:
+        return None
+    rows = list(db.query(
+        """SELECT u.* FROM sessions s JOIN users u ON u.username = s.username
+           WHERE s.token_hash = ? AND s.expires_at > ? AND u.disabled = 0""",
+        [_token_hash(token), now_iso(now)]))
+    return _user(rows[0]) if rows else None
+
+
+@retrying
+def end_session(db: Database, token: str | None) -> None:
+    if not token:
+        return
+    with transaction(db):
+        row = db.execute("SELECT username FROM sessions WHERE token_hash = ?", [_token_hash(token)]).fetchone()
+        if row is not None:
+            db.execute("DELETE FROM sessions WHERE token_hash = ?", [_token_hash(token)])
+            audit(db, row[0], "user.logout", f"user:{row[0]}")
+
+
+def _user(r: dict) -> User:
+    return User(id=r["id"], username=r["username"], role=r["role"], created_at=r["created_at"],
+                disabled=bool(r["disabled"]))
