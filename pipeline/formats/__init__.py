@@ -1,0 +1,68 @@
+"""Import and export of documents and their spans: plain text, brat, i2b2 XML, JSONL, CoNLL.
+
+The CLI and the app call :func:`read_collection` and :func:`write_collection`; both dispatch
+through small registries (one reader signature, one writer signature), so a new format is one
+module plus one registry line. Readers check every file before returning anything and raise
+:class:`pipeline.errors.FormatError` naming the file and line, never quoting document text.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable, Sequence
+
+from pipeline.errors import FormatError
+from pipeline.formats._sources import Limits, PathLike, Progress
+from pipeline.formats.brat import read_brat, write_brat
+from pipeline.formats.conll import bio_tags, read_conll, tokens_with_offsets, write_conll
+from pipeline.formats.i2b2_xml import read_i2b2_xml, write_i2b2_xml
+from pipeline.formats.jsonl import read_jsonl, write_jsonl
+from pipeline.formats.text import read_text, write_text
+from pipeline.schemas import LabelSchema
+from pipeline.spans import Document
+
+Reader = Callable[..., list[Document]]   # (paths, schema, *, limits, progress) -> documents
+Writer = Callable[..., list[Path]]       # (docs, out_dir, **options) -> written files
+
+READERS: dict[str, Reader] = {
+    "brat": read_brat,
+    "xml": read_i2b2_xml,
+    "jsonl": read_jsonl,
+    "text": read_text,
+}
+WRITERS: dict[str, Writer] = {
+    "brat": write_brat,
+    "xml": write_i2b2_xml,
+    "jsonl": write_jsonl,
+    "text": write_text,
+    "conll": write_conll,
+}
+
+
+def read_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSchema, *,
+                    max_file_bytes: int = 20_000_000, max_files: int = 100_000,
+                    limits: Limits | None = None, progress: Progress | None = None) -> list[Document]:
+    """All documents of ``path`` (a file, a folder or a zip) in format ``fmt``; all or nothing."""
+    if fmt not in READERS:
+        raise FormatError(str(path), f"unknown import format {fmt!r}; use one of {', '.join(READERS)}")
+    lim = limits or Limits(max_file_bytes=max_file_bytes, max_files=max_files)
+    return READERS[fmt](path, schema, limits=lim, progress=progress)
+
+
+def write_collection(docs: Sequence[Document], out_dir: str | os.PathLike, fmt: str, **options) -> list[Path]:
+    """Write ``docs`` under ``out_dir`` in ``fmt`` (brat, xml, jsonl, text, conll); returns the files.
+
+    Every document is checked before the first file is written. ``options`` go to the writer
+    (``root`` for xml, ``label`` for conll).
+    """
+    if fmt not in WRITERS:
+        raise FormatError(str(out_dir), f"unknown export format {fmt!r}; use one of {', '.join(WRITERS)}")
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    return WRITERS[fmt](list(docs), out_dir, **options)
+
+
+__all__ = [
+    "Limits", "READERS", "WRITERS", "read_collection", "write_collection",
+    "read_brat", "write_brat", "read_i2b2_xml", "write_i2b2_xml", "read_jsonl", "write_jsonl",
+    "read_text", "write_text", "write_conll", "read_conll", "tokens_with_offsets", "bio_tags",
+]

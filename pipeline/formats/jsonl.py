@@ -1,0 +1,122 @@
+"""JSON Lines: one document per line, ``{"text": ..., "meta": {...}, "spans": [...]}``.
+
+A span is ``{"start", "end", "label"}``, optionally with ``category``, ``type`` and ``id``; the
+label (or type) resolves through the project's schema. The document id is ``meta.id``, else
+``<file stem>-<line number>``. A bad line is reported by file and line number; JSON errors are
+reported by position only (the decoder's message never quotes the line).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Sequence
+
+from pipeline.errors import FormatError
+from pipeline.formats._common import check_offsets, dedupe, parse_offset, resolve_label, safe_label
+from pipeline.formats._output import check_spans_fit, write_file
+from pipeline.formats._sources import Limits, PathLike, Progress, decode_utf8, open_entries
+from pipeline.schemas import LabelSchema
+from pipeline.spans import Document, Span
+
+SOURCE = "import:jsonl"
+SUFFIXES = (".jsonl", ".ndjson")
+
+
+def _span(obj: object, k: int, schema: LabelSchema, doc_id: str, text_len: int, display: str, line: int) -> Span:
+    if not isinstance(obj, dict):
+        raise FormatError(display, f"span {k} is not an object", line)
+    start = parse_offset(obj.get("start", ""), f"span {k} start", display, line)
+    end = parse_offset(obj.get("end", ""), f"span {k} end", display, line)
+    category = obj.get("category") or None
+    type_ = obj.get("type") or None
+    label = type_ or obj.get("label") or category
+    if not label or not isinstance(label, str) or (category is not None and not isinstance(category, str)):
+        raise FormatError(display, f"span {k} needs a string label, type or category", line)
+    cat, typ = resolve_label(schema, label, display, line, category_hint=category)
+    check_offsets(start, end, text_len, display, line)
+    return Span(doc_id=doc_id, start=start, end=end, category=cat, type=typ, source=SOURCE)
+
+
+def parse_line(raw: str, schema: LabelSchema, default_id: str, display: str, line: int) -> Document:
+    """One JSONL line as a document; raises :class:`FormatError` naming the file and line."""
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise FormatError(display, f"not valid JSON: {e.msg} (column {e.colno})", line) from None
+    if not isinstance(obj, dict):
+        raise FormatError(display, "each line must be a JSON object", line)
+    text = obj.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise FormatError(display, 'missing or empty "text"', line)
+    meta = obj.get("meta", {}) or {}
+    if not isinstance(meta, dict):
+        raise FormatError(display, '"meta" must be an object', line)
+    doc_id = meta.get("id", default_id)
+    if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool) or str(doc_id).strip() == "":
+        raise FormatError(display, '"meta.id" must be a non-empty string or integer', line)
+    doc_id = str(doc_id)
+    raw_spans = obj.get("spans", []) or []
+    if not isinstance(raw_spans, list):
+        raise FormatError(display, '"spans" must be a list', line)
+    spans = [_span(s, k, schema, doc_id, len(text), display, line) for k, s in enumerate(raw_spans)]
+    patient_id = obj.get("patient_id", meta.get("patient_id"))
+    if patient_id is not None and not isinstance(patient_id, (str, int)):
+        raise FormatError(display, '"patient_id" must be a string or integer', line)
+    return Document(doc_id=doc_id, text=text, spans=dedupe(spans), meta=dict(meta),
+                    patient_id=None if patient_id is None else str(patient_id), source_file=display)
+
+
+def read_jsonl(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
+               progress: Progress | None = None) -> list[Document]:
+    """Every line of every ``.jsonl`` under ``paths``; blank lines are skipped; ids must be unique."""
+    docs: list[Document] = []
+    seen: dict[str, str] = {}
+    with open_entries(paths, SUFFIXES, limits) as entries:
+        if not entries:
+            raise FormatError(str(paths), "no .jsonl files found")
+        for i, e in enumerate(entries):
+            content = decode_utf8(e.read(), e.display)
+            if content.startswith("\ufeff"):
+                content = content[1:]  # an encoding mark before the first object, not data
+            n_before = len(docs)
+            for lineno, raw in enumerate(content.split("\n"), start=1):
+                if not raw.strip():
+                    continue
+                doc = parse_line(raw, schema, f"{e.stem_id}-{lineno}", e.display, lineno)
+                if doc.doc_id in seen:
+                    raise FormatError(e.display, f"document id {safe_label(doc.doc_id)} repeats "
+                                                 f"(first at {seen[doc.doc_id]})", lineno)
+                seen[doc.doc_id] = f"{e.display}:{lineno}"
+                docs.append(doc)
+            if len(docs) == n_before:
+                raise FormatError(e.display, "file is empty")
+            if progress:
+                progress(i + 1, len(entries))
+    return docs
+
+
+def to_record(doc: Document) -> dict:
+    meta = dict(doc.meta)
+    meta["id"] = doc.doc_id
+    rec: dict = {"text": doc.text, "meta": meta, "spans": [
+        {"start": s.start, "end": s.end, "label": s.label, "category": s.category, "type": s.type}
+        for s in sorted(doc.spans, key=lambda s: (s.start, s.end, s.label))
+    ]}
+    if doc.patient_id is not None:
+        rec["patient_id"] = doc.patient_id
+    return rec
+
+
+def write_jsonl(docs: Sequence[Document], out_dir: str | os.PathLike, *, filename: str = "documents.jsonl") -> list[Path]:
+    """All documents into ``out_dir/<filename>``, one line each (``meta.id`` holds the id)."""
+    out = Path(out_dir)
+    ids: set[str] = set()
+    for doc in docs:
+        check_spans_fit(doc, out)
+        if doc.doc_id in ids:
+            raise FormatError(str(out), f"two documents share the id {doc.doc_id!r}")
+        ids.add(doc.doc_id)
+    path = out / filename
+    write_file(path, "".join(json.dumps(to_record(d), ensure_ascii=False) + "\n" for d in docs))
+    return [path]
