@@ -1,0 +1,174 @@
+"""The combination policy: union for recall, one span per stretch, never overlapping."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pipeline.combine import CombinePolicy, clean_span, combine
+from pipeline.spans import Span, SpanError
+
+
+def S(text, piece, category, type_="", source="rule:x", score=0.9, nth=0):
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(piece, start + 1)
+    return Span("d", start, start + len(piece), category, type_, source, score)
+
+
+def T(text, spans):
+    return [(text[s.start:s.end], s.label) for s in spans]
+
+
+def test_same_category_adjacent_on_blanks_merge():
+    text = "Seen in January 2071 for review."
+    kept, alt = combine([S(text, "January", "DATE", "DATE", "model:v1", 0.7), S(text, "2071", "DATE", "DATE")], text)
+    assert T(text, kept) == [("January 2071", "DATE")]
+    assert kept[0].score == 0.9 and kept[0].source == "model:v1"  # best score kept, label from higher priority
+    assert alt == []
+
+
+def test_overlapping_same_category_spans_become_one_covering_span():
+    text = "el 10 de octubre de 2016 ingresó"
+    kept, _ = combine([S(text, "10 de octubre", "DATE", "FECHAS", "model:v1"),
+                       S(text, "octubre de 2016", "DATE", "FECHAS", "rule:dates")], text)
+    assert T(text, kept) == [("10 de octubre de 2016", "FECHAS")]
+
+
+def test_names_do_not_merge_across_newlines_or_punctuation():
+    text = "Nombre: Pedro\nApellidos: De Miguel Rivera. Juan, Luis"
+    spans = [S(text, "Pedro", "NAME", "PATIENT"), S(text, "De Miguel", "NAME", "PATIENT", "dict:surnames", 1.0),
+             S(text, "Rivera", "NAME", "PATIENT", "dict:surnames", 1.0),
+             S(text, "Juan", "NAME", "PATIENT"), S(text, "Luis", "NAME", "PATIENT")]
+    kept, _ = combine(spans, text)
+    assert [t for t, _ in T(text, kept)] == ["Pedro", "De Miguel Rivera", "Juan", "Luis"]
+
+
+def test_merging_on_blanks_is_configurable_per_category():
+    text = "28036 Madrid and Pedro Rivera"
+    spans = [S(text, "28036", "LOCATION", "ZIP"), S(text, "Madrid", "LOCATION", "CITY"),
+             S(text, "Pedro", "NAME", "PATIENT"), S(text, "Rivera", "NAME", "PATIENT")]
+    kept, _ = combine(spans, text)
+    assert T(text, kept) == [("28036", "ZIP"), ("Madrid", "CITY"), ("Pedro Rivera", "PATIENT")]
+    kept, _ = combine(spans, text, merge_whitespace=set())
+    assert len(kept) == 4
+    kept, _ = combine(spans, text, merge_whitespace={"NAME"}, max_gap=0)
+    assert len(kept) == 4
+
+
+def test_adjacent_name_parts_with_different_types_merge_into_one_name():
+    text = "Dra. María José García López vino"
+    spans = [S(text, "María José", "NAME", "DOCTOR", "dict:first_names", 1.0),
+             S(text, "García", "NAME", "PATIENT", "dict:surnames", 1.0),
+             S(text, "López", "NAME", "PATIENT", "dict:surnames", 1.0)]
+    kept, alt = combine(spans, text)
+    assert T(text, kept) == [("María José García López", "DOCTOR")]
+    assert {t for t, _ in T(text, alt)} == {"García", "López"}  # the losing label stays reviewable
+
+
+def test_different_categories_resolve_by_score_then_priority():
+    text = "He lives in Clarkfield now."
+    loc = S(text, "Clarkfield", "LOCATION", "CITY", "dict:cities", 1.0)
+    name = S(text, "Clarkfield", "NAME", "PATIENT", "model:v3", 0.7)
+    kept, alt = combine([name, loc], text)
+    assert T(text, kept) == [("Clarkfield", "CITY")] and T(text, alt) == [("Clarkfield", "PATIENT")]
+    # equal scores: source priority decides (human > model > rule > dict by default)
+    name_hi = name.with_(score=1.0)
+    kept, alt = combine([name_hi, loc], text)
+    assert T(text, kept) == [("Clarkfield", "PATIENT")] and T(text, alt) == [("Clarkfield", "CITY")]
+    kept, _ = combine([name_hi, loc], text, source_priority=("human", "dict", "model", "rule"))
+    assert T(text, kept) == [("Clarkfield", "CITY")]
+    kept, _ = combine([name, loc], text, resolve_by=("priority", "score"))
+    assert T(text, kept) == [("Clarkfield", "PATIENT")]
+
+
+def test_human_spans_win_ties_and_are_not_trimmed():
+    text = "Dr. Smith, seen."
+    human = Span("d", 0, 10, "NAME", "DOCTOR", "human:ana", 1.0)
+    dictionary = S(text, "Smith", "LOCATION", "CITY", "dict:cities", 1.0)
+    kept, alt = combine([dictionary, human], text)
+    assert [(k.start, k.end, k.source) for k in kept] == [(0, 10, "human:ana")]
+    assert T(text, alt) == [("Smith", "CITY")]
+
+
+def test_a_span_inside_a_longer_trusted_span_of_another_category_loses():
+    text = "Domicilio: Calle Miguel Benitez 90. Hospital Universitario de Madrid."
+    street = S(text, "Calle Miguel Benitez 90", "LOCATION", "CALLE", "rule:streets", 0.85)
+    first = S(text, "Miguel", "NAME", "NOMBRE_SUJETO_ASISTENCIA", "dict:first_names", 1.0)
+    hosp = S(text, "Hospital Universitario de Madrid", "LOCATION", "HOSPITAL", "rule:hospitals", 0.8)
+    city = S(text, "Madrid", "LOCATION", "TERRITORIO", "dict:cities", 1.0)
+    surname = S(text, "Madrid", "NAME", "NOMBRE_SUJETO_ASISTENCIA", "dict:surnames", 0.95)
+    kept, alt = combine([street, first, hosp, city, surname], text)
+    assert T(text, kept) == [("Calle Miguel Benitez 90", "CALLE"), ("Hospital Universitario de Madrid", "HOSPITAL")]
+    assert ("Miguel", "NOMBRE_SUJETO_ASISTENCIA") in T(text, alt)
+    # a less trusted container does not swallow a model's span
+    model_name = S(text, "Miguel Benitez", "NAME", "PATIENT", "model:v1", 0.6)
+    dict_street = street.with_(source="dict:streets", score=1.0)
+    kept, _ = combine([dict_street, model_name], text, policy=CombinePolicy(containment=True))
+    assert T(text, kept) == [("Calle Miguel Benitez 90", "CALLE")]  # by score, not by containment
+    kept, _ = combine([dict_street.with_(score=0.5), model_name], text)
+    assert T(text, kept) == [("Miguel Benitez", "PATIENT")]
+
+
+@pytest.mark.parametrize("piece, category, expected", [
+    ("Dr. Smith", "NAME", "Smith"),
+    ("Smith,", "NAME", "Smith"),
+    ("Dra. María", "NAME", "María"),
+    ("Mrs. Jones.", "NAME", "Jones"),
+    ("Prof. Dr. Gabriel", "NAME", "Gabriel"),
+    (" Madrid ", "LOCATION", "Madrid"),
+    ("EE.UU.", "LOCATION", "EE.UU."),
+    ("(Madrid)", "LOCATION", "Madrid"),
+    ("Madrid)", "LOCATION", "Madrid"),
+    ('"12 de Octubre"', "LOCATION", "12 de Octubre"),
+    ("Hospital (HU12O)", "LOCATION", "Hospital (HU12O)"),
+    ("Dr. Smith", "LOCATION", "Dr. Smith"),  # titles are stripped from names only
+])
+def test_cleaning_trims_titles_and_punctuation(piece, category, expected):
+    text = f"x {piece} y"
+    span = S(text, piece, category)
+    cleaned = clean_span(span, text)
+    assert text[cleaned.start:cleaned.end] == expected
+    kept, _ = combine([span], text)
+    assert T(text, kept)[0][0] == expected
+
+
+def test_a_title_alone_is_dropped():
+    text = "seen by Dr. today"
+    assert combine([S(text, "Dr.", "NAME", "DOCTOR")], text) == ([], [])
+
+
+def test_outputs_never_overlap_on_random_candidates():
+    rng = random.Random(7)
+    text = "".join(rng.choice("abcde fgh.,\n") for _ in range(400))
+    cats = ["NAME", "DATE", "LOCATION", "ID"]
+    sources = ["human:a", "model:v1", "rule:r", "dict:d"]
+    for _ in range(30):
+        spans = []
+        for _ in range(40):
+            a = rng.randrange(0, 399)
+            b = rng.randrange(a + 1, min(400, a + 30) + 1)
+            spans.append(Span("d", a, b, rng.choice(cats), "", rng.choice(sources), round(rng.random(), 2)))
+        kept, alt = combine(spans, text)
+        for x, y in zip(kept, kept[1:]):
+            assert x.end <= y.start
+        assert all(0 <= s.start < s.end <= len(text) for s in kept + alt)
+        # nothing is lost silently: every cleaned candidate overlaps a kept span or an alternative
+        for c in spans:
+            cc = clean_span(c, text) if not c.source.startswith("human") else c
+            if cc is not None:
+                assert any(cc.start < o.end and o.start < cc.end for o in kept + alt)
+
+
+def test_errors_name_offsets_not_text():
+    text = "Juan"
+    with pytest.raises(SpanError) as e:
+        combine([Span("d", 0, 9, "NAME")], text)
+    assert "Juan" not in str(e.value) and "0-9" in str(e.value)
+    with pytest.raises(SpanError):
+        combine([Span("d", 0, 2, "")], text)
+    with pytest.raises(SpanError):
+        combine([Span("a", 0, 2, "NAME"), Span("b", 0, 2, "NAME")], text)
+    with pytest.raises(ValueError):
+        combine([Span("d", 0, 2, "NAME")], text, resolve_by=("colour",))
+    assert combine([], text) == ([], [])
