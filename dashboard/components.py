@@ -1,0 +1,247 @@
+"""Widgets and view helpers shared by the pages: error display, the span labeler (with the
+test injection point), the colour-coded read-only view of spans, and cached overview figures.
+
+Error display (:func:`guard`, :func:`report_error`): only messages of the workbench's own error
+types are shown (they never quote document text); anything else becomes "Something went wrong
+(error id ...)" and one log line with the id and the exception's type - no message, no
+traceback, because either could quote a document.
+"""
+from __future__ import annotations
+
+import contextlib
+import html
+import logging
+import os
+import uuid
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+import streamlit as st
+
+from pipeline.errors import is_user_error
+from pipeline.spans import Span
+
+log = logging.getLogger("workbench.app")
+
+# --------------------------------------------------------------------------- errors
+
+
+def report_error(e: BaseException) -> None:
+    """Show ``e`` to the user: its message if it is a workbench error, else an error id."""
+    if is_user_error(e):
+        if getattr(e, "show_as", "error") == "info":  # e.g. "there is no project yet": not a failure
+            st.info(str(e), icon=":material/info:")
+        else:
+            st.error(str(e), icon=":material/error:")
+        return
+    eid = uuid.uuid4().hex[:10]
+    log.error("error id %s: %s", eid, type(e).__name__)
+    st.error(f"Something went wrong (error id {eid}). Nothing you did not see confirmed was saved.",
+             icon=":material/error:")
+
+
+@contextlib.contextmanager
+def guard() -> Iterator[None]:
+    """Run a block, showing any exception with :func:`report_error` instead of a traceback.
+    Streamlit's own control flow (``st.rerun``, ``st.stop``) is a ``BaseException`` and passes."""
+    try:
+        yield
+    except Exception as e:  # noqa: BLE001 - the point is to catch everything the page raised
+        report_error(e)
+
+
+# --------------------------------------------------------------------------- labeler
+
+#: Environment flag set by the tests (``tests/apptest_helpers.py``). Only when it is "1" does
+#: :func:`labeler` honour an injected value.
+TEST_ENV = "WORKBENCH_APPTEST"
+INJECT_PREFIX = "_test_inject:"
+
+
+def inject_key(key: str) -> str:
+    """Session-state key a test sets to stand in for the labeler ``key``'s return value."""
+    return INJECT_PREFIX + key
+
+
+def labeler(text: str, labels: Mapping[str, list[dict]], *, key: str) -> dict | None:
+    """The ``text_labeler`` component; returns its value (``None`` until the browser sends one).
+
+    Injection point for tests: the component is a browser widget, and under Streamlit's
+    ``AppTest`` it renders as an unknown element whose value is always ``None``. When the
+    environment variable :data:`TEST_ENV` is ``"1"`` and ``st.session_state[inject_key(key)]``
+    holds a value, that value is returned instead, as if the user had labelled it in the
+    browser. Without the flag the session key is ignored, so a real session cannot use it.
+
+    The component has no ``key`` argument: its identity is its arguments. Passing the same
+    ``labels`` on every rerun keeps the user's edits; passing new ones (after "mark all
+    occurrences", a reload) starts it afresh from them - which is what the pages want.
+    """
+    if os.environ.get(TEST_ENV) == "1":
+        injected = st.session_state.get(inject_key(key))
+        if injected is not None:
+            return injected
+    from streamlit_annotation_tools import text_labeler
+
+    return text_labeler(text, dict(labels))
+
+
+# --------------------------------------------------------------------------- colour-coded view
+
+CATEGORY_COLOURS: dict[str, str] = {
+    "NAME": "#ffadad", "PROFESSION": "#ffd6a5", "LOCATION": "#fdffb6", "AGE": "#caffbf",
+    "DATE": "#9bf6ff", "CONTACT": "#a0c4ff", "ID": "#bdb2ff", "OTHER": "#ffc6ff",
+}
+_FALLBACK = ("#e0e0e0", "#d7ccc8", "#c8e6c9", "#b3e5fc", "#f8bbd0", "#fff9c4")
+
+
+def category_colour(category: str) -> str:
+    if category in CATEGORY_COLOURS:
+        return CATEGORY_COLOURS[category]
+    return _FALLBACK[sum(map(ord, category)) % len(_FALLBACK)]
+
+
+def legend_html(categories: Iterable[str]) -> str:
+    items = "".join(
+        f'<span style="background:{category_colour(c)};padding:1px 6px;margin-right:6px;border-radius:3px">'
+        f"{html.escape(c)}</span>" for c in categories)
+    return f'<div style="font-size:0.85em;margin-bottom:4px">{items}</div>'
+
+
+def _span_title(s: Span) -> str:
+    return f"{s.label} ({s.category}) | {s.source or '-'} | score {s.score:.2f}"
+
+
+def spans_html(text: str, spans: Sequence[Span], *, low_confidence: float = 0.7,
+               marks: Mapping[int, str] | None = None) -> str:
+    """Read-only HTML of ``text`` with every span marked in its category's colour.
+
+    Text is HTML-escaped. Each span carries a tooltip (label, category, source, score) and a
+    small tag after it with its label; spans scored below ``low_confidence`` get a dashed red
+    border and their score in the tag. Overlapping stretches get a double outline. ``marks``
+    (span index -> extra tag text, e.g. "#3") lets a page number spans.
+    """
+    spans = sorted(spans, key=lambda s: (s.start, s.end))
+    cuts = sorted({0, len(text), *(max(0, min(len(text), s.start)) for s in spans),
+                   *(max(0, min(len(text), s.end)) for s in spans)})
+    ends_at: dict[int, list[int]] = {}
+    for i, s in enumerate(spans):
+        ends_at.setdefault(s.end, []).append(i)
+    out: list[str] = []
+    for a, b in zip(cuts, cuts[1:]):
+        piece = html.escape(text[a:b])
+        covering = [s for s in spans if s.start <= a and b <= s.end]
+        if covering:
+            s = covering[0]
+            low = s.score < low_confidence
+            border = "2px dashed #c62828" if low else ("3px double #333" if len(covering) > 1 else "1px solid #999")
+            out.append(f'<span title="{html.escape(_span_title(s))}" style="background:{category_colour(s.category)};'
+                       f'border:{border};border-radius:3px;padding:0 1px">{piece}</span>')
+        else:
+            out.append(piece)
+        for i in ends_at.get(b, []):
+            s = spans[i]
+            tag = s.label + (f" {s.score:.2f}" if s.score < low_confidence else "")
+            if marks and i in marks:
+                tag = f"{marks[i]} {tag}"
+            colour = "#c62828" if s.score < low_confidence else "#555"
+            out.append(f'<sup style="font-size:0.65em;color:{colour};margin-left:1px">{html.escape(tag)}</sup>')
+    body = "".join(out)
+    return ('<div class="wb-spans" style="white-space:pre-wrap;line-height:2.0;font-family:ui-monospace,monospace;'
+            f'font-size:0.9em;border:1px solid #ddd;padding:8px;border-radius:4px">{body}</div>')
+
+
+def render_spans(text: str, spans: Sequence[Span], categories: Iterable[str], *, low_confidence: float = 0.7) -> None:
+    """The legend and the colour-coded view (see :func:`spans_html`)."""
+    st.html(legend_html(categories) + spans_html(text, spans, low_confidence=low_confidence))
+
+
+def span_choice_label(text: str, s: Span, width: int = 40) -> str:
+    """One line describing a span for a select box (offsets, label, covered text shortened)."""
+    surface = text[s.start:s.end].replace("\n", " ")
+    if len(surface) > width:
+        surface = surface[: width - 1] + "…"
+    return f"{s.start}-{s.end} {s.label}: {surface}"
+
+
+def spans_rows(spans: Sequence[Span]) -> list[dict[str, Any]]:
+    """Table rows (offsets, labels, source, score; no text) for ``st.dataframe``."""
+    return [{"start": s.start, "end": s.end, "type": s.type, "category": s.category, "source": s.source,
+             "score": round(float(s.score), 3)} for s in spans]
+
+
+# --------------------------------------------------------------------------- cached figures
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def project_overview(db_path: str, project_id: int, version: int) -> dict[str, Any]:
+    """Counts for the Home page (no text, so safe to cache): documents by status, gold, the
+    active model and its F1, agreement over double-annotated documents, risk colours of the
+    latest run. ``version`` (``state.data_version``) is part of the cache key, so any write
+    to the store refreshes it."""
+    import store
+    from pipeline import review
+
+    db = store.thread_db(db_path)
+    s = store.stats(db, project_id)
+    mv = store.active_model(db, project_id)
+    rep = review.project_agreement(db, project_id)
+    pair_f1 = [p.strict.micro.f1 for p in rep.pairs if p.n_documents] if rep else []
+    run = review.latest_risk_run(db, project_id)
+    return {
+        "documents": s["documents"],
+        "by_status": s["documents_by_status"],
+        "gold_finished": s["gold_finished"],
+        "gold_spans": s["gold_spans"],
+        "active_model": mv.name if mv else None,
+        "active_f1": review.headline_f1(mv.metrics) if mv else None,
+        "agreement_f1": (sum(pair_f1) / len(pair_f1)) if pair_f1 else None,
+        "agreement_docs": len(rep.per_document) if rep else 0,
+        "alpha": rep.alpha if rep else None,
+        "risk_run": run.id if run else None,
+        "risk": review.risk_counts(db, run.id) if run else None,
+        "assignments_by_user": s["assignments_by_user"],
+    }
+
+
+# --------------------------------------------------------------------------- refused saves
+
+def stale_panel(work: Any, *, key: str, file_name: str, latest_version: Any) -> bool:
+    """What a page shows after a refused (stale) save: the message, that the spans are kept,
+    a JSON download of them, "reload the saved version" and "keep mine on top of the latest".
+
+    ``work`` is a :class:`pipeline.annotation_ops.WorkState`; ``latest_version()`` reads the
+    stored version. Returns True when the user chose to reload (the caller drops its work).
+    """
+    from pipeline import annotation_ops as ops
+
+    if not work.stale:
+        return False
+    st.error(f"Not saved: {work.stale}")
+    st.info("Your unsaved spans are kept in this session. Download them, then either reload the saved "
+            "version (discarding yours) or keep yours on top of the latest version and save again.")
+    c1, c2, c3 = st.columns(3)
+    c1.download_button("Download my spans (JSON)", key=f"{key}.download",
+                       data=ops.spans_to_json(work.doc_id, work.layer, work.base_version, work.current),
+                       file_name=file_name, mime="application/json")
+    if c2.button("Reload the saved version", key=f"{key}.reload"):
+        return True
+    if c3.button("Keep mine on top of the latest version", key=f"{key}.rebase"):
+        version = int(latest_version())
+        work.rebase(version)
+        work.notice = f"Your spans now build on version {version}; save to overwrite it."
+        st.rerun()
+    return False
+
+
+# --------------------------------------------------------------------------- messages across a rerun
+
+FLASH_KEY = "wb.flash"
+
+
+def flash(message: str) -> None:
+    """Keep a success message for the next run (then ``st.rerun()`` so tables show the change)."""
+    st.session_state.setdefault(FLASH_KEY, []).append(message)
+
+
+def show_flash() -> None:
+    """Show and clear the messages kept by :func:`flash`."""
+    for message in st.session_state.pop(FLASH_KEY, []):
+        st.success(message)

@@ -1,0 +1,238 @@
+"""How a page gets the database, the signed-in user and the current project.
+
+Every page (``pages/*.py``) starts the same way::
+
+    from dashboard import state
+
+    ctx = state.page_context("train")         # an action of store.access.ACTIONS
+    db, user, project = ctx.db, ctx.user, ctx.project
+    settings = ctx.settings                   # ProjectSettings (queue order, models dir, ...)
+
+:func:`page_context` checks, on the server, every time the page runs:
+
+* the session token in ``st.session_state[TOKEN_KEY]`` belongs to a live session (sessions
+  expire after ``WORKBENCH_SESSION_HOURS``, default 8 h) - else :class:`PermissionDenied`;
+* the user's role allows the page's action (``store.access.require``) - else
+  :class:`PermissionDenied`;
+* a project exists; the current one is the project chosen in the sidebar
+  (``st.session_state[PROJECT_KEY]``), else the first one.
+
+The navigation (``streamlit_app.py``) also lists only the pages of the user's role, but a page
+never relies on that. Errors raised by a page are caught by the shell: messages of
+:mod:`pipeline.errors` types are shown as they are, anything else as "Something went wrong
+(error id ...)" with a log line naming the type only (see ``dashboard.components.guard``).
+Per-document checks (annotators see only their own documents and layers) are in
+``store.access``: ``open_document``, ``read_layer_for``, ``save_layer_as``, ``visible_layers``.
+
+The database is ``store.default_db_path()`` (``$WORKBENCH_DB`` overrides), opened once per
+thread (Streamlit runs each session's script in its own thread) with ``store.thread_db``.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+from sqlite_utils import Database
+
+import store
+from pipeline.errors import PermissionDenied, WorkbenchError
+from pipeline.queue_order import QUEUE_ORDERS
+from store import access
+
+TOKEN_KEY = "wb.token"
+PROJECT_KEY = "wb.project_id"
+DEFAULT_SESSION_HOURS = 8.0
+
+
+class NoProjectError(WorkbenchError):
+    """There is no project yet (shown as information, not as an error)."""
+
+    show_as = "info"
+
+
+# --------------------------------------------------------------------------- pages
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page of the navigation. ``url_path`` differs from the file name on purpose: Streamlit
+    runs ``pages/<name>.py`` by itself (without this shell) for a URL equal to a file name on
+    the first run of a server process (its old pages-folder mode); distinct URLs never match."""
+
+    path: str          # relative to the repository root (where streamlit_app.py is)
+    title: str
+    icon: str
+    url_path: str
+    action: str        # what the page needs (store.access.ACTIONS)
+    optional: bool = False   # registered only if the file exists
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("pages/home.py", "Home", ":material/home:", "overview", "view_project"),
+    PageSpec("pages/annotate.py", "Annotate", ":material/edit_note:", "annotation", "annotate"),
+    PageSpec("pages/review.py", "Review", ":material/fact_check:", "adjudication", "review"),
+    PageSpec("pages/train.py", "Train", ":material/model_training:", "training", "train", optional=True),
+    PageSpec("pages/deidentify.py", "De-identify", ":material/visibility_off:", "deidentification", "deidentify",
+             optional=True),
+    PageSpec("pages/metrics.py", "Metrics", ":material/monitoring:", "quality", "view_metrics", optional=True),
+    PageSpec("pages/risk.py", "Risk", ":material/warning:", "risk-triage", "view_risk", optional=True),
+    PageSpec("pages/admin.py", "Admin", ":material/admin_panel_settings:", "administration", "admin"),
+)
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def page_spec(name: str) -> PageSpec:
+    """The spec of ``pages/<name>.py`` (``name`` like ``"annotate"``)."""
+    for p in PAGES:
+        if Path(p.path).stem == name:
+            return p
+    raise KeyError(name)
+
+
+def available_pages(user: store.User | None) -> list[PageSpec]:
+    """Pages the user's role may open whose file exists, in menu order."""
+    return [p for p in PAGES if access.can(user, p.action) and (REPO_ROOT / p.path).is_file()]
+
+
+# --------------------------------------------------------------------------- settings
+
+@dataclass(frozen=True)
+class ProjectSettings:
+    """The project settings a lead edits on the Admin page (keys of ``Project.settings``):
+
+    * ``queue_order``: ``assigned`` | ``random`` | ``uncertain`` (``pipeline.queue_order``);
+    * ``queue_seed``: seed of the random order;
+    * ``models_dir``: where trained model versions are written (relative to the repository
+      unless absolute);
+    * ``checkpoint_dir``: a local checkpoint folder to initialise encoders from ("" = train
+      from scratch with the project's own tokenizer); never a hub name;
+    * ``target_recall``: recall the per-category thresholds are tuned for;
+    * ``low_confidence``: spans scored below this stand out on the Annotate page.
+
+    Other keys in the settings (e.g. ``demo``) are kept as they are.
+    """
+
+    queue_order: str = "assigned"
+    queue_seed: int = 0
+    models_dir: str = "var/models"
+    checkpoint_dir: str = ""
+    target_recall: float = 0.99
+    low_confidence: float = 0.7
+    extra: dict = field(default_factory=dict, compare=False)
+
+    KEYS = ("queue_order", "queue_seed", "models_dir", "checkpoint_dir", "target_recall", "low_confidence")
+
+    @classmethod
+    def from_settings(cls, settings: dict | None) -> "ProjectSettings":
+        s = dict(settings or {})
+        d = cls()
+        order = s.get("queue_order", d.queue_order)
+
+        def num(key: str, default: float, cast: type = float) -> Any:
+            try:
+                return cast(s.get(key, default))
+            except (TypeError, ValueError):
+                return default
+
+        return cls(queue_order=order if order in QUEUE_ORDERS else d.queue_order,
+                   queue_seed=num("queue_seed", d.queue_seed, int),
+                   models_dir=str(s.get("models_dir") or d.models_dir),
+                   checkpoint_dir=str(s.get("checkpoint_dir") or ""),
+                   target_recall=min(1.0, max(0.0, num("target_recall", d.target_recall))),
+                   low_confidence=min(1.0, max(0.0, num("low_confidence", d.low_confidence))),
+                   extra={k: v for k, v in s.items() if k not in cls.KEYS})
+
+    def to_settings(self) -> dict:
+        out = dict(self.extra)
+        out.update(queue_order=self.queue_order, queue_seed=self.queue_seed, models_dir=self.models_dir,
+                   checkpoint_dir=self.checkpoint_dir, target_recall=self.target_recall,
+                   low_confidence=self.low_confidence)
+        return out
+
+    def with_(self, **changes: Any) -> "ProjectSettings":
+        return replace(self, **changes)
+
+    def models_path(self) -> Path:
+        p = Path(self.models_dir)
+        return p if p.is_absolute() else REPO_ROOT / p
+
+
+def session_ttl_seconds() -> float:
+    """Session lifetime: ``$WORKBENCH_SESSION_HOURS`` (default 8 hours)."""
+    try:
+        hours = float(os.environ.get("WORKBENCH_SESSION_HOURS", DEFAULT_SESSION_HOURS))
+    except ValueError:
+        hours = DEFAULT_SESSION_HOURS
+    return max(60.0, hours * 3600.0)
+
+
+# --------------------------------------------------------------------------- db, user, project
+
+def db_path() -> Path:
+    return store.default_db_path()
+
+
+def get_db() -> Database:
+    """This thread's connection to the app's database."""
+    return store.thread_db(db_path())
+
+
+def data_version(db: Database) -> int:
+    """Id of the newest audit row: every write of the store audits, so this changes whenever
+    anything does. Cache keys of read-only figures use it."""
+    latest = store.list_audit(db, limit=1)
+    return latest[0].id if latest else 0
+
+
+def token() -> str | None:
+    return st.session_state.get(TOKEN_KEY)
+
+
+def current_user(db: Database | None = None) -> store.User:
+    """The signed-in user, checked against the sessions table on every call (expiry, disabled
+    accounts, password resets take effect at once). :class:`PermissionDenied` if none."""
+    user = store.user_for_session(db or get_db(), token())
+    if user is None:
+        raise PermissionDenied("you are not signed in (or your session has ended); sign in again")
+    return user
+
+
+def current_project(db: Database | None = None) -> store.Project | None:
+    """The project chosen in the sidebar, else the first one; ``None`` when there is none."""
+    db = db or get_db()
+    pid = st.session_state.get(PROJECT_KEY)
+    if pid is not None:
+        try:
+            return store.get_project(db, int(pid))
+        except store.NotFoundError:
+            st.session_state.pop(PROJECT_KEY, None)
+    projects = store.list_projects(db)
+    return projects[0] if projects else None
+
+
+def set_current_project(project_id: int) -> None:
+    st.session_state[PROJECT_KEY] = int(project_id)
+
+
+@dataclass(frozen=True)
+class PageContext:
+    db: Database
+    user: store.User
+    project: store.Project
+    settings: ProjectSettings
+
+
+def page_context(action: str, *, need_project: bool = True) -> PageContext:
+    """Check sign-in and ``action`` for the page and return db, user, project and settings.
+    With ``need_project=False`` (the Admin page, which can create the first project)
+    ``project`` may be ``None``."""
+    db = get_db()
+    user = access.require(current_user(db), action)
+    project = current_project(db)
+    if project is None and need_project:
+        raise NoProjectError("there is no project yet: a lead creates one on the Admin page "
+                             "or with `python -m pipeline init-project`")
+    settings = ProjectSettings.from_settings(project.settings if project else None)
+    return PageContext(db=db, user=user, project=project, settings=settings)  # type: ignore[arg-type]

@@ -1,0 +1,296 @@
+"""Pure logic behind the Annotate and Review pages: the labeler round trip (schema filter, UTF-16
+offsets), mark all occurrences / remove, unsaved work as JSON, queue orders and assignment
+plans (pipeline.queue_order), adjudication and possible misses (pipeline.review). Real examples:
+the MEDDOCAN fixture documents and the synthetic demo project."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+import pytest
+
+import store
+from pipeline import annotation_ops as ops
+from pipeline import queue_order, review
+from pipeline.agreement import disagreements
+from pipeline.formats import read_brat
+from pipeline.schemas import I2B2_2014, MEDDOCAN
+from pipeline.spans import Span
+
+
+@pytest.fixture(scope="module")
+def meddocan_docs():
+    from conftest import MEDDOCAN_SAMPLE
+
+    return read_brat(MEDDOCAN_SAMPLE / "brat", MEDDOCAN)
+
+
+def keys(spans):
+    return sorted((s.start, s.end, s.label) for s in spans)
+
+
+# --------------------------------------------------------------------------- labeler round trip
+
+def test_labeler_round_trip_on_meddocan(meddocan_docs):
+    for doc in meddocan_docs:
+        value = ops.to_labeler(doc.text, doc.spans, MEDDOCAN)
+        assert list(value) == MEDDOCAN.types  # every label offered, in schema order
+        assert sum(len(v) for v in value.values()) == len(doc.spans)
+        assert all(it["label"] == doc.text[it["start"]:it["end"]] for v in value.values() for it in v)
+        back = ops.from_labeler(value, doc.text, MEDDOCAN, doc.doc_id, previous=doc.spans, source="human:x")
+        assert not back.has_warnings
+        assert keys(back.spans) == keys(doc.spans)
+        assert [(s.category, s.source) for s in back.spans] == [(s.category, s.source) for s in sorted(
+            doc.spans, key=lambda s: (s.start, s.end, s.label))]
+
+
+def test_from_labeler_filters_free_labels_and_keeps_provenance():
+    text = "Paciente Juan Pérez, 45 años, Madrid."
+    pre = [Span("d", 9, 19, "NAME", "NOMBRE_SUJETO_ASISTENCIA", "model:v3", 0.61, "pre")]
+    value = ops.to_labeler(text, pre, MEDDOCAN)
+    value["TERRITORIO"].append({"start": 30, "end": 36, "label": "Madrid"})
+    value["my label"] = [{"start": 21, "end": 23, "label": "45"}]
+    value["empty free label"] = []
+    value["FECHAS"].append({"start": 50, "end": 55, "label": "?"})          # outside the text
+    value["PAIS"].append({"start": "x", "end": 3})                          # garbage
+    value["TERRITORIO"].append({"start": 30, "end": 36, "label": "Madrid"})  # duplicate
+    res = ops.from_labeler(value, text, MEDDOCAN, "d", previous=pre, source="human:ana", layer="annotator:ana")
+    assert res.ignored_labels == {"my label": 1}
+    assert res.invalid == 2
+    assert [(s.start, s.end, s.category, s.type, s.source, s.score, s.layer) for s in res.spans] == [
+        (9, 19, "NAME", "NOMBRE_SUJETO_ASISTENCIA", "model:v3", 0.61, "annotator:ana"),
+        (30, 36, "LOCATION", "TERRITORIO", "human:ana", 1.0, "annotator:ana")]
+    assert ops.from_labeler(None, text, MEDDOCAN, "d").spans == []
+
+
+def test_utf16_offsets_for_characters_outside_the_bmp():
+    text = "🙂 Dr. Ana Ruiz 🏥 ward 7, Ana"
+    ana = text.index("Ana")
+    span = Span("d", ana, ana + 8, "NAME", "DOCTOR")
+    value = ops.to_labeler(text, [span], I2B2_2014)
+    (item,) = value["DOCTOR"]
+    assert (item["start"], item["end"]) == (ana + 1, ana + 9)  # the emoji is two UTF-16 code units
+    assert text.encode("utf-16-le")[2 * item["start"]:2 * item["end"]].decode("utf-16-le") == "Ana Ruiz"
+    back = ops.from_labeler(value, text, I2B2_2014, "d")
+    assert keys(back.spans) == [(ana, ana + 8, "DOCTOR")]
+    last = text.rindex("Ana")
+    assert ops.from_utf16(text, ops.to_utf16(text, last)) == last
+    assert ops.to_utf16(text, len(text)) == len(text.encode("utf-16-le")) // 2
+
+
+# --------------------------------------------------------------------------- edits
+
+def test_word_occurrences_are_whole_words():
+    text = "Ann saw Anna. ann left; Ann's bag (Ann)"
+    assert ops.word_occurrences(text, "Ann") == [(0, 3), (24, 27), (35, 38)]
+    assert ops.word_occurrences(text, "Ann", ignore_case=True) == [(0, 3), (14, 17), (24, 27), (35, 38)]
+    assert ops.word_occurrences(text, " ") == []
+    assert ops.word_occurrences("tel. 555-1234, 555-1234x", "555-1234") == [(5, 13)]
+
+
+def test_mark_all_occurrences_restores_removed_repeats_on_meddocan(meddocan_docs):
+    checked = 0
+    for doc in meddocan_docs:
+        by_surface = defaultdict(list)
+        for s in sorted(doc.spans, key=lambda s: s.start):
+            by_surface[(doc.text[s.start:s.end], s.label)].append(s)
+        for (surface, _), group in by_surface.items():
+            whole = set(ops.word_occurrences(doc.text, surface))
+            repeats = [s for s in group[1:] if (s.start, s.end) in whole]
+            if not repeats or (group[0].start, group[0].end) not in whole:
+                continue
+            thinned = [s for s in doc.spans if s not in repeats]
+            marked, added = ops.mark_all_occurrences(doc.text, thinned, group[0])
+            assert set(keys(repeats)) <= set(keys(marked))
+            new = [s for s in marked if s not in thinned]
+            assert added == len(new) >= len(repeats)
+            for s in new:  # only whole-word copies of the surface, never overlapping a kept span
+                assert doc.text[s.start:s.end] == surface and (s.start, s.end) in whole
+                assert not any(t.overlaps(s) for t in thinned)
+                assert (s.category, s.type, s.score) == (group[0].category, group[0].type, 1.0)
+            assert not ops.find_overlaps(marked)
+            checked += 1
+    assert checked >= 10
+
+
+def test_remove_one_and_all_with_same_text():
+    text = "Smith called. SMITH and Smith. Smithson."
+    spans = [Span("d", 0, 5, "NAME", "PATIENT"), Span("d", 14, 19, "NAME", "PATIENT"),
+             Span("d", 24, 29, "NAME", "DOCTOR"), Span("d", 31, 39, "NAME", "PATIENT")]
+    assert keys(ops.remove_span(spans, spans[2])) == keys([spans[0], spans[1], spans[3]])
+    kept, n = ops.remove_same_text(text, spans, spans[0])
+    assert n == 2 and keys(kept) == keys([spans[1], spans[3]])
+    kept, n = ops.remove_same_text(text, spans, spans[0], ignore_case=True)
+    assert n == 3 and keys(kept) == keys([spans[3]])
+
+
+def test_overlaps_and_same_spans():
+    a, b, c = Span("d", 0, 5, "NAME", "PATIENT"), Span("d", 3, 8, "DATE", "DATE"), Span("d", 8, 9, "AGE", "AGE")
+    assert ops.find_overlaps([c, b, a]) == [(a, b)]
+    assert ops.same_spans([a, c], [c.with_(source="x", score=0.2), a])
+    assert not ops.same_spans([a], [a.with_(type="DOCTOR")])
+
+
+def test_unsaved_spans_json_round_trip(meddocan_docs):
+    doc = meddocan_docs[0]
+    data = ops.spans_to_json(12, "annotator:ana", 3, doc.spans)
+    assert doc.text[doc.spans[0].start:doc.spans[0].end] not in data  # offsets and labels only
+    back = ops.spans_from_json(data.encode("utf-8"), 12, doc.text, MEDDOCAN, layer="annotator:ana")
+    assert keys(back) == keys(doc.spans) and {s.doc_id for s in back} == {"12"}
+    with pytest.raises(ops.AnnotationError, match="for document '12', not 13"):
+        ops.spans_from_json(data, 13, doc.text, MEDDOCAN)
+    with pytest.raises(ops.AnnotationError, match="lies outside"):
+        ops.spans_from_json(data, 12, doc.text[:10], MEDDOCAN)
+    with pytest.raises(ops.AnnotationError, match="not in the schema"):
+        ops.spans_from_json(data, 12, doc.text, I2B2_2014)
+    with pytest.raises(ops.AnnotationError, match="not valid JSON"):
+        ops.spans_from_json("{", 12, doc.text, MEDDOCAN)
+
+
+def test_work_state_keeps_spans_until_saved():
+    a = Span("1", 0, 2, "NAME", "PATIENT")
+    w = ops.WorkState(doc_id=1, layer="annotator:ana", base=[], base_version=0, opened_at=0.0)
+    w.current = [a]
+    assert w.unsaved
+    w.stale = "refused"
+    w.rebase(4)
+    assert (w.base_version, w.stale, w.current) == (4, None, [a])
+    w.saved_as(5, 10.0)
+    assert not w.unsaved and w.base_version == 5 and w.opened_at == 10.0
+
+
+# --------------------------------------------------------------------------- queue order
+
+@dataclass
+class A:
+    doc_id: int
+    status: str
+    position: int
+
+
+def test_queue_orders():
+    items = [A(10, "finished", 0), A(11, "assigned", 1), A(12, "in_progress", 2), A(13, "assigned", 3),
+             A(14, "assigned", 4), A(15, "finished", 5)] + [A(100 + i, "assigned", 6 + i) for i in range(20)]
+    assigned = queue_order.order_queue(items, "assigned")
+    assert [a.doc_id for a in assigned[:4]] == [11, 12, 13, 14]
+    assert [a.doc_id for a in assigned[-2:]] == [10, 15]  # finished last
+    r1 = queue_order.order_queue(items, "random", username="ana", seed=1)
+    again = queue_order.order_queue(items, "random", username="ana", seed=1)
+    other = queue_order.order_queue(items, "random", username="ben", seed=1)
+    assert [a.doc_id for a in r1] == [a.doc_id for a in again]
+    assert [a.doc_id for a in r1] != [a.doc_id for a in other]
+    assert sorted(a.doc_id for a in r1) == sorted(a.doc_id for a in items)
+    assert [a.doc_id for a in r1[-2:]] == [10, 15]
+    pre = {11: [Span("11", 0, 1, "NAME", "PATIENT", score=0.95)],                       # far from 0.5
+           12: [Span("12", 0, 1, "DATE", "DATE", score=0.52), Span("12", 2, 3, "NAME", "PATIENT", score=0.6)],
+           13: [Span("13", 0, 1, "NAME", "DOCTOR", score=0.45)],                          # near DOCTOR's 0.4
+           14: []}
+    unc = queue_order.order_queue(items[:6], "uncertain", pre_spans=pre, thresholds={"DOCTOR": 0.4})
+    assert [a.doc_id for a in unc] == [13, 12, 11, 14, 10, 15]  # 0.05, 0.06, 0.45, then no suggestions
+    with pytest.raises(ValueError):
+        queue_order.order_queue(items, "alphabetical")
+
+
+def test_thresholds_and_uncertainty():
+    flat = queue_order.flatten_thresholds({"per_category": {"NAME": 0.3, "DATE": 1.5}, "PATIENT": 0.2,
+                                           "default": 0.6, "note": "x", "flag": True})
+    assert flat == {"NAME": 0.3, "PATIENT": 0.2, "default": 0.6}
+    s = Span("1", 0, 1, "NAME", "DOCTOR", score=0.5)
+    assert queue_order.threshold_for(s, flat) == 0.3
+    assert queue_order.threshold_for(s.with_(type="PATIENT"), flat) == 0.2
+    assert queue_order.threshold_for(s.with_(category="AGE", type="AGE"), flat) == 0.6
+    assert queue_order.threshold_for(s, {}) == 0.5
+    assert queue_order.uncertainty([]) is None
+    assert queue_order.uncertainty([s, s.with_(score=0.9)]) == pytest.approx(0.2)
+
+
+def test_plan_assignments():
+    docs = list(range(1, 41))
+    plan = queue_order.plan_assignments(docs, ["ana", "ben", "cem"], double_fraction=0.25, seed=3)
+    per_doc = defaultdict(list)
+    for d, who in plan:
+        per_doc[d].append(who)
+    assert set(per_doc) == set(docs)
+    assert sum(len(v) == 2 for v in per_doc.values()) == 10
+    assert all(len(set(v)) == len(v) for v in per_doc.values())
+    load = Counter(who for _, who in plan)
+    assert max(load.values()) - min(load.values()) <= 1  # round robin keeps the load even
+    assert plan == queue_order.plan_assignments(docs, ["ana", "ben", "cem"], double_fraction=0.25, seed=3)
+    assert queue_order.plan_assignments(docs[:3], ["ana"], double_fraction=1.0) == [(1, "ana"), (2, "ana"), (3, "ana")]
+    with pytest.raises(ValueError):
+        queue_order.plan_assignments(docs, [])
+
+
+# --------------------------------------------------------------------------- review
+
+def test_draft_gold_on_simulated_disagreements(meddocan_docs):
+    from pipeline.synthetic import simulate_annotator
+
+    doc = meddocan_docs[2]
+    a = simulate_annotator(doc, "ana", 5)
+    b = simulate_annotator(doc, "ben", 5)
+    layers = {"ana": a, "ben": b}
+    found = disagreements(doc.doc_id, layers)
+    assert found
+    agreed = set(keys(a)) & set(keys(b))
+    # all "ana": gold = agreed spans outside disagreements + ana's spans inside them = exactly ana's layer
+    all_a = review.draft_gold(doc.doc_id, layers, found, {i: "ana" for i in range(len(found))}, "rita")
+    assert keys(all_a) == keys(a)
+    assert {(s.layer, s.source, s.score) for s in all_a} == {("gold", "human:rita", 1.0)}
+    none = review.draft_gold(doc.doc_id, layers, found, {i: review.NEITHER for i in range(len(found))}, "rita")
+    assert set(keys(none)) <= agreed and not any(any(d.start < s.end and s.start < d.end for d in found) for s in none)
+    assert review.undecided(found, {0: "ben"}) == list(range(1, len(found)))
+    with pytest.raises(review.ReviewError, match="undecided"):
+        review.check_decided(found, {0: "ben"})
+    review.check_decided(found, {i: "ben" for i in range(len(found))})
+    assert review.choice_options(found[0]) == ["ana", "ben", "neither"]
+    with pytest.raises(review.ReviewError):
+        review.draft_gold(doc.doc_id, layers, found, {0: "zed"}, "rita")
+
+
+def test_possible_misses_and_confirm():
+    gold = [Span("7", 0, 4, "NAME", "PATIENT", layer="gold"), Span("7", 20, 30, "DATE", "DATE", layer="gold")]
+    pre = [Span("7", 1, 3, "NAME", "PATIENT", "model:v1", 0.9, "pre"),      # overlaps gold
+           Span("7", 10, 14, "LOCATION", "CITY", "model:v1", 0.7, "pre"),   # a miss
+           Span("7", 40, 44, "ID", "IDNUM", "model:v1", 0.4, "pre")]        # a miss, then dismissed
+
+    @dataclass
+    class D:
+        start: int
+        end: int
+        category: str
+        type: str
+
+    misses = review.possible_misses(pre, gold)
+    assert keys(misses) == [(10, 14, "CITY"), (40, 44, "IDNUM")]
+    assert keys(review.possible_misses(pre, gold, [D(40, 44, "ID", "IDNUM")])) == [(10, 14, "CITY")]
+    assert keys(review.possible_misses(pre, gold, [D(40, 44, "ID", "SSN")])) == keys(misses)  # other label
+    new = review.confirm_miss(gold, misses[0], "rita")
+    assert keys(new) == [(0, 4, "PATIENT"), (10, 14, "CITY"), (20, 30, "DATE")]
+    added = next(s for s in new if s.start == 10)
+    assert (added.layer, added.source, added.score) == ("gold", "human:rita", 1.0)
+    assert review.confirm_miss(new, misses[0], "rita") == new
+
+
+def test_review_queue_and_project_agreement_on_demo(tmp_path):
+    from pipeline.demo import create_demo_project
+
+    db = store.connect(tmp_path / "w.db")
+    pid = create_demo_project(db, n_docs=30)
+    queue = review.review_queue(db, pid)
+    everything = review.review_queue(db, pid, awaiting_only=False)
+    s = store.stats(db, pid)
+    assert len(queue) == s["documents_by_status"]["annotated"]
+    assert len(everything) == len(queue) + s["gold_finished"]
+    assert all(item.annotators == ("ana", "ben") for item in everything)
+    doc_id = queue[0].doc_id
+    store.set_layer_status(db, doc_id, "annotator:ben", "in_progress", user="ben")
+    assert doc_id not in [i.doc_id for i in review.review_queue(db, pid)]  # needs two finished layers
+    rep = review.project_agreement(db, pid)
+    assert rep is not None and rep.annotators == ["ana", "ben"] and 0 < rep.pairs[0].strict.micro.f1 < 1
+    unassigned = review.unassigned_documents(db, pid)
+    assert len(unassigned) == s["documents_by_status"]["new"] > 0  # "new": nobody assigned, no gold
+    assert all(not store.list_assignments(db, doc_id=d.id) for d in unassigned)
+    assert review.headline_f1({"strict": {"micro": {"f1": 0.7}}}) == 0.7
+    assert review.headline_f1({"f1": 0.5}) == 0.5 and review.headline_f1({}) is None
+    db.close()

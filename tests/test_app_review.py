@@ -1,0 +1,118 @@
+"""The Review page through AppTest: adjudicating disagreements produces the gold layer, possible
+misses can be confirmed into gold or dismissed (and stay dismissed), and annotators cannot
+reach the page's data."""
+from __future__ import annotations
+
+import pytest
+
+import store
+from apptest_helpers import demo_app, errors, new_app, open_page, sign_in  # noqa: F401
+from pipeline import annotation_ops as ops
+from pipeline import review
+from pipeline.errors import PermissionDenied
+from pipeline.spans import Span
+from store import access
+
+
+def _queue_doc(app):
+    db = app.db()
+    try:
+        item = next(i for i in review.review_queue(db, app.project_id)
+                    if review.document_disagreements(i.doc_id, review.finished_layers(db, i.doc_id)))
+        layers = review.finished_layers(db, item.doc_id)
+        return item.doc_id, layers, review.document_disagreements(item.doc_id, layers)
+    finally:
+        db.close()
+
+
+def test_review_produces_gold_from_choices(demo_app):
+    doc_id, layers, found = _queue_doc(demo_app)
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "rita", "reviewer")
+    at.session_state["review.doc_id"] = doc_id
+    open_page(at, "review")
+    assert not errors(at)
+    assert [m.value for m in at.metric if m.label == "Disagreements"] == [str(len(found))]
+
+    # saving with undecided disagreements is refused, nothing written
+    at.button(key="review.save").click().run()
+    assert any("undecided" in e for e in errors(at))
+    db = demo_app.db()
+    assert store.read_layer(db, doc_id, "gold").version == 0
+
+    names = sorted(layers)
+    choices = {i: (names[i % 2] if i % 3 else review.NEITHER) for i in range(len(found))}
+    for i, who in choices.items():
+        at.radio(key=f"review.choice.{doc_id}.{i}").set_value(who)
+    at.run()
+    at.button(key="review.save").click().run()
+    assert not errors(at)
+
+    gold = store.read_layer(db, doc_id, "gold")
+    expected = review.draft_gold(doc_id, layers, found, choices, "rita")
+    assert gold.version == 1 and gold.status == "finished"
+    assert ops.same_spans(gold.spans, expected) and gold.spans
+    assert all(s.source.startswith("human:") for s in gold.spans)
+    assert doc_id not in [i.doc_id for i in review.review_queue(db, demo_app.project_id)]
+    db.close()
+
+
+def test_possible_misses_confirm_and_dismiss(demo_app):
+    db = demo_app.db()
+    # a gold document whose pre layer has suggestions outside gold
+    gold_docs = store.read_project_layer(db, demo_app.project_id, "gold")
+    doc_id = misses = None
+    for d, g in gold_docs.items():
+        m = review.possible_misses(store.read_layer(db, d, "pre").spans, g)
+        if len(m) >= 2:
+            doc_id, misses = d, m
+            break
+    if doc_id is None:  # make one: drop two gold spans that the model suggested
+        d, g = next(iter(gold_docs.items()))
+        pre = store.read_layer(db, d, "pre").spans
+        keep = [s for s in g if not any(p.overlaps(s) for p in pre[:2])]
+        store.save_layer(db, d, "gold", keep, expected_version=1, user="rita", status="finished")
+        doc_id, misses = d, review.possible_misses(pre, keep)
+    db.close()
+    assert len(misses) >= 2
+
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "rita", "reviewer")
+    at.session_state["review.doc_id"] = doc_id
+    at.session_state["review.show_all"] = True
+    open_page(at, "review")
+    assert not errors(at)
+    key = lambda s: f"{doc_id}.{s.start}.{s.end}.{s.label}"  # noqa: E731
+    at.button(key=f"review.confirm.{key(misses[0])}").click().run()
+    assert not errors(at)
+    at.button(key=f"review.dismiss.{key(misses[1])}").click().run()
+    assert not errors(at)
+
+    db = demo_app.db()
+    gold = store.read_layer(db, doc_id, "gold")
+    assert (misses[0].start, misses[0].end, misses[0].label) in {(s.start, s.end, s.label) for s in gold.spans}
+    dismissed = store.list_dismissed_misses(db, doc_id=doc_id)
+    assert [(m.start, m.end) for m in dismissed] == [(misses[1].start, misses[1].end)]
+    left = review.possible_misses(store.read_layer(db, doc_id, "pre").spans, gold.spans, dismissed)
+    assert all((s.start, s.end) not in {(misses[0].start, misses[0].end), (misses[1].start, misses[1].end)}
+               for s in left)
+    db.close()
+    at.run()
+    with pytest.raises(KeyError):
+        at.button(key=f"review.dismiss.{key(misses[1])}")  # no longer listed
+
+
+def test_annotator_cannot_review(demo_app):
+    doc_id, _, _ = _queue_doc(demo_app)
+    db = demo_app.db()
+    ana = store.get_user(db, "ana")
+    with pytest.raises(PermissionDenied):
+        access.require(ana, "review")
+    with pytest.raises(PermissionDenied):
+        access.save_layer_as(db, ana, doc_id, "gold", [Span(str(doc_id), 0, 1, "NAME", "PATIENT")], 0)
+    db.close()
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "ana")
+    at.run()
+    with pytest.raises(ValueError):  # the page is not in an annotator's navigation
+        at.switch_page("pages/review.py")
