@@ -51,7 +51,7 @@ def job_kinds() -> list[str]:
 def _load_builtin_jobs() -> None:
     # Job functions live beside the code they drive; importing registers them.
     import importlib
-    for mod in ("pipeline.project_jobs",):
+    for mod in ("pipeline.training_jobs", "pipeline.release_jobs"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:  # pragma: no cover - only while a module is absent
@@ -112,7 +112,7 @@ class JobContext:
             job = store.get_job(db, self.job_id)
         finally:
             db.conn.close()
-        return bool(job and job.status == "cancelling")
+        return bool(job.cancel_requested)
 
 
 def start_job(db_path: str | os.PathLike, kind: str, params: dict, *, user: str | None = None) -> int:
@@ -123,7 +123,7 @@ def start_job(db_path: str | os.PathLike, kind: str, params: dict, *, user: str 
     import store
     db = store.connect(db_path)
     try:
-        job_id = store.create_job(db, kind, params, user=user)
+        job_id = store.create_job(db, kind, params, project_id=params.get("project_id"), user=user)
     finally:
         db.conn.close()
     root = Path(__file__).resolve().parents[1]
@@ -140,9 +140,7 @@ def run_job(db_path: str | os.PathLike, job_id: int) -> int:
     _load_builtin_jobs()
     import store
     db = store.connect(db_path)
-    job = store.get_job(db, job_id)
-    if job is None:
-        raise WorkbenchError(f"job {job_id} does not exist")
+    job = store.get_job(db, job_id)  # NotFoundError (a user error) for an unknown id
     fn = _REGISTRY.get(job.kind)
     if fn is None:
         store.update_job(db, job_id, status="failed", error=f"unknown job kind {job.kind!r}")
@@ -167,7 +165,7 @@ def run_job(db_path: str | os.PathLike, job_id: int) -> int:
     try:
         result = fn(ctx)
     except JobCancelled:
-        status, error = "cancelled", "cancelled on request"
+        status, error = "failed", "cancelled on request"
     except BaseException as e:  # noqa: BLE001 - every failure must reach the jobs table
         status, error = "failed", safe_error(e)
         log.warning("job %s failed: %s", job_id, type(e).__name__)
@@ -188,7 +186,7 @@ def run_inline(db_path: str | os.PathLike, kind: str, params: dict, *, user: str
     _load_builtin_jobs()
     import store
     db = store.connect(db_path)
-    job_id = store.create_job(db, kind, params, user=user)
+    job_id = store.create_job(db, kind, params, project_id=params.get("project_id"), user=user)
     store.update_job(db, job_id, status="running", pid=os.getpid())
     db.conn.close()
     ctx = JobContext(db_path=str(db_path), job_id=job_id, params=params, on_progress=on_progress)
@@ -203,3 +201,19 @@ def run_inline(db_path: str | os.PathLike, kind: str, params: dict, *, user: str
     store.update_job(db, job_id, status="done", result=json.loads(json.dumps(result, default=str)))
     db.conn.close()
     return result
+
+
+@register("selftest")
+def _selftest(ctx: JobContext) -> dict:
+    """A job that only counts: lets an operator (and the tests) check that workers start,
+    report progress, survive page reloads and can be cancelled, without touching any data."""
+    steps = int(ctx.params.get("steps", 5))
+    delay = float(ctx.params.get("delay", 0.2))
+    for i in range(steps):
+        if ctx.should_stop():
+            raise JobCancelled("cancelled on request")
+        time.sleep(delay)
+        ctx.progress(i + 1, steps, f"step {i + 1} of {steps}", force=True)
+    if ctx.params.get("fail"):
+        raise RuntimeError("selftest failure with text that must not be stored: ZQXSECRET")
+    return {"steps": steps}

@@ -22,7 +22,7 @@ from store.documents import (DocumentRecord, add_documents, count_documents, del
                              get_document, list_documents, set_split)
 from store.errors import DuplicateError, InvalidValueError, NotFoundError, StaleSaveError, StoreBusyError
 from store.jobs import (JOB_STATUSES, Job, create_job, get_job, heartbeat, list_jobs, mark_stale_jobs_failed,
-                        update_job)
+                        request_cancel, update_job)
 from store.layers import (LayerInfo, LayerState, annotator_layers, layers_of, load_documents, read_layer,
                           read_project_layer, save_layer, set_layer_status)
 from store.migrations import LATEST_VERSION, migrate
@@ -54,7 +54,7 @@ __all__ = [
     "record_time",
     "User", "ROLES", "create_user", "get_user", "list_users", "authenticate", "set_password", "set_role",
     "set_disabled", "create_session", "user_for_session", "end_session",
-    "Job", "JOB_STATUSES", "create_job", "update_job", "heartbeat", "get_job", "list_jobs", "mark_stale_jobs_failed",
+    "Job", "JOB_STATUSES", "create_job", "update_job", "heartbeat", "request_cancel", "get_job", "list_jobs", "mark_stale_jobs_failed",
     # models, dictionaries, de-identification, risk
     "ModelVersion", "add_model_version", "update_model_version", "activate_model", "rollback_model",
     "active_model", "get_model_version", "list_model_versions",

@@ -21,6 +21,7 @@ from store.db import check_choice, dumps, loads, now_iso, retrying, transaction
 from store.errors import NotFoundError
 
 JOB_STATUSES = ("queued", "running", "done", "failed")
+FINAL_STATUSES = ("done", "failed")
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Job:
     pid: int | None = None
     project_id: int | None = None
     created_by: str | None = None
+    cancel_requested: bool = False
 
     @property
     def fraction(self) -> float | None:
@@ -51,7 +53,7 @@ class Job:
 
     @property
     def finished(self) -> bool:
-        return self.status in ("done", "failed")
+        return self.status in FINAL_STATUSES
 
 
 @retrying
@@ -97,7 +99,7 @@ def update_job(db: Database, job_id: int, *, progress: float | None = None, tota
             params.append(at)
             sets.append("pid = ?")
             params.append(pid if pid is not None else os.getpid())
-        if status in ("done", "failed"):
+        if status in FINAL_STATUSES:
             sets.append("finished_at = ?")
             params.append(at)
     elif pid is not None:
@@ -111,6 +113,19 @@ def update_job(db: Database, job_id: int, *, progress: float | None = None, tota
         if status is not None and status != old[0]:
             audit(db, user, f"job.{status}", f"job:{job_id}", detail={"error": error} if error else None)
         return get_job(db, job_id)
+
+
+def request_cancel(db: Database, job_id: int, *, user: str | None = None) -> Job:
+    """Ask a queued or running job to stop; its worker notices at its next progress check."""
+    job = get_job(db, job_id)
+    if job.finished:
+        return job
+    with transaction(db):
+        db.execute("UPDATE jobs SET cancel_requested = 1 WHERE id = ?", [int(job_id)])
+        audit(db, user, "job.cancel_requested", f"job:{job_id}")
+    if job.status == "queued":
+        return update_job(db, job_id, status="failed", error="cancelled on request", user=user)
+    return get_job(db, job_id)
 
 
 def heartbeat(db: Database, job_id: int) -> None:
@@ -166,4 +181,5 @@ def _job(r: dict) -> Job:
                progress=float(r["progress"] or 0), total=r["total"], message=r["message"], error=r["error"],
                result=loads(r["result_json"], None), created_at=r["created_at"], started_at=r["started_at"],
                finished_at=r["finished_at"], heartbeat_at=r["heartbeat_at"], pid=r["pid"],
-               project_id=r["project_id"], created_by=r["created_by"])
+               project_id=r["project_id"], created_by=r["created_by"],
+               cancel_requested=bool(r.get("cancel_requested") or 0))

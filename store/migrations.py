@@ -260,10 +260,17 @@ def _v3_deid_risk(db: Database) -> None:
     )
 
 
+def _v4_job_cancellation(db: Database) -> None:
+    """A lead can ask a running job to stop: a flag the worker polls (a cancelled job ends as
+    ``failed`` with the reason "cancelled on request"; the status CHECK stays as it was)."""
+    db.execute("ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_annotation_core,
     _v2_jobs_models_dictionaries,
     _v3_deid_risk,
+    _v4_job_cancellation,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 
