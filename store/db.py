@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import logging
 import os
 import random
 import sqlite3
@@ -41,6 +42,10 @@ from store.errors import InvalidValueError
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_BUSY_TIMEOUT_MS = 2000
 DEFAULT_RETRY_SECONDS = 15.0
+#: Environment variable overriding ``retry_seconds`` for connections opened without one (the CLI).
+RETRY_ENV = "WORKBENCH_BUSY_RETRY_S"
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -104,6 +109,20 @@ def _retry_seconds(db: Database) -> float:
     return float(getattr(db, "_wb_retry_seconds", DEFAULT_RETRY_SECONDS))
 
 
+def env_retry_seconds() -> float:
+    """``$WORKBENCH_BUSY_RETRY_S`` if set (seconds, >= 0), else :data:`DEFAULT_RETRY_SECONDS`."""
+    raw = os.environ.get(RETRY_ENV, "").strip()
+    if not raw:
+        return DEFAULT_RETRY_SECONDS
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:  # also refuses NaN
+        raise InvalidValueError(f"{RETRY_ENV} must be a number of seconds (0 or more), not {raw!r}")
+    return value
+
+
 def _busy_error(db: Database, waited: float) -> StoreBusyError:
     name = Path(getattr(db, "_wb_path", "database")).name
     return StoreBusyError(
@@ -118,6 +137,7 @@ def with_retry(db: Database, thunk: Callable[[], T]) -> T:
     start = time.monotonic()
     deadline = start + _retry_seconds(db)
     delay = 0.02
+    warned = False
     while True:
         try:
             return thunk()
@@ -129,6 +149,10 @@ def with_retry(db: Database, thunk: Callable[[], T]) -> T:
             now = time.monotonic()
             if now >= deadline:
                 raise _busy_error(db, now - start) from None
+            if not warned:  # say why we are waiting (the CLI shows warnings on stderr)
+                warned = True
+                log.warning("the database %s is locked by another connection; retrying for up to %.1f s more",
+                            Path(getattr(db, "_wb_path", "database")).name, deadline - now)
             time.sleep(min(delay * random.uniform(0.5, 1.0), max(0.0, deadline - now)))
             delay = min(delay * 2, 0.5)
 
@@ -206,14 +230,15 @@ def connect(
     path: str | os.PathLike[str] | None = None,
     *,
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
-    retry_seconds: float = DEFAULT_RETRY_SECONDS,
+    retry_seconds: float | None = None,
     migrate_to: int | None = None,
 ) -> Database:
     """Open (creating if needed) the workbench database and bring its schema up to date.
 
     ``path`` defaults to :func:`default_db_path`; the parent folder is created. The connection
     may only be used from the thread that opened it. ``busy_timeout_ms`` is how long one attempt
-    waits for a lock inside SQLite; ``retry_seconds`` bounds the retries around it.
+    waits for a lock inside SQLite; ``retry_seconds`` bounds the retries around it (``None``:
+    ``$WORKBENCH_BUSY_RETRY_S``, else :data:`DEFAULT_RETRY_SECONDS`).
     ``migrate_to`` stops migrations at that version (tests of old files); leave it ``None``.
     """
     from store.migrations import migrate
@@ -224,7 +249,8 @@ def connect(
     conn = sqlite3.connect(str(p), timeout=busy_timeout_ms / 1000.0)
     try:
         db = Database(conn, execute_plugins=False)
-        db._wb_retry_seconds = float(retry_seconds)  # type: ignore[attr-defined]
+        retry = env_retry_seconds() if retry_seconds is None else retry_seconds
+        db._wb_retry_seconds = float(retry)  # type: ignore[attr-defined]
         db._wb_path = str(p)  # type: ignore[attr-defined]
         db._wb_read_only = False  # type: ignore[attr-defined]
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")

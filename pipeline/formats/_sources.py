@@ -9,9 +9,12 @@ members are read into memory one at a time, bounded by the limits.
 from __future__ import annotations
 
 import contextlib
+import lzma
 import os
 import stat
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Sequence
@@ -153,8 +156,11 @@ def _zip_entries(path: Path, zf: zipfile.ZipFile, suffixes: tuple[str, ...], lim
             try:
                 with zf.open(info) as f:
                     data = f.read(info.file_size + 1)
-            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as e:
-                raise FormatError(where, f"cannot be read from the archive ({type(e).__name__})") from None
+            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, zlib.error,
+                    lzma.LZMAError, ValueError, struct.error) as e:
+                # zlib/lzma errors: a corrupt compressed stream (a damaged or tampered archive)
+                why = "corrupt compressed data" if isinstance(e, (zlib.error, lzma.LZMAError)) else type(e).__name__
+                raise FormatError(where, f"cannot be read from the archive ({why})") from None
             if len(data) > info.file_size:
                 raise FormatError(where, "member is larger than the archive declares: refused")
             return data
@@ -184,7 +190,8 @@ def open_entries(paths: PathLike | Sequence[PathLike], suffixes: tuple[str, ...]
             elif p.suffix.lower() == ".zip":
                 try:
                     zf = stack.enter_context(zipfile.ZipFile(p))
-                except (zipfile.BadZipFile, OSError) as e:
+                except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, ValueError, struct.error) as e:
+                    # NotImplementedError: an unknown zip version; ValueError: a bad UTF-8 member name
                     raise FormatError(str(p), f"not a readable zip archive ({type(e).__name__})") from None
                 entries.extend(_zip_entries(p, zf, suffixes, limits))
             else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Sequence
 
@@ -21,6 +22,30 @@ from pipeline.spans import Document, Span
 
 SOURCE = "import:jsonl"
 SUFFIXES = (".jsonl", ".ndjson")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_DEPTH = 64
+
+
+def _check_values(obj: object, display: str, line: int) -> None:
+    """Refuse what JSON can hold but a document cannot: unpaired surrogates and deep nesting.
+
+    ``\\ud800`` escapes decode to unpaired surrogates, which are not text and cannot be stored
+    (UTF-8 cannot encode them; SQLite and hashing would fail later with an unrelated error).
+    Nesting beyond :data:`MAX_DEPTH` would overflow the recursion of whatever serialises the
+    metadata next. Walks iteratively, so a hostile line cannot overflow this check either.
+    """
+    stack: list[tuple[object, int]] = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                raise FormatError(display, "holds an unpaired surrogate escape (\\ud800-\\udfff): "
+                                           "not valid Unicode text", line)
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise FormatError(display, f"JSON is nested more than {MAX_DEPTH} levels deep", line)
+            items = [x for kv in value.items() for x in kv] if isinstance(value, dict) else value
+            stack.extend((x, depth + 1) for x in items)
 
 
 def _span(obj: object, k: int, schema: LabelSchema, doc_id: str, text_len: int, display: str, line: int) -> Span:
@@ -44,8 +69,11 @@ def parse_line(raw: str, schema: LabelSchema, default_id: str, display: str, lin
         obj = json.loads(raw)
     except json.JSONDecodeError as e:
         raise FormatError(display, f"not valid JSON: {e.msg} (column {e.colno})", line) from None
+    except RecursionError:
+        raise FormatError(display, f"JSON is nested more than {MAX_DEPTH} levels deep", line) from None
     if not isinstance(obj, dict):
         raise FormatError(display, "each line must be a JSON object", line)
+    _check_values(obj, display, line)
     text = obj.get("text")
     if not isinstance(text, str) or not text.strip():
         raise FormatError(display, 'missing or empty "text"', line)

@@ -1,0 +1,142 @@
+"""``python -m pipeline deidentify``: de-identify a folder of documents into another folder.
+
+Uses the spans in the input files (gold, an annotator's, a detector's), or detects them first
+with ``--model``. Writes the de-identified documents in the same format with their new spans,
+and prints one summary line (documents, spans per category and action, leaks found). Exit
+status 3 when the leak check found an original PHI string in the output.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pipeline.errors import WorkbenchError
+
+NAME = "deidentify"
+HELP = ("de-identify documents (brat, i2b2 XML, JSONL) with a profile (redact, replace or a JSON file); "
+        "exit 3 if the leak check finds PHI left in the output")
+
+_AUTO_SCHEMAS = ("meddocan", "i2b2-2014", "german-8")
+LEAK_EXIT = 3
+
+
+class DeidCommandError(WorkbenchError):
+    """A usage error of the deidentify command (printed as one line)."""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--input", required=True, metavar="DIR", help="folder (or file/zip) of documents with spans")
+    p.add_argument("--format", default="brat", choices=("brat", "xml", "jsonl", "text"),
+                   help="format of the input and the output (default brat; text needs --model)")
+    p.add_argument("--profile", default="replace", metavar="PROFILE",
+                   help="redact, replace (default) or a profile JSON file")
+    p.add_argument("--output", required=True, metavar="DIR", help="folder for the de-identified documents")
+    p.add_argument("--model", metavar="MODEL_DIR", help="detect spans with this model first (input spans ignored)")
+    p.add_argument("--secret-file", metavar="PATH",
+                   help="per-project secret for keyed surrogates (default: var/secret.key, created 0600 if missing)")
+    p.add_argument("--schema", default="auto",
+                   help="label schema: meddocan, i2b2-2014, german-8, a JSON file, or auto (default)")
+    p.add_argument("--locale", default="auto", help="surrogate lists and date order: en, es or auto (from the schema)")
+    p.add_argument("--resume", action="store_true",
+                   help="skip documents already in the output folder (the rerun writes identical files)")
+    p.add_argument("--force", action="store_true", help="write into an output folder that already holds files")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of one line")
+
+
+def _read(path: str, fmt: str, schema_arg: str):
+    from pipeline.errors import FormatError
+    from pipeline.formats import read_collection
+    from pipeline.schemas import get_schema
+
+    if schema_arg != "auto":
+        schema = get_schema(schema_arg)
+        return schema, read_collection(path, fmt, schema)
+    for name in _AUTO_SCHEMAS:
+        schema = get_schema(name)
+        try:
+            return schema, read_collection(path, fmt, schema)
+        except FormatError as e:
+            if "not in schema" not in str(e):
+                raise
+    raise FormatError(path, f"labels fit none of the preset schemas ({', '.join(_AUTO_SCHEMAS)}); "
+                            "pass --schema with a JSON schema file")
+
+
+def _detect(docs, model_dir: str) -> dict:
+    """Spans from the project's detector (imported only when asked for)."""
+    try:
+        from pipeline.detect import Detector
+    except ImportError:
+        raise DeidCommandError("--model needs pipeline.detect, which is not available in this installation") from None
+    loader = getattr(Detector, "load", None) or getattr(Detector, "from_dir", None)
+    detector = loader(model_dir) if loader else Detector(model_dir)
+    return {d.doc_id: list(detector.detect(d)) for d in docs}
+
+
+def _done_ids(docs, out: Path, fmt: str, schema) -> tuple[set[str], list]:
+    """Documents an interrupted run already wrote (and, for JSONL, those documents themselves)."""
+    if fmt == "jsonl":
+        existing = out / "documents.jsonl"
+        if not existing.is_file():
+            return set(), []
+        from pipeline.formats import read_collection
+        prior = read_collection(existing, "jsonl", schema)
+        return {d.doc_id for d in prior}, prior
+    done = set()
+    for d in docs:
+        if fmt == "brat" and (out / f"{d.doc_id}.txt").is_file() and (out / f"{d.doc_id}.ann").is_file():
+            done.add(d.doc_id)
+        elif fmt in ("xml", "text") and (out / f"{d.doc_id}{'.xml' if fmt == 'xml' else '.txt'}").is_file():
+            done.add(d.doc_id)
+    return done, []
+
+
+def run(args: argparse.Namespace) -> int:
+    from pipeline.deid import DeidContext, deidentify_batch, ensure_secret, load_profile, load_secret, write_outputs
+    from pipeline.commands._store_helpers import tqdm_progress
+
+    profile = load_profile(args.profile)
+    inp, out = Path(args.input), Path(args.output)
+    if out.exists() and not out.is_dir():
+        raise DeidCommandError(f"{out} exists and is not a folder")
+    if out.resolve() == inp.resolve():
+        raise DeidCommandError("--output must differ from --input (originals must not be overwritten)")
+    if out.is_dir() and any(out.iterdir()) and not (args.force or args.resume):
+        raise DeidCommandError(f"{out} is not empty; choose another folder, or pass --resume or --force")
+    if args.format == "text" and not args.model:
+        raise DeidCommandError("plain text carries no spans: pass --model to detect them, or use brat/xml/jsonl")
+
+    schema, docs = _read(str(inp), args.format, args.schema)
+    secret = load_secret(args.secret_file) if args.secret_file else ensure_secret()
+    locale = args.locale if args.locale != "auto" else ("es" if schema.name == "meddocan" else "en")
+    ctx = DeidContext(secret=secret, locale=locale)
+
+    spans = _detect(docs, args.model) if args.model else None
+    done, prior = _done_ids(docs, out, args.format, schema) if args.resume else (set(), [])
+    progress, close = tqdm_progress("deidentify", unit="doc")
+    try:
+        batch = deidentify_batch(docs, profile, ctx, progress=progress, done_ids=done, spans=spans)
+    finally:
+        close()
+
+    if args.format == "jsonl":
+        new = {r.doc_id: r.to_document() for r in batch.results}
+        kept = {d.doc_id: d for d in prior}
+        ordered = [new.get(d.doc_id) or kept.get(d.doc_id) for d in docs]
+        write_outputs([d for d in ordered if d is not None], out, "jsonl")
+    elif batch.results:
+        write_outputs(batch.results, out, args.format)
+
+    s = batch.summary
+    if args.json:
+        print(json.dumps({"profile": profile.name, "output": str(out), **s.to_dict()}, indent=2, sort_keys=True))
+    else:
+        print(f"deidentify: profile={profile.name} {s.line()} output={out}")
+    if s.leaks:
+        print(f"warning: the leak check found {s.leaks} original PHI string(s) in the output "
+              f"({', '.join(f'{c}={n}' for c, n in sorted(s.leaks_by_category.items()))}); "
+              "see the documents and offsets with --json", file=sys.stderr)
+        return LEAK_EXIT
+    return 0

@@ -1,0 +1,24 @@
+"""De-identification: turn a document and its PHI spans into a readable text without PHI.
+
+* :mod:`~pipeline.deid.profile`: what to do per category/type (redact, replace, shift, keep).
+* :mod:`~pipeline.deid.surrogates`: the registry of surrogate generators, keyed by type.
+* :mod:`~pipeline.deid.dates` / :mod:`~pipeline.deid.ages`: shifting in the original format.
+* :mod:`~pipeline.deid.engine`: :func:`deidentify` for one document.
+* :mod:`~pipeline.deid.leaks`: the after-the-fact scan for original strings.
+* :mod:`~pipeline.deid.batch`: many documents, summary, quality report, writing and zipping.
+"""
+from pipeline.deid.batch import BatchResult, BatchSummary, deidentify_batch, write_outputs, zip_outputs
+from pipeline.deid.context import DeidContext, Original, SurrogateContext
+from pipeline.deid.engine import DeidDocument, DeidResult, deidentify, patient_id_of, resolve_overlaps
+from pipeline.deid.leaks import Leak, find_leaks
+from pipeline.deid.profile import Profile, ProfileError, builtin_profiles, load_profile
+from pipeline.deid.secret import ensure_secret, load_secret
+from pipeline.deid.surrogates import GENERATORS, REGISTRY, generator_for, map_type, register
+
+__all__ = [
+    "BatchResult", "BatchSummary", "DeidContext", "DeidDocument", "DeidResult", "GENERATORS", "Leak",
+    "Original", "Profile", "ProfileError", "REGISTRY", "SurrogateContext", "builtin_profiles",
+    "deidentify", "deidentify_batch", "ensure_secret", "find_leaks", "generator_for", "load_profile",
+    "load_secret", "map_type", "patient_id_of", "register", "resolve_overlaps", "write_outputs",
+    "zip_outputs",
+]

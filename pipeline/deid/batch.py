@@ -1,0 +1,173 @@
+"""Many documents: one pass to learn each patient's PHI, one to de-identify, then a summary.
+
+The first pass gathers every patient's real values across the batch, so a surrogate avoids all
+of them (not only those of its own note) and the leak scan looks for a patient's PHI in all of
+that patient's notes; it is also what makes the choice of a patient's date offset the same for
+each of their notes. Skipped documents (``done_ids``, for resuming) still take part in that
+pass, so a resumed run writes exactly what an uninterrupted one would have.
+"""
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+import zipfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Collection, Sequence
+
+from pipeline.deid.context import DeidContext
+from pipeline.deid.engine import DeidResult, collect_originals, deidentify, patient_id_of
+from pipeline.deid.leaks import Leak
+from pipeline.deid.profile import Profile
+from pipeline.spans import Document, Span
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class BatchSummary:
+    """Counts for a run; no document text, no PHI."""
+
+    documents: int = 0
+    skipped: int = 0
+    spans: dict[str, dict[str, int]] = field(default_factory=dict)      # category -> action -> n
+    leaks: int = 0
+    leaks_by_category: dict[str, int] = field(default_factory=dict)
+    unparseable_dates: int = 0
+    unparseable_ages: int = 0
+    fallbacks: int = 0
+    dropped_overlaps: int = 0
+    propagated: int = 0
+    surrogates: int = 0
+    same_rate: float = 0.0
+    mean_trigram_similarity: float = 0.0
+    diversity: float = 0.0
+    quality_by_category: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+    def line(self) -> str:
+        """One line for logs and the CLI."""
+        per_cat = ", ".join(f"{c}={sum(a.values())}" for c, a in sorted(self.spans.items()))
+        acts = Counter()
+        for a in self.spans.values():
+            acts.update(a)
+        per_act = ", ".join(f"{k}={v}" for k, v in sorted(acts.items()))
+        return (f"documents={self.documents} skipped={self.skipped} spans[{per_cat}] actions[{per_act}] "
+                f"leaks={self.leaks} unparseable_dates={self.unparseable_dates} fallbacks={self.fallbacks} "
+                f"propagated={self.propagated} "
+                f"same_rate={self.same_rate:.3f} trigram_similarity={self.mean_trigram_similarity:.3f} "
+                f"diversity={self.diversity:.3f}")
+
+
+@dataclass
+class BatchResult:
+    results: list[DeidResult]
+    summary: BatchSummary
+
+    @property
+    def leaks(self) -> list[Leak]:
+        return [lk for r in self.results for lk in r.leaks]
+
+    def documents(self) -> list[Document]:
+        return [r.to_document() for r in self.results]
+
+
+def _quality(results: Sequence[DeidResult]) -> tuple[int, float, float, float, dict[str, dict[str, float]]]:
+    recs = [q for r in results for q in r.quality]
+
+    def stats(rs) -> tuple[float, float, float]:
+        if not rs:
+            return 0.0, 0.0, 0.0
+        same = sum(q.same for q in rs) / len(rs)
+        sim = sum(q.similarity for q in rs) / len(rs)
+        origs = {q.original_digest for q in rs}
+        surrs = {q.surrogate_digest for q in rs}
+        return same, sim, len(surrs) / len(origs)
+
+    by_cat: dict[str, dict[str, float]] = {}
+    for cat in sorted({q.category for q in recs}):
+        rs = [q for q in recs if q.category == cat]
+        same, sim, div = stats(rs)
+        by_cat[cat] = {"surrogates": len(rs), "same_rate": same, "mean_trigram_similarity": round(sim, 4),
+                       "diversity": round(div, 4)}
+    same, sim, div = stats(recs)
+    return len(recs), same, round(sim, 4), round(div, 4), by_cat
+
+
+def summarize(results: Sequence[DeidResult], skipped: int = 0) -> BatchSummary:
+    """Summary of per-document results. Diversity = distinct surrogates / distinct originals
+    (normalised strings, over the whole batch): below 1 means different originals share a surrogate."""
+    spans: dict[str, Counter] = {}
+    leaks_by_cat: Counter = Counter()
+    for r in results:
+        for cat, acts in r.counts.items():
+            spans.setdefault(cat, Counter()).update(acts)
+        for lk in r.leaks:
+            leaks_by_cat[lk.category] += 1
+    n, same, sim, div, by_cat = _quality(results)
+    return BatchSummary(
+        documents=len(results), skipped=skipped, spans={c: dict(v) for c, v in sorted(spans.items())},
+        leaks=sum(leaks_by_cat.values()), leaks_by_category=dict(leaks_by_cat),
+        unparseable_dates=sum(r.unparseable_dates for r in results),
+        unparseable_ages=sum(r.unparseable_ages for r in results),
+        fallbacks=sum(r.fallbacks for r in results), dropped_overlaps=sum(r.dropped_overlaps for r in results),
+        propagated=sum(r.propagated for r in results),
+        surrogates=n, same_rate=same, mean_trigram_similarity=sim, diversity=div, quality_by_category=by_cat,
+    )
+
+
+def deidentify_batch(docs: Sequence[Document], profile: Profile, ctx: DeidContext, *,
+                     progress: Progress | None = None, done_ids: Collection[str] = (),
+                     spans: dict[str, list[Span]] | None = None) -> BatchResult:
+    """De-identify ``docs`` (their own spans, or ``spans[doc_id]`` when given).
+
+    ``done_ids``: documents already written by an interrupted run; they are skipped (but still
+    inform each patient's surrogates, so the output is identical to a full run). ``progress``
+    is called as ``progress(done, total)`` after each document.
+    """
+    spans = spans or {}
+    done = set(done_ids)
+    run_ctx = DeidContext(secret=ctx.secret, locale=ctx.locale, extra_lists=ctx.extra_lists,
+                          list_loader=ctx.list_loader,
+                          patient_originals={k: list(v) for k, v in ctx.patient_originals.items()})
+    run_ctx._lists, run_ctx._sets, run_ctx._derived = ctx._lists, ctx._sets, ctx._derived
+    for doc in docs:
+        pid = patient_id_of(doc)
+        run_ctx.add_patient_originals(pid, collect_originals(doc, spans.get(doc.doc_id, doc.spans), profile))
+    todo = [d for d in docs if d.doc_id not in done]
+    results: list[DeidResult] = []
+    for i, doc in enumerate(todo, start=1):
+        results.append(deidentify(doc, spans.get(doc.doc_id, doc.spans), profile, run_ctx))
+        if progress:
+            progress(i, len(todo))
+    return BatchResult(results, summarize(results, skipped=len(docs) - len(todo)))
+
+
+def _as_documents(items: Sequence[Document | DeidResult]) -> list[Document]:
+    return [x.to_document() if isinstance(x, DeidResult) else x for x in items]
+
+
+def write_outputs(items: Sequence[Document | DeidResult], out_dir: str | os.PathLike, fmt: str) -> list[Path]:
+    """Write de-identified documents (with their new spans) through ``pipeline.formats``."""
+    from pipeline.formats import write_collection
+    return write_collection(_as_documents(items), out_dir, fmt)
+
+
+def zip_outputs(items: Sequence[Document | DeidResult], fmt: str) -> bytes:
+    """The written files as one zip (sorted names, fixed timestamps: same input, same bytes)."""
+    docs = _as_documents(items)
+    buf = io.BytesIO()
+    with tempfile.TemporaryDirectory(prefix="deid-zip-") as tmp:
+        write_outputs(docs, tmp, fmt)
+        files = sorted(p for p in Path(tmp).rglob("*") if p.is_file())
+        with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for p in files:
+                info = zipfile.ZipInfo(p.relative_to(tmp).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o600 << 16
+                zf.writestr(info, p.read_bytes())
+    return buf.getvalue()

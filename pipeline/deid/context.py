@@ -1,0 +1,270 @@
+"""What a surrogate generator may know: the secret, the patient, the lists, the values to avoid.
+
+:class:`DeidContext` is project-wide (one per run): the per-project secret, the locale, the
+lists (shipped locale lists, extended by the lead's own), and the patients' other PHI values
+when a batch knows them. :class:`SurrogateContext` is what one generator call sees: that plus
+the patient id, the span's category and type, and the document's set of real PHI values that a
+surrogate must never equal (or contain as a whole word).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Iterable
+
+from pipeline.deid.builtin_lists import BUILTIN_LISTS
+from pipeline.deid.dates import is_partial_date
+from pipeline.deid.keys import keyed_bytes, keyed_int, keyed_offset
+from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, norm_key
+from pipeline.deid.profile import Profile
+
+ListLoader = Callable[[str, str], list[str]]
+_NONWORD = re.compile(r"[^\w]+")
+
+
+def _default_loader(locale: str, name: str) -> list[str]:
+    from pipeline.locales import load_list
+    return load_list(locale, name)
+
+
+@lru_cache(maxsize=1 << 16)
+def words_key(value: str) -> str:
+    """Normalised value with every run of non-word characters as one space (for containment)."""
+    return " ".join(_NONWORD.sub(" ", norm_key(value)).split())
+
+
+@dataclass(frozen=True)
+class Original:
+    """A real PHI value of a patient, as the batch collected it (kept in memory only)."""
+
+    category: str
+    type: str
+    text: str
+    kept: bool = False
+
+
+@dataclass
+class DeidContext:
+    """Project-wide inputs of de-identification.
+
+    ``secret``: the per-project key (bytes) of every keyed choice; created and stored elsewhere.
+    ``extra_lists``: list name -> entries a lead adds to the shipped locale list of that name
+    (or supplies where none ships, e.g. ``departments``). ``patient_originals``: patient id ->
+    PHI values of that patient's other documents, used to avoid them and to scan for them.
+    """
+
+    secret: bytes
+    locale: str = "en"
+    extra_lists: dict[str, list[str]] = field(default_factory=dict)
+    list_loader: ListLoader | None = None
+    patient_originals: dict[str, list[Original]] = field(default_factory=dict)
+    _lists: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _sets: dict[tuple[str, str, str], frozenset[str]] = field(default_factory=dict, repr=False)
+    _offsets: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
+    _derived: dict[tuple[str, str, str], object] = field(default_factory=dict, repr=False)
+    _states: dict[tuple[str, int, int], "DocState"] = field(default_factory=dict, repr=False)
+    _needles: dict[tuple[str, int, int], list] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.secret, str):
+            self.secret = self.secret.encode("utf-8")
+        if not isinstance(self.secret, (bytes, bytearray)) or len(self.secret) < 16:
+            raise ValueError("the de-identification secret must be at least 16 bytes")
+        self.secret = bytes(self.secret)
+
+    def __repr__(self) -> str:  # never show the secret
+        return f"DeidContext(locale={self.locale!r}, extra_lists={sorted(self.extra_lists)})"
+
+    def lookup(self, locale: str, name: str) -> tuple[str, ...]:
+        """Shipped list ``name`` for ``locale`` plus the lead's extra entries (deduplicated)."""
+        key = (locale, name)
+        if key not in self._lists:
+            loader = self.list_loader or _default_loader
+            try:
+                base = list(loader(locale, name))
+            except KeyError:
+                base = list(BUILTIN_LISTS.get((locale, name), ()))
+            extra = list(self.extra_lists.get(name, ()))
+            seen: set[str] = set()
+            out: list[str] = []
+            for item in base + extra:
+                item = item.strip()
+                if item and item not in seen:
+                    seen.add(item)
+                    out.append(item)
+            self._lists[key] = tuple(out)
+        return self._lists[key]
+
+    def lookup_set(self, locale: str, name: str, how: str = "norm") -> frozenset[str]:
+        key = (locale, name, how)
+        if key not in self._sets:
+            self._sets[key] = frozenset(norm_key(x) for x in self.lookup(locale, name))
+        return self._sets[key]
+
+    def derived(self, locale: str, name: str, how: str, fn: Callable[[tuple[str, ...]], object]) -> object:
+        """A value computed once from a list (a filtered pool, a lookup table)."""
+        key = (locale, name, how)
+        if key not in self._derived:
+            self._derived[key] = fn(self.lookup(locale, name))
+        return self._derived[key]
+
+    def add_patient_originals(self, patient_id: str, originals: Iterable[Original]) -> None:
+        self.patient_originals.setdefault(patient_id, []).extend(originals)
+
+
+class DocState:
+    """The real PHI values a surrogate of this document must avoid (document + patient)."""
+
+    def __init__(self, values: Iterable[Original]):
+        self.exact: set[str] = set()        # normalised values
+        self.words: set[str] = set()        # single-word values and the parts of names
+        self.multi: list[str] = []          # multi-word values (containment is checked)
+        self.by_category: dict[str, list[str]] = {}
+        for o in values:
+            k = norm_key(o.text)
+            if not k:
+                continue
+            self.exact.add(k)
+            self.by_category.setdefault(o.category, []).append(o.text)
+            if o.category == "DATE" and is_partial_date(o.text):
+                continue    # a bare year or month is matched exactly, not inside other values (see leaks)
+            wk = words_key(o.text)
+            if not wk:
+                continue
+            if " " in wk:
+                self.multi.append(wk)
+                if o.category == "NAME":
+                    self.words.update(p for p in wk.split() if len(p) > 1 and p not in NAME_PARTICLES
+                                      and p not in NAME_TITLES)
+            else:
+                self.words.add(wk)
+        self.multi = sorted(set(self.multi))
+        self.multi_by_first: dict[str, list[str]] = {}
+        for m in self.multi:
+            self.multi_by_first.setdefault(m.split(" ", 1)[0], []).append(m)
+
+    def clashes(self, candidate: str) -> bool:
+        """True when ``candidate`` equals a real value or contains one as whole words."""
+        if norm_key(candidate) in self.exact:
+            return True
+        wk = words_key(candidate)
+        if not wk:
+            return False
+        parts = wk.split()
+        if len(parts) == 1:
+            if parts[0] in self.words:
+                return True
+        elif any(p in self.words for p in parts if len(p) >= 3 and p not in NAME_PARTICLES):
+            return True
+        padded = f" {wk} "
+        for p in set(parts):
+            for m in self.multi_by_first.get(p, ()):
+                if f" {m} " in padded:
+                    return True
+        return False
+
+
+@dataclass
+class SurrogateContext:
+    """One generator call's view: keyed choices scoped to the patient, lists of the locale."""
+
+    deid: DeidContext
+    profile: Profile
+    patient_id: str
+    category: str
+    type: str
+    locale: str
+    state: DocState
+    original_key: str = ""
+
+    # -- keyed choices ------------------------------------------------------------------------
+    def key(self, *parts: str) -> int:
+        return keyed_int(self.deid.secret, self.patient_id, *parts)
+
+    def key_bytes(self, *parts: str) -> bytes:
+        return keyed_bytes(self.deid.secret, self.patient_id, *parts)
+
+    def lookup(self, name: str) -> tuple[str, ...]:
+        return self.deid.lookup(self.locale, name)
+
+    def lookup_set(self, name: str) -> frozenset[str]:
+        return self.deid.lookup_set(self.locale, name)
+
+    def derived(self, name: str, how: str, fn: Callable[[tuple[str, ...]], object]) -> object:
+        return self.deid.derived(self.locale, name, how, fn)
+
+    def acceptable(self, original: str) -> Callable[[str], bool]:
+        """A candidate is usable when it differs from the original and clashes with no real value."""
+        ok = norm_key(original)
+
+        def accept(candidate: str) -> bool:
+            return norm_key(candidate) != ok and not self.state.clashes(candidate)
+        return accept
+
+    # -- per-patient offsets --------------------------------------------------------------------
+    def date_offset(self) -> int:
+        """The patient's date offset in days: keyed, non-zero, in the profile's range; re-drawn
+        (deterministically, up to 32 draws, keeping the draw with the fewest) while it would turn
+        one of the patient's dates into another. A date that still clashes is redacted."""
+        from pipeline.deid.dates import DateParseError, shift_date
+        lo, hi = self.profile.date_shift_days
+        m = self.profile.date_shift_min_days
+        cache_key = (self.patient_id, f"date|{lo}|{hi}|{m}|{self.locale}")
+        if cache_key in self.deid._offsets:
+            return self.deid._offsets[cache_key]
+        dates = self.state.by_category.get("DATE", [])
+        best: tuple[int, int] | None = None     # (clashes, offset)
+        for k in range(32):
+            off = keyed_offset(self.deid.secret, lo, hi, "date-offset", self.patient_id, *((str(k),) if k else ()),
+                               min_abs=m)
+            clashes = 0
+            for d in dates:
+                try:
+                    clashes += self.state.clashes(shift_date(d, off, self.locale))
+                except (DateParseError, ValueError):
+                    continue
+                if best is not None and clashes >= best[0]:
+                    break
+            if best is None or clashes < best[0]:
+                best = (clashes, off)
+            if clashes == 0:
+                break
+        assert best is not None
+        self.deid._offsets[cache_key] = best[1]
+        return best[1]
+
+    def age_offset(self) -> int:
+        """The patient's age offset in years (same rule as dates: keyed, non-zero, re-drawn on clash)."""
+        from pipeline.deid.ages import AgeParseError, shift_age
+        lo, hi = self.profile.age_shift_years
+        cache_key = (self.patient_id, f"age|{lo}|{hi}")
+        if cache_key in self.deid._offsets:
+            return self.deid._offsets[cache_key]
+        ages = self.state.by_category.get("AGE", [])
+        best: tuple[int, int] | None = None
+        for k in range(32):
+            off = keyed_offset(self.deid.secret, lo, hi, "age-offset", self.patient_id, *((str(k),) if k else ()))
+            clashes = 0
+            for a in ages:
+                try:
+                    clashes += self.state.clashes(shift_age(a, offset=off, locale=self.locale))
+                except (AgeParseError, ValueError):
+                    continue
+                if best is not None and clashes >= best[0]:
+                    break
+            if best is None or clashes < best[0]:
+                best = (clashes, off)
+            if clashes == 0:
+                break
+        assert best is not None
+        self.deid._offsets[cache_key] = best[1]
+        return best[1]
+
+    def age_offsets(self) -> list[int]:
+        """The patient's age offset first, then every other allowed offset nearest to it: a value
+        whose shifted age would be another real age of the patient takes the first one that is not."""
+        o = self.age_offset()
+        lo, hi = self.profile.age_shift_years
+        others = sorted((v for v in range(lo, hi + 1) if v not in (0, o)), key=lambda v: (abs(v - o), v))
+        return [o, *others]

@@ -1,0 +1,88 @@
+"""Text normalisation shared by consistency keys, collision checks and the leak scan.
+
+Two different needs, two functions:
+
+* :func:`norm_key` turns a PHI value into the key its surrogate is derived from. "John  SMITH",
+  "john smith" and "John Smith" must map to the same surrogate, and so must "Estefanía" and a
+  hurried "Estefania", so the key is case-, spacing- and accent-insensitive.
+* :func:`fold_same_length` folds a whole output text the same way *character by character*, so
+  that a match found in the folded text has the same offsets in the real one (the leak scan
+  reports offsets, never strings).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_WS = re.compile(r"\s+")
+
+
+def _fold_char(c: str) -> str:
+    low = c.lower()
+    if len(low) != 1:
+        low = c
+    base = unicodedata.normalize("NFD", low)[0]
+    return base
+
+
+class _FoldTable(dict):
+    """``str.translate`` table that computes (and caches) the fold of each character it meets."""
+
+    def __missing__(self, code: int) -> str:
+        value = _fold_char(chr(code))
+        self[code] = value
+        return value
+
+
+_TABLE = _FoldTable()
+
+
+def fold_same_length(text: str) -> str:
+    """Lower-case and strip accents, one output character per input character (offsets kept)."""
+    return text.translate(_TABLE)
+
+
+@lru_cache(maxsize=1 << 16)
+def norm_key(value: str) -> str:
+    """Case-, accent- and spacing-insensitive key of a PHI value."""
+    return _WS.sub(" ", fold_same_length(unicodedata.normalize("NFC", value))).strip()
+
+
+def case_style(s: str) -> str:
+    """``upper``, ``lower``, ``title`` or ``mixed``, judged on letters only."""
+    letters = [c for c in s if c.isalpha()]
+    if not letters:
+        return "mixed"
+    if all(c.isupper() for c in letters) and (len(letters) > 1 or len(s) == 1):
+        return "upper"
+    if all(c.islower() for c in letters):
+        return "lower"
+    if letters[0].isupper():
+        return "title"
+    return "mixed"
+
+
+def apply_case(value: str, style: str) -> str:
+    """Give ``value`` the case style of an original (``title`` capitalises each word's first letter)."""
+    if style == "upper":
+        return value.upper()
+    if style == "lower":
+        return value.lower()
+    if style == "title":
+        return re.sub(r"(^|[\s\-'’])(\w)", lambda m: m.group(1) + m.group(2).upper(), value)
+    return value
+
+
+def strip_accents(s: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c))
+
+
+#: Name parts that are not names: kept as they are, never compared as PHI words.
+NAME_TITLES = frozenset({
+    "dr", "dra", "doctor", "doctora", "sr", "sra", "srta", "sres", "don", "dona", "dna", "dn", "mr", "mrs", "ms",
+    "miss", "mx", "prof", "profa", "profesor", "profesora", "rev", "sir", "lic", "ing", "enf", "md", "phd", "rn",
+    "np", "pa", "jr", "ii", "iii", "iv", "dds", "dmd", "mba", "msc", "bsc", "facs", "facp",
+})
+NAME_PARTICLES = frozenset({"de", "del", "la", "las", "los", "y", "e", "i", "da", "das", "do", "dos", "di", "van",
+                            "von", "der", "den", "le", "du", "st", "al", "el", "ben", "bin", "ter", "ten"})

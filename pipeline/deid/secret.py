@@ -1,0 +1,69 @@
+"""The per-project secret that keys every surrogate choice.
+
+Whoever holds it can test guesses of originals against surrogates, so it is created with
+owner-only permissions (0600) and never printed. The file format is the one
+:mod:`pipeline.project_secret` writes (hex text, one line), so the app and the command line
+derive the same surrogates from the same file; a file that is not hex is used as raw bytes.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+from pipeline.errors import WorkbenchError
+
+DEFAULT_SECRET_PATH = Path("var") / "secret.key"
+MIN_BYTES = 16
+
+
+class SecretError(WorkbenchError):
+    """The secret file cannot be used (missing, too short); the message never shows its content."""
+
+
+def _decode(raw: bytes) -> bytes:
+    text = raw.strip()
+    try:
+        key = bytes.fromhex(text.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        key = text
+    return key
+
+
+def load_secret(path: str | os.PathLike) -> bytes:
+    """The key in an existing secret file (hex text, or raw bytes); at least 16 bytes."""
+    p = Path(path)
+    if not p.is_file():
+        raise SecretError(f"{p}: secret file not found")
+    try:
+        key = _decode(p.read_bytes())
+    except OSError as e:
+        raise SecretError(f"{p}: cannot read the secret file ({type(e).__name__})") from None
+    if len(key) < MIN_BYTES:
+        raise SecretError(f"{p}: the secret must be at least {MIN_BYTES} bytes")
+    if os.name == "posix" and stat.S_IMODE(p.stat().st_mode) & 0o077:
+        print(f"warning: {p} is readable by other users; chmod 600 it", file=sys.stderr)
+    return key
+
+
+def ensure_secret(path: str | os.PathLike = DEFAULT_SECRET_PATH) -> bytes:
+    """Load the secret at ``path``, creating it first (32 random bytes as hex, mode 0600) if missing."""
+    p = Path(path)
+    try:
+        from pipeline.project_secret import load_or_create_secret
+    except ImportError:  # pragma: no cover - the project module ships with the workbench
+        load_or_create_secret = None
+    if load_or_create_secret is not None:
+        p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            return load_or_create_secret(p)
+        except WorkbenchError as e:
+            raise SecretError(str(e)) from None
+    if not p.exists():  # pragma: no cover
+        import secrets
+        p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(secrets.token_hex(32) + "\n")
+    return load_secret(p)
