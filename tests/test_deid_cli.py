@@ -56,8 +56,9 @@ def test_brat_replace_end_to_end(tmp_path, secret_file, capsys):
 
 def test_default_secret_is_created_owner_only_and_reused(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WORKBENCH_DB", str(tmp_path / "var" / "workbench.db"))
     assert main(["deidentify", "--input", str(SAMPLE / "xml"), "--format", "xml", "--output", "a"]) == 0
-    key = tmp_path / "var" / "secret.key"
+    key = tmp_path / "var" / "workbench.secret.key"    # the database's key: app and CLI agree
     assert key.is_file() and stat.S_IMODE(key.stat().st_mode) == 0o600
     first = key.read_bytes()
     assert main(["deidentify", "--input", str(SAMPLE / "xml"), "--format", "xml", "--output", "b"]) == 0

@@ -35,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", required=True, metavar="DIR", help="folder for the de-identified documents")
     p.add_argument("--model", metavar="MODEL_DIR", help="detect spans with this model first (input spans ignored)")
     p.add_argument("--secret-file", metavar="PATH",
-                   help="per-project secret for keyed surrogates (default: var/secret.key, created 0600 if missing)")
+                   help="per-project secret for keyed surrogates (default: the workbench database's key, var/workbench.secret.key, created 0600 if missing)")
     p.add_argument("--schema", default="auto",
                    help="label schema: meddocan, i2b2-2014, german-8, a JSON file, or auto (default)")
     p.add_argument("--locale", default="auto", help="surrogate lists and date order: en, es or auto (from the schema)")

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from pipeline.errors import WorkbenchError
 
-DEFAULT_SECRET_PATH = Path("var") / "secret.key"
 MIN_BYTES = 16
 
 
@@ -47,23 +46,20 @@ def load_secret(path: str | os.PathLike) -> bytes:
     return key
 
 
-def ensure_secret(path: str | os.PathLike = DEFAULT_SECRET_PATH) -> bytes:
-    """Load the secret at ``path``, creating it first (32 random bytes as hex, mode 0600) if missing."""
-    p = Path(path)
+def default_secret_path() -> Path:
+    """The key beside the workbench database, so the app and the command line agree."""
+    import store
+    from pipeline.project_secret import secret_path_for
+    return secret_path_for(store.default_db_path())
+
+
+def ensure_secret(path: str | os.PathLike | None = None) -> bytes:
+    """Load the secret at ``path`` (default: the database's key), creating it (0600) if missing."""
+    from pipeline.project_secret import load_or_create_secret
+
+    p = Path(path) if path is not None else default_secret_path()
+    p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
-        from pipeline.project_secret import load_or_create_secret
-    except ImportError:  # pragma: no cover - the project module ships with the workbench
-        load_or_create_secret = None
-    if load_or_create_secret is not None:
-        p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        try:
-            return load_or_create_secret(p)
-        except WorkbenchError as e:
-            raise SecretError(str(e)) from None
-    if not p.exists():  # pragma: no cover
-        import secrets
-        p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(secrets.token_hex(32) + "\n")
-    return load_secret(p)
+        return load_or_create_secret(p)
+    except WorkbenchError as e:
+        raise SecretError(str(e)) from None
