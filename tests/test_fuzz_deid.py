@@ -87,17 +87,6 @@ def is_valid(text: str, spans: list[Span]) -> bool:
     return all(0 <= s.start < s.end <= len(text) for s in spans)
 
 
-def known_street_gap(text: str, span: Span, action: str) -> bool:
-    """A street span whose first number comes before any letter goes through a digits-only pattern
-    that keeps its letters (pipeline/deid/surrogates.py ``street``, the branch for a street
-    without a name part)."""
-    from pipeline.deid.surrogates import generator_name
-    seg = text[span.start:span.end]
-    before_number = re.split(r"\d", seg, maxsplit=1)[0]
-    return (action == "replace" and generator_name(span.category, span.type) == "street"
-            and any(c.isdigit() for c in seg) and not any(c.isalpha() for c in before_number))
-
-
 def check_result(text: str, spans: list[Span], res, profile) -> None:
     src, out = res.source_spans, res.spans
     assert len(src) == len(out) == len(res.actions)
@@ -121,10 +110,8 @@ def check_result(text: str, spans: list[Span], res, profile) -> None:
             assert res.text[o.start:o.end] == text[k.start:k.end]
         else:
             assert o.end > o.start, "a de-identified span vanished"
-    # a marker occurrence wholly inside a span that is not kept must be gone (one known gap,
-    # reported to pipeline/deid: see test_street_starting_with_a_number_keeps_no_words)
+    # a marker occurrence wholly inside a span that is not kept must be gone
     covered_all = all(any(k.start <= m.start() and m.end() <= k.end and a != "keep"
-                          and not known_street_gap(text, k, a)
                           for k, a in zip(src, res.actions)) for m in re.finditer(MARKER, text))
     if covered_all:
         assert MARKER not in res.text, "a covered marker survived de-identification"
@@ -192,9 +179,6 @@ def test_words_inside_a_format_preserving_span_do_not_survive(category, type_, t
     assert MARKER not in res.text
 
 
-@pytest.mark.xfail(reason="pipeline/deid/surrogates.py street(): when the span starts with a number glued to "
-                          "letters ('2019Name ...'), the name part is empty and the whole span goes through "
-                          "pattern_surrogate(letters=False), which keeps every letter", strict=False)
 @pytest.mark.parametrize("text", [f"2019{MARKER} Pérez", f"12/03/2019Calle Mayor 5 {MARKER}", f". 3 {MARKER}"],
                          ids=["glued", "date", "punctuation"])
 def test_street_starting_with_a_number_keeps_no_words(text):

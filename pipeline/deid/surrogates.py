@@ -283,6 +283,8 @@ def street(original: str, ctx: SurrogateContext) -> str:
     name_part, joiner = name_part[:j.start()], name_part[j.start():]
     if not any(c.isalpha() for c in name_part):
         if head or tail:
+            # digits re-drawn, letters kept: only safe when the letters are address words
+            check_words(original, ADDRESS_WORDS, "street")
             return pattern_surrogate(original, ctx, "STREET-NUMBER", letters=False)
         raise NoSurrogate("street without a name")
     pm = _STREET_PREFIX.match(name_part)
