@@ -1,0 +1,347 @@
+"""De-identify: project documents (as a job) or an upload (in this process) with a profile; the
+original and the output side by side, the run summary (leaks in red), and a zip download.
+
+Logic lives in :mod:`pipeline.release_jobs` (jobs, detection fallback, exports) and
+:mod:`pipeline.deid`; this page only gathers choices and shows results. Uploads are never
+stored: their results live in this session only.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+import streamlit as st
+
+import store
+from dashboard import components as C
+from dashboard import state
+from pipeline import release_jobs as rj
+from pipeline.deid import Profile, builtin_profiles
+from pipeline.deid.profile import ACTIONS, SHIFTABLE, ProfileError
+from pipeline.errors import WorkbenchError
+from pipeline.jobs import start_job
+from pipeline.uploads import read_upload
+from store import access
+
+JOB_KEY = "deid.job_id"
+RUN_KEY = "deid.run_id"
+UPLOAD_KEY = "deid.upload_run"
+POS_KEY = "deid.pos"
+FORMATS = ("text", "brat", "xml", "jsonl")
+MAX_UPLOAD_DOCS = 5000        # in-process limit; more: import them and run a job
+
+ctx = state.page_context("deidentify")
+db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
+schema = project.schema
+
+st.title("De-identify")
+C.show_flash()
+
+
+# --------------------------------------------------------------------------- helpers
+
+@st.cache_resource(show_spinner="Loading the detector ...", max_entries=4)
+def _detector(db_path: str, project_id: int, model_id: int | None) -> rj.DetectorChoice:
+    """One detector per project and active model version (loading a model takes seconds)."""
+    tdb = store.thread_db(db_path)
+    return rj.detector_for(tdb, store.get_project(tdb, project_id))
+
+
+def _profile_editor() -> Profile:
+    """Choose a built-in or saved profile and adjust it per category (not saved unless asked)."""
+    builtins = builtin_profiles()
+    saved = {p.name: p for p in store.list_deid_profiles(db, project.id)}
+    options = list(builtins) + [n for n in saved if n not in builtins]
+    c1, c2 = st.columns([2, 3])
+    base_name = c1.selectbox("Profile", options, key="deid.profile",
+                             format_func=lambda n: n + (" (saved)" if n in saved else " (built-in)"))
+    base = rj.resolve_profile(db, project.id, base_name)
+    c2.caption(base.description or "")
+    actions = dict(base.actions)
+    with st.expander("Adjust the profile (per category)"):
+        cols = st.columns(4)
+        for i, cat in enumerate(schema.categories):
+            allowed = [a for a in ACTIONS if a != "shift" or cat in SHIFTABLE]
+            current = base.action_for(cat)
+            current = current if current in allowed else "redact"
+            actions[cat] = cols[i % 4].selectbox(cat, allowed, index=allowed.index(current),
+                                                 key=f"deid.action.{base_name}.{cat}")
+        placeholder = st.text_input("Placeholder template for redact ({CATEGORY}, {Type}, ... or * to keep length)",
+                                    value=base.placeholder, key=f"deid.placeholder.{base_name}")
+        data = base.to_dict()
+        data.update(actions=actions, placeholder=placeholder)
+        changed = actions != {c: base.action_for(c) for c in actions} or placeholder != base.placeholder
+        if changed:
+            data["name"] = f"{base.name} (edited)"
+        try:
+            profile = Profile.from_json(data)
+        except ProfileError as e:       # e.g. a template with an unknown field: say so, keep the base
+            st.error(f"{e}; using profile {base.name} as it is.")
+            return base
+        if access.can(user, "manage_profiles"):
+            s1, s2 = st.columns([3, 1])
+            new_name = s1.text_input("Save as", key="deid.save_as", placeholder="name for a saved profile")
+            if s2.button("Save profile", key="deid.save_profile") and new_name.strip():
+                access.require(user, "manage_profiles")
+                data["name"] = new_name.strip()
+                store.save_deid_profile(db, project.id, new_name.strip(), Profile.from_json(data).to_dict(),
+                                        user=user.username)
+                C.flash(f"Saved profile {new_name.strip()}.")
+                st.rerun()
+    return profile
+
+
+def _render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, str] | None = None) -> None:
+    """Counts per category and action, leaks (a red alert), unparseable dates, surrogate quality."""
+    spans = counts.get("spans") or {}
+    m = st.columns(5)
+    m[0].metric("Documents", counts.get("documents", 0))
+    m[1].metric("Spans", sum(sum(a.values()) for a in spans.values()))
+    m[2].metric("Leaks", leaks)
+    m[3].metric("Unparseable dates", counts.get("unparseable_dates", 0))
+    m[4].metric("Fell back to placeholder", counts.get("fallbacks", 0))
+    if leaks:
+        by_cat = ", ".join(f"{c} {n}" for c, n in sorted((counts.get("leaks_by_category") or {}).items()))
+        st.error(f"Leak check: {leaks} original PHI string(s) are still in the output ({by_cat}). "
+                 "Do not release these documents: fix their spans and run again.", icon=":material/gpp_bad:")
+        details = counts.get("leak_details") or []
+        if details:
+            st.dataframe(pd.DataFrame([{"document": (names or {}).get(str(d.get("doc_id")), d.get("doc_id")),
+                                        "category": d.get("category"), "type": d.get("type"),
+                                        "offsets": f"{d.get('start')}-{d.get('end')}", "scope": d.get("scope")}
+                                       for d in details]), hide_index=True)
+    else:
+        st.success("Leak check: no original PHI string was found in the output.", icon=":material/verified_user:")
+    extra = []
+    if counts.get("inputs"):
+        extra.append("spans from " + ", ".join(f"{k} ({v} documents)" for k, v in counts["inputs"].items()))
+    if counts.get("detector"):
+        extra.append(f"detector: {counts['detector']}")
+    if counts.get("propagated"):
+        extra.append(f"{counts['propagated']} unannotated copies of PHI values also replaced")
+    if counts.get("not_deidentified"):
+        extra.append(f"{len(counts['not_deidentified'])} documents lacked the layer and were left out")
+    if counts.get("resume_mismatches"):
+        extra.append(f"{counts['resume_mismatches']} earlier outputs differ from a rerun (secret or profile changed?)")
+    if extra:
+        st.caption(" · ".join(extra))
+    if spans:
+        rows = [{"category": c, **{a: acts.get(a, 0) for a in ACTIONS}, "total": sum(acts.values())}
+                for c, acts in spans.items()]
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+    if quality.get("surrogates"):
+        st.markdown("**Surrogate quality**")
+        q = st.columns(4)
+        q[0].metric("Surrogates", quality.get("surrogates", 0))
+        q[1].metric("Same as original", f"{quality.get('same_rate', 0.0):.1%}",
+                    help="share of surrogates equal to their original (should be 0)")
+        q[2].metric("Trigram similarity", f"{quality.get('mean_trigram_similarity', 0.0):.3f}",
+                    help="mean character-trigram Jaccard similarity of surrogate and original (lower is safer)")
+        q[3].metric("Diversity", f"{quality.get('diversity', 0.0):.3f}",
+                    help="distinct surrogates / distinct originals (below 1: different values share a surrogate)")
+        by_cat = quality.get("quality_by_category") or {}
+        if by_cat:
+            st.dataframe(pd.DataFrame([{"category": c, **v} for c, v in by_cat.items()]), hide_index=True)
+
+
+def _navigator(n: int, key: str) -> int:
+    """Previous / next through ``n`` documents; returns the current index."""
+    pos = min(max(0, int(st.session_state.get(key, 0))), max(0, n - 1))
+    c1, c2, c3 = st.columns([1, 3, 1])
+    if c1.button("Previous", key=f"{key}.prev", disabled=pos <= 0, icon=":material/chevron_left:"):
+        pos -= 1
+    if c3.button("Next", key=f"{key}.next", disabled=pos >= n - 1, icon=":material/chevron_right:"):
+        pos += 1
+    st.session_state[key] = pos
+    c2.markdown(f"Document **{pos + 1}** of **{n}**")
+    return pos
+
+
+def _side_by_side(original: str, in_spans: list, output: str, out_spans: list, *, note: str = "") -> None:
+    left, right = st.columns(2)
+    cats = list(schema.categories)
+    with left:
+        st.markdown("**Original**")
+        if note:
+            st.caption(note)
+        st.html(C.legend_html(cats) + C.spans_html(original, in_spans, low_confidence=0.0))
+    with right:
+        st.markdown("**De-identified**")
+        st.html(C.legend_html(cats) + C.spans_html(output, out_spans, low_confidence=0.0))
+
+
+def _download(items_fn, target: str, key: str) -> None:
+    """Zip download in a chosen format; only for users who may export (audited on click)."""
+    if not access.can(user, "export"):
+        st.caption("Downloading de-identified documents needs the export right (leads).")
+        return
+    c1, c2 = st.columns([1, 3])
+    fmt = c1.selectbox("Download format", FORMATS, index=FORMATS.index("brat"), key=f"{key}.fmt")
+    db_path = str(state.db_path())
+    who = user
+
+    def make() -> bytes:     # runs when the button is clicked (deferred), on its own connection
+        tdb = store.connect(db_path)
+        try:
+            return rj.export_outputs(tdb, who, items_fn(tdb), fmt, target=target)
+        finally:
+            tdb.conn.close()
+
+    c2.download_button("Download de-identified documents (zip)", data=make, file_name=f"deidentified-{fmt}.zip",
+                       mime="application/zip", key=f"{key}.download", icon=":material/download:")
+
+
+def _job_panel() -> None:
+    job_id = st.session_state.get(JOB_KEY)
+    if job_id is None:
+        return
+    job = store.get_job(db, int(job_id))
+    if not job.finished:
+        store.mark_stale_jobs_failed(db, 60.0)
+
+        @st.fragment(run_every=1.0)
+        def _poll() -> None:
+            j = store.get_job(state.get_db(), int(job_id))
+            if j.finished:
+                st.rerun()
+            st.progress(j.fraction or 0.0, text=f"Job #{j.id}: {j.message or j.status} "
+                                                f"({int(j.progress or 0)}/{int(j.total or 0)})")
+            if st.button("Cancel", key="deid.cancel"):
+                store.request_cancel(state.get_db(), j.id, user=user.username)
+
+        _poll()
+        return
+    if job.status == "failed":
+        st.error(f"Job #{job.id} failed: {job.error or 'no reason recorded'}")
+        if isinstance(job.params, dict) and job.params.get("run_id") is None:
+            runs = [r for r in store.list_deid_runs(db, project.id) if r.job_id == job.id]
+            if runs:
+                st.caption(f"Run {runs[0].id} kept its finished outputs; resume it below.")
+    elif isinstance(job.result, dict) and job.result.get("run_id") and st.session_state.get("deid.job_seen") != job.id:
+        st.session_state["deid.job_seen"] = job.id
+        st.session_state[RUN_KEY] = int(job.result["run_id"])
+        st.session_state[POS_KEY + ".run"] = 0
+        risk = job.result.get("risk") or {}
+        st.success(f"Run {job.result['run_id']} finished: {job.result.get('documents', 0)} documents, "
+                   f"{job.result.get('leaks', 0)} leaks" + (f"; {rj.risk_line(risk)}" if risk else ""))
+
+
+# --------------------------------------------------------------------------- choices
+
+profile = _profile_editor()
+source = st.radio("Documents", ["Project documents", "Upload files"], horizontal=True, key="deid.source")
+
+if source == "Project documents":
+    records = store.list_documents(db, project.id)
+    names = {r.id: r.name for r in records}
+    how = st.radio("Which documents", ["All", "Selection", "By status"], horizontal=True, key="deid.which")
+    if how == "Selection":
+        ids = st.multiselect("Documents", list(names), format_func=lambda i: names[i], key="deid.docs")
+    elif how == "By status":
+        statuses = rj.document_statuses(db, project.id)
+        have = Counter(statuses.values())
+        chosen = st.multiselect("Status", sorted(have), default=["gold"] if "gold" in have else None,
+                                format_func=lambda s: f"{s} ({have[s]})", key="deid.status")
+        ids = [i for i, s in statuses.items() if s in chosen]
+    else:
+        ids = list(names)
+    c1, c2 = st.columns(2)
+    layer = c1.selectbox("Spans from layer", ["gold", "pre"], key="deid.layer")
+    missing = c2.radio("Documents without that layer", ["detect", "skip"], horizontal=True, key="deid.missing",
+                       format_func=lambda m: "detect their PHI (active model, else rules and dictionaries)"
+                       if m == "detect" else "leave them out")
+    running = False
+    if st.session_state.get(JOB_KEY) is not None:
+        running = not store.get_job(db, int(st.session_state[JOB_KEY])).finished
+    if st.button(f"De-identify {len(ids)} document(s)", key="deid.run", type="primary", disabled=not ids or running,
+                 icon=":material/play_arrow:"):
+        access.require(user, "deidentify")
+        params = {"project_id": project.id, "doc_ids": ids if how != "All" else "all", "layer": layer,
+                  "missing": missing, "profile": profile.to_dict(), "user": user.username}
+        st.session_state[JOB_KEY] = start_job(state.db_path(), "deidentify", params, user=user.username)
+        st.rerun()
+    _job_panel()
+
+    # --- a stored run ------------------------------------------------------------------------
+    runs = store.list_deid_runs(db, project.id)
+    if runs:
+        st.divider()
+        by_id = {r.id: r for r in runs}
+        if st.session_state.get(RUN_KEY) not in by_id:
+            st.session_state[RUN_KEY] = runs[0].id
+        run_id = st.selectbox("Run", list(by_id), key=RUN_KEY,
+                              format_func=lambda i: f"Run {i} · {by_id[i].profile_name} · {by_id[i].status} · "
+                                                    f"{by_id[i].created_at[:16]} · by {by_id[i].created_by or '-'}")
+        run = by_id[run_id]
+        if run.status != "done":
+            st.warning(f"Run {run.id} is {run.status}: its outputs may be incomplete.")
+            if rj.resumable(db, run) and st.button("Resume this run", key="deid.resume", disabled=running,
+                                                   help="writes only the documents the run lacks"):
+                access.require(user, "deidentify")
+                st.session_state[JOB_KEY] = start_job(state.db_path(), "deidentify",
+                                                      {"run_id": run.id, "project_id": project.id,
+                                                       "user": user.username}, user=user.username)
+                st.rerun()
+        _render_summary(run.counts or {}, run.quality or {}, int(run.leaks or 0), {str(k): v for k, v in names.items()})
+        outputs = store.list_deid_outputs(db, run.id)
+        if outputs:
+            pos = _navigator(len(outputs), POS_KEY + ".run")
+            out = store.get_deid_output(db, run.id, outputs[pos].doc_id)
+            opened: set = st.session_state.setdefault("deid.opened", set())
+            doc = access.open_document(db, user, out.doc_id, project_id=project.id, record=out.doc_id not in opened)
+            opened.add(out.doc_id)
+            st.subheader(doc.name + (f" · {out.n_leaks} leak(s)" if out.n_leaks else ""))
+            in_layer = next((rj.parse_output_layer(s.layer)[1] for s in out.spans), "")
+            in_spans, note = [], ""
+            if in_layer and in_layer != rj.DETECTED:
+                in_spans = access.read_layer_for(db, user, out.doc_id, in_layer).spans
+                note = f"spans of the {in_layer} layer as stored now"
+            elif in_layer == rj.DETECTED:
+                note = "spans were detected when the run was made (not stored)"
+            _side_by_side(doc.text or "", in_spans, out.text or "", out.spans, note=note)
+            _download(lambda tdb, rid=run.id: rj.stored_outputs_as_documents(tdb, rid), f"deid_run:{run.id}",
+                      "deid.run_dl")
+else:
+    # --- an upload ---------------------------------------------------------------------------
+    c1, c2 = st.columns([1, 3])
+    fmt = c1.selectbox("Format", FORMATS, key="deid.upload_fmt",
+                       help="text: plain notes (PHI is detected); brat needs a .zip of .txt and .ann files")
+    up = c2.file_uploader("One file, or a .zip of files", type=["txt", "zip", "xml", "jsonl", "json"],
+                          key="deid.upload")
+    if st.button("De-identify the upload", key="deid.upload_run_btn", type="primary", disabled=up is None,
+                 icon=":material/play_arrow:"):
+        access.require(user, "deidentify")
+        docs = read_upload(up.name, up.getvalue(), fmt, schema)
+        if len(docs) > MAX_UPLOAD_DOCS:
+            raise WorkbenchError(f"the upload holds {len(docs)} documents; more than {MAX_UPLOAD_DOCS} are "
+                                 "de-identified as a job: import them into the project first")
+        mv = store.active_model(db, project.id)
+        bar = st.progress(0.0, text="de-identifying ...")
+        result = rj.deidentify_documents(
+            docs, profile, rj.project_secret(state.db_path()), rj.project_locale(project),
+            detector=lambda: _detector(str(state.db_path()), project.id, mv.id if mv else None),
+            progress=lambda d, t: bar.progress(d / max(1, t), text=f"de-identifying {d}/{t}"))
+        bar.empty()
+        store.audit(db, user.username, "deid.upload", f"project:{project.id}",
+                    detail={"documents": len(docs), "detected": len(result.detected), "profile": profile.name,
+                            "leaks": result.batch.summary.leaks})
+        st.session_state[UPLOAD_KEY] = result
+        st.session_state[POS_KEY + ".upload"] = 0
+    result = st.session_state.get(UPLOAD_KEY)
+    if result is not None:
+        st.divider()
+        counts, quality = rj.summary_dicts(result.batch.summary, result.batch.leaks)
+        if result.detected:
+            counts["detector"] = result.detector
+            counts["inputs"] = {"upload": len(result.originals) - len(result.detected),
+                                rj.DETECTED: len(result.detected)}
+        st.caption(f"Upload de-identified with profile {result.profile_name}; nothing was stored.")
+        _render_summary(counts, quality, result.batch.summary.leaks)
+        res = result.batch.results
+        pos = _navigator(len(res), POS_KEY + ".upload")
+        r = res[pos]
+        original = next(d for d in result.originals if d.doc_id == r.doc_id)
+        st.subheader(str(r.doc_id) + (f" · {len(r.leaks)} leak(s)" if r.leaks else ""))
+        _side_by_side(original.text, r.source_spans, r.text, r.spans,
+                      note="spans detected (no spans in the upload)" if r.doc_id in result.detected else "")
+        _download(lambda tdb, items=res: items, f"project:{project.id}/upload", "deid.upload_dl")

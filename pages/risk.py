@@ -1,0 +1,191 @@
+"""Risk triage: the documents of a de-identification run by re-identification risk, red first,
+with the reasons marked in the de-identified text, and the reviewer's decision (accept, send
+back, withhold). Scores come from :mod:`pipeline.release_jobs` (job ``risk``); the store keeps
+decisions across re-scoring."""
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import streamlit as st
+
+import store
+from dashboard import components as C
+from dashboard import figures, state
+from pipeline import release_jobs as rj
+from pipeline.jobs import start_job
+from store import access
+
+RUN_KEY = "risk.run_id"
+DOC_KEY = "risk.doc_id"
+JOB_KEY = "risk.job_id"
+DOTS = {"red": "🔴", "amber": "🟠", "green": "🟢"}
+DECISION_WORDS = {"accepted": "Accept (release)", "sent_back": "Send back (fix annotation)",
+                  "withheld": "Withhold (never release)"}
+REASON_WORDS = {"unique_context": "unique context", "quasi_identifier": "rare quasi-identifiers",
+                "keep": "kept as written", "unreviewed_low_confidence": "unreviewed low confidence",
+                "machine_only_direct_identifier": "machine-only direct identifier"}
+
+ctx = state.page_context("view_risk")
+db, user, project = ctx.db, ctx.user, ctx.project
+can_decide = access.can(user, "decide_risk")
+
+st.title("Risk triage")
+C.show_flash()
+
+
+def marked_html(text: str, reasons: list[dict]) -> str:
+    """The de-identified text (escaped) with each reason's entity boxed in red and its context
+    window shaded; hovering shows which reasons point there (kinds and offsets, no text)."""
+    marks = rj.reason_marks(reasons, len(text))
+    cuts = sorted({0, len(text), *(a for a, _, _ in marks), *(b for _, b, _ in marks)})
+    kinds: dict[tuple[int, int], set[str]] = {}
+    for r in reasons:
+        for a, b in ((r.get("start"), r.get("end")), (r.get("context_start"), r.get("context_end"))):
+            if a is not None and b is not None:
+                kinds.setdefault((int(a), int(b)), set()).add(REASON_WORDS.get(r.get("kind", ""), r.get("kind", "")))
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        piece = html.escape(text[a:b])
+        ent = [m for m in marks if m[2] == "entity" and m[0] <= a and b <= m[1]]
+        con = [m for m in marks if m[2] == "context" and m[0] <= a and b <= m[1]]
+        if not ent and not con:
+            out.append(piece)
+            continue
+        title = "; ".join(sorted({k for m in ent + con for k in kinds.get((m[0], m[1]), ())}))
+        style = "background:#fff3cd;" if con else ""
+        if ent:
+            style += "border:2px solid #c62828;border-radius:3px;background:#ffcdd2;font-weight:600;"
+        out.append(f'<span title="{html.escape(title)}" style="{style}">{piece}</span>')
+    return ('<div class="wb-risk" style="white-space:pre-wrap;line-height:1.9;font-family:ui-monospace,monospace;'
+            'font-size:0.9em;border:1px solid #ddd;padding:8px;border-radius:4px">' + "".join(out) + "</div>")
+
+
+def job_panel() -> None:
+    job_id = st.session_state.get(JOB_KEY)
+    if job_id is None:
+        return
+    job = store.get_job(db, int(job_id))
+    if not job.finished:
+        store.mark_stale_jobs_failed(db, 60.0)
+
+        @st.fragment(run_every=1.0)
+        def _poll() -> None:
+            j = store.get_job(state.get_db(), int(job_id))
+            if j.finished:
+                st.rerun()
+            st.progress(j.fraction or 0.0, text=f"Job #{j.id}: {j.message or j.status}")
+
+        _poll()
+    elif job.status == "failed":
+        st.error(f"Re-scoring (job #{job.id}) failed: {job.error or 'no reason recorded'}")
+    elif st.session_state.get("risk.job_seen") != job.id:
+        st.session_state["risk.job_seen"] = job.id
+        st.success(f"Re-scored: {rj.risk_line(job.result or {})}")
+
+
+runs = store.list_deid_runs(db, project.id)
+if not runs:
+    st.info("No de-identification run yet: a lead runs one on the De-identify page.")
+    st.stop()
+by_id = {r.id: r for r in runs}
+if st.session_state.get(RUN_KEY) not in by_id:
+    st.session_state[RUN_KEY] = next((r.id for r in runs if r.status == "done"), runs[0].id)
+run_id = st.selectbox("De-identification run", list(by_id), key=RUN_KEY,
+                      format_func=lambda i: f"Run {i} · {by_id[i].profile_name} · {by_id[i].status} · "
+                                            f"{by_id[i].created_at[:16]}")
+run = by_id[run_id]
+job_panel()
+
+queue = store.risk_queue(db, run.id)
+info = rj.latest_risk_result(db, run.id)
+if info:
+    st.caption(f"Scored with {info.get('method')} (threshold {info.get('threshold')}, k {info.get('k')}); "
+               f"context embedder: {info.get('embedder')}")
+
+with st.expander("Re-score this run" if queue else "Score this run", expanded=not queue):
+    c1, c2, c3 = st.columns(3)
+    method = c1.selectbox("Method", ["document-share", "corpus-share"], key="risk.method")
+    threshold = c2.number_input("Similarity threshold", 0.0, 1.0, 0.5, 0.05, key="risk.threshold")
+    k = c3.number_input("k (quasi-identifiers)", 1, 100, 5, key="risk.k")
+    running = JOB_KEY in st.session_state and not store.get_job(db, int(st.session_state[JOB_KEY])).finished
+    if st.button("Score risk" if not queue else "Re-score", key="risk.rescore", disabled=not can_decide or running,
+                 help=None if can_decide else "reviewers and leads re-score"):
+        access.require(user, "decide_risk")
+        st.session_state[JOB_KEY] = start_job(state.db_path(), "risk",
+                                              {"run_id": run.id, "project_id": project.id, "method": method,
+                                               "threshold": float(threshold), "k": int(k), "user": user.username},
+                                              user=user.username)
+        st.rerun()
+
+if not queue:
+    st.info(f"Run {run.id} has no risk scores yet.")
+    st.stop()
+
+colours = [r.colour for r in queue]
+m = st.columns(4)
+for col, colour in zip(m, ("red", "amber", "green")):
+    col.metric(f"{DOTS[colour]} {colour}", colours.count(colour))
+m[3].metric("Undecided", sum(1 for r in queue if r.decision is None))
+left, right = st.columns([2, 3])
+with left:
+    st.plotly_chart(figures.risk_distribution(colours), key="risk.chart")
+with right:
+    f1, f2 = st.columns(2)
+    undecided_only = f1.toggle("Undecided only", key="risk.undecided")
+    show = f2.multiselect("Colours", ["red", "amber", "green"], default=["red", "amber", "green"], key="risk.colours")
+    shown = [r for r in queue if r.colour in show and (r.decision is None or not undecided_only)]
+    st.dataframe(pd.DataFrame([{"": DOTS.get(r.colour, ""), "document": r.doc_name, "score": round(r.score, 1),
+                                "reasons": len(r.reasons), "decision": r.decision or "",
+                                "decided by": r.decided_by or ""} for r in shown]),
+                 hide_index=True, height=300)
+
+if not shown:
+    st.info("No document matches the filters.")
+    st.stop()
+ids = [r.doc_id for r in shown]
+by_doc = {r.doc_id: r for r in shown}
+nxt = st.session_state.pop("risk.next_doc", None)
+if nxt in by_doc:
+    st.session_state[DOC_KEY] = nxt
+if st.session_state.get(DOC_KEY) not in by_doc:
+    st.session_state[DOC_KEY] = ids[0]
+doc_id = st.selectbox("Document", ids, key=DOC_KEY,
+                      format_func=lambda i: f"{DOTS.get(by_doc[i].colour, '')} {by_doc[i].doc_name} · "
+                                            f"score {by_doc[i].score:.1f} · {len(by_doc[i].reasons)} reasons"
+                                            + (f" · {by_doc[i].decision}" if by_doc[i].decision else ""))
+score = by_doc[doc_id]
+out = store.get_deid_output(db, run.id, doc_id)
+
+st.subheader(f"{DOTS.get(score.colour, '')} {score.doc_name}")
+if score.decision:
+    st.caption(f"Decision: **{score.decision}** by {score.decided_by or '?'} at {(score.decided_at or '')[:19]}")
+else:
+    st.caption("No decision yet.")
+body, side = st.columns([3, 2])
+with body:
+    st.markdown("**De-identified text** (reason entities boxed in red, their contexts shaded)")
+    st.html(marked_html(out.text or "", score.reasons))
+with side:
+    st.markdown(f"**Reasons** ({len(score.reasons)})")
+    counts: dict[str, int] = {}
+    for r in score.reasons:
+        counts[r.get("kind", "")] = counts.get(r.get("kind", ""), 0) + 1
+    st.caption(" · ".join(f"{REASON_WORDS.get(k, k)}: {n}" for k, n in counts.items()))
+    st.dataframe(pd.DataFrame([{"kind": REASON_WORDS.get(r.get("kind", ""), r.get("kind", "")),
+                                "where": (f"{r['start']}-{r['end']}" if r.get("start") is not None else ""),
+                                "detail": r.get("message", "")} for r in score.reasons]),
+                 hide_index=True, height=300)
+    if can_decide:
+        for decision, words in DECISION_WORDS.items():
+            if st.button(words, key=f"risk.decide.{decision}", width="stretch",
+                         type="primary" if decision == "accepted" else "secondary"):
+                access.require(user, "decide_risk")
+                store.decide_risk(db, run.id, doc_id, decision, user.username)
+                C.flash(f"{score.doc_name}: {decision}.")
+                nxt = next((i for i in ids if i != doc_id and by_doc[i].decision is None), None)
+                if nxt is not None:
+                    st.session_state["risk.next_doc"] = nxt
+                st.rerun()
+    else:
+        st.caption("Deciding needs the decide_risk right (reviewers and leads).")

@@ -1,0 +1,194 @@
+"""The types risk scoring meets its callers with: de-identified documents in, reports out.
+
+:class:`DeidDocument` is deliberately independent of the store and of :mod:`pipeline.deid`: the
+CLI builds it from plain folders, the app from a de-identification run. Reports carry only
+offsets, categories, numbers and (for quasi-identifiers) the generalised tuple, so they can be
+stored and shown to reviewers; messages never quote document text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.spans import SpanError
+
+GREEN, AMBER, RED = "green", "amber", "red"
+COLOURS = (GREEN, AMBER, RED)
+DIRECT_CATEGORIES = ("NAME", "ID", "CONTACT")
+
+# Reason kinds. ``unique_context`` comes from context uniqueness; the others raise the level.
+UNIQUE_CONTEXT = "unique_context"
+QUASI_IDENTIFIER = "quasi_identifier"
+KEEP = "keep"
+UNREVIEWED_LOW_CONFIDENCE = "unreviewed_low_confidence"
+MACHINE_ONLY_DIRECT = "machine_only_direct_identifier"
+
+
+@dataclass(frozen=True)
+class DeidSpan:
+    """One entity of a de-identified document, with offsets into the *de-identified* text.
+
+    ``action`` is what de-identification did (``redact``, ``replace``, ``shift``, ``keep``, or
+    ``none`` for a detection that was not applied). ``score`` is the detector's confidence
+    (1.0 for humans). ``reviewed`` says a human confirmed or corrected it. ``value`` is an
+    optional value for quasi-identifier derivation (the original value where the caller is
+    allowed to use it); without it the surface in the de-identified text is used, which is what
+    a reader of the released document sees.
+    """
+
+    start: int
+    end: int
+    category: str
+    type: str = ""
+    action: str = "replace"
+    score: float = 1.0
+    reviewed: bool = False
+    source: str = ""
+    value: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.type or self.category
+
+    @property
+    def human(self) -> bool:
+        return self.reviewed or self.source.startswith("human:")
+
+
+@dataclass
+class DeidDocument:
+    """A de-identified document: its released text, its entities and who has looked at it."""
+
+    doc_id: str
+    text: str
+    spans: list[DeidSpan] = field(default_factory=list)
+    human_seen: bool = False
+    patient_id: str | None = None
+
+    def check(self) -> None:
+        """Raise :class:`SpanError` (doc id and offsets only) for a span outside the text."""
+        n = len(self.text)
+        for s in self.spans:
+            if not (0 <= s.start < s.end <= n):
+                raise SpanError(f"{self.doc_id}: span {s.start}-{s.end} ({s.label}) lies outside the text (length {n})")
+            if not s.category:
+                raise SpanError(f"{self.doc_id}: span {s.start}-{s.end} has no category")
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Something a reviewer can act on: which entity, which context, which tuple, and why.
+
+    ``message`` names offsets, categories and numbers only (safe to log). The quasi-identifier
+    tuple lives in ``quasi_identifiers`` (generalised values: age band, city, year, ...).
+    """
+
+    kind: str
+    message: str
+    start: int | None = None
+    end: int | None = None
+    category: str = ""
+    type: str = ""
+    context_start: int | None = None
+    context_end: int | None = None
+    similarity: float | None = None
+    quasi_identifiers: dict[str, str] | None = None
+    k: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "message": self.message}
+        for name in ("start", "end", "context_start", "context_end", "similarity", "k"):
+            v = getattr(self, name)
+            if v is not None:
+                d[name] = v
+        if self.category:
+            d["category"] = self.category
+        if self.type:
+            d["type"] = self.type
+        if self.quasi_identifiers is not None:
+            d["quasi_identifiers"] = dict(self.quasi_identifiers)
+        return d
+
+
+@dataclass
+class RiskReport:
+    """Per-document result. ``score`` is the chosen method's context score (0-100);
+    ``colour`` is the final level after the signals raised it; ``scores`` holds both methods so
+    the UI can switch without re-scoring."""
+
+    doc_id: str
+    score: float
+    colour: str
+    reasons: list[Reason]
+    method: str = "document-share"
+    context_colour: str = GREEN
+    scores: dict[str, float] = field(default_factory=dict)
+    n_contexts: int = 0
+    n_unique: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.doc_id, "score": round(self.score, 4), "colour": self.colour,
+            "context_colour": self.context_colour, "method": self.method,
+            "scores": {k: round(v, 4) for k, v in self.scores.items()},
+            "n_contexts": self.n_contexts, "n_unique": self.n_unique,
+            "reasons": [r.to_dict() for r in self.reasons],
+        }
+
+    def to_row(self) -> dict[str, Any]:
+        """A row for ``store.save_risk_scores(db, run_id, rows)``; ``reasons`` is a list of dicts."""
+        return {"doc_id": self.doc_id, "method": self.method, "score": round(self.score, 4),
+                "colour": self.colour, "reasons": [r.to_dict() for r in self.reasons]}
+
+
+@dataclass
+class RiskConfig:
+    """Knobs of a risk run; defaults follow DeIDClinic where it has them.
+
+    - ``method``: ``document-share`` (UI default) or ``corpus-share`` (as published).
+    - ``threshold``: a context whose best cosine match in another document is below it is unique.
+    - ``window``: words each side of an entity that make its context.
+    - ``k_threshold``: a quasi-identifier tuple shared by fewer individuals raises the level.
+    - ``confidence_threshold``: unreviewed detections below it raise the level.
+    - ``exact_cutoff``: up to this many distinct contexts the exact chunked search runs;
+      above it, the approximate (faiss IVF) one.
+    - ``ann_k``: neighbours fetched per context by the approximate search.
+    - ``group_by_patient``: treat documents of the same ``patient_id`` as one owner (a context
+      repeated only within one patient's notes stays unique; quasi-identifier ``k`` always
+      counts distinct patients where ids are known).
+    - ``encoder``: a local model directory for the embedder (never a hub name); ``None`` = lexical.
+    """
+
+    method: str = "document-share"
+    threshold: float = 0.5
+    window: int = 5
+    k_threshold: int = 5
+    confidence_threshold: float = 0.5
+    direct_categories: tuple[str, ...] = DIRECT_CATEGORIES
+    exact_cutoff: int = 5_000
+    ann_k: int = 16
+    group_by_patient: bool = False
+    encoder: str | None = None
+    lexical_dim: int = 256
+
+    def check(self) -> None:
+        from pipeline.risk.uniqueness import METHODS
+        if self.method not in METHODS:
+            raise ValueError(f"unknown risk method {self.method!r}; use one of {', '.join(METHODS)}")
+        if not (-1.0 <= self.threshold <= 1.0):
+            raise ValueError("similarity threshold must lie in [-1, 1]")
+        if self.window < 0 or self.k_threshold < 1 or self.ann_k < 2:
+            raise ValueError("window must be >= 0, k threshold >= 1 and ann_k >= 2")
+
+
+def colour_for(score: float) -> str:
+    """Published bands: green < 25, amber 25-50 (both ends included), red > 50."""
+    if score < 25:
+        return GREEN
+    if score <= 50:
+        return AMBER
+    return RED
+
+
+def raise_level(colour: str, steps: int) -> str:
+    return COLOURS[min(len(COLOURS) - 1, COLOURS.index(colour) + max(0, steps))]

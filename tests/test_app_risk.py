@@ -1,0 +1,98 @@
+"""The Risk triage page through AppTest: documents red first with their reasons marked in the
+de-identified text, a reviewer's decision recorded (and kept by a re-score), annotators refused."""
+from __future__ import annotations
+
+import html
+import time
+
+import pytest
+
+import store
+from apptest_helpers import demo_app, errors, new_app, open_page, sign_in  # noqa: F401
+from pipeline import jobs
+from pipeline.errors import PermissionDenied
+from store import access
+
+
+def _scored_run(app) -> int:
+    return jobs.run_inline(app.db_path, "deidentify", {"project_id": app.project_id, "doc_ids": "all",
+                                                       "profile": "replace", "user": "lea"})["run_id"]
+
+
+def test_reviewer_sees_red_first_and_records_a_decision(demo_app):
+    run_id = _scored_run(demo_app)
+    db = demo_app.db()
+    queue = store.risk_queue(db, run_id)
+    db.close()
+    assert queue[0].colour == "red"
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "rita", "reviewer")
+    open_page(at, "risk")
+    assert not errors(at)
+    counts = {m.label: m.value for m in at.metric}
+    assert counts["🔴 red"] == str(sum(r.colour == "red" for r in queue))
+    assert counts["Undecided"] == str(len(queue))
+    doc_box = at.selectbox(key="risk.doc_id")
+    assert doc_box.value == queue[0].doc_id and doc_box.options[0].startswith("🔴")
+    table = at.dataframe[0].value
+    assert list(table["document"])[: len(queue)] == [r.doc_name for r in queue]
+    # the de-identified text is shown with a box for each reason's entity
+    marked = [h for h in at.html if "wb-risk" in h.proto.body]
+    assert len(marked) == 1
+    n_entities = len({(r["start"], r["end"]) for r in queue[0].reasons if r.get("start") is not None})
+    assert marked[0].proto.body.count("border:2px solid #c62828") >= min(1, n_entities)
+    db = demo_app.db()
+    out = store.get_deid_output(db, run_id, queue[0].doc_id)
+    db.close()
+    first_line = next(x for x in out.text.splitlines() if x.strip())
+    assert html.escape(first_line.split()[0]) in marked[0].proto.body
+
+    at.button(key="risk.decide.withheld").click().run()
+    assert not errors(at)
+    db = demo_app.db()
+    row = next(r for r in store.risk_queue(db, run_id) if r.doc_id == queue[0].doc_id)
+    assert row.decision == "withheld" and row.decided_by == "rita" and row.decided_at
+    db.close()
+    assert at.selectbox(key="risk.doc_id").value != queue[0].doc_id      # moved on to the next undecided
+    assert {m.label: m.value for m in at.metric}["Undecided"] == str(len(queue) - 1)
+
+    # a re-score from the page keeps the decision
+    at.button(key="risk.rescore").click().run()
+    job_id = at.session_state["risk.job_id"]
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        db = demo_app.db()
+        job = store.get_job(db, job_id)
+        db.close()
+        if job.finished:
+            break
+        time.sleep(0.25)
+    assert job.status == "done", job.error
+    at.run()
+    assert not errors(at)
+    db = demo_app.db()
+    row = next(r for r in store.risk_queue(db, run_id) if r.doc_id == queue[0].doc_id)
+    assert row.decision == "withheld"
+    db.close()
+
+
+def test_page_without_runs_says_so(demo_app):
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "rita", "reviewer")
+    open_page(at, "risk")
+    assert not errors(at)
+    assert any("No de-identification run" in i.value for i in at.info)
+
+
+def test_annotator_is_refused(demo_app):
+    db = demo_app.db()
+    ana = store.get_user(db, "ana")
+    for action in ("view_risk", "decide_risk"):
+        with pytest.raises(PermissionDenied):
+            access.require(ana, action)
+    db.close()
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "ana")
+    at.run()
+    with pytest.raises(ValueError):
+        at.switch_page("pages/risk.py")
