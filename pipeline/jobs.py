@@ -135,6 +135,42 @@ def start_job(db_path: str | os.PathLike, kind: str, params: dict, *, user: str 
     return job_id
 
 
+class _Heartbeat:
+    """Touches the job's heartbeat every few seconds from a thread of its own, so a long step
+    that reports no progress (embedding, an epoch) is not mistaken for a dead worker."""
+
+    def __init__(self, db_path: str | os.PathLike, job_id: int):
+        self.db_path, self.job_id = db_path, job_id
+        self.stop = threading.Event()
+
+    def __enter__(self) -> "_Heartbeat":
+        threading.Thread(target=self._beat, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+
+    def _beat(self) -> None:
+        import store
+        while not self.stop.wait(HEARTBEAT_S):
+            try:
+                hdb = store.connect(self.db_path)
+                store.heartbeat(hdb, self.job_id)
+                hdb.conn.close()
+            except Exception:  # noqa: BLE001 - a missed heartbeat is not fatal
+                log.warning("job %s: heartbeat failed", self.job_id)
+
+
+def _finish(db_path: str | os.PathLike, job_id: int, status: str, error: str | None, result) -> None:
+    import store
+    db = store.connect(db_path)
+    try:
+        store.update_job(db, job_id, status=status, error=error,
+                         result=json.loads(json.dumps(result, default=str)) if result is not None else None)
+    finally:
+        db.conn.close()
+
+
 def run_job(db_path: str | os.PathLike, job_id: int) -> int:
     """Run a queued job in this process (the worker's body). Returns an exit status."""
     _load_builtin_jobs()
@@ -147,36 +183,17 @@ def run_job(db_path: str | os.PathLike, job_id: int) -> int:
         return 1
     store.update_job(db, job_id, status="running", pid=os.getpid())
     db.conn.close()
-
-    stop = threading.Event()
-
-    def beat() -> None:
-        while not stop.wait(HEARTBEAT_S):
-            try:
-                hdb = store.connect(db_path)
-                store.update_job(hdb, job_id)  # touches heartbeat_at
-                hdb.conn.close()
-            except Exception:  # noqa: BLE001 - a missed heartbeat is not fatal
-                log.warning("job %s: heartbeat failed", job_id)
-
-    threading.Thread(target=beat, daemon=True).start()
     ctx = JobContext(db_path=str(db_path), job_id=job_id, params=dict(job.params or {}))
     status, error, result = "done", None, None
-    try:
-        result = fn(ctx)
-    except JobCancelled:
-        status, error = "failed", "cancelled on request"
-    except BaseException as e:  # noqa: BLE001 - every failure must reach the jobs table
-        status, error = "failed", safe_error(e)
-        log.warning("job %s failed: %s", job_id, type(e).__name__)
-    finally:
-        stop.set()
-    db = store.connect(db_path)
-    try:
-        store.update_job(db, job_id, status=status, error=error,
-                         result=json.loads(json.dumps(result, default=str)) if result is not None else None)
-    finally:
-        db.conn.close()
+    with _Heartbeat(db_path, job_id):
+        try:
+            result = fn(ctx)
+        except JobCancelled:
+            status, error = "failed", "cancelled on request"
+        except BaseException as e:  # noqa: BLE001 - every failure must reach the jobs table
+            status, error = "failed", safe_error(e)
+            log.warning("job %s failed: %s", job_id, type(e).__name__)
+    _finish(db_path, job_id, status, error, result)
     return 0 if status == "done" else 1
 
 
@@ -190,16 +207,14 @@ def run_inline(db_path: str | os.PathLike, kind: str, params: dict, *, user: str
     store.update_job(db, job_id, status="running", pid=os.getpid())
     db.conn.close()
     ctx = JobContext(db_path=str(db_path), job_id=job_id, params=params, on_progress=on_progress)
-    try:
-        result = _REGISTRY[kind](ctx)
-    except BaseException as e:
-        db = store.connect(db_path)
-        store.update_job(db, job_id, status="failed", error=safe_error(e))
-        db.conn.close()
-        raise
-    db = store.connect(db_path)
-    store.update_job(db, job_id, status="done", result=json.loads(json.dumps(result, default=str)))
-    db.conn.close()
+    with _Heartbeat(db_path, job_id):
+        try:
+            result = _REGISTRY[kind](ctx)
+        except BaseException as e:
+            _finish(db_path, job_id, "failed", "cancelled on request" if isinstance(e, (JobCancelled, KeyboardInterrupt))
+                    else safe_error(e), None)
+            raise
+    _finish(db_path, job_id, "done", None, result)
     return result
 
 
