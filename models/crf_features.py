@@ -1,0 +1,253 @@
+"""Features for the CRF member: word form, shape, affixes, context window, line key, gazetteers.
+
+Clinical notes are half prose, half forms ("Nombre: ...", "NHC: ...", "Domicilio: ..."): the key
+before the colon on a token's line is the strongest single clue for the header fields, so each
+token carries the key of its line and its distance from the colon. Digit runs carry their length
+(postal codes, phone numbers and IDs differ mostly by length). Gazetteer hits (first names,
+surnames, places from the locale lists, when given) mark tokens inside a listed phrase.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Iterable
+
+from models.words import Words, tokenize
+
+_MAX_KEY_CHARS = 40
+
+# Surface patterns marked on the tokens they cover (a feature, not a decision: the CRF weighs them).
+PATTERNS: dict[str, re.Pattern] = {
+    "date": re.compile(r"(?<!\d)\d{1,2}\s?[/.-]\s?\d{1,2}\s?[/.-]\s?\d{2,4}(?!\d)"),
+    "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    "url": re.compile(r"(?:https?://|www\.)\S+", re.I),
+    "phone": re.compile(r"(?<!\d)(?:\+\d{2,3}[ .-]?)?\d{3}[ .-]?\d{2,3}[ .-]?\d{2,3}(?:[ .-]?\d{2})?(?!\d)"),
+    "year": re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)"),
+}
+
+
+def pattern_tags(text: str, words: Words) -> list[set[str]]:
+    import bisect
+
+    tags: list[set[str]] = [set() for _ in range(len(words))]
+    starts, ends = words.starts, words.ends
+    for name, rx in PATTERNS.items():
+        for m in rx.finditer(text):
+            i = bisect.bisect_right(ends, m.start())
+            while i < len(starts) and starts[i] < m.end():
+                tags[i].add("re:" + name)
+                i += 1
+    return tags
+
+
+def _shape(tok: str) -> str:
+    out = []
+    for ch in tok:
+        if ch.isupper():
+            c = "X"
+        elif ch.islower():
+            c = "x"
+        elif ch.isdigit():
+            c = "d"
+        else:
+            c = ch
+        if not out or out[-1] != c:
+            out.append(c)
+    return "".join(out)[:6]
+
+
+def _strip_accents(s: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", s) if unicodedata.category(c) != "Mn")
+
+
+def _len_bucket(n: int) -> str:
+    return str(n) if n <= 6 else ("7-9" if n <= 9 else "10+")
+
+
+def _line_info(text: str, words: Words) -> tuple[list[str], list[int], list[int], list[int]]:
+    """Per token: the key of its line (lowercased words before the first colon), its distance
+    after the colon (0 = before or no colon), its token index within the line, and line number."""
+    n = len(words)
+    keys = [""] * n
+    dist = [0] * n
+    pos = [0] * n
+    line_no = [0] * n
+    i = 0
+    line = 0
+    line_start = 0
+    while i < n:
+        # collect tokens of the current line
+        nl = text.find("\n", words.starts[i])
+        line_end = len(text) if nl < 0 else nl
+        j = i
+        while j < n and words.starts[j] < line_end:
+            j += 1
+        colon = -1
+        for k in range(i, j):
+            if words.tokens[k] == ":" and words.starts[k] - words.starts[i] <= _MAX_KEY_CHARS:
+                colon = k
+                break
+        key = ""
+        if colon > i:
+            key_words = [w.lower() for w in words.tokens[i:colon] if w[0].isalpha()][-2:]
+            key = _strip_accents(" ".join(key_words))
+        for k in range(i, j):
+            pos[k] = k - i
+            line_no[k] = line
+            if colon >= 0 and k > colon:
+                keys[k] = key
+                dist[k] = k - colon
+        if j == i:  # defensive: never loop forever
+            j = i + 1
+        i = j
+        line += 1
+        line_start = line_end
+    return keys, dist, pos, line_no
+
+
+def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | None = None) -> list[list[str]]:
+    """Feature strings per word token (pycrfsuite takes lists of ``name=value`` strings)."""
+    toks = words.tokens
+    n = len(toks)
+    low = [_strip_accents(t.lower()) for t in toks]
+    shp = [_shape(t) for t in toks]
+    glued = [i > 0 and words.starts[i] == words.ends[i - 1] for i in range(n)]
+    keys, dist, pos, line_no = _line_info(text, words)
+    feats: list[list[str]] = []
+    for i in range(n):
+        t = toks[i]
+        lw = low[i]
+        f = [
+            "b",
+            "w=" + lw,
+            "sh=" + shp[i],
+            "s3=" + lw[-3:],
+            "s2=" + lw[-2:],
+            "p3=" + lw[:3],
+            "p2=" + lw[:2],
+        ]
+        if t.isdigit():
+            f.append("dlen=" + _len_bucket(len(t)))
+        elif t[0].isalpha():
+            f.append("alen=" + _len_bucket(len(t)))
+        if glued[i]:
+            f.append("glued")
+        if i + 1 < n and glued[i + 1]:
+            f.append("glued+1")
+        if keys[i]:
+            f.append("key=" + keys[i])
+            f.append("key=%s|d=%s" % (keys[i], min(dist[i], 4)))
+            f.append("key=%s|sh=%s" % (keys[i], shp[i]))
+        elif dist[i] == 0 and any(toks[k] == ":" for k in range(i + 1, min(n, i + 4))):
+            f.append("inkey")
+        f.append("lpos=%d" % min(pos[i], 5))
+        f.append("line=%d" % min(line_no[i], 8))
+        for d in (-3, -2, -1, 1, 2, 3):
+            j = i + d
+            if 0 <= j < n:
+                f.append("w[%d]=%s" % (d, low[j]))
+                if abs(d) <= 2:
+                    f.append("sh[%d]=%s" % (d, shp[j]))
+                    if toks[j].isdigit():
+                        f.append("dlen[%d]=%s" % (d, _len_bucket(len(toks[j]))))
+            else:
+                f.append("pad[%d]" % d)
+        if i > 0:
+            f.append("bi-1=%s|%s" % (low[i - 1], lw))
+        if i + 1 < n:
+            f.append("bi+1=%s|%s" % (lw, low[i + 1]))
+        if i > 1:
+            f.append("bi-2=%s|%s" % (low[i - 2], low[i - 1]))
+        if gazetteer_tags is not None:
+            for g in sorted(gazetteer_tags[i]):
+                f.append("gz=" + g)
+            for d in (-1, 1):
+                j = i + d
+                if 0 <= j < n:
+                    for g in sorted(gazetteer_tags[j]):
+                        f.append("gz[%d]=%s" % (d, g))
+        feats.append(f)
+    return feats
+
+
+# Word classes that generalise across rare forms: a month never seen in training is still a month.
+WORD_CLASSES: dict[str, tuple[str, ...]] = {
+    "month": ("enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
+              "january february march april may june july august september october november december "
+              "ene feb mar abr may jun jul ago sep sept oct nov dic jan apr aug dec").split(),
+    "kin": ("padre madre padres hijo hija hijos hijas hermano hermana hermanos hermanas esposo esposa marido mujer "
+            "abuelo abuela abuelos tio tia tios primo prima primos sobrino sobrina sobrinos nieto nieta nietos "
+            "suegro suegra cuñado cuñada gemelo gemela pareja familiar familiares "
+            "father mother parents son daughter brother sister husband wife grandfather grandmother uncle aunt "
+            "cousin nephew niece grandson granddaughter twin").split(),
+    "title": "dr dra doctor doctora sr sra srta dña don prof mr mrs ms".split(),
+    "street": ("calle c avenida avda av plaza pza paseo ronda camino carretera ctra travesia glorieta callejon "
+               "urbanizacion urb pasaje pje barrio poligono street st avenue ave road rd boulevard blvd lane").split(),
+    "org": ("hospital clinica centro servicio unidad instituto universidad fundacion laboratorio laboratorios "
+            "departamento facultad sociedad asociacion colegio consulta ambulatorio residencia sanatorio "
+            "university institute clinic center centre department laboratory foundation").split(),
+}
+
+
+class Gazetteer:
+    """Phrase lists matched on word tokens (case- and accent-insensitive); tags tokens B-/I-<list>.
+
+    Kept inside the CRF member (entries saved with it), so a model's features never change when
+    the shipped lists are edited later.
+    """
+
+    def __init__(self, lists: dict[str, Iterable[str]], max_words: int = 6):
+        self.lists = {name: sorted(set(entries)) for name, entries in lists.items()}
+        self.table: dict[str, set[str]] = {}
+        self.max_len = 1
+        for name, entries in self.lists.items():
+            for e in entries:
+                toks = [_strip_accents(t.lower()) for t in tokenize(e).tokens]
+                if not toks or len(toks) > max_words:
+                    continue
+                if len(toks) == 1 and len(toks[0]) < 2:
+                    continue
+                self.table.setdefault(" ".join(toks), set()).add(name)
+                self.max_len = max(self.max_len, len(toks))
+
+    @classmethod
+    def for_locale(cls, locale: str) -> "Gazetteer":
+        lists: dict[str, Iterable[str]] = {f"wc:{k}": v for k, v in WORD_CLASSES.items()}
+        try:
+            from pipeline.locales import available_lists, load_list
+        except ImportError:  # pragma: no cover
+            return cls(lists)
+        for name in available_lists(locale):
+            try:
+                lists[name] = load_list(locale, name)
+            except KeyError:
+                continue
+        return cls(lists)
+
+    def tag(self, words: Words) -> list[set[str]]:
+        low = [_strip_accents(t.lower()) for t in words.tokens]
+        n = len(low)
+        tags: list[set[str]] = [set() for _ in range(n)]
+        table = self.table
+        for i in range(n):
+            key = ""
+            for k in range(i, min(n, i + self.max_len)):
+                key = low[k] if k == i else key + " " + low[k]
+                names = table.get(key)
+                if names:
+                    for nm in names:
+                        tags[i].add("B-" + nm)
+                        for j in range(i + 1, k + 1):
+                            tags[j].add("I-" + nm)
+        return tags
+
+    def to_json(self) -> dict:
+        return {"lists": self.lists}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Gazetteer":
+        return cls(d.get("lists", {}))
+
+
+def doc_features(docs: Iterable[tuple[str, Words]]) -> list[list[list[str]]]:
+    return [token_features(text, words) for text, words in docs]

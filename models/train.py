@@ -1,0 +1,255 @@
+"""Training job: members, thresholds, dev metrics, one immutable model version.
+
+``train_ensemble(train_docs, dev_docs, schema, config, out_dir, progress=..., should_stop=...)``
+is what the command line, the app's job runner and the benchmark call. It is seeded, reports
+progress (done/total, a message, live loss and dev F1), early-stops encoders on dev F1, tunes
+per-type thresholds on dev for the target recall, and publishes ``out_dir/<version>``
+atomically (see :mod:`models.version`). ``should_stop()`` returning True (or raising) cancels
+the run: nothing is published and earlier versions are untouched.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from models.crf import CRFConfig, CRFMember
+from models.decode import LabelIndex, average, decode_many, thresholds_array, tune_thresholds
+from models.encoder import ARCHITECTURES, EncoderConfig, EncoderMember, ProgressHook
+from models.scoring import score
+from models.split import patient_split
+from models.version import ModelVersionInfo, VersionWriter, new_version_name, remove_stale_tmp, write_json
+from models.words import Words, bio_labels, spans_to_bio, tokenize
+from pipeline.schemas import LabelSchema
+from pipeline.spans import Document
+
+log = logging.getLogger(__name__)
+
+# Defaults sized for two CPU cores and a few hundred notes (see benchmarks/detection_meddocan.py).
+DEFAULT_ENCODERS: dict[str, dict] = {
+    "bert": dict(arch="bert", hidden=128, layers=4, heads=4, intermediate=512),
+    "electra": dict(arch="electra", hidden=128, layers=4, heads=4, intermediate=512, embedding_size=96),
+    "roberta": dict(arch="roberta", hidden=128, layers=4, heads=4, intermediate=512),
+}
+
+
+class TrainingCancelled(Exception):
+    """``should_stop`` asked the run to stop; nothing was written."""
+
+
+@dataclass
+class ProgressEvent:
+    done: int
+    total: int
+    message: str
+    member: str = ""
+    loss: float | None = None
+    dev_f1: float | None = None
+
+
+@dataclass
+class TrainConfig:
+    members: list[str] = field(default_factory=lambda: ["crf", "bert", "electra"])
+    locale: str = "es"
+    seed: int = 13
+    target_recall: float = 0.99
+    dev_fraction: float = 0.15           # used when no dev documents are given
+    epochs: int | None = None            # overrides every encoder's epochs
+    encoders: dict[str, dict] = field(default_factory=dict)   # per-member EncoderConfig overrides
+    crf: dict = field(default_factory=dict)                   # CRFConfig overrides
+    weights: dict[str, float] = field(default_factory=dict)   # member weights in the average
+    mlm_epochs: int | None = None        # overrides every encoder's mlm_epochs
+    threads: int | None = None           # torch.set_num_threads
+    name: str | None = None              # version name (default: v<UTC time>-<random>)
+    min_threshold_support: int = 5
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TrainConfig":
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+    def encoder_config(self, name: str) -> EncoderConfig:
+        base = dict(DEFAULT_ENCODERS.get(name, {"arch": name}))
+        base.update(self.encoders.get(name, {}))
+        base.setdefault("seed", self.seed)
+        if "seed" not in self.encoders.get(name, {}):
+            base["seed"] = self.seed + sum(map(ord, name))  # members differ, runs repeat
+        if self.epochs is not None:
+            base["epochs"] = self.epochs
+        if self.mlm_epochs is not None:
+            base["mlm_epochs"] = self.mlm_epochs
+        return EncoderConfig.from_dict(base)
+
+
+def member_kind(name: str) -> str:
+    if name == "crf":
+        return "crf"
+    if name in ARCHITECTURES or name in DEFAULT_ENCODERS:
+        return "encoder"
+    raise ValueError(f"unknown member {name!r}: use crf, {', '.join(ARCHITECTURES)}")
+
+
+def _gold(doc: Document, schema: LabelSchema) -> list[tuple[int, int, str]]:
+    out = []
+    for s in doc.spans:
+        t = s.type or s.category
+        if t in schema.types:
+            out.append((s.start, s.end, t))
+    return out
+
+
+def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, schema: LabelSchema,
+                   config: TrainConfig | dict | None, out_dir: str | Path, *,
+                   progress: Callable[[ProgressEvent], None] | None = None,
+                   should_stop: Callable[[], bool] | None = None,
+                   extra_texts: list[str] | None = None) -> ModelVersionInfo:
+    """Train the members on ``train_docs``, tune on ``dev_docs`` and publish a new version in ``out_dir``.
+
+    ``dev_docs`` None or empty: a patient-disjoint split of ``train_docs`` is used.
+    ``extra_texts``: unlabelled texts for the tokenizer and masked-LM pre-training.
+    Returns the published version's info (``info.path`` is its directory).
+    """
+    import torch
+
+    cfg = config if isinstance(config, TrainConfig) else TrainConfig.from_dict(config or {})
+    if not cfg.members:
+        raise ValueError("no members to train")
+    kinds = {m: member_kind(m) for m in cfg.members}
+    if len(set(cfg.members)) != len(cfg.members):
+        raise ValueError("a member is listed twice")
+    if cfg.threads:
+        torch.set_num_threads(int(cfg.threads))
+    if not train_docs:
+        raise ValueError("no training documents")
+    t_start = time.time()
+    if not dev_docs:
+        train_docs, dev_docs = patient_split(train_docs, cfg.dev_fraction, cfg.seed)
+    if not dev_docs:
+        raise ValueError("need at least two patients (or dev documents) to tune and evaluate")
+
+    def check_stop() -> None:
+        if should_stop is not None and should_stop():
+            raise TrainingCancelled("training cancelled")
+
+    # ---- progress: every member gets an equal slice of 1000 units, thresholds the last 100
+    unit = 1000
+    total = unit * len(cfg.members) + 100
+    state = {"done": 0}
+
+    def report(done: int, message: str, member: str = "", loss: float | None = None, dev_f1: float | None = None):
+        state["done"] = max(state["done"], min(done, total))
+        if progress is not None:
+            progress(ProgressEvent(state["done"], total, message, member, loss, dev_f1))
+
+    present = {t for d in train_docs for _, _, t in _gold(d, schema)}
+    types = [t for t in schema.types if t in present]
+    if not types:
+        raise ValueError("the training documents have no spans of the schema's types")
+    labels = bio_labels(types)
+    index = LabelIndex.of(labels)
+    train_items = [(d.text, tokenize(d.text)) for d in train_docs]
+    dev_items = [(d.text, tokenize(d.text)) for d in dev_docs]
+    from pipeline.spans import Span
+    train_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, "X", t) for s, e, t in _gold(d, schema)], labels)
+                  for d, (_, w) in zip(train_docs, train_items)]
+    dev_gold = [_gold(d, schema) for d in dev_docs]
+    dev_words = [w for _, w in dev_items]
+
+    def dev_f1_of(probs: list[np.ndarray]) -> float:
+        return score(decode_many(probs, dev_words, index), dev_gold).f1
+
+    name = cfg.name or new_version_name()
+    out_dir = Path(out_dir)
+    remove_stale_tmp(out_dir)
+    dev_probs: dict[str, list[np.ndarray]] = {}
+    member_meta: dict[str, dict] = {}
+    report(0, "starting")
+    with VersionWriter(out_dir, name) as tmp:
+        for k, m in enumerate(cfg.members):
+            check_stop()
+            base = k * unit
+            t0 = time.time()
+            if kinds[m] == "crf":
+                crf_cfg = CRFConfig(**{**asdict(CRFConfig()), **cfg.crf})
+                report(base, f"{m}: training", m)
+
+                def on_iter(i: int, loss: float, _base=base, _m=m, _n=crf_cfg.max_iterations) -> None:
+                    check_stop()
+                    report(_base + int(unit * min(i, _n) / max(1, _n)), f"{_m}: iteration {i}", _m, loss)
+
+                member = CRFMember.train(m, train_items, train_tags, labels, crf_cfg, on_iteration=on_iter)
+            else:
+                enc_cfg = cfg.encoder_config(m)
+                steps = {"total": 1, "done": 0}
+
+                def begin(n: int, _s=steps) -> None:
+                    _s["total"] = max(1, n)
+
+                def step(phase: str, loss: float, _s=steps, _base=base, _m=m) -> None:
+                    check_stop()
+                    _s["done"] += 1
+                    if _s["done"] % 5 == 0 or _s["done"] == _s["total"]:
+                        report(_base + int(unit * _s["done"] / _s["total"]), f"{_m}: {phase}", _m,
+                               None if loss != loss else loss)
+
+                def epoch(e: int, loss: float, f1: float, _m=m, _s=steps, _base=base) -> None:
+                    report(_base + int(unit * _s["done"] / _s["total"]), f"{_m}: epoch {e}", _m, loss,
+                           None if f1 != f1 else f1)
+
+                member = EncoderMember.train(
+                    m, train_items, train_tags, labels, enc_cfg, dev_items=dev_items,
+                    dev_eval=lambda _mem, probs: dev_f1_of(probs), extra_texts=extra_texts,
+                    hook=ProgressHook(begin=begin, step=step, epoch=epoch))
+            check_stop()
+            member.save(tmp / "members" / m)
+            dev_probs[m] = member.predict_proba(dev_items)
+            f1 = dev_f1_of(dev_probs[m])
+            member_meta[m] = {"seconds": round(time.time() - t0, 1), "dev_f1": f1}
+            report(base + unit, f"{m}: done (dev F1 {f1:.4f})", m, dev_f1=f1)
+            del member
+
+        check_stop()
+        weights = {m: float(cfg.weights.get(m, 1.0)) for m in cfg.members}
+        ens = [average([dev_probs[m][i] for m in cfg.members], [weights[m] for m in cfg.members])
+               for i in range(len(dev_items))]
+        thresholds = tune_thresholds(ens, dev_words, dev_gold, index, cfg.target_recall,
+                                     min_support=cfg.min_threshold_support)
+        metrics = {
+            "ensemble": score(decode_many(ens, dev_words, index, thresholds_array(index, thresholds)), dev_gold).to_json(),
+            "ensemble@0.5": score(decode_many(ens, dev_words, index), dev_gold).to_json(),
+        }
+        for m in cfg.members:
+            metrics[m] = score(decode_many(dev_probs[m], dev_words, index), dev_gold).to_json()
+            metrics[m]["seconds"] = member_meta[m]["seconds"]
+        report(total - 10, "thresholds tuned", dev_f1=metrics["ensemble"]["strict"]["f1"])
+
+        info = ModelVersionInfo(
+            name=name, path=str(out_dir / name),
+            created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            schema_name=schema.name, locale=cfg.locale, labels=labels, members=list(cfg.members),
+            weights=weights, thresholds=thresholds, target_recall=cfg.target_recall, metrics=metrics,
+            config=_config_json(cfg, kinds), n_train_docs=len(train_docs), n_dev_docs=len(dev_docs),
+            train_seconds=round(time.time() - t_start, 1))
+        write_json(tmp / "schema.json", __import__("json").loads(schema.to_json()))
+        write_json(tmp / "labels.json", labels)
+        write_json(tmp / "thresholds.json", {"target_recall": cfg.target_recall, "thresholds": thresholds})
+        write_json(tmp / "config.json", info.config)
+        write_json(tmp / "metrics.json", metrics)
+        write_json(tmp / "version.json", info.to_json())
+        check_stop()
+    report(total, f"published {name}", dev_f1=metrics["ensemble"]["strict"]["f1"])
+    return info
+
+
+def _config_json(cfg: TrainConfig, kinds: dict[str, str]) -> dict:
+    d = asdict(cfg)
+    d["resolved"] = {}
+    for m, k in kinds.items():
+        if k == "crf":
+            d["resolved"][m] = {"kind": "crf", **asdict(CRFConfig(**{**asdict(CRFConfig()), **cfg.crf}))}
+        else:
+            d["resolved"][m] = {"kind": "encoder", **asdict(cfg.encoder_config(m))}
+    return d

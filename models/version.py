@@ -1,0 +1,155 @@
+"""Model versions: immutable directories written atomically.
+
+A version directory holds ``version.json`` (the :class:`ModelVersionInfo`), the schema, label
+list, thresholds, config and dev metrics as separate JSON files, and ``members/<name>/`` for each
+member (weights, tokenizer). Training writes everything into a hidden temporary directory beside
+the final one and renames it into place with ``os.replace`` only when complete: a run that dies
+leaves at most a ``.tmp-*`` directory that readers ignore, and never touches other versions.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+VERSION_FILE = "version.json"
+TMP_PREFIX = ".tmp-"
+_NAME_OK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+@dataclass
+class ModelVersionInfo:
+    name: str
+    path: str
+    created: str
+    schema_name: str
+    locale: str
+    labels: list[str]
+    members: list[str]
+    weights: dict[str, float]
+    thresholds: dict[str, float]
+    target_recall: float
+    metrics: dict = field(default_factory=dict)   # dev metrics: "ensemble", "ensemble@0.5", per member
+    config: dict = field(default_factory=dict)
+    n_train_docs: int = 0
+    n_dev_docs: int = 0
+    train_seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d.pop("path")
+        return d
+
+    @classmethod
+    def from_dir(cls, path: str | Path) -> "ModelVersionInfo":
+        p = Path(path)
+        d = json.loads((p / VERSION_FILE).read_text(encoding="utf-8"))
+        known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__ and k != "path"}
+        return cls(path=str(p), **known)
+
+
+def new_version_name(prefix: str = "v") -> str:
+    """Sortable and unique: UTC time to the second plus a short random suffix."""
+    return f"{prefix}{datetime.now(timezone.utc).strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+
+
+def check_name(name: str) -> str:
+    if not _NAME_OK.match(name) or name.startswith(TMP_PREFIX):
+        raise ValueError(f"invalid model version name {name!r}: letters, digits, '.', '_' and '-' only")
+    return name
+
+
+class VersionWriter:
+    """Context manager: ``with VersionWriter(models_dir, name) as tmp: ...write into tmp...``.
+
+    On normal exit the temporary directory is renamed to ``models_dir/name`` (refused if that
+    exists: versions are immutable); on any exception it is removed and nothing is published.
+    """
+
+    def __init__(self, models_dir: str | Path, name: str):
+        self.models_dir = Path(models_dir)
+        self.name = check_name(name)
+        self.final = self.models_dir / name
+        self.tmp = self.models_dir / f"{TMP_PREFIX}{name}-{os.getpid()}"
+
+    def __enter__(self) -> Path:
+        self.models_dir.mkdir(parents=True, exist_ok=True)
+        if self.final.exists():
+            raise FileExistsError(f"model version {self.name} already exists in {self.models_dir}")
+        self.tmp.mkdir()
+        return self.tmp
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc_type is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            return False
+        _fsync_tree(self.tmp)
+        if self.final.exists():
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            raise FileExistsError(f"model version {self.name} already exists in {self.models_dir}")
+        os.replace(self.tmp, self.final)
+        _fsync_dir(self.models_dir)
+        return False
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(str(path), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _fsync_tree(root: Path) -> None:
+    """Flush file contents before the rename makes them visible (a crash must not publish zeros)."""
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            try:
+                fd = os.open(os.path.join(dirpath, f), os.O_RDONLY)
+            except OSError:
+                continue
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        _fsync_dir(Path(dirpath))
+
+
+def write_json(path: Path, obj) -> None:
+    path.write_text(json.dumps(obj, indent=1, ensure_ascii=False, sort_keys=False), encoding="utf-8")
+
+
+def remove_stale_tmp(models_dir: str | Path, older_than_s: float = 6 * 3600) -> list[str]:
+    """Delete ``.tmp-*`` directories left by killed runs whose process is gone (or that are old)."""
+    removed = []
+    d = Path(models_dir)
+    if not d.is_dir():
+        return removed
+    for p in d.iterdir():
+        if not (p.is_dir() and p.name.startswith(TMP_PREFIX)):
+            continue
+        pid_s = p.name.rsplit("-", 1)[-1]
+        alive = False
+        if pid_s.isdigit():
+            try:
+                os.kill(int(pid_s), 0)
+                alive = True
+            except PermissionError:
+                alive = True
+            except (ProcessLookupError, OverflowError):
+                alive = False
+        if not alive or time.time() - p.stat().st_mtime > older_than_s:
+            shutil.rmtree(p, ignore_errors=True)
+            removed.append(p.name)
+    return removed

@@ -1,0 +1,193 @@
+"""Train (leads): retrain the ensemble from the gold set as a background job, watch its progress
+and live loss / dev F1, compare the new version with the active one, activate or roll back,
+pre-annotate unannotated documents, and see failed jobs with their reason.
+
+Jobs run in worker processes (``pipeline.jobs.start_job``) and report to the store, so this page
+only reads them: a reload, or the page opened in another browser, shows the same progress. The
+job panel is a fragment that polls every few seconds while a job is running; the rest of the
+app stays usable meanwhile. Every action checks the lead's right again on the server.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import store
+from dashboard import components as C
+from dashboard import state
+from dashboard.figures import category_prf_bars
+from pipeline import project_metrics as pm
+from pipeline import training_jobs as tj
+from pipeline.review import models_to_activate
+from store import access
+
+POLL_SECONDS = 2.0
+MEMBER_CHOICES = ["crf", "bert", "electra", "roberta"]
+
+ctx = state.page_context("train")
+db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
+db_path = str(state.db_path())
+
+st.title("Train")
+st.caption(f"Project: {project.name} · schema {project.schema.name} · models in {tj.models_dir_for(project)}")
+C.show_flash()
+
+
+def history_figure(points: list[dict]) -> go.Figure:
+    """Loss (left axis) and dev F1 (right axis) over the run's reported points."""
+    fig = go.Figure()
+    loss = [p for p in points if p.get("loss") is not None]
+    f1 = [p for p in points if p.get("dev_f1") is not None]
+    fig.add_trace(go.Scatter(name="loss", mode="lines", x=[p["i"] for p in loss], y=[p["loss"] for p in loss],
+                             text=[p.get("member", "") for p in loss]))
+    fig.add_trace(go.Scatter(name="dev F1", mode="lines+markers", x=[p["i"] for p in f1],
+                             y=[p["dev_f1"] for p in f1], yaxis="y2", text=[p.get("member", "") for p in f1]))
+    fig.update_layout(title="Training loss and dev F1", xaxis=dict(title="report"), yaxis=dict(title="loss"),
+                      yaxis2=dict(title="dev F1", overlaying="y", side="right", range=[0, 1]), height=320)
+    return fig
+
+
+def show_job(fdb, job: store.Job) -> None:
+    """One job's progress, live loss/F1 and cancel button. ``fdb``: the fragment run's own
+    connection (a fragment rerun may run in another thread than the page's full run)."""
+    who = f" · started by {job.created_by}" if job.created_by else ""
+    st.markdown(f"**Job {job.id} · {job.kind}** · {job.status}{who}")
+    frac = job.fraction
+    st.progress(frac if frac is not None else 0.0, text=job.message or job.status)
+    points = tj.history_of(job)
+    if job.kind == "train" and points:
+        st.plotly_chart(history_figure(points), key=f"train.history.{job.id}")
+    if not job.cancel_requested:
+        if st.button("Cancel", key=f"train.cancel.{job.id}", icon=":material/cancel:"):
+            with C.guard():
+                tj.cancel_job(fdb, user, job.id)
+                st.info(f"Cancellation of job {job.id} requested; the worker stops at its next check.")
+    else:
+        st.caption("Cancellation requested.")
+
+
+tj.fail_stale_jobs(db)
+running_now = tj.running_jobs(db, project.id)
+if running_now:
+    st.session_state["train.polling"] = True
+
+
+@st.fragment(run_every=POLL_SECONDS if running_now else None)
+def live_jobs() -> None:
+    fdb = state.get_db()
+    access.require(state.current_user(fdb), "train")   # a timer rerun checks the session again
+    jobs = tj.running_jobs(fdb, project.id)
+    if not jobs:
+        if st.session_state.pop("train.polling", False):
+            st.rerun()   # a job just ended: refresh the versions and the job lists
+        st.caption("No training or pre-annotation job is running.")
+        return
+    for job in jobs:
+        show_job(fdb, job)
+
+
+st.subheader("Running jobs")
+live_jobs()
+
+# --- retrain ----------------------------------------------------------------------------------
+st.subheader("Retrain from the gold set")
+gold = tj.gold_summary(db, project.id)
+st.caption(f"{gold.documents} finished gold document(s) from {gold.patients} patient(s), {gold.spans} span(s). "
+           "They are split by patient into training and held-out dev documents; the new version is evaluated "
+           "on the dev documents and is not activated until you activate it below.")
+with st.form("train.form"):
+    c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
+    members = c1.multiselect("Ensemble members", MEMBER_CHOICES, default=["crf", "bert", "electra"],
+                             key="train.members")
+    epochs = c2.number_input("Epochs (0 = default)", min_value=0, max_value=200, value=0, step=1, key="train.epochs")
+    seed = c3.number_input("Seed", min_value=0, max_value=2**31 - 1, value=13, step=1, key="train.seed")
+    target = c4.number_input("Target recall", min_value=0.5, max_value=1.0, value=float(settings.target_recall),
+                             step=0.001, format="%.3f", key="train.target_recall")
+    submitted = st.form_submit_button("Start training", disabled=not gold.trainable, key="train.start",
+                                      icon=":material/model_training:")
+if not gold.trainable:
+    st.info("Training needs finished gold spans from at least two patients (adjudicate more documents on the "
+            "Review page).")
+if submitted:
+    with C.guard():
+        job_id = tj.start_training(db_path, db, user, project.id,
+                                   {"members": members, "epochs": int(epochs) or None, "seed": int(seed),
+                                    "target_recall": float(target)})
+        C.flash(f"Training job {job_id} started.")
+        st.rerun()
+
+# --- versions ---------------------------------------------------------------------------------
+st.subheader("Model versions")
+versions = store.list_model_versions(db, project.id)
+active = next((v for v in versions if v.active), None)
+if not versions:
+    st.info("No model version yet.")
+else:
+    rows = list(reversed(pm.version_rows(versions)))
+    st.dataframe(pd.DataFrame(rows).drop(columns=["id"]), hide_index=True, key="train.versions")
+    candidates = models_to_activate(versions)
+    default = candidates[0] if candidates else (active or versions[0])
+    by_id = {v.id: v for v in versions}
+    chosen_id = st.selectbox(
+        "Version", [v.id for v in versions], index=[v.id for v in versions].index(default.id),
+        format_func=lambda i: f"{by_id[i].name} · {by_id[i].status}" + (" · active" if by_id[i].active else ""),
+        key="train.version")
+    cmp = pm.compare_versions(db, project.id, chosen_id)
+    chosen = by_id[chosen_id]
+    st.markdown(f"**{chosen.name}** (dev, held-out gold) next to the active version "
+                f"**{active.name if active else '- none -'}**")
+    if cmp.rows:
+        st.dataframe(pd.DataFrame(cmp.rows), hide_index=True, key="train.compare")
+    c1, c2 = st.columns(2)
+    if cmp.candidate_per_category:
+        c1.plotly_chart(category_prf_bars(cmp.candidate_per_category, title=f"{chosen.name} (dev)"),
+                        key="train.cand_chart")
+    if active is not None and active.id != chosen.id and cmp.active_per_category:
+        c2.plotly_chart(category_prf_bars(cmp.active_per_category, title=f"{active.name} (active, dev)"),
+                        key="train.active_chart")
+    b1, b2 = st.columns(2)
+    if b1.button(f"Activate {chosen.name}", disabled=chosen.active or chosen.status == "failed",
+                 key="train.activate", icon=":material/check_circle:"):
+        with C.guard():
+            tj.activate_version(db, user, chosen.id)
+            C.flash(f"{chosen.name} is now the active model.")
+            st.rerun()
+    if b2.button("Roll back the active model", disabled=active is None or active.previous_active_id is None,
+                 key="train.rollback", icon=":material/undo:"):
+        with C.guard():
+            mv = tj.rollback_version(db, user, project.id)
+            C.flash(f"Rolled back: {mv.name} is active again.")
+            st.rerun()
+
+# --- pre-annotate -----------------------------------------------------------------------------
+st.subheader("Pre-annotate")
+todo = tj.unannotated_documents(db, project.id)
+st.caption(f"{len(todo)} document(s) have no gold and no annotator layer; their pre layer is replaced with the "
+           + (f"active model ({active.name})" if active else "rules and dictionaries (no active model)")
+           + " suggestions.")
+rules_only = st.checkbox("Rules and dictionaries only", value=active is None, disabled=active is None,
+                         key="train.rules_only")
+if st.button(f"Pre-annotate {len(todo)} document(s)", disabled=not todo, key="train.preannotate",
+             icon=":material/auto_fix_high:"):
+    with C.guard():
+        job_id = tj.start_preannotation(db_path, db, user, project.id, rules_only=rules_only or active is None)
+        C.flash(f"Pre-annotation job {job_id} started.")
+        st.rerun()
+
+# --- job history ------------------------------------------------------------------------------
+st.subheader("Recent jobs")
+recent = tj.recent_jobs(db, project.id)
+failed = [j for j in recent if j.status == "failed"]
+if failed:
+    st.markdown("**Failed jobs**")
+    st.dataframe(pd.DataFrame([{"job": j.id, "kind": j.kind, "by": j.created_by, "finished": (j.finished_at or "")[:19],
+                                "reason": j.error or "failed"} for j in failed]), hide_index=True, key="train.failed")
+done = [j for j in recent if j.status == "done"]
+if done:
+    st.markdown("**Finished jobs**")
+    st.dataframe(pd.DataFrame([{"job": j.id, "kind": j.kind, "by": j.created_by, "finished": (j.finished_at or "")[:19],
+                                "result": tj.result_summary(j.result) if isinstance(j.result, dict) else ""}
+                               for j in done]), hide_index=True, key="train.done")
+if not recent:
+    st.caption("No jobs yet.")
