@@ -43,6 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="skip documents already in the output folder (the rerun writes identical files)")
     p.add_argument("--force", action="store_true", help="write into an output folder that already holds files")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of one line")
+    from pipeline.engines import add_engine_arguments
+    add_engine_arguments(p)
 
 
 def _read(path: str, fmt: str, schema_arg: str):
@@ -64,17 +66,6 @@ def _read(path: str, fmt: str, schema_arg: str):
                             "pass --schema with a JSON schema file")
 
 
-def _detect(docs, model_dir: str) -> dict:
-    """Spans from the project's detector (imported only when asked for)."""
-    try:
-        from pipeline.detect import Detector
-    except ImportError:
-        raise DeidCommandError("--model needs pipeline.detect, which is not available in this installation") from None
-    loader = getattr(Detector, "load", None) or getattr(Detector, "from_dir", None)
-    detector = loader(model_dir) if loader else Detector(model_dir)
-    return {d.doc_id: list(detector.detect(d)) for d in docs}
-
-
 def _done_ids(docs, out: Path, fmt: str, schema) -> tuple[set[str], list]:
     """Documents an interrupted run already wrote (and, for JSONL, those documents themselves)."""
     if fmt == "jsonl":
@@ -94,8 +85,9 @@ def _done_ids(docs, out: Path, fmt: str, schema) -> tuple[set[str], list]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.deid import DeidContext, deidentify_batch, ensure_secret, load_profile, load_secret, write_outputs
+    from pipeline.deid import DeidContext, ensure_secret, load_profile, load_secret
     from pipeline.commands._store_helpers import tqdm_progress
+    from pipeline.engines import DeidJob, engine_from_args
 
     profile = load_profile(args.profile)
     inp, out = Path(args.input), Path(args.output)
@@ -113,23 +105,14 @@ def run(args: argparse.Namespace) -> int:
     locale = args.locale if args.locale != "auto" else ("es" if schema.name == "meddocan" else "en")
     ctx = DeidContext(secret=secret, locale=locale)
 
-    spans = _detect(docs, args.model) if args.model else None
     done, prior = _done_ids(docs, out, args.format, schema) if args.resume else (set(), [])
     progress, close = tqdm_progress("deidentify", unit="doc")
-    try:
-        batch = deidentify_batch(docs, profile, ctx, progress=progress, done_ids=done, spans=spans)
+    try:  # the engine de-identifies (detecting first with --model) and writes; local or on Ray
+        s = engine_from_args(args).deidentify(DeidJob(docs, profile, ctx, out, args.format, frozenset(done), prior,
+                                                      model_dir=args.model, progress=progress))
     finally:
         close()
 
-    if args.format == "jsonl":
-        new = {r.doc_id: r.to_document() for r in batch.results}
-        kept = {d.doc_id: d for d in prior}
-        ordered = [new.get(d.doc_id) or kept.get(d.doc_id) for d in docs]
-        write_outputs([d for d in ordered if d is not None], out, "jsonl")
-    elif batch.results:
-        write_outputs(batch.results, out, args.format)
-
-    s = batch.summary
     if args.json:
         print(json.dumps({"profile": profile.name, "output": str(out), **s.to_dict()}, indent=2, sort_keys=True))
     else:

@@ -28,6 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", default="model-first", choices=("model-first", "union"),
                    help="how model, rule and dictionary spans are combined (default model-first)")
     p.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    from pipeline.engines import add_engine_arguments  # --engine local|ray, --ray-address
+    add_engine_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
         raise WorkbenchError(str(e)) from None
     docs = read_collection(args.input, args.format, det.schema)
     t0 = time.time()
+    if args.engine == "ray":  # same files and summary line, computed on a Ray cluster
+        from pipeline.engines.ray_engine import run_detect_command
+        return run_detect_command(args, det, docs, t0)
     results = det.detect_many(docs)
     out_docs = [Document(d.doc_id, d.text, spans, dict(d.meta), d.patient_id, d.source_file)
                 for d, spans in zip(docs, results)]

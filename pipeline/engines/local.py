@@ -1,0 +1,43 @@
+"""The ``local`` engine: everything in this process (the reference the ``ray`` engine must match)."""
+from __future__ import annotations
+
+from pipeline.engines import DeidJob, DetectJob, DetectSpec, DetectSummary, ordered_output
+from pipeline.spans import Document, Span
+
+
+def detect_each(docs, model_dir: str) -> dict[str, list[Span]]:
+    """Spans for every document, one ``detect`` call each (what ``deidentify --model`` does)."""
+    detector = DetectSpec(model_dir=model_dir).build()
+    return {d.doc_id: list(detector.detect(d)) for d in docs}
+
+
+class LocalEngine:
+    """Reads nothing itself: runs the job's documents through the pipeline functions and writes."""
+
+    name = "local"
+
+    def deidentify(self, job: DeidJob):
+        from pipeline.deid import deidentify_batch, write_outputs
+
+        spans = detect_each(job.docs, job.model_dir) if job.model_dir else None
+        batch = deidentify_batch(job.docs, job.profile, job.ctx, progress=job.progress, done_ids=job.done_ids,
+                                 spans=spans)
+        if job.fmt == "jsonl":
+            new = {r.doc_id: r.to_document() for r in batch.results}
+            kept = {d.doc_id: d for d in job.prior}
+            write_outputs(ordered_output(job.docs, new, kept), job.out_dir, "jsonl")
+        elif batch.results:
+            write_outputs(batch.results, job.out_dir, job.fmt)
+        return batch.summary
+
+    def detect(self, job: DetectJob) -> DetectSummary:
+        from pipeline.formats import write_collection
+
+        det = job.spec.build()
+        results = det.detect_many(job.docs)
+        out_docs = [Document(d.doc_id, d.text, spans, dict(d.meta), d.patient_id, d.source_file)
+                    for d, spans in zip(job.docs, results)]
+        if job.progress:
+            job.progress(len(out_docs), len(out_docs))
+        write_collection(out_docs, job.out_dir, job.fmt)
+        return DetectSummary(len(out_docs), sum(len(s) for s in results), list(det.parts))
