@@ -1,0 +1,316 @@
+"""Driving the real workbench in Debian's chromium through Playwright (used by
+``tests/test_browser.py`` and ``benchmarks/page_render.py``).
+
+Why a real browser at all: the span editor is the ``streamlit-annotation-tools`` React
+component, which under ``AppTest`` is an unknown element with no value. Only a browser shows
+that a selection in it really becomes a saved span.
+
+Three things to know about the app when driving it:
+
+* the session token lives in Streamlit's session state, which belongs to one websocket
+  connection: ``page.goto`` opens a new session (signed out). Move between pages with the
+  sidebar links (:func:`open_page`), which keep the connection;
+* a script run is finished when the status widget ("Running...") has gone and no element is
+  marked stale (:func:`wait_idle`);
+* the labeler renders in an ``<iframe>`` of its own (:func:`labeler_frame`).
+
+Nothing here prints document text: failures name selectors, pages and offsets only.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+LEAD = "lead"
+PASSWORD = "browser test password 42"
+#: How long one wait may take: generous, because CI has two loaded cores.
+WAIT_MS = 45_000
+
+
+def missing_requirements() -> str | None:
+    """Why a browser test cannot run here, or ``None`` when it can."""
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is not installed"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed"
+    return None
+
+
+# --------------------------------------------------------------------------- database
+
+
+@dataclass(frozen=True)
+class BrowserProject:
+    db_path: Path
+    project_id: int
+    name: str = ""             # of the project (the Home page's title)
+    password: str = PASSWORD   # of lead, ana, ben and rita
+
+
+def prepare_db(path: Path, *, n_docs: int = 30, seed: int = 7, deid_docs: int = 0) -> BrowserProject:
+    """The demo project made the way an installation makes it (``init-project`` with the lead's
+    password on stdin), then known passwords for the demo users (their own are random). With
+    ``deid_docs`` > 0, a de-identification run (with risk scores) over that many documents, so
+    the Risk page has something to show."""
+    env = dict(os.environ, WORKBENCH_DB=str(path))
+
+    def cli(*args: str, stdin: str | None = None) -> None:
+        subprocess.run([sys.executable, "-m", "pipeline", *args, "--db", str(path)], input=stdin, text=True,
+                       cwd=REPO, env=env, check=True, capture_output=True)
+
+    cli("init-project", "--demo-docs", str(n_docs), "--seed", str(seed), "--lead-user", LEAD,
+        "--lead-password-stdin", stdin=PASSWORD + "\n")
+    import store
+
+    db = store.connect(path)
+    try:
+        for name in ("ana", "ben", "rita"):
+            store.set_password(db, name, PASSWORD, user=LEAD)
+        project = store.list_projects(db)[0]
+        doc_ids = [d.id for d in store.list_documents(db, project.id)][:deid_docs]
+    finally:
+        db.close()
+    if doc_ids:
+        cli("deidentify-project", "--project", project.name, "--docs", ",".join(map(str, doc_ids)), "--user", LEAD)
+    return BrowserProject(db_path=Path(path), project_id=project.id, name=project.name)
+
+
+# --------------------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class AppServer:
+    url: str
+    process: subprocess.Popen
+    log_path: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+
+    def log_tail(self, n: int = 2000) -> str:
+        """The end of the server's log (Streamlit's own lines; the app logs no document text)."""
+        try:
+            return self.log_path.read_text(errors="replace")[-n:]
+        except OSError:
+            return ""
+
+
+def start_server(db_path: Path, *, timeout: float = 90.0, extra_env: dict | None = None) -> AppServer:
+    """``streamlit run streamlit_app.py`` on a free local port; returns once ``/_stcore/health``
+    answers. The caller must :meth:`AppServer.stop` it (use :func:`running_server`)."""
+    port = free_port()
+    env = dict(os.environ, WORKBENCH_DB=str(db_path), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env.pop("WORKBENCH_APPTEST", None)  # the real component, never the test injection point
+    env.update(extra_env or {})
+    log_path = Path(tempfile.mkstemp(prefix="streamlit-", suffix=".log")[1])
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.port", str(port),
+             "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
+             "--browser.gatherUsageStats", "false"],
+            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = AppServer(url=f"http://127.0.0.1:{port}", process=proc, log_path=log_path)
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}: {server.log_tail()}")
+        try:
+            with urllib.request.urlopen(server.url + "/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return server
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            server.stop()
+            raise RuntimeError(f"streamlit did not answer /_stcore/health within {timeout:.0f} s")
+        time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def running_server(db_path: Path, **kw) -> Iterator[AppServer]:
+    server = start_server(db_path, **kw)
+    try:
+        yield server
+    finally:
+        server.stop()
+        with contextlib.suppress(OSError):
+            server.log_path.unlink()
+
+
+@contextlib.contextmanager
+def browser() -> Iterator[object]:
+    """A headless chromium (Debian's; Playwright's own browsers are never downloaded)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                              args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def new_page(b, *, width: int = 1400, height: int = 1000):
+    page = b.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(WAIT_MS)
+    return page
+
+
+# --------------------------------------------------------------------------- app
+
+
+_IDLE = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return app && app.getAttribute('data-test-script-state') === 'notRunning'
+        && !document.querySelector('[data-testid="stStatusWidget"]')
+        && !document.querySelector('[data-stale="true"]');
+}"""
+
+
+def wait_idle(page, timeout_ms: int = WAIT_MS) -> None:
+    """Wait until the current script run has finished: the app says its script is not running,
+    no "Running..." widget, no stale elements (Streamlit marks the previous run's elements stale
+    while rerunning). Checked twice, a little apart: a run that ends in ``st.rerun()`` starts
+    the next one within a tick. After a click, prefer waiting for what the click should show."""
+    page.wait_for_function(_IDLE, timeout=timeout_ms, polling=100)
+    page.wait_for_timeout(200)
+    page.wait_for_function(_IDLE, timeout=timeout_ms, polling=100)
+
+
+def sign_in(page, base_url: str, username: str, password: str = PASSWORD) -> None:
+    """Through the real sign-in form; returns when the sidebar names the user."""
+    page.goto(base_url + "/")
+    form = page.locator('[data-testid="stForm"]')
+    form.get_by_label("Username").fill(username)
+    form.get_by_label("Password", exact=True).fill(password)
+    form.get_by_role("button", name="Sign in").click()
+    page.locator('[data-testid="stSidebar"]').get_by_text(username, exact=False).first.wait_for()
+    wait_idle(page)
+
+
+def open_page(page, url_path: str, heading: str | None = None) -> None:
+    """Follow the sidebar link to ``url_path`` (same websocket session, so still signed in) and
+    wait for the new page's ``heading`` (its ``st.title``) and the end of its run."""
+    page.locator(f'[data-testid="stSidebarNav"] a[href$="/{url_path}"]').click()  # "" for the first page
+    page.wait_for_url(f"**/{url_path}*")
+    if heading is not None:
+        page.locator('[data-testid="stMain"] h1').filter(has_text=heading).first.wait_for()
+    wait_idle(page)
+
+
+def choose_option(page, selectbox, index: int = 0, attempts: int = 3) -> None:
+    """Open an ``st.selectbox`` and click its ``index``-th option. A rerun that lands while the
+    list is open closes it, so the list is opened again (up to ``attempts`` times)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    option = page.locator('[data-testid="stSelectboxVirtualDropdown"] [role="option"]').nth(index)
+    for _ in range(attempts):
+        wait_idle(page)
+        selectbox.click()
+        try:
+            option.click(timeout=8_000)
+            return
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    raise AssertionError(f"could not choose option {index} of a select box in {attempts} attempts")
+
+
+_CONTENT_HEIGHT = """() => Math.max(...['stMain', 'stSidebarContent', 'stAppViewContainer']
+    .map(id => document.querySelector(`[data-testid="${id}"]`)).filter(Boolean).map(e => e.scrollHeight))"""
+
+
+def screenshot(page, name: str, *, max_height: int = 6000) -> Path:
+    """``test-artifacts/screenshots/<name>.png`` of the whole page. Streamlit scrolls inside its
+    main container, not the document, so ``full_page=True`` alone would stop at the viewport: the
+    viewport is stretched to the content's height for the shot, then put back."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    size = page.viewport_size
+    height = min(max_height, max(size["height"], int(page.evaluate(_CONTENT_HEIGHT))))
+    if height > size["height"]:
+        page.set_viewport_size({"width": size["width"], "height": height})
+        page.wait_for_timeout(300)  # re-layout (charts resize)
+    try:
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        if height > size["height"]:
+            page.set_viewport_size(size)
+    return path
+
+
+@contextlib.contextmanager
+def screenshot_on_failure(page, name: str) -> Iterator[None]:
+    """On an exception inside the block, save ``failure-<name>.png`` (what the browser showed)."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(Exception):
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"failure-{name}.png"), full_page=True)
+        raise
+
+
+def scroll_to(page, element, y: float) -> None:
+    """Scroll the element's scrolling ancestor so that ``y`` (in the element's own coordinates,
+    e.g. a point inside an iframe) lands in the middle of the viewport."""
+    element.evaluate("""(el, y) => {
+        let p = el.parentElement;
+        while (p && !(p.scrollHeight > p.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(p).overflowY)))
+            p = p.parentElement;
+        const target = el.getBoundingClientRect().top + y - window.innerHeight / 2;
+        (p || document.scrollingElement).scrollBy(0, target);
+    }""", y)
+    page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+
+
+def labeler_frame(page, timeout_ms: int = WAIT_MS):
+    """The ``text_labeler`` component's frame, once its text has rendered."""
+    page.wait_for_selector('iframe[title*="annotation_tools"]', timeout=timeout_ms)
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        for f in page.frames:
+            if "annotation_tools" in (f.url or ""):
+                try:
+                    if f.query_selector("#actual-text") is not None:
+                        f.wait_for_function("() => document.getElementById('actual-text').textContent.length > 0")
+                        return f
+                except Exception:  # noqa: BLE001 - a frame detached by a rerun: look again
+                    pass
+        time.sleep(0.1)
+    raise AssertionError("the text_labeler component's frame did not render #actual-text")
+
+
+def scratch_dir() -> Path:
+    return Path(tempfile.mkdtemp(prefix="wb-browser-"))
+
+
+def remove_dir(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
