@@ -97,7 +97,12 @@ def throughput_bars(rows: Sequence[Any]) -> go.Figure:
     annotators with no recorded time show as gaps."""
     users = [_get(r, "user") for r in rows]
     fig = go.Figure()
-    fig.add_trace(go.Bar(name="documents / hour", x=users, y=[_get(r, "docs_per_hour") for r in rows]))
-    fig.add_trace(go.Bar(name="spans / hour", x=users, y=[_get(r, "spans_per_hour") for r in rows]))
-    fig.update_layout(barmode="group", title="Annotator throughput")
+    # two axes: spans/hour is an order of magnitude above documents/hour
+    fig.add_trace(go.Bar(name="documents / hour", x=users, y=[_get(r, "docs_per_hour") for r in rows],
+                         offsetgroup="docs", yaxis="y"))
+    fig.add_trace(go.Bar(name="spans / hour", x=users, y=[_get(r, "spans_per_hour") for r in rows],
+                         offsetgroup="spans", yaxis="y2"))
+    fig.update_layout(barmode="group", title="Annotator throughput",
+                      yaxis=dict(title="documents / hour"),
+                      yaxis2=dict(title="spans / hour", overlaying="y", side="right", showgrid=False))
     return fig

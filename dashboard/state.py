@@ -104,8 +104,8 @@ class ProjectSettings:
 
     * ``queue_order``: ``assigned`` | ``random`` | ``uncertain`` (``pipeline.queue_order``);
     * ``queue_seed``: seed of the random order;
-    * ``models_dir``: where trained model versions are written (relative to the repository
-      unless absolute);
+    * ``models_dir``: where trained model versions are written (relative to the database's
+      folder unless absolute; empty: ``models/<database name>`` beside the database);
     * ``checkpoint_dir``: a local checkpoint folder to initialise encoders from ("" = train
       from scratch with the project's own tokenizer); never a hub name;
     * ``target_recall``: recall the per-category thresholds are tuned for;
@@ -116,7 +116,7 @@ class ProjectSettings:
 
     queue_order: str = "assigned"
     queue_seed: int = 0
-    models_dir: str = "var/models"
+    models_dir: str = ""
     checkpoint_dir: str = ""
     target_recall: float = 0.99
     low_confidence: float = 0.7
@@ -138,7 +138,7 @@ class ProjectSettings:
 
         return cls(queue_order=order if order in QUEUE_ORDERS else d.queue_order,
                    queue_seed=num("queue_seed", d.queue_seed, int),
-                   models_dir=str(s.get("models_dir") or d.models_dir),
+                   models_dir=str(s.get("models_dir") or ""),
                    checkpoint_dir=str(s.get("checkpoint_dir") or ""),
                    target_recall=min(1.0, max(0.0, num("target_recall", d.target_recall))),
                    low_confidence=min(1.0, max(0.0, num("low_confidence", d.low_confidence))),
@@ -154,9 +154,6 @@ class ProjectSettings:
     def with_(self, **changes: Any) -> "ProjectSettings":
         return replace(self, **changes)
 
-    def models_path(self) -> Path:
-        p = Path(self.models_dir)
-        return p if p.is_absolute() else REPO_ROOT / p
 
 
 def session_ttl_seconds() -> float:

@@ -214,7 +214,8 @@ if project is not None:
                                  help="assigned: as assigned; random: shuffled per annotator; uncertain: "
                                       "documents whose suggestions sit nearest the model's thresholds first")
             q_seed = st.number_input("Random order seed", value=settings.queue_seed, step=1, key="admin.queue_seed")
-            models_dir = st.text_input("Models directory", value=settings.models_dir, key="admin.models_dir")
+            models_dir = st.text_input("Models directory (empty: beside the database)", value=settings.models_dir,
+                                       key="admin.models_dir")
             checkpoint = st.text_input("Local checkpoint folder for initialising encoders (optional)",
                                        value=settings.checkpoint_dir, key="admin.checkpoint_dir")
             recall = st.slider("Target recall (per-type threshold tuning on dev)", 0.5, 1.0,
@@ -226,8 +227,7 @@ if project is not None:
                     access.require(user, "manage_settings")
                     if checkpoint.strip() and not Path(checkpoint.strip()).expanduser().is_dir():
                         raise FormatError(checkpoint.strip(), "is not a local folder (only local checkpoints are used)")
-                    new = settings.with_(queue_order=order, queue_seed=int(q_seed), models_dir=models_dir.strip()
-                                         or settings.models_dir, checkpoint_dir=checkpoint.strip(),
+                    new = settings.with_(queue_order=order, queue_seed=int(q_seed), models_dir=models_dir.strip(), checkpoint_dir=checkpoint.strip(),
                                          target_recall=float(recall), low_confidence=float(low))
                     store.update_project_settings(db, project.id, new.to_settings(), user=user.username)
                     C.flash("Settings saved.")

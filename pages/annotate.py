@@ -184,7 +184,7 @@ if c2.button("Mark finished", key="annotate.finish", icon=":material/done_all:")
     with C.guard():
         _save("finished")
         st.rerun()
-c3.caption("Unsaved changes." if work.unsaved else "No unsaved changes.")
+c3.caption(work.status_line())
 
 with st.expander("Load spans from a JSON file"):
     upload = st.file_uploader("Spans file (downloaded from this page)", type=["json"], key="annotate.upload")

@@ -41,7 +41,7 @@ f1, f2, f3, f4 = st.columns([2, 1, 1, 2])
 cat_choice = f1.selectbox("Category", ["All categories", *project.schema.categories], key="metrics.category")
 since_d = f2.date_input("From", value=None, key="metrics.since")
 until_d = f3.date_input("To", value=None, key="metrics.until")
-held_out = f4.checkbox("Only gold documents the active model was not trained on", value=False,
+held_out = f4.checkbox("Held-out gold only", help="only gold documents the active model was not trained on", value=False,
                        key="metrics.held_out")
 category = None if cat_choice == "All categories" else cat_choice
 since = since_d.isoformat() if isinstance(since_d, dt.date) else None
@@ -90,7 +90,8 @@ with tab_pre:
         rep = pre.report
         st.caption(f"{pre.n_documents} gold document(s) with pre-annotations; produced by "
                    + "; ".join(f"{k}: {v} doc(s)" for k, v in pre.sources.items())
-                   + f". {pre.held_out_documents} of them were not used to train the active model.")
+                   + (f". {pre.held_out_documents} of them were not used to train the active model."
+                      if m.active is not None else "."))
         c = st.columns(4)
         c[0].metric("Strict F1", fmt(rep.strict.micro.f1))
         c[1].metric("Relaxed F1", fmt(rep.relaxed.micro.f1))

@@ -19,7 +19,11 @@ from store import access
 RUN_KEY = "risk.run_id"
 DOC_KEY = "risk.doc_id"
 JOB_KEY = "risk.job_id"
-DOTS = {"red": "🔴", "amber": "🟠", "green": "🟢"}
+# Coloured with Streamlit markdown, not emoji: a browser without an emoji font shows empty boxes.
+DOTS = {"red": ":red[●]", "amber": ":orange[●]", "green": ":green[●]"}
+TAGS = {"red": "[RED]", "amber": "[AMBER]", "green": "[GREEN]"}   # where markdown is not rendered
+CELL_STYLE = {"red": "background-color: #f8d0d0", "amber": "background-color: #fde7c2",
+              "green": "background-color: #d4edd6"}
 DECISION_WORDS = {"accepted": "Accept (release)", "sent_back": "Send back (fix annotation)",
                   "withheld": "Withhold (never release)"}
 REASON_WORDS = {"unique_context": "unique context", "quasi_identifier": "rare quasi-identifiers",
@@ -135,9 +139,11 @@ with right:
     undecided_only = f1.toggle("Undecided only", key="risk.undecided")
     show = f2.multiselect("Colours", ["red", "amber", "green"], default=["red", "amber", "green"], key="risk.colours")
     shown = [r for r in queue if r.colour in show and (r.decision is None or not undecided_only)]
-    st.dataframe(pd.DataFrame([{"": DOTS.get(r.colour, ""), "document": r.doc_name, "score": round(r.score, 1),
-                                "reasons": len(r.reasons), "decision": r.decision or "",
-                                "decided by": r.decided_by or ""} for r in shown]),
+    table = pd.DataFrame([{"colour": r.colour, "document": r.doc_name, "score": round(r.score, 1),
+                           "reasons": len(r.reasons), "decision": r.decision or "",
+                           "decided by": r.decided_by or ""} for r in shown],
+                         columns=["colour", "document", "score", "reasons", "decision", "decided by"])
+    st.dataframe(table.style.map(lambda c: CELL_STYLE.get(c, ""), subset=["colour"]).format({"score": "{:.1f}"}),
                  hide_index=True, height=300)
 
 if not shown:
@@ -151,7 +157,7 @@ if nxt in by_doc:
 if st.session_state.get(DOC_KEY) not in by_doc:
     st.session_state[DOC_KEY] = ids[0]
 doc_id = st.selectbox("Document", ids, key=DOC_KEY,
-                      format_func=lambda i: f"{DOTS.get(by_doc[i].colour, '')} {by_doc[i].doc_name} · "
+                      format_func=lambda i: f"{TAGS.get(by_doc[i].colour, '')} {by_doc[i].doc_name} · "
                                             f"score {by_doc[i].score:.1f} · {len(by_doc[i].reasons)} reasons"
                                             + (f" · {by_doc[i].decision}" if by_doc[i].decision else ""))
 score = by_doc[doc_id]

@@ -30,7 +30,7 @@ db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
 db_path = str(state.db_path())
 
 st.title("Train")
-st.caption(f"Project: {project.name} · schema {project.schema.name} · models in {tj.models_dir_for(project)}")
+st.caption(f"Project: {project.name} · schema {project.schema.name} · models in {tj.models_dir_for(project, state.db_path())}")
 C.show_flash()
 
 

@@ -280,6 +280,14 @@ class WorkState:
     def unsaved(self) -> bool:
         return not same_spans(self.current, self.saved)
 
+    def status_line(self) -> str:
+        """What the save area says: untouched machine suggestions are not "changes" of the user's."""
+        if not self.unsaved:
+            return "No unsaved changes."
+        if self.base_version == 0 and same_spans(self.current, self.base):
+            return "Machine suggestions, not saved yet."
+        return "Unsaved changes."
+
     def restart_from(self, spans: Sequence[Span]) -> None:
         """Show ``spans`` in a fresh labeler (after an edit button or loading a file)."""
         self.base = list(spans)

@@ -36,7 +36,6 @@ from pipeline.jobs import JobCancelled, JobContext, register, run_inline, start_
 log = logging.getLogger(__name__)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_MODELS_DIR = "var/models"
 DEFAULT_MEMBERS = ("crf", "bert", "electra")
 #: members models/ can train (checked again against models.train in the worker); listed here so
 #: the app can validate a request without importing torch into the Streamlit process
@@ -124,13 +123,16 @@ def _float(v: Any, what: str) -> float:
 
 # --------------------------------------------------------------------------- project helpers
 
-def models_dir_for(project) -> Path:
-    """``<models_dir>/project-<id>``: the project setting ``models_dir`` (relative to the
-    repository unless absolute; default ``var/models``), one sub-folder per project so two
-    projects never share a directory or an ``ACTIVE`` file."""
-    base = Path(str((project.settings or {}).get("models_dir") or DEFAULT_MODELS_DIR))
+def models_dir_for(project, db_path: str | os.PathLike) -> Path:
+    """``<models_dir>/project-<id>``, one sub-folder per project so two projects never share a
+    directory or an ``ACTIVE`` file. ``models_dir`` is the project setting, relative to the
+    database's folder unless absolute; empty means ``models/<database name>`` beside the database,
+    so two databases never share model folders either."""
+    db = Path(db_path).resolve()
+    setting = str((project.settings or {}).get("models_dir") or "").strip()
+    base = Path(setting) if setting else Path("models") / db.stem
     if not base.is_absolute():
-        base = REPO_ROOT / base
+        base = db.parent / base
     return base / f"project-{int(project.id)}"
 
 
@@ -301,7 +303,7 @@ def train_job(ctx: JobContext) -> dict:
         cfg_dict["encoders"] = enc
     cfg = TrainConfig.from_dict(cfg_dict)
 
-    models_dir = models_dir_for(project)
+    models_dir = models_dir_for(project, ctx.db_path)
     models_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_tmp(models_dir)
     stage = models_dir / f"{TMP_PREFIX}stage-{os.getpid()}"

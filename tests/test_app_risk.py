@@ -30,10 +30,10 @@ def test_reviewer_sees_red_first_and_records_a_decision(demo_app):
     open_page(at, "risk")
     assert not errors(at)
     counts = {m.label: m.value for m in at.metric}
-    assert counts["🔴 red"] == str(sum(r.colour == "red" for r in queue))
+    assert counts[":red[●] red"] == str(sum(r.colour == "red" for r in queue))
     assert counts["Undecided"] == str(len(queue))
     doc_box = at.selectbox(key="risk.doc_id")
-    assert doc_box.value == queue[0].doc_id and doc_box.options[0].startswith("🔴")
+    assert doc_box.value == queue[0].doc_id and doc_box.options[0].startswith("[RED]")
     table = at.dataframe[0].value
     assert list(table["document"])[: len(queue)] == [r.doc_name for r in queue]
     # the de-identified text is shown with a box for each reason's entity
