@@ -115,12 +115,8 @@ with left:
         result = ops.from_labeler(value, text, schema, str(doc_id), previous=work.base,
                                   source=f"human:{user.username}", layer=own_layer)
         work.current = result.spans
-        if result.ignored_labels:
-            st.warning("Ignored spans under labels that are not in the project's schema: " + ", ".join(
-                f"{label} ({n})" for label, n in sorted(result.ignored_labels.items()))
-                + ". Use the schema's labels only.")
-        if result.invalid:
-            st.warning(f"Ignored {result.invalid} span(s) with offsets outside the document.")
+        for message in result.warnings():
+            st.warning(message)
 with right:
     st.markdown("**All spans** (dashed red: low confidence, with its score)")
     C.render_spans(text, work.current, schema.categories, low_confidence=settings.low_confidence)

@@ -129,9 +129,8 @@ with left:
         result = ops.from_labeler(value, text, schema, str(doc_id), previous=work.base,
                                   source=f"human:{user.username}", layer=access.GOLD)
         work.current = result.spans
-        if result.ignored_labels:
-            st.warning("Ignored spans under labels that are not in the schema: " + ", ".join(
-                f"{label} ({n})" for label, n in sorted(result.ignored_labels.items())))
+        for message in result.warnings():
+            st.warning(message)
 with right:
     C.render_spans(text, work.current, schema.categories, low_confidence=0.0)
 

@@ -87,10 +87,25 @@ class LabelerResult:
     spans: list[Span]
     ignored_labels: dict[str, int] = field(default_factory=dict)   # label outside the schema -> spans dropped
     invalid: int = 0                                                # spans with unusable offsets
+    restored_labels: dict[str, int] = field(default_factory=dict)  # label chip removed -> spans kept
 
     @property
     def has_warnings(self) -> bool:
-        return bool(self.ignored_labels) or bool(self.invalid)
+        return bool(self.ignored_labels) or bool(self.invalid) or bool(self.restored_labels)
+
+    def warnings(self) -> list[str]:
+        """Messages a page shows (labels and counts only)."""
+        out = []
+        if self.ignored_labels:
+            out.append("Ignored spans under labels that are not in the project's schema: " + ", ".join(
+                f"{label} ({n})" for label, n in sorted(self.ignored_labels.items())) + ". Use the schema's labels only.")
+        if self.invalid:
+            out.append(f"Ignored {self.invalid} span(s) with offsets outside the document.")
+        if self.restored_labels:
+            out.append("Removing a whole label would delete all its spans at once, so it was undone: " + ", ".join(
+                f"{label} ({n})" for label, n in sorted(self.restored_labels.items()))
+                + ". Remove spans one at a time, or use 'remove all' below.")
+        return out
 
 
 def from_labeler(value: Mapping[str, Any] | None, text: str, schema: LabelSchema, doc_id: str, *,
@@ -100,7 +115,10 @@ def from_labeler(value: Mapping[str, Any] | None, text: str, schema: LabelSchema
     A span equal (offsets and type) to one in ``previous`` keeps that span's source and score,
     so accepted machine suggestions stay recognisable; new spans get ``source`` and score 1.
     Duplicates collapse; spans under labels outside the schema are dropped and counted in
-    ``ignored_labels``; spans with offsets outside the text are dropped and counted.
+    ``ignored_labels``; spans with offsets outside the text are dropped and counted. A schema
+    label missing from the value altogether was removed with the component's label chip (one click
+    that drops every span under it): its spans from ``previous`` are kept and counted in
+    ``restored_labels``, so no work is lost to a stray click.
     """
     if not value:
         return LabelerResult(spans=[])
@@ -135,8 +153,13 @@ def from_labeler(value: Mapping[str, Any] | None, text: str, schema: LabelSchema
             seen[key] = old.with_(doc_id=doc_id, layer=layer or old.layer) if old else Span(
                 doc_id=doc_id, start=start, end=end, category=category, type=label, source=source, score=1.0,
                 layer=layer)
+    restored: dict[str, int] = {}
+    for old in previous:
+        if old.label in types and old.label not in value:
+            restored[old.label] = restored.get(old.label, 0) + 1
+            seen.setdefault((old.start, old.end, old.label), old.with_(doc_id=doc_id, layer=layer or old.layer))
     spans = sorted(seen.values(), key=lambda s: (s.start, s.end, s.label))
-    return LabelerResult(spans=spans, ignored_labels=ignored, invalid=invalid)
+    return LabelerResult(spans=spans, ignored_labels=ignored, invalid=invalid, restored_labels=restored)
 
 
 # --------------------------------------------------------------------------- span edits

@@ -294,3 +294,26 @@ def test_review_queue_and_project_agreement_on_demo(tmp_path):
     assert review.headline_f1({"strict": {"micro": {"f1": 0.7}}}) == 0.7
     assert review.headline_f1({"f1": 0.5}) == 0.5 and review.headline_f1({}) is None
     db.close()
+
+
+def test_removing_a_label_chip_does_not_drop_its_spans():
+    """The component's label chip has a remove icon that drops every span under the label in one
+    click; the page keeps those spans and says so instead of losing the work."""
+    from pipeline.annotation_ops import from_labeler
+    from pipeline.schemas import I2B2_2014
+    from pipeline.spans import Span
+
+    text = "Seen by Dr Wu in Boston on 2070-01-02."
+    previous = [Span("1", 11, 13, "NAME", "DOCTOR", "human:ana"), Span("1", 17, 23, "LOCATION", "CITY", "human:ana"),
+                Span("1", 27, 37, "DATE", "DATE", "human:ana")]
+    value = {label: [] for label in I2B2_2014.types if label != "CITY"}
+    value["DOCTOR"] = [{"start": 11, "end": 13, "label": "Wu"}]
+    value["DATE"] = [{"start": 27, "end": 37, "label": "x"}]
+    result = from_labeler(value, text, I2B2_2014, "1", previous=previous, source="human:ana")
+    assert [(s.start, s.end, s.type) for s in result.spans] == [(11, 13, "DOCTOR"), (17, 23, "CITY"), (27, 37, "DATE")]
+    assert result.restored_labels == {"CITY": 1}
+    assert any("CITY (1)" in w for w in result.warnings())
+    # an emptied label (spans removed one by one) is a real removal
+    value["CITY"] = []
+    result = from_labeler(value, text, I2B2_2014, "1", previous=previous, source="human:ana")
+    assert [s.type for s in result.spans] == ["DOCTOR", "DATE"] and not result.restored_labels
