@@ -18,7 +18,6 @@ NAME = "deidentify"
 HELP = ("de-identify documents (brat, i2b2 XML, JSONL) with a profile (redact, replace or a JSON file); "
         "exit 3 if the leak check finds PHI left in the output")
 
-_AUTO_SCHEMAS = ("meddocan", "i2b2-2014", "german-8")
 LEAK_EXIT = 3
 
 
@@ -48,22 +47,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str, fmt: str, schema_arg: str):
-    from pipeline.errors import FormatError
-    from pipeline.formats import read_collection
-    from pipeline.schemas import get_schema
-
-    if schema_arg != "auto":
-        schema = get_schema(schema_arg)
-        return schema, read_collection(path, fmt, schema)
-    for name in _AUTO_SCHEMAS:
-        schema = get_schema(name)
-        try:
-            return schema, read_collection(path, fmt, schema)
-        except FormatError as e:
-            if "not in schema" not in str(e):
-                raise
-    raise FormatError(path, f"labels fit none of the preset schemas ({', '.join(_AUTO_SCHEMAS)}); "
-                            "pass --schema with a JSON schema file")
+    from pipeline.formats import read_collection_auto
+    return read_collection_auto(path, fmt, schema_arg)
 
 
 def _done_ids(docs, out: Path, fmt: str, schema) -> tuple[set[str], list]:

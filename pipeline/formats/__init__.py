@@ -49,6 +49,32 @@ def read_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: Label
     return READERS[fmt](path, schema, limits=lim, progress=progress)
 
 
+AUTO_SCHEMA_ORDER = ("meddocan", "i2b2-2014", "german-8")
+
+
+def read_collection_auto(path: PathLike | Sequence[PathLike], fmt: str, schema: str = "auto", *,
+                         order: Sequence[str] = AUTO_SCHEMA_ORDER, **options) -> tuple[LabelSchema, list[Document]]:
+    """Read with a named schema, or with ``"auto"`` the first preset every label fits.
+
+    For third-party folders whose schema the user need not name. Only a label outside a preset
+    moves on to the next one; any other error (a broken file) is raised at once.
+    """
+    from pipeline.schemas import get_schema
+
+    if schema != "auto":
+        chosen = get_schema(schema)
+        return chosen, read_collection(path, fmt, chosen, **options)
+    for name in order:
+        chosen = get_schema(name)
+        try:
+            return chosen, read_collection(path, fmt, chosen, **options)
+        except FormatError as e:
+            if "not in schema" not in str(e):
+                raise
+    raise FormatError(str(path), f"labels fit none of the preset schemas ({', '.join(order)}); "
+                                 "pass --schema with a JSON schema file")
+
+
 def write_collection(docs: Sequence[Document], out_dir: str | os.PathLike, fmt: str, **options) -> list[Path]:
     """Write ``docs`` under ``out_dir`` in ``fmt`` (brat, xml, jsonl, text, conll); returns the files.
 
@@ -62,7 +88,7 @@ def write_collection(docs: Sequence[Document], out_dir: str | os.PathLike, fmt: 
 
 
 __all__ = [
-    "Limits", "READERS", "WRITERS", "read_collection", "write_collection",
+    "Limits", "READERS", "WRITERS", "read_collection", "read_collection_auto", "write_collection",
     "read_brat", "write_brat", "read_i2b2_xml", "write_i2b2_xml", "read_jsonl", "write_jsonl",
     "read_text", "write_text", "write_conll", "read_conll", "tokens_with_offsets", "bio_tags",
 ]
