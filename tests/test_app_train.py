@@ -78,7 +78,8 @@ def test_job_progress_survives_rerun_and_new_session_and_can_be_cancelled(demo_a
     db = demo_app.db()
     params = {"steps": 600, "delay": 0.05, "project_id": demo_app.project_id}
     job_id = jobs.start_job(demo_app.db_path, "selftest", params, user=LEAD)
-    _wait(db, job_id, lambda j: j.status == "running" and j.progress >= 2)
+    # st.progress shows whole percents: wait for at least 2 % (12 of 600 steps) so the bar is above 0
+    _wait(db, job_id, lambda j: j.status == "running" and j.progress >= 12)
     at = _train_page(demo_app)
     assert shows(at, f"Job {job_id} · selftest")
     first = _progress_values(at)
