@@ -30,6 +30,8 @@ class CRFConfig:
     min_freq: int = 1
     gazetteer: bool = True          # locale word lists + built-in word classes as features
     patterns: bool = True           # date/e-mail/URL/phone/year surface patterns as features
+    extended: bool = True           # capitalised-run position, wider context words
+    clusters: bool = True           # word clusters learned from the texts (see models.clusters)
 
 
 class _Stopped(Exception):
@@ -42,8 +44,10 @@ class CRFMember:
     kind = "crf"
 
     def __init__(self, name: str, labels: list[str], attrs: dict[str, int], state: sp.csr_matrix,
-                 trans: np.ndarray, config: CRFConfig, gazetteer: Gazetteer | None = None):
+                 trans: np.ndarray, config: CRFConfig, gazetteer: Gazetteer | None = None,
+                 clusters: dict[str, list[int]] | None = None):
         self.gazetteer = gazetteer
+        self.clusters = clusters or None
         self.name = name
         self.labels = list(labels)
         self.attrs = attrs
@@ -53,19 +57,26 @@ class CRFMember:
 
     # ------------------------------------------------------------------ training
     def features(self, text: str, words: Words) -> list[list[str]]:
-        return _features(text, words, self.config, self.gazetteer)
+        return _features(text, words, self.config, self.gazetteer, self.clusters)
 
     @classmethod
     def train(cls, name: str, items: list[tuple[str, Words]], tags: list[list[str]], labels: list[str],
               config: CRFConfig | None = None, gazetteer: Gazetteer | None = None,
+              clusters: dict[str, list[int]] | None = None,
               on_iteration: Callable[[int, float], None] | None = None) -> "CRFMember":
         """Fit on ``(text, words)`` items and their BIO tags. ``on_iteration(i, loss)`` may raise
-        to abort; the exception propagates after crfsuite stops."""
+        to abort; the exception propagates after crfsuite stops. ``clusters``: see
+        :func:`models.clusters.train_clusters` (built from the items' texts when None and enabled)."""
         import pycrfsuite
 
         config = config or CRFConfig()
         if not config.gazetteer:
             gazetteer = None
+        if not config.clusters:
+            clusters = None
+        elif clusters is None:
+            from models.clusters import train_clusters
+            clusters = train_clusters([t for t, _ in items])
         holder: dict[str, BaseException] = {}
 
         class Trainer(pycrfsuite.Trainer):
@@ -80,7 +91,7 @@ class CRFMember:
 
         trainer = Trainer(verbose=False)
         for (text, words), y in zip(items, tags):
-            trainer.append(_features(text, words, config, gazetteer), y)
+            trainer.append(_features(text, words, config, gazetteer, clusters), y)
         trainer.set_params({
             "c1": config.c1, "c2": config.c2, "max_iterations": config.max_iterations,
             "feature.possible_transitions": True, "feature.minfreq": config.min_freq,
@@ -93,11 +104,12 @@ class CRFMember:
                 pass
             if "error" in holder:
                 raise holder["error"]
-            return cls._from_crfsuite(name, path, labels, config, gazetteer)
+            return cls._from_crfsuite(name, path, labels, config, gazetteer, clusters)
 
     @classmethod
     def _from_crfsuite(cls, name: str, path: str, labels: list[str], config: CRFConfig,
-                       gazetteer: Gazetteer | None = None) -> "CRFMember":
+                       gazetteer: Gazetteer | None = None,
+                       clusters: dict[str, list[int]] | None = None) -> "CRFMember":
         import pycrfsuite
 
         tagger = pycrfsuite.Tagger()
@@ -124,7 +136,7 @@ class CRFMember:
         seen = set(tagger.labels())
         unseen = [col[l] for l in labels if l not in seen]
         tagger.close()
-        member = cls(name, labels, attrs, state, trans, config, gazetteer)
+        member = cls(name, labels, attrs, state, trans, config, gazetteer, clusters)
         member._unseen = unseen
         return member
 
@@ -150,30 +162,57 @@ class CRFMember:
         return em
 
     def marginals(self, em: np.ndarray) -> np.ndarray:
-        """Forward-backward in log space over the linear chain (no start/end features, as crfsuite)."""
-        n, L = em.shape
-        if n == 0:
-            return np.zeros((0, L), dtype=np.float32)
-        trans = self.trans
-        alpha = np.empty((n, L))
-        beta = np.empty((n, L))
-        alpha[0] = em[0]
-        for t in range(1, n):
-            a = alpha[t - 1][:, None] + trans
-            m = a.max(axis=0)
-            alpha[t] = em[t] + m + np.log(np.exp(a - m).sum(axis=0))
-        beta[n - 1] = 0.0
-        for t in range(n - 2, -1, -1):
-            b = trans + (em[t + 1] + beta[t + 1])[None, :]
-            m = b.max(axis=1)
-            beta[t] = m + np.log(np.exp(b - m[:, None]).sum(axis=1))
-        logz = alpha[n - 1].max() + np.log(np.exp(alpha[n - 1] - alpha[n - 1].max()).sum())
-        p = np.exp(alpha + beta - logz)
-        p /= p.sum(axis=1, keepdims=True)
-        return p.astype(np.float32)
+        """Per-token label marginals for one document (see :meth:`marginals_batch`)."""
+        return self.marginals_batch([em])[0]
 
-    def predict_proba(self, items: list[tuple[str, Words]]) -> list[np.ndarray]:
-        return [self.marginals(self.emissions(text, words)) for text, words in items]
+    def marginals_batch(self, ems: list[np.ndarray]) -> list[np.ndarray]:
+        """Forward-backward over a linear chain (no start/end features, as crfsuite), for many
+        documents at once: the recursion runs over positions with documents stacked, in scaled
+        probability space (each step renormalised), so its cost is one small matrix product per
+        position for the whole batch instead of per document."""
+        if not ems:
+            return []
+        L = self.trans.shape[0]
+        lens = np.array([e.shape[0] for e in ems])
+        T = int(lens.max())
+        B = len(ems)
+        out: list[np.ndarray] = [np.zeros((0, L), dtype=np.float32)] * B
+        if T == 0:
+            return out
+        E = np.ones((B, T, L))
+        for b, e in enumerate(ems):
+            if e.shape[0]:
+                E[b, :e.shape[0]] = np.exp(e - e.max(axis=1, keepdims=True))
+        A = np.exp(self.trans - self.trans.max())
+        AT = A.T.copy()
+        alpha = np.empty((B, T, L))
+        beta = np.empty((B, T, L))
+        a = E[:, 0]
+        alpha[:, 0] = a / a.sum(axis=1, keepdims=True)
+        for t in range(1, T):
+            a = (alpha[:, t - 1] @ A) * E[:, t]
+            alpha[:, t] = a / a.sum(axis=1, keepdims=True)
+        beta[:, T - 1] = 1.0
+        live = (np.arange(T)[None, :] + 1) < lens[:, None]   # position t has a successor
+        for t in range(T - 2, -1, -1):
+            b = (E[:, t + 1] * beta[:, t + 1]) @ AT
+            b /= b.sum(axis=1, keepdims=True)
+            beta[:, t] = np.where(live[:, t:t + 1], b, 1.0)
+        p = alpha * beta
+        p /= p.sum(axis=2, keepdims=True)
+        for b in range(B):
+            out[b] = p[b, :lens[b]].astype(np.float32)
+        return out
+
+    def predict_proba(self, items: list[tuple[str, Words]], batch_size: int = 32) -> list[np.ndarray]:
+        ems = [self.emissions(text, words) for text, words in items]
+        order = sorted(range(len(ems)), key=lambda k: ems[k].shape[0])
+        out: list[np.ndarray | None] = [None] * len(ems)
+        for s in range(0, len(order), batch_size):
+            idx = order[s:s + batch_size]
+            for k, p in zip(idx, self.marginals_batch([ems[k] for k in idx])):
+                out[k] = p
+        return out  # type: ignore[return-value]
 
     # ------------------------------------------------------------------- storage
     def save(self, directory: str | Path) -> None:
@@ -189,6 +228,8 @@ class CRFMember:
             "kind": self.kind, "name": self.name, "labels": self.labels,
             "unseen": list(self._unseen), "config": asdict(self.config),
         }, indent=1), encoding="utf-8")
+        if self.clusters:
+            (d / "clusters.json").write_text(json.dumps(self.clusters, ensure_ascii=False), encoding="utf-8")
         if self.gazetteer is not None:
             (d / "gazetteer.json").write_text(json.dumps(self.gazetteer.to_json(), ensure_ascii=False),
                                               encoding="utf-8")
@@ -202,13 +243,17 @@ class CRFMember:
         gaz = None
         if (d / "gazetteer.json").is_file():
             gaz = Gazetteer.from_json(json.loads((d / "gazetteer.json").read_text(encoding="utf-8")))
+        clusters = None
+        if (d / "clusters.json").is_file():
+            clusters = json.loads((d / "clusters.json").read_text(encoding="utf-8"))
         member = cls(meta["name"], meta["labels"], attrs, sp.load_npz(d / "state.npz"),
-                     np.load(d / "transitions.npy"), CRFConfig(**meta.get("config", {})), gaz)
+                     np.load(d / "transitions.npy"), CRFConfig(**meta.get("config", {})), gaz, clusters)
         member._unseen = list(meta.get("unseen", []))
         return member
 
 
-def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer | None) -> list[list[str]]:
+def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer | None,
+              clusters: dict[str, list[int]] | None = None) -> list[list[str]]:
     tags = None
     if gazetteer is not None or config.patterns:
         tags = [set() for _ in range(len(words))]
@@ -218,4 +263,4 @@ def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer |
         if config.patterns:
             for t, g in zip(tags, pattern_tags(text, words)):
                 t |= g
-    return token_features(text, words, tags)
+    return token_features(text, words, tags, extended=config.extended, clusters=clusters)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Iterable
 
 from models.words import Words, tokenize
@@ -40,6 +41,7 @@ def pattern_tags(text: str, words: Words) -> list[set[str]]:
     return tags
 
 
+@lru_cache(maxsize=200_000)
 def _shape(tok: str) -> str:
     out = []
     for ch in tok:
@@ -58,6 +60,12 @@ def _shape(tok: str) -> str:
 
 def _strip_accents(s: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", s) if unicodedata.category(c) != "Mn")
+
+
+@lru_cache(maxsize=200_000)
+def norm_token(tok: str) -> str:
+    """Lower case, accents dropped (cached: the same few thousand words recur in every note)."""
+    return _strip_accents(tok.lower())
 
 
 def _len_bucket(n: int) -> str:
@@ -105,14 +113,50 @@ def _line_info(text: str, words: Words) -> tuple[list[str], list[int], list[int]
     return keys, dist, pos, line_no
 
 
-def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | None = None) -> list[list[str]]:
+_CONNECTORS = frozenset({"de", "del", "la", "las", "los", "el", "y", "i", "e", "-", ".", "'", "d", "of", "the", "and"})
+
+
+def _cap_runs(toks: list[str], low: list[str]) -> list[str]:
+    """Position of each token in its run of capitalised words (connectors allowed inside):
+    'S' alone, 'B'/'I'/'E' in a longer run, '' outside. Runs delimit names, hospitals, streets."""
+    n = len(toks)
+    cap = [t[:1].isupper() for t in toks]
+    out = [""] * n
+    i = 0
+    while i < n:
+        if not cap[i]:
+            i += 1
+            continue
+        j = i + 1
+        last = i
+        while j < n and (cap[j] or (low[j] in _CONNECTORS and j + 1 < n)):
+            if cap[j]:
+                last = j
+            j += 1
+        if last == i:
+            out[i] = "S"
+        else:
+            out[i] = "B"
+            for k in range(i + 1, last):
+                out[k] = "I"
+            out[last] = "E"
+        i = last + 1
+    return out
+
+
+def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | None = None,
+                   extended: bool = False, clusters: dict[str, list[int]] | None = None) -> list[list[str]]:
     """Feature strings per word token (pycrfsuite takes lists of ``name=value`` strings)."""
     toks = words.tokens
     n = len(toks)
-    low = [_strip_accents(t.lower()) for t in toks]
+    low = [norm_token(t) for t in toks]
     shp = [_shape(t) for t in toks]
     glued = [i > 0 and words.starts[i] == words.ends[i - 1] for i in range(n)]
     keys, dist, pos, line_no = _line_info(text, words)
+    runs = _cap_runs(toks, low) if extended else None
+    cl = None
+    if clusters:
+        cl = [clusters.get(w) for w in low]
     feats: list[list[str]] = []
     for i in range(n):
         t = toks[i]
@@ -158,6 +202,27 @@ def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | Non
             f.append("bi+1=%s|%s" % (lw, low[i + 1]))
         if i > 1:
             f.append("bi-2=%s|%s" % (low[i - 2], low[i - 1]))
+        if runs is not None:
+            f.append("run=" + runs[i])
+            for d in (-1, 1):
+                j = i + d
+                if 0 <= j < n:
+                    f.append("run[%d]=%s" % (d, runs[j]))
+            for d in (-4, 4):
+                j = i + d
+                if 0 <= j < n:
+                    f.append("w[%d]=%s" % (d, low[j]))
+            if i + 2 < n:
+                f.append("bi+2=%s|%s" % (low[i + 1], low[i + 2]))
+            if i > 0 and toks[i - 1] in ".;" or i == 0:
+                f.append("sent_start")
+        if cl is not None:
+            for d in (-2, -1, 0, 1, 2):
+                j = i + d
+                if 0 <= j < n and cl[j] is not None:
+                    ids = cl[j] if abs(d) <= 1 else cl[j][:1]
+                    for level, c in enumerate(ids):
+                        f.append("c%d[%d]=%d" % (level, d, c))
         if gazetteer_tags is not None:
             for g in sorted(gazetteer_tags[i]):
                 f.append("gz=" + g)
@@ -225,7 +290,7 @@ class Gazetteer:
         return cls(lists)
 
     def tag(self, words: Words) -> list[set[str]]:
-        low = [_strip_accents(t.lower()) for t in words.tokens]
+        low = [norm_token(t) for t in words.tokens]
         n = len(low)
         tags: list[set[str]] = [set() for _ in range(n)]
         table = self.table

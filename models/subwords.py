@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers
 
 SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+WHOLE_WORD_SHARE = 0.85
 
 
 @dataclass
@@ -63,21 +64,71 @@ def _plain(tok: Tokenizer) -> Tokenizer:
     return tok
 
 
-def train_wordpiece(texts: Iterable[str], vocab_size: int = 8000, min_frequency: int = 2) -> SubwordTokenizer:
-    """A cased WordPiece vocabulary learned from the texts (NFC-normalised, digits split)."""
-    tok = Tokenizer(models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=64))
-    tok.normalizer = normalizers.NFC()
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
+def _pre_tokenizer():
+    return pre_tokenizers.Sequence([
         pre_tokenizers.WhitespaceSplit(),
         pre_tokenizers.Punctuation(),
         pre_tokenizers.Digits(individual_digits=True),
     ])
+
+
+def train_wordpiece(texts: Iterable[str], vocab_size: int = 8000, min_frequency: int = 2) -> SubwordTokenizer:
+    """A cased WordPiece vocabulary learned from the texts (NFC-normalised, digits split).
+
+    The vocabulary is built here rather than with ``tokenizers``' trainer, whose choice among
+    equally frequent pieces changes from run to run (a hash-map order): a seeded training must
+    give the same model twice. Every character seen is a piece (so nothing is unknown); the
+    rest of the budget goes to the word-initial prefixes and word-internal pieces that save the
+    most characters over the corpus (count x (length - 1)), ties broken alphabetically.
+    """
+    import unicodedata
+    from collections import Counter
+
+    pre = _pre_tokenizer()
+    words: Counter = Counter()
+    for t in texts:
+        t = unicodedata.normalize("NFC", t)
+        words.update(w for w, _ in pre.pre_tokenize_str(t))
+    chars: set[str] = set()
+    cand: Counter = Counter()
+    for w, c in words.items():
+        chars.update(w)
+        n = len(w)
+        if n > 24 or c < min_frequency:
+            continue
+        for i in range(2, n):
+            cand[w[:i]] += c
+        for j in range(1, n - 1):
+            for k in range(j + 2, n + 1):
+                cand["##" + w[j:k]] += c
+    vocab: dict[str, int] = {}
+    for tok in SPECIALS:
+        vocab[tok] = len(vocab)
+    for ch in sorted(chars):
+        for piece in (ch, "##" + ch):
+            if piece not in vocab:
+                vocab[piece] = len(vocab)
+    # whole frequent words first (most of the budget), then the pieces that save most
+    whole = sorted(((c, w) for w, c in words.items() if c >= min_frequency and len(w) > 1),
+                   key=lambda x: (-x[0], x[1]))
+    limit = len(vocab) + int(WHOLE_WORD_SHARE * max(0, vocab_size - len(vocab)))
+    for _, w in whole:
+        if len(vocab) >= limit:
+            break
+        if w not in vocab:
+            vocab[w] = len(vocab)
+    scored = sorted(((c * (len(p) - (3 if p.startswith("##") else 1))) ** 0.5, p) for p, c in cand.items())
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    for _, p in scored:
+        if len(vocab) >= vocab_size:
+            break
+        if p not in vocab:
+            vocab[p] = len(vocab)
+    tok = Tokenizer(models.WordPiece(vocab=vocab, unk_token="[UNK]", max_input_chars_per_word=64))
+    tok.normalizer = normalizers.NFC()
+    tok.pre_tokenizer = _pre_tokenizer()
     tok.decoder = decoders.WordPiece()
-    trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, min_frequency=min_frequency,
-                                        special_tokens=list(SPECIALS), show_progress=False)
-    tok.train_from_iterator(texts, trainer)
-    v = tok.get_vocab()
-    return SubwordTokenizer(_plain(tok), v["[PAD]"], v["[UNK]"], v["[CLS]"], v["[SEP]"], v["[MASK]"])
+    return SubwordTokenizer(_plain(tok), vocab["[PAD]"], vocab["[UNK]"], vocab["[CLS]"], vocab["[SEP]"], vocab["[MASK]"])
 
 
 def from_checkpoint(path: str | Path) -> SubwordTokenizer:

@@ -15,8 +15,8 @@ without one counts as its own individual). A small ``k`` means the tuple points 
 - ``year``: four-digit years (1800-2099) found in DATE spans, distinct, sorted.
 - ``sex``: schema types that carry it (MEDDOCAN SEXO_SUJETO_ASISTENCIA; SEX/GENDER), mapped to
   ``female``/``male``; anything else is left out.
-Values are lower-cased with accents removed. A redacted value (``[AGE]``) yields no field. A
-document with no field at all is not assessed.
+Values are lower-cased with accents removed. A redaction mark (``[EDAD]``, ``<NAME>``, ``***``,
+``XXXX``) yields no field. A document with no field at all is not assessed.
 """
 from __future__ import annotations
 
@@ -56,7 +56,17 @@ def normalise(value: str) -> str:
     return " ".join(v.split()).strip(" .,;:()[]{}\"'")
 
 
+_MARK = re.compile(r"^\s*(\[[^\]]*\]|<[^>]*>|\{[^}]*\}|[\W_]+|x{3,}|X{3,})\s*$")
+
+
+def is_mark(value: str) -> bool:
+    """A redaction mark or placeholder (``[EDAD]``, ``<NAME>``, ``****``, ``XXXX``): no value."""
+    return not value.strip() or bool(_MARK.match(value))
+
+
 def age_band(value: str) -> str | None:
+    if is_mark(value):
+        return None
     v = normalise(value)
     m = _NUMBER.search(v)
     if m:
@@ -78,6 +88,8 @@ def age_band(value: str) -> str | None:
 
 
 def sex_of(value: str, type_: str) -> str | None:
+    if is_mark(value):
+        return None
     v = normalise(value)
     if v == "m":
         return "female" if type_.upper() in _SPANISH_SEX_TYPES else "male"
@@ -121,16 +133,18 @@ def derive(doc: DeidDocument) -> QuasiIdentifiers:
     years: set[str] = set()
     for s in sorted(doc.spans, key=lambda s: (s.start, s.end)):
         value = _value(doc, s)
+        if is_mark(value):
+            continue
         cat, typ = s.category.upper(), s.type.upper()
         if cat == "AGE" and age is None:
             age = age_band(value)
         elif cat == "LOCATION" and typ in LOCATION_TYPES:
             v = normalise(value)
-            if v and any(c.isalpha() for c in v) and not v.startswith("["):
+            if any(c.isalpha() for c in v):
                 locations.add(v)
         elif cat == "PROFESSION":
             v = normalise(value)
-            if v and any(c.isalpha() for c in v) and not v.startswith("["):
+            if any(c.isalpha() for c in v):
                 professions.add(v)
         elif cat == "DATE":
             years.update(_YEAR.findall(value))

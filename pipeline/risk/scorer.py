@@ -27,14 +27,15 @@ from pipeline.risk.embedders import Embedder, Embedding, build_embedder
 from pipeline.risk.neighbours import MULTI_OWNER, best_other_similarity
 from pipeline.risk.quasi import QuasiIdentifiers, derive, individual, k_counts
 from pipeline.risk.signals import SIGNALS
-from pipeline.risk.types import (COLOURS, KEEP, QUASI_IDENTIFIER, RED, UNIQUE_CONTEXT, DeidDocument, Reason,
-                                 RiskConfig, RiskReport, colour_for, raise_level)
+from pipeline.risk.types import (COLOURS, KEEP, MACHINE_ONLY_DIRECT, QUASI_IDENTIFIER, RED, UNIQUE_CONTEXT,
+                                 UNREVIEWED_LOW_CONFIDENCE, DeidDocument, Reason, RiskConfig, RiskReport, colour_for,
+                                 raise_level)
 from pipeline.risk.uniqueness import METHODS
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]      # (stage, done, total)
-_REASON_ORDER = (KEEP, "machine_only_direct_identifier", "unreviewed_low_confidence", QUASI_IDENTIFIER, UNIQUE_CONTEXT)
+_REASON_ORDER = (KEEP, MACHINE_ONLY_DIRECT, UNREVIEWED_LOW_CONFIDENCE, QUASI_IDENTIFIER, UNIQUE_CONTEXT)
 
 
 class RiskScorer:

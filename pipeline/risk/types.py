@@ -165,7 +165,7 @@ class RiskConfig:
     k_threshold: int = 5
     confidence_threshold: float = 0.5
     direct_categories: tuple[str, ...] = DIRECT_CATEGORIES
-    exact_cutoff: int = 5_000
+    exact_cutoff: int = 20_000
     ann_k: int = 16
     group_by_patient: bool = False
     encoder: str | None = None

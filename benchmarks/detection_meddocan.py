@@ -1,0 +1,193 @@
+"""Detection on MEDDOCAN: train on train/, score on dev/, ablation table, speed and memory.
+
+    python benchmarks/detection_meddocan.py --corpus /work/shared/data/meddocan [--model DIR] [--repeat 3]
+
+1. Trains the default ensemble on ``train/`` only (500 notes; thresholds tuned on a
+   patient-disjoint 15 % of train, never on dev) with ``torch.set_num_threads(2)`` and reports
+   the wall time; ``--model`` reuses an existing version instead.
+2. Scores on ``dev/`` (250 notes): strict entity P/R/F1 (offsets and fine type, micro) and
+   span-only recall (offsets, any type) for each part alone and together: rules,
+   dictionaries, each member, the ensemble at 0.5 and at the tuned thresholds, everything.
+   Per-type F1 for every row.
+3. Times the full pipeline (``Detector.detect_many`` on the 250 dev notes), median of
+   ``--repeat`` runs, and reports peak memory (process max RSS and the tracemalloc peak of one
+   extra run).
+
+Prints tables (labels and figures only) and writes ``benchmarks/out/detection_meddocan.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+# The categories the plain word-feature CRF baseline is weakest on (strict F1 on dev).
+BASELINE_WEAK = {"INSTITUCION": 0.52, "FAMILIARES_SUJETO_ASISTENCIA": 0.62, "NUMERO_TELEFONO": 0.72,
+                 "HOSPITAL": 0.83, "CALLE": 0.93, "FECHAS": 0.94}
+BASELINE_MICRO = 0.954
+
+
+def _score(system: dict, gold_docs) -> dict:
+    from pipeline.metrics.entity import span_merged, span_strict, strict
+
+    reference = {d.doc_id: list(d.spans) for d in gold_docs}
+    ids = [d.doc_id for d in gold_docs]
+    st = strict(system, reference, ids)
+    sp = span_strict(system, reference, ids)
+    sm = span_merged(system, reference, {d.doc_id: d.text for d in gold_docs}, ids)
+    return {
+        "precision": st.micro.precision, "recall": st.micro.recall, "f1": st.micro.f1,
+        "span_recall": sp.micro.recall, "span_precision": sp.micro.precision,
+        "span_merged_recall": sm.micro.recall, "span_merged_precision": sm.micro.precision,
+        "per_type": {t: {"f1": c.f1, "precision": c.precision, "recall": c.recall, "support": c.n_reference}
+                     for t, c in st.per_type.items()},
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", default=str(REPO.parent / "shared" / "data" / "meddocan"))
+    ap.add_argument("--model", help="existing model version (or models directory): skip training")
+    ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "models"), help="models directory for training")
+    ap.add_argument("--config", help="JSON file of TrainConfig overrides")
+    ap.add_argument("--repeat", type=int, default=3, help="timed detection runs (median reported)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--skip-speed", action="store_true")
+    args = ap.parse_args()
+
+    import torch
+
+    torch.set_num_threads(args.threads)
+    from models.ensemble import Ensemble
+    from models.registry import resolve
+    from models.train import TrainConfig, train_ensemble
+    from pipeline.detect import Detector
+    from pipeline.formats import read_collection
+    from pipeline.schemas import MEDDOCAN
+
+    corpus = Path(args.corpus)
+    train_docs = read_collection(corpus / "train", "brat", MEDDOCAN)
+    dev_docs = read_collection(corpus / "dev", "brat", MEDDOCAN)
+    print(f"corpus: {len(train_docs)} train notes, {len(dev_docs)} dev notes; torch threads {args.threads}; "
+          f"load average at start {os.getloadavg()[0]:.1f}")
+    result: dict = {"train_docs": len(train_docs), "dev_docs": len(dev_docs), "threads": args.threads}
+
+    if args.model:
+        version = resolve(args.model)
+        print(f"model: {version} (not retrained)")
+    else:
+        overrides = json.loads(Path(args.config).read_text()) if args.config else {}
+        cfg = TrainConfig.from_dict({**overrides, "threads": args.threads})
+        last = {"t": 0.0}
+
+        def progress(ev) -> None:
+            now = time.time()
+            if now - last["t"] > 30 or ev.done == ev.total:
+                last["t"] = now
+                extra = (f" loss {ev.loss:.3f}" if ev.loss is not None else "") + \
+                        (f" dev F1 {ev.dev_f1:.4f}" if ev.dev_f1 is not None else "")
+                print(f"  [{time.strftime('%H:%M:%S')}] {ev.done}/{ev.total} {ev.message}{extra}", flush=True)
+
+        t0, c0 = time.time(), time.process_time()
+        info = train_ensemble(train_docs, None, MEDDOCAN, cfg, args.out, progress=progress)
+        wall, cpu = time.time() - t0, time.process_time() - c0
+        version = Path(info.path)
+        print(f"training: {wall / 60:.1f} min wall, {cpu / 60:.1f} min CPU (all threads) for members "
+              f"{','.join(info.members)} ({', '.join(f'{m} {info.metrics[m]['seconds']:.0f}s' for m in info.members)}"
+              f"{'; crf refit ' + format(info.metrics['crf'].get('refit_seconds', 0), '.0f') + 's' if 'crf' in info.members else ''}); "
+              f"load average now {os.getloadavg()[0]:.1f}")
+        result["train_wall_s"] = wall
+        result["train_cpu_s"] = cpu
+    ens = Ensemble.load(version)
+    info = ens.info
+    result["version"] = info.name
+    result["members"] = info.members
+    result["thresholds"] = info.thresholds
+
+    # --- ablation rows -------------------------------------------------------------------
+    rows: dict[str, dict] = {}
+
+    def run(name: str, det: Detector) -> None:
+        t0 = time.time()
+        out = det.detect_many(dev_docs)
+        rows[name] = _score({d.doc_id: s for d, s in zip(dev_docs, out)}, dev_docs)
+        rows[name]["seconds"] = time.time() - t0
+
+    run("rules", Detector.without_model(MEDDOCAN, "es", rules=True, dictionaries=False))
+    run("dictionaries", Detector.without_model(MEDDOCAN, "es", rules=False, dictionaries=True))
+    run("rules+dictionaries", Detector.without_model(MEDDOCAN, "es"))
+    for m in info.members:
+        run(f"member {m}", Detector.load(version, members=[m], rules=False, dictionaries=False, use_thresholds=False))
+    run("ensemble @0.5", Detector.load(version, rules=False, dictionaries=False, use_thresholds=False))
+    run("ensemble (tuned)", Detector.load(version, rules=False, dictionaries=False))
+    run("ensemble+rules", Detector.load(version, dictionaries=False))
+    run("everything", Detector.load(version))
+    run("everything (union)", Detector.load(version, policy="union"))
+    result["rows"] = rows
+
+    print()
+    print(f"strict entity scores on MEDDOCAN dev ({len(dev_docs)} notes); span = offsets only, any type "
+          f"(strict, and merged as the official subtrack-2 scorer)")
+    print(f"{'row':<22}{'P':>8}{'R':>8}{'F1':>8}{'span R':>8}{'span P':>8}{'mrg R':>8}{'mrg P':>8}")
+    for name, r in rows.items():
+        print(f"{name:<22}{r['precision']:>8.4f}{r['recall']:>8.4f}{r['f1']:>8.4f}{r['span_recall']:>8.4f}"
+              f"{r['span_precision']:>8.4f}{r['span_merged_recall']:>8.4f}{r['span_merged_precision']:>8.4f}")
+    print(f"{'(CRF baseline, brief)':<22}{0.971:>8.4f}{0.937:>8.4f}{BASELINE_MICRO:>8.4f}")
+
+    types = sorted({t for r in rows.values() for t in r["per_type"]},
+                   key=lambda t: -max(r["per_type"].get(t, {}).get("support", 0) for r in rows.values()))
+    short = {"rules": "rul", "dictionaries": "dic", "rules+dictionaries": "r+d", "ensemble @0.5": "e.5",
+             "ensemble (tuned)": "ens", "ensemble+rules": "e+r", "everything": "all", "everything (union)": "uni"}
+    cols = list(rows)
+    heads = [short.get(c, c.replace("member ", "")[:4]) for c in cols]
+    print()
+    print("strict F1 per type (columns: " + ", ".join(f"{h}={c}" for h, c in zip(heads, cols)) + ")")
+    print(f"{'type':<34}{'n':>5}" + "".join(f"{h:>6}" for h in heads) + "  baseline")
+    for t in types:
+        sup = max(r["per_type"].get(t, {}).get("support", 0) for r in rows.values())
+        vals = "".join(f"{rows[c]['per_type'].get(t, {}).get('f1', 0.0):>6.3f}" for c in cols)
+        base = f"  {BASELINE_WEAK[t]:.2f}" if t in BASELINE_WEAK else ""
+        print(f"{t:<34}{sup:>5}{vals}{base}")
+
+    # --- speed and memory --------------------------------------------------------------------
+    if not args.skip_speed:
+        det = Detector.load(version)
+        det.detect_many(dev_docs[:5])  # warm-up
+        times = []
+        for _ in range(max(1, args.repeat)):
+            t0 = time.time()
+            det.detect_many(dev_docs)
+            times.append(time.time() - t0)
+        med = statistics.median(times)
+        tracemalloc.start()
+        det.detect_many(dev_docs)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        result["speed"] = {"runs_s": times, "median_s": med, "notes_per_s": len(dev_docs) / med,
+                           "max_rss_mb": rss, "tracemalloc_peak_mb": peak / 2**20}
+        print()
+        print(f"full pipeline ({', '.join(det.parts)}) on {len(dev_docs)} dev notes: "
+              f"median {med:.2f} s over {len(times)} runs ({', '.join(f'{t:.2f}' for t in times)}) = "
+              f"{len(dev_docs) / med:.1f} notes/s; peak memory: max RSS {rss:.0f} MB, "
+              f"tracemalloc peak {peak / 2**20:.0f} MB; load average {os.getloadavg()[0]:.1f}")
+
+    out = REPO / "benchmarks" / "out"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "detection_meddocan.json").write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""Full-pipeline detection (ensemble + rules + dictionaries) and the train/detect commands.
+
+A tiny model trained once on the MEDDOCAN fixture; checks mechanics: switchable parts, the
+combination policies, valid non-overlapping spans, batch == single, CLI round trip on plain
+folders. No document text is printed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from models.train import train_ensemble
+from pipeline.detect import Detector
+from pipeline.formats import read_collection
+from pipeline.schemas import MEDDOCAN
+from pipeline.spans import validate_spans
+
+REPO = Path(__file__).resolve().parents[1]
+BRAT = REPO / "tests" / "fixtures" / "meddocan" / "brat"
+TINY = dict(hidden=32, layers=1, heads=2, intermediate=64, embedding_size=16, vocab_size=600,
+            max_len=48, overlap=12, epochs=1, batch_size=8, lr=3e-3)
+
+
+def _config(**over) -> dict:
+    cfg = dict(members=["crf", "bert"], seed=5, threads=1, encoders={"bert": dict(TINY)},
+               crf={"max_iterations": 25})
+    cfg.update(over)
+    return cfg
+
+
+@pytest.fixture(scope="module")
+def docs():
+    torch.set_num_threads(1)
+    return read_collection(BRAT, "brat", MEDDOCAN)
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory, docs):
+    out = tmp_path_factory.mktemp("det-models")
+    info = train_ensemble(docs[:12], docs[12:], MEDDOCAN, _config(name="det-1"), out)
+    return Path(info.path)
+
+
+def _check(doc, spans) -> None:
+    validate_spans(doc.doc_id, doc.text, spans)  # inside the text, non-empty, no overlap
+    for s in spans:
+        assert s.doc_id == doc.doc_id and s.layer == "pre"
+        assert MEDDOCAN.has(s.category, s.type)
+        assert 0.0 <= s.score <= 1.0
+
+
+def test_rules_and_dictionaries_without_a_model(docs):
+    det = Detector.without_model("meddocan")
+    assert det.locale == "es" and det.parts == ["rules", "dictionaries"]
+    out = det.detect_many(docs)
+    assert sum(len(s) for s in out) > 50
+    for d, spans in zip(docs, out):
+        _check(d, spans)
+        assert all(s.source.split(":")[0] in ("rule", "dict") for s in spans)
+    rules_only = Detector.without_model(MEDDOCAN, dictionaries=False).detect_many(docs)
+    assert all(s.source.startswith("rule:") for ss in rules_only for s in ss)
+    dicts_only = Detector.without_model(MEDDOCAN, rules=False).detect_many(docs)
+    assert all(s.source.startswith("dict:") for ss in dicts_only for s in ss)
+
+
+def test_detector_loads_the_model_and_keeps_model_spans(model_dir, docs):
+    full = Detector.load(model_dir)
+    model_only = Detector.load(model_dir, rules=False, dictionaries=False)
+    assert full.locale == "es" and full.schema.name == "meddocan"
+    assert model_only.parts == ["model:crf+bert"]
+    batch = full.detect_many(docs)
+    for d, spans in zip(docs, batch):
+        _check(d, spans)
+    assert [full.detect(d) for d in docs[:3]] == batch[:3]
+    # model-first: every model span comes through untouched; rules only add where the model is silent
+    alone = model_only.detect_many(docs)
+    for a, b in zip(alone, batch):
+        assert set(a) <= set(b)
+        extra = [s for s in b if s not in set(a)]
+        assert all(not s.source.startswith("model:") for s in extra)
+        assert not any(e.overlaps(m) for e in extra for m in a)
+    assert sum(len(b) for b in batch) >= sum(len(a) for a in alone)
+
+
+def test_union_policy_and_member_subsets(model_dir, docs):
+    union = Detector.load(model_dir, policy="union")
+    for d, spans in zip(docs, union.detect_many(docs)):
+        _check(d, spans)
+    crf_only = Detector.load(model_dir, members=["crf"], rules=False, dictionaries=False)
+    assert crf_only.parts == ["model:crf"]
+    with pytest.raises(ValueError):
+        Detector.load(model_dir, members=["nope"])
+    with pytest.raises(ValueError):
+        Detector.load(model_dir, policy="whatever")
+
+
+def test_thresholds_lower_than_default_only_add_recall(model_dir, docs):
+    tuned = Detector.load(model_dir, rules=False, dictionaries=False)
+    plain = Detector.load(model_dir, rules=False, dictionaries=False, use_thresholds=False)
+    thr = tuned.ensemble.info.thresholds
+    if all(v <= 0.5 for v in thr.values()):
+        n_tuned = sum(len(s) for s in tuned.detect_many(docs))
+        n_plain = sum(len(s) for s in plain.detect_many(docs))
+        covered_t = sum(s.end - s.start for ss in tuned.detect_many(docs) for s in ss)
+        covered_p = sum(s.end - s.start for ss in plain.detect_many(docs) for s in ss)
+        assert covered_t >= covered_p and n_tuned + n_plain > 0
+
+
+def test_train_and_detect_commands_on_plain_folders(tmp_path):
+    cfg = tmp_path / "cfg.json"
+    cfg.write_text(json.dumps(_config()))
+    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(REPO))
+    models = tmp_path / "models"
+    r = subprocess.run([sys.executable, "-m", "pipeline", "train", "--train", str(BRAT), "--format", "brat",
+                        "--out", str(models), "--members", "crf,bert", "--epochs", "1", "--seed", "3",
+                        "--config", str(cfg), "--threads", "1", "--no-progress"],
+                       cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "model version" in r.stdout and "(active)" in r.stdout
+    out = tmp_path / "pred"
+    r = subprocess.run([sys.executable, "-m", "pipeline", "detect", "--model", str(models), "--input", str(BRAT),
+                        "--format", "brat", "--output", str(out), "--threads", "1"],
+                       cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    pred = read_collection(out, "brat", MEDDOCAN)
+    gold = read_collection(BRAT, "brat", MEDDOCAN)
+    assert [d.doc_id for d in pred] == [d.doc_id for d in gold]
+    assert all(p.text == g.text for p, g in zip(pred, gold))
+    assert sum(len(d.spans) for d in pred) > 0
+    # no document text on stdout or stderr: no gold span's text longer than 4 characters appears
+    said = r.stdout + r.stderr
+    assert not any(len(g.text[s.start:s.end]) > 4 and g.text[s.start:s.end] in said for g in gold for s in g.spans)
+    # xml in, xml out (CRF member only: no transformers import, a quicker process)
+    out_xml = tmp_path / "pred_xml"
+    r = subprocess.run([sys.executable, "-m", "pipeline", "detect", "--model", str(models), "--input",
+                        str(REPO / "tests/fixtures/meddocan/xml"), "--format", "xml", "--output", str(out_xml),
+                        "--no-dictionaries", "--members", "crf", "--threads", "1"],
+                       cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert len(read_collection(out_xml, "xml", MEDDOCAN)) == len(gold)
+
+
+def test_detect_command_reports_a_missing_model_as_one_line(tmp_path):
+    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(REPO))
+    r = subprocess.run([sys.executable, "-m", "pipeline", "detect", "--model", str(tmp_path / "none"), "--input",
+                        str(BRAT), "--output", str(tmp_path / "o")], cwd=REPO, env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 1
+    assert r.stderr.strip().startswith("error:") and len(r.stderr.strip().splitlines()) == 1
