@@ -152,6 +152,16 @@ def test_rare_age_city_profession_tuple_is_flagged_with_its_tuple():
         assert not [r for r in reports[f"c{i}"].reasons if r.kind == QUASI_IDENTIFIER]
 
 
+def test_quasi_fields_choose_the_tuple():
+    reports = by_id(score_run(qi_corpus(), RiskConfig(quasi_fields=("age_band", "sex"))))
+    qi = [r for r in reports["rare"].reasons if r.kind == QUASI_IDENTIFIER]
+    assert qi[0].quasi_identifiers == {"age_band": "40-49", "sex": "female"} and qi[0].k == 1
+    reports = by_id(score_run(qi_corpus(), RiskConfig(quasi_fields=("sex",))))
+    assert not [r for r in reports["rare"].reasons if r.kind == QUASI_IDENTIFIER]      # six women: k = 6
+    with pytest.raises(ValueError):
+        RiskConfig(quasi_fields=("shoe_size",)).check()
+
+
 def colour_raise(colour: str, steps: int) -> str:
     order = [GREEN, AMBER, RED]
     return order[min(2, order.index(colour) + steps)]

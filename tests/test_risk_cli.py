@@ -39,9 +39,15 @@ def test_brat_folder_gives_a_report_in_triage_order(meddocan_sample, tmp_path, c
 def test_xml_folder_reviewed_corpus_share(meddocan_sample, tmp_path):
     out = tmp_path / "risk.json"
     assert main(["risk", "--input", str(meddocan_sample / "xml"), "--format", "xml", "--output", str(out),
-                 "--reviewed", "--method", "corpus-share", "--threshold", "0.6", "--k", "2"]) == 0
+                 "--reviewed", "--method", "corpus-share", "--threshold", "0.6", "--k", "2",
+                 "--quasi-fields", "age_band,sex"]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["method"] == "corpus-share" and report["threshold"] == 0.6 and report["k"] == 2
+    assert report["quasi_fields"] == ["age_band", "sex"]
+    for d in report["documents"]:
+        for r in d["reasons"]:
+            if r["kind"] == "quasi_identifier":
+                assert set(r["quasi_identifiers"]) <= {"age_band", "sex"} and r["k"] < 2
     docs = report["documents"]
     assert len(docs) == 16
     assert not any(r["kind"] == "machine_only_direct_identifier" for d in docs for r in d["reasons"])
@@ -71,6 +77,9 @@ def test_wrong_schema_and_missing_folder_are_one_line_errors(meddocan_sample, tm
     assert not (tmp_path / "r.json").exists()
     rc = main(["risk", "--input", str(tmp_path / "missing"), "--format", "brat", "--output", str(tmp_path / "r.json")])
     assert rc == 1
+    rc = main(["risk", "--input", str(meddocan_sample / "brat"), "--format", "brat", "--quasi-fields", "shoe_size",
+               "--output", str(tmp_path / "r.json")])
+    assert rc == 1 and "quasi_fields" in capsys.readouterr().err
 
 
 def test_out_of_range_options_are_refused(tmp_path):

@@ -59,6 +59,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="cosine below which a context's best match elsewhere makes it unique (default 0.5)")
     p.add_argument("--k", type=_positive, default=5,
                    help="quasi-identifier tuples shared by fewer individuals raise the level (default 5)")
+    p.add_argument("--quasi-fields", default="age_band,location,profession,year,sex", metavar="F1,F2",
+                   help="quasi-identifier fields combined for k (default: all of "
+                        "age_band,location,profession,year,sex)")
     p.add_argument("--schema", help="label schema of the files (default: try meddocan, then i2b2-2014)")
     p.add_argument("--window", type=_positive, default=5, help="words each side of an entity (default 5)")
     p.add_argument("--confidence", type=_unit, default=0.5,
@@ -103,17 +106,24 @@ def _write_json(path: Path, obj: dict) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pipeline.risk import RiskConfig, RiskScorer, from_document, triage_order
+    from pipeline.schemas import SchemaError
 
     docs, schema = _read(args.input, args.format, args.schema)
     deid = [from_document(d, action=args.action, reviewed=True if args.reviewed else None) for d in docs]
     config = RiskConfig(method=args.method, threshold=args.threshold, k_threshold=args.k, window=args.window,
                         confidence_threshold=args.confidence, group_by_patient=args.group_by_patient,
-                        encoder=args.encoder)
+                        encoder=args.encoder,
+                        quasi_fields=tuple(f.strip() for f in args.quasi_fields.split(",") if f.strip()))
+    try:
+        config.check()
+    except ValueError as e:
+        raise SchemaError(str(e)) from None
     scorer = RiskScorer(config)
     reports = triage_order(scorer.score(deid))
     out = {
         "method": config.method, "embedder": scorer.embedder_name, "search": scorer.neighbour_method,
         "schema": schema, "threshold": config.threshold, "k": config.k_threshold, "window": config.window,
+        "quasi_fields": list(config.quasi_fields),
         "confidence_threshold": config.confidence_threshold,
         "documents": [r.to_dict() for r in reports],
     }

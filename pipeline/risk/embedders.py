@@ -188,13 +188,15 @@ class SentenceEncoderEmbedder:
     """
 
     def __init__(self, path: str | os.PathLike, *, batch_size: int = 64, max_seq_length: int = 64,
-                 device: str = "cpu", center: bool | None = None) -> None:
+                 device: str | None = None, center: bool | None = None) -> None:
         p = Path(path)
         if not p.is_dir():
             raise FileNotFoundError(f"{p}: encoder directory not found")
         d = _model_dir(p)
         _offline()
+        import torch
         from sentence_transformers import SentenceTransformer
+        device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         if (d / "modules.json").is_file():
             self.model = SentenceTransformer(str(d), local_files_only=True, device=device)
             kind = "sentence-transformers"

@@ -157,7 +157,7 @@ class RiskScorer:
         self.timings["neighbours"] = time.perf_counter() - t
         # 4. quasi-identifiers and reports
         t = time.perf_counter()
-        ks = k_counts(self._quasi, {d: individual(doc) for d, doc in self._docs.items()})
+        ks = k_counts(self._quasi, {d: individual(doc) for d, doc in self._docs.items()}, cfg.quasi_fields)
         total = sum(len(c) for c in self._contexts.values())
         reports = [self._report(doc, ctx_uid[doc_id], best, ks.get(doc_id), total)
                    for doc_id, doc in self._docs.items()]
@@ -188,7 +188,7 @@ class RiskScorer:
             reasons.append(Reason(UNIQUE_CONTEXT, msg, s.start, s.end, s.category, s.type, c.start, c.end, sim_v))
         q = self._quasi[doc.doc_id]
         if k is not None and k < cfg.k_threshold:
-            qi = q.as_dict()
+            qi = q.as_dict(cfg.quasi_fields)
             reasons.append(Reason(QUASI_IDENTIFIER,
                                   f"quasi-identifier tuple ({', '.join(qi)}) is shared by {k} individual(s), "
                                   f"fewer than {cfg.k_threshold}", quasi_identifiers=qi, k=k))

@@ -156,6 +156,8 @@ class RiskConfig:
     - ``group_by_patient``: treat documents of the same ``patient_id`` as one owner (a context
       repeated only within one patient's notes stays unique; quasi-identifier ``k`` always
       counts distinct patients where ids are known).
+    - ``quasi_fields``: the quasi-identifier fields whose combination is counted (see
+      :mod:`pipeline.risk.quasi`).
     - ``encoder``: a local model directory for the embedder (never a hub name); ``None`` = lexical.
     """
 
@@ -170,6 +172,7 @@ class RiskConfig:
     group_by_patient: bool = False
     encoder: str | None = None
     lexical_dim: int = 256
+    quasi_fields: tuple[str, ...] = ("age_band", "location", "profession", "year", "sex")
 
     def check(self) -> None:
         from pipeline.risk.uniqueness import METHODS
@@ -179,6 +182,10 @@ class RiskConfig:
             raise ValueError("similarity threshold must lie in [-1, 1]")
         if self.window < 0 or self.k_threshold < 1 or self.ann_k < 2:
             raise ValueError("window must be >= 0, k threshold >= 1 and ann_k >= 2")
+        from pipeline.risk.quasi import QI_FIELDS
+        unknown = [f for f in self.quasi_fields if f not in QI_FIELDS]
+        if unknown or not self.quasi_fields:
+            raise ValueError(f"quasi_fields must be a non-empty subset of {', '.join(QI_FIELDS)}")
 
 
 def colour_for(score: float) -> str:
