@@ -245,3 +245,64 @@ def show_flash() -> None:
     """Show and clear the messages kept by :func:`flash`."""
     for message in st.session_state.pop(FLASH_KEY, []):
         st.success(message)
+
+
+def job_progress(job_id: int | None, *, user: str, key: str, counts: bool = False, stale_after_s: float = 60.0):
+    """A running job's progress bar (polled every second in a fragment, with a Cancel button),
+    or the finished job for the page to report on; ``None`` when there is no job to show.
+
+    The job is read from the store on every run, so a reload or another browser shows the same
+    progress; a job whose worker stopped beating is marked failed first.
+    """
+    import store
+    from dashboard import state
+
+    if job_id is None:
+        return None
+    db = state.get_db()
+    job = store.get_job(db, int(job_id))
+    if job.finished:
+        return job
+    store.mark_stale_jobs_failed(db, stale_after_s)
+
+    @st.fragment(run_every=1.0)
+    def _poll() -> None:
+        j = store.get_job(state.get_db(), int(job_id))
+        if j.finished:
+            st.rerun()
+        detail = f" ({int(j.progress or 0)}/{int(j.total or 0)})" if counts else ""
+        st.progress(j.fraction or 0.0, text=f"Job #{j.id}: {j.message or j.status}{detail}")
+        if st.button("Cancel", key=f"{key}.cancel"):
+            store.request_cancel(state.get_db(), j.id, user=user)
+
+    _poll()
+    return None
+
+
+def risk_marked_html(text: str, reasons: list[dict], reason_words: Mapping[str, str]) -> str:
+    """The de-identified text (escaped) with each reason's entity boxed in red and its context
+    window shaded; hovering shows which reasons point there (kinds and offsets, no text)."""
+    from pipeline.release_jobs import reason_marks
+
+    marks = reason_marks(reasons, len(text))
+    cuts = sorted({0, len(text), *(a for a, _, _ in marks), *(b for _, b, _ in marks)})
+    kinds: dict[tuple[int, int], set[str]] = {}
+    for r in reasons:
+        for a, b in ((r.get("start"), r.get("end")), (r.get("context_start"), r.get("context_end"))):
+            if a is not None and b is not None:
+                kinds.setdefault((int(a), int(b)), set()).add(reason_words.get(r.get("kind", ""), r.get("kind", "")))
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        piece = html.escape(text[a:b])
+        ent = [m for m in marks if m[2] == "entity" and m[0] <= a and b <= m[1]]
+        con = [m for m in marks if m[2] == "context" and m[0] <= a and b <= m[1]]
+        if not ent and not con:
+            out.append(piece)
+            continue
+        title = "; ".join(sorted({k for m in ent + con for k in kinds.get((m[0], m[1]), ())}))
+        style = "background:#fff3cd;" if con else ""
+        if ent:
+            style += "border:2px solid #c62828;border-radius:3px;background:#ffcdd2;font-weight:600;"
+        out.append(f'<span title="{html.escape(title)}" style="{style}">{piece}</span>')
+    return ('<div class="wb-risk" style="white-space:pre-wrap;line-height:1.9;font-family:ui-monospace,monospace;'
+            'font-size:0.9em;border:1px solid #ddd;padding:8px;border-radius:4px">' + "".join(out) + "</div>")

@@ -192,24 +192,8 @@ def _download(items_fn, target: str, key: str) -> None:
 
 
 def _job_panel() -> None:
-    job_id = st.session_state.get(JOB_KEY)
-    if job_id is None:
-        return
-    job = store.get_job(db, int(job_id))
-    if not job.finished:
-        store.mark_stale_jobs_failed(db, 60.0)
-
-        @st.fragment(run_every=1.0)
-        def _poll() -> None:
-            j = store.get_job(state.get_db(), int(job_id))
-            if j.finished:
-                st.rerun()
-            st.progress(j.fraction or 0.0, text=f"Job #{j.id}: {j.message or j.status} "
-                                                f"({int(j.progress or 0)}/{int(j.total or 0)})")
-            if st.button("Cancel", key="deid.cancel"):
-                store.request_cancel(state.get_db(), j.id, user=user.username)
-
-        _poll()
+    job = C.job_progress(st.session_state.get(JOB_KEY), user=user.username, key="deid", counts=True)
+    if job is None:
         return
     if job.status == "failed":
         st.error(f"Job #{job.id} failed: {job.error or 'no reason recorded'}")

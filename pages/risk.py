@@ -4,7 +4,6 @@ back, withhold). Scores come from :mod:`pipeline.release_jobs` (job ``risk``); t
 decisions across re-scoring."""
 from __future__ import annotations
 
-import html
 
 import pandas as pd
 import streamlit as st
@@ -38,50 +37,11 @@ st.title("Risk triage")
 C.show_flash()
 
 
-def marked_html(text: str, reasons: list[dict]) -> str:
-    """The de-identified text (escaped) with each reason's entity boxed in red and its context
-    window shaded; hovering shows which reasons point there (kinds and offsets, no text)."""
-    marks = rj.reason_marks(reasons, len(text))
-    cuts = sorted({0, len(text), *(a for a, _, _ in marks), *(b for _, b, _ in marks)})
-    kinds: dict[tuple[int, int], set[str]] = {}
-    for r in reasons:
-        for a, b in ((r.get("start"), r.get("end")), (r.get("context_start"), r.get("context_end"))):
-            if a is not None and b is not None:
-                kinds.setdefault((int(a), int(b)), set()).add(REASON_WORDS.get(r.get("kind", ""), r.get("kind", "")))
-    out = []
-    for a, b in zip(cuts, cuts[1:]):
-        piece = html.escape(text[a:b])
-        ent = [m for m in marks if m[2] == "entity" and m[0] <= a and b <= m[1]]
-        con = [m for m in marks if m[2] == "context" and m[0] <= a and b <= m[1]]
-        if not ent and not con:
-            out.append(piece)
-            continue
-        title = "; ".join(sorted({k for m in ent + con for k in kinds.get((m[0], m[1]), ())}))
-        style = "background:#fff3cd;" if con else ""
-        if ent:
-            style += "border:2px solid #c62828;border-radius:3px;background:#ffcdd2;font-weight:600;"
-        out.append(f'<span title="{html.escape(title)}" style="{style}">{piece}</span>')
-    return ('<div class="wb-risk" style="white-space:pre-wrap;line-height:1.9;font-family:ui-monospace,monospace;'
-            'font-size:0.9em;border:1px solid #ddd;padding:8px;border-radius:4px">' + "".join(out) + "</div>")
-
-
 def job_panel() -> None:
-    job_id = st.session_state.get(JOB_KEY)
-    if job_id is None:
+    job = C.job_progress(st.session_state.get(JOB_KEY), user=user.username, key="risk.job")
+    if job is None:
         return
-    job = store.get_job(db, int(job_id))
-    if not job.finished:
-        store.mark_stale_jobs_failed(db, 60.0)
-
-        @st.fragment(run_every=1.0)
-        def _poll() -> None:
-            j = store.get_job(state.get_db(), int(job_id))
-            if j.finished:
-                st.rerun()
-            st.progress(j.fraction or 0.0, text=f"Job #{j.id}: {j.message or j.status}")
-
-        _poll()
-    elif job.status == "failed":
+    if job.status == "failed":
         st.error(f"Re-scoring (job #{job.id}) failed: {job.error or 'no reason recorded'}")
     elif st.session_state.get("risk.job_seen") != job.id:
         st.session_state["risk.job_seen"] = job.id
@@ -171,7 +131,7 @@ else:
 body, side = st.columns([3, 2])
 with body:
     st.markdown("**De-identified text** (reason entities boxed in red, their contexts shaded)")
-    st.html(marked_html(out.text or "", score.reasons))
+    st.html(C.risk_marked_html(out.text or "", score.reasons, REASON_WORDS))
 with side:
     st.markdown(f"**Reasons** ({len(score.reasons)})")
     counts: dict[str, int] = {}

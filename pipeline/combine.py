@@ -175,7 +175,6 @@ def _merge_category(spans: list[Span], text: str, policy: CombinePolicy) -> tupl
 
     for sp in spans:
         if cluster:
-            best = min(cluster, key=lambda x: _label_key(x, policy))
             overlapping = sp.start < c_end
             adjacent = (sp.category in policy.merge_whitespace
                         and sp.start >= c_end and _gap_ok(text, c_end, sp.start, policy))

@@ -489,7 +489,6 @@ def failed_jobs(db, project_id: int, kinds: Sequence[str] = PAGE_JOB_KINDS, limi
 def start_training(db_path: str | os.PathLike, db, user, project_id: int, params: dict) -> int:
     """Check the role and the request, refuse a second concurrent training of the project (the
     machine's cores are shared with the app), and start the worker; returns the job id."""
-    import store
     from store import access
 
     access.require(user, "train")
