@@ -54,7 +54,7 @@ class EncoderConfig:
     warmup: float = 0.1
     class_weight_power: float = 0.5  # rare labels: weight (median entity count / count) ** power
     max_class_weight: float = 10.0
-    input_mask: float = 0.15         # fine-tuning: share of input pieces replaced by [MASK] (context over memory)
+    input_mask: float = 0.1          # fine-tuning: share of input pieces replaced by [MASK] (context over memory)
     mlm_epochs: int = 0              # masked-LM pre-training passes over all texts (0 = none)
     mlm_lr: float = 1e-3
     init_from: str = ""              # local checkpoint directory (offline)
@@ -65,6 +65,16 @@ class EncoderConfig:
     def from_dict(cls, d: dict) -> "EncoderConfig":
         known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
         return cls(**known)
+
+
+def _quiet_transformers() -> None:
+    """No progress bars from transformers' save/load on the user's terminal."""
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+    except ImportError:  # pragma: no cover
+        pass
 
 
 def _set_seed(seed: int) -> None:
@@ -379,6 +389,7 @@ class EncoderMember:
     def save(self, directory: str | Path) -> None:
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
+        _quiet_transformers()
         self.model.save_pretrained(str(d / "model"), safe_serialization=True)
         self.tokenizer.save(d / "tokenizer")
         cfg = asdict(self.config)
@@ -394,6 +405,7 @@ class EncoderMember:
 
         d = Path(directory)
         meta = json.loads((d / "member.json").read_text(encoding="utf-8"))
+        _quiet_transformers()
         model = AutoModelForTokenClassification.from_pretrained(str(d / "model"), local_files_only=True)
         member = cls(meta["name"], meta["labels"], EncoderConfig.from_dict(meta["config"]),
                      SubwordTokenizer.load(d / "tokenizer"), model)

@@ -59,10 +59,16 @@ class Ensemble:
     def member_probs(self, items: list[tuple[str, Words]]) -> dict[str, list[np.ndarray]]:
         return {n: m.predict_proba(items) for n, m in self.members.items()}
 
+    @property
+    def active_members(self) -> list[str]:
+        """Members whose weight is above zero (a member tuned to weight 0 is not run)."""
+        act = [n for n in self.members if float(self.info.weights.get(n, 1.0)) > 0]
+        return act or list(self.members)
+
     def combined_probs(self, items: list[tuple[str, Words]]) -> list[np.ndarray]:
-        per = self.member_probs(items)
-        names = list(per)
-        w = [float(self.info.weights.get(n, 1.0)) for n in names]
+        names = self.active_members
+        per = {n: self.members[n].predict_proba(items) for n in names}
+        w = [float(self.info.weights.get(n, 1.0)) or 1.0 for n in names]
         return [average([per[n][k] for n in names], w) for k in range(len(items))]
 
     def predict(self, texts: list[str], doc_ids: list[str], *, use_thresholds: bool = True) -> list[list[Span]]:

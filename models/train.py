@@ -9,6 +9,7 @@ the run: nothing is published and earlier versions are untouched.
 """
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import time
@@ -35,10 +36,11 @@ log = logging.getLogger(__name__)
 # Two layers of width 128: on two shared CPU cores a wider or deeper encoder cannot be trained
 # for enough epochs within the 20-minute budget, nor run at 20 notes/s.
 DEFAULT_ENCODERS: dict[str, dict] = {
-    "bert": dict(arch="bert", hidden=128, layers=2, heads=4, intermediate=512, epochs=6, lr=2e-3),
+    "bert": dict(arch="bert", hidden=128, layers=2, heads=4, intermediate=512, epochs=8, patience=3, lr=2e-3),
     "electra": dict(arch="electra", hidden=128, layers=2, heads=4, intermediate=512, embedding_size=64,
-                    epochs=6, lr=2e-3),
-    "roberta": dict(arch="roberta", hidden=128, layers=2, heads=4, intermediate=512, epochs=6, lr=2e-3),
+                    epochs=8, patience=3, lr=2e-3),
+    "roberta": dict(arch="roberta", hidden=128, layers=2, heads=4, intermediate=512, epochs=8, patience=3,
+                    lr=2e-3),
 }
 
 
@@ -67,13 +69,14 @@ class TrainConfig:
     encoders: dict[str, dict] = field(default_factory=dict)   # per-member EncoderConfig overrides
     crf: dict = field(default_factory=dict)                   # CRFConfig overrides
     weights: dict[str, float] = field(default_factory=dict)   # member weights in the average
-    tune_weights: bool = True            # pick the CRF member's weight on dev (when not given)
+    tune_weights: bool = True            # pick member weights on dev (when none are given)
     refit_crf: bool = True               # after tuning, retrain the CRF on train + dev (it is cheap)
     mlm_epochs: int | None = None        # overrides every encoder's mlm_epochs
     threads: int | None = None           # torch.set_num_threads
     name: str | None = None              # version name (default: v<UTC time>-<random>)
     min_threshold_support: int = 5
     threshold_measure: str = "token"     # recall the thresholds aim at: "token" (PHI coverage) or "strict"
+    learn_type_policy: bool = False      # per type, how rule/dictionary spans join the model's (on dev; noisy on small dev sets)
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
@@ -182,7 +185,7 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             t0 = time.time()
             c0 = time.process_time()
             if kinds[m] == "crf":
-                crf_cfg = CRFConfig(**{**asdict(CRFConfig()), **cfg.crf})
+                crf_cfg = CRFConfig(**{**asdict(CRFConfig()), "locale": cfg.locale, **cfg.crf})
                 report(base, f"{m}: training", m)
 
                 def on_iter(i: int, loss: float, _base=base, _m=m, _n=crf_cfg.max_iterations) -> None:
@@ -190,7 +193,9 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
                     report(_base + int(unit * min(i, _n) / max(1, _n)), f"{_m}: iteration {i}", _m, loss)
 
                 member = CRFMember.train(m, train_items, train_tags, labels, crf_cfg,
-                                         gazetteer=Gazetteer.for_locale(cfg.locale), on_iteration=on_iter)
+                                         gazetteer=Gazetteer.for_locale(cfg.locale),
+                                         clusters=_clusters(crf_cfg, [t for t, _ in train_items], extra_texts, cfg.seed),
+                                         on_iteration=on_iter)
             else:
                 enc_cfg = cfg.encoder_config(m)
                 steps = {"total": 1, "done": 0}
@@ -224,8 +229,8 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
 
         check_stop()
         weights = {m: float(cfg.weights.get(m, 1.0)) for m in cfg.members}
-        if cfg.tune_weights and "crf" in cfg.members and len(cfg.members) > 1 and "crf" not in cfg.weights:
-            weights["crf"] = _tune_crf_weight(cfg.members, weights, dev_probs, dev_f1_of)
+        if cfg.tune_weights and "crf" in cfg.members and len(cfg.members) > 1 and not cfg.weights:
+            weights = _tune_crf_weight(cfg.members, weights, dev_probs, dev_f1_of)
         ens = [average([dev_probs[m][i] for m in cfg.members], [weights[m] for m in cfg.members])
                for i in range(len(dev_items))]
         thresholds = tune_thresholds(ens, dev_words, dev_gold, index, cfg.target_recall,
@@ -238,13 +243,20 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             metrics[m] = score(decode_many(dev_probs[m], dev_words, index), dev_gold).to_json()
             metrics[m]["seconds"] = member_meta[m]["seconds"]
             metrics[m]["cpu_seconds"] = member_meta[m]["cpu_seconds"]
+        type_policy: dict[str, str] = {}
+        if cfg.learn_type_policy:
+            from pipeline.detect import learn_type_policy
+            thr = thresholds_array(index, thresholds)
+            model_spans = [[Span(d.doc_id, s, e, schema.category_of(t), t) for s, e, t in spans]
+                           for d, spans in zip(dev_docs, decode_many(ens, dev_words, index, thr))]
+            type_policy = learn_type_policy(dev_docs, model_spans, schema, cfg.locale)
         report(unit * len(cfg.members) + 50, "thresholds tuned", dev_f1=metrics["ensemble"]["strict"]["f1"])
         if refit:
             # The dev figures above are those of the CRF trained on the train split; the published
             # CRF has also seen the dev notes (more data, same settings and thresholds).
             check_stop()
             base = unit * len(cfg.members) + 50
-            crf_cfg = CRFConfig(**{**asdict(CRFConfig()), **cfg.crf})
+            crf_cfg = CRFConfig(**{**asdict(CRFConfig()), "locale": cfg.locale, **cfg.crf})
             t0, c0 = time.time(), time.process_time()
 
             def on_iter_refit(i: int, loss: float, _n=crf_cfg.max_iterations) -> None:
@@ -253,8 +265,11 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
 
             dev_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, "X", t) for s, e, t in _gold(d, schema)], labels)
                         for d, (_, w) in zip(dev_docs, dev_items)]
+            all_texts = [t for t, _ in train_items + dev_items]
             member = CRFMember.train("crf", train_items + dev_items, train_tags + dev_tags, labels, crf_cfg,
-                                     gazetteer=Gazetteer.for_locale(cfg.locale), on_iteration=on_iter_refit)
+                                     gazetteer=Gazetteer.for_locale(cfg.locale),
+                                     clusters=_clusters(crf_cfg, all_texts, extra_texts, cfg.seed),
+                                     on_iteration=on_iter_refit)
             check_stop()
             shutil.rmtree(tmp / "members" / "crf")
             member.save(tmp / "members" / "crf")
@@ -268,9 +283,10 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             schema_name=schema.name, locale=cfg.locale, labels=labels, members=list(cfg.members),
             weights=weights, thresholds=thresholds, target_recall=cfg.target_recall, metrics=metrics,
+            type_policy=type_policy,
             config=_config_json(cfg, kinds), n_train_docs=len(train_docs), n_dev_docs=len(dev_docs),
             train_seconds=round(time.time() - t_start, 1))
-        write_json(tmp / "schema.json", __import__("json").loads(schema.to_json()))
+        write_json(tmp / "schema.json", json.loads(schema.to_json()))
         write_json(tmp / "labels.json", labels)
         write_json(tmp / "thresholds.json", {"target_recall": cfg.target_recall, "measure": cfg.threshold_measure,
                                              "thresholds": thresholds})
@@ -282,18 +298,31 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
     return info
 
 
+def _clusters(crf_cfg: CRFConfig, texts: list[str], extra_texts: list[str] | None, seed: int):
+    """Word clusters for the CRF from the labelled texts plus any unlabelled ones (no labels used)."""
+    if not crf_cfg.clusters:
+        return None
+    from models.clusters import train_clusters
+
+    return train_clusters(list(texts) + list(extra_texts or []), seed=seed)
+
+
 def _tune_crf_weight(members: list[str], weights: dict[str, float], dev_probs: dict[str, list[np.ndarray]],
-                     f1_of: Callable[[list[np.ndarray]], float]) -> float:
-    """The CRF member's weight (others fixed) that maximises dev F1; the CRF is usually the
-    strongest member on a few hundred notes, the encoders add what it misses."""
-    best_w, best_f1 = 1.0, -1.0
-    for w in (1.0, 1.5, 2.0, 3.0, 4.0, 6.0):
-        ws = [w if m == "crf" else weights[m] for m in members]
-        probs = [average([dev_probs[m][i] for m in members], ws) for i in range(len(dev_probs[members[0]]))]
+                     f1_of: Callable[[list[np.ndarray]], float]) -> dict[str, float]:
+    """Member weights that maximise dev F1: the CRF at 1, each encoder at one shared weight from
+    {1, 1/2, 1/4, 1/8, 0}. On a few hundred notes the CRF is the strongest member; an encoder
+    trained from scratch may add nothing, and then the data says so (weight 0, not run)."""
+    best, best_f1 = dict(weights), -1.0
+    n = len(dev_probs[members[0]])
+    for we in (1.0, 0.5, 0.25, 0.125, 0.0):
+        ws = {m: (1.0 if m == "crf" else we * weights[m]) for m in members}
+        if sum(ws.values()) <= 0:
+            continue
+        probs = [average([dev_probs[m][i] for m in members], [ws[m] for m in members]) for i in range(n)]
         f1 = f1_of(probs)
         if f1 > best_f1 + 1e-9:
-            best_w, best_f1 = w, f1
-    return best_w
+            best, best_f1 = ws, f1
+    return best
 
 
 def _config_json(cfg: TrainConfig, kinds: dict[str, str]) -> dict:
@@ -301,7 +330,8 @@ def _config_json(cfg: TrainConfig, kinds: dict[str, str]) -> dict:
     d["resolved"] = {}
     for m, k in kinds.items():
         if k == "crf":
-            d["resolved"][m] = {"kind": "crf", **asdict(CRFConfig(**{**asdict(CRFConfig()), **cfg.crf}))}
+            d["resolved"][m] = {"kind": "crf", **asdict(CRFConfig(**{**asdict(CRFConfig()), "locale": cfg.locale,
+                                                                      **cfg.crf}))}
         else:
             d["resolved"][m] = {"kind": "encoder", **asdict(cfg.encoder_config(m))}
     return d

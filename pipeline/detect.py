@@ -77,7 +77,7 @@ class Detector:
     def parts(self) -> list[str]:
         out = []
         if self.ensemble is not None:
-            out.append("model:" + "+".join(self.ensemble.members))
+            out.append("model:" + "+".join(self.ensemble.active_members))
         if self.rules:
             out.append("rules")
         if self.dictionaries:
@@ -112,6 +112,12 @@ class Detector:
             cands.extend(self.matcher.match(doc.text, doc.doc_id))
         return cands
 
+    @property
+    def type_policy(self) -> dict[str, str]:
+        if self.ensemble is None:
+            return {}
+        return dict(getattr(self.ensemble.info, "type_policy", {}) or {})
+
     def _combine(self, doc: Document, model_spans: list[Span]) -> list[Span]:
         from pipeline.combine import combine
 
@@ -122,9 +128,76 @@ class Detector:
             rest: list[Span] = []
             if others:
                 rest, _ = combine(others, doc.text)
-                rest = [s for s in rest if not any(s.start < m.end and m.start < s.end for m in model_spans)]
-            kept = sorted(model_spans + rest, key=lambda s: (s.start, s.end))
+            kept = merge_model_first(model_spans, rest, self.type_policy)
         return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
+
+
+TYPE_POLICIES = ("model+rules", "model", "rules-first")
+
+
+def merge_model_first(model_spans: list[Span], others: list[Span], type_policy: dict[str, str]) -> list[Span]:
+    """Model spans plus rule/dictionary spans, per the type of each rule/dictionary span:
+
+    * ``model+rules`` (default): added where no model span overlaps;
+    * ``model``: never added (the model alone decides this type);
+    * ``rules-first``: added, and the model spans it overlaps are dropped (the rules know this
+      type's boundaries better, e.g. ages "52 años" or phone numbers).
+
+    ``others`` must not overlap each other (pass them through :func:`pipeline.combine.combine`).
+    """
+    first = [o for o in others if type_policy.get(o.label) == "rules-first"]
+    kept_model = [m for m in model_spans if not any(o.start < m.end and m.start < o.end for o in first)]
+    out = kept_model + first
+    for o in others:
+        pol = type_policy.get(o.label, "model+rules")
+        if pol != "model+rules":
+            continue
+        if not any(o.start < m.end and m.start < o.end for m in out):
+            out.append(o)
+    return sorted(out, key=lambda s: (s.start, s.end))
+
+
+def learn_type_policy(docs: Sequence[Document], model_spans: Sequence[list[Span]], schema: LabelSchema,
+                      locale: str, *, min_gain: int = 1) -> dict[str, str]:
+    """Per fine type, the way of merging rule/dictionary spans into the model's that gives the
+    best strict F1 on ``docs`` (a dev split with gold spans), one type at a time, most frequent
+    first. A type moves off the default (``model+rules``) only when that gains at least
+    ``min_gain`` in (correct - spurious) spans, so noise on a small dev set does not decide."""
+    from pipeline.combine import combine
+
+    base = Detector.without_model(schema, locale)
+    others = []
+    for d in docs:
+        cands = base.other_candidates(d)
+        others.append(combine(cands, d.text)[0] if cands else [])
+    gold = [{(s.start, s.end, s.label) for s in d.spans} for d in docs]
+
+    def net(policy: dict[str, str]) -> int:
+        tp = fp = 0
+        for g, ms, os_ in zip(gold, model_spans, others):
+            pred = {(s.start, s.end, s.label) for s in merge_model_first(ms, os_, policy)}
+            tp += len(pred & g)
+            fp += len(pred - g)
+        return tp - fp  # near the operating point (TP ~ gold >> FP) F1 moves with TP - FP
+
+    support: dict[str, int] = {}
+    for g in gold:
+        for _, _, t in g:
+            support[t] = support.get(t, 0) + 1
+    types = {o.label for os_ in others for o in os_}
+    policy: dict[str, str] = {}
+    current = net(policy)
+    for t in sorted(types, key=lambda t: (-support.get(t, 0), t)):
+        best_pol, best = "model+rules", current
+        for pol in ("model", "rules-first"):
+            trial = {**policy, t: pol}
+            v = net(trial)
+            if v >= best + min_gain:
+                best_pol, best = pol, v
+        if best_pol != "model+rules":
+            policy[t] = best_pol
+            current = best
+    return policy
 
 
 def _shipped_matcher(locale: str, schema: LabelSchema):

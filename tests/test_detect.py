@@ -29,7 +29,7 @@ TINY = dict(hidden=32, layers=1, heads=2, intermediate=64, embedding_size=16, vo
 
 def _config(**over) -> dict:
     cfg = dict(members=["crf", "bert"], seed=5, threads=1, encoders={"bert": dict(TINY)},
-               crf={"max_iterations": 25})
+               crf={"max_iterations": 25}, weights={"crf": 1.0, "bert": 1.0})
     cfg.update(over)
     return cfg
 
@@ -86,6 +86,14 @@ def test_detector_loads_the_model_and_keeps_model_spans(model_dir, docs):
         assert all(not s.source.startswith("model:") for s in extra)
         assert not any(e.overlaps(m) for e in extra for m in a)
     assert sum(len(b) for b in batch) >= sum(len(a) for a in alone)
+
+
+def test_empty_and_blank_documents(model_dir):
+    from pipeline.spans import Document
+
+    det = Detector.load(model_dir)
+    assert det.detect_many([Document("e", ""), Document("b", "  \n\t \n")]) == [[], []]
+    assert det.detect_many([]) == []
 
 
 def test_union_policy_and_member_subsets(model_dir, docs):
@@ -153,3 +161,21 @@ def test_detect_command_reports_a_missing_model_as_one_line(tmp_path):
                        text=True, timeout=120)
     assert r.returncode == 1
     assert r.stderr.strip().startswith("error:") and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_merge_model_first_policies():
+    from pipeline.detect import merge_model_first
+    from pipeline.spans import Span
+
+    model = [Span("d", 0, 5, "AGE", "EDAD_SUJETO_ASISTENCIA", "model:v"),
+             Span("d", 10, 20, "LOCATION", "CALLE", "model:v")]
+    rules = [Span("d", 0, 7, "AGE", "EDAD_SUJETO_ASISTENCIA", "rule:ages"),
+             Span("d", 30, 35, "DATE", "FECHAS", "rule:dates"),
+             Span("d", 12, 18, "LOCATION", "CALLE", "rule:streets")]
+    default = merge_model_first(model, rules, {})
+    assert [(s.start, s.end) for s in default] == [(0, 5), (10, 20), (30, 35)]
+    first = merge_model_first(model, rules, {"EDAD_SUJETO_ASISTENCIA": "rules-first"})
+    assert [(s.start, s.end, s.source) for s in first][:1] == [(0, 7, "rule:ages")]
+    assert (10, 20) in [(s.start, s.end) for s in first]
+    silent = merge_model_first(model, rules, {"FECHAS": "model"})
+    assert (30, 35) not in [(s.start, s.end) for s in silent]

@@ -417,6 +417,15 @@ def test_versions_are_immutable(trained, sample_docs):
     assert [v.name for v in list_versions(out)] == [info.name]
 
 
+def test_train_command_reports_bad_settings_as_one_line(tmp_path):
+    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(REPO))
+    r = subprocess.run([sys.executable, "-m", "pipeline", "train", "--train", str(REPO / "tests/fixtures/meddocan/brat"),
+                        "--out", str(tmp_path / "m"), "--members", "crf,lstm", "--no-progress"],
+                       cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and r.stderr.startswith("error:") and "lstm" in r.stderr
+    assert not (tmp_path / "m").exists() or not list_versions(tmp_path / "m")
+
+
 def test_registry_resolves_active_then_newest(tmp_path, trained):
     out, info, _ = trained
     assert resolve(info.path) == Path(info.path)

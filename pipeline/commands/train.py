@@ -127,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         info = train_ensemble(train_docs, dev_docs, schema, cfg, args.out, progress=progress)
+    except (ValueError, FileExistsError) as e:  # bad settings or data: messages carry no text
+        raise WorkbenchError(str(e)) from None
     finally:
         if bar is not None:
             bar.close()
