@@ -211,7 +211,21 @@ def main() -> int:
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         result["speed"] = {"runs_s": times, "median_s": med, "notes_per_s": len(dev_docs) / med,
                            "max_rss_mb": rss, "tracemalloc_peak_mb": peak / 2**20}
+        # the same with every member run (an encoder tuned to weight 0 is normally skipped)
+        forced = Detector.load(version)
+        forced.ensemble.info.weights = {m: 1.0 for m in forced.ensemble.members}
+        forced.detect_many(dev_docs[:5])
+        f_times = []
+        for _ in range(max(1, args.repeat)):
+            t0 = time.time()
+            forced.detect_many(dev_docs)
+            f_times.append(time.time() - t0)
+        f_med = statistics.median(f_times)
+        result["speed_all_members"] = {"runs_s": f_times, "median_s": f_med, "notes_per_s": len(dev_docs) / f_med,
+                                       "parts": forced.parts}
         print()
+        print(f"with every member run ({', '.join(forced.parts)}): median {f_med:.2f} s = "
+              f"{len(dev_docs) / f_med:.1f} notes/s ({', '.join(f'{t:.2f}' for t in f_times)})")
         print(f"full pipeline ({', '.join(det.parts)}) on {len(dev_docs)} dev notes: "
               f"median {med:.2f} s over {len(times)} runs ({', '.join(f'{t:.2f}' for t in times)}) = "
               f"{len(dev_docs) / med:.1f} notes/s; peak memory: max RSS {rss:.0f} MB, "

@@ -130,15 +130,17 @@ def _gold_token_types(words: Words, gold: list[tuple[int, int, str]], types: dic
 
 def tune_thresholds(probs: list[np.ndarray], words: list[Words], gold: list[list[tuple[int, int, str]]],
                     index: LabelIndex, target_recall: float = 0.99, min_support: int = 5,
-                    grid: tuple[float, ...] = GRID, measure: str = "token") -> dict[str, float]:
+                    grid: tuple[float, ...] = GRID, measure: str = "token",
+                    tolerance: float = 0.0) -> dict[str, float]:
     """Per type, the highest threshold in ``grid`` whose dev recall reaches the target.
 
     ``measure="token"`` (default): recall is the share of the type's gold PHI tokens that the
     decoder flags as PHI of any type, what de-identification needs (a token flagged with the
     wrong type is still removed). ``measure="strict"``: share of the type's gold spans found with
-    exact offsets and type. Where no threshold reaches the target, the one with the best recall
-    is kept (the highest among ties), so the operating point never trades recall away. Types with
-    fewer than ``min_support`` dev spans get the threshold tuned on all types pooled.
+    exact offsets and type. Where no threshold reaches the target, the highest threshold whose
+    recall is within ``tolerance`` of the best recall on the grid is kept (``tolerance=0``: the
+    best recall, never trading any away). Types with fewer than ``min_support`` dev spans get
+    the threshold tuned on all types pooled.
     """
     if measure not in ("token", "strict"):
         raise ValueError("measure must be 'token' or 'strict'")
@@ -184,15 +186,18 @@ def tune_thresholds(probs: list[np.ndarray], words: list[Words], gold: list[list
         if support.get(t, 0) < min_support:
             out[t] = float(pooled_best)
             continue
-        best_g, best_r = None, -1.0
+        rs = []
+        chosen = None
         for g in sorted(grid, reverse=True):
             if g not in per_grid:
                 per_grid[g] = recalls(np.full(len(index.types), g))[0]
             r = per_grid[g].get(t, 0.0)
             if r >= target_recall:
-                best_g = g
+                chosen = g
                 break
-            if r > best_r + 1e-12:
-                best_g, best_r = g, r
-        out[t] = float(best_g if best_g is not None else DEFAULT_THRESHOLD)
+            rs.append((g, r))
+        if chosen is None and rs:
+            best_r = max(r for _, r in rs)
+            chosen = next(g for g, r in rs if r >= best_r - tolerance - 1e-12)
+        out[t] = float(chosen if chosen is not None else DEFAULT_THRESHOLD)
     return out
