@@ -75,21 +75,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str, fmt: str, schema_name: str | None):
-    from pipeline.errors import FormatError
-    from pipeline.formats import read_collection
-    from pipeline.schemas import get_schema
-
-    if schema_name:
-        schema = get_schema(schema_name)
-        return read_collection(path, fmt, schema), schema.name
-    last: Exception | None = None
-    for name in SCHEMA_ORDER:
-        try:
-            return read_collection(path, fmt, get_schema(name)), name
-        except FormatError as e:   # labels of another schema: try the next one
-            last = e
-    assert last is not None
-    raise last
+    from pipeline.formats import read_collection_auto
+    schema, docs = read_collection_auto(path, fmt, schema_name or "auto", order=SCHEMA_ORDER)
+    return docs, schema.name
 
 
 def _write_json(path: Path, obj: dict) -> None:

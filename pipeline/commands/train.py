@@ -14,7 +14,6 @@ import sys
 NAME = "train"
 HELP = "train a detection model version (encoders + CRF ensemble) from annotated documents"
 
-_AUTO_ORDER = ("meddocan", "i2b2-2014", "german-8")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -43,22 +42,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def read_gold(path: str, fmt: str, schema_arg: str):
     """Read annotated documents; with schema 'auto', the first preset that accepts every label."""
-    from pipeline.errors import FormatError
-    from pipeline.formats import read_collection
-    from pipeline.schemas import get_schema
-
-    if schema_arg != "auto":
-        schema = get_schema(schema_arg)
-        return schema, read_collection(path, fmt, schema)
-    for name in _AUTO_ORDER:
-        schema = get_schema(name)
-        try:
-            return schema, read_collection(path, fmt, schema)
-        except FormatError as e:
-            if "not in schema" not in str(e):
-                raise
-    raise FormatError(path, f"labels fit none of the preset schemas ({', '.join(_AUTO_ORDER)}); "
-                            "pass --schema with a JSON schema file")
+    from pipeline.formats import read_collection_auto
+    return read_collection_auto(path, fmt, schema_arg)
 
 
 def run(args: argparse.Namespace) -> int:
