@@ -131,8 +131,9 @@ def main() -> int:
         wall, cpu = time.time() - t0, time.process_time() - c0
         version = Path(info.path)
         per_member = ", ".join(f"{m} {info.metrics[m]['seconds']:.0f}s" for m in info.members)
-        if "crf" in info.members and "refit_seconds" in info.metrics["crf"]:
-            per_member += f"; crf refit {info.metrics['crf']['refit_seconds']:.0f}s"
+        refits = [f"{m} {info.metrics[m]['refit_seconds']:.0f}s" for m in info.metrics.get("refit", [])]
+        if refits:
+            per_member += "; refit on train+dev: " + ", ".join(refits)
         print(f"training: {wall / 60:.1f} min wall, {cpu / 60:.1f} min CPU (all threads) for members "
               f"{','.join(info.members)} ({per_member}); load average now {os.getloadavg()[0]:.1f}")
         result["train_wall_s"] = wall

@@ -32,6 +32,7 @@ class CRFConfig:
     patterns: bool = True           # date/e-mail/URL/phone/year surface patterns as features
     extended: bool = True           # capitalised-run position, wider context words
     clusters: bool = True           # word clusters learned from the texts (see models.clusters)
+    line_context: bool = False      # first word and length of the token's line, 4-character affixes
     rule_features: bool = False     # the locale's rule recognizers' hits as features (pipeline.rules)
     locale: str = "es"              # whose rule pack (set from the training config)
 
@@ -145,8 +146,27 @@ class CRFMember:
     # ---------------------------------------------------------------- prediction
     _unseen: list[int] = []
 
-    def emissions(self, text: str, words: Words) -> np.ndarray:
-        feats = self.features(text, words)
+    @property
+    def feature_key(self) -> str:
+        """Equal for members that compute identical features (same switches, same gazetteer and
+        clusters), so an ensemble extracts them once for all such members."""
+        key = getattr(self, "_feature_key", None)
+        if key is None:
+            import hashlib
+
+            h = hashlib.sha256()
+            cfg = asdict(self.config)
+            for k in ("c1", "c2", "max_iterations", "min_freq"):
+                cfg.pop(k, None)
+            h.update(json.dumps(cfg, sort_keys=True).encode())
+            h.update(json.dumps(self.gazetteer.to_json() if self.gazetteer else None, sort_keys=True).encode())
+            h.update(json.dumps(self.clusters, sort_keys=True).encode())
+            key = self._feature_key = h.hexdigest()
+        return key
+
+    def emissions(self, text: str, words: Words, feats: list[list[str]] | None = None) -> np.ndarray:
+        if feats is None:
+            feats = self.features(text, words)
         indptr = [0]
         indices: list[int] = []
         get = self.attrs.get
@@ -206,8 +226,14 @@ class CRFMember:
             out[b] = p[b, :lens[b]].astype(np.float32)
         return out
 
-    def predict_proba(self, items: list[tuple[str, Words]], batch_size: int = 32) -> list[np.ndarray]:
-        ems = [self.emissions(text, words) for text, words in items]
+    def predict_proba(self, items: list[tuple[str, Words]], batch_size: int = 32,
+                      features: list[list[list[str]]] | None = None) -> list[np.ndarray]:
+        """Marginals per document; ``features`` (from a member with the same :attr:`feature_key`)
+        saves extracting them again."""
+        if features is None:
+            ems = [self.emissions(text, words) for text, words in items]
+        else:
+            ems = [self.emissions(text, words, f) for (text, words), f in zip(items, features)]
         order = sorted(range(len(ems)), key=lambda k: ems[k].shape[0])
         out: list[np.ndarray | None] = [None] * len(ems)
         for s in range(0, len(order), batch_size):
@@ -268,7 +294,8 @@ def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer |
         if config.rule_features:
             for t, g in zip(tags, rule_tags(text, words, config.locale)):
                 t |= g
-    return token_features(text, words, tags, extended=config.extended, clusters=clusters)
+    return token_features(text, words, tags, extended=config.extended, clusters=clusters,
+                          line_context=config.line_context)
 
 
 def rule_tags(text: str, words: Words, locale: str) -> list[set[str]]:

@@ -145,7 +145,8 @@ def _cap_runs(toks: list[str], low: list[str]) -> list[str]:
 
 
 def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | None = None,
-                   extended: bool = False, clusters: dict[str, list[int]] | None = None) -> list[list[str]]:
+                   extended: bool = False, clusters: dict[str, list[int]] | None = None,
+                   line_context: bool = False) -> list[list[str]]:
     """Feature strings per word token (pycrfsuite takes lists of ``name=value`` strings)."""
     toks = words.tokens
     n = len(toks)
@@ -154,6 +155,17 @@ def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | Non
     glued = [i > 0 and words.starts[i] == words.ends[i - 1] for i in range(n)]
     keys, dist, pos, line_no = _line_info(text, words)
     runs = _cap_runs(toks, low) if extended else None
+    line_len: list[int] = []
+    if line_context:
+        line_len = [0] * n
+        k = 0
+        while k < n:
+            j = k + 1
+            while j < n and pos[j] != 0:
+                j += 1
+            for m in range(k, j):
+                line_len[m] = j - k
+            k = j
     cl = None
     if clusters:
         cl = [clusters.get(w) for w in low]
@@ -216,6 +228,12 @@ def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | Non
                 f.append("bi+2=%s|%s" % (low[i + 1], low[i + 2]))
             if i > 0 and toks[i - 1] in ".;" or i == 0:
                 f.append("sent_start")
+        if line_context:
+            f.append("s4=" + lw[-4:])
+            f.append("p4=" + lw[:4])
+            if pos[i] > 0:
+                f.append("lfirst=" + low[i - pos[i]])
+            f.append("llen=" + _len_bucket(line_len[i]))
         if cl is not None:
             for d in (-2, -1, 0, 1, 2):
                 j = i + d

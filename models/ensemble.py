@@ -67,7 +67,18 @@ class Ensemble:
 
     def combined_probs(self, items: list[tuple[str, Words]]) -> list[np.ndarray]:
         names = self.active_members
-        per = {n: self.members[n].predict_proba(items) for n in names}
+        per: dict[str, list[np.ndarray]] = {}
+        shared: dict[str, list] = {}
+        for n in names:
+            m = self.members[n]
+            if isinstance(m, CRFMember):
+                key = m.feature_key
+                if key not in shared:
+                    shared[key] = [m.features(t, w) for t, w in items]
+                per[n] = m.predict_proba(items, features=shared[key])
+            else:
+                per[n] = m.predict_proba(items)
+        shared.clear()
         w = [float(self.info.weights.get(n, 1.0)) or 1.0 for n in names]
         return [average([per[n][k] for n in names], w) for k in range(len(items))]
 

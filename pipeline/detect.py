@@ -88,7 +88,7 @@ class Detector:
     def detect(self, doc: Document) -> list[Span]:
         return self.detect_many([doc])[0]
 
-    def detect_many(self, docs: Sequence[Document], batch_docs: int = 64) -> list[list[Span]]:
+    def detect_many(self, docs: Sequence[Document], batch_docs: int = 32) -> list[list[Span]]:
         """Spans per document, in input order; each list sorted and non-overlapping."""
         out: list[list[Span]] = []
         for i in range(0, len(docs), batch_docs):

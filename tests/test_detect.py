@@ -28,8 +28,8 @@ TINY = dict(hidden=32, layers=1, heads=2, intermediate=64, embedding_size=16, vo
 
 
 def _config(**over) -> dict:
-    cfg = dict(members=["crf", "bert"], seed=5, threads=1, encoders={"bert": dict(TINY)},
-               crf={"max_iterations": 25}, weights={"crf": 1.0, "bert": 1.0})
+    cfg = dict(members=["crf", "crf-l1", "bert"], seed=5, threads=1, encoders={"bert": dict(TINY)},
+               crf={"max_iterations": 25}, weights={"crf": 1.0, "crf-l1": 1.0, "bert": 1.0})
     cfg.update(over)
     return cfg
 
@@ -73,7 +73,9 @@ def test_detector_loads_the_model_and_keeps_model_spans(model_dir, docs):
     full = Detector.load(model_dir)
     model_only = Detector.load(model_dir, rules=False, dictionaries=False)
     assert full.locale == "es" and full.schema.name == "meddocan"
-    assert model_only.parts == ["model:crf+bert"]
+    assert model_only.parts == ["model:crf+crf-l1+bert"]
+    info = model_only.ensemble.info
+    assert info.metrics["refit"] == ["crf", "crf-l1"] and info.config["resolved"]["crf-l1"]["c1"] == 0.05
     batch = full.detect_many(docs)
     for d, spans in zip(docs, batch):
         _check(d, spans)

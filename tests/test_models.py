@@ -417,6 +417,20 @@ def test_versions_are_immutable(trained, sample_docs):
     assert [v.name for v in list_versions(out)] == [info.name]
 
 
+def test_member_names():
+    from models.train import TrainConfig, member_kind
+
+    assert member_kind("crf") == member_kind("crf-l1") == member_kind("crf-rules") == "crf"
+    assert member_kind("bert") == member_kind("electra") == member_kind("roberta") == "encoder"
+    for bad in ("lstm", "crf-", "crf-../x", "crf x"):
+        with pytest.raises(ValueError):
+            member_kind(bad)
+    cfg = TrainConfig(crf={"max_iterations": 7}, crfs={"crf-l1": {"c2": 0.3}})
+    assert cfg.crf_config("crf-l1").c1 == 0.05 and cfg.crf_config("crf-l1").c2 == 0.3
+    assert cfg.crf_config("crf").c1 == 0.0 and cfg.crf_config("crf-rules").rule_features
+    assert cfg.crf_config("crf").max_iterations == 7
+
+
 def test_train_command_reports_bad_settings_as_one_line(tmp_path):
     env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(REPO))
     r = subprocess.run([sys.executable, "-m", "pipeline", "train", "--train", str(REPO / "tests/fixtures/meddocan/brat"),

@@ -24,8 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--schema", default="auto",
                    help="label schema: meddocan, i2b2-2014, german-8, a JSON file, or 'auto' (first preset that fits)")
     p.add_argument("--locale", help="rules/dictionaries locale stored with the model (default: es for meddocan, else en)")
-    p.add_argument("--members", default="crf,bert,electra",
-                   help="comma-separated members: crf, bert, electra, roberta (default crf,bert,electra)")
+    p.add_argument("--members", default=None,
+                   help="comma-separated members: crf, crf-<variant> (crf-l1, crf-rules), bert, electra, roberta "
+                        "(default crf,crf-l1,crf-rules,bert,electra)")
     p.add_argument("--epochs", type=int, help="encoder fine-tuning epochs (default per member config)")
     p.add_argument("--mlm-epochs", type=int, help="masked-LM pre-training epochs before fine-tuning (default 0)")
     p.add_argument("--seed", type=int, default=13, help="random seed (default 13)")
@@ -69,8 +70,9 @@ def run(args: argparse.Namespace) -> int:
             raise FormatError(args.config, f"malformed JSON: {e.msg}", e.lineno) from None
         if not isinstance(extra, dict):
             raise FormatError(args.config, "the config must be a JSON object")
-    members = [m.strip() for m in args.members.split(",") if m.strip()]
-    cfg = TrainConfig.from_dict({**extra, "members": members, "seed": args.seed, "target_recall": args.target_recall,
+    if args.members:
+        extra["members"] = [m.strip() for m in args.members.split(",") if m.strip()]
+    cfg = TrainConfig.from_dict({**extra, "seed": args.seed, "target_recall": args.target_recall,
                                  "dev_fraction": args.dev_fraction, "threads": args.threads,
                                  "locale": args.locale or extra.get("locale") or LOCALE_OF_SCHEMA.get(schema.name, "en")})
     if args.epochs is not None:
@@ -79,18 +81,18 @@ def run(args: argparse.Namespace) -> int:
         cfg.mlm_epochs = args.mlm_epochs
     if args.name:
         cfg.name = args.name
-    if args.init_from:
-        if not Path(args.init_from).is_dir():
-            raise FileNotFoundError(f"checkpoint directory {args.init_from} does not exist")
-        for m in members:
-            if m != "crf":
-                cfg.encoders.setdefault(m, {})["init_from"] = str(Path(args.init_from).resolve())
+    if args.init_from and not Path(args.init_from).is_dir():
+        raise FileNotFoundError(f"checkpoint directory {args.init_from} does not exist")
+    from models.train import member_kind
+    members = cfg.members
     try:
-        from models.train import member_kind
-        for m in members:
-            member_kind(m)
+        kinds = {m: member_kind(m) for m in members}
     except ValueError as e:
         raise WorkbenchError(str(e)) from None
+    if args.init_from:
+        for m in members:
+            if kinds[m] == "encoder":
+                cfg.encoders.setdefault(m, {})["init_from"] = str(Path(args.init_from).resolve())
 
     bar = None
     if not args.no_progress:
