@@ -138,7 +138,9 @@ TYPE_POLICIES = ("model+rules", "model", "rules-first")
 def merge_model_first(model_spans: list[Span], others: list[Span], type_policy: dict[str, str]) -> list[Span]:
     """Model spans plus rule/dictionary spans, per the type of each rule/dictionary span:
 
-    * ``model+rules`` (default): added where no model span overlaps;
+    * ``model+rules`` (default): added where no model span overlaps; where the model's spans
+      it overlaps all have its type and lie inside it, it replaces them (the rule saw the whole
+      "diciembre-08" where the model stopped at "diciembre");
     * ``model``: never added (the model alone decides this type);
     * ``rules-first``: added, and the model spans it overlaps are dropped (the rules know this
       type's boundaries better, e.g. ages "52 años" or phone numbers).
@@ -152,8 +154,12 @@ def merge_model_first(model_spans: list[Span], others: list[Span], type_policy: 
         pol = type_policy.get(o.label, "model+rules")
         if pol != "model+rules":
             continue
-        if not any(o.start < m.end and m.start < o.end for m in out):
+        hit = [m for m in out if o.start < m.end and m.start < o.end]
+        if not hit:
             out.append(o)
+        elif all(m.label == o.label and o.start <= m.start and m.end <= o.end for m in hit) \
+                and any((m.start, m.end) != (o.start, o.end) for m in hit):
+            out = [m for m in out if m not in hit] + [o]
     return sorted(out, key=lambda s: (s.start, s.end))
 
 

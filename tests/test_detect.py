@@ -80,14 +80,20 @@ def test_detector_loads_the_model_and_keeps_model_spans(model_dir, docs):
     for d, spans in zip(docs, batch):
         _check(d, spans)
     assert [full.detect(d) for d in docs[:3]] == batch[:3]
-    # model-first: every model span comes through untouched; rules only add where the model is silent
+    # model-first: every model span comes through untouched or inside a rule span of its own type
+    # that extends it; rules otherwise only add where the model is silent
     alone = model_only.detect_many(docs)
+    n_extended = 0
     for a, b in zip(alone, batch):
-        assert set(a) <= set(b)
         extra = [s for s in b if s not in set(a)]
         assert all(not s.source.startswith("model:") for s in extra)
-        assert not any(e.overlaps(m) for e in extra for m in a)
-    assert sum(len(b) for b in batch) >= sum(len(a) for a in alone)
+        for m in set(a) - set(b):
+            (cover,) = [e for e in extra if e.overlaps(m)]
+            assert cover.label == m.label and cover.start <= m.start and m.end <= cover.end
+            n_extended += 1
+        for e in extra:
+            assert all(m.label == e.label and e.start <= m.start and m.end <= e.end for m in a if e.overlaps(m))
+    assert sum(len(b) for b in batch) >= sum(len(a) for a in alone) - n_extended
 
 
 def test_empty_and_blank_documents(model_dir):
@@ -175,7 +181,11 @@ def test_merge_model_first_policies():
              Span("d", 30, 35, "DATE", "FECHAS", "rule:dates"),
              Span("d", 12, 18, "LOCATION", "CALLE", "rule:streets")]
     default = merge_model_first(model, rules, {})
-    assert [(s.start, s.end) for s in default] == [(0, 5), (10, 20), (30, 35)]
+    # the rule's AGE contains the model's: it extends it; the rule's CALLE inside the model's does not
+    assert [(s.start, s.end, s.source) for s in default] == [(0, 7, "rule:ages"), (10, 20, "model:v"),
+                                                             (30, 35, "rule:dates")]
+    other_type = merge_model_first(model, [Span("d", 0, 7, "DATE", "FECHAS", "rule:dates")], {})
+    assert [(s.start, s.end, s.label) for s in other_type][:1] == [(0, 5, "EDAD_SUJETO_ASISTENCIA")]
     first = merge_model_first(model, rules, {"EDAD_SUJETO_ASISTENCIA": "rules-first"})
     assert [(s.start, s.end, s.source) for s in first][:1] == [(0, 7, "rule:ages")]
     assert (10, 20) in [(s.start, s.end) for s in first]

@@ -149,11 +149,15 @@ def test_windowing_maps_every_word_back_exactly(sample_docs):
         first_ids.setdefault(w, i)
     expected = np.array([first_ids[k] % len(labels) if k in first_ids else 0 for k in range(len(words))])
     assert (probs.argmax(axis=1) == expected).all()
-    for s, e, t, _ in decode(probs, words, LabelIndex.of(labels)):
+    # the echo labels are arbitrary (I- after O, B- glued to I-, near-ties at 1e-9), so the
+    # BIO-consistent path may move a few of them; nearly every span rests on words of its type
+    on_type = 0
+    decoded = decode(probs, words, LabelIndex.of(labels))
+    for s, e, t, _ in decoded:
         assert s in words.starts and e in words.ends
         k0, k1 = words.starts.index(s), words.ends.index(e)
-        assert labels[expected[k0]] in (f"B-{t}", f"I-{t}")
-        assert all(expected[k] in (labels.index(f"B-{t}"), labels.index(f"I-{t}")) for k in range(k0, k1 + 1))
+        on_type += all(expected[k] in (labels.index(f"B-{t}"), labels.index(f"I-{t}")) for k in range(k0, k1 + 1))
+    assert len(decoded) > 20 and on_type >= 0.9 * len(decoded)
 
 
 # -------------------------------------------------------------------------------------- members
@@ -457,3 +461,47 @@ def test_pattern_features_mark_dates_and_emails():
     marked = {w.tokens[i] for i, t in enumerate(tags) if "re:date" in t}
     assert {"03", "1946", "/"} <= marked
     assert any("re:email" in t for t in tags) and any("re:phone" in t for t in tags)
+
+
+def _probs(rows: list[dict[str, float]], labels: list[str]) -> np.ndarray:
+    p = np.zeros((len(rows), len(labels)), dtype=np.float32)
+    for k, r in enumerate(rows):
+        for lab, v in r.items():
+            p[k, labels.index(lab)] = v
+        p[k, 0] = 1.0 - sum(r.values())
+    return p
+
+
+def test_decode_keeps_an_entity_whole_across_an_uncertain_middle_token():
+    """Per-token argmax would give "Natalia" and "Palacios" (the middle token leans O); the
+    BIO-consistent path keeps the three-word name as one span."""
+    text = "Natalia Ontiveros Palacios vino"
+    words = tokenize(text)
+    labels = ["O", "B-NOMBRE", "I-NOMBRE"]
+    p = _probs([{"B-NOMBRE": 0.95}, {"I-NOMBRE": 0.45}, {"I-NOMBRE": 0.9}, {}], labels)
+    got = [(s, e, t) for s, e, t, _ in decode(p, words, LabelIndex.of(labels))]
+    assert got == [(0, 26, "NOMBRE")]
+    # and a lone I- with no B before it still opens a span (the path turns it into B)
+    p2 = _probs([{}, {"I-NOMBRE": 0.97}, {}, {}], labels)
+    assert [(s, e) for s, e, _, _ in decode(p2, words, LabelIndex.of(labels))] == [(8, 17)]
+
+
+def test_decode_threshold_buys_recall_per_type():
+    text = "vive en Lugo desde marzo"
+    words = tokenize(text)
+    labels = ["O", "B-CIUDAD", "I-CIUDAD", "B-FECHA", "I-FECHA"]
+    idx = LabelIndex.of(labels)
+    p = _probs([{}, {}, {"B-CIUDAD": 0.3}, {}, {"B-FECHA": 0.3}], labels)
+    assert decode(p, words, idx) == []
+    got = decode(p, words, idx, thresholds_array(idx, {"CIUDAD": 0.25}))
+    assert [(s, e, t) for s, e, t, _ in got] == [(8, 12, "CIUDAD")]
+    assert abs(got[0][3] - 0.3) < 1e-6  # score: the mean PHI probability of its tokens
+
+
+def test_decode_never_starts_a_same_type_span_on_a_glued_token():
+    text = "10/10/1963"
+    words = tokenize(text)
+    labels = ["O", "B-FECHAS", "I-FECHAS"]
+    # every token leans B: argmax would give five touching dates; the glued rule gives one
+    p = _probs([{"B-FECHAS": 0.6, "I-FECHAS": 0.3}] * len(words), labels)
+    assert [(s, e) for s, e, _, _ in decode(p, words, LabelIndex.of(labels))] == [(0, 10)]

@@ -215,6 +215,8 @@ def test_record_numbers_in_running_text_and_dni_checksum():
     ("En 1999 fue sometido a cirugía", ["1999"]),
     ("controlado desde primavera de 2004", ["primavera de 2004"]),
     ("fracturas en 4/66 y 3-3-46", ["4/66", "3-3-46"]),
+    ("En diciembre-08 nuevo episodio; se retiró en sep-04 y en marzo/2009", ["diciembre-08", "sep-04", "marzo/2009"]),
+    ("la dosis de mayo-10/12 pautada", []),
     ("tomaba 2000 mg al día y 120/80 de tensión", []),
     ("en el Hospital Universitario 12 de Octubre", []),
 ])

@@ -275,6 +275,8 @@ _DATE_PATTERNS = [
     rf"(?<![\d/.,-])(?:0?[1-9]|1[0-2])/(?:{_YEAR4}|[4-9]\d)(?![\d/]|,\d)",
     # 12-abril-2005, 12-abr-05
     rf"(?i)(?<![\w-])(?:0?[1-9]|[12]\d|3[01])[-/ ](?:{_MONTH_ANY})[-/](?:\d{{4}}|\d{{2}})(?![\w-])",
+    # diciembre-08, sep-04, marzo/2009 (month and year, hyphen or slash; common in timelines)
+    rf"(?i)(?<![\w-])(?:{_MONTH_ANY})[-/](?:{_YEAR4}|\d{{2}})(?![\w-]|[.,/]\d)",
     # (el) 10 de octubre (de|del) (año) 2016 | octubre de 2016 | Mayo 2003 | Junio 04 | octubre
     rf"(?i)(?<![\w-])(?:(?:0?[1-9]|[12]\d|3[01])(?:º|o)?\s+de\s+)?{_MONTH}(?:\s+(?:de(?:l)?\s+)?(?:(?:año|a\u00f1o)\s+)?(?:{_YEAR4}|\d{{2}})(?![\d,.]\d))?(?![\w-])",
     # primavera de 2004, verano del 2010
