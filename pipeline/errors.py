@@ -20,6 +20,11 @@ class FormatError(WorkbenchError):
         super().__init__(f"{where}: {message}")
 
 
+class LabelNotInSchemaError(FormatError):
+    """A file whose label the schema does not know (the file itself may be well formed): the one
+    error that lets ``read_collection_auto`` move on to the next preset schema."""
+
+
 class StaleSaveError(WorkbenchError):
     """A save that started from an older version of a layer than the one stored."""
 

@@ -546,3 +546,23 @@ def test_cli_import_text_and_schema_mismatch(meddocan_sample: Path, tmp_path: Pa
     assert _cli(["export", "--project", "raw", "--format", "text", "--out", str(tmp_path / "t"), "--db", db]) == 0
     assert len(read_text(tmp_path / "t")) == 16
     assert _cli(["export", "--project", "raw", "--format", "brat", "--out", str(tmp_path / "b"), "--db", db]) == 1
+
+
+def test_read_collection_auto_picks_the_preset_by_label_and_stops_on_broken_files(tmp_path):
+    from pipeline.errors import LabelNotInSchemaError
+    from pipeline.formats import read_collection_auto
+
+    es, en, odd, broken = (tmp_path / n for n in ("es", "en", "odd", "broken"))
+    for folder, label in ((es, "FECHAS"), (en, "MEDICALRECORD"), (odd, "NOT_A_LABEL"), (broken, "FECHAS")):
+        folder.mkdir()
+        (folder / "a.txt").write_text("Ingreso 10/10/2016.", encoding="utf-8")
+        (folder / "a.ann").write_text(f"T1\t{label} 8 18\t10/10/2016\n", encoding="utf-8")
+    (broken / "a.ann").write_text("T1\tFECHAS 8 80\t10/10/2016\n", encoding="utf-8")  # beyond the text
+    assert read_collection_auto(es, "brat")[0].name == "meddocan"
+    schema, docs = read_collection_auto(en, "brat")
+    assert schema.name == "i2b2-2014" and docs[0].spans[0].label == "MEDICALRECORD"
+    with pytest.raises(FormatError, match="fit none of the preset schemas"):
+        read_collection_auto(odd, "brat")
+    with pytest.raises(FormatError) as err:
+        read_collection_auto(broken, "brat")
+    assert not isinstance(err.value, LabelNotInSchemaError) and "fit none" not in str(err.value)

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Callable, Sequence
 
-from pipeline.errors import FormatError
+from pipeline.errors import FormatError, LabelNotInSchemaError
 from pipeline.formats._sources import Limits, PathLike, Progress
 from pipeline.formats.brat import read_brat, write_brat
 from pipeline.formats.conll import bio_tags, read_conll, tokens_with_offsets, write_conll
@@ -68,9 +68,8 @@ def read_collection_auto(path: PathLike | Sequence[PathLike], fmt: str, schema: 
         chosen = get_schema(name)
         try:
             return chosen, read_collection(path, fmt, chosen, **options)
-        except FormatError as e:
-            if "not in schema" not in str(e):
-                raise
+        except LabelNotInSchemaError:
+            continue
     raise FormatError(str(path), f"labels fit none of the preset schemas ({', '.join(order)}); "
                                  "pass --schema with a JSON schema file")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from pipeline.errors import FormatError
+from pipeline.errors import FormatError, LabelNotInSchemaError
 from pipeline.schemas import LabelSchema, SchemaError
 from pipeline.spans import Span
 
@@ -39,7 +39,8 @@ def resolve_label(schema: LabelSchema, label: str, display: str, line: int | Non
             except SchemaError:
                 pass
         where = f" under {safe_label(category_hint)}" if category_hint else ""
-        raise FormatError(display, f"label {safe_label(label)}{where} is not in schema {schema.name!r}", line) from None
+        raise LabelNotInSchemaError(display, f"label {safe_label(label)}{where} is not in schema {schema.name!r}",
+                                    line) from None
 
 
 def parse_offset(value: object, what: str, display: str, line: int | None) -> int:
