@@ -18,6 +18,7 @@ Messages name files, lines, counts and labels; never document text.
 """
 from __future__ import annotations
 
+import os
 import struct
 import tempfile
 import zipfile
@@ -138,10 +139,10 @@ def _sniff_plain(name: str, data: bytes) -> None:
     decode_utf8(data, name)  # raises FormatError with the line of the first bad byte
 
 
-def _sniff_zip(name: str, data: bytes) -> None:
+def _sniff_zip(name: str, data: bytes | Path) -> None:
     """Open the archive's directory (nothing is inflated) and refuse nested archives."""
     try:
-        with zipfile.ZipFile(BytesIO(data)) as zf:
+        with zipfile.ZipFile(data if isinstance(data, Path) else BytesIO(data)) as zf:
             names = [i.filename for i in zf.infolist() if not i.is_dir()]
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, struct.error) as e:
         raise FormatError(name, f"not a readable zip archive ({type(e).__name__}); is it truncated?") from None
@@ -161,6 +162,18 @@ def _check_documents(docs: Sequence[Document], fmt: str) -> None:
         if fmt == "jsonl":  # the text's line is not the file's line: name the document instead
             raise FormatError(where, f"document {safe_label(d.doc_id)} holds binary data (a NUL character)")
         raise FormatError(where, "binary data (a NUL character): upload UTF-8 text files", _nul_line(d.text, idx))
+
+
+def check_local_zip(path: str | os.PathLike) -> None:
+    """The command line's ``import`` of a ``.zip`` on disk gets the upload's nested-archive check."""
+    p = Path(path)
+    if p.is_file() and p.suffix.lower() == ".zip":
+        _sniff_zip(upload_name(p.name), p)
+
+
+def check_documents(docs: Sequence[Document], fmt: str) -> None:
+    """Public form of the NUL-character check, for documents read from local paths."""
+    _check_documents(docs, fmt)
 
 
 # --------------------------------------------------------------------------- reading

@@ -566,3 +566,21 @@ def test_read_collection_auto_picks_the_preset_by_label_and_stops_on_broken_file
     with pytest.raises(FormatError) as err:
         read_collection_auto(broken, "brat")
     assert not isinstance(err.value, LabelNotInSchemaError) and "fit none" not in str(err.value)
+
+
+def test_cli_import_refuses_nested_archives_and_binary_text_like_the_upload(tmp_path: Path, capsys) -> None:
+    store = pytest.importorskip("store")
+    db = str(tmp_path / "w.db")
+    nested = tmp_path / "nested.zip"
+    with zipfile.ZipFile(nested, "w") as zf:
+        zf.writestr("a.txt", "Paciente de 45 años.")
+        zf.writestr("inner.zip", b"PK\x05\x06" + b"\x00" * 18)
+    assert _cli(["import", str(nested), "--format", "text", "--db", db, "--project", "p"]) == 1
+    assert "archives inside an archive are refused" in capsys.readouterr().err
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "a.txt").write_text("Paciente\x00 de 45 años.", encoding="utf-8")
+    assert _cli(["import", str(junk), "--format", "text", "--db", db, "--project", "p"]) == 1
+    err = capsys.readouterr().err
+    assert "binary data (a NUL character)" in err and "Paciente" not in err
+    assert store.list_projects(store.connect(db)) == []

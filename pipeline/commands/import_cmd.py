@@ -59,12 +59,16 @@ def run(args: argparse.Namespace) -> int:
     db = open_db(args.db)
     project, schema = _schema_for(db, args)
 
+    from pipeline.uploads import check_documents, check_local_zip
+
+    check_local_zip(path)  # the app's upload checks: no archive inside the archive ...
     progress, close = tqdm_progress("reading")
     try:
         docs = read_collection(path, args.format, schema, progress=progress,
                                limits=Limits(max_file_bytes=int(args.max_file_mb * 1_000_000)))
     finally:
         close()
+    check_documents(docs, args.format)  # ... and no binary data (a NUL character) in a text
     if args.split:
         for d in docs:
             d.meta["split"] = args.split
