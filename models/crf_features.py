@@ -253,6 +253,11 @@ def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | Non
     return feats
 
 
+# Locale lists that only steer surrogate choice (sex of a first name): subsets of first_names,
+# they would add nothing as features and would change the features of every model trained after
+# they appeared.
+SURROGATE_ONLY_LISTS = frozenset({"first_names_female", "first_names_male"})
+
 # Word classes that generalise across rare forms: a month never seen in training is still a month.
 WORD_CLASSES: dict[str, tuple[str, ...]] = {
     "month": ("enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
@@ -301,6 +306,8 @@ class Gazetteer:
         except ImportError:  # pragma: no cover
             return cls(lists)
         for name in available_lists(locale):
+            if name in SURROGATE_ONLY_LISTS:
+                continue
             try:
                 lists[name] = load_list(locale, name)
             except KeyError:

@@ -2,7 +2,9 @@
 
 "John Smith" and, later, "Smith" or "J. Smith" of the same patient: "Smith" is keyed alone
 (``HMAC(secret, patient|NAME|smith)``), so it maps to the same surrogate surname in all three.
-Given names are drawn from the first-name list, anything else from the surname list. Titles
+Given names are drawn from the first-name list, anything else from the surname list; a given name
+whose sex the locale lists know (in exactly one of ``first_names_female`` / ``first_names_male``)
+gets a surrogate of the same sex ("Son Kyle" must not become "Son Monica"). Titles
 ("Dr.", "Dra.", "Mr."), particles ("de", "del", "van") and suffixes ("Jr.", "MD") are kept;
 initials become another initial; letter case follows each original part (UPPER, Title, lower).
 """
@@ -27,6 +29,21 @@ def _single_words(items: tuple[str, ...]) -> tuple[str, ...]:
 def _pool(ctx: SurrogateContext, name: str) -> tuple[str, ...]:
     """Single-word entries of a name list (a part is replaced by one part)."""
     return ctx.derived(name, "single", lambda items: _single_words(items) or items)  # type: ignore[return-value]
+
+
+def _sex_list(k: str, ctx: SurrogateContext) -> str | None:
+    """The same-sex list for first name ``k`` (normalised), or None when its sex is unknown.
+
+    Surrogates should not change a person's sex: the text around a name ("Son ...", "su hija ...",
+    "he", "she") still tells it. A name in both lists or in neither (unisex, or a locale without the
+    lists: they load as empty) keeps the whole first-name pool. The key is unchanged, so the same
+    original still maps to the same surrogate in every document of the patient.
+    """
+    female = k in ctx.lookup_set("first_names_female")
+    male = k in ctx.lookup_set("first_names_male")
+    if female == male:
+        return None
+    return "first_names_female" if female else "first_names_male"
 
 
 def _cased(value: str, like: str) -> str:
@@ -55,9 +72,12 @@ def surrogate_part(part: str, ctx: SurrogateContext, *, keep_words: bool = True,
     if not keep_words and len(k) <= 3 and (part.isupper() or part.islower()) and k not in ctx.lookup_set("surnames"):
         return "".join(surrogate_initial(c, ctx) if c.isalpha() else c for c in part)
     pool_name = "first_names" if k in ctx.lookup_set("first_names") else "surnames"
-    pool = _pool(ctx, pool_name)
     accept = ctx.acceptable(part)
-    picked = choose(pool, ctx.deid.secret, (ctx.patient_id, "NAME", k), accept)
+    picked = None
+    if pool_name == "first_names" and (sex_list := _sex_list(k, ctx)):
+        picked = choose(_pool(ctx, sex_list), ctx.deid.secret, (ctx.patient_id, "NAME", k), accept)
+    if picked is None:
+        picked = choose(_pool(ctx, pool_name), ctx.deid.secret, (ctx.patient_id, "NAME", k), accept)
     if picked is None:
         other = _pool(ctx, "surnames" if pool_name == "first_names" else "first_names")
         picked = choose(other, ctx.deid.secret, (ctx.patient_id, "NAME", k), accept)

@@ -6,10 +6,13 @@ is drawn from the kind of value a dictionary would have found. Each list is a UT
 source header) and blank lines are skipped. Lists are compiled for this project, not copied
 from any corpus, so they never hold real patients' data.
 
-Lists (both locales unless noted): ``first_names``, ``surnames``, ``cities``, ``states`` (en),
-``provinces`` (es), ``countries``, ``hospitals``, ``organizations``, ``streets`` (street names
-without numbers), ``professions``. ``states`` and ``provinces`` are aliases of each other, so a
-caller asking for a locale's first-level regions gets them under either name.
+Lists (both locales unless noted): ``first_names``, ``first_names_female`` and
+``first_names_male`` (subsets of ``first_names`` by common usage in the locale's language; names
+used for both sexes are in neither; read by surrogates so a given name keeps its sex, not matched
+by dictionaries), ``surnames``, ``cities``, ``states`` (en), ``provinces`` (es), ``countries``,
+``hospitals``, ``organizations``, ``streets`` (street names without numbers), ``professions``.
+``states`` and ``provinces`` are aliases of each other, so a caller asking for a locale's
+first-level regions gets them under either name.
 """
 from __future__ import annotations
 
