@@ -16,13 +16,16 @@ st.title(project.name)
 st.caption(f"Label schema: {project.schema.name} · signed in as {user.username} ({user.role})")
 
 ov = C.project_overview(str(state.db_path()), project.id, state.data_version(db))
-cols = st.columns(4)
+# agreement is a quality metric: with blind double annotation annotators do not see it
+show_agreement = access.can(user, "view_metrics")
+cols = st.columns(4 if show_agreement else 3)
 cols[0].metric("Documents", ov["documents"])
 cols[1].metric("Gold documents", ov["gold_finished"], help=f"{ov['gold_spans']} gold spans")
 cols[2].metric("Active model", ov["active_model"] or "none",
                help=None if ov["active_f1"] is None else f"strict micro F1 {ov['active_f1']:.3f}")
-cols[3].metric("Agreement (strict F1)", "-" if ov["agreement_f1"] is None else f"{ov['agreement_f1']:.2f}",
-               help=f"mean pairwise entity F1 over {ov['agreement_docs']} double-annotated documents")
+if show_agreement:
+    cols[3].metric("Agreement (strict F1)", "-" if ov["agreement_f1"] is None else f"{ov['agreement_f1']:.2f}",
+                   help=f"mean pairwise entity F1 over {ov['agreement_docs']} double-annotated documents")
 if ov["active_f1"] is not None:
     st.caption(f"Active model {ov['active_model']}: strict micro F1 {ov['active_f1']:.3f}")
 

@@ -49,6 +49,7 @@ def test_home_shows_the_annotators_queue_and_model_to_activate(demo_app):
     md = " ".join(m.value for m in at.markdown)
     assert f"**Your queue:** {len(todo)} to do" in md
     assert "Awaiting adjudication" not in md and "Unassigned documents" not in md
+    assert "Agreement (strict F1)" not in [m.label for m in at.metric]  # blind annotation: not for annotators
     # opening a queued document switches to Annotate on it
     at.button(key=f"home.open.{todo[0].doc_id}").click().run()
     assert not errors(at)
