@@ -64,37 +64,10 @@ def _log_odds_bias(thr: np.ndarray) -> np.ndarray:
     return np.log((1.0 - t) / t)
 
 
-def decode(probs: np.ndarray, words: Words, index: LabelIndex,
-           thresholds: np.ndarray | None = None) -> list[tuple[int, int, str, float]]:
-    """Spans ``(start, end, type, score)`` for one document. ``thresholds`` has one entry per type.
-
-    The best BIO-consistent label sequence under the averaged probabilities (Viterbi over
-    ``log p`` with ``I-t`` allowed only after ``B-t``/``I-t``; a span entered from outside its
-    type scores ``P(B-t) + 0.1 P(I-t)``, so an encoder sure of "I-" at an entity's first word
-    still opens it, one started right after another of its type ``P(B-t)``):
-    per-token argmax decoding breaks
-    one entity into pieces wherever a single middle token is uncertain ("Natalia [Ontiveros]
-    Palacios"), the constrained path keeps it whole or drops it as a unit. A threshold below 0.5
-    adds its log-odds to the type's B and I scores (0.5 adds nothing), so lowering it still buys
-    recall type by type. A token glued to the previous one (no character between) never opens a
-    new span of the same type: gold sets never hold two touching spans of one type.
-    """
-    n = probs.shape[0]
-    if n == 0:
-        return []
-    n_types = len(index.types)
-    thr = np.full(n_types, DEFAULT_THRESHOLD) if thresholds is None else np.asarray(thresholds, dtype=np.float64)
-    p64 = probs.astype(np.float64)
-    bias = _log_odds_bias(thr)
-    lp_o = np.log(np.clip(p64[:, 0], 1e-9, 1.0))
-    lp_b = np.log(np.clip(p64[:, index.b_cols], 1e-9, 1.0)) + bias
-    lp_i = np.log(np.clip(p64[:, index.i_cols], 1e-9, 1.0)) + bias
-    # entering type t from outside it: mostly B, partly I (an encoder may put its mass on I- at
-    # an entity's first word; full weight on I there cuts spans short on MEDDOCAN dev: 0.1)
-    lp_enter = np.log(np.clip(p64[:, index.b_cols] + ENTER_I_WEIGHT * p64[:, index.i_cols], 1e-9, 1.0)) + bias
-    glued = np.zeros(n, dtype=bool)
-    if n > 1:
-        glued[1:] = np.asarray(words.starts[1:]) == np.asarray(words.ends[:-1])
+def _viterbi(lp_o: np.ndarray, lp_b: np.ndarray, lp_i: np.ndarray, lp_enter: np.ndarray,
+             glued: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Best path over one stretch of tokens: per token its kind (0 = O, 1 = B, 2 = I) and type."""
+    n, n_types = lp_b.shape
     # states: O, B-t (a span of t starts here), I-t (a span of t goes on)
     o_s = lp_o[0]
     b_s = lp_enter[0].copy()
@@ -163,6 +136,62 @@ def decode(probs: np.ndarray, words: Words, index: LabelIndex,
                 kind, t = 1, int(code)
             else:
                 kind, t = 2, int(code - n_types)
+    return path_kind, path_type
+
+
+def decode(probs: np.ndarray, words: Words, index: LabelIndex,
+           thresholds: np.ndarray | None = None, *, prune: bool = True) -> list[tuple[int, int, str, float]]:
+    """Spans ``(start, end, type, score)`` for one document. ``thresholds`` has one entry per type.
+
+    The best BIO-consistent label sequence under the averaged probabilities (Viterbi over
+    ``log p`` with ``I-t`` allowed only after ``B-t``/``I-t``; a span entered from outside its
+    type scores ``P(B-t) + 0.1 P(I-t)``, so an encoder sure of "I-" at an entity's first word
+    still opens it, one started right after another of its type ``P(B-t)``):
+    per-token argmax decoding breaks
+    one entity into pieces wherever a single middle token is uncertain ("Natalia [Ontiveros]
+    Palacios"), the constrained path keeps it whole or drops it as a unit. A threshold below 0.5
+    adds its log-odds to the type's B and I scores (0.5 adds nothing), so lowering it still buys
+    recall type by type. A token glued to the previous one (no character between) never opens a
+    new span of the same type: gold sets never hold two touching spans of one type.
+    """
+    n = probs.shape[0]
+    if n == 0:
+        return []
+    n_types = len(index.types)
+    thr = np.full(n_types, DEFAULT_THRESHOLD) if thresholds is None else np.asarray(thresholds, dtype=np.float64)
+    p64 = probs.astype(np.float64)
+    bias = _log_odds_bias(thr)
+    lp_o = np.log(np.clip(p64[:, 0], 1e-9, 1.0))
+    lp_b = np.log(np.clip(p64[:, index.b_cols], 1e-9, 1.0)) + bias
+    lp_i = np.log(np.clip(p64[:, index.i_cols], 1e-9, 1.0)) + bias
+    # entering type t from outside it: mostly B, partly I (an encoder may put its mass on I- at
+    # an entity's first word; full weight on I there cuts spans short on MEDDOCAN dev: 0.1)
+    lp_enter = np.log(np.clip(p64[:, index.b_cols] + ENTER_I_WEIGHT * p64[:, index.i_cols], 1e-9, 1.0)) + bias
+    glued = np.zeros(n, dtype=bool)
+    if n > 1:
+        glued[1:] = np.asarray(words.starts[1:]) == np.asarray(words.ends[:-1])
+    # Tokens where O beats every entity reading by more than log(1 / ENTER_I_WEIGHT) are O on the
+    # best path (putting O there loses at most that much at the next token, which must then enter
+    # its span instead of continuing it), so the path is found stretch by stretch between them:
+    # most of a note is such tokens, which keeps decoding cheap. ``prune=False`` checks this.
+    path_kind = np.zeros(n, dtype=np.int8)
+    path_type = np.full(n, -1, dtype=np.int64)
+    if prune:
+        ent_max = (np.log(np.clip(p64[:, index.b_cols] + p64[:, index.i_cols], 1e-9, 1.0)) + bias).max(axis=1)
+        open_ = lp_o - ent_max <= np.log(1.0 / ENTER_I_WEIGHT) + 1e-6
+    else:
+        open_ = np.ones(n, dtype=bool)
+    k = 0
+    while k < n:
+        if not open_[k]:
+            k += 1
+            continue
+        j = k
+        while j < n and open_[j]:
+            j += 1
+        pk, pt = _viterbi(lp_o[k:j], lp_b[k:j], lp_i[k:j], lp_enter[k:j], glued[k:j])
+        path_kind[k:j], path_type[k:j] = pk, pt
+        k = j
     phi = 1.0 - probs[:, 0]
     out: list[tuple[int, int, str, float]] = []
     starts, ends = words.starts, words.ends

@@ -505,3 +505,20 @@ def test_decode_never_starts_a_same_type_span_on_a_glued_token():
     # every token leans B: argmax would give five touching dates; the glued rule gives one
     p = _probs([{"B-FECHAS": 0.6, "I-FECHAS": 0.3}] * len(words), labels)
     assert [(s, e) for s, e, _, _ in decode(p, words, LabelIndex.of(labels))] == [(0, 10)]
+
+
+def test_decode_pruning_certain_o_tokens_gives_the_exact_path():
+    """Decoding stretch by stretch between near-certain O tokens equals the full Viterbi path."""
+    rng = np.random.default_rng(7)
+    labels = bio_labels(["NOMBRE", "FECHAS", "CALLE"])
+    idx = LabelIndex.of(labels)
+    text = " ".join(f"w{k}" if k % 5 else f"{k}/{k}" for k in range(300))
+    words = tokenize(text)
+    n = len(words)
+    for trial in range(30):
+        logits = rng.normal(size=(n, len(labels))) * (1 + trial % 4)
+        logits[:, 0] += rng.choice([0.0, 4.0, 12.0], size=n)  # stretches of sure O, as in real notes
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        thr = thresholds_array(idx, {"NOMBRE": 0.5, "FECHAS": 0.1, "CALLE": 0.3})
+        assert decode(p, words, idx, thr) == decode(p, words, idx, thr, prune=False)
