@@ -143,13 +143,12 @@ def decode(probs: np.ndarray, words: Words, index: LabelIndex,
            thresholds: np.ndarray | None = None, *, prune: bool = True) -> list[tuple[int, int, str, float]]:
     """Spans ``(start, end, type, score)`` for one document. ``thresholds`` has one entry per type.
 
-    The best BIO-consistent label sequence under the averaged probabilities (Viterbi over
-    ``log p`` with ``I-t`` allowed only after ``B-t``/``I-t``; a span entered from outside its
-    type scores ``P(B-t) + 0.1 P(I-t)``, so an encoder sure of "I-" at an entity's first word
-    still opens it, one started right after another of its type ``P(B-t)``):
-    per-token argmax decoding breaks
-    one entity into pieces wherever a single middle token is uncertain ("Natalia [Ontiveros]
-    Palacios"), the constrained path keeps it whole or drops it as a unit. A threshold below 0.5
+    The best BIO-consistent label sequence under the averaged probabilities: Viterbi over
+    ``log p`` with ``I-t`` allowed only after ``B-t``/``I-t``. A span entered from outside its
+    type scores ``P(B-t) + 0.1 P(I-t)`` (an encoder sure of "I-" at an entity's first word still
+    opens it); one started right after another of its type scores ``P(B-t)``. Per-token argmax
+    decoding broke one entity into pieces wherever a single middle token was uncertain ("Natalia
+    [Ontiveros] Palacios"); the constrained path keeps it whole or drops it as a unit. A threshold below 0.5
     adds its log-odds to the type's B and I scores (0.5 adds nothing), so lowering it still buys
     recall type by type. A token glued to the previous one (no character between) never opens a
     new span of the same type: gold sets never hold two touching spans of one type.
