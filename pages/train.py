@@ -137,6 +137,10 @@ else:
     chosen = by_id[chosen_id]
     st.markdown(f"**{chosen.name}** (dev, held-out gold) next to the active version "
                 f"**{active.name if active else '- none -'}**")
+    target = (chosen.config or {}).get("target_recall")
+    st.caption("Strict micro scores on the held-out dev split at the version's operating point: per-type "
+               "thresholds tuned for recall" + (f" ≥ {float(target):g}" if target is not None else "")
+               + " (they trade some precision, and often F1, for recall; a plain 0.5 decision scores differently).")
     if cmp.rows:
         st.dataframe(pd.DataFrame(cmp.rows), hide_index=True, key="train.compare")
     c1, c2 = st.columns(2)

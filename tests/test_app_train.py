@@ -136,7 +136,8 @@ def _evaluated(db, pid, keep_every: int) -> dict:
 def test_compare_activate_and_roll_back(demo_app, tmp_path):
     db, pid = demo_app.db(), demo_app.project_id
     v1 = store.add_model_version(db, pid, "v-one", str(tmp_path / "v-one"), metrics=_evaluated(db, pid, 2))
-    v2 = store.add_model_version(db, pid, "v-two", str(tmp_path / "v-two"), metrics=_evaluated(db, pid, 1))
+    v2 = store.add_model_version(db, pid, "v-two", str(tmp_path / "v-two"), metrics=_evaluated(db, pid, 1),
+                                 config={"target_recall": 0.995})
     at = _train_page(demo_app)
     assert at.selectbox(key="train.version").value == v2        # newest candidate first
     at.selectbox(key="train.version").set_value(v1).run()
@@ -146,6 +147,7 @@ def test_compare_activate_and_roll_back(demo_app, tmp_path):
     at.selectbox(key="train.version").set_value(v2).run()
     titles = _chart_titles(at)
     assert "v-two (dev)" in titles and "v-one (active, dev)" in titles
+    assert any("thresholds tuned for recall ≥ 0.995" in c.value for c in at.caption)  # which operating point
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     cats = spec["data"][0]["x"]
     metrics = store.get_model_version(db, v2).metrics["strict"]["per_category"]
