@@ -11,14 +11,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
 
-from models.crf_features import Gazetteer, pattern_tags, token_features
+from models.crf_features import Gazetteer, pattern_tags, tag_features, token_features
 from models.words import Words
 
 
@@ -152,17 +152,36 @@ class CRFMember:
         clusters), so an ensemble extracts them once for all such members."""
         key = getattr(self, "_feature_key", None)
         if key is None:
-            import hashlib
-
-            h = hashlib.sha256()
-            cfg = asdict(self.config)
-            for k in ("c1", "c2", "max_iterations", "min_freq"):
-                cfg.pop(k, None)
-            h.update(json.dumps(cfg, sort_keys=True).encode())
-            h.update(json.dumps(self.gazetteer.to_json() if self.gazetteer else None, sort_keys=True).encode())
-            h.update(json.dumps(self.clusters, sort_keys=True).encode())
-            key = self._feature_key = h.hexdigest()
+            key = self._feature_key = self._key(self.config)
         return key
+
+    @property
+    def base_feature_key(self) -> str:
+        """The :attr:`feature_key` of this member without rule-hit features: a member with them
+        reuses the features of one without (:meth:`rule_features` are added on top)."""
+        return self._key(replace(self.config, rule_features=False))
+
+    def _key(self, config: CRFConfig) -> str:
+        import hashlib
+
+        h = hashlib.sha256()
+        cfg = asdict(config)
+        for k in ("c1", "c2", "max_iterations", "min_freq"):
+            cfg.pop(k, None)
+        h.update(json.dumps(cfg, sort_keys=True).encode())
+        h.update(json.dumps(self.gazetteer.to_json() if self.gazetteer else None, sort_keys=True).encode())
+        h.update(json.dumps(self.clusters, sort_keys=True).encode())
+        return h.hexdigest()
+
+    def base_features(self, text: str, words: Words) -> list[list[str]]:
+        """Features without the rule hits (those of a member keyed :attr:`base_feature_key`)."""
+        return _features(text, words, replace(self.config, rule_features=False), self.gazetteer, self.clusters)
+
+    def rule_features(self, text: str, words: Words) -> list[list[str]]:
+        """The rule-hit features alone; ``base_features`` plus these equal :meth:`features`."""
+        if not self.config.rule_features:
+            return [[] for _ in range(len(words))]
+        return tag_features(rule_tags(text, words, self.config.locale))
 
     def emissions(self, text: str, words: Words, feats: list[list[str]] | None = None) -> np.ndarray:
         if feats is None:

@@ -242,15 +242,30 @@ def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | Non
                     for level, c in enumerate(ids):
                         f.append("c%d[%d]=%d" % (level, d, c))
         if gazetteer_tags is not None:
-            for g in sorted(gazetteer_tags[i]):
-                f.append("gz=" + g)
-            for d in (-1, 1):
-                j = i + d
-                if 0 <= j < n:
-                    for g in sorted(gazetteer_tags[j]):
-                        f.append("gz[%d]=%s" % (d, g))
+            _add_tag_features(f, gazetteer_tags, i)
         feats.append(f)
     return feats
+
+
+def _add_tag_features(f: list[str], tags: list[set[str]], i: int) -> None:
+    for g in sorted(tags[i]):
+        f.append("gz=" + g)
+    for d in (-1, 1):
+        j = i + d
+        if 0 <= j < len(tags):
+            for g in sorted(tags[j]):
+                f.append("gz[%d]=%s" % (d, g))
+
+
+def tag_features(tags: list[set[str]]) -> list[list[str]]:
+    """The features :func:`token_features` derives from per-token tags, alone: they are additive,
+    so a member with extra tags (rule hits) can reuse another member's features and add these."""
+    out: list[list[str]] = []
+    for i in range(len(tags)):
+        f: list[str] = []
+        _add_tag_features(f, tags, i)
+        out.append(f)
+    return out
 
 
 # Locale lists that only steer surrogate choice (sex of a first name): subsets of first_names,

@@ -73,6 +73,13 @@ class Ensemble:
             m = self.members[n]
             if isinstance(m, CRFMember):
                 key = m.feature_key
+                if key not in shared and m.config.rule_features:
+                    # the features of a member without rule hits, plus the rule-hit features
+                    base = m.base_feature_key
+                    if base not in shared:
+                        shared[base] = [m.base_features(t, w) for t, w in items]
+                    shared[key] = [[fb + fr for fb, fr in zip(b, r)]
+                                   for b, r in zip(shared[base], (m.rule_features(t, w) for t, w in items))]
                 if key not in shared:
                     shared[key] = [m.features(t, w) for t, w in items]
                 per[n] = m.predict_proba(items, features=shared[key])

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -191,3 +192,21 @@ def test_merge_model_first_policies():
     assert (10, 20) in [(s.start, s.end) for s in first]
     silent = merge_model_first(model, rules, {"FECHAS": "model"})
     assert (30, 35) not in [(s.start, s.end) for s in silent]
+
+
+def test_ensemble_shares_crf_features_without_changing_probabilities(docs, tmp_path):
+    """crf and crf-rules: the ensemble extracts the common features once; its averaged
+    probabilities equal the members' own, each computed from scratch."""
+    from models.decode import average
+    from models.ensemble import Ensemble
+    from models.words import tokenize
+
+    cfg = dict(members=["crf", "crf-rules"], seed=5, threads=1, crf={"max_iterations": 10},
+               weights={"crf": 1.0, "crf-rules": 1.0}, refit_crf=False)
+    info = train_ensemble(docs[:10], docs[10:], MEDDOCAN, cfg, tmp_path)
+    ens = Ensemble.load(info.path)
+    assert ens.members["crf-rules"].base_feature_key == ens.members["crf"].feature_key  # shared
+    items = [(d.text, tokenize(d.text)) for d in docs[10:]]
+    own = {n: m.predict_proba(items) for n, m in ens.members.items()}
+    for k, p in enumerate(ens.combined_probs(items)):
+        assert np.allclose(p, average([own["crf"][k], own["crf-rules"][k]]), atol=1e-6)

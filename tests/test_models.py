@@ -522,3 +522,31 @@ def test_decode_pruning_certain_o_tokens_gives_the_exact_path():
         p /= p.sum(axis=1, keepdims=True)
         thr = thresholds_array(idx, {"NOMBRE": 0.5, "FECHAS": 0.1, "CALLE": 0.3})
         assert decode(p, words, idx, thr) == decode(p, words, idx, thr, prune=False)
+
+
+def test_rule_feature_member_reuses_the_base_features_exactly(sample_docs):
+    """A CRF with rule-hit features = the plain member's features + the rule-hit features alone,
+    so the ensemble extracts the shared part once; the emissions are the same either way."""
+    from models.crf import _features, rule_tags
+    from models.crf_features import tag_features
+
+    labels = bio_labels(MEDDOCAN.types)
+    items = [(d.text, tokenize(d.text)) for d in sample_docs[:8]]
+    tags = [spans_to_bio(w, d.spans, labels) for d, (_, w) in zip(sample_docs[:8], items)]
+    gaz = Gazetteer.for_locale("es")
+    cfg = CRFConfig(max_iterations=10, rule_features=True)
+    base_cfg = CRFConfig(max_iterations=10)
+    n_rule_feats = 0
+    for text, words in items:
+        full = _features(text, words, cfg, gaz)
+        base = _features(text, words, base_cfg, gaz)
+        extra = tag_features(rule_tags(text, words, "es"))
+        n_rule_feats += sum(len(e) for e in extra)
+        assert [sorted(f) for f in full] == [sorted(b + e) for b, e in zip(base, extra)]
+    assert n_rule_feats > 100  # the rules do fire on these notes
+    member = CRFMember.train("crf-rules", items, tags, labels, cfg, gazetteer=gaz)
+    assert member.base_feature_key != member.feature_key
+    shared = [[fb + fr for fb, fr in zip(member.base_features(t, w), member.rule_features(t, w))]
+              for t, w in items]
+    for a, b in zip(member.predict_proba(items), member.predict_proba(items, features=shared)):
+        assert np.allclose(a, b, atol=1e-6)
