@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from pipeline.durable import fsync_path, fsync_tree
+
 VERSION_FILE = "version.json"
 TMP_PREFIX = ".tmp-"
 _NAME_OK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -90,41 +92,13 @@ class VersionWriter:
         if exc_type is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
             return False
-        _fsync_tree(self.tmp)
+        fsync_tree(self.tmp)
         if self.final.exists():
             shutil.rmtree(self.tmp, ignore_errors=True)
             raise FileExistsError(f"model version {self.name} already exists in {self.models_dir}")
         os.replace(self.tmp, self.final)
-        _fsync_dir(self.models_dir)
+        fsync_path(self.models_dir)
         return False
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(str(path), os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _fsync_tree(root: Path) -> None:
-    """Flush file contents before the rename makes them visible (a crash must not publish zeros)."""
-    for dirpath, _, files in os.walk(root):
-        for f in files:
-            try:
-                fd = os.open(os.path.join(dirpath, f), os.O_RDONLY)
-            except OSError:
-                continue
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        _fsync_dir(Path(dirpath))
 
 
 def write_json(path: Path, obj) -> None:

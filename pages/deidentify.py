@@ -222,7 +222,7 @@ if source == "Project documents":
     if how == "Selection":
         ids = st.multiselect("Documents", list(names), format_func=lambda i: names[i], key="deid.docs")
     elif how == "By status":
-        statuses = rj.document_statuses(db, project.id)
+        statuses = store.document_statuses(db, project.id)
         have = Counter(statuses.values())
         chosen = st.multiselect("Status", sorted(have), default=["gold"] if "gold" in have else None,
                                 format_func=lambda s: f"{s} ({have[s]})", key="deid.status")

@@ -139,9 +139,9 @@ def compare_versions(db, project_id: int, candidate_id: int) -> VersionCompariso
 # --------------------------------------------------------------------------- layers from the store
 
 def _layer_dates(db, project_id: int, layer: str) -> dict[int, str]:
-    rows = db.execute("""SELECT l.doc_id, l.updated_at FROM layers l JOIN documents d ON d.id = l.doc_id
-                         WHERE d.project_id = ? AND l.layer = ?""", [int(project_id), layer]).fetchall()
-    return {int(r[0]): r[1] for r in rows}
+    import store
+
+    return store.layer_updated_at(db, project_id, layer)
 
 
 def _texts(db, project_id: int, ids: Iterable[int]) -> dict[str, str]:

@@ -126,29 +126,11 @@ def resolve_profile(db: Any, project_id: int, spec: Any) -> Any:
                        f"{', '.join(sorted(set(builtins) | set(saved)))} or a profile JSON")
 
 
-def document_statuses(db: Any, project_id: int) -> dict[int, str]:
-    """Each document's workflow status, as ``store.stats`` counts them (gold, annotated,
-    in_progress, assigned, new): for choosing documents by status."""
-    rows = db.execute(
-        """SELECT d.id, CASE
-               WHEN EXISTS (SELECT 1 FROM layers l WHERE l.doc_id = d.id AND l.layer = 'gold'
-                            AND l.status = 'finished') THEN 'gold'
-               ELSE COALESCE((SELECT CASE MAX(CASE a.status WHEN 'finished' THEN 3 WHEN 'in_progress' THEN 2
-                                              ELSE 1 END)
-                                     WHEN 3 THEN 'annotated' WHEN 2 THEN 'in_progress' WHEN 1 THEN 'assigned' END
-                              FROM assignments a WHERE a.doc_id = d.id), 'new')
-               END
-           FROM documents d WHERE d.project_id = ? ORDER BY d.id""", [int(project_id)]).fetchall()
-    return {int(i): s for i, s in rows}
-
-
 def human_seen_ids(db: Any, project_id: int) -> set[int]:
     """Documents a person has worked on: one with a gold or an annotator layer."""
-    rows = db.execute(
-        """SELECT DISTINCT l.doc_id FROM layers l JOIN documents d ON d.id = l.doc_id
-           WHERE d.project_id = ? AND (l.layer = 'gold' OR l.layer LIKE 'annotator:%')""",
-        [int(project_id)]).fetchall()
-    return {int(r[0]) for r in rows}
+    import store
+
+    return store.human_seen_doc_ids(db, project_id)
 
 
 # --------------------------------------------------------------------------- detection
@@ -683,7 +665,7 @@ def risk_line(risk: dict) -> str:
 
 __all__ = [
     "DETECTED", "DeidInputs", "DetectorChoice", "ReleaseError", "RunDeidentifier", "UploadRun", "choose_embedder",
-    "deidentify_documents", "deidentify_job", "detect_documents", "detector_for", "document_statuses",
+    "deidentify_documents", "deidentify_job", "detect_documents", "detector_for",
     "export_outputs", "gather_inputs", "human_seen_ids", "latest_risk_result", "output_layer", "output_spans",
     "parse_output_layer", "project_locale", "project_secret", "reason_marks", "resolve_profile",
     "resumable", "risk_documents",

@@ -186,11 +186,9 @@ def gold_summary(db, project_id: int) -> GoldSummary:
 def unannotated_documents(db, project_id: int) -> list[int]:
     """Documents with neither a gold layer nor any annotator layer (the default targets of
     pre-annotation: nobody's work on them can be affected)."""
-    rows = db.execute(
-        """SELECT d.id FROM documents d WHERE d.project_id = ? AND NOT EXISTS (
-               SELECT 1 FROM layers l WHERE l.doc_id = d.id AND (l.layer = 'gold' OR l.layer LIKE 'annotator:%'))
-           ORDER BY d.id""", [int(project_id)]).fetchall()
-    return [int(r[0]) for r in rows]
+    import store
+
+    return store.unseen_doc_ids(db, project_id)
 
 
 # --------------------------------------------------------------------------- live history

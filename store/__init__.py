@@ -23,8 +23,9 @@ from store.documents import (DocumentRecord, add_documents, count_documents, del
 from store.errors import DuplicateError, InvalidValueError, NotFoundError, StaleSaveError, StoreBusyError
 from store.jobs import (JOB_STATUSES, Job, create_job, get_job, heartbeat, list_jobs, mark_stale_jobs_failed,
                         request_cancel, update_job)
-from store.layers import (LayerInfo, LayerState, annotator_layers, layers_of, load_documents, read_layer,
-                          read_project_layer, save_layer, set_layer_status)
+from store.layers import (LayerInfo, LayerState, annotator_layers, human_seen_doc_ids, layer_updated_at, layers_of,
+                          load_documents, read_layer, read_project_layer, save_layer, set_layer_status,
+                          unseen_doc_ids)
 from store.migrations import LATEST_VERSION, migrate
 from store.misses import DismissedMiss, dismiss_miss, list_dismissed_misses
 from store.models import (ModelVersion, activate_model, active_model, add_model_version, get_model_version,
@@ -32,7 +33,7 @@ from store.models import (ModelVersion, activate_model, active_model, add_model_
 from store.projects import (Project, create_project, get_project, get_project_by_name, list_projects,
                             update_project_schema, update_project_settings)
 from store.risk import COLOURS, DECISIONS, RiskScore, decide_risk, risk_queue, save_risk_scores
-from store.stats import stats
+from store.stats import document_statuses, stats
 from store.users import (ROLES, User, authenticate, create_session, create_user, end_session, get_user,
                          list_users, set_disabled, set_password, set_role, user_for_session)
 
@@ -48,6 +49,7 @@ __all__ = [
     "DocumentRecord", "add_documents", "get_document", "find_document", "list_documents", "count_documents",
     "set_split", "delete_documents",
     "LayerState", "LayerInfo", "read_layer", "layers_of", "annotator_layers", "save_layer", "set_layer_status",
+    "human_seen_doc_ids", "unseen_doc_ids", "layer_updated_at",
     "read_project_layer", "load_documents",
     # people and work
     "Assignment", "ASSIGNMENT_STATUSES", "assign", "unassign", "list_assignments", "set_assignment_status",
@@ -65,5 +67,5 @@ __all__ = [
     "RiskScore", "COLOURS", "DECISIONS", "save_risk_scores", "risk_queue", "decide_risk",
     "DismissedMiss", "dismiss_miss", "list_dismissed_misses",
     # audit, figures, backups
-    "AuditEntry", "audit", "list_audit", "stats", "backup", "restore", "check_database_file",
+    "AuditEntry", "audit", "list_audit", "stats", "document_statuses", "backup", "restore", "check_database_file",
 ]

@@ -18,6 +18,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from pipeline.durable import fsync_path
 from pipeline.errors import FormatError, StoreBusyError
 from store.errors import InvalidValueError
 from store.migrations import LATEST_VERSION
@@ -40,18 +41,7 @@ def _copy(src_path: Path, dst_path: Path, *, busy_timeout_s: float = 10.0) -> No
             dst.close()
     finally:
         src.close()
-    _fsync(dst_path)
-
-
-def _fsync(path: Path) -> None:
-    try:
-        fd = os.open(str(path), os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_path(dst_path, strict=True)
 
 
 def check_database_file(path: str | os.PathLike[str]) -> int:
@@ -128,7 +118,7 @@ def restore(backup_path: str | os.PathLike[str], db_path: str | os.PathLike[str]
             side = Path(str(dst) + suffix)
             if side.exists():
                 side.unlink()
-        _fsync(dst.parent)
+        fsync_path(dst.parent, strict=True)
     finally:
         if tmp.exists():
             tmp.unlink()

@@ -39,7 +39,7 @@ def save_dictionary(db: Database, project_id: int, category: str, type: str, nam
         raise InvalidValueError(f"dictionary {name!r}: label {category}/{type or '-'} is not in schema {schema.name!r}")
     clean = list(dict.fromkeys(e.strip() for e in entries if isinstance(e, str) and e.strip()))
     with transaction(db):
-        cur = db.execute(
+        db.execute(
             """INSERT INTO dictionaries (project_id, name, category, type, entries_json, n_entries, uploaded_by, uploaded_at)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT (project_id, name) DO UPDATE SET category = excluded.category, type = excluded.type,

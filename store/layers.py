@@ -197,3 +197,32 @@ def load_documents(db: Database, project_id: int, *, layer: str | None = None, s
             return [r.to_document() for r in records]
         spans = read_project_layer(db, project_id, layer, split=split, status=status)
     return [r.to_document(spans[r.id]) for r in records if r.id in spans]
+
+
+# A layer a person wrote: the gold layer or an annotator's.
+_HUMAN_LAYER_SQL = "(l.layer = 'gold' OR l.layer LIKE 'annotator:%')"
+
+
+@retrying
+def human_seen_doc_ids(db: Database, project_id: int) -> set[int]:
+    """Documents a person has worked on (a gold or an annotator layer exists)."""
+    rows = db.execute(f"""SELECT DISTINCT l.doc_id FROM layers l JOIN documents d ON d.id = l.doc_id
+                          WHERE d.project_id = ? AND {_HUMAN_LAYER_SQL}""", [int(project_id)]).fetchall()
+    return {int(r[0]) for r in rows}
+
+
+@retrying
+def unseen_doc_ids(db: Database, project_id: int) -> list[int]:
+    """Documents with neither a gold nor an annotator layer, in id order."""
+    rows = db.execute(f"""SELECT d.id FROM documents d WHERE d.project_id = ? AND NOT EXISTS (
+                              SELECT 1 FROM layers l WHERE l.doc_id = d.id AND {_HUMAN_LAYER_SQL})
+                          ORDER BY d.id""", [int(project_id)]).fetchall()
+    return [int(r[0]) for r in rows]
+
+
+@retrying
+def layer_updated_at(db: Database, project_id: int, layer: str) -> dict[int, str]:
+    """When each document's ``layer`` was last saved, for the documents that have it."""
+    rows = db.execute("""SELECT l.doc_id, l.updated_at FROM layers l JOIN documents d ON d.id = l.doc_id
+                         WHERE d.project_id = ? AND l.layer = ?""", [int(project_id), layer]).fetchall()
+    return {int(r[0]): r[1] for r in rows}

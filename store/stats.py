@@ -10,6 +10,23 @@ from store.projects import get_project
 
 DOCUMENT_STATUSES = ("new", "assigned", "in_progress", "annotated", "gold")
 
+# A document's status (see :func:`stats`), as an SQL expression over ``documents d``.
+_STATUS_SQL = """CASE
+    WHEN EXISTS (SELECT 1 FROM layers l WHERE l.doc_id = d.id AND l.layer = 'gold'
+                 AND l.status = 'finished') THEN 'gold'
+    ELSE COALESCE((SELECT CASE MAX(CASE a.status WHEN 'finished' THEN 3 WHEN 'in_progress' THEN 2 ELSE 1 END)
+                          WHEN 3 THEN 'annotated' WHEN 2 THEN 'in_progress' WHEN 1 THEN 'assigned' END
+                   FROM assignments a WHERE a.doc_id = d.id), 'new')
+    END"""
+
+
+@retrying
+def document_statuses(db: Database, project_id: int) -> dict[int, str]:
+    """Each document's status, as :func:`stats` counts them: for choosing documents by status."""
+    rows = db.execute(f"SELECT d.id, {_STATUS_SQL} FROM documents d WHERE d.project_id = ? ORDER BY d.id",
+                      [int(project_id)]).fetchall()
+    return {int(i): s for i, s in rows}
+
 
 @retrying
 def stats(db: Database, project_id: int) -> dict[str, Any]:
@@ -26,15 +43,8 @@ def stats(db: Database, project_id: int) -> dict[str, Any]:
         project = get_project(db, project_id)
         by_status = {s: 0 for s in DOCUMENT_STATUSES}
         for (status, n) in db.execute(
-            """SELECT CASE
-                   WHEN EXISTS (SELECT 1 FROM layers l WHERE l.doc_id = d.id AND l.layer = 'gold'
-                                AND l.status = 'finished') THEN 'gold'
-                   ELSE COALESCE((SELECT CASE MAX(CASE a.status WHEN 'finished' THEN 3 WHEN 'in_progress' THEN 2
-                                                  ELSE 1 END)
-                                         WHEN 3 THEN 'annotated' WHEN 2 THEN 'in_progress' WHEN 1 THEN 'assigned' END
-                                  FROM assignments a WHERE a.doc_id = d.id), 'new')
-                   END AS status, COUNT(*)
-               FROM documents d WHERE d.project_id = ? GROUP BY status""", [project_id]):
+            f"SELECT {_STATUS_SQL} AS status, COUNT(*) FROM documents d WHERE d.project_id = ? GROUP BY status",
+            [project_id]):
             by_status[status] = n
         by_split = {(split if split is not None else "none"): n for split, n in db.execute(
             "SELECT split, COUNT(*) FROM documents WHERE project_id = ? GROUP BY split ORDER BY split", [project_id])}

@@ -51,7 +51,7 @@ def _profile_arg(value: str):
 
 def run(args: argparse.Namespace) -> int:
     import store
-    from pipeline.commands._store_helpers import CommandError, cli_user, find_project
+    from pipeline.commands._store_helpers import CommandError, cli_user, require_project, stage_bars
     from pipeline.jobs import run_inline
     from pipeline.release_jobs import summary_line
 
@@ -65,9 +65,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             if not args.project:
                 raise CommandError("--project NAME is required (or --resume RUN_ID)")
-            project = find_project(db, args.project)
-            if project is None:
-                raise CommandError(f"no project named {args.project!r}")
+            project = require_project(db, args.project)
             doc_ids = "all"
             if args.docs:
                 try:
@@ -105,30 +103,3 @@ def _say_how_to_resume(db_path: str, params: dict) -> None:
     run_id = params.get("run_id") or (runs[0].id if runs else None)
     if run_id is not None:
         print(f"run {run_id} kept its finished documents; finish it with --resume {run_id}", file=sys.stderr)
-
-
-def stage_bars():
-    """``on_progress(done, total, message)`` drawing one tqdm bar per stage (message) on stderr."""
-    import sys
-
-    from tqdm import tqdm
-
-    state: dict = {}
-
-    def progress(done: int, total: int | None, message: str | None) -> None:
-        stage = message or "working"
-        if state.get("stage") != stage:
-            if state.get("bar") is not None:
-                state["bar"].close()
-            state["stage"] = stage
-            state["bar"] = tqdm(total=total, desc=stage, unit="doc", file=sys.stderr, disable=None, leave=False)
-        bar = state["bar"]
-        if total is not None and bar.total != total:
-            bar.total = total
-        bar.update(max(0, int(done) - bar.n))
-
-    def close() -> None:
-        if state.get("bar") is not None:
-            state["bar"].close()
-
-    return progress, close

@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from pipeline.commands._store_helpers import CommandError, cli_user, find_project, open_db
+from pipeline.commands._store_helpers import CommandError, cli_user, open_db, require_project
 from pipeline.formats import WRITERS, write_collection
 from pipeline.spans import Document
 
@@ -49,9 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if out.is_dir() and any(out.iterdir()) and not args.force:
         raise CommandError(f"{out} is not empty; choose another folder or pass --force")
     db = open_db(args.db)
-    project = find_project(db, args.project)
-    if project is None:
-        raise CommandError(f"no project named {args.project!r}")
+    project = require_project(db, args.project)
     layer = None if args.format == "text" else args.layer
     docs = [_named(d) for d in store.load_documents(db, project.id, layer=layer, split=args.split)]
     if not docs:

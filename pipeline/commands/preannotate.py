@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.commands._store_helpers import CommandError, cli_user, find_project, open_db
+from pipeline.commands._store_helpers import cli_user, open_db, require_project
 
 NAME = "preannotate"
 HELP = "pre-annotate a project's unannotated documents with its active model (writes the pre layer)"
@@ -31,14 +31,12 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     import store
-    from pipeline.commands.train_project import _bar
+    from pipeline.commands._store_helpers import message_bar
     from pipeline.training_jobs import preannotate_from_store
 
     db = open_db(args.db)
-    project = find_project(db, args.project)
-    if project is None:
-        raise CommandError(f"no project named {args.project!r}")
-    progress, close = _bar(args.no_progress)
+    project = require_project(db, args.project)
+    progress, close = message_bar(args.no_progress)
     try:
         r = preannotate_from_store(args.db or str(store.default_db_path()), project.id,
                                    model_version_id=args.model_version, doc_ids=args.docs, rules_only=args.rules_only,

@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import store
     from pipeline.commands._store_helpers import cli_user
-    from pipeline.commands.deid_project import stage_bars
+    from pipeline.commands._store_helpers import stage_bars
     from pipeline.jobs import run_inline
     from pipeline.release_jobs import risk_line
 

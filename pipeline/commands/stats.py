@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from pipeline.commands._store_helpers import CommandError, find_project, open_db, print_table
+from pipeline.commands._store_helpers import open_db, print_table, require_project
 
 NAME = "stats"
 HELP = "show document, span and annotation counts of one project (or a line per project)"
@@ -47,9 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     db = open_db(args.db)
     if args.project:
-        project = find_project(db, args.project)
-        if project is None:
-            raise CommandError(f"no project named {args.project!r}")
+        project = require_project(db, args.project)
         figures = store.stats(db, project.id)
         if args.json:
             print(json.dumps(figures, indent=2, sort_keys=True))

@@ -8,7 +8,6 @@ writes a new immutable version under ``--out`` (then marks it active there unles
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 NAME = "train"
@@ -56,20 +55,14 @@ def run(args: argparse.Namespace) -> int:
 
     from models.registry import set_active
     from models.train import TrainConfig, train_ensemble
+    from pipeline.commands._store_helpers import read_json_config
     from pipeline.detect import LOCALE_OF_SCHEMA
-    from pipeline.errors import FormatError, WorkbenchError
+    from pipeline.errors import WorkbenchError
     from pipeline.formats import read_collection
 
     schema, train_docs = read_gold(args.train, args.format, args.schema)
     dev_docs = read_collection(args.dev, args.format, schema) if args.dev else None
-    extra: dict = {}
-    if args.config:
-        try:
-            extra = json.loads(Path(args.config).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as e:
-            raise FormatError(args.config, f"malformed JSON: {e.msg}", e.lineno) from None
-        if not isinstance(extra, dict):
-            raise FormatError(args.config, "the config must be a JSON object")
+    extra = read_json_config(args.config)
     if args.members:
         extra["members"] = [m.strip() for m in args.members.split(",") if m.strip()]
     cfg = TrainConfig.from_dict({**extra, "seed": args.seed, "target_recall": args.target_recall,
@@ -121,7 +114,6 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
     if not args.no_activate:
         set_active(args.out, info.name)
-    ens = info.metrics["ensemble"]
     print(f"model version {info.name} written to {info.path}" + ("" if args.no_activate else " (active)"))
     print(f"train documents {info.n_train_docs}   dev documents {info.n_dev_docs}   "
           f"seconds {info.train_seconds:.0f}   target recall {info.target_recall}")

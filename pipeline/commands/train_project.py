@@ -7,11 +7,8 @@ and recorded in the store, but not activated unless ``--activate``. Prints figur
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from pathlib import Path
 
-from pipeline.commands._store_helpers import CommandError, cli_user, find_project, open_db
+from pipeline.commands._store_helpers import cli_user, open_db, message_bar, read_json_config, require_project
 
 NAME = "train-project"
 HELP = "retrain a project's detection model from its finished gold documents (a new, inactive version)"
@@ -33,48 +30,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def _bar(disabled: bool):
-    if disabled:
-        return None, lambda: None
-    from tqdm import tqdm
-
-    bar = tqdm(total=1, file=sys.stderr, bar_format="{l_bar}{bar}| {elapsed} {postfix}", disable=None)
-
-    def progress(done: int, total: int | None, message: str | None) -> None:
-        if total:
-            bar.total = total
-        bar.n = done
-        if message:
-            bar.set_postfix_str(message, refresh=False)
-        bar.refresh()
-
-    return progress, bar.close
-
-
 def run(args: argparse.Namespace) -> int:
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     import store
-    from pipeline.errors import FormatError
     from pipeline.training_jobs import point_active_file, train_from_store
 
     db = open_db(args.db)
-    project = find_project(db, args.project)
-    if project is None:
-        raise CommandError(f"no project named {args.project!r}")
-    extra: dict = {}
-    if args.config:
-        try:
-            extra = json.loads(Path(args.config).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as e:
-            raise FormatError(args.config, f"malformed JSON: {e.msg}", e.lineno) from None
-        if not isinstance(extra, dict):
-            raise FormatError(args.config, "the config must be a JSON object")
+    project = require_project(db, args.project)
+    extra = read_json_config(args.config)
     user = cli_user(args.user)
     db_path = args.db or str(store.default_db_path())
-    progress, close = _bar(args.no_progress)
+    progress, close = message_bar(args.no_progress)
     try:
         members = [m.strip() for m in args.members.split(",") if m.strip()]
         result = train_from_store(db_path, project.id, members=members,

@@ -203,26 +203,23 @@ class SurrogateContext:
         return accept
 
     # -- per-patient offsets --------------------------------------------------------------------
-    def date_offset(self) -> int:
-        """The patient's date offset in days: keyed, non-zero, in the profile's range; re-drawn
-        (deterministically, up to 32 draws, keeping the draw with the fewest) while it would turn
-        one of the patient's dates into another. A date that still clashes is redacted."""
-        from pipeline.deid.dates import DateParseError, shift_date
-        lo, hi = self.profile.date_shift_days
-        m = self.profile.date_shift_min_days
-        cache_key = (self.patient_id, f"date|{lo}|{hi}|{m}|{self.locale}")
+    def _least_clashing_offset(self, cache_key: tuple[str, str], kind: str, lo: int, hi: int,
+                               values: list[str], shift: Callable[[str, int], str],
+                               errors: tuple[type[BaseException], ...], min_abs: int | None = None) -> int:
+        """Draw a keyed offset (``kind``-offset) up to 32 times, keeping the draw whose shifts of
+        ``values`` clash with the fewest real values (stopping at the first with none); cached per key."""
         if cache_key in self.deid._offsets:
             return self.deid._offsets[cache_key]
-        dates = self.state.by_category.get("DATE", [])
+        extra = {} if min_abs is None else {"min_abs": min_abs}
         best: tuple[int, int] | None = None     # (clashes, offset)
         for k in range(32):
-            off = keyed_offset(self.deid.secret, lo, hi, "date-offset", self.patient_id, *((str(k),) if k else ()),
-                               min_abs=m)
+            off = keyed_offset(self.deid.secret, lo, hi, f"{kind}-offset", self.patient_id,
+                               *((str(k),) if k else ()), **extra)
             clashes = 0
-            for d in dates:
+            for v in values:
                 try:
-                    clashes += self.state.clashes(shift_date(d, off, self.locale))
-                except (DateParseError, ValueError):
+                    clashes += self.state.clashes(shift(v, off))
+                except errors:
                     continue
                 if best is not None and clashes >= best[0]:
                     break
@@ -234,32 +231,26 @@ class SurrogateContext:
         self.deid._offsets[cache_key] = best[1]
         return best[1]
 
+    def date_offset(self) -> int:
+        """The patient's date offset in days: keyed, non-zero, in the profile's range; re-drawn
+        (deterministically, up to 32 draws, keeping the draw with the fewest) while it would turn
+        one of the patient's dates into another. A date that still clashes is redacted."""
+        from pipeline.deid.dates import DateParseError, shift_date
+        lo, hi = self.profile.date_shift_days
+        m = self.profile.date_shift_min_days
+        return self._least_clashing_offset(
+            (self.patient_id, f"date|{lo}|{hi}|{m}|{self.locale}"), "date", lo, hi,
+            self.state.by_category.get("DATE", []), lambda d, off: shift_date(d, off, self.locale),
+            (DateParseError, ValueError), min_abs=m)
+
     def age_offset(self) -> int:
         """The patient's age offset in years (same rule as dates: keyed, non-zero, re-drawn on clash)."""
         from pipeline.deid.ages import AgeParseError, shift_age
         lo, hi = self.profile.age_shift_years
-        cache_key = (self.patient_id, f"age|{lo}|{hi}")
-        if cache_key in self.deid._offsets:
-            return self.deid._offsets[cache_key]
-        ages = self.state.by_category.get("AGE", [])
-        best: tuple[int, int] | None = None
-        for k in range(32):
-            off = keyed_offset(self.deid.secret, lo, hi, "age-offset", self.patient_id, *((str(k),) if k else ()))
-            clashes = 0
-            for a in ages:
-                try:
-                    clashes += self.state.clashes(shift_age(a, offset=off, locale=self.locale))
-                except (AgeParseError, ValueError):
-                    continue
-                if best is not None and clashes >= best[0]:
-                    break
-            if best is None or clashes < best[0]:
-                best = (clashes, off)
-            if clashes == 0:
-                break
-        assert best is not None
-        self.deid._offsets[cache_key] = best[1]
-        return best[1]
+        return self._least_clashing_offset(
+            (self.patient_id, f"age|{lo}|{hi}"), "age", lo, hi,
+            self.state.by_category.get("AGE", []), lambda a, off: shift_age(a, offset=off, locale=self.locale),
+            (AgeParseError, ValueError))
 
     def age_offsets(self) -> list[int]:
         """The patient's age offset first, then every other allowed offset nearest to it: a value

@@ -162,6 +162,16 @@ def _valid_day(y: int | None, m: int, d: int) -> bool:
     return d <= calendar.monthrange(y if y is not None else REF_YEAR, m)[1]
 
 
+def _day_month(vals: dict[int, int], a: int, b: int, year: int | None, dayfirst: bool) -> tuple[int, int]:
+    """(day index, month index) for the numbers at ``a`` and ``b``: the locale's preferred order
+    first, then the other; DateParseError when neither is a valid day and month."""
+    orders = [(a, b), (b, a)] if dayfirst else [(b, a), (a, b)]
+    for di, mi in orders:
+        if _valid_day(year, vals[mi], vals[di]):
+            return di, mi
+    raise DateParseError("no valid day/month reading")
+
+
 def tokenize(text: str) -> list[_Tok]:
     return [_Tok(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(text)]
 
@@ -296,14 +306,9 @@ def _parse_cached(text: str, locale: str, near_year: int | None) -> ParsedDate:
                 if vals[b] > 31 or apostrophe(b):
                     set_year(b); roles[a] = "month"; month = vals[a]
                 else:
-                    orders = [(a, b), (b, a)] if dayfirst else [(b, a), (a, b)]
-                    for di, mi in orders:
-                        if _valid_day(None, vals[mi], vals[di]):
-                            roles[di], roles[mi] = "day", "month"
-                            day, month = vals[di], vals[mi]
-                            break
-                    else:
-                        raise DateParseError("no valid day/month reading")
+                    di, mi = _day_month(vals, a, b, None, dayfirst)
+                    roles[di], roles[mi] = "day", "month"
+                    day, month = vals[di], vals[mi]
             else:
                 raise DateParseError("numbers do not form a date")
         elif len(nums) == 3:
@@ -312,14 +317,9 @@ def _parse_cached(text: str, locale: str, near_year: int | None) -> ParsedDate:
                 set_year(a); roles[b], roles[c] = "month", "day"; month, day = vals[b], vals[c]
             elif lens[c] in (2, 4) and lens[a] <= 2 and lens[b] <= 2:
                 set_year(c)
-                orders = [(a, b), (b, a)] if dayfirst else [(b, a), (a, b)]
-                for di, mi in orders:
-                    if _valid_day(year, vals[mi], vals[di]):
-                        roles[di], roles[mi] = "day", "month"
-                        day, month = vals[di], vals[mi]
-                        break
-                else:
-                    raise DateParseError("no valid day/month reading")
+                di, mi = _day_month(vals, a, b, year, dayfirst)
+                roles[di], roles[mi] = "day", "month"
+                day, month = vals[di], vals[mi]
             else:
                 raise DateParseError("numbers do not form a date")
         elif nums:

@@ -40,17 +40,22 @@ def _as_embedding(x: Embedding | np.ndarray) -> Embedding:
     return Embedding(x, x)
 
 
+def _prepare(emb: Embedding | np.ndarray, owners: np.ndarray, rows: np.ndarray | None
+             ) -> tuple[Embedding, np.ndarray, np.ndarray, np.ndarray]:
+    """Both searches' arguments as arrays, and their result filled with NaN (no other owner)."""
+    emb = _as_embedding(emb)
+    rows = np.arange(len(emb)) if rows is None else np.asarray(rows, dtype=np.int64)
+    return emb, np.asarray(owners, dtype=np.int64), rows, np.full(len(rows), np.nan, dtype=np.float32)
+
+
 def exact_best_other(emb: Embedding | np.ndarray, owners: np.ndarray, rows: np.ndarray | None = None,
                      *, chunk_elems: int = 16_000_000) -> np.ndarray:
     """Exact best similarity to a row of another owner, for ``rows`` (default: all).
 
     Returns NaN where no other owner exists.
     """
-    emb = _as_embedding(emb)
-    owners = np.asarray(owners, dtype=np.int64)
+    emb, owners, rows, out = _prepare(emb, owners, rows)
     n = len(emb)
-    rows = np.arange(n) if rows is None else np.asarray(rows, dtype=np.int64)
-    out = np.full(len(rows), np.nan, dtype=np.float32)
     if n == 0 or len(rows) == 0:
         return out
     ex = emb.exact
@@ -126,11 +131,8 @@ def _rerank(ex, owners: np.ndarray, q: np.ndarray, ids: np.ndarray) -> tuple[np.
 def ann_best_other(emb: Embedding | np.ndarray, owners: np.ndarray, rows: np.ndarray | None = None, *,
                    k: int = 16, nprobe: int = 6, retry_k: int = 64, query_chunk: int = 20_000) -> np.ndarray:
     """Approximate best similarity to another owner (see the module doc); NaN where none exists."""
-    emb = _as_embedding(emb)
-    owners = np.asarray(owners, dtype=np.int64)
+    emb, owners, rows, out = _prepare(emb, owners, rows)
     n = len(emb)
-    rows = np.arange(n) if rows is None else np.asarray(rows, dtype=np.int64)
-    out = np.full(len(rows), np.nan, dtype=np.float32)
     if n == 0 or len(rows) == 0:
         return out
     search = np.ascontiguousarray(emb.search, dtype=np.float32)

@@ -3,7 +3,9 @@
 The helpers keep each recognizer a few lines long: :func:`mk` builds a span with the category
 of its generic type, :func:`spans_from` turns regex matches (or one group of them) into spans,
 and :func:`trim` shrinks a stretch to drop surrounding blanks and trailing punctuation, which is
-where most boundary disagreements with gold annotations come from.
+where most boundary disagreements with gold annotations come from; :func:`trimmed_spans` does
+both. :func:`text_before` is the look-back window context filters search, and
+:func:`merge_overlapping` folds overlapping candidate stretches (the date rules) into spans.
 """
 from __future__ import annotations
 
@@ -35,7 +37,11 @@ def spans_from(pattern: re.Pattern, text: str, doc_id: str, gtype: str, group: i
     return out
 
 
-def trim(text: str, start: int, end: int, *, trailing: str = " \t\r\n.,;:") -> tuple[int, int]:
+# what :func:`trim` drops at the end of a stretch unless told otherwise
+TRIM_TRAILING = " \t\r\n.,;:"
+
+
+def trim(text: str, start: int, end: int, *, trailing: str = TRIM_TRAILING) -> tuple[int, int]:
     """Shrink ``[start, end)`` past leading blanks and trailing blanks/punctuation.
 
     A trailing full stop is kept when it closes an abbreviation written with dots
@@ -48,6 +54,41 @@ def trim(text: str, start: int, end: int, *, trailing: str = " \t\r\n.,;:") -> t
             break
         end -= 1
     return start, end
+
+
+def trimmed_spans(pattern: re.Pattern, text: str, doc_id: str, gtype: str, group: int | str = 0,
+                  *, trailing: str = TRIM_TRAILING) -> list[Span]:
+    """One span per match of ``pattern`` (``group`` selects the part to label), :func:`trim`-med
+    with ``trailing``; matches trimmed to nothing are skipped."""
+    out: list[Span] = []
+    for m in pattern.finditer(text):
+        s, e = trim(text, *m.span(group), trailing=trailing)
+        if e > s:
+            out.append(mk(doc_id, s, e, gtype))
+    return out
+
+
+def text_before(text: str, i: int, width: int) -> str:
+    """The ``width`` characters before offset ``i`` (fewer near the start): the context a rule looks back at."""
+    return text[max(0, i - width):i]
+
+
+def merge_overlapping(found: Iterable[tuple[int, int]], doc_id: str, gtype: str) -> list[Span]:
+    """Spans of type ``gtype`` from candidate ``(start, end)`` stretches, sorted by offset.
+
+    Of nested stretches the longest is kept ("octubre de 2016" inside "10 de octubre de 2016");
+    partly overlapping ones are merged into one span from the first start to the last end.
+    """
+    out: list[Span] = []
+    last_end = -1
+    for s, e in sorted(found, key=lambda x: (x[0], -x[1])):
+        if e <= last_end:
+            continue
+        if s < last_end:  # partial overlap: extend the previous span
+            s = out.pop().start
+        out.append(mk(doc_id, s, e, gtype))
+        last_end = e
+    return out
 
 
 def dedupe(spans: Iterable[Span]) -> list[Span]:
@@ -83,12 +124,7 @@ def email(text: str, doc_id: str) -> list[Span]:
 
 def url(text: str, doc_id: str) -> list[Span]:
     """Web addresses starting with a scheme or ``www.``; trailing punctuation left out."""
-    out = []
-    for m in URL_RE.finditer(text):
-        s, e = trim(text, m.start(), m.end(), trailing=".,;:!?")
-        if e > s:
-            out.append(mk(doc_id, s, e, "URL"))
-    return out
+    return trimmed_spans(URL_RE, text, doc_id, "URL", trailing=".,;:!?")
 
 
 def ipaddr(text: str, doc_id: str) -> list[Span]:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from pipeline.rules import register
-from pipeline.rules.common import dedupe, mk, register_common, trim
+from pipeline.rules.common import (dedupe, merge_overlapping, mk, register_common, spans_from, text_before, trim,
+                                   trimmed_spans)
 from pipeline.spans import Span
 
 LOCALE = "en"
@@ -68,22 +69,11 @@ def dates(text: str, doc_id: str) -> list[Span]:
         for m in rx.finditer(text):
             if _BARE_MAY.match(m.group()):
                 continue
-            if _FRACTION.fullmatch(m.group()) and (_DOSE_AFTER.match(text, m.end()) or not _DATE_BEFORE.search(text[max(0, m.start() - 12):m.start()])):
+            if _FRACTION.fullmatch(m.group()) and (_DOSE_AFTER.match(text, m.end()) or not _DATE_BEFORE.search(text_before(text, m.start(), 12))):
                 continue  # "1/2 tab", "3/4 strength": a fraction, not January 2nd
             found.append(m.span())
     found += [m.span(1) for m in _BARE_YEAR.finditer(text)]
-    found.sort(key=lambda x: (x[0], -x[1]))
-    out: list[Span] = []
-    last_end = -1
-    for s, e in found:
-        if e <= last_end:
-            continue
-        if s < last_end:
-            prev = out.pop()
-            s = prev.start
-        out.append(mk(doc_id, s, e, "DATE"))
-        last_end = e
-    return out
+    return merge_overlapping(found, doc_id, "DATE")
 
 
 _AGE_AFTER = re.compile(
@@ -113,7 +103,7 @@ def phones(text: str, doc_id: str) -> list[Span]:
     and short pager numbers after "pager"/"pgr"/"beeper"."""
     out: list[Span] = []
     for m in _PHONE.finditer(text):
-        before = text[max(0, m.start() - 20):m.start()]
+        before = text_before(text, m.start(), 20)
         if re.search(r"(?i)\b(?:MRN|SSN|record|acct|account)\b[^\n]{0,6}$", before):
             continue
         out.append(mk(doc_id, m.start(), m.end(), "FAX" if _FAX_BEFORE.search(before) else "PHONE"))
@@ -131,9 +121,7 @@ _SSN_CTX = re.compile(r"(?i)\b(?:SSN|social security(?: number| no\.?| #)?)\s*:?
 @register(LOCALE, "ssn", "ID", score=0.93)
 def ssn(text: str, doc_id: str) -> list[Span]:
     """US social security numbers: ``123-45-6789`` (valid area/group/serial) or after "SSN"."""
-    out = [mk(doc_id, m.start(), m.end(), "SSN") for m in _SSN.finditer(text)]
-    out += [mk(doc_id, *m.span("id"), "SSN") for m in _SSN_CTX.finditer(text)]
-    return dedupe(out)
+    return dedupe(spans_from(_SSN, text, doc_id, "SSN") + spans_from(_SSN_CTX, text, doc_id, "SSN", "id"))
 
 
 _ID_TRIGGERS: list[tuple[str, str]] = [
@@ -156,10 +144,7 @@ def record_numbers(text: str, doc_id: str) -> list[Span]:
     health plan/member/policy, device serial and vehicle numbers."""
     out: list[Span] = []
     for rx, gtype in _ID_RES:
-        for m in rx.finditer(text):
-            s, e = trim(text, *m.span("id"), trailing=" .,;:-")
-            if e > s:
-                out.append(mk(doc_id, s, e, gtype))
+        out += trimmed_spans(rx, text, doc_id, gtype, "id", trailing=" .,;:-")
     return dedupe(out)
 
 
@@ -177,7 +162,7 @@ def postal_codes(text: str, doc_id: str) -> list[Span]:
     for m in _ZIP_STATE.finditer(text):
         out.append(mk(doc_id, *m.span("state"), "STATE"))
         out.append(mk(doc_id, *m.span("zip"), "ZIP"))
-    out += [mk(doc_id, *m.span("zip"), "ZIP") for m in _ZIP_LABEL.finditer(text)]
+    out += spans_from(_ZIP_LABEL, text, doc_id, "ZIP", "zip")
     return dedupe(out)
 
 
@@ -193,13 +178,9 @@ _PO_BOX = re.compile(r"(?i)\bP\.?\s?O\.?\s+Box\s+\d+\b")
 def streets(text: str, doc_id: str) -> list[Span]:
     """Street addresses with a house number and a street suffix (``123 Main Street``,
     ``45 W. Elm St., Apt 4B``) and P.O. boxes."""
-    out: list[Span] = []
-    for m in _STREET.finditer(text):
-        s, e = m.span("st")
-        if text[e - 1] == "." and re.search(r"(?:St|Ave|Rd|Blvd|Dr|Ln|Ct|Pl|Ter|Pkwy|Cir|Hwy|Sq)\.$", text[s:e]):
-            pass  # the abbreviation's full stop belongs to the street
-        out.append(mk(doc_id, s, e, "STREET"))
-    out += [mk(doc_id, m.start(), m.end(), "STREET") for m in _PO_BOX.finditer(text)]
+    # the match keeps an abbreviation's full stop ("St."): it belongs to the street
+    out = spans_from(_STREET, text, doc_id, "STREET", "st")
+    out += spans_from(_PO_BOX, text, doc_id, "STREET")
     return out
 
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 
 from pipeline.rules import register
-from pipeline.rules.common import LETTER, LOWER, UPPER, dedupe, mk, register_common, trim
+from pipeline.rules.common import (LETTER, LOWER, TRIM_TRAILING, UPPER, dedupe, merge_overlapping, mk, register_common,
+                                   spans_from, text_before, trim, trimmed_spans)
 from pipeline.spans import Span
 
 LOCALE = "es"
@@ -81,6 +82,12 @@ _HEADER_TYPES = [(re.compile(rf"(?i)(?:{p})$"), t) for p, t in HEADER_LABELS]
 _INLINE_STOP = re.compile(r"\s(?:Sexo|Edad|NºCol|Nº\s*Col|N\.º\s*Col|Col\.|NHC|NASS|CP|Tel[eé]fono|Tfno|Fax)\s*:")
 
 
+def _line_end(text: str, pos: int) -> int:
+    """Offset of the end of the line ``pos`` is on (its newline, or the end of the text)."""
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
+
+
 def _header_type(label: str) -> str | None:
     for rx, t in _HEADER_TYPES:
         if rx.match(label):
@@ -94,8 +101,7 @@ def header_fields(text: str, doc_id: str) -> list[Span]:
     """Values of labelled header lines (``NHC: 368503.``, ``Domicilio: C/ Lavapiés, 94``, ``Edad: 70 años``)."""
     out: list[Span] = []
     for lm in _HEADER_LINE.finditer(text):
-        line_end = text.find("\n", lm.start())
-        line_end = len(text) if line_end < 0 else line_end
+        line_end = _line_end(text, lm.start())
         pos = lm.start()
         while True:
             fm = _HEADER_FIELD.search(text, pos, line_end)
@@ -151,6 +157,16 @@ _PLACE_BEFORE = re.compile(
     r"Camino|Instituto|Fundación|Universitario|Colegio|Residencia)[ \t]*(?:del?[ \t]+|de[ \t]+la[ \t]+)?$")
 _NAME_RUN = re.compile(
     rf"(?P<name>{NAME_TOKEN}(?:[ \t]+(?:{NAME_PARTICLE}[ \t]+)*{NAME_TOKEN}){{0,6}})")
+_TRAILING_PARTICLE = re.compile(rf"[ \t]+{NAME_PARTICLE}$")
+
+
+def _drop_trailing_particles(text: str, s: int, e: int) -> int:
+    """End of ``text[s:e]`` without the particles it ends with ("Juan de", "Hospital de la")."""
+    while True:
+        mm = _TRAILING_PARTICLE.search(text[s:e])
+        if not mm:
+            return e
+        e = s + mm.start()
 
 
 def _name_after(text: str, pos: int, limit: int) -> tuple[int, int] | None:
@@ -169,12 +185,7 @@ def _name_after(text: str, pos: int, limit: int) -> tuple[int, int] | None:
         if t.group().endswith(".") and len(word) > 2:
             break  # "García." closes the name
     s, e = trim(text, m.start(), end)
-    # drop trailing particles ("Juan de")
-    while True:
-        mm = re.search(rf"[ \t]+{NAME_PARTICLE}$", text[s:e])
-        if not mm:
-            break
-        e = s + mm.start()
+    e = _drop_trailing_particles(text, s, e)
     return (s, e) if e > s else None
 
 
@@ -194,16 +205,14 @@ def doctor_names(text: str, doc_id: str) -> list[Span]:
     """
     out: list[Span] = []
     for m in _SIGNATURE.finditer(text):
-        line_end = text.find("\n", m.end())
-        line_end = len(text) if line_end < 0 else line_end
+        line_end = _line_end(text, m.end())
         r = _name_after(text, m.end(), line_end)
         if r:
             out.append(mk(doc_id, r[0], r[1], "DOCTOR"))
     for m in _TITLED.finditer(text):
-        if _PLACE_BEFORE.search(text[max(0, m.start() - 30):m.start()]):
+        if _PLACE_BEFORE.search(text_before(text, m.start(), 30)):
             continue  # "Calle del Dr. Esquerdo", "Hospital Dr. Peset": a place, not a person
-        line_end = text.find("\n", m.end())
-        line_end = len(text) if line_end < 0 else line_end
+        line_end = _line_end(text, m.end())
         r = _name_after(text, m.end(), line_end)
         if r:
             gtype = "PATIENT" if m.group("title") in ("Sr", "Sra", "Srta", "Dña", "Don", "Doña") else "DOCTOR"
@@ -222,11 +231,7 @@ _COLEGIADO = re.compile(
 @register(LOCALE, "colegiado", "ID", score=0.95)
 def colegiado(text: str, doc_id: str) -> list[Span]:
     """Medical licence numbers after ``NºCol:``, ``nº de colegiado`` (``28 28 70973``)."""
-    out = []
-    for m in _COLEGIADO.finditer(text):
-        s, e = trim(text, *m.span("id"))
-        out.append(mk(doc_id, s, e, "LICENSE"))
-    return out
+    return trimmed_spans(_COLEGIADO, text, doc_id, "LICENSE", "id")
 
 
 # --- record numbers in running text ---------------------------------------------------------
@@ -254,10 +259,7 @@ def record_numbers(text: str, doc_id: str) -> list[Span]:
     """Numbers after NHC/CIPA/historia clínica, NASS/tarjeta sanitaria, episodio, DNI/NIE; DNI/NIE by checksum."""
     out: list[Span] = []
     for rx, gtype in _RECORD_RES:
-        for m in rx.finditer(text):
-            s, e = trim(text, *m.span("id"), trailing=" \t\r\n.,;:/-")
-            if e > s:
-                out.append(mk(doc_id, s, e, gtype))
+        out += trimmed_spans(rx, text, doc_id, gtype, "id", trailing=" \t\r\n.,;:/-")
     for m in _DNI.finditer(text):
         if _dni_ok(m.group()):
             out.append(mk(doc_id, m.start(), m.end(), "NATIONALID"))
@@ -268,7 +270,7 @@ def record_numbers(text: str, doc_id: str) -> list[Span]:
 
 _DATE_PATTERNS = [
     # 10/10/1963, 3-3-46, 10.10.1963
-    rf"(?<![\d/.-])(?:0?[1-9]|[12]\d|3[01])(?P<sep>[/.-])(?:0?[1-9]|1[0-2])(?P=sep)(?:\d{{4}}|\d{{2}})(?![\d/-]|\.\d)",
+    r"(?<![\d/.-])(?:0?[1-9]|[12]\d|3[01])(?P<sep>[/.-])(?:0?[1-9]|1[0-2])(?P=sep)(?:\d{4}|\d{2})(?![\d/-]|\.\d)",
     # 2016-10-10
     rf"(?<![\d/.-]){_YEAR4}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d-])",
     # 10/2016, 4/66 (month/year)
@@ -299,25 +301,13 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found: list[tuple[int, int]] = []
     for rx in _DATE_RES:
         for m in rx.finditer(text):
-            if _HOSPITAL_DATE.search(text[max(0, m.start() - 30):m.start()]):
+            if _HOSPITAL_DATE.search(text_before(text, m.start(), 30)):
                 continue
             found.append(m.span())
     for m in _BARE_YEAR.finditer(text):
         found.append(m.span(1))
     # keep the longest of nested matches ("octubre de 2016" inside "10 de octubre de 2016")
-    found.sort(key=lambda x: (x[0], -x[1]))
-    out: list[Span] = []
-    last_end = -1
-    for s, e in found:
-        if e <= last_end:
-            continue
-        if s < last_end:  # partial overlap: extend the previous span
-            prev = out.pop()
-            out.append(mk(doc_id, prev.start, e, "DATE"))
-        else:
-            out.append(mk(doc_id, s, e, "DATE"))
-        last_end = max(last_end, e)
-    return out
+    return merge_overlapping(found, doc_id, "DATE")
 
 
 # --- ages ----------------------------------------------------------------------------------
@@ -355,7 +345,7 @@ def ages(text: str, doc_id: str) -> list[Span]:
     out: list[Span] = []
     for m in _AGE.finditer(text):
         s, e = m.span("age")
-        before = text[max(0, s - 60):s]
+        before = text_before(text, s, 60)
         after = text[e:e + 30]
         if _AGE_BEFORE_BAD.search(before) or _AGE_AFTER_BAD.search(after):
             continue
@@ -389,9 +379,8 @@ _SEX_AFTER_PATIENT = re.compile(r"(?i)(?:paciente|sexo)\s+(?P<sex>var[oó]n|muje
 @register(LOCALE, "sex", "OTHER", score=0.85)
 def sex(text: str, doc_id: str) -> list[Span]:
     """The patient's sex in the opening description (``Varón de 65 años``, ``paciente mujer``)."""
-    out = [mk(doc_id, *m.span("sex"), "SEX") for m in _SEX.finditer(text)]
-    out += [mk(doc_id, *m.span("sex"), "SEX") for m in _SEX_AFTER_PATIENT.finditer(text)]
-    return [s for s in dedupe(out) if not _FAMILY_BEFORE.search(text[max(0, s.start - 45):s.start])]
+    out = spans_from(_SEX, text, doc_id, "SEX", "sex") + spans_from(_SEX_AFTER_PATIENT, text, doc_id, "SEX", "sex")
+    return [s for s in dedupe(out) if not _FAMILY_BEFORE.search(text_before(text, s.start, 45))]
 
 
 # --- phone and fax -------------------------------------------------------------------------
@@ -429,8 +418,7 @@ def phones(text: str, doc_id: str) -> list[Span]:
             if not sep or sep.end() == nm.end():
                 break
             pos = sep.end()
-    for m in _BARE_PHONE.finditer(text):
-        out.append(mk(doc_id, m.start(), m.end(), "PHONE"))
+    out += spans_from(_BARE_PHONE, text, doc_id, "PHONE")
     return dedupe(out)
 
 
@@ -447,11 +435,10 @@ _ZIP_AFTER_TOWN = re.compile(
 @register(LOCALE, "postal_codes", "LOCATION", score=0.85)
 def postal_codes(text: str, doc_id: str) -> list[Span]:
     """Postal codes after ``CP``/``Código postal`` and five-digit codes in addresses (``28036 Madrid``)."""
-    out = [mk(doc_id, *m.span("zip"), "ZIP") for m in _ZIP_LABELLED.finditer(text)]
+    out = spans_from(_ZIP_LABELLED, text, doc_id, "ZIP", "zip")
     for rx in (_ZIP_ADDRESS, _ZIP_AFTER_TOWN):
         for m in rx.finditer(text):
-            before = text[max(0, m.start() - 25):m.start()]
-            if re.search(r"(?i)(?:NHC|NASS|CIPA|Episodio|Col|n[ºo°]|tel|fax|tfno)\W*$", before):
+            if re.search(r"(?i)(?:NHC|NASS|CIPA|Episodio|Col|n[ºo°]|tel|fax|tfno)\W*$", text_before(text, m.start(), 25)):
                 continue
             out.append(mk(doc_id, *m.span("zip"), "ZIP"))
     return dedupe(out)
@@ -522,6 +509,14 @@ def _cut_tail(text: str, s: int, e: int) -> int:
     return e
 
 
+def _facility_span(text: str, s: int, e: int, trailing: str = TRIM_TRAILING) -> tuple[int, int]:
+    """A matched facility or organisation name: cut by :func:`_cut_tail`, trimmed with ``trailing``,
+    without trailing particles."""
+    e = _cut_tail(text, s, e)
+    s, e = trim(text, s, e, trailing=trailing)
+    return s, _drop_trailing_particles(text, s, e)
+
+
 @register(LOCALE, "hospitals", "LOCATION", score=0.8)
 def hospitals(text: str, doc_id: str) -> list[Span]:
     """Hospitals and clinics by name (``Hospital Universitario 12 de Octubre``, ``Complejo Hospitalario de
@@ -529,15 +524,7 @@ def hospitals(text: str, doc_id: str) -> list[Span]:
     out: list[Span] = []
     for rx, gtype in ((_HOSPITAL, "HOSPITAL"), (_CENTRO_SALUD, "HEALTHCENTER")):
         for m in rx.finditer(text):
-            s, e = m.span("h")
-            e = _cut_tail(text, s, e)
-            s, e = trim(text, s, e, trailing=" \t\r\n.,;:-(")
-            # drop trailing particles
-            while True:
-                mm = re.search(rf"[ \t]+{NAME_PARTICLE}$", text[s:e])
-                if not mm:
-                    break
-                e = s + mm.start()
+            s, e = _facility_span(text, *m.span("h"), trailing=" \t\r\n.,;:-(")
             if re.fullmatch(r"Hospital|Cl[ií]nica(?:\s+Universitaria)?|Complejo\s+Hospitalario|Policl[ií]nica|Sanatorio", text[s:e]):
                 continue  # the bare word; "Hospital Clínico Universitario" is a name in MEDDOCAN
             if "Hospital de Día" in text[s:e]:
@@ -568,7 +555,7 @@ def relatives(text: str, doc_id: str) -> list[Span]:
     out: list[Span] = []
     for m in _FAMILY.finditer(text):
         s, e = m.span("fam")
-        if _FAMILY_SKIP_BEFORE.search(text[max(0, s - 40):s]):
+        if _FAMILY_SKIP_BEFORE.search(text_before(text, s, 40)):
             continue
         if re.match(r"(?i)familia(?:r(?:es)?)?\s*$", text[s:e]) and re.match(r"\s*(?:de\s+(?:la\s+)?(?:paciente|patolog|enfermedad))", text[e:e + 30]):
             continue
@@ -592,18 +579,7 @@ def institutions(text: str, doc_id: str) -> list[Span]:
     ``Fundació Puigvert``) and manufacturers named after a product (``Travatan®, Alcon,``)."""
     out: list[Span] = []
     for m in _INSTITUTION.finditer(text):
-        s, e = m.span("i")
-        e = _cut_tail(text, s, e)
-        s, e = trim(text, s, e)
-        while True:
-            mm = re.search(rf"[ \t]+{NAME_PARTICLE}$", text[s:e])
-            if not mm:
-                break
-            e = s + mm.start()
+        s, e = _facility_span(text, *m.span("i"))
         if e > s:
             out.append(mk(doc_id, s, e, "ORGANIZATION"))
-    for m in _MAKER.finditer(text):
-        s, e = trim(text, *m.span("i"))
-        if e > s:
-            out.append(mk(doc_id, s, e, "ORGANIZATION"))
-    return out
+    return out + trimmed_spans(_MAKER, text, doc_id, "ORGANIZATION", "i")
