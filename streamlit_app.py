@@ -1,7 +1,7 @@
 """The workbench app: sign-in, navigation by role, and an error boundary around every page.
 
 Run with ``./workbench start`` (or ``streamlit run streamlit_app.py``); the database is
-``store.default_db_path()`` (``$WORKBENCH_DB`` overrides).
+:func:`services.settings.db_path` (``$WORKBENCH_DB`` overrides).
 
 Writing a page: put ``pages/<name>.py`` in ``dashboard.state.PAGES`` (train, deidentify, metrics
 and risk are already listed and appear once their file exists) and start it with::
@@ -10,25 +10,24 @@ and risk are already listed and appear once their file exists) and start it with
     ctx = state.page_context("<action>")   # checks the session and the role, on the server
     db, user, project = ctx.db, ctx.user, ctx.project
 
-Per-document checks are in ``store.access``. Raise ``pipeline.errors`` types for problems the
+Pages call :mod:`services` (which check the role again on the server and write through the
+store) and render; they never import ``store``. Raise ``pipeline.errors`` types for problems the
 user should read; anything else is shown as "Something went wrong (error id ...)". Keep pages
-thin: logic goes in ``pipeline/``, ``store/`` or ``dashboard/components.py``.
+thin: logic goes in ``pipeline/`` (pure), ``services/`` (use-cases) or ``dashboard/``.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-import store
 from dashboard import auth, state
 from dashboard.components import guard, report_error
-
-STALE_JOB_SECONDS = 60.0
+from services import jobs, session
 
 
 @st.cache_resource(show_spinner=False)
 def _startup(db_path: str) -> bool:
     """Once per server process and database: fail jobs whose worker died while we were down."""
-    store.mark_stale_jobs_failed(store.thread_db(db_path), STALE_JOB_SECONDS)
+    jobs.fail_stale_jobs(session.thread_db(db_path))
     return True
 
 

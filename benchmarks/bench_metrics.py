@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.agreement import agreement  # noqa: E402
+from pipeline.metrics.agreement import agreement  # noqa: E402
 from pipeline.formats import read_collection  # noqa: E402
 from pipeline.metrics import evaluate  # noqa: E402
 from pipeline.schemas import MEDDOCAN  # noqa: E402

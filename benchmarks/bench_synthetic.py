@@ -39,7 +39,7 @@ def main() -> None:
     rows.append((f"simulate_annotator x{n}", t, n / t))
     try:
         import store
-        from pipeline.demo import build_demo
+        from services.demo import build_demo
 
         def demo() -> None:
             with tempfile.TemporaryDirectory() as tmp:

@@ -105,7 +105,7 @@ def main() -> int:
     from models.ensemble import Ensemble
     from models.registry import resolve
     from models.train import TrainConfig, train_ensemble
-    from pipeline.detect import Detector
+    from pipeline.detection.detector import Detector
     from pipeline.formats import read_collection
     from pipeline.schemas import MEDDOCAN
 

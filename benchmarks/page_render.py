@@ -64,7 +64,7 @@ CASES = (
 
 def first_review_doc(db_path: Path, project_id: int) -> int | None:
     import store
-    from pipeline import review
+    from services import review
 
     db = store.connect(db_path)
     try:

@@ -1,7 +1,7 @@
 """Spanish rule pack (+ shipped dictionaries) against MEDDOCAN gold: strict P/R/F1 per type.
 
 Strict = same start, same end, same fine type. Candidates from the rules and the dictionaries
-are combined with :func:`pipeline.combine.combine` exactly as detection does, so the figures are
+are combined with :func:`pipeline.detection.combine.combine` exactly as detection does, so the figures are
 those of the rule/dictionary layer a project starts with before any model is trained.
 
     python benchmarks/rules_meddocan.py                 # dev split, rules + dictionaries
@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.combine import combine  # noqa: E402
-from pipeline.dictionaries import DictionaryMatcher  # noqa: E402
+from pipeline.detection.combine import combine  # noqa: E402
+from pipeline.detection.dictionaries import DictionaryMatcher  # noqa: E402
 from pipeline.formats import read_brat  # noqa: E402
-from pipeline.rules import run_rules  # noqa: E402
+from pipeline.detection.rules import run_rules  # noqa: E402
 from pipeline.schemas import MEDDOCAN  # noqa: E402
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "meddocan"

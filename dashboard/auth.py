@@ -1,8 +1,8 @@
 """Sign-in, sign-out, the first lead account, and the sidebar with who is signed in.
 
-A successful sign-in (``store.authenticate``, scrypt) creates a server-side session
-(``store.create_session``) whose random token is kept in ``st.session_state`` - never in the URL
-or a cookie - and checked on every script run (``dashboard.state.current_user``). Sessions end
+A successful sign-in (:func:`services.users.sign_in`, scrypt) creates a server-side session
+whose random token is kept in ``st.session_state`` - never in the URL or a cookie - and checked
+on every script run (``dashboard.state.current_user``). Sessions end
 after ``WORKBENCH_SESSION_HOURS`` (default 8), on sign-out, on a password reset and when the
 account is disabled.
 
@@ -17,30 +17,29 @@ import time
 import streamlit as st
 from sqlite_utils import Database
 
-import store
 from dashboard import state
 from dashboard.components import guard
+from services import projects, session, users
 
 FAILED_KEY = "wb.failed_signins"
 LAST_USER_KEY = "wb.last_user"
 MAX_FREE_FAILURES = 5
 
 
-def signed_in_user(db: Database) -> store.User | None:
+def signed_in_user(db: Database) -> session.User | None:
     """The user of this browser session's token, or ``None`` (token dropped if it is dead)."""
     tok = state.token()
     if not tok:
         return None
-    user = store.user_for_session(db, tok)
+    user = session.user_for_session(db, tok)
     if user is None:
         st.session_state.pop(state.TOKEN_KEY, None)
     return user
 
 
-def start_session(db: Database, user: store.User) -> None:
-    """Create the session and keep its token; a different user than the last one in this
-    browser session starts from a clean session state (no one else's unsaved work)."""
-    tok = store.create_session(db, user.username, state.session_ttl_seconds())
+def start_session(user: session.User, tok: str) -> None:
+    """Keep the new session's token; a different user than the last one in this browser
+    session starts from a clean session state (no one else's unsaved work)."""
     if st.session_state.get(LAST_USER_KEY) not in (None, user.username):
         for k in list(st.session_state.keys()):
             del st.session_state[k]
@@ -50,20 +49,16 @@ def start_session(db: Database, user: store.User) -> None:
 
 
 def sign_out(db: Database) -> None:
-    store.end_session(db, state.token())
+    session.sign_out(db, state.token())
     for k in list(st.session_state.keys()):
         del st.session_state[k]
-
-
-def has_lead(db: Database) -> bool:
-    return any(u.role == "lead" and not u.disabled for u in store.list_users(db))
 
 
 def sign_in_page() -> None:
     """The only page shown to someone who is not signed in."""
     db = state.get_db()
     st.title("De-identification workbench")
-    if not has_lead(db):
+    if not users.has_lead(db):
         _no_lead_notice()  # sign-in stays possible for other accounts
     with st.form("signin", clear_on_submit=False):
         username = st.text_input("Username", key="signin.username")
@@ -74,12 +69,12 @@ def sign_in_page() -> None:
             failures = int(st.session_state.get(FAILED_KEY, 0))
             if failures >= MAX_FREE_FAILURES:
                 time.sleep(min(10.0, 0.5 * (failures - MAX_FREE_FAILURES + 1)))  # slow down guessing
-            user = store.authenticate(db, (username or "").strip(), password or "")
-            if user is None:
+            signed = session.sign_in(db, (username or "").strip(), password or "", state.session_ttl_seconds())
+            if signed is None:
                 st.session_state[FAILED_KEY] = failures + 1
                 st.error("Wrong username or password, or the account is disabled.")
                 return
-            start_session(db, user)
+            start_session(*signed)
             st.rerun()
 
 
@@ -96,14 +91,14 @@ def _project_chosen() -> None:
     state.set_current_project(int(st.session_state[PROJECT_SELECT_KEY]))
 
 
-def sidebar(db: Database, user: store.User) -> None:
+def sidebar(db: Database, user: session.User) -> None:
     """Who is signed in, the project switcher, and sign-out."""
     st.sidebar.markdown(f"**{user.username}** · {user.role}")
-    projects = store.list_projects(db)
-    if projects:
+    found = projects.list_projects(db)
+    if found:
         current = state.current_project(db)
-        ids = [p.id for p in projects]
-        names = {p.id: p.name for p in projects}
+        ids = [p.id for p in found]
+        names = {p.id: p.name for p in found}
         # the widget follows the current project (which a page may change, e.g. after creating one)
         st.session_state[PROJECT_SELECT_KEY] = current.id if current is not None and current.id in ids else ids[0]
         st.sidebar.selectbox("Project", ids, format_func=lambda i: names.get(i, str(i)), key=PROJECT_SELECT_KEY,

@@ -17,8 +17,11 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import streamlit as st
 
+from pipeline.annotation import edits as ops
 from pipeline.errors import is_user_error
+from pipeline.risk.marks import reason_marks
 from pipeline.spans import Span
+from services import jobs, session, worklists
 
 log = logging.getLogger("workbench.app")
 
@@ -172,33 +175,10 @@ def spans_rows(spans: Sequence[Span]) -> list[dict[str, Any]]:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def project_overview(db_path: str, project_id: int, version: int) -> dict[str, Any]:
-    """Counts for the Home page (no text, so safe to cache): documents by status, gold, the
-    active model and its F1, agreement over double-annotated documents, risk colours of the
-    latest run. ``version`` (``state.data_version``) is part of the cache key, so any write
-    to the store refreshes it."""
-    import store
-    from pipeline import review
-
-    db = store.thread_db(db_path)
-    s = store.stats(db, project_id)
-    mv = store.active_model(db, project_id)
-    rep = review.project_agreement(db, project_id)
-    pair_f1 = [p.strict.micro.f1 for p in rep.pairs if p.n_documents] if rep else []
-    run = review.latest_risk_run(db, project_id)
-    return {
-        "documents": s["documents"],
-        "by_status": s["documents_by_status"],
-        "gold_finished": s["gold_finished"],
-        "gold_spans": s["gold_spans"],
-        "active_model": mv.name if mv else None,
-        "active_f1": review.headline_f1(mv.metrics) if mv else None,
-        "agreement_f1": (sum(pair_f1) / len(pair_f1)) if pair_f1 else None,
-        "agreement_docs": len(rep.per_document) if rep else 0,
-        "alpha": rep.alpha if rep else None,
-        "risk_run": run.id if run else None,
-        "risk": review.risk_counts(db, run.id) if run else None,
-        "assignments_by_user": s["assignments_by_user"],
-    }
+    """:func:`services.worklists.project_overview`, cached (counts only, no text).
+    ``version`` (``state.data_version``) is part of the cache key, so any write to the store
+    refreshes it."""
+    return worklists.project_overview(session.thread_db(db_path), project_id)
 
 
 # --------------------------------------------------------------------------- refused saves
@@ -207,11 +187,9 @@ def stale_panel(work: Any, *, key: str, file_name: str, latest_version: Any) -> 
     """What a page shows after a refused (stale) save: the message, that the spans are kept,
     a JSON download of them, "reload the saved version" and "keep mine on top of the latest".
 
-    ``work`` is a :class:`pipeline.annotation_ops.WorkState`; ``latest_version()`` reads the
+    ``work`` is a :class:`pipeline.annotation.edits.WorkState`; ``latest_version()`` reads the
     stored version. Returns True when the user chose to reload (the caller drops its work).
     """
-    from pipeline import annotation_ops as ops
-
     if not work.stale:
         return False
     st.error(f"Not saved: {work.stale}")
@@ -247,33 +225,34 @@ def show_flash() -> None:
         st.success(message)
 
 
-def job_progress(job_id: int | None, *, user: str, key: str, counts: bool = False, stale_after_s: float = 60.0):
+def job_progress(job_id: int | None, *, user: session.User, key: str, counts: bool = False):
     """A running job's progress bar (polled every second in a fragment, with a Cancel button),
     or the finished job for the page to report on; ``None`` when there is no job to show.
 
     The job is read from the store on every run, so a reload or another browser shows the same
-    progress; a job whose worker stopped beating is marked failed first.
+    progress; a job whose worker stopped beating is marked failed first. Cancelling checks the
+    user's right on the server (:func:`services.jobs.cancel_job`).
     """
-    import store
     from dashboard import state
 
     if job_id is None:
         return None
     db = state.get_db()
-    job = store.get_job(db, int(job_id))
+    job = jobs.get_job(db, int(job_id))
     if job.finished:
         return job
-    store.mark_stale_jobs_failed(db, stale_after_s)
+    jobs.fail_stale_jobs(db)
 
     @st.fragment(run_every=1.0)
     def _poll() -> None:
-        j = store.get_job(state.get_db(), int(job_id))
+        j = jobs.get_job(state.get_db(), int(job_id))
         if j.finished:
             st.rerun()
         detail = f" ({int(j.progress or 0)}/{int(j.total or 0)})" if counts else ""
         st.progress(j.fraction or 0.0, text=f"Job #{j.id}: {j.message or j.status}{detail}")
         if st.button("Cancel", key=f"{key}.cancel"):
-            store.request_cancel(state.get_db(), j.id, user=user)
+            with guard():
+                jobs.cancel_job(state.get_db(), user, j.id)
 
     _poll()
     return None
@@ -282,8 +261,6 @@ def job_progress(job_id: int | None, *, user: str, key: str, counts: bool = Fals
 def risk_marked_html(text: str, reasons: list[dict], reason_words: Mapping[str, str]) -> str:
     """The de-identified text (escaped) with each reason's entity boxed in red and its context
     window shaded; hovering shows which reasons point there (kinds and offsets, no text)."""
-    from pipeline.release_jobs import reason_marks
-
     marks = reason_marks(reasons, len(text))
     cuts = sorted({0, len(text), *(a for a, _, _ in marks), *(b for _, b, _ in marks)})
     kinds: dict[tuple[int, int], set[str]] = {}

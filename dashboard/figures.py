@@ -1,7 +1,7 @@
 """Plotly figures for the Metrics, Train and Risk pages.
 
 Each figure is a pure function of metrics data (the dataclasses of :mod:`pipeline.metrics`,
-:mod:`pipeline.agreement` and :mod:`pipeline.throughput`, or plain mappings/lists) returning a
+:mod:`pipeline.metrics.agreement` and :mod:`pipeline.metrics.throughput`, or plain mappings/lists) returning a
 ``go.Figure``: no store access, no Streamlit, so tests check the traces' x/y/z directly.
 """
 from __future__ import annotations

@@ -4,15 +4,15 @@ Every page (``pages/*.py``) starts the same way::
 
     from dashboard import state
 
-    ctx = state.page_context("train")         # an action of store.access.ACTIONS
+    ctx = state.page_context("train")         # an action of services.access.ACTIONS
     db, user, project = ctx.db, ctx.user, ctx.project
-    settings = ctx.settings                   # ProjectSettings (queue order, models dir, ...)
+    settings = ctx.settings                   # services.settings.ProjectSettings
 
 :func:`page_context` checks, on the server, every time the page runs:
 
 * the session token in ``st.session_state[TOKEN_KEY]`` belongs to a live session (sessions
   expire after ``WORKBENCH_SESSION_HOURS``, default 8 h) - else :class:`PermissionDenied`;
-* the user's role allows the page's action (``store.access.require``) - else
+* the user's role allows the page's action (:func:`services.access.require`) - else
   :class:`PermissionDenied`;
 * a project exists; the current one is the project chosen in the sidebar
   (``st.session_state[PROJECT_KEY]``), else the first one.
@@ -22,25 +22,25 @@ never relies on that. Errors raised by a page are caught by the shell: messages 
 :mod:`pipeline.errors` types are shown as they are, anything else as "Something went wrong
 (error id ...)" with a log line naming the type only (see ``dashboard.components.guard``).
 Per-document checks (annotators see only their own documents and layers) are in
-``store.access``: ``open_document``, ``read_layer_for``, ``save_layer_as``, ``visible_layers``.
+:mod:`services.access`: ``open_document``, ``read_layer_for``, ``save_layer_as``, ``visible_layers``.
 
-The database is ``store.default_db_path()`` (``$WORKBENCH_DB`` overrides), opened once per
-thread (Streamlit runs each session's script in its own thread) with ``store.thread_db``.
+The database is :func:`services.settings.db_path` (``$WORKBENCH_DB`` overrides), opened once per
+thread (Streamlit runs each session's script in its own thread) with :func:`services.session.thread_db`.
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import streamlit as st
 from sqlite_utils import Database
 
-import store
 from pipeline.errors import PermissionDenied, WorkbenchError
-from pipeline.queue_order import QUEUE_ORDERS
-from store import access
+from services import access, session
+from services.maintenance import data_version as _data_version
+from services.settings import ProjectSettings
+from services.settings import db_path as _db_path
 
 TOKEN_KEY = "wb.token"
 PROJECT_KEY = "wb.project_id"
@@ -65,7 +65,7 @@ class PageSpec:
     title: str
     icon: str
     url_path: str
-    action: str        # what the page needs (store.access.ACTIONS)
+    action: str        # what the page needs (services.access.ACTIONS)
     optional: bool = False   # registered only if the file exists
 
 
@@ -91,69 +91,9 @@ def page_spec(name: str) -> PageSpec:
     raise KeyError(name)
 
 
-def available_pages(user: store.User | None) -> list[PageSpec]:
+def available_pages(user: session.User | None) -> list[PageSpec]:
     """Pages the user's role may open whose file exists, in menu order."""
     return [p for p in PAGES if access.can(user, p.action) and (REPO_ROOT / p.path).is_file()]
-
-
-# --------------------------------------------------------------------------- settings
-
-@dataclass(frozen=True)
-class ProjectSettings:
-    """The project settings a lead edits on the Admin page (keys of ``Project.settings``):
-
-    * ``queue_order``: ``assigned`` | ``random`` | ``uncertain`` (``pipeline.queue_order``);
-    * ``queue_seed``: seed of the random order;
-    * ``models_dir``: where trained model versions are written (relative to the database's
-      folder unless absolute; empty: ``models/<database name>`` beside the database);
-    * ``checkpoint_dir``: a local checkpoint folder to initialise encoders from ("" = train
-      from scratch with the project's own tokenizer); never a hub name;
-    * ``target_recall``: recall the per-category thresholds are tuned for;
-    * ``low_confidence``: spans scored below this stand out on the Annotate page.
-
-    Other keys in the settings (e.g. ``demo``) are kept as they are.
-    """
-
-    queue_order: str = "assigned"
-    queue_seed: int = 0
-    models_dir: str = ""
-    checkpoint_dir: str = ""
-    target_recall: float = 0.99
-    low_confidence: float = 0.7
-    extra: dict = field(default_factory=dict, compare=False)
-
-    KEYS = ("queue_order", "queue_seed", "models_dir", "checkpoint_dir", "target_recall", "low_confidence")
-
-    @classmethod
-    def from_settings(cls, settings: dict | None) -> "ProjectSettings":
-        s = dict(settings or {})
-        d = cls()
-        order = s.get("queue_order", d.queue_order)
-
-        def num(key: str, default: float, cast: type = float) -> Any:
-            try:
-                return cast(s.get(key, default))
-            except (TypeError, ValueError):
-                return default
-
-        return cls(queue_order=order if order in QUEUE_ORDERS else d.queue_order,
-                   queue_seed=num("queue_seed", d.queue_seed, int),
-                   models_dir=str(s.get("models_dir") or ""),
-                   checkpoint_dir=str(s.get("checkpoint_dir") or ""),
-                   target_recall=min(1.0, max(0.0, num("target_recall", d.target_recall))),
-                   low_confidence=min(1.0, max(0.0, num("low_confidence", d.low_confidence))),
-                   extra={k: v for k, v in s.items() if k not in cls.KEYS})
-
-    def to_settings(self) -> dict:
-        out = dict(self.extra)
-        out.update(queue_order=self.queue_order, queue_seed=self.queue_seed, models_dir=self.models_dir,
-                   checkpoint_dir=self.checkpoint_dir, target_recall=self.target_recall,
-                   low_confidence=self.low_confidence)
-        return out
-
-    def with_(self, **changes: Any) -> "ProjectSettings":
-        return replace(self, **changes)
-
 
 
 def session_ttl_seconds() -> float:
@@ -168,45 +108,39 @@ def session_ttl_seconds() -> float:
 # --------------------------------------------------------------------------- db, user, project
 
 def db_path() -> Path:
-    return store.default_db_path()
+    return _db_path()
 
 
 def get_db() -> Database:
     """This thread's connection to the app's database."""
-    return store.thread_db(db_path())
+    return session.thread_db(db_path())
 
 
 def data_version(db: Database) -> int:
-    """Id of the newest audit row: every write of the store audits, so this changes whenever
-    anything does. Cache keys of read-only figures use it."""
-    latest = store.list_audit(db, limit=1)
-    return latest[0].id if latest else 0
+    """Changes whenever anything in the store does (the newest audit row): a cache key."""
+    return _data_version(db)
 
 
 def token() -> str | None:
     return st.session_state.get(TOKEN_KEY)
 
 
-def current_user(db: Database | None = None) -> store.User:
+def current_user(db: Database | None = None) -> session.User:
     """The signed-in user, checked against the sessions table on every call (expiry, disabled
     accounts, password resets take effect at once). :class:`PermissionDenied` if none."""
-    user = store.user_for_session(db or get_db(), token())
+    user = session.user_for_session(db or get_db(), token())
     if user is None:
         raise PermissionDenied("you are not signed in (or your session has ended); sign in again")
     return user
 
 
-def current_project(db: Database | None = None) -> store.Project | None:
+def current_project(db: Database | None = None) -> session.Project | None:
     """The project chosen in the sidebar, else the first one; ``None`` when there is none."""
     db = db or get_db()
-    pid = st.session_state.get(PROJECT_KEY)
-    if pid is not None:
-        try:
-            return store.get_project(db, int(pid))
-        except store.NotFoundError:
-            st.session_state.pop(PROJECT_KEY, None)
-    projects = store.list_projects(db)
-    return projects[0] if projects else None
+    project = session.project_or_first(db, st.session_state.get(PROJECT_KEY))
+    if project is None or project.id != st.session_state.get(PROJECT_KEY):
+        st.session_state.pop(PROJECT_KEY, None)
+    return project
 
 
 def set_current_project(project_id: int) -> None:
@@ -216,8 +150,8 @@ def set_current_project(project_id: int) -> None:
 @dataclass(frozen=True)
 class PageContext:
     db: Database
-    user: store.User
-    project: store.Project
+    user: session.User
+    project: session.Project
     settings: ProjectSettings
 
 

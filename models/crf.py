@@ -33,7 +33,7 @@ class CRFConfig:
     extended: bool = True           # capitalised-run position, wider context words
     clusters: bool = True           # word clusters learned from the texts (see models.clusters)
     line_context: bool = False      # first word and length of the token's line, 4-character affixes
-    rule_features: bool = False     # the locale's rule recognizers' hits as features (pipeline.rules)
+    rule_features: bool = False     # the locale's rule recognizers' hits as features (pipeline.detection.rules)
     locale: str = "es"              # whose rule pack (set from the training config)
 
 
@@ -326,7 +326,7 @@ def rule_tags(text: str, words: Words, locale: str) -> list[set[str]]:
     import bisect
 
     try:
-        from pipeline.rules import get_pack
+        from pipeline.detection.rules import get_pack
         pack = get_pack(locale)
     except (ImportError, KeyError):
         return [set() for _ in range(len(words))]

@@ -275,7 +275,7 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             metrics[m]["cpu_seconds"] = member_meta[m]["cpu_seconds"]
         type_policy: dict[str, str] = {}
         if cfg.learn_type_policy:
-            from pipeline.detect import learn_type_policy
+            from pipeline.detection.combine import learn_type_policy
             thr = thresholds_array(index, thresholds)
             model_spans = [[Span(d.doc_id, s, e, schema.category_of(t), t) for s, e, t in spans]
                            for d, spans in zip(dev_docs, decode_many(ens, dev_words, index, thr))]

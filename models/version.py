@@ -38,7 +38,7 @@ class ModelVersionInfo:
     thresholds: dict[str, float]
     target_recall: float
     metrics: dict = field(default_factory=dict)   # dev metrics: "ensemble", "ensemble@0.5", per member
-    type_policy: dict = field(default_factory=dict)  # per type: how rule/dictionary spans merge (pipeline.detect)
+    type_policy: dict = field(default_factory=dict)  # per type: how rule/dictionary spans merge (pipeline.detection.combine)
     config: dict = field(default_factory=dict)
     n_train_docs: int = 0
     n_dev_docs: int = 0

@@ -1,6 +1,6 @@
 """Admin (leads): users and roles, assignments, label schema, dictionaries, de-identification
-profiles, project settings, new projects. Every write checks the lead's right again
-(``store.access.require``) and goes through a store function, which audits it."""
+profiles, project settings, new projects. Every write goes through a :mod:`services` function,
+which checks the lead's right again on the server and writes (and audits) through the store."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,15 +8,15 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-import store
 from dashboard import components as C
 from dashboard import state
-from pipeline import queue_order
+from pipeline.annotation.queue import QUEUE_ORDERS
 from pipeline.deid.profile import ACTIONS, SHIFTABLE, Profile
-from pipeline.dictionaries import make_list
 from pipeline.errors import FormatError
+from pipeline.formats import READERS
 from pipeline.schemas import PRESETS, LabelSchema
-from store import access
+from services import deidentification, imports, projects
+from services import users as accounts
 
 ctx = state.page_context("admin", need_project=False)
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -30,25 +30,24 @@ tabs = st.tabs(["Users", "Assignments", "Label schema", "Dictionaries", "De-iden
 
 # --- users ----------------------------------------------------------------------------------
 with tabs[0]:
-    users = store.list_users(db)
+    users = accounts.list_users(db)
     st.dataframe(pd.DataFrame([{"username": u.username, "role": u.role, "disabled": u.disabled,
                                 "created": u.created_at[:19]} for u in users]), hide_index=True)
     with st.form("admin.create_user", clear_on_submit=True):
         st.markdown("**New user**")
         new_name = st.text_input("Username", key="admin.new_username")
         new_pw = st.text_input("Password (tell it to the user)", type="password", key="admin.new_password")
-        new_role = st.selectbox("Role", store.ROLES, key="admin.new_role")
+        new_role = st.selectbox("Role", accounts.ROLES, key="admin.new_role")
         if st.form_submit_button("Create user", key="admin.create_user_submit"):
             with C.guard():
-                access.require(user, "manage_users")
-                store.create_user(db, new_name, new_pw, new_role, user=user.username)
+                accounts.create_user(db, user, new_name, new_pw, new_role)
                 C.flash(f"Created {new_name.strip()} ({new_role}).")
                 st.rerun()
     names = [u.username for u in users]
     with st.form("admin.change_user"):
         st.markdown("**Change a user**")
         target = st.selectbox("User", names, key="admin.target")
-        role = st.selectbox("New role", store.ROLES, key="admin.role")
+        role = st.selectbox("New role", accounts.ROLES, key="admin.role")
         password = st.text_input("New password", type="password", key="admin.password")
         cols = st.columns(4)
         do_role = cols[0].form_submit_button("Change role", key="admin.do_role")
@@ -57,21 +56,20 @@ with tabs[0]:
         do_enable = cols[3].form_submit_button("Enable", key="admin.do_enable")
     if target and (do_role or do_pw or do_disable or do_enable):
         with C.guard():
-            access.check_user_change(user, target, role=role if do_role else None, disable=bool(do_disable))
             if do_role:
-                store.set_role(db, target, role, user=user.username)
+                accounts.set_role(db, user, target, role)
                 C.flash(f"{target} is now {role}.")
                 st.rerun()
             elif do_pw:
-                store.set_password(db, target, password, user=user.username)
+                accounts.set_password(db, user, target, password)
                 C.flash(f"Password of {target} reset; their sessions ended.")
                 st.rerun()
             elif do_disable:
-                store.set_disabled(db, target, True, user=user.username)
+                accounts.set_disabled(db, user, target, True)
                 C.flash(f"{target} disabled; their sessions ended.")
                 st.rerun()
             else:
-                store.set_disabled(db, target, False, user=user.username)
+                accounts.set_disabled(db, user, target, False)
                 C.flash(f"{target} enabled.")
                 st.rerun()
 
@@ -82,14 +80,14 @@ if project is None:
 # --- assignments ----------------------------------------------------------------------------
 if project is not None:
     with tabs[1]:
-        per_user = store.stats(db, project.id)["assignments_by_user"]
+        per_user = projects.stats(db, project.id)["assignments_by_user"]
         if per_user:
             st.dataframe(pd.DataFrame([{"user": u, **{k: (round(v / 60, 1) if k == "seconds" else v)
                                                         for k, v in c.items()}} for u, c in per_user.items()])
                          .rename(columns={"seconds": "minutes"}), hide_index=True)
-        docs = store.list_documents(db, project.id)
+        docs = projects.documents(db, project.id)
         names_by_id = {d.id: d.name for d in docs}
-        taken = {a.doc_id for a in store.list_assignments(db, project_id=project.id)}
+        taken = {a.doc_id for a in projects.assignments(db, project.id)}
         which = st.radio("Documents", ["unassigned", "selected"], horizontal=True, key="admin.assign_which",
                          format_func=lambda w: f"all unassigned ({sum(d.id not in taken for d in docs)})"
                          if w == "unassigned" else "selected below")
@@ -104,13 +102,9 @@ if project is not None:
         seed = st.number_input("Sample seed", value=0, step=1, key="admin.assign_seed")
         if st.button("Assign", key="admin.assign", type="primary"):
             with C.guard():
-                access.require(user, "manage_assignments")
                 doc_ids = [d.id for d in docs if d.id not in taken] if which == "unassigned" else list(selected)
-                plan = queue_order.plan_assignments(doc_ids, annotators, double_fraction=double / 100.0,
-                                                    seed=int(seed))
-                with store.transaction(db):
-                    for doc_id, who in plan:
-                        store.assign(db, doc_id, who, by=user.username)
+                plan = projects.assign_documents(db, user, project.id, doc_ids, annotators,
+                                                 double_fraction=double / 100.0, seed=int(seed))
                 C.flash(f"{len(plan)} assignment(s) for {len(set(d for d, _ in plan))} document(s).")
                 st.rerun()
 
@@ -122,27 +116,25 @@ if project is not None:
         preset = st.selectbox("Preset", list(PRESETS), key="admin.schema_preset")
         if st.button("Use this preset", key="admin.schema_use_preset"):
             with C.guard():
-                access.require(user, "manage_schema")
-                store.update_project_schema(db, project.id, PRESETS[preset], user=user.username)
+                projects.update_schema(db, user, project.id, PRESETS[preset])
                 C.flash(f"Schema is now {preset}.")
                 st.rerun()
         upload = st.file_uploader('Custom schema (JSON: {"name": ..., "categories": {"NAME": ["PATIENT", ...]}})',
                                   type=["json"], key="admin.schema_upload")
         if upload is not None and st.button("Use the uploaded schema", key="admin.schema_use_upload"):
             with C.guard():
-                access.require(user, "manage_schema")
                 try:
                     raw = upload.getvalue().decode("utf-8-sig")
                 except UnicodeDecodeError:
                     raise FormatError(upload.name, "is not UTF-8 text") from None
                 schema = LabelSchema.from_json(raw)
-                store.update_project_schema(db, project.id, schema, user=user.username)
+                projects.update_schema(db, user, project.id, schema)
                 C.flash(f"Schema is now {schema.name}.")
                 st.rerun()
 
     # --- dictionaries ---------------------------------------------------------------------------
     with tabs[3]:
-        dicts = store.list_dictionaries(db, project.id)
+        dicts = projects.dictionaries(db, project.id)
         if dicts:
             st.dataframe(pd.DataFrame([{"id": d.id, "name": d.name, "category": d.category, "type": d.type,
                                         "entries": len(d.entries), "by": d.uploaded_by,
@@ -155,7 +147,6 @@ if project is not None:
             dict_file = st.file_uploader("Entries", type=["txt"], key="admin.dict_file")
             if st.form_submit_button("Save dictionary", key="admin.dict_submit"):
                 with C.guard():
-                    access.require(user, "manage_dictionaries")
                     if dict_file is None:
                         raise FormatError("dictionary", "choose a .txt file")
                     try:
@@ -163,26 +154,21 @@ if project is not None:
                     except UnicodeDecodeError:
                         raise FormatError(dict_file.name, "is not UTF-8 text") from None
                     name = (dict_name or Path(dict_file.name).stem).strip()
-                    try:
-                        cleaned = make_list(label[0], label[1], name, lines, schema=project.schema)
-                    except ValueError as e:  # make_list's messages name the list, never entries
-                        raise FormatError(dict_file.name, str(e)) from None
-                    store.save_dictionary(db, project.id, label[0], label[1], name, list(cleaned.entries),
-                                          user=user.username)
-                    C.flash(f"Dictionary {name!r}: {len(cleaned.entries)} entries.")
+                    n = projects.save_dictionary(db, user, project, label[0], label[1], name, lines,
+                                                 filename=dict_file.name)
+                    C.flash(f"Dictionary {name!r}: {n} entries.")
                     st.rerun()
         if dicts:
             gone = st.selectbox("Delete a dictionary", [d.id for d in dicts], index=None, key="admin.dict_delete",
                                 format_func=lambda i: next(d.name for d in dicts if d.id == i))
             if gone is not None and st.button("Delete", key="admin.dict_delete_go"):
                 with C.guard():
-                    access.require(user, "manage_dictionaries")
-                    store.delete_dictionary(db, gone, user=user.username)
+                    projects.delete_dictionary(db, user, gone)
                     st.rerun()
 
     # --- de-identification profiles -------------------------------------------------------------
     with tabs[4]:
-        profiles = store.list_deid_profiles(db, project.id)
+        profiles = projects.profiles(db, project.id)
         if profiles:
             st.dataframe(pd.DataFrame([{"name": p.name, **(p.profile.get("actions") or {}),
                                         "placeholder": p.profile.get("placeholder")} for p in profiles]),
@@ -200,17 +186,16 @@ if project is not None:
             placeholder = st.text_input("Placeholder for redact", value="[{CATEGORY}]", key="admin.profile_placeholder")
             if st.form_submit_button("Save profile", key="admin.profile_submit"):
                 with C.guard():
-                    access.require(user, "manage_profiles")
                     prof = Profile(name=(prof_name or "").strip(), actions=actions, placeholder=placeholder)
-                    store.save_deid_profile(db, project.id, prof.name, prof.to_dict(), user=user.username)
+                    deidentification.save_profile(db, user, project.id, prof)
                     C.flash(f"Profile {prof.name!r} saved.")
                     st.rerun()
 
     # --- settings -------------------------------------------------------------------------------
     with tabs[5]:
         with st.form("admin.settings"):
-            order = st.selectbox("Queue order", queue_order.QUEUE_ORDERS,
-                                 index=queue_order.QUEUE_ORDERS.index(settings.queue_order), key="admin.queue_order",
+            order = st.selectbox("Queue order", QUEUE_ORDERS,
+                                 index=QUEUE_ORDERS.index(settings.queue_order), key="admin.queue_order",
                                  help="assigned: as assigned; random: shuffled per annotator; uncertain: "
                                       "documents whose suggestions sit nearest the model's thresholds first")
             q_seed = st.number_input("Random order seed", value=settings.queue_seed, step=1, key="admin.queue_seed")
@@ -224,26 +209,23 @@ if project is not None:
                             key="admin.low_confidence")
             if st.form_submit_button("Save settings", key="admin.settings_submit"):
                 with C.guard():
-                    access.require(user, "manage_settings")
-                    if checkpoint.strip() and not Path(checkpoint.strip()).expanduser().is_dir():
-                        raise FormatError(checkpoint.strip(), "is not a local folder (only local checkpoints are used)")
-                    new = settings.with_(queue_order=order, queue_seed=int(q_seed), models_dir=models_dir.strip(), checkpoint_dir=checkpoint.strip(),
-                                         target_recall=float(recall), low_confidence=float(low))
-                    store.update_project_settings(db, project.id, new.to_settings(), user=user.username)
+                    new = settings.with_(queue_order=order, queue_seed=int(q_seed), models_dir=models_dir.strip(),
+                                         checkpoint_dir=checkpoint.strip(), target_recall=float(recall),
+                                         low_confidence=float(low))
+                    projects.update_settings(db, user, project.id, new)
                     C.flash("Settings saved.")
                     st.rerun()
 
 # --- projects -------------------------------------------------------------------------------
 with tabs[6]:
     st.dataframe(pd.DataFrame([{"id": p.id, "name": p.name, "schema": p.schema.name}
-                               for p in store.list_projects(db)]), hide_index=True)
+                               for p in projects.list_projects(db)]), hide_index=True)
     with st.form("admin.new_project", clear_on_submit=True):
         p_name = st.text_input("New project name", key="admin.project_name")
         p_schema = st.selectbox("Schema", list(PRESETS), key="admin.project_schema")
         if st.form_submit_button("Create project", key="admin.project_submit"):
             with C.guard():
-                access.require(user, "manage_projects")
-                pid = store.create_project(db, p_name, PRESETS[p_schema], user=user.username)
+                pid = projects.create_project(db, user, p_name, PRESETS[p_schema])
                 state.set_current_project(pid)
                 C.flash(f"Project {p_name.strip()!r} created and selected.")
                 st.rerun()
@@ -251,9 +233,6 @@ with tabs[6]:
 # --- import ---------------------------------------------------------------------------------
 if project is not None:
     with tabs[7]:
-        from pipeline.formats import READERS
-        from pipeline.uploads import import_upload
-
         st.markdown("Plain text (a .txt or a .zip of them), brat (a .zip of .txt + .ann), i2b2 XML or JSONL. "
                     "Everything is checked first; a problem in any file imports nothing.")
         fmt = st.selectbox("Format", list(READERS), index=list(READERS).index("text"), key="admin.import_format")
@@ -262,8 +241,7 @@ if project is not None:
         up = st.file_uploader("File", key="admin.import_file")
         if up is not None and st.button("Import", key="admin.import", type="primary"):
             with C.guard():
-                access.require(user, "admin")
-                summary = import_upload(db, project.id, up.name, up.getvalue(), fmt, user=user, layer=into)
+                summary = imports.import_upload(db, project.id, up.name, up.getvalue(), fmt, user=user, layer=into)
                 C.flash(f"Imported {summary.documents} document(s) with {summary.spans} span(s) "
                         f"from {summary.filename}.")
                 st.rerun()

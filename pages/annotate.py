@@ -1,7 +1,7 @@
 """Annotate: the signed-in user's queue; correct the machine suggestions and save your layer.
 
 Blind double annotation: this page reads only the ``pre`` layer and the user's own
-``annotator:<username>`` layer, through ``store.access`` (which refuses anything else).
+``annotator:<username>`` layer, through :mod:`services.access` (which refuses anything else).
 """
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
-from pipeline import annotation_ops as ops
-from pipeline import queue_order
+from pipeline.annotation import edits as ops
 from pipeline.errors import StaleSaveError
-from store import access
+from services import access, queues
 
 DOC_KEY = "annotate.doc_id"
 PICK_KEY = "annotate.pick"
@@ -28,7 +27,7 @@ schema = project.schema
 own_layer = access.annotator_layer(user.username)
 
 st.title("Annotate")
-queue = queue_order.load_queue(db, user.username, project.id, settings.queue_order, settings.queue_seed)
+queue = queues.load_queue(db, user.username, project.id, settings.queue_order, settings.queue_seed)
 ids = [a.doc_id for a in queue]
 by_id = {a.doc_id: a for a in queue}
 

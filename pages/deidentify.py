@@ -1,9 +1,9 @@
 """De-identify: project documents (as a job) or an upload (in this process) with a profile; the
 original and the output side by side, the run summary (leaks in red), and a zip download.
 
-Logic lives in :mod:`pipeline.release_jobs` (jobs, detection fallback, exports) and
-:mod:`pipeline.deid`; this page only gathers choices and shows results. Uploads are never
-stored: their results live in this session only.
+Logic lives in :mod:`services.deidentification` (jobs, uploads, exports),
+:mod:`services.detectors` (which detector) and :mod:`pipeline.deid`; this page only gathers
+choices and shows results. Uploads are never stored: their results live in this session only.
 """
 from __future__ import annotations
 
@@ -12,23 +12,20 @@ from collections import Counter
 import pandas as pd
 import streamlit as st
 
-import store
 from dashboard import components as C
 from dashboard import state
-from pipeline import release_jobs as rj
 from pipeline.deid import Profile, builtin_profiles
 from pipeline.deid.profile import ACTIONS, SHIFTABLE, ProfileError
-from pipeline.errors import WorkbenchError
-from pipeline.jobs import start_job
-from pipeline.uploads import read_upload
-from store import access
+from pipeline.layers import DETECTED, parse_output_layer
+from services import access, detectors, jobs, projects, session
+from services import deidentification as rj
+from services.risk import risk_line
 
 JOB_KEY = "deid.job_id"
 RUN_KEY = "deid.run_id"
 UPLOAD_KEY = "deid.upload_run"
 POS_KEY = "deid.pos"
 FORMATS = ("text", "brat", "xml", "jsonl")
-MAX_UPLOAD_DOCS = 5000        # in-process limit; more: import them and run a job
 
 ctx = state.page_context("deidentify")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -41,16 +38,15 @@ C.show_flash()
 # --------------------------------------------------------------------------- helpers
 
 @st.cache_resource(show_spinner="Loading the detector ...", max_entries=4)
-def _detector(db_path: str, project_id: int, model_id: int | None) -> rj.DetectorChoice:
+def _detector(db_path: str, project_id: int, model_id: int | None) -> detectors.DetectorChoice:
     """One detector per project and active model version (loading a model takes seconds)."""
-    tdb = store.thread_db(db_path)
-    return rj.detector_for(tdb, store.get_project(tdb, project_id))
+    return detectors.detector_for_project(session.thread_db(db_path), project_id)
 
 
 def _profile_editor() -> Profile:
     """Choose a built-in or saved profile and adjust it per category (not saved unless asked)."""
     builtins = builtin_profiles()
-    saved = {p.name: p for p in store.list_deid_profiles(db, project.id)}
+    saved = rj.saved_profiles(db, project.id)
     options = list(builtins) + [n for n in saved if n not in builtins]
     c1, c2 = st.columns([2, 3])
     base_name = c1.selectbox("Profile", options, key="deid.profile",
@@ -82,10 +78,8 @@ def _profile_editor() -> Profile:
             s1, s2 = st.columns([3, 1])
             new_name = s1.text_input("Save as", key="deid.save_as", placeholder="name for a saved profile")
             if s2.button("Save profile", key="deid.save_profile") and new_name.strip():
-                access.require(user, "manage_profiles")
                 data["name"] = new_name.strip()
-                store.save_deid_profile(db, project.id, new_name.strip(), Profile.from_json(data).to_dict(),
-                                        user=user.username)
+                rj.save_profile(db, user, project.id, Profile.from_json(data))
                 C.flash(f"Saved profile {new_name.strip()}.")
                 st.rerun()
     return profile
@@ -181,7 +175,7 @@ def _download(items_fn, target: str, key: str) -> None:
     who = user
 
     def make() -> bytes:     # runs when the button is clicked (deferred), on its own connection
-        tdb = store.connect(db_path)
+        tdb = projects.open_db(db_path)
         try:
             return rj.export_outputs(tdb, who, items_fn(tdb), fmt, target=target)
         finally:
@@ -192,13 +186,13 @@ def _download(items_fn, target: str, key: str) -> None:
 
 
 def _job_panel() -> None:
-    job = C.job_progress(st.session_state.get(JOB_KEY), user=user.username, key="deid", counts=True)
+    job = C.job_progress(st.session_state.get(JOB_KEY), user=user, key="deid", counts=True)
     if job is None:
         return
     if job.status == "failed":
         st.error(f"Job #{job.id} failed: {job.error or 'no reason recorded'}")
         if isinstance(job.params, dict) and job.params.get("run_id") is None:
-            runs = [r for r in store.list_deid_runs(db, project.id) if r.job_id == job.id]
+            runs = [r for r in rj.runs(db, user, project.id) if r.job_id == job.id]
             if runs:
                 st.caption(f"Run {runs[0].id} kept its finished outputs; resume it below.")
     elif isinstance(job.result, dict) and job.result.get("run_id") and st.session_state.get("deid.job_seen") != job.id:
@@ -207,7 +201,7 @@ def _job_panel() -> None:
         st.session_state[POS_KEY + ".run"] = 0
         risk = job.result.get("risk") or {}
         st.success(f"Run {job.result['run_id']} finished: {job.result.get('documents', 0)} documents, "
-                   f"{job.result.get('leaks', 0)} leaks" + (f"; {rj.risk_line(risk)}" if risk else ""))
+                   f"{job.result.get('leaks', 0)} leaks" + (f"; {risk_line(risk)}" if risk else ""))
 
 
 # --------------------------------------------------------------------------- choices
@@ -216,13 +210,13 @@ profile = _profile_editor()
 source = st.radio("Documents", ["Project documents", "Upload files"], horizontal=True, key="deid.source")
 
 if source == "Project documents":
-    records = store.list_documents(db, project.id)
+    records = projects.documents(db, project.id)
     names = {r.id: r.name for r in records}
     how = st.radio("Which documents", ["All", "Selection", "By status"], horizontal=True, key="deid.which")
     if how == "Selection":
         ids = st.multiselect("Documents", list(names), format_func=lambda i: names[i], key="deid.docs")
     elif how == "By status":
-        statuses = store.document_statuses(db, project.id)
+        statuses = projects.document_statuses(db, project.id)
         have = Counter(statuses.values())
         chosen = st.multiselect("Status", sorted(have), default=["gold"] if "gold" in have else None,
                                 format_func=lambda s: f"{s} ({have[s]})", key="deid.status")
@@ -234,20 +228,17 @@ if source == "Project documents":
     missing = c2.radio("Documents without that layer", ["detect", "skip"], horizontal=True, key="deid.missing",
                        format_func=lambda m: "detect their PHI (active model, else rules and dictionaries)"
                        if m == "detect" else "leave them out")
-    running = False
-    if st.session_state.get(JOB_KEY) is not None:
-        running = not store.get_job(db, int(st.session_state[JOB_KEY])).finished
+    running = not jobs.job_finished(db, st.session_state.get(JOB_KEY))
     if st.button(f"De-identify {len(ids)} document(s)", key="deid.run", type="primary", disabled=not ids or running,
                  icon=":material/play_arrow:"):
-        access.require(user, "deidentify")
-        params = {"project_id": project.id, "doc_ids": ids if how != "All" else "all", "layer": layer,
-                  "missing": missing, "profile": profile.to_dict(), "user": user.username}
-        st.session_state[JOB_KEY] = start_job(state.db_path(), "deidentify", params, user=user.username)
+        st.session_state[JOB_KEY] = rj.start_run(state.db_path(), user, project.id,
+                                                 doc_ids=ids if how != "All" else "all", layer=layer,
+                                                 missing=missing, profile=profile)
         st.rerun()
     _job_panel()
 
     # --- a stored run ------------------------------------------------------------------------
-    runs = store.list_deid_runs(db, project.id)
+    runs = rj.runs(db, user, project.id)
     if runs:
         st.divider()
         by_id = {r.id: r for r in runs}
@@ -261,26 +252,23 @@ if source == "Project documents":
             st.warning(f"Run {run.id} is {run.status}: its outputs may be incomplete.")
             if rj.resumable(db, run) and st.button("Resume this run", key="deid.resume", disabled=running,
                                                    help="writes only the documents the run lacks"):
-                access.require(user, "deidentify")
-                st.session_state[JOB_KEY] = start_job(state.db_path(), "deidentify",
-                                                      {"run_id": run.id, "project_id": project.id,
-                                                       "user": user.username}, user=user.username)
+                st.session_state[JOB_KEY] = rj.resume_run(state.db_path(), user, project.id, run.id)
                 st.rerun()
         _render_summary(run.counts or {}, run.quality or {}, int(run.leaks or 0), {str(k): v for k, v in names.items()})
-        outputs = store.list_deid_outputs(db, run.id)
+        outputs = rj.run_outputs(db, user, run.id)
         if outputs:
             pos = _navigator(len(outputs), POS_KEY + ".run")
-            out = store.get_deid_output(db, run.id, outputs[pos].doc_id)
+            out = rj.run_output(db, user, run.id, outputs[pos].doc_id)
             opened: set = st.session_state.setdefault("deid.opened", set())
             doc = access.open_document(db, user, out.doc_id, project_id=project.id, record=out.doc_id not in opened)
             opened.add(out.doc_id)
             st.subheader(doc.name + (f" · {out.n_leaks} leak(s)" if out.n_leaks else ""))
-            in_layer = next((rj.parse_output_layer(s.layer)[1] for s in out.spans), "")
+            in_layer = next((parse_output_layer(s.layer)[1] for s in out.spans), "")
             in_spans, note = [], ""
-            if in_layer and in_layer != rj.DETECTED:
+            if in_layer and in_layer != DETECTED:
                 in_spans = access.read_layer_for(db, user, out.doc_id, in_layer).spans
                 note = f"spans of the {in_layer} layer as stored now"
-            elif in_layer == rj.DETECTED:
+            elif in_layer == DETECTED:
                 note = "spans were detected when the run was made (not stored)"
             _side_by_side(doc.text or "", in_spans, out.text or "", out.spans, note=note)
             _download(lambda tdb, rid=run.id: rj.stored_outputs_as_documents(tdb, rid), f"deid_run:{run.id}",
@@ -294,21 +282,13 @@ else:
                           key="deid.upload")
     if st.button("De-identify the upload", key="deid.upload_run_btn", type="primary", disabled=up is None,
                  icon=":material/play_arrow:"):
-        access.require(user, "deidentify")
-        docs = read_upload(up.name, up.getvalue(), fmt, schema)
-        if len(docs) > MAX_UPLOAD_DOCS:
-            raise WorkbenchError(f"the upload holds {len(docs)} documents; more than {MAX_UPLOAD_DOCS} are "
-                                 "de-identified as a job: import them into the project first")
-        mv = store.active_model(db, project.id)
-        bar = st.progress(0.0, text="de-identifying ...")
-        result = rj.deidentify_documents(
-            docs, profile, rj.project_secret(state.db_path()), rj.project_locale(project),
-            detector=lambda: _detector(str(state.db_path()), project.id, mv.id if mv else None),
+        model_id = detectors.active_version_id(db, project.id)
+        bar = st.empty()      # a progress bar once de-identification starts (after the checks)
+        result = rj.deidentify_upload(
+            db, user, project, up.name, up.getvalue(), fmt, profile,
+            detector=lambda: _detector(str(state.db_path()), project.id, model_id),
             progress=lambda d, t: bar.progress(d / max(1, t), text=f"de-identifying {d}/{t}"))
         bar.empty()
-        store.audit(db, user.username, "deid.upload", f"project:{project.id}",
-                    detail={"documents": len(docs), "detected": len(result.detected), "profile": profile.name,
-                            "leaks": result.batch.summary.leaks})
         st.session_state[UPLOAD_KEY] = result
         st.session_state[POS_KEY + ".upload"] = 0
     result = st.session_state.get(UPLOAD_KEY)
@@ -318,7 +298,7 @@ else:
         if result.detected:
             counts["detector"] = result.detector
             counts["inputs"] = {"upload": len(result.originals) - len(result.detected),
-                                rj.DETECTED: len(result.detected)}
+                                DETECTED: len(result.detected)}
         st.caption(f"Upload de-identified with profile {result.profile_name}; nothing was stored.")
         _render_summary(counts, quality, result.batch.summary.leaks)
         res = result.batch.results

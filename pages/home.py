@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-import store
 from dashboard import components as C
 from dashboard import state
-from pipeline import queue_order, review
-from store import access
+from pipeline.metrics.summaries import headline_f1
+from services import access, queues, review, worklists
 
 ctx = state.page_context("view_project")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -44,7 +43,7 @@ st.subheader("What to do next")
 did_something = False
 
 if access.can(user, "annotate"):
-    queue = queue_order.load_queue(db, user.username, project.id, settings.queue_order, settings.queue_seed)
+    queue = queues.load_queue(db, user.username, project.id, settings.queue_order, settings.queue_seed)
     todo = [a for a in queue if a.status != "finished"]
     if queue:
         did_something = True
@@ -67,22 +66,22 @@ if access.can(user, "review"):
         if c2.button("Review", key=f"home.review.{item.doc_id}"):
             st.session_state["review.doc_id"] = item.doc_id
             st.switch_page(state.page_spec("review").path)
-    red = review.red_documents(db, project.id)
+    red = worklists.red_documents(db, project.id)
     if red:
         st.markdown(f"**Red risk, undecided:** {len(red)} document(s): "
                     + ", ".join(r.doc_name for r in red[:10]) + (" ..." if len(red) > 10 else ""))
 
 if access.can(user, "admin"):
     did_something = True
-    unassigned = review.unassigned_documents(db, project.id)
-    st.markdown(f"**Unassigned documents:** {len(unassigned)}.")
-    failed = store.list_jobs(db, project_id=project.id, status="failed", limit=10)
+    todo = worklists.lead_todo(db, user, project.id)
+    st.markdown(f"**Unassigned documents:** {len(todo['unassigned'])}.")
+    failed = todo["failed_jobs"]
     if failed:
         st.markdown("**Failed jobs:** " + "; ".join(f"#{j.id} {j.kind}: {j.error or 'failed'}" for j in failed))
-    candidates = review.models_to_activate(store.list_model_versions(db, project.id))
+    candidates = todo["to_activate"]
     if candidates:
         st.markdown("**Models to look at and activate:** " + ", ".join(
-            f"{v.name}" + (f" (F1 {f1:.3f})" if (f1 := review.headline_f1(v.metrics)) is not None else "")
+            f"{v.name}" + (f" (F1 {f1:.3f})" if (f1 := headline_f1(v.metrics)) is not None else "")
             for v in candidates[:5]))
 
 if not did_something:

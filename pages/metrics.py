@@ -1,6 +1,6 @@
 """Metrics (leads and reviewers): how good the model and the annotators are.
 
-Everything is computed by :func:`pipeline.project_metrics.project_metrics` (this page only
+Everything is computed by :func:`services.project_metrics.project_metrics` (this page only
 renders) and cached per data version of the store and per filter, so reruns are cheap and any
 save refreshes the figures. Nothing here shows document text.
 """
@@ -14,7 +14,10 @@ import streamlit as st
 from dashboard import state
 from dashboard.figures import (agreement_heatmap, category_prf_bars, confusion_heatmap, learning_curve,
                                operating_curve_figure, throughput_bars)
-from pipeline import project_metrics as pm
+from pipeline.metrics.filters import MetricsFilter
+from pipeline.metrics.summaries import gold_comparison_rows, measure_rows
+from services import project_metrics as pm
+from services import session
 
 ctx = state.page_context("view_metrics")
 db, user, project = ctx.db, ctx.user, ctx.project
@@ -24,10 +27,8 @@ db, user, project = ctx.db, ctx.user, ctx.project
 def load_metrics(db_path: str, project_id: int, category: str | None, since: str | None, until: str | None,
                  held_out_only: bool, version: int) -> pm.ProjectMetrics:
     """``version`` (``state.data_version``) is only a cache key: any write to the store changes it."""
-    import store
-
-    flt = pm.MetricsFilter(category=category, since=since, until=until)
-    return pm.project_metrics(store.thread_db(db_path), project_id, flt, held_out_only=held_out_only)
+    flt = MetricsFilter(category=category, since=since, until=until)
+    return pm.project_metrics(session.thread_db(db_path), project_id, flt, held_out_only=held_out_only)
 
 
 def fmt(v: float | None) -> str:
@@ -68,7 +69,7 @@ with tab_model:
         if m.active_per_category:
             st.plotly_chart(category_prf_bars(m.active_per_category, title="Active model, per category (dev)"),
                             key="metrics.active_prf")
-            st.dataframe(pd.DataFrame(pm.measure_rows(m.active_per_category)), hide_index=True,
+            st.dataframe(pd.DataFrame(measure_rows(m.active_per_category)), hide_index=True,
                          key="metrics.active_table")
         for note in m.notes:
             st.caption(note)
@@ -136,7 +137,7 @@ with tab_people:
             if comp.model_strict is not None:
                 bars[f"pre ({comp.annotator}'s docs)"] = comp.model_strict.micro
         st.plotly_chart(category_prf_bars(bars, title="Strict P/R/F1 against gold"), key="metrics.vs_gold")
-        st.dataframe(pd.DataFrame(pm.gold_comparison_rows(m.vs_gold)), hide_index=True, key="metrics.vs_gold_table")
+        st.dataframe(pd.DataFrame(gold_comparison_rows(m.vs_gold)), hide_index=True, key="metrics.vs_gold_table")
     elif ag is not None:
         st.caption("No annotator finished a document that has gold yet.")
 

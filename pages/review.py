@@ -6,13 +6,12 @@ import time
 
 import streamlit as st
 
-import store
 from dashboard import components as C
 from dashboard import state
-from pipeline import annotation_ops as ops
-from pipeline import review
+from pipeline.annotation import adjudication as adj
+from pipeline.annotation import edits as ops
 from pipeline.errors import StaleSaveError
-from store import access
+from services import access, review
 
 DOC_KEY = "review.doc_id"
 PICK_KEY = "review.pick"
@@ -53,7 +52,7 @@ else:
 name = c2.text_input("Or open any document by name", key="review.by_name")
 if name and st.session_state.get("review.by_name_done") != name:
     st.session_state["review.by_name_done"] = name
-    found_doc = store.find_document(db, project.id, name.strip())
+    found_doc = review.find_document(db, user, project.id, name)
     if found_doc is None:
         st.warning("No document of that name in this project.")
     else:
@@ -72,10 +71,10 @@ doc = access.open_document(db, user, doc_id, project_id=project.id, record=doc_i
 opened.add(doc_id)
 text = doc.text or ""
 
-layers = review.finished_layers(db, doc_id)
+layers = review.annotator_layers_for(db, user, doc_id)
 gold = access.read_layer_for(db, user, doc_id, access.GOLD)
-found = review.document_disagreements(doc_id, layers)
-agr = review.document_agreement(doc_id, layers, text)
+found = adj.document_disagreements(doc_id, layers)
+agr = adj.document_agreement(doc_id, layers, text)
 
 st.subheader(doc.name)
 m = st.columns(4)
@@ -95,7 +94,7 @@ if found:
 for i, d in enumerate(found):
     with st.container(border=True):
         st.markdown(f"**{i + 1}.** {d.kind} · offsets {d.start}-{d.end}")
-        per = review.disagreement_spans(d, layers)
+        per = adj.disagreement_spans(d, layers)
         lo, hi = max(0, d.start - 80), min(len(text), d.end + 80)
         snippet = text[lo:hi]
         cols = st.columns(len(per))
@@ -103,20 +102,20 @@ for i, d in enumerate(found):
             shifted = [s.with_(start=s.start - lo, end=s.end - lo) for s in per[who]]
             col.markdown(f"**{who}**: " + (", ".join(s.label for s in per[who]) or "nothing"))
             col.html(C.spans_html(snippet, shifted, low_confidence=0.0))
-        options = review.choice_options(d)
+        options = adj.choice_options(d)
         choices[i] = st.radio("Take", options, index=None, horizontal=True, key=f"review.choice.{doc_id}.{i}",
-                              format_func=lambda o: "neither" if o == review.NEITHER else f"{o}'s")
+                              format_func=lambda o: "neither" if o == adj.NEITHER else f"{o}'s")
 
 # --- the gold being made --------------------------------------------------------------------
 work_key = f"review.work.{user.username}.{doc_id}"
 work: ops.WorkState | None = st.session_state.get(work_key)
 if work is None:
-    start = gold.spans if gold.version else review.draft_gold(doc_id, layers, found, choices, user.username)
+    start = gold.spans if gold.version else adj.draft_gold(doc_id, layers, found, choices, user.username)
     work = ops.WorkState(doc_id=doc_id, layer=access.GOLD, base=list(start), base_version=gold.version,
                          opened_at=time.time(), current=list(start), saved=list(gold.spans))
     st.session_state[work_key] = work
 if work.base_version == 0 and not work.stale:
-    draft = review.draft_gold(doc_id, layers, found, choices, user.username)
+    draft = adj.draft_gold(doc_id, layers, found, choices, user.username)
     if not ops.same_spans(draft, work.base):
         work.restart_from(draft)  # a changed choice starts the editor afresh from the new draft
 
@@ -143,26 +142,25 @@ b1, b2, b3 = st.columns([1, 2, 2])
 if b1.button("Save gold", key="review.save", type="primary", icon=":material/save:"):
     with C.guard():
         if work.base_version == 0:
-            review.check_decided(found, choices)
+            adj.check_decided(found, choices)
         try:
-            version = access.save_layer_as(db, user, doc_id, access.GOLD,
-                                           review.as_gold(work.current, doc_id, user.username), work.base_version)
+            version = review.save_gold(db, user, doc_id, work.current, work.base_version)
         except StaleSaveError as e:
             work.stale = str(e)
         else:
-            work.current = review.as_gold(work.current, doc_id, user.username)
+            work.current = adj.as_gold(work.current, doc_id, user.username)
             work.saved_as(version, time.time())
             work.notice = f"Gold saved (version {version})."
         st.rerun()
 if gold.version and b2.button("Rebuild the draft from the choices", key="review.rebuild"):
-    work.restart_from(review.draft_gold(doc_id, layers, found, choices, user.username))
+    work.restart_from(adj.draft_gold(doc_id, layers, found, choices, user.username))
     st.rerun()
 b3.caption(" · ".join(filter(None, [work.notice, "Unsaved changes." if work.unsaved else "No unsaved changes."])))
 
 # --- possible misses ------------------------------------------------------------------------
 if gold.version:
     pre = access.read_layer_for(db, user, doc_id, access.PRE).spans
-    misses = review.possible_misses(pre, gold.spans, store.list_dismissed_misses(db, doc_id=doc_id))
+    misses = adj.possible_misses(pre, gold.spans, review.dismissed_misses(db, user, doc_id))
     st.markdown(f"**Possible misses** ({len(misses)}): model suggestions with no overlapping gold span.")
     if misses and work.unsaved:
         st.caption("Save or reload your gold edits before confirming or dismissing.")
@@ -172,14 +170,12 @@ if gold.version:
         key = f"{doc_id}.{s.start}.{s.end}.{s.label}"
         if r2.button("Confirm", key=f"review.confirm.{key}", disabled=work.unsaved):
             with C.guard():
-                new = review.confirm_miss(gold.spans, s, user.username)
-                version = access.save_layer_as(db, user, doc_id, access.GOLD, new, gold.version)
+                new, version = review.confirm(db, user, doc_id, gold.spans, s, gold.version)
                 work.restart_from(new)
                 work.saved_as(version, time.time())
                 work.notice = f"Added to gold (version {version})."
                 st.rerun()
         if r3.button("Dismiss", key=f"review.dismiss.{key}", disabled=work.unsaved):
             with C.guard():
-                access.require(user, "write_gold")
-                store.dismiss_miss(db, doc_id, s.start, s.end, s.category, s.type, user=user.username)
+                review.dismiss(db, user, doc_id, s)
                 st.rerun()

@@ -1,6 +1,6 @@
 """Risk triage: the documents of a de-identification run by re-identification risk, red first,
 with the reasons marked in the de-identified text, and the reviewer's decision (accept, send
-back, withhold). Scores come from :mod:`pipeline.release_jobs` (job ``risk``); the store keeps
+back, withhold). Scores come from :mod:`services.risk` (job ``risk``); the store keeps
 decisions across re-scoring."""
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-import store
 from dashboard import components as C
 from dashboard import figures, state
-from pipeline import release_jobs as rj
-from pipeline.jobs import start_job
-from store import access
+from services import access, jobs
+from services import risk as rs
 
 RUN_KEY = "risk.run_id"
 DOC_KEY = "risk.doc_id"
@@ -38,17 +36,17 @@ C.show_flash()
 
 
 def job_panel() -> None:
-    job = C.job_progress(st.session_state.get(JOB_KEY), user=user.username, key="risk.job")
+    job = C.job_progress(st.session_state.get(JOB_KEY), user=user, key="risk.job")
     if job is None:
         return
     if job.status == "failed":
         st.error(f"Re-scoring (job #{job.id}) failed: {job.error or 'no reason recorded'}")
     elif st.session_state.get("risk.job_seen") != job.id:
         st.session_state["risk.job_seen"] = job.id
-        st.success(f"Re-scored: {rj.risk_line(job.result or {})}")
+        st.success(f"Re-scored: {rs.risk_line(job.result or {})}")
 
 
-runs = store.list_deid_runs(db, project.id)
+runs = rs.runs(db, user, project.id)
 if not runs:
     st.info("No de-identification run yet: a lead runs one on the De-identify page.")
     st.stop()
@@ -61,8 +59,8 @@ run_id = st.selectbox("De-identification run", list(by_id), key=RUN_KEY,
 run = by_id[run_id]
 job_panel()
 
-queue = store.risk_queue(db, run.id)
-info = rj.latest_risk_result(db, run.id)
+queue = rs.triage_queue(db, user, run.id)
+info = rs.latest_risk_result(db, run.id)
 if info:
     st.caption(f"Scored with {info.get('method')} (threshold {info.get('threshold')}, k {info.get('k')}); "
                f"context embedder: {info.get('embedder')}")
@@ -72,14 +70,11 @@ with st.expander("Re-score this run" if queue else "Score this run", expanded=no
     method = c1.selectbox("Method", ["document-share", "corpus-share"], key="risk.method")
     threshold = c2.number_input("Similarity threshold", 0.0, 1.0, 0.5, 0.05, key="risk.threshold")
     k = c3.number_input("k (quasi-identifiers)", 1, 100, 5, key="risk.k")
-    running = JOB_KEY in st.session_state and not store.get_job(db, int(st.session_state[JOB_KEY])).finished
+    running = not jobs.job_finished(db, st.session_state.get(JOB_KEY))
     if st.button("Score risk" if not queue else "Re-score", key="risk.rescore", disabled=not can_decide or running,
                  help=None if can_decide else "reviewers and leads re-score"):
-        access.require(user, "decide_risk")
-        st.session_state[JOB_KEY] = start_job(state.db_path(), "risk",
-                                              {"run_id": run.id, "project_id": project.id, "method": method,
-                                               "threshold": float(threshold), "k": int(k), "user": user.username},
-                                              user=user.username)
+        st.session_state[JOB_KEY] = rs.start_scoring(state.db_path(), user, project.id, run.id, method=method,
+                                                     threshold=float(threshold), k=int(k))
         st.rerun()
 
 if not queue:
@@ -121,7 +116,7 @@ doc_id = st.selectbox("Document", ids, key=DOC_KEY,
                                             f"score {by_doc[i].score:.1f} · {len(by_doc[i].reasons)} reasons"
                                             + (f" · {by_doc[i].decision}" if by_doc[i].decision else ""))
 score = by_doc[doc_id]
-out = store.get_deid_output(db, run.id, doc_id)
+out = rs.scored_output(db, user, run.id, doc_id)
 
 st.subheader(f"{DOTS.get(score.colour, '')} {score.doc_name}")
 if score.decision:
@@ -146,8 +141,7 @@ with side:
         for decision, words in DECISION_WORDS.items():
             if st.button(words, key=f"risk.decide.{decision}", width="stretch",
                          type="primary" if decision == "accepted" else "secondary"):
-                access.require(user, "decide_risk")
-                store.decide_risk(db, run.id, doc_id, decision, user.username)
+                rs.decide(db, user, run.id, doc_id, decision)
                 C.flash(f"{score.doc_name}: {decision}.")
                 nxt = next((i for i in ids if i != doc_id and by_doc[i].decision is None), None)
                 if nxt is not None:

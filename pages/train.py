@@ -2,7 +2,7 @@
 and live loss / dev F1, compare the new version with the active one, activate or roll back,
 pre-annotate unannotated documents, and see failed jobs with their reason.
 
-Jobs run in worker processes (``pipeline.jobs.start_job``) and report to the store, so this page
+Jobs run in worker processes (:func:`services.jobs.start_job`) and report to the store, so this page
 only reads them: a reload, or the page opened in another browser, shows the same progress. The
 job panel is a fragment that polls every few seconds while a job is running; the rest of the
 app stays usable meanwhile. Every action checks the lead's right again on the server.
@@ -13,14 +13,14 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-import store
 from dashboard import components as C
 from dashboard import state
 from dashboard.figures import category_prf_bars
-from pipeline import project_metrics as pm
-from pipeline import training_jobs as tj
-from pipeline.review import models_to_activate
-from store import access
+from pipeline.metrics.summaries import models_to_activate, version_rows
+from services import access, jobs, preannotation
+from services import project_metrics as pm
+from services import training as tj
+from services.settings import models_dir_for
 
 POLL_SECONDS = 2.0
 MEMBER_CHOICES = ["crf", "bert", "electra", "roberta"]
@@ -30,7 +30,7 @@ db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
 db_path = str(state.db_path())
 
 st.title("Train")
-st.caption(f"Project: {project.name} · schema {project.schema.name} · models in {tj.models_dir_for(project, state.db_path())}")
+st.caption(f"Project: {project.name} · schema {project.schema.name} · models in {models_dir_for(project, state.db_path())}")
 C.show_flash()
 
 
@@ -48,27 +48,27 @@ def history_figure(points: list[dict]) -> go.Figure:
     return fig
 
 
-def show_job(fdb, job: store.Job) -> None:
+def show_job(fdb, job) -> None:
     """One job's progress, live loss/F1 and cancel button. ``fdb``: the fragment run's own
     connection (a fragment rerun may run in another thread than the page's full run)."""
     who = f" · started by {job.created_by}" if job.created_by else ""
     st.markdown(f"**Job {job.id} · {job.kind}** · {job.status}{who}")
     frac = job.fraction
     st.progress(frac if frac is not None else 0.0, text=job.message or job.status)
-    points = tj.history_of(job)
+    points = jobs.history_of(job)
     if job.kind == "train" and points:
         st.plotly_chart(history_figure(points), key=f"train.history.{job.id}")
     if not job.cancel_requested:
         if st.button("Cancel", key=f"train.cancel.{job.id}", icon=":material/cancel:"):
             with C.guard():
-                tj.cancel_job(fdb, user, job.id)
+                jobs.cancel_job(fdb, user, job.id)
                 st.info(f"Cancellation of job {job.id} requested; the worker stops at its next check.")
     else:
         st.caption("Cancellation requested.")
 
 
-tj.fail_stale_jobs(db)
-running_now = tj.running_jobs(db, project.id)
+jobs.fail_stale_jobs(db)
+running_now = jobs.running_jobs(db, project.id)
 if running_now:
     st.session_state["train.polling"] = True
 
@@ -77,13 +77,13 @@ if running_now:
 def live_jobs() -> None:
     fdb = state.get_db()
     access.require(state.current_user(fdb), "train")   # a timer rerun checks the session again
-    jobs = tj.running_jobs(fdb, project.id)
-    if not jobs:
+    running = jobs.running_jobs(fdb, project.id)
+    if not running:
         if st.session_state.pop("train.polling", False):
             st.rerun()   # a job just ended: refresh the versions and the job lists
         st.caption("No training or pre-annotation job is running.")
         return
-    for job in jobs:
+    for job in running:
         show_job(fdb, job)
 
 
@@ -119,12 +119,12 @@ if submitted:
 
 # --- versions ---------------------------------------------------------------------------------
 st.subheader("Model versions")
-versions = store.list_model_versions(db, project.id)
+versions = tj.model_versions(db, project.id)
 active = next((v for v in versions if v.active), None)
 if not versions:
     st.info("No model version yet.")
 else:
-    rows = list(reversed(pm.version_rows(versions)))
+    rows = list(reversed(version_rows(versions)))
     st.dataframe(pd.DataFrame(rows).drop(columns=["id"]), hide_index=True, key="train.versions")
     candidates = models_to_activate(versions)
     default = candidates[0] if candidates else (active or versions[0])
@@ -166,7 +166,7 @@ else:
 
 # --- pre-annotate -----------------------------------------------------------------------------
 st.subheader("Pre-annotate")
-todo = tj.unannotated_documents(db, project.id)
+todo = preannotation.unannotated_documents(db, project.id)
 st.caption(f"{len(todo)} document(s) have no gold and no annotator layer; their pre layer is replaced with the "
            + (f"active model ({active.name})" if active else "rules and dictionaries (no active model)")
            + " suggestions.")
@@ -175,13 +175,14 @@ rules_only = st.checkbox("Rules and dictionaries only", value=active is None, di
 if st.button(f"Pre-annotate {len(todo)} document(s)", disabled=not todo, key="train.preannotate",
              icon=":material/auto_fix_high:"):
     with C.guard():
-        job_id = tj.start_preannotation(db_path, db, user, project.id, rules_only=rules_only or active is None)
+        job_id = preannotation.start_preannotation(db_path, db, user, project.id,
+                                                   rules_only=rules_only or active is None)
         C.flash(f"Pre-annotation job {job_id} started.")
         st.rerun()
 
 # --- job history ------------------------------------------------------------------------------
 st.subheader("Recent jobs")
-recent = tj.recent_jobs(db, project.id)
+recent = jobs.recent_jobs(db, project.id)
 failed = [j for j in recent if j.status == "failed"]
 if failed:
     st.markdown("**Failed jobs**")
@@ -191,7 +192,7 @@ done = [j for j in recent if j.status == "done"]
 if done:
     st.markdown("**Finished jobs**")
     st.dataframe(pd.DataFrame([{"job": j.id, "kind": j.kind, "by": j.created_by, "finished": (j.finished_at or "")[:19],
-                                "result": tj.result_summary(j.result) if isinstance(j.result, dict) else ""}
+                                "result": jobs.result_summary(j.result) if isinstance(j.result, dict) else ""}
                                for j in done]), hide_index=True, key="train.done")
 if not recent:
     st.caption("No jobs yet.")

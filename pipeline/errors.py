@@ -1,5 +1,5 @@
 """Error types whose messages are written for users: they name files, lines, documents and
-offsets, never document text. Anything else is reported by type only (see :mod:`pipeline.cli`)."""
+offsets, never document text. Anything else is reported by type only (see :mod:`cli`)."""
 from __future__ import annotations
 
 from pipeline.schemas import SchemaError

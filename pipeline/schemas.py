@@ -136,6 +136,22 @@ GERMAN = LabelSchema(
 
 PRESETS: dict[str, LabelSchema] = {s.name: s for s in (I2B2_2014, MEDDOCAN, GERMAN)}
 
+#: The language of the notes each preset was made for: which rule pack, word lists and date
+#: order a project of that schema uses unless its settings name another locale. The one table:
+#: training, detection and de-identification all read it through :func:`default_locale`.
+SCHEMA_LOCALES: dict[str, str] = {"meddocan": "es", "i2b2-2014": "en", "german-8": "de"}
+FALLBACK_LOCALE = "en"
+
+
+def default_locale(schema: "LabelSchema | str") -> str:
+    """The locale of a schema's notes (``en`` for custom schemas).
+
+    >>> default_locale(GERMAN), default_locale("meddocan"), default_locale("my-own")
+    ('de', 'es', 'en')
+    """
+    name = schema if isinstance(schema, str) else schema.name
+    return SCHEMA_LOCALES.get(name, FALLBACK_LOCALE)
+
 
 def get_schema(name_or_json: str) -> LabelSchema:
     """A preset by name, or a custom schema from a JSON string or a path to a JSON file."""

@@ -151,3 +151,21 @@ def rewrite(text: str, edits: Sequence[tuple[Span, str]]) -> tuple[str, list[tup
         positions[i] = (ns, ns + len(new))
         delta += len(new) - (span.end - span.start)
     return new_text, [(edits[i][0], *positions[i]) for i in range(len(edits))]
+
+
+def dedupe(spans: Iterable[Span]) -> list[Span]:
+    """``spans`` in their order with exact repeats (same offsets, category and type) left out;
+    overlapping spans are kept (deciding between them is :mod:`pipeline.detection.combine`'s job).
+
+    >>> a = Span("d", 0, 4, "NAME", "PATIENT")
+    >>> [(s.start, s.end) for s in dedupe([a, a.with_(source="rule:x"), a.with_(end=5)])]
+    [(0, 4), (0, 5)]
+    """
+    seen: set[tuple[int, int, str, str]] = set()
+    out: list[Span] = []
+    for s in spans:
+        k = (s.start, s.end, s.category, s.type)
+        if k not in seen:
+            seen.add(k)
+            out.append(s)
+    return out

@@ -13,6 +13,7 @@ from typing import Iterable, Sequence
 from sqlite_utils import Database
 
 from pipeline.errors import StaleSaveError
+from pipeline.layers import ANNOTATOR_PREFIX, HUMAN_LAYER_SQL
 from pipeline.spans import Document, Span, SpanError
 from pipeline.schemas import LabelSchema
 from store.audit import audit
@@ -91,7 +92,8 @@ def annotator_layers(db: Database, doc_id: int) -> dict[str, LayerState]:
     """All ``annotator:<user>`` layers of a document, keyed by layer name (for adjudication)."""
     with read_snapshot(db):
         names = [r[0] for r in db.execute(
-            "SELECT layer FROM layers WHERE doc_id = ? AND layer LIKE 'annotator:%' ORDER BY layer", [int(doc_id)])]
+            "SELECT layer FROM layers WHERE doc_id = ? AND layer LIKE ? ORDER BY layer",
+            [int(doc_id), ANNOTATOR_PREFIX + "%"])]
         return {name: read_layer(db, doc_id, name) for name in names}
 
 
@@ -199,15 +201,11 @@ def load_documents(db: Database, project_id: int, *, layer: str | None = None, s
     return [r.to_document(spans[r.id]) for r in records if r.id in spans]
 
 
-# A layer a person wrote: the gold layer or an annotator's.
-_HUMAN_LAYER_SQL = "(l.layer = 'gold' OR l.layer LIKE 'annotator:%')"
-
-
 @retrying
 def human_seen_doc_ids(db: Database, project_id: int) -> set[int]:
     """Documents a person has worked on (a gold or an annotator layer exists)."""
     rows = db.execute(f"""SELECT DISTINCT l.doc_id FROM layers l JOIN documents d ON d.id = l.doc_id
-                          WHERE d.project_id = ? AND {_HUMAN_LAYER_SQL}""", [int(project_id)]).fetchall()
+                          WHERE d.project_id = ? AND {HUMAN_LAYER_SQL}""", [int(project_id)]).fetchall()
     return {int(r[0]) for r in rows}
 
 
@@ -215,7 +213,7 @@ def human_seen_doc_ids(db: Database, project_id: int) -> set[int]:
 def unseen_doc_ids(db: Database, project_id: int) -> list[int]:
     """Documents with neither a gold nor an annotator layer, in id order."""
     rows = db.execute(f"""SELECT d.id FROM documents d WHERE d.project_id = ? AND NOT EXISTS (
-                              SELECT 1 FROM layers l WHERE l.doc_id = d.id AND {_HUMAN_LAYER_SQL})
+                              SELECT 1 FROM layers l WHERE l.doc_id = d.id AND {HUMAN_LAYER_SQL})
                           ORDER BY d.id""", [int(project_id)]).fetchall()
     return [int(r[0]) for r in rows]
 

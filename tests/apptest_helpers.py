@@ -51,7 +51,7 @@ class DemoApp:
 
 
 def make_demo_db(path: Path, *, n_docs: int = 30, seed: int = 7) -> DemoApp:
-    from pipeline.demo import create_demo_project
+    from services.demo import create_demo_project
 
     db = store.connect(path)
     pid = create_demo_project(db, n_docs=n_docs, seed=seed)

@@ -1,4 +1,4 @@
-"""Server-side access checks (store.access), called directly - not through the UI - on the demo
+"""Server-side access checks (services.access), called directly - not through the UI - on the demo
 project: roles, documents an annotator may open, blind layers, who may write which layer,
 atomic saves with time and status, and audit rows without document text."""
 from __future__ import annotations
@@ -10,12 +10,12 @@ import pytest
 import store
 from pipeline.errors import PermissionDenied, StaleSaveError
 from pipeline.spans import Span, SpanError
-from store import access
+from services import access
 
 
 @pytest.fixture
 def demo(tmp_path):
-    from pipeline.demo import create_demo_project
+    from services.demo import create_demo_project
 
     db = store.connect(tmp_path / "w.db")
     pid = create_demo_project(db, n_docs=30)

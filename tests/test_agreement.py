@@ -7,7 +7,7 @@ import random
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from pipeline.agreement import (CHANCE_CAVEAT, against_gold, agreement, cohen_kappa, disagreements,
+from pipeline.metrics.agreement import (CHANCE_CAVEAT, against_gold, agreement, cohen_kappa, disagreements,
                                 krippendorff_alpha_nominal)
 from pipeline.formats import read_collection
 from pipeline.schemas import MEDDOCAN

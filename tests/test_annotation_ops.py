@@ -1,6 +1,6 @@
 """Pure logic behind the Annotate and Review pages: the labeler round trip (schema filter, UTF-16
 offsets), mark all occurrences / remove, unsaved work as JSON, queue orders and assignment
-plans (pipeline.queue_order), adjudication and possible misses (pipeline.review). Real examples:
+plans (pipeline.annotation.queue), adjudication and possible misses (services.review). Real examples:
 the MEDDOCAN fixture documents and the synthetic demo project."""
 from __future__ import annotations
 
@@ -10,9 +10,13 @@ from dataclasses import dataclass
 import pytest
 
 import store
-from pipeline import annotation_ops as ops
-from pipeline import queue_order, review
-from pipeline.agreement import disagreements
+from pipeline.annotation import edits as ops
+from pipeline.annotation import queue as queue_order
+from services import review
+from pipeline.annotation import adjudication as adj
+from pipeline.metrics import summaries
+from services import worklists
+from pipeline.metrics.agreement import disagreements
 from pipeline.formats import read_brat
 from pipeline.schemas import I2B2_2014, MEDDOCAN
 from pipeline.spans import Span
@@ -234,18 +238,18 @@ def test_draft_gold_on_simulated_disagreements(meddocan_docs):
     assert found
     agreed = set(keys(a)) & set(keys(b))
     # all "ana": gold = agreed spans outside disagreements + ana's spans inside them = exactly ana's layer
-    all_a = review.draft_gold(doc.doc_id, layers, found, {i: "ana" for i in range(len(found))}, "rita")
+    all_a = adj.draft_gold(doc.doc_id, layers, found, {i: "ana" for i in range(len(found))}, "rita")
     assert keys(all_a) == keys(a)
     assert {(s.layer, s.source, s.score) for s in all_a} == {("gold", "human:rita", 1.0)}
-    none = review.draft_gold(doc.doc_id, layers, found, {i: review.NEITHER for i in range(len(found))}, "rita")
+    none = adj.draft_gold(doc.doc_id, layers, found, {i: adj.NEITHER for i in range(len(found))}, "rita")
     assert set(keys(none)) <= agreed and not any(any(d.start < s.end and s.start < d.end for d in found) for s in none)
-    assert review.undecided(found, {0: "ben"}) == list(range(1, len(found)))
-    with pytest.raises(review.ReviewError, match="undecided"):
-        review.check_decided(found, {0: "ben"})
-    review.check_decided(found, {i: "ben" for i in range(len(found))})
-    assert review.choice_options(found[0]) == ["ana", "ben", "neither"]
-    with pytest.raises(review.ReviewError):
-        review.draft_gold(doc.doc_id, layers, found, {0: "zed"}, "rita")
+    assert adj.undecided(found, {0: "ben"}) == list(range(1, len(found)))
+    with pytest.raises(adj.ReviewError, match="undecided"):
+        adj.check_decided(found, {0: "ben"})
+    adj.check_decided(found, {i: "ben" for i in range(len(found))})
+    assert adj.choice_options(found[0]) == ["ana", "ben", "neither"]
+    with pytest.raises(adj.ReviewError):
+        adj.draft_gold(doc.doc_id, layers, found, {0: "zed"}, "rita")
 
 
 def test_possible_misses_and_confirm():
@@ -261,19 +265,19 @@ def test_possible_misses_and_confirm():
         category: str
         type: str
 
-    misses = review.possible_misses(pre, gold)
+    misses = adj.possible_misses(pre, gold)
     assert keys(misses) == [(10, 14, "CITY"), (40, 44, "IDNUM")]
-    assert keys(review.possible_misses(pre, gold, [D(40, 44, "ID", "IDNUM")])) == [(10, 14, "CITY")]
-    assert keys(review.possible_misses(pre, gold, [D(40, 44, "ID", "SSN")])) == keys(misses)  # other label
-    new = review.confirm_miss(gold, misses[0], "rita")
+    assert keys(adj.possible_misses(pre, gold, [D(40, 44, "ID", "IDNUM")])) == [(10, 14, "CITY")]
+    assert keys(adj.possible_misses(pre, gold, [D(40, 44, "ID", "SSN")])) == keys(misses)  # other label
+    new = adj.confirm_miss(gold, misses[0], "rita")
     assert keys(new) == [(0, 4, "PATIENT"), (10, 14, "CITY"), (20, 30, "DATE")]
     added = next(s for s in new if s.start == 10)
     assert (added.layer, added.source, added.score) == ("gold", "human:rita", 1.0)
-    assert review.confirm_miss(new, misses[0], "rita") == new
+    assert adj.confirm_miss(new, misses[0], "rita") == new
 
 
 def test_review_queue_and_project_agreement_on_demo(tmp_path):
-    from pipeline.demo import create_demo_project
+    from services.demo import create_demo_project
 
     db = store.connect(tmp_path / "w.db")
     pid = create_demo_project(db, n_docs=30)
@@ -286,20 +290,20 @@ def test_review_queue_and_project_agreement_on_demo(tmp_path):
     doc_id = queue[0].doc_id
     store.set_layer_status(db, doc_id, "annotator:ben", "in_progress", user="ben")
     assert doc_id not in [i.doc_id for i in review.review_queue(db, pid)]  # needs two finished layers
-    rep = review.project_agreement(db, pid)
+    rep = worklists.project_agreement(db, pid)
     assert rep is not None and rep.annotators == ["ana", "ben"] and 0 < rep.pairs[0].strict.micro.f1 < 1
-    unassigned = review.unassigned_documents(db, pid)
+    unassigned = worklists.unassigned_documents(db, pid)
     assert len(unassigned) == s["documents_by_status"]["new"] > 0  # "new": nobody assigned, no gold
     assert all(not store.list_assignments(db, doc_id=d.id) for d in unassigned)
-    assert review.headline_f1({"strict": {"micro": {"f1": 0.7}}}) == 0.7
-    assert review.headline_f1({"f1": 0.5}) == 0.5 and review.headline_f1({}) is None
+    assert summaries.headline_f1({"strict": {"micro": {"f1": 0.7}}}) == 0.7
+    assert summaries.headline_f1({"f1": 0.5}) == 0.5 and summaries.headline_f1({}) is None
     db.close()
 
 
 def test_removing_a_label_chip_does_not_drop_its_spans():
     """The component's label chip has a remove icon that drops every span under the label in one
     click; the page keeps those spans and says so instead of losing the work."""
-    from pipeline.annotation_ops import from_labeler
+    from pipeline.annotation.edits import from_labeler
     from pipeline.schemas import I2B2_2014
     from pipeline.spans import Span
 

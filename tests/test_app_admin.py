@@ -7,11 +7,11 @@ import pytest
 
 import store
 from apptest_helpers import LEAD, demo_app, errors, new_app, open_page, sign_in  # noqa: F401
-from dashboard.state import ProjectSettings
+from services.settings import ProjectSettings
 from pipeline.deid.profile import Profile
 from pipeline.errors import PermissionDenied
-from pipeline.review import unassigned_documents
-from store import access
+from services.worklists import unassigned_documents
+from services import access
 
 
 def _admin(app):

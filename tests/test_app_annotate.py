@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import store
 from apptest_helpers import demo_app, errors, inject_labeler, new_app, open_page, shows, sign_in  # noqa: F401
-from pipeline import annotation_ops as ops
-from pipeline import queue_order
+from pipeline.annotation import edits as ops
+from services import queues
 from pipeline.schemas import I2B2_2014
 from pipeline.spans import Document, Span
 
@@ -17,7 +17,7 @@ LABELER = "annotate.labeler"
 def _first_todo(app, user="ana"):
     db = app.db()
     try:
-        queue = queue_order.load_queue(db, user, app.project_id)
+        queue = queues.load_queue(db, user, app.project_id)
         a = next(a for a in queue if a.status == "assigned")
         doc = store.get_document(db, a.doc_id)
         pre = store.read_layer(db, a.doc_id, "pre").spans
@@ -185,7 +185,7 @@ def test_mark_all_occurrences_and_reload_from_json(demo_app):
 
 def test_queue_navigation(demo_app):
     db = demo_app.db()
-    ids = [a.doc_id for a in queue_order.load_queue(db, "ben", demo_app.project_id)]
+    ids = [a.doc_id for a in queues.load_queue(db, "ben", demo_app.project_id)]
     db.close()
     at = new_app(demo_app)
     sign_in(at, demo_app, "ben")

@@ -9,10 +9,10 @@ import pytest
 
 import store
 from apptest_helpers import demo_app, errors, new_app, open_page, sign_in  # noqa: F401
-from pipeline import release_jobs as rj
+from services import deidentification as rj
 from pipeline.errors import PermissionDenied
 from pipeline.formats import write_collection
-from store import access
+from services import access
 
 
 def _wait_job(app, job_id: int, timeout: float = 90.0):
@@ -145,7 +145,7 @@ def test_lead_edits_and_saves_a_profile(demo_app):
 
 
 def test_a_leak_shows_as_a_red_alert(demo_app):
-    from pipeline import jobs
+    from services import worker
     from pipeline.deid import builtin_profiles
     from pipeline.spans import Document, Span
 
@@ -156,7 +156,7 @@ def test_a_leak_shows_as_a_red_alert(demo_app):
                                 layer="gold", user="lea")
     db.close()
     profile = {**builtin_profiles()["redact"].to_dict(), "name": "no propagation", "propagate": False}
-    res = jobs.run_inline(demo_app.db_path, "deidentify", {"project_id": demo_app.project_id, "doc_ids": [did],
+    res = worker.run_inline(demo_app.db_path, "deidentify", {"project_id": demo_app.project_id, "doc_ids": [did],
                                                            "profile": profile, "risk": False})
     assert res["leaks"] == 1
     db = demo_app.db()

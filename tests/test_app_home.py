@@ -8,7 +8,9 @@ from datetime import datetime, timedelta, timezone
 import store
 from apptest_helpers import LEAD, PASSWORD, demo_app, errors, new_app, open_page, sign_in  # noqa: F401
 from dashboard import state
-from pipeline import queue_order, review
+from services import queues
+from services import review
+from services import worklists
 
 
 def _metric(at, label):
@@ -30,7 +32,7 @@ def test_home_renders_counts_for_a_lead(demo_app):
     agreement = float(_metric(at, "Agreement (strict F1)"))
     assert 0.0 < agreement <= 1.0
     md = " ".join(m.value for m in at.markdown)
-    assert f"**Unassigned documents:** {len(review.unassigned_documents(db, demo_app.project_id))}." in md
+    assert f"**Unassigned documents:** {len(worklists.unassigned_documents(db, demo_app.project_id))}." in md
     assert f"**Awaiting adjudication:** {len(review.review_queue(db, demo_app.project_id))} document(s)." in md
     db.close()
 
@@ -39,7 +41,7 @@ def test_home_shows_the_annotators_queue_and_model_to_activate(demo_app):
     db = demo_app.db()
     mv = store.add_model_version(db, demo_app.project_id, "v1", "/nonexistent", {},
                                  {"strict": {"micro": {"f1": 0.81}}})
-    queue = queue_order.load_queue(db, "ben", demo_app.project_id)
+    queue = queues.load_queue(db, "ben", demo_app.project_id)
     todo = [a for a in queue if a.status != "finished"]
     db.close()
     at = new_app(demo_app)
@@ -134,7 +136,7 @@ def test_expired_session_no_lead_notice_and_first_project(tmp_path, monkeypatch)
 
 
 def test_unexpected_errors_show_an_id_not_a_traceback(demo_app, monkeypatch, caplog):
-    import pipeline.review as review_mod
+    import services.review as review_mod
 
     def boom(*a, **k):
         raise RuntimeError("secret text from a note")

@@ -1,5 +1,5 @@
 """The Metrics page through AppTest on the demo project: its plotly charts carry the figures of
-pipeline.project_metrics (pre layer vs gold per category, confusion, operating points, agreement
+services.project_metrics (pre layer vs gold per category, confusion, operating points, agreement
 heatmaps, annotators vs gold, throughput, active model and learning curve), the category filter
 narrows them, the kappa/alpha caveat is shown, annotators are refused and no text is shown."""
 from __future__ import annotations
@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from apptest_helpers import (LEAD, REPO, RUN_TIMEOUT, demo_app, errors, new_app, open_page, shows,  # noqa: F401
                              sign_in)
 from dashboard.state import TOKEN_KEY
-from pipeline import project_metrics as pm
-from pipeline.agreement import CHANCE_CAVEAT
+from services import project_metrics as pm
+from pipeline.metrics.agreement import CHANCE_CAVEAT
 
 
 def _metrics_page(app, user="rita", role="reviewer"):

@@ -7,20 +7,21 @@ import pytest
 
 import store
 from apptest_helpers import demo_app, errors, new_app, open_page, sign_in  # noqa: F401
-from pipeline import annotation_ops as ops
-from pipeline import review
+from pipeline.annotation import edits as ops
+from services import review
+from pipeline.annotation import adjudication as adj
 from pipeline.errors import PermissionDenied
 from pipeline.spans import Span
-from store import access
+from services import access
 
 
 def _queue_doc(app):
     db = app.db()
     try:
         item = next(i for i in review.review_queue(db, app.project_id)
-                    if review.document_disagreements(i.doc_id, review.finished_layers(db, i.doc_id)))
+                    if adj.document_disagreements(i.doc_id, review.finished_layers(db, i.doc_id)))
         layers = review.finished_layers(db, item.doc_id)
-        return item.doc_id, layers, review.document_disagreements(item.doc_id, layers)
+        return item.doc_id, layers, adj.document_disagreements(item.doc_id, layers)
     finally:
         db.close()
 
@@ -41,7 +42,7 @@ def test_review_produces_gold_from_choices(demo_app):
     assert store.read_layer(db, doc_id, "gold").version == 0
 
     names = sorted(layers)
-    choices = {i: (names[i % 2] if i % 3 else review.NEITHER) for i in range(len(found))}
+    choices = {i: (names[i % 2] if i % 3 else adj.NEITHER) for i in range(len(found))}
     for i, who in choices.items():
         at.radio(key=f"review.choice.{doc_id}.{i}").set_value(who)
     at.run()
@@ -49,7 +50,7 @@ def test_review_produces_gold_from_choices(demo_app):
     assert not errors(at)
 
     gold = store.read_layer(db, doc_id, "gold")
-    expected = review.draft_gold(doc_id, layers, found, choices, "rita")
+    expected = adj.draft_gold(doc_id, layers, found, choices, "rita")
     assert gold.version == 1 and gold.status == "finished"
     assert ops.same_spans(gold.spans, expected) and gold.spans
     assert all(s.source.startswith("human:") for s in gold.spans)
@@ -63,7 +64,7 @@ def test_possible_misses_confirm_and_dismiss(demo_app):
     gold_docs = store.read_project_layer(db, demo_app.project_id, "gold")
     doc_id = misses = None
     for d, g in gold_docs.items():
-        m = review.possible_misses(store.read_layer(db, d, "pre").spans, g)
+        m = adj.possible_misses(store.read_layer(db, d, "pre").spans, g)
         if len(m) >= 2:
             doc_id, misses = d, m
             break
@@ -72,7 +73,7 @@ def test_possible_misses_confirm_and_dismiss(demo_app):
         pre = store.read_layer(db, d, "pre").spans
         keep = [s for s in g if not any(p.overlaps(s) for p in pre[:2])]
         store.save_layer(db, d, "gold", keep, expected_version=1, user="rita", status="finished")
-        doc_id, misses = d, review.possible_misses(pre, keep)
+        doc_id, misses = d, adj.possible_misses(pre, keep)
     db.close()
     assert len(misses) >= 2
 
@@ -93,7 +94,7 @@ def test_possible_misses_confirm_and_dismiss(demo_app):
     assert (misses[0].start, misses[0].end, misses[0].label) in {(s.start, s.end, s.label) for s in gold.spans}
     dismissed = store.list_dismissed_misses(db, doc_id=doc_id)
     assert [(m.start, m.end) for m in dismissed] == [(misses[1].start, misses[1].end)]
-    left = review.possible_misses(store.read_layer(db, doc_id, "pre").spans, gold.spans, dismissed)
+    left = adj.possible_misses(store.read_layer(db, doc_id, "pre").spans, gold.spans, dismissed)
     assert all((s.start, s.end) not in {(misses[0].start, misses[0].end), (misses[1].start, misses[1].end)}
                for s in left)
     db.close()

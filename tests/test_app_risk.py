@@ -9,13 +9,14 @@ import pytest
 
 import store
 from apptest_helpers import demo_app, errors, new_app, open_page, sign_in  # noqa: F401
-from pipeline import jobs
+from services import jobs
+from services import worker
 from pipeline.errors import PermissionDenied
-from store import access
+from services import access
 
 
 def _scored_run(app) -> int:
-    return jobs.run_inline(app.db_path, "deidentify", {"project_id": app.project_id, "doc_ids": "all",
+    return worker.run_inline(app.db_path, "deidentify", {"project_id": app.project_id, "doc_ids": "all",
                                                        "profile": "replace", "user": "lea"})["run_id"]
 
 

@@ -12,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 import store
 from apptest_helpers import LEAD, REPO, RUN_TIMEOUT, demo_app, errors, new_app, open_page, shows, sign_in  # noqa: F401
 from dashboard.state import TOKEN_KEY
-from pipeline import jobs
-from pipeline import training_jobs as tj
+from services import jobs
+from services import training as tj
 from pipeline.metrics import evaluate
 
 

@@ -24,9 +24,9 @@ if _why_not:
     pytest.skip(f"browser test not possible here: {_why_not}", allow_module_level=True)
 
 import store  # noqa: E402
-from pipeline import queue_order  # noqa: E402
-from dashboard.state import ProjectSettings  # noqa: E402
-from store import access  # noqa: E402
+from services import queues  # noqa: E402
+from services.settings import ProjectSettings  # noqa: E402
+from services import access  # noqa: E402
 
 #: Label clicked in the component (a fine type of the demo's i2b2 2014 schema).
 LABEL = "CITY"
@@ -130,7 +130,7 @@ def annotate_and_save(project, server, page) -> None:
     try:
         proj = store.get_project(db, project.project_id)
         settings = ProjectSettings.from_settings(proj.settings)
-        queue = queue_order.load_queue(db, "ana", proj.id, settings.queue_order, settings.queue_seed)
+        queue = queues.load_queue(db, "ana", proj.id, settings.queue_order, settings.queue_seed)
         doc_id = queue[0].doc_id
         doc = store.get_document(db, doc_id)
         own = store.read_layer(db, doc_id, access.annotator_layer("ana"))

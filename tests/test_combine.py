@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from pipeline.combine import CombinePolicy, clean_span, combine
+from pipeline.detection.combine import CombinePolicy, clean_span, combine
 from pipeline.spans import Span, SpanError
 
 

@@ -1,4 +1,4 @@
-"""``python -m pipeline deidentify`` on plain folders (in-process through pipeline.cli.main)."""
+"""``python -m pipeline deidentify`` on plain folders (in-process through cli.main)."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cli import main
+from cli import main
 from pipeline.deid.dates import is_partial_date
 from pipeline.formats import read_collection, write_collection
 from pipeline.schemas import MEDDOCAN
@@ -128,9 +128,9 @@ def test_model_option_detects_spans_first(tmp_path, secret_file, monkeypatch, ca
         def detect(self, doc):
             return [s for s in gold[doc.doc_id] if s.category == "NAME"]
 
-    fake = types.ModuleType("pipeline.detect")
+    fake = types.ModuleType("pipeline.detection.detector")
     fake.Detector = FakeDetector
-    monkeypatch.setitem(sys.modules, "pipeline.detect", fake)
+    monkeypatch.setitem(sys.modules, "pipeline.detection.detector", fake)
     out = tmp_path / "out"
     rc = main(["deidentify", "--input", str(SAMPLE / "brat"), "--format", "brat", "--model", str(tmp_path),
                "--output", str(out), "--secret-file", str(secret_file), "--json"])
@@ -159,7 +159,7 @@ def test_leaks_give_exit_status_3(tmp_path, secret_file, capsys):
 
 def test_secret_files_match_the_projects_format(tmp_path):
     from pipeline.deid.secret import SecretError, ensure_secret, load_secret
-    from pipeline.project_secret import load_or_create_secret
+    from pipeline.deid.secret import load_or_create_secret
 
     created = ensure_secret(tmp_path / "v" / "secret.key")
     assert len(created) == 32 and stat.S_IMODE((tmp_path / "v" / "secret.key").stat().st_mode) == 0o600

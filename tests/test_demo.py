@@ -10,7 +10,7 @@ import pytest
 
 store = pytest.importorskip("store", reason="store/ is not importable yet")
 
-from pipeline.demo import (ANNOTATORS, DEMO_NAME, DEMO_SOURCE, REVIEWER, build_demo, create_demo_project,  # noqa: E402
+from services.demo import (ANNOTATORS, DEMO_NAME, DEMO_SOURCE, REVIEWER, build_demo, create_demo_project,  # noqa: E402
                            ensure_demo, plan_stages)
 from pipeline.schemas import I2B2_2014  # noqa: E402
 from pipeline.synthetic import generate_corpus  # noqa: E402
@@ -164,7 +164,7 @@ def test_second_demo_reuses_users_and_failure_writes_nothing(tmp_path):
 
 
 def test_init_project_command_prints_one_line_without_text(tmp_path, capsys):
-    from pipeline.cli import main
+    from cli import main
     path = str(tmp_path / "wb.db")
     assert main(["init-project", "--db", path, "--demo-docs", "10", "--seed", "4"]) == 0
     first = capsys.readouterr().out
@@ -180,7 +180,7 @@ def test_init_project_command_prints_one_line_without_text(tmp_path, capsys):
 
 
 def test_init_project_without_demo(tmp_path, capsys):
-    from pipeline.cli import main
+    from cli import main
     path = tmp_path / "empty.db"
     assert main(["init-project", "--db", str(path), "--no-demo"]) == 0
     assert "0 project(s)" in capsys.readouterr().out
@@ -188,7 +188,7 @@ def test_init_project_without_demo(tmp_path, capsys):
 
 
 def test_demo_command_db_and_out(tmp_path, capsys):
-    from pipeline.cli import main
+    from cli import main
     path = str(tmp_path / "wb.db")
     assert main(["demo", "--db", path, "--docs", "9", "--seed", "5", "--name", "CLI demo"]) == 0
     assert "CLI demo" in capsys.readouterr().out

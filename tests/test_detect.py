@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from models.train import train_ensemble
-from pipeline.detect import Detector
+from pipeline.detection.detector import Detector
 from pipeline.formats import read_collection
 from pipeline.schemas import MEDDOCAN
 from pipeline.spans import validate_spans
@@ -173,7 +173,7 @@ def test_detect_command_reports_a_missing_model_as_one_line(tmp_path):
 
 
 def test_merge_model_first_policies():
-    from pipeline.detect import merge_model_first
+    from pipeline.detection.combine import merge_model_first
     from pipeline.spans import Span
 
     model = [Span("d", 0, 5, "AGE", "EDAD_SUJETO_ASISTENCIA", "model:v"),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.dictionaries import (DictionaryList, DictionaryMatcher, make_list, normalize, shipped_lists)
+from pipeline.detection.dictionaries import (DictionaryList, DictionaryMatcher, make_list, normalize, shipped_lists)
 from pipeline.locales import available_lists, load_list
 from pipeline.schemas import I2B2_2014, MEDDOCAN, SchemaError
 

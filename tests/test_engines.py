@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cli import main
+from cli import main
 from pipeline.deid import DeidContext, deidentify_batch, load_profile
 from pipeline.deid.batch import summarize
 from pipeline.engines import DeidJob, DetectJob, DetectSpec, EngineError, RayOptions, get_engine
@@ -73,7 +73,7 @@ def summary_of(capsys) -> dict:
 
 # ------------------------------------------------------------------------------- no Ray needed
 def test_engine_flags_default_to_local():
-    from pipeline.cli import build_parser
+    from cli import build_parser
 
     for cmd in (["deidentify"], ["detect", "--model", "m"]):
         args = build_parser().parse_args(cmd + ["--input", "i", "--output", "o"])

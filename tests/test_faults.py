@@ -26,7 +26,8 @@ import store
 from pipeline.errors import FormatError, PermissionDenied, StoreBusyError, is_user_error
 from pipeline.schemas import MEDDOCAN
 from pipeline.spans import Span, SpanError
-from pipeline.uploads import MiB, UploadLimits, import_upload, read_upload
+from pipeline.formats.uploads import MiB, UploadLimits, read_upload
+from services.imports import import_upload
 from store.errors import DuplicateError, NotFoundError
 
 REPO = Path(__file__).resolve().parents[1]

@@ -5,10 +5,10 @@ import plotly.graph_objects as go
 import pytest
 
 from dashboard import figures
-from pipeline.agreement import agreement
+from pipeline.metrics.agreement import agreement
 from pipeline.metrics import Counts, evaluate
 from pipeline.spans import Span
-from pipeline.throughput import AssignmentRecord, throughput
+from pipeline.metrics.throughput import AssignmentRecord, throughput
 
 TEXT = "t0 t1 t2 t3 t4 t5 t6 t7 t8 t9"
 

@@ -457,7 +457,7 @@ def _phi_strings(docs: list[Document]) -> list[str]:
 
 
 def _cli(argv: list[str]) -> int:
-    from pipeline.cli import main
+    from cli import main
     return main(argv)
 
 

@@ -28,7 +28,8 @@ import store
 from pipeline.errors import is_user_error
 from pipeline.formats import READERS, read_collection
 from pipeline.schemas import MEDDOCAN
-from pipeline.uploads import UploadLimits, import_upload, read_upload
+from pipeline.formats.uploads import UploadLimits, read_upload
+from services.imports import import_upload
 
 MARKER = "ZQXPATIENTNAME"
 TEXTS = [

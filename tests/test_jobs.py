@@ -9,7 +9,8 @@ import time
 import pytest
 
 import store
-from pipeline import jobs
+from services import jobs
+from services import worker
 
 
 def wait_for(db_path, job_id, predicate, timeout=60.0):
@@ -39,7 +40,7 @@ def test_failed_job_stores_type_not_message(tmp_path):
     store.connect(db_path)
     result = None
     with pytest.raises(RuntimeError):
-        result = jobs.run_inline(db_path, "selftest", {"steps": 1, "delay": 0, "fail": True})
+        result = worker.run_inline(db_path, "selftest", {"steps": 1, "delay": 0, "fail": True})
     assert result is None
     job = store.list_jobs(store.connect(db_path), "selftest")[0]
     assert job.status == "failed"

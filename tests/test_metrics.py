@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cli import main
+from cli import main
 from pipeline.errors import FormatError
 from pipeline.formats import read_collection
 from pipeline.metrics import (MISSED, SPURIOUS, Counts, MEASURES, confusion_table, evaluate, macro, merge_spans,
@@ -490,5 +490,5 @@ def test_cli_refuses_mismatched_texts(meddocan_sample, tmp_path, capsys):
     assert main(["evaluate", "--system", str(dst), "--reference", str(src)]) == 1
     assert "text differs" in capsys.readouterr().err
     with pytest.raises(FormatError):
-        from pipeline.commands.evaluate import _read
+        from cli.commands.evaluate import _read
         _read(str(src), "brat", "german-8")

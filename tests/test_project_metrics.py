@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 import store
-from pipeline import project_metrics as pm
-from pipeline.agreement import agreement
-from pipeline.demo import create_demo_project
+from services import project_metrics as pm
+from pipeline.metrics.agreement import agreement
+from services.demo import create_demo_project
 from pipeline.metrics import evaluate
 
 

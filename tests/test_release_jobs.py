@@ -11,12 +11,17 @@ import zipfile
 import pytest
 
 import store
-from pipeline import jobs
-from pipeline import release_jobs as rj
+from services import jobs
+from services import worker
+from services import deidentification as rj
+from services import detectors
+from services import risk as rs
+from pipeline import layers
+from pipeline.risk.marks import reason_marks
 from pipeline.deid import DeidContext, builtin_profiles, deidentify_batch
-from pipeline.demo import create_demo_project
+from services.demo import create_demo_project
 from pipeline.errors import PermissionDenied
-from pipeline.jobs import JobCancelled, JobContext
+from services.jobs import JobCancelled, JobContext
 from pipeline.schemas import GERMAN
 
 
@@ -42,7 +47,7 @@ def _word_in(value: str, text: str) -> bool:
 def test_gold_run_has_one_output_per_document_and_no_leaks(demo):
     path, pid, gold = demo
     assert len(gold) >= 3
-    res = jobs.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": gold, "profile": "replace",
+    res = worker.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": gold, "profile": "replace",
                                                "user": "lea"}, user="lea")
     db = store.connect(path)
     run = store.get_deid_run(db, res["run_id"])
@@ -72,13 +77,13 @@ def test_gold_run_has_one_output_per_document_and_no_leaks(demo):
     rank = {"red": 0, "amber": 1, "green": 2}
     assert [rank[r.colour] for r in queue] == sorted(rank[r.colour] for r in queue)
     assert res["risk"]["documents"] == len(gold) and "lexical" in res["risk"]["embedder"]
-    assert rj.latest_risk_result(db, run.id)["documents"] == len(gold)
+    assert rs.latest_risk_result(db, run.id)["documents"] == len(gold)
     db.close()
 
 
 def test_documents_without_the_layer_are_detected_or_left_out(demo):
     path, pid, gold = demo
-    res = jobs.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": "all", "profile": "redact",
+    res = worker.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": "all", "profile": "redact",
                                                "risk": False})
     db = store.connect(path)
     run = store.get_deid_run(db, res["run_id"])
@@ -91,7 +96,7 @@ def test_documents_without_the_layer_are_detected_or_left_out(demo):
     assert out.spans and all(s.layer.endswith(":detected") for s in out.spans)
     assert all(out.text[s.start:s.end] == f"[{s.category}]" for s in out.spans)   # redact placeholders
 
-    res = jobs.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": "all", "missing": "skip",
+    res = worker.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": "all", "missing": "skip",
                                                "risk": False})
     assert sorted(o.doc_id for o in store.list_deid_outputs(db, res["run_id"])) == gold
     assert res["not_deidentified"] == 30 - len(gold)
@@ -121,7 +126,7 @@ def test_interrupted_run_resumes_with_identical_outputs(demo):
     before = _texts(db, run.id)
     assert len(before) == 7
 
-    res = jobs.run_inline(path, "deidentify", {"run_id": run.id, "risk": False, "user": "lea"})
+    res = worker.run_inline(path, "deidentify", {"run_id": run.id, "risk": False, "user": "lea"})
     assert res["run_id"] == run.id and res["already_saved"] == 7 and res["saved"] == 23
     assert res["resume_mismatches"] == 0
     after = _texts(db, run.id)
@@ -130,9 +135,9 @@ def test_interrupted_run_resumes_with_identical_outputs(demo):
     assert store.get_deid_run(db, run.id).status == "done"
 
     # an uninterrupted run writes exactly the same texts; rerunning a done run duplicates nothing
-    full = jobs.run_inline(path, "deidentify", params)
+    full = worker.run_inline(path, "deidentify", params)
     assert _texts(db, full["run_id"]) == after
-    again = jobs.run_inline(path, "deidentify", {"run_id": run.id, "risk": False})
+    again = worker.run_inline(path, "deidentify", {"run_id": run.id, "risk": False})
     assert again["saved"] == 0 and again["already_saved"] == 30
     assert _texts(db, run.id) == after
     db.close()
@@ -145,12 +150,12 @@ def test_a_run_still_being_written_is_not_resumed_until_its_worker_is_gone(demo)
     store.update_job(db, job_id, status="running", pid=999999)
     run_id = store.create_deid_run(db, pid, "replace", builtin_profiles()["replace"].to_dict(), job_id=job_id)
     assert not rj.resumable(db, store.get_deid_run(db, run_id))
-    with pytest.raises(rj.ReleaseError, match="still being written"):
-        jobs.run_inline(path, "deidentify", {"run_id": run_id, "risk": False})
+    with pytest.raises(rj.DeidentificationError, match="still being written"):
+        worker.run_inline(path, "deidentify", {"run_id": run_id, "risk": False})
     assert store.list_deid_outputs(db, run_id) == []
     store.mark_stale_jobs_failed(db, older_than_s=0)      # the worker was killed: its heartbeat stopped
     assert rj.resumable(db, store.get_deid_run(db, run_id))
-    res = jobs.run_inline(path, "deidentify", {"run_id": run_id, "risk": False})
+    res = worker.run_inline(path, "deidentify", {"run_id": run_id, "risk": False})
     assert res["saved"] == len(gold) and sorted(o.doc_id for o in store.list_deid_outputs(db, run_id)) == gold
     db.close()
 
@@ -171,7 +176,7 @@ def test_run_deidentifier_matches_deidentify_batch(demo):
 
 def test_risk_rows_and_decisions_survive_rescoring(demo):
     path, pid, gold = demo
-    res = jobs.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": "all", "risk": True})
+    res = worker.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": "all", "risk": True})
     db = store.connect(path)
     run_id = res["run_id"]
     queue = store.risk_queue(db, run_id)
@@ -179,7 +184,7 @@ def test_risk_rows_and_decisions_survive_rescoring(demo):
     assert queue[0].colour == "red"
     assert all(r.reasons for r in queue if r.colour == "red")
     # machine-only direct identifiers are reasons only where no person has seen the document
-    seen = rj.human_seen_ids(db, pid)
+    seen = store.human_seen_doc_ids(db, pid)
     for r in queue:
         kinds = {x["kind"] for x in r.reasons}
         if r.doc_id in seen:
@@ -189,14 +194,14 @@ def test_risk_rows_and_decisions_survive_rescoring(demo):
 
     store.decide_risk(db, run_id, queue[0].doc_id, "withheld", "rita")
     store.decide_risk(db, run_id, queue[-1].doc_id, "accepted", "rita")
-    again = jobs.run_inline(path, "risk", {"run_id": run_id, "project_id": pid, "threshold": 0.9, "k": 2,
+    again = worker.run_inline(path, "risk", {"run_id": run_id, "project_id": pid, "threshold": 0.9, "k": 2,
                                            "embedder": "lexical"})
     assert again["documents"] == 30 and again["threshold"] == 0.9
     after = {r.doc_id: r for r in store.risk_queue(db, run_id)}
     assert len(after) == 30
     assert after[queue[0].doc_id].decision == "withheld" and after[queue[0].doc_id].decided_by == "rita"
     assert after[queue[-1].doc_id].decision == "accepted"
-    assert rj.latest_risk_result(db, run_id)["threshold"] == 0.9
+    assert rs.latest_risk_result(db, run_id)["threshold"] == 0.9
     db.close()
 
 
@@ -205,9 +210,9 @@ def test_kept_spans_are_reported(demo):
     keep_names = builtin_profiles()["replace"].to_dict()
     keep_names["name"] = "keep-names"
     keep_names["actions"]["NAME"] = "keep"
-    res = jobs.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": gold, "profile": keep_names})
+    res = worker.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": gold, "profile": keep_names})
     db = store.connect(path)
-    docs = rj.risk_documents(db, res["run_id"])
+    docs = rs.risk_documents(db, res["run_id"])
     assert all(s.reviewed for d in docs for s in d.spans if s.source.startswith("human:"))
     assert any(s.action == "keep" for d in docs for s in d.spans)
     kept = [r for r in store.risk_queue(db, res["run_id"])
@@ -225,25 +230,25 @@ def test_upload_path_detects_plain_text_and_refuses_without_detector(demo):
     with zipfile.ZipFile(buf, "w") as zf:
         for d in docs:
             zf.writestr(f"note{d.doc_id}.txt", d.text)
-    from pipeline.uploads import read_upload
+    from pipeline.formats.uploads import read_upload
     uploaded = read_upload("notes.zip", buf.getvalue(), "text", project.schema)
     assert len(uploaded) == 3 and not any(d.spans for d in uploaded)
-    with pytest.raises(rj.ReleaseError):
+    with pytest.raises(rj.DeidentificationError):
         rj.deidentify_documents(uploaded, builtin_profiles()["redact"], b"s" * 32, "en")
     up = rj.deidentify_documents(uploaded, builtin_profiles()["redact"], b"s" * 32, "en",
-                                 detector=lambda: rj.detector_for(db, project))
+                                 detector=lambda: detectors.detector_for(db, project))
     assert sorted(up.detected) == sorted(d.doc_id for d in uploaded) and up.detector == "rules+dictionaries"
     assert all(r.spans for r in up.batch.results) and up.batch.summary.leaks == 0
 
     german = store.create_project(db, "de", GERMAN)
-    with pytest.raises(rj.ReleaseError, match="no model is active"):
-        rj.detector_for(db, store.get_project(db, german))
+    with pytest.raises(detectors.DetectorUnavailable, match="no model is active"):
+        detectors.detector_for(db, store.get_project(db, german))
     db.close()
 
 
 def test_export_needs_the_export_right(demo):
     path, pid, gold = demo
-    res = jobs.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": gold, "risk": False})
+    res = worker.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": gold, "risk": False})
     db = store.connect(path)
     items = rj.stored_outputs_as_documents(db, res["run_id"])
     with pytest.raises(PermissionDenied):
@@ -262,17 +267,17 @@ def test_reason_marks_clip_and_sort():
     reasons = [{"kind": "unique_context", "start": 5, "end": 9, "context_start": 0, "context_end": 30},
                {"kind": "keep", "start": 12, "end": 15}, {"kind": "quasi_identifier"},
                {"kind": "unique_context", "start": 5, "end": 9, "context_start": 0, "context_end": 30}]
-    assert rj.reason_marks(reasons, 20) == [(0, 20, "context"), (5, 9, "entity"), (12, 15, "entity")]
+    assert reason_marks(reasons, 20) == [(0, 20, "context"), (5, 9, "entity"), (12, 15, "entity")]
 
 
 def test_output_layer_round_trip():
-    assert rj.parse_output_layer(rj.output_layer("keep", "annotator:ana")) == ("keep", "annotator:ana")
-    assert rj.parse_output_layer(rj.output_layer("redact", "")) == ("redact", "detected")
-    assert rj.reviewed_layer("gold") and rj.reviewed_layer("annotator:ben") and not rj.reviewed_layer("detected")
+    assert layers.parse_output_layer(layers.output_layer("keep", "annotator:ana")) == ("keep", "annotator:ana")
+    assert layers.parse_output_layer(layers.output_layer("redact", "")) == ("redact", "detected")
+    assert layers.reviewed_layer("gold") and layers.reviewed_layer("annotator:ben") and not layers.reviewed_layer("detected")
 
 
 def test_commands_print_counts_only(demo, capsys):
-    from pipeline.cli import main
+    from cli import main
 
     path, pid, gold = demo
     db = store.connect(path)
@@ -311,9 +316,9 @@ def test_an_active_model_without_an_encoder_falls_back_to_lexical(demo, tmp_path
     db = store.connect(path)
     mv = store.add_model_version(db, pid, "v1", str(folder), metrics={"f1": 0.9})
     store.activate_model(db, mv)
-    emb, note = rj.choose_embedder(db, pid)
+    emb, note = rs.choose_embedder(db, pid)
     assert emb.name.startswith("lexical") and "v1 has no usable encoder" in note
-    assert rj.choose_embedder(db, pid, "lexical")[1].endswith("(asked for)")
-    with pytest.raises(rj.ReleaseError, match="v1 cannot be loaded"):
-        rj.detector_for(db, store.get_project(db, pid))
+    assert rs.choose_embedder(db, pid, "lexical")[1].endswith("(asked for)")
+    with pytest.raises(detectors.DetectorUnavailable, match="v1 cannot be loaded"):
+        detectors.detector_for(db, store.get_project(db, pid))
     db.close()

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from pipeline.cli import main
+from cli import main
 
 ORDER = {"red": 0, "amber": 1, "green": 2}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.rules import get_pack, run_rules
+from pipeline.detection.rules import get_pack, run_rules
 from pipeline.schemas import I2B2_2014, MEDDOCAN
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.rules import get_pack, get_recognizer, register, run_rules, to_schema
-from pipeline.rules.typemap import map_type
+from pipeline.detection.rules import get_pack, get_recognizer, register, run_rules, to_schema
+from pipeline.detection.rules.typemap import map_type
 from pipeline.schemas import I2B2_2014, MEDDOCAN, GERMAN
 from pipeline.spans import Span
 
@@ -90,7 +90,7 @@ def test_register_adds_and_replaces_a_rule():
             (0, 3, "OTRO_NUMERO_IDENTIF", "rule:test_only_rule", 0.5)]
         assert run_rules("ABC123", "d", "es", MEDDOCAN, exclude={"test_only_rule"}, only={"test_only_rule"}) == []
     finally:
-        from pipeline.rules import _PACKS
+        from pipeline.detection.rules import _PACKS
         _PACKS["es"].pop("test_only_rule", None)
     assert "test_only_rule" not in [r.name for r in get_pack("es")]
 
@@ -134,7 +134,7 @@ def test_recognizer_matches_fixture_gold(fixture_docs, rule, min_tp, max_fp, max
 
 
 def test_whole_pack_on_fixture_is_precise(fixture_docs):
-    from pipeline.combine import combine
+    from pipeline.detection.combine import combine
     tp = fp = fn = 0
     for doc_id, text, gold in fixture_docs:
         kept, _ = combine(run_rules(text, doc_id, "es", MEDDOCAN), text)
@@ -319,8 +319,8 @@ def test_shared_recognizers():
 
 def test_full_dev_split_strict_scores(meddocan_full):
     """The pack plus dictionaries on all of MEDDOCAN dev: the figures benchmarks/rules_meddocan.py prints."""
-    from pipeline.combine import combine
-    from pipeline.dictionaries import DictionaryMatcher
+    from pipeline.detection.combine import combine
+    from pipeline.detection.dictionaries import DictionaryMatcher
     matcher = DictionaryMatcher.shipped("es", MEDDOCAN)
     tp = fp = fn = 0
     for doc_id, text, gold in _load(meddocan_full / "dev"):

@@ -9,9 +9,9 @@ import sys
 import pytest
 
 import store
-from pipeline.cli import main
+from cli import main
 from pipeline.errors import WorkbenchError
-from pipeline.project_secret import load_or_create_secret, secret_path_for
+from pipeline.deid.secret import load_or_create_secret, secret_path_for
 
 
 def test_secret_created_owner_only_and_stable(tmp_path):

@@ -647,7 +647,7 @@ def test_restore_refuses_while_the_database_is_open(db_path, tmp_path):
 
 
 def test_cli_backup_and_restore(db_path, tmp_path, capsys, sample_docs):
-    from pipeline.cli import main
+    from cli import main
 
     db = store.connect(db_path)
     pid = store.create_project(db, "p", MEDDOCAN)

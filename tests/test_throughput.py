@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.throughput import AssignmentRecord, throughput
+from pipeline.metrics.throughput import AssignmentRecord, throughput
 
 
 def test_rates_and_median_by_hand():

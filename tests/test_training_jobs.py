@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 import store
-from pipeline import jobs
-from pipeline import training_jobs as tj
-from pipeline.demo import create_demo_project
+from services import jobs
+from services import training as tj
+from services import preannotation as pa
+from services.demo import create_demo_project
 from pipeline.errors import PermissionDenied
-from pipeline.jobs import JobCancelled
+from services.jobs import JobCancelled
 from pipeline.spans import Document, Span
 
 LEAD = "lea"
@@ -185,15 +186,15 @@ def test_preannotate_writes_pre_layer_of_unannotated_documents_only(fresh):
     pid = fresh["pid"]
     mv = store.get_model_version(db, fresh["result"]["model_version_id"])
     with pytest.raises(tj.TrainingError):
-        tj.preannotate_from_store(fresh["db_path"], pid, user=LEAD)       # no active model yet
+        pa.preannotate_from_store(fresh["db_path"], pid, user=LEAD)       # no active model yet
     store.activate_model(db, mv.id, user=LEAD)
-    targets = tj.unannotated_documents(db, pid)
+    targets = pa.unannotated_documents(db, pid)
     assert targets
     touched_before = {d: store.layers_of(db, d) for d in (r.id for r in store.list_documents(db, pid))}
     for d, layers in touched_before.items():
         has_work = "gold" in layers or any(n.startswith("annotator:") for n in layers)
         assert (d in targets) == (not has_work)
-    result = tj.preannotate_from_store(fresh["db_path"], pid, user=LEAD)
+    result = pa.preannotate_from_store(fresh["db_path"], pid, user=LEAD)
     assert result["documents"] == len(targets) and result["model"] == mv.name
     n_model = 0
     for d, layers in touched_before.items():
@@ -213,8 +214,8 @@ def test_preannotate_rules_only_without_a_model(tmp_path):
     db_path = tmp_path / "w.db"
     pid = _make_demo(db_path, tmp_path / "models")
     db = store.connect(db_path)
-    targets = tj.unannotated_documents(db, pid)[:3]
-    result = tj.preannotate_from_store(db_path, pid, doc_ids=targets, rules_only=True, user=LEAD)
+    targets = pa.unannotated_documents(db, pid)[:3]
+    result = pa.preannotate_from_store(db_path, pid, doc_ids=targets, rules_only=True, user=LEAD)
     assert result["documents"] == 3 and result["model"] is None and "rules" in result["parts"]
     for d in targets:
         spans = store.read_layer(db, d, "pre").spans
@@ -251,7 +252,7 @@ def test_cli_train_project_and_preannotate(trained, tmp_path, capsys):
     """The command-line path: train-project runs the same job inline and prints figures only."""
     import json
 
-    from pipeline.cli import main
+    from cli import main
 
     path = store.backup(trained["db_path"], tmp_path / "cli.db")
     cfg = tmp_path / "tiny.json"
@@ -266,6 +267,6 @@ def test_cli_train_project_and_preannotate(trained, tmp_path, capsys):
     active = store.active_model(db, trained["pid"])
     assert active is not None and active.name in out
     rc = main(["preannotate", "--db", str(path), "--project", name, "--no-progress", "--doc",
-               str(tj.unannotated_documents(db, trained["pid"])[0]), "--user", LEAD])
+               str(pa.unannotated_documents(db, trained["pid"])[0]), "--user", LEAD])
     assert rc == 0 and "1 document(s) pre-annotated" in capsys.readouterr().out
     assert main(["train-project", "--db", str(path), "--project", "nope"]) == 1

@@ -9,16 +9,16 @@
 """
 from pipeline.deid.batch import BatchResult, BatchSummary, deidentify_batch, write_outputs, zip_outputs
 from pipeline.deid.context import DeidContext, Original, SurrogateContext
-from pipeline.deid.engine import DeidDocument, DeidResult, deidentify, patient_id_of, resolve_overlaps
+from pipeline.deid.engine import DeidResult, deidentify, patient_id_of, resolve_overlaps
 from pipeline.deid.leaks import Leak, find_leaks
 from pipeline.deid.profile import Profile, ProfileError, builtin_profiles, load_profile
-from pipeline.deid.secret import ensure_secret, load_secret
+from pipeline.deid.secret import SecretError, ensure_secret, load_or_create_secret, load_secret, secret_path_for
 from pipeline.deid.surrogates import GENERATORS, REGISTRY, generator_for, map_type, register
 
 __all__ = [
-    "BatchResult", "BatchSummary", "DeidContext", "DeidDocument", "DeidResult", "GENERATORS", "Leak",
+    "BatchResult", "BatchSummary", "DeidContext", "DeidResult", "GENERATORS", "Leak",
     "Original", "Profile", "ProfileError", "REGISTRY", "SurrogateContext", "builtin_profiles",
     "deidentify", "deidentify_batch", "ensure_secret", "find_leaks", "generator_for", "load_profile",
-    "load_secret", "map_type", "patient_id_of", "register", "resolve_overlaps", "write_outputs",
+    "load_or_create_secret", "load_secret", "map_type", "patient_id_of", "register", "resolve_overlaps", "SecretError", "secret_path_for", "write_outputs",
     "zip_outputs",
 ]

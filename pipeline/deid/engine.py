@@ -123,9 +123,6 @@ class DeidResult:
                 "leaks": [lk.to_dict() for lk in self.leaks], "leak_check_skipped": self.leak_check_skipped}
 
 
-DeidDocument = DeidResult  # the name the risk module's contract uses
-
-
 def _digest(value: str) -> int:
     """An in-process stand-in for a value (Python's per-process salted hash of its normalised
     form): enough to count distinct values in a batch, useless outside this process."""

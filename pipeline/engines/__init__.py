@@ -13,7 +13,6 @@ Ray is imported only when the ``ray`` engine runs, so nothing else pays its star
 """
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Protocol, Sequence
@@ -50,9 +49,9 @@ class DetectSpec:
     def build(self):
         """The detector, imported lazily (a minimal ``Detector(model_dir)`` class is accepted too)."""
         try:
-            from pipeline.detect import Detector
+            from pipeline.detection.detector import Detector
         except ImportError:
-            raise EngineError("--model needs pipeline.detect, which is not available in this installation") from None
+            raise EngineError("--model needs pipeline.detection.detector, which is not available in this installation") from None
         if self.model_dir is None:
             return Detector.without_model(self.schema or "i2b2-2014", self.locale, rules=self.rules,
                                           dictionaries=self.dictionaries)
@@ -145,19 +144,6 @@ def get_engine(name: str, *, address: str | None = None, options: RayOptions | N
     raise EngineError(f"unknown engine {name!r}; use one of {', '.join(ENGINES)}")
 
 
-def add_engine_arguments(p: argparse.ArgumentParser) -> None:
-    """``--engine`` and ``--ray-address`` for a command (detect, deidentify)."""
-    p.add_argument("--engine", default="local", choices=ENGINES,
-                   help="where documents are processed: local (this process, default) or ray (a Ray cluster)")
-    p.add_argument("--ray-address", metavar="ADDRESS", default=None,
-                   help="existing Ray cluster for --engine ray (auto, HOST:6379 or ray://HOST:10001); "
-                        "default: start a local Ray runtime on this machine")
-
-
-def engine_from_args(args: argparse.Namespace) -> Engine:
-    return get_engine(getattr(args, "engine", "local") or "local", address=getattr(args, "ray_address", None))
-
-
 def ordered_output(docs: Sequence[Document], new: Mapping[str, Document],
                    kept: Mapping[str, Document]) -> list[Document]:
     """JSONL output order: the input's, each document new if processed now, else as a prior run wrote it."""
@@ -171,5 +157,5 @@ def ordered_output(docs: Sequence[Document], new: Mapping[str, Document],
 
 __all__ = [
     "DOCS_PER_BATCH", "ENGINES", "DeidJob", "DetectJob", "DetectSpec", "DetectSummary", "Engine", "EngineError",
-    "Progress", "RayOptions", "add_engine_arguments", "engine_from_args", "get_engine", "ordered_output",
+    "Progress", "RayOptions", "get_engine", "ordered_output",
 ]

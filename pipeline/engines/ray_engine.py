@@ -368,27 +368,3 @@ class RayEngine:
             errors.sort()
             raise _fail(errors, "the other documents were written" if job.fmt != "jsonl" else "nothing was written")
         return DetectSummary(len(docs), n_spans, parts)
-
-
-def run_detect_command(args, det, docs: Sequence[Document], t0: float) -> int:
-    """``detect --engine ray``: the local command's files and summary line, computed on Ray.
-    ``det`` is the driver's detector (loaded to learn the schema; its name for the parts)."""
-    import sys
-    import time
-
-    from pipeline.commands._store_helpers import tqdm_progress
-
-    members = tuple(m.strip() for m in args.members.split(",") if m.strip()) if args.members else None
-    spec = DetectSpec(model_dir=args.model, members=members, rules=not args.no_rules,
-                      dictionaries=not args.no_dictionaries, policy=args.policy)
-    fmt = args.output_format or ("brat" if args.format == "text" else args.format)
-    progress, close = tqdm_progress("detect", unit="doc")
-    try:
-        s = RayEngine(RayOptions(address=args.ray_address)).detect(DetectJob(docs, spec, Path(args.output), fmt,
-                                                                             progress=progress))
-    finally:
-        close()
-    dt = time.time() - t0
-    print(f"{s.documents} documents, {s.spans} spans ({', '.join(det.parts)}) in {dt:.1f} s -> {args.output} ({fmt})",
-          file=sys.stdout)
-    return 0

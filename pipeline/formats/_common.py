@@ -10,7 +10,7 @@ from typing import Iterable
 
 from pipeline.errors import FormatError, LabelNotInSchemaError
 from pipeline.schemas import LabelSchema, SchemaError
-from pipeline.spans import Span
+from pipeline.spans import Span, dedupe
 
 _LABEL_LIKE = re.compile(r"^[A-Za-z0-9_\-./:]{1,64}$")
 _WS = re.compile(r"\s")
@@ -65,16 +65,9 @@ def same_text(expected: str, actual: str) -> bool:
     return expected == actual or (len(expected) == len(actual) and _WS.sub(" ", expected) == _WS.sub(" ", actual))
 
 
-def dedupe(spans: Iterable[Span]) -> list[Span]:
+def sorted_unique(spans: Iterable[Span]) -> list[Span]:
     """Sorted spans with exact duplicates (offsets, category and type) removed; overlaps are kept."""
-    seen: set[tuple[int, int, str, str]] = set()
-    out: list[Span] = []
-    for s in sorted(spans, key=lambda s: (s.start, s.end, s.category, s.type)):
-        k = (s.start, s.end, s.category, s.type)
-        if k not in seen:
-            seen.add(k)
-            out.append(s)
-    return out
+    return dedupe(sorted(spans, key=lambda s: (s.start, s.end, s.category, s.type)))
 
 
 def require_text(text: str, display: str) -> None:

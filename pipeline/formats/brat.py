@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Sequence
 
 from pipeline.errors import FormatError
-from pipeline.formats._common import (check_offsets, dedupe, parse_offset, require_text, resolve_label,
+from pipeline.formats._common import (check_offsets, parse_offset, sorted_unique, require_text, resolve_label,
                                       same_text)
 from pipeline.formats._output import check_spans_fit, target_paths, write_file
 from pipeline.formats._sources import (Entry, Limits, PathLike, Progress, check_unique_ids, decode_utf8,
@@ -87,7 +87,7 @@ def parse_ann(ann: str, text: str, schema: LabelSchema, doc_id: str, display: st
             raise FormatError(display, f"span {start - shift}-{end - shift} ({type_ or category}): the text in the "
                                        "annotation does not match the document at those offsets", lineno)
         spans.append(Span(doc_id=doc_id, start=start, end=end, category=category, type=type_, source=SOURCE))
-    return dedupe(spans)
+    return sorted_unique(spans)
 
 
 def _pairs(entries: list[Entry]) -> list[tuple[Entry, Entry]]:

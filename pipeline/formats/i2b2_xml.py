@@ -18,7 +18,7 @@ from typing import Sequence
 from xml.parsers import expat
 
 from pipeline.errors import FormatError
-from pipeline.formats._common import (check_offsets, dedupe, parse_offset, require_text, resolve_label,
+from pipeline.formats._common import (check_offsets, parse_offset, sorted_unique, require_text, resolve_label,
                                       same_text)
 from pipeline.formats._output import check_spans_fit, target_paths, write_file
 from pipeline.formats._sources import Limits, PathLike, Progress, check_unique_ids, decode_utf8, open_entries
@@ -134,7 +134,7 @@ def read_i2b2_xml(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, 
                                                  "does not match the document at those offsets", line)
                 spans.append(Span(doc_id=e.stem_id, start=start, end=end, category=category, type=type_,
                                   source=SOURCE))
-            docs.append(Document(doc_id=e.stem_id, text=text, spans=dedupe(spans), meta={"xml_root": root},
+            docs.append(Document(doc_id=e.stem_id, text=text, spans=sorted_unique(spans), meta={"xml_root": root},
                                  source_file=e.display))
             if progress:
                 progress(i + 1, len(entries))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from pipeline.errors import FormatError
-from pipeline.formats._common import check_offsets, dedupe, parse_offset, resolve_label, safe_label
+from pipeline.formats._common import check_offsets, parse_offset, sorted_unique, resolve_label, safe_label
 from pipeline.formats._output import check_spans_fit, write_file
 from pipeline.formats._sources import Limits, PathLike, Progress, decode_utf8, open_entries
 from pipeline.schemas import LabelSchema
@@ -91,7 +91,7 @@ def parse_line(raw: str, schema: LabelSchema, default_id: str, display: str, lin
     patient_id = obj.get("patient_id", meta.get("patient_id"))
     if patient_id is not None and not isinstance(patient_id, (str, int)):
         raise FormatError(display, '"patient_id" must be a string or integer', line)
-    return Document(doc_id=doc_id, text=text, spans=dedupe(spans), meta=dict(meta),
+    return Document(doc_id=doc_id, text=text, spans=sorted_unique(spans), meta=dict(meta),
                     patient_id=None if patient_id is None else str(patient_id), source_file=display)
 
 

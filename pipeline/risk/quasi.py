@@ -29,9 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
-from pipeline.risk.types import DeidDocument, DeidSpan
-
-QI_FIELDS = ("age_band", "location", "profession", "year", "sex")
+from pipeline.risk.types import QI_FIELDS, DeidDocument, DeidSpan
 LOCATION_TYPES = frozenset({"CITY", "STATE", "TERRITORIO"})
 SEX_TYPES = frozenset({"SEXO_SUJETO_ASISTENCIA", "SEX", "GENDER"})
 _SPANISH_SEX_TYPES = frozenset({"SEXO_SUJETO_ASISTENCIA"})

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.risk.uniqueness import METHODS
 from pipeline.spans import SpanError
 
 GREEN, AMBER, RED = "green", "amber", "red"
@@ -22,6 +23,9 @@ QUASI_IDENTIFIER = "quasi_identifier"
 KEEP = "keep"
 UNREVIEWED_LOW_CONFIDENCE = "unreviewed_low_confidence"
 MACHINE_ONLY_DIRECT = "machine_only_direct_identifier"
+
+#: The quasi-identifier fields :mod:`pipeline.risk.quasi` can derive from a document.
+QI_FIELDS = ("age_band", "location", "profession", "year", "sex")
 
 
 @dataclass(frozen=True)
@@ -172,17 +176,15 @@ class RiskConfig:
     group_by_patient: bool = False
     encoder: str | None = None
     lexical_dim: int = 256
-    quasi_fields: tuple[str, ...] = ("age_band", "location", "profession", "year", "sex")
+    quasi_fields: tuple[str, ...] = QI_FIELDS
 
     def check(self) -> None:
-        from pipeline.risk.uniqueness import METHODS
         if self.method not in METHODS:
             raise ValueError(f"unknown risk method {self.method!r}; use one of {', '.join(METHODS)}")
         if not (-1.0 <= self.threshold <= 1.0):
             raise ValueError("similarity threshold must lie in [-1, 1]")
         if self.window < 0 or self.k_threshold < 1 or self.ann_k < 2:
             raise ValueError("window must be >= 0, k threshold >= 1 and ann_k >= 2")
-        from pipeline.risk.quasi import QI_FIELDS
         unknown = [f for f in self.quasi_fields if f not in QI_FIELDS]
         if unknown or not self.quasi_fields:
             raise ValueError(f"quasi_fields must be a non-empty subset of {', '.join(QI_FIELDS)}")

@@ -1,0 +1,61 @@
+"""``python -m pipeline``: the command line over the same use-cases the app calls.
+
+One module per subcommand in :mod:`cli.commands`, each with ``NAME``, ``HELP``,
+``add_arguments(parser)`` and ``run(args) -> int``, listed in :data:`COMMANDS`. Errors the user
+can act on (bad files, stale saves, locked database) are printed as one line on stderr with
+exit status 1; they never include document text.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from cli.commands import (audit, backup, deid_project, deidentify, demo, detect, evaluate, export, import_cmd,
+                          init_project, preannotate, restore, risk, risk_project, run_job, stats, train,
+                          train_project, users)
+from pipeline.errors import is_user_error
+
+#: Every subcommand, in the order ``--help`` lists them (by name).
+COMMANDS = (audit, backup, deid_project, deidentify, demo, detect, evaluate, export, import_cmd, init_project,
+            preannotate, restore, risk, risk_project, run_job, stats, train, train_project, users)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m pipeline",
+        description="De-identification workbench: import, detect, train, de-identify, evaluate, score risk.",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details (never document text)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for mod in COMMANDS:
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args._run(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # noqa: BLE001 - the CLI's last line of defence
+        if is_user_error(e):
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        # Unexpected: show the exception type and where, not its message (it may quote text).
+        tb = e.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else "?"
+        print(f"error: unexpected {type(e).__name__} at {where}; rerun with -v for details", file=sys.stderr)
+        if args.verbose:
+            logging.getLogger("pipeline").exception("unexpected error")
+        return 2

@@ -1,0 +1,24 @@
+"""``python -m pipeline backup``: a consistent copy of the database while the app runs."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+NAME = "backup"
+HELP = "copy the workbench database to a file (safe while the app is running)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, default=None,
+                        help="database file (default: $WORKBENCH_DB or ./var/workbench.db)")
+    parser.add_argument("--out", type=Path, required=True, help="backup file to write (replaced if it exists)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from services.maintenance import backup
+    from services.settings import db_path as default_db_path
+
+    db_path = args.db or default_db_path()
+    out = backup(db_path, args.out)
+    print(f"backed up {db_path} to {out} ({out.stat().st_size:,} bytes)")
+    return 0

@@ -1,0 +1,106 @@
+"""``python -m pipeline deidentify-project``: de-identify a project's documents into a run.
+
+Runs the same job function as the app's De-identify page (:mod:`services.deidentification`), in this
+process with a progress bar, and records it in the jobs table. Spans come from a layer
+(``gold`` by default); documents lacking it are detected with the active model (or rules and
+dictionaries) unless ``--missing skip``. The run is then scored for re-identification risk
+(``--no-risk`` to skip). Prints one summary line (documents, spans per category and action,
+leaks, risk colours): never document text. Exit status 3 when the leak check found PHI left.
+``--resume RUN_ID`` finishes an interrupted run: only the documents it lacks are written.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+NAME = "deidentify-project"
+HELP = ("de-identify a project's documents (a layer's spans, or detected) into a stored run and score its "
+        "re-identification risk; exit 3 if the leak check finds PHI left")
+LEAK_EXIT = 3
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project", metavar="NAME", help="project name (required unless --resume)")
+    p.add_argument("--db", metavar="PATH", help="SQLite file (default: the app's database)")
+    p.add_argument("--profile", default="replace", metavar="PROFILE",
+                   help="redact, replace (default), a profile saved for the project, or a profile JSON file")
+    p.add_argument("--layer", default="gold", help="layer whose spans are applied (default gold)")
+    p.add_argument("--missing", default="detect", choices=("detect", "skip"),
+                   help="documents without the layer: detect their spans (default) or leave them out")
+    p.add_argument("--docs", metavar="IDS", help="comma-separated document ids (default: all documents)")
+    p.add_argument("--resume", type=int, metavar="RUN_ID", help="finish an interrupted run")
+    p.add_argument("--no-risk", action="store_true", help="do not score re-identification risk afterwards")
+    p.add_argument("--user", help="name recorded in the audit log (default cli:<login>)")
+
+
+def _profile_arg(value: str):
+    """A file path becomes its JSON content (the job never reads paths); names pass through."""
+    path = Path(value)
+    if value not in ("redact", "replace") and path.suffix.lower() == ".json":
+        if not path.is_file():
+            from pipeline.errors import FormatError
+            raise FormatError(str(path), "profile file not found")
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            from pipeline.errors import FormatError
+            raise FormatError(str(path), f"not a JSON profile ({type(e).__name__})") from None
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    from cli.console import CommandError, cli_user, open_db, require_project, stage_bars
+    from services.deidentification import get_run, summary_line
+    from services.settings import db_path as default_db_path
+    from services.worker import run_inline
+
+    db_path = str(args.db or default_db_path())
+    user = cli_user(args.user)
+    db = open_db(db_path)
+    try:
+        if args.resume is not None:
+            run_ = get_run(db, user, args.resume)
+            params: dict = {"project_id": run_.project_id, "run_id": run_.id}
+        else:
+            if not args.project:
+                raise CommandError("--project NAME is required (or --resume RUN_ID)")
+            project = require_project(db, args.project)
+            doc_ids = "all"
+            if args.docs:
+                try:
+                    doc_ids = [int(x) for x in args.docs.split(",") if x.strip()]
+                except ValueError:
+                    raise CommandError("--docs takes comma-separated document ids") from None
+            params = {"project_id": project.id, "doc_ids": doc_ids, "layer": args.layer, "missing": args.missing,
+                      "profile": _profile_arg(args.profile)}
+    finally:
+        db.conn.close()
+    params.update(user=user, risk=not args.no_risk)
+    progress, close = stage_bars()
+    try:
+        result = run_inline(db_path, "deidentify", params, user=user, on_progress=progress)
+    except KeyboardInterrupt:
+        close()
+        _say_how_to_resume(db_path, params, user)
+        raise
+    finally:
+        close()
+    print(f"deidentify-project: {summary_line(result)}")
+    return LEAK_EXIT if result.get("leaks") else 0
+
+
+def _say_how_to_resume(db_path: str, params: dict, user: str) -> None:
+    """After Ctrl-C: name the run that kept its finished outputs and how to finish it."""
+    import sys
+
+    from cli.console import open_db
+    from services.deidentification import runs as list_runs
+    db = open_db(db_path)
+    try:
+        runs = [r for r in list_runs(db, user, params["project_id"]) if r.status != "done"]
+    finally:
+        db.conn.close()
+    run_id = params.get("run_id") or (runs[0].id if runs else None)
+    if run_id is not None:
+        print(f"run {run_id} kept its finished documents; finish it with --resume {run_id}", file=sys.stderr)

@@ -1,0 +1,347 @@
+"""How candidate spans from rules, dictionaries, models and people become one set of annotations.
+
+Detection takes the *union* of every source for recall (a missed name is a privacy breach; a
+spurious one costs a reviewer a click), then makes the result usable: one span per stretch of
+text, never overlapping. The policy, in order:
+
+1. **Clean boundaries** (machine spans only; a person's span is taken as drawn). Leading and
+   trailing blanks go; trailing ``, ; :`` go; a trailing ``.`` goes unless it closes an
+   abbreviation (``EE.UU.``, ``D.F.``, an initial ``J.``); an unbalanced closing bracket or
+   quote goes. In NAME spans leading titles go: ``Dr. Smith`` -> ``Smith`` (titles are never part
+   of a name: a surrogate replaces the name and keeps the title). A span left empty is dropped.
+2. **Merge within a category.** Spans of the same category that overlap merge into one
+   covering span ("10 de octubre" from a model and "octubre de 2016" from a rule give
+   "10 de octubre de 2016"). Spans of one category separated only by spaces or tabs (at most
+   ``max_gap`` characters, never a newline or punctuation) merge too, for the categories in
+   ``merge_whitespace`` (default NAME, DATE, AGE, PROFESSION): "January" + "2071" is one DATE,
+   "Pedro" + "Rivera" one NAME, but "Pedro" and "De Miguel" on the next line stay two, and
+   "28036" (ZIP) + "Madrid" (CITY) stay two because LOCATION is not merged on blanks (an
+   address is several spans). The merged span takes its label and source from the member of
+   highest source priority (then the longest, then the best score) and the highest score among
+   members; members whose label lost go to the alternatives.
+3. **Resolve across categories.** First, containment (``containment=True``): a span lying
+   strictly inside a longer span of another category whose source is at least as trusted loses
+   to it, whatever the scores ("Miguel", a first name, inside the street "Calle Miguel Benitez 90"
+   found by a rule; a dictionary hit has score 1.0 but no context). Then, where spans of
+   different categories still overlap (a dictionary LOCATION and a model NAME on "Clarkfield")
+   the one ranked first by ``resolve_by`` survives:
+   by default higher score, then source priority (human > model > rule > dict), then the longer
+   span, then the earlier one. Losers go to the alternatives so a reviewer can switch.
+
+``combine`` returns ``(kept, alternatives)``: ``kept`` sorted and non-overlapping,
+``alternatives`` (which may overlap ``kept`` and each other) with the offsets they were proposed
+with after cleaning. It works on one document at a time.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from pipeline.detection.candidates import candidates, shipped_matcher
+from pipeline.detection.rules import has_pack
+from pipeline.schemas import LabelSchema
+from pipeline.spans import Document, Span, SpanError, dedupe
+
+DEFAULT_PRIORITY: tuple[str, ...] = ("human", "model", "rule", "dict", "import")
+DEFAULT_RESOLVE: tuple[str, ...] = ("score", "priority", "length")
+DEFAULT_MERGE_WHITESPACE: frozenset[str] = frozenset({"NAME", "DATE", "AGE", "PROFESSION"})
+
+# Titles in the languages the workbench meets. Matched case-sensitively at the start of a NAME
+# span and followed by blanks; "Dr" without a dot and "Mr"/"Ms" count too.
+TITLES: tuple[str, ...] = (
+    "Dr.", "Dra.", "Drs.", "Dres.", "Dr", "Dra", "DR.", "DRA.", "Sr.", "Sra.", "Srta.", "Mr.", "Mrs.", "Ms.",
+    "Mr", "Mrs", "Ms", "Miss", "Prof.", "Profa.", "Prof", "Dña.", "Dª", "D.", "Frau", "Herr", "Fr.", "Hr.",
+)
+_TITLE_RE = re.compile(
+    r"(?:(?:%s)(?::|(?<=\.)|(?=\s))\s*)+" % "|".join(
+        re.escape(t) if t.endswith(".") else re.escape(t) + r"(?![\w.])" for t in sorted(TITLES, key=len, reverse=True)))
+_ABBREV_END = re.compile(r"(?:(?:\b\w{1,3}\.){2,}|(?<![\w.])[A-ZÁÉÍÓÚÑ]\.|\b(?:Jr|Sr|Inc|Ltd|Co|St|Av|Avda|Dr|Bros)\.)$")
+_OPENERS = {")": "(", "]": "[", "»": "«", "”": "“", '"': '"', "'": "'"}
+
+
+@dataclass(frozen=True)
+class CombinePolicy:
+    """The knobs of :func:`combine`; see the module docstring for what each does."""
+
+    source_priority: tuple[str, ...] = DEFAULT_PRIORITY
+    resolve_by: tuple[str, ...] = DEFAULT_RESOLVE
+    merge_whitespace: frozenset[str] = DEFAULT_MERGE_WHITESPACE
+    max_gap: int = 3
+    trim_human: bool = False
+    containment: bool = True
+    strip_titles: frozenset[str] = field(default_factory=lambda: frozenset({"NAME"}))
+
+    def priority(self, source: str) -> int:
+        kind = source.split(":", 1)[0]
+        try:
+            return self.source_priority.index(kind)
+        except ValueError:
+            return len(self.source_priority)
+
+
+_PAIRS = {"(": ")", "[": "]", "«": "»", "“": "”", '"': '"', "'": "'"}
+
+
+def _balanced_strip(text: str, s: int, e: int) -> tuple[int, int]:
+    """Drop a bracket or quote that is not closed inside the span, or that encloses all of it."""
+    if e - s > 2 and text[s] in _PAIRS and text[e - 1] == _PAIRS[text[s]] \
+            and text[s] not in text[s + 1:e - 1] and text[e - 1] not in text[s + 1:e - 1]:
+        s, e = s + 1, e - 1
+    changed = True
+    while changed and e > s:
+        changed = False
+        last = text[e - 1]
+        if last in _OPENERS:
+            inner = text[s:e - 1]
+            opener = _OPENERS[last]
+            n_open = inner.count(opener) if opener != last else inner.count(last)
+            if (opener != last and n_open == 0) or (opener == last and n_open % 2 == 0):
+                e -= 1
+                changed = True
+        first = text[s] if e > s else ""
+        if first in "([«“" and first not in text[s + 1:e] and {"(": ")", "[": "]", "«": "»", "“": "”"}[first] not in text[s + 1:e]:
+            s += 1
+            changed = True
+        elif first in "\"'" and text[s + 1:e].count(first) == 0:
+            s += 1
+            changed = True
+    return s, e
+
+
+def clean_span(span: Span, text: str, policy: CombinePolicy = CombinePolicy()) -> Span | None:
+    """``span`` with blanks, trailing punctuation and (for NAME) leading titles removed; None if empty."""
+    s, e = span.start, span.end
+    for _ in range(4):
+        before = (s, e)
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and (text[e - 1].isspace() or text[e - 1] in ",;:"):
+            e -= 1
+        if e > s and text[e - 1] == "." and not _ABBREV_END.search(text[s:e]):
+            e -= 1
+        s, e = _balanced_strip(text, s, e)
+        if span.category in policy.strip_titles and e > s:
+            m = _TITLE_RE.match(text, s, e)
+            if m and m.end() < e:
+                s = m.end()
+            elif m:
+                s = e  # a title alone is not a name
+        if (s, e) == before:
+            break
+    if e <= s:
+        return None
+    return span if (s, e) == (span.start, span.end) else span.with_(start=s, end=e)
+
+
+def _rank_key(span: Span, policy: CombinePolicy) -> tuple:
+    key: list = []
+    for crit in policy.resolve_by:
+        if crit == "score":
+            key.append(-span.score)
+        elif crit == "priority":
+            key.append(policy.priority(span.source))
+        elif crit == "length":
+            key.append(-(span.end - span.start))
+        else:
+            raise ValueError(f"unknown resolve_by criterion {crit!r}; use score, priority, length")
+    key.extend([span.start, span.end, span.label, span.source])
+    return tuple(key)
+
+
+def _label_key(span: Span, policy: CombinePolicy) -> tuple:
+    """Which member of a same-category cluster names the merged span."""
+    return (policy.priority(span.source), -(span.end - span.start), -span.score, span.start, span.label, span.source)
+
+
+def _gap_ok(text: str, a_end: int, b_start: int, policy: CombinePolicy) -> bool:
+    gap = text[a_end:b_start]
+    return 0 <= len(gap) <= policy.max_gap and all(c in " \t\u00a0" for c in gap)
+
+
+def _merge_category(spans: list[Span], text: str, policy: CombinePolicy) -> tuple[list[Span], list[Span]]:
+    """Merge one category's spans (sorted by start) into clusters; returns (merged, alternatives)."""
+    merged: list[Span] = []
+    alternatives: list[Span] = []
+    cluster: list[Span] = []
+    c_end = -1
+
+    def flush() -> None:
+        if not cluster:
+            return
+        best = min(cluster, key=lambda x: _label_key(x, policy))
+        start = min(x.start for x in cluster)
+        end = max(x.end for x in cluster)
+        score = max(x.score for x in cluster)
+        merged.append(best.with_(start=start, end=end, score=score))
+        alternatives.extend(x for x in cluster if x.label != best.label)
+
+    for sp in spans:
+        if cluster:
+            overlapping = sp.start < c_end
+            adjacent = (sp.category in policy.merge_whitespace
+                        and sp.start >= c_end and _gap_ok(text, c_end, sp.start, policy))
+            if overlapping or adjacent:
+                cluster.append(sp)
+                c_end = max(c_end, sp.end)
+                continue
+            flush()
+        cluster = [sp]
+        c_end = sp.end
+    flush()
+    return merged, alternatives
+
+
+def combine(spans: Iterable[Span], text: str, *, source_priority: Sequence[str] | None = None,
+            resolve_by: Sequence[str] | None = None, merge_whitespace: Iterable[str] | None = None,
+            max_gap: int | None = None, policy: CombinePolicy | None = None) -> tuple[list[Span], list[Span]]:
+    """Union of candidate spans for one document -> ``(kept, alternatives)``; see the module docstring.
+
+    Keyword arguments override fields of ``policy`` (default :class:`CombinePolicy`). Raises
+    :class:`SpanError` for spans outside the text, without a category, or from several documents.
+    """
+    pol = policy or CombinePolicy()
+    changes: dict = {}
+    if source_priority is not None:
+        changes["source_priority"] = tuple(source_priority)
+    if resolve_by is not None:
+        changes["resolve_by"] = tuple(resolve_by)
+    if merge_whitespace is not None:
+        changes["merge_whitespace"] = frozenset(merge_whitespace)
+    if max_gap is not None:
+        changes["max_gap"] = max_gap
+    if changes:
+        pol = CombinePolicy(**{**pol.__dict__, **changes})
+
+    items = list(spans)
+    if not items:
+        return [], []
+    doc_ids = {s.doc_id for s in items}
+    if len(doc_ids) > 1:
+        raise SpanError(f"combine works on one document at a time; got {len(doc_ids)} document ids")
+    n = len(text)
+    cleaned: list[Span] = []
+    for s in items:
+        if not (0 <= s.start < s.end <= n):
+            raise SpanError(f"{s.doc_id}: span {s.start}-{s.end} ({s.label}) lies outside the text (length {n})")
+        if not s.category:
+            raise SpanError(f"{s.doc_id}: span {s.start}-{s.end} has no category")
+        if s.source.startswith("human") and not pol.trim_human:
+            cleaned.append(s)
+            continue
+        c = clean_span(s, text, pol)
+        if c is not None:
+            cleaned.append(c)
+
+    # 2. merge within each category
+    by_cat: dict[str, list[Span]] = {}
+    for s in cleaned:
+        by_cat.setdefault(s.category, []).append(s)
+    merged: list[Span] = []
+    alternatives: list[Span] = []
+    for cat in sorted(by_cat):
+        group = sorted(by_cat[cat], key=lambda x: (x.start, -x.end, pol.priority(x.source)))
+        m, alt = _merge_category(group, text, pol)
+        merged.extend(m)
+        alternatives.extend(alt)
+
+    # 3a. a span inside a longer span of another category from an equally or more trusted
+    # source loses to it ("Miguel" in "Calle Miguel Benitez 90", "Madrid" in "Hospital ... Madrid")
+    if pol.containment:
+        survivors: list[Span] = []
+        for s in merged:
+            if any(o.category != s.category and o.start <= s.start and s.end <= o.end
+                   and (o.end - o.start) > (s.end - s.start) and pol.priority(o.source) <= pol.priority(s.source)
+                   for o in merged):
+                alternatives.append(s)
+            else:
+                survivors.append(s)
+        merged = survivors
+
+    # 3b. resolve the remaining overlaps across categories, best first
+    kept: list[Span] = []
+    taken: list[tuple[int, int]] = []
+    for s in sorted(merged, key=lambda x: _rank_key(x, pol)):
+        if any(s.start < e and b < s.end for b, e in taken):
+            alternatives.append(s)
+            continue
+        kept.append(s)
+        taken.append((s.start, s.end))
+    kept.sort(key=lambda x: (x.start, x.end))
+    alternatives.sort(key=lambda x: (x.start, x.end, x.label))
+    return kept, dedupe(alternatives)
+
+
+# --------------------------------------------------------------------------- model spans first
+
+TYPE_POLICIES = ("model+rules", "model", "rules-first")
+
+
+def merge_model_first(model_spans: list[Span], others: list[Span], type_policy: dict[str, str]) -> list[Span]:
+    """Model spans plus rule/dictionary spans, per the type of each rule/dictionary span:
+
+    * ``model+rules`` (default): added where no model span overlaps; where the model's spans
+      it overlaps all have its type and lie inside it, it replaces them (the rule saw the whole
+      "diciembre-08" where the model stopped at "diciembre");
+    * ``model``: never added (the model alone decides this type);
+    * ``rules-first``: added, and the model spans it overlaps are dropped (the rules know this
+      type's boundaries better, e.g. ages "52 años" or phone numbers).
+
+    ``others`` must not overlap each other (pass them through :func:`combine`).
+    """
+    first = [o for o in others if type_policy.get(o.label) == "rules-first"]
+    kept_model = [m for m in model_spans if not any(o.start < m.end and m.start < o.end for o in first)]
+    out = kept_model + first
+    for o in others:
+        pol = type_policy.get(o.label, "model+rules")
+        if pol != "model+rules":
+            continue
+        hit = [m for m in out if o.start < m.end and m.start < o.end]
+        if not hit:
+            out.append(o)
+        elif all(m.label == o.label and o.start <= m.start and m.end <= o.end for m in hit) \
+                and any((m.start, m.end) != (o.start, o.end) for m in hit):
+            out = [m for m in out if m not in hit] + [o]
+    return sorted(out, key=lambda s: (s.start, s.end))
+
+
+def learn_type_policy(docs: Sequence[Document], model_spans: Sequence[list[Span]], schema: LabelSchema,
+                      locale: str, *, min_gain: int = 1) -> dict[str, str]:
+    """Per fine type, the way of merging rule/dictionary spans into the model's that gives the
+    best strict F1 on ``docs`` (a dev split with gold spans), one type at a time, most frequent
+    first. A type moves off the default (``model+rules``) only when that gains at least
+    ``min_gain`` in (correct - spurious) spans, so noise on a small dev set does not decide."""
+    matcher = shipped_matcher(locale, schema)
+    rules = has_pack(locale)
+    others = []
+    for d in docs:
+        cands = candidates(d, schema, locale, rules=rules, matcher=matcher)
+        others.append(combine(cands, d.text)[0] if cands else [])
+    gold = [{(s.start, s.end, s.label) for s in d.spans} for d in docs]
+
+    def net(policy: dict[str, str]) -> int:
+        tp = fp = 0
+        for g, ms, os_ in zip(gold, model_spans, others):
+            pred = {(s.start, s.end, s.label) for s in merge_model_first(ms, os_, policy)}
+            tp += len(pred & g)
+            fp += len(pred - g)
+        return tp - fp  # near the operating point (TP ~ gold >> FP) F1 moves with TP - FP
+
+    support: dict[str, int] = {}
+    for g in gold:
+        for _, _, t in g:
+            support[t] = support.get(t, 0) + 1
+    types = {o.label for os_ in others for o in os_}
+    policy: dict[str, str] = {}
+    current = net(policy)
+    for t in sorted(types, key=lambda t: (-support.get(t, 0), t)):
+        best_pol, best = "model+rules", current
+        for pol in ("model", "rules-first"):
+            trial = {**policy, t: pol}
+            v = net(trial)
+            if v >= best + min_gain:
+                best_pol, best = pol, v
+        if best_pol != "model+rules":
+            policy[t] = best_pol
+            current = best
+    return policy

@@ -1,0 +1,133 @@
+"""Full detection: the model ensemble, rule recognizers and dictionaries, combined.
+
+``Detector.load(model_dir).detect(doc)`` gives the machine suggestions for one document;
+``detect_many`` batches the encoders' windows over many documents (much faster). Each part can
+be switched off (``rules=False``, ``dictionaries=False``, ``model=False`` through
+:meth:`Detector.without_model`, or a subset of ensemble members) for ablations.
+
+How the parts meet (``policy``):
+
+* ``"model-first"`` (default): the model's spans are kept exactly as decoded (their boundaries are
+  what the model was trained and tuned to produce); rule and dictionary spans that overlap no
+  model span are added, after :func:`pipeline.detection.combine.combine` has resolved them among
+  themselves. Rules and dictionaries thus add recall where the model is silent and never move a
+  model boundary.
+* ``"union"``: every candidate goes through :func:`pipeline.detection.combine.combine` together
+  (overlaps within a category merge, boundaries are cleaned, conflicts resolved by score and source).
+
+The detector is the one place that loads trained models (:mod:`models.registry`); everything
+else in :mod:`pipeline.detection` is model-free, so :mod:`models` can use it while training.
+A locale without a rule pack or shipped lists simply lacks that part (see :attr:`Detector.parts`).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from models.registry import load_version
+from pipeline.detection.candidates import candidates, shipped_matcher
+from pipeline.detection.combine import combine, merge_model_first
+from pipeline.detection.rules import has_pack
+from pipeline.layers import PRE
+from pipeline.schemas import LabelSchema, default_locale, get_schema
+from pipeline.spans import Document, Span
+
+log = logging.getLogger(__name__)
+
+POLICIES = ("model-first", "union")
+
+
+@dataclass
+class Detector:
+    """Detection for one project: schema, locale, and the switchable parts."""
+
+    schema: LabelSchema
+    locale: str
+    ensemble: object | None = None          # models.ensemble.Ensemble
+    rules: bool = True
+    dictionaries: bool = True
+    policy: str = "model-first"
+    use_thresholds: bool = True
+    matcher: object | None = field(default=None, repr=False)   # pipeline.detection.dictionaries.DictionaryMatcher
+    layer: str = PRE
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise ValueError(f"unknown policy {self.policy!r}; use one of {', '.join(POLICIES)}")
+        if self.rules and not has_pack(self.locale):
+            self.rules = False
+        if self.dictionaries and self.matcher is None:
+            self.matcher = shipped_matcher(self.locale, self.schema)
+            if self.matcher is None:
+                self.dictionaries = False
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def load(cls, model_dir: str | Path, *, members: Sequence[str] | None = None, rules: bool = True,
+             dictionaries: bool = True, policy: str = "model-first", use_thresholds: bool = True,
+             matcher: object | None = None) -> "Detector":
+        """The version at (or active in) ``model_dir`` plus the locale's rules and dictionaries."""
+        ens = load_version(model_dir, members=list(members) if members is not None else None)
+        return cls(schema=ens.schema, locale=ens.locale, ensemble=ens, rules=rules, dictionaries=dictionaries,
+                   policy=policy, use_thresholds=use_thresholds, matcher=matcher)
+
+    @classmethod
+    def without_model(cls, schema: LabelSchema | str, locale: str | None = None, *, rules: bool = True,
+                      dictionaries: bool = True, matcher: object | None = None) -> "Detector":
+        """Rules and/or dictionaries alone (no trained model yet, or an ablation)."""
+        sch = get_schema(schema) if isinstance(schema, str) else schema
+        loc = locale or default_locale(sch)
+        return cls(schema=sch, locale=loc, ensemble=None, rules=rules, dictionaries=dictionaries, matcher=matcher)
+
+    @property
+    def parts(self) -> list[str]:
+        out = []
+        if self.ensemble is not None:
+            out.append("model:" + "+".join(self.ensemble.active_members))
+        if self.rules:
+            out.append("rules")
+        if self.dictionaries:
+            out.append("dictionaries")
+        return out
+
+    # ---------------------------------------------------------------- detection
+    def detect(self, doc: Document) -> list[Span]:
+        return self.detect_many([doc])[0]
+
+    def detect_many(self, docs: Sequence[Document], batch_docs: int = 32) -> list[list[Span]]:
+        """Spans per document, in input order; each list sorted and non-overlapping."""
+        out: list[list[Span]] = []
+        for i in range(0, len(docs), batch_docs):
+            chunk = list(docs[i:i + batch_docs])
+            model_spans: list[list[Span]] = [[] for _ in chunk]
+            if self.ensemble is not None:
+                model_spans = self.ensemble.predict([d.text for d in chunk], [d.doc_id for d in chunk],
+                                                    use_thresholds=self.use_thresholds)
+            for d, ms in zip(chunk, model_spans):
+                out.append(self._combine(d, ms))
+        return out
+
+    def other_candidates(self, doc: Document) -> list[Span]:
+        """Rule and dictionary spans for ``doc`` (may overlap)."""
+        return candidates(doc, self.schema, self.locale, rules=self.rules,
+                          matcher=self.matcher if self.dictionaries else None)
+
+    @property
+    def type_policy(self) -> dict[str, str]:
+        if self.ensemble is None:
+            return {}
+        return dict(getattr(self.ensemble.info, "type_policy", {}) or {})
+
+    def _combine(self, doc: Document, model_spans: list[Span]) -> list[Span]:
+        others = self.other_candidates(doc)
+        if self.policy == "union":
+            kept, _ = combine(model_spans + others, doc.text) if (model_spans or others) else ([], [])
+        else:
+            rest: list[Span] = []
+            if others:
+                rest, _ = combine(others, doc.text)
+            kept = merge_model_first(model_spans, rest, self.type_policy)
+        return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
+

@@ -1,0 +1,108 @@
+"""Figures the pages show from stored evaluations: a model version's per-category and headline
+scores, one row per version for the tables and the learning curve, the versions a lead may want
+to activate, and table rows from measures and annotator-vs-gold comparisons.
+
+Pure functions over the stored JSON of :meth:`pipeline.metrics.EvaluationReport.to_json` and
+over version records (anything with ``id``, ``name``, ``created_at``, ``status``, ``active``,
+``metrics``, ``config``), so they are tested without a store.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from pipeline.metrics.agreement import GoldComparison
+from pipeline.metrics.filters import MetricsFilter
+
+PRF = ("precision", "recall", "f1")
+
+
+def per_category(metrics: Mapping | None) -> dict[str, dict]:
+    """Per-category P/R/F1 (and counts) of a version's stored evaluation: the strict measure of
+    :meth:`EvaluationReport.to_json` when present, else the per-type scores of the trainer's own
+    figures (versions recorded by other tools)."""
+    if not metrics:
+        return {}
+    strict = metrics.get("strict")
+    if isinstance(strict, Mapping) and isinstance(strict.get("per_category"), Mapping):
+        return {k: dict(v) for k, v in strict["per_category"].items()}
+    ens = metrics.get("ensemble")
+    if isinstance(ens, Mapping) and isinstance(ens.get("per_type"), Mapping):
+        return {k: dict(v) for k, v in ens["per_type"].items()}
+    return {}
+
+
+def headline(metrics: Mapping | None, category: str | None = None) -> dict[str, float | None]:
+    """Strict micro P/R/F1 of a stored evaluation (or of one category)."""
+    out: dict[str, float | None] = {k: None for k in PRF}
+    if not metrics:
+        return out
+    if category is not None:
+        c = per_category(metrics).get(category)
+        return {k: (float(c[k]) if c and c.get(k) is not None else None) for k in PRF}
+    strict = metrics.get("strict")
+    src = None
+    if isinstance(strict, Mapping):
+        src = strict.get("micro") if isinstance(strict.get("micro"), Mapping) else strict
+    elif isinstance(metrics.get("ensemble"), Mapping):
+        src = metrics["ensemble"].get("strict")
+    if isinstance(src, Mapping):
+        out = {k: (float(src[k]) if isinstance(src.get(k), (int, float)) else None) for k in PRF}
+    return out
+
+
+def version_rows(versions: Sequence[Any], flt: MetricsFilter | None = None) -> list[dict]:
+    """One row per model version (oldest first) for the table and the learning curve."""
+    flt = flt or MetricsFilter()
+    rows = []
+    for v in sorted(versions, key=lambda v: (v.created_at, v.id)):
+        if not flt.in_range(v.created_at):
+            continue
+        h = headline(v.metrics, flt.category)
+        ev = (v.metrics or {}).get("evaluated_on") or {}
+        rows.append({"id": v.id, "name": v.name, "created_at": v.created_at, "status": v.status,
+                     "active": v.active, **h, "document_recall": (v.metrics or {}).get("document_recall"),
+                     "dev_documents": ev.get("documents"), "members": ", ".join((v.config or {}).get("members") or [])})
+    return rows
+
+
+def headline_f1(metrics: Mapping[str, Any] | None) -> float | None:
+    """The strict micro F1 of a model version's evaluation (``EvaluationReport.to_json()``),
+    or a top-level ``f1``; ``None`` when absent."""
+    if not metrics:
+        return None
+    try:
+        return float(metrics["strict"]["micro"]["f1"])
+    except (KeyError, TypeError, ValueError):
+        pass
+    f1 = metrics.get("f1")
+    return float(f1) if isinstance(f1, (int, float)) else None
+
+
+def models_to_activate(versions: Sequence[Any]) -> list[Any]:
+    """Evaluated versions newer than the active one (all evaluated ones if none is active) that
+    are not failed or rolled back: what a lead may want to look at and activate."""
+    active = next((v for v in versions if v.active), None)
+    return [v for v in versions if not v.active and v.metrics and v.status not in ("failed", "rolled_back")
+            and (active is None or v.id > active.id)]
+
+
+def measure_rows(per_cat: Mapping[str, Any]) -> list[dict]:
+    """Table rows (category, P, R, F1, support) from ``Measure.per_category`` or its dict form."""
+    rows = []
+    for cat, c in per_cat.items():
+        d = dict(c) if isinstance(c, Mapping) else {**{k: getattr(c, k) for k in PRF}, "support": c.n_reference}
+        rows.append({"category": cat, **{k: d.get(k) for k in PRF}, "support": d.get("support")})
+    return rows
+
+
+def gold_comparison_rows(rows: Sequence[GoldComparison]) -> list[dict]:
+    """Each annotator's strict/relaxed F1 against gold next to the pre layer's on the same documents."""
+    out = []
+    for c in rows:
+        out.append({"annotator": c.annotator, "documents": c.n_documents,
+                    "annotator strict F1": c.strict.micro.f1, "annotator relaxed F1": c.relaxed.micro.f1,
+                    "pre strict F1": c.model_strict.micro.f1 if c.model_strict else None,
+                    "pre relaxed F1": c.model_relaxed.micro.f1 if c.model_relaxed else None,
+                    "annotator recall": c.strict.micro.recall,
+                    "pre recall": c.model_strict.micro.recall if c.model_strict else None})
+    return out

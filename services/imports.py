@@ -1,0 +1,106 @@
+"""Importing documents (and their spans) into a project: one path for the app's upload and the
+command line's ``import``.
+
+Reading and checking is :mod:`pipeline.formats.uploads` (an upload's bytes, or a file, folder or
+zip on disk, with the same checks); storing is :func:`store_documents`: one transaction that
+creates the project when asked and adds every document with its spans, or writes nothing.
+Summaries name counts and labels only, never document text.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Sequence
+
+from sqlite_utils import Database
+
+import store
+from pipeline.formats import Limits
+from pipeline.formats.uploads import UploadLimits, read_local, read_upload, upload_name
+from pipeline.layers import GOLD
+from pipeline.schemas import LabelSchema
+from pipeline.spans import Document
+from services import access
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What an import stored: counts and labels only (safe to show and to log)."""
+
+    project_id: int
+    filename: str
+    format: str
+    layer: str | None
+    doc_ids: list[int] = field(default_factory=list)
+    spans: int = 0
+    spans_per_category: dict[str, int] = field(default_factory=dict)
+    spans_per_type: dict[str, int] = field(default_factory=dict)
+    created: bool = False
+
+    @property
+    def documents(self) -> int:
+        return len(self.doc_ids)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["documents"] = self.documents
+        return d
+
+
+def store_documents(db: Database, project: store.Project | None, docs: Sequence[Document], fmt: str, *,
+                    filename: str, user: str | None, layer: str | None = GOLD, allow_overlap: bool = False,
+                    new_project: tuple[str, LabelSchema] | None = None) -> ImportSummary:
+    """Store checked documents in one transaction: the project (``new_project`` = name and schema
+    when ``project`` is None) and every document with its spans in ``layer`` (plain text has no
+    spans and gets no layer rows). A failure writes nothing."""
+    store_layer = None if fmt == "text" else layer
+    with store.transaction(db):
+        created = project is None
+        if created:
+            if new_project is None:
+                raise ValueError("store_documents needs a project or a new project's name and schema")
+            pid = store.create_project(db, new_project[0], new_project[1], user=user)
+        else:
+            pid = project.id
+        ids = store.add_documents(db, pid, list(docs), layer=store_layer, user=user,
+                                  empty_layers=store_layer is not None, allow_overlap=allow_overlap)
+    by_label = Counter((s.category, s.type or "-") for d in docs for s in d.spans)
+    per_category: Counter = Counter()
+    for (c, _t), n in by_label.items():
+        per_category[c] += n
+    return ImportSummary(project_id=pid, filename=filename, format=fmt, layer=store_layer, doc_ids=list(ids),
+                         spans=sum(by_label.values()), spans_per_category=dict(sorted(per_category.items())),
+                         spans_per_type={f"{c}/{t}": n for (c, t), n in sorted(by_label.items())}, created=created)
+
+
+def import_upload(db: Database, project_id: int, filename: str, data: bytes, fmt: str, *, user: Any,
+                  layer: str | None = GOLD, limits: UploadLimits | None = None,
+                  allow_overlap: bool = False) -> ImportSummary:
+    """Read one upload and store its documents (and spans, in ``layer``) in one transaction.
+
+    Everything is checked before the store is touched; a failure at any point leaves the store
+    as it was (no project, document, layer or span row added). Overlapping spans are refused
+    unless ``allow_overlap``. Raises :class:`~pipeline.errors.FormatError`,
+    :class:`~pipeline.spans.SpanError`, :class:`store.DuplicateError`, :class:`store.NotFoundError`,
+    :class:`PermissionDenied` or :class:`~pipeline.errors.StoreBusyError`: all safe to show.
+    """
+    who = access.actor(user, "import_documents")
+    project = store.get_project(db, project_id)
+    docs = read_upload(filename, data, fmt, project.schema, limits)
+    return store_documents(db, project, docs, fmt, filename=upload_name(filename), user=who, layer=layer,
+                           allow_overlap=allow_overlap)
+
+
+def import_path(db: Database, path: str | os.PathLike, fmt: str, *, project_name: str, schema: LabelSchema,
+                user: str | None, layer: str | None = GOLD, split: str | None = None, allow_overlap: bool = False,
+                limits: Limits | None = None, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+    """Read a file, folder or zip on disk and store it into ``project_name`` (created with
+    ``schema`` when missing; an existing project keeps its own schema). All or nothing."""
+    project = store.get_project_by_name(db, project_name)
+    docs = read_local(path, fmt, project.schema if project else schema, limits=limits, progress=progress)
+    if split:
+        for d in docs:
+            d.meta["split"] = split
+    return store_documents(db, project, docs, fmt, filename=os.fspath(path), user=user, layer=layer,
+                           allow_overlap=allow_overlap, new_project=(project_name, schema))

@@ -1,0 +1,271 @@
+"""Long work (training, batch de-identification, risk scoring, pre-annotation) as jobs.
+
+A job is a row in the store's ``jobs`` table plus a worker *process* started with
+``python -m pipeline run-job``. A separate process, not a thread of the Streamlit server,
+because a page reload must not stop it, a crash in it must not take the app down, and a killed
+worker is visible: its heartbeat stops and :func:`store.mark_stale_jobs_failed` marks it failed.
+The command line runs the same job functions in-process with a tqdm bar.
+
+This module is the mechanism: :class:`JobContext` (what a job function gets), starting a
+worker, heartbeats, recording the outcome, and the reads and the cancel the pages need. Which
+function runs for which kind is the explicit table in :mod:`services.worker`, which imports the
+job modules; they import this one, never the other way round.
+
+Job functions take a :class:`JobContext`, report progress through it and return a
+JSON-serialisable result. Error text stored on a failed job is the message of a user-facing
+error (which never quotes documents) or just the exception's type.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from sqlite_utils import Database
+
+import store
+from pipeline.errors import WorkbenchError, is_user_error
+from services import access
+from services.settings import STALE_JOB_SECONDS
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_S = 5.0
+#: Every kind of job a worker can run (the functions are in :data:`services.worker.JOBS`).
+JOB_KINDS = ("deidentify", "preannotate", "risk", "selftest", "train")
+#: Job kinds the Train page shows progress for (``selftest`` lets an operator check workers).
+TRAIN_PAGE_KINDS = ("train", "preannotate", "selftest")
+JobFunction = Callable[["JobContext"], dict]
+
+
+class JobCancelled(WorkbenchError):
+    """The job was asked to stop (by a lead, or the CLI's Ctrl-C)."""
+
+
+def safe_error(e: BaseException) -> str:
+    """The text stored in a failed job's error field: never a message that could quote text."""
+    if is_user_error(e):
+        return str(e)[:500]
+    return f"{type(e).__name__} (details withheld: they may contain document text; rerun from the command line with -v)"
+
+
+@dataclass
+class JobContext:
+    """What a job function gets: its parameters, the store path, and progress reporting."""
+
+    db_path: str
+    job_id: int | None
+    params: dict
+    on_progress: Callable[[int, int | None, str | None], None] | None = None
+    _last_write: float = field(default=0.0, repr=False)
+    _cancel_checked: float = field(default=0.0, repr=False)
+
+    def connect(self) -> Database:
+        return store.connect(self.db_path)
+
+    def progress(self, done: int, total: int | None = None, message: str | None = None, *, force: bool = False) -> None:
+        """Record progress; throttled to one store write per 0.5 s unless ``force``."""
+        if self.on_progress is not None:
+            self.on_progress(done, total, message)
+        if self.job_id is None:
+            return
+        now = time.monotonic()
+        if not force and now - self._last_write < 0.5 and (total is None or done < total):
+            return
+        self._last_write = now
+        db = store.connect(self.db_path)
+        try:
+            store.update_job(db, self.job_id, progress=done, total=total, message=message)
+        finally:
+            db.conn.close()
+
+    def should_stop(self) -> bool:
+        """True when a cancel was requested for this job (checked at most once a second)."""
+        if self.job_id is None:
+            return False
+        now = time.monotonic()
+        if now - self._cancel_checked < 1.0:
+            return False
+        self._cancel_checked = now
+        db = store.connect(self.db_path)
+        try:
+            job = store.get_job(db, self.job_id)
+        finally:
+            db.conn.close()
+        return bool(job.cancel_requested)
+
+    def check_stop(self) -> None:
+        """Raise :class:`JobCancelled` when a cancel was requested."""
+        if self.should_stop():
+            raise JobCancelled("cancelled on request")
+
+    def stage(self, name: str) -> Callable[[int, int], None]:
+        """A ``progress(done, total)`` callback reporting under the stage ``name``."""
+        def fn(done: int, total: int) -> None:
+            self.progress(done, total, name)
+        return fn
+
+
+# --------------------------------------------------------------------------- starting and running
+
+def start_job(db_path: str | os.PathLike, kind: str, params: dict, *, user: str | None = None) -> int:
+    """Queue a job and start its worker process; returns the job id at once."""
+    if kind not in JOB_KINDS:
+        raise WorkbenchError(f"unknown job kind {kind!r}")
+    db = store.connect(db_path)
+    try:
+        job_id = store.create_job(db, kind, params, project_id=params.get("project_id"), user=user)
+    finally:
+        db.conn.close()
+    root = Path(__file__).resolve().parents[1]
+    subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "run-job", "--db", str(db_path), "--job", str(job_id)],
+        cwd=str(root), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True, env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"},
+    )
+    return job_id
+
+
+class Heartbeat:
+    """Touches the job's heartbeat every few seconds from a thread of its own, so a long step
+    that reports no progress (embedding, an epoch) is not mistaken for a dead worker."""
+
+    def __init__(self, db_path: str | os.PathLike, job_id: int):
+        self.db_path, self.job_id = db_path, job_id
+        self.stop = threading.Event()
+
+    def __enter__(self) -> "Heartbeat":
+        threading.Thread(target=self._beat, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+
+    def _beat(self) -> None:
+        while not self.stop.wait(HEARTBEAT_S):
+            try:
+                hdb = store.connect(self.db_path)
+                store.heartbeat(hdb, self.job_id)
+                hdb.conn.close()
+            except Exception:  # noqa: BLE001 - a missed heartbeat is not fatal
+                log.warning("job %s: heartbeat failed", self.job_id)
+
+
+def finish(db_path: str | os.PathLike, job_id: int, status: str, error: str | None, result) -> None:
+    """Record a job's outcome (the result made JSON-safe)."""
+    db = store.connect(db_path)
+    try:
+        store.update_job(db, job_id, status=status, error=error,
+                         result=json.loads(json.dumps(result, default=str)) if result is not None else None)
+    finally:
+        db.conn.close()
+
+
+def run_queued(db_path: str | os.PathLike, job_id: int, functions: dict[str, JobFunction]) -> int:
+    """Run a queued job in this process (the worker's body) with the function for its kind.
+    Returns an exit status."""
+    db = store.connect(db_path)
+    job = store.get_job(db, job_id)  # NotFoundError (a user error) for an unknown id
+    fn = functions.get(job.kind)
+    if fn is None:
+        store.update_job(db, job_id, status="failed", error=f"unknown job kind {job.kind!r}")
+        return 1
+    store.update_job(db, job_id, status="running", pid=os.getpid())
+    db.conn.close()
+    ctx = JobContext(db_path=str(db_path), job_id=job_id, params=dict(job.params or {}))
+    status, error, result = "done", None, None
+    with Heartbeat(db_path, job_id):
+        try:
+            result = fn(ctx)
+        except JobCancelled:
+            status, error = "failed", "cancelled on request"
+        except BaseException as e:  # noqa: BLE001 - every failure must reach the jobs table
+            status, error = "failed", safe_error(e)
+            log.warning("job %s failed: %s", job_id, type(e).__name__)
+    finish(db_path, job_id, status, error, result)
+    return 0 if status == "done" else 1
+
+
+def run_here(db_path: str | os.PathLike, kind: str, fn: JobFunction, params: dict, *, user: str | None = None,
+             on_progress: Callable[[int, int | None, str | None], None] | None = None) -> dict:
+    """Run ``fn`` in this process, recorded in the jobs table as a job of ``kind`` (the CLI's path)."""
+    db = store.connect(db_path)
+    job_id = store.create_job(db, kind, params, project_id=params.get("project_id"), user=user)
+    store.update_job(db, job_id, status="running", pid=os.getpid())
+    db.conn.close()
+    ctx = JobContext(db_path=str(db_path), job_id=job_id, params=params, on_progress=on_progress)
+    with Heartbeat(db_path, job_id):
+        try:
+            result = fn(ctx)
+        except BaseException as e:
+            finish(db_path, job_id, "failed", "cancelled on request" if isinstance(e, (JobCancelled, KeyboardInterrupt))
+                   else safe_error(e), None)
+            raise
+    finish(db_path, job_id, "done", None, result)
+    return result
+
+
+# --------------------------------------------------------------------------- what the pages read
+
+def get_job(db: Database, job_id: int) -> store.Job:
+    return store.get_job(db, int(job_id))
+
+
+def job_finished(db: Database, job_id: int | None) -> bool:
+    """Whether the job is over (or there is none): a page enables its start button again."""
+    return job_id is None or store.get_job(db, int(job_id)).finished
+
+
+def fail_stale_jobs(db: Database) -> list[int]:
+    """Fail running jobs whose worker stopped sending heartbeats (killed, crashed): a page calls
+    this before listing jobs, so nobody watches a dead job's progress bar."""
+    return store.mark_stale_jobs_failed(db, older_than_s=STALE_JOB_SECONDS)
+
+
+def running_jobs(db: Database, project_id: int, kinds: Sequence[str] = TRAIN_PAGE_KINDS) -> list[store.Job]:
+    """Queued or running jobs of ``kinds`` for the project, newest first (what a page polls)."""
+    out: list[store.Job] = []
+    for status in ("running", "queued"):
+        out += [j for j in store.list_jobs(db, project_id=project_id, status=status, limit=50) if j.kind in kinds]
+    return sorted(out, key=lambda j: j.id, reverse=True)
+
+
+def recent_jobs(db: Database, project_id: int, kinds: Sequence[str] = TRAIN_PAGE_KINDS,
+                limit: int = 20) -> list[store.Job]:
+    """Newest jobs of ``kinds`` for the project."""
+    return [j for j in store.list_jobs(db, project_id=project_id, limit=limit * 3) if j.kind in kinds][:limit]
+
+
+def failed_jobs(db: Database, project_id: int, kinds: Sequence[str] | None = None,
+                limit: int = 20) -> list[store.Job]:
+    """Newest failed jobs of the project (of ``kinds``, or of every kind)."""
+    if kinds is None:
+        return store.list_jobs(db, project_id=project_id, status="failed", limit=limit)
+    return [j for j in recent_jobs(db, project_id, kinds, limit) if j.status == "failed"]
+
+
+def cancel_job(db: Database, user: store.User, job_id: int) -> store.Job:
+    """Ask a job's worker to stop. Leads cancel any job; reviewers their own risk scoring."""
+    job = store.get_job(db, int(job_id))
+    if not (access.can(user, "train") or (job.kind == "risk" and job.created_by == getattr(user, "username", None)
+                                          and access.can(user, "decide_risk"))):
+        access.require(user, "train")
+    return store.request_cancel(db, int(job_id), user=user.username)
+
+
+def history_of(job: store.Job) -> list[dict]:
+    """The loss/F1 points of a train job (running or finished), for the page's chart."""
+    res = job.result if isinstance(job.result, dict) else {}
+    return [p for p in res.get("history") or [] if isinstance(p, dict)]
+
+
+def result_summary(result: dict) -> str:
+    """One line about a finished job's result (figures only)."""
+    return json.dumps({k: v for k, v in result.items() if k not in ("history", "phase")}, default=str)

@@ -1,0 +1,401 @@
+"""Training: retrain the ensemble from a project's finished gold set, as a job, and the model
+versions it makes (activate, roll back).
+
+* :func:`train_job` (job kind ``train``): split the gold set patient-disjoint into train and
+  held-out dev (:func:`models.split.patient_split`), train, evaluate the new version on the dev
+  documents with the full detector (model + rules + dictionaries: what the ``pre`` layer will
+  contain) and record it with :func:`store.add_model_version` - *not* active: a lead looks at
+  the figures and activates it (:func:`activate_version`).
+* :func:`start_training` (the Train page) and :func:`train_from_store` (the command line).
+
+Why training happens in a staging directory: :func:`models.train.train_ensemble` publishes a
+version atomically, but a version is only *ours* once it has been evaluated and has a row in
+the store. So the run publishes into ``<models>/.tmp-stage-<pid>/`` and the finished version is
+moved into ``<models>/`` right before its row is written. A run that is cancelled, fails or is
+killed (SIGKILL included) leaves only ``.tmp-*`` directories, which readers ignore and the next
+run removes (:func:`models.version.remove_stale_tmp`); the store and the active model stay as
+they were.
+
+Heavy imports (torch, transformers) happen inside the job function, so importing this module
+(which the app and every worker do) stays cheap.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from sqlite_utils import Database
+
+import store
+from models.registry import set_active
+from models.split import patient_of, patient_split
+from models.version import TMP_PREFIX, remove_stale_tmp
+from pipeline.detection.detector import Detector
+from pipeline.errors import WorkbenchError
+from pipeline.layers import GOLD
+from pipeline.metrics import evaluate
+from pipeline.spans import Document
+from services import access
+from services.jobs import JobCancelled, JobContext, fail_stale_jobs, run_here, running_jobs, start_job
+from services.settings import checkpoint_dir, models_dir_for, project_locale
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MEMBERS = ("crf", "bert", "electra")
+#: members models/ can train (checked again against models.train in the worker); listed here so
+#: the app can validate a request without importing torch into the Streamlit process
+KNOWN_MEMBERS = ("crf", "bert", "electra", "roberta")
+HISTORY_POINTS = 400          # loss/F1 points kept in a job's result (older ones thinned out)
+HISTORY_FLUSH_S = 1.0
+
+
+class TrainingError(WorkbenchError):
+    """A training or pre-annotation request that cannot run (message safe to show)."""
+
+
+# --------------------------------------------------------------------------- parameters
+
+@dataclass(frozen=True)
+class TrainParams:
+    """What a lead chooses on the Train page (plus ``config``: further TrainConfig fields such as
+    ``encoders``/``crf`` overrides, which the tests use for tiny models)."""
+
+    project_id: int
+    members: tuple[str, ...] = DEFAULT_MEMBERS
+    epochs: int | None = None
+    seed: int = 13
+    target_recall: float | None = None       # None: the project's setting
+    dev_fraction: float = 0.15
+    threads: int | None = None
+    config: dict = field(default_factory=dict)
+    user: str | None = None
+
+    @classmethod
+    def from_params(cls, params: dict) -> "TrainParams":
+        try:
+            pid = int(params["project_id"])
+        except (KeyError, TypeError, ValueError):
+            raise TrainingError("a training job needs a project_id") from None
+        members = params.get("members") or list(DEFAULT_MEMBERS)
+        if isinstance(members, str):
+            members = [m.strip() for m in members.split(",") if m.strip()]
+        bad = [m for m in members if m not in KNOWN_MEMBERS]
+        if bad:
+            raise TrainingError(f"unknown ensemble member(s) {', '.join(map(str, bad))}; "
+                                f"choose from {', '.join(KNOWN_MEMBERS)}")
+        if len(set(members)) != len(members):
+            raise TrainingError("an ensemble member is listed twice")
+        epochs = params.get("epochs")
+        if epochs is not None:
+            epochs = _int(epochs, "epochs")
+            if not 1 <= epochs <= 200:
+                raise TrainingError("epochs must be between 1 and 200")
+        tr = params.get("target_recall")
+        if tr is not None:
+            tr = _float(tr, "target recall")
+            if not 0.0 < tr <= 1.0:
+                raise TrainingError("the target recall must be in (0, 1]")
+        dev_fraction = _float(params.get("dev_fraction", 0.15), "dev fraction")
+        if not 0.0 < dev_fraction < 0.9:
+            raise TrainingError("the dev fraction must be in (0, 0.9)")
+        config = params.get("config") or {}
+        if not isinstance(config, dict):
+            raise TrainingError("config must be a JSON object")
+        threads = params.get("threads")
+        return cls(project_id=pid, members=tuple(members), epochs=epochs, seed=_int(params.get("seed", 13), "seed"),
+                   target_recall=tr, dev_fraction=dev_fraction,
+                   threads=_int(threads, "threads") if threads is not None else None, config=dict(config),
+                   user=params.get("user"))
+
+
+def _int(v: Any, what: str) -> int:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        raise TrainingError(f"{what} must be a whole number") from None
+
+
+def _float(v: Any, what: str) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise TrainingError(f"{what} must be a number") from None
+
+
+# --------------------------------------------------------------------------- project helpers
+
+def check_user(db: Database, username: str | None, action: str) -> None:
+    """Defence in depth for jobs: a job started on behalf of a workbench user needs that user's
+    role to allow ``action`` (command-line users, ``cli:<login>``, have no row and the shell
+    already gives them the database)."""
+    if not username:
+        return
+    user = store.get_user(db, username)
+    if user is not None:
+        access.require(user, action)
+
+
+@dataclass(frozen=True)
+class GoldSummary:
+    """What a retrain would learn from: finished gold documents, their patients and spans."""
+
+    documents: int
+    patients: int
+    spans: int
+
+    @property
+    def trainable(self) -> bool:
+        return self.documents >= 2 and self.patients >= 2 and self.spans > 0
+
+
+def gold_summary(db: Database, project_id: int) -> GoldSummary:
+    gold = store.read_project_layer(db, project_id, GOLD, status="finished")
+    if not gold:
+        return GoldSummary(0, 0, 0)
+    recs = store.list_documents(db, project_id, ids=sorted(gold))
+    patients = {patient_of(Document(str(r.id), "", patient_id=r.patient_id)) for r in recs}
+    return GoldSummary(len(gold), len(patients), sum(len(v) for v in gold.values()))
+
+
+# --------------------------------------------------------------------------- live history
+
+class _History:
+    """Loss / dev-F1 points of a training run, kept in the job's result while it runs (so a
+    reloaded page can chart them), thinned to :data:`HISTORY_POINTS`."""
+
+    def __init__(self, ctx: JobContext):
+        self.ctx = ctx
+        self.points: list[dict] = []
+        self.phase = "training"
+        self._flushed = 0.0
+        self._n = 0
+
+    def add(self, member: str, loss: float | None, dev_f1: float | None, done: int) -> None:
+        if loss is None and dev_f1 is None:
+            return
+        self._n += 1
+        self.points.append({"i": self._n, "member": member, "done": done,
+                            "loss": None if loss is None else round(float(loss), 5),
+                            "dev_f1": None if dev_f1 is None else round(float(dev_f1), 5)})
+        if len(self.points) > HISTORY_POINTS:
+            # keep every F1 point (few, and what a lead watches), thin the loss points
+            self.points = [p for k, p in enumerate(self.points) if p["dev_f1"] is not None or k % 2 == 0]
+
+    def snapshot(self) -> dict:
+        return {"phase": self.phase, "history": list(self.points)}
+
+    def flush(self, force: bool = False) -> None:
+        if self.ctx.job_id is None:
+            return
+        now = time.monotonic()
+        if not force and now - self._flushed < HISTORY_FLUSH_S:
+            return
+        self._flushed = now
+        db = self.ctx.connect()
+        try:
+            store.update_job(db, self.ctx.job_id, result=self.snapshot())
+        finally:
+            db.conn.close()
+
+
+# --------------------------------------------------------------------------- train
+
+def _metrics_json(report) -> dict:
+    d = report.to_json()
+    d.pop("per_document", None)   # document ids and counts only, but large and not needed
+    return d
+
+
+def train_job(ctx: JobContext) -> dict:
+    """Retrain from the project's finished gold set; returns the new version's id and figures."""
+    from models.train import TrainConfig, TrainingCancelled, member_kind, train_ensemble
+
+    p = TrainParams.from_params(ctx.params)
+    for m in p.members:
+        try:
+            member_kind(m)
+        except ValueError:
+            raise TrainingError(f"this installation cannot train ensemble member {m!r}") from None
+    db = ctx.connect()
+    try:
+        check_user(db, p.user, "train")
+        project = store.get_project(db, p.project_id)
+        docs = store.load_documents(db, p.project_id, layer=GOLD, status="finished")
+    finally:
+        db.conn.close()
+    summary_patients = len({patient_of(d) for d in docs})
+    n_spans = sum(len(d.spans) for d in docs)
+    if len(docs) < 2 or summary_patients < 2 or n_spans == 0:
+        raise TrainingError(
+            f"project {project.id} has {len(docs)} finished gold document(s) from {summary_patients} patient(s) "
+            f"with {n_spans} span(s); training needs gold spans from at least 2 patients "
+            "(one side trains, the other is held out to evaluate and tune thresholds)")
+    train_docs, dev_docs = patient_split(docs, p.dev_fraction, p.seed)
+    if not dev_docs or not train_docs:
+        raise TrainingError("the gold set could not be split into train and held-out dev documents by patient")
+
+    settings = project.settings or {}
+    target = p.target_recall if p.target_recall is not None else float(settings.get("target_recall", 0.99))
+    cfg_dict = {**p.config, "members": list(p.members), "seed": p.seed, "target_recall": target,
+                "locale": project_locale(project),
+                "threads": p.threads or p.config.get("threads") or max(1, min(2, os.cpu_count() or 1))}
+    if p.epochs is not None:
+        cfg_dict["epochs"] = p.epochs
+    cp = checkpoint_dir(project)
+    if cp is not None:
+        if not cp.is_dir():
+            raise TrainingError(f"the project's checkpoint folder {settings.get('checkpoint_dir')} does not exist")
+        enc = dict(cfg_dict.get("encoders") or {})
+        for m in p.members:
+            if m != "crf":
+                enc[m] = {**enc.get(m, {}), "init_from": str(cp.resolve())}
+        cfg_dict["encoders"] = enc
+    cfg = TrainConfig.from_dict(cfg_dict)
+
+    models_dir = models_dir_for(project, ctx.db_path)
+    models_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale_tmp(models_dir)
+    stage = models_dir / f"{TMP_PREFIX}stage-{os.getpid()}"
+    shutil.rmtree(stage, ignore_errors=True)
+
+    history = _History(ctx)
+    eval_units = 100
+    state = {"total": 1000 * len(p.members) + 100 + eval_units}
+    t0 = time.time()
+
+    def on_event(ev) -> None:
+        state["total"] = ev.total + eval_units
+        history.add(ev.member, ev.loss, ev.dev_f1, ev.done)
+        msg = ev.message
+        if ev.loss is not None:
+            msg += f" · loss {ev.loss:.4f}"
+        if ev.dev_f1 is not None:
+            msg += f" · dev F1 {ev.dev_f1:.3f}"
+        ctx.progress(ev.done, state["total"], msg)
+        history.flush()
+
+    final: Path | None = None
+    try:
+        try:
+            info = train_ensemble(train_docs, dev_docs, project.schema, cfg, stage, progress=on_event,
+                                  should_stop=ctx.should_stop)
+        except TrainingCancelled:
+            raise JobCancelled("cancelled on request") from None
+        if ctx.should_stop():
+            raise JobCancelled("cancelled on request")
+        history.phase = "evaluating"
+        ctx.progress(state["total"] - eval_units, state["total"], "evaluating on held-out gold", force=True)
+        history.flush(force=True)
+        metrics = _evaluate_version(Path(info.path), dev_docs)
+        metrics["training"] = info.metrics
+        metrics["evaluated_on"] = {"documents": len(dev_docs), "split": "dev (patient-disjoint)",
+                                   "note": "thresholds were tuned on these documents"}
+        if ctx.should_stop():
+            raise JobCancelled("cancelled on request")
+        final = models_dir / info.name
+        os.replace(info.path, final)
+        config = {**info.config, "train_doc_ids": [int(d.doc_id) for d in train_docs],
+                  "dev_doc_ids": [int(d.doc_id) for d in dev_docs], "job_id": ctx.job_id,
+                  "members": list(info.members), "locale": info.locale, "target_recall": info.target_recall}
+        db = ctx.connect()
+        try:
+            mv_id = store.add_model_version(db, project.id, info.name, str(final), config=config, metrics=metrics,
+                                            thresholds=info.thresholds, user=p.user)
+        finally:
+            db.conn.close()
+    except BaseException:
+        if final is not None:
+            shutil.rmtree(final, ignore_errors=True)
+        raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    history.phase = "done"
+    strict = metrics.get("strict", {}).get("micro", {})
+    return {**history.snapshot(), "model_version_id": mv_id, "name": info.name, "path": str(final),
+            "n_train_docs": len(train_docs), "n_dev_docs": len(dev_docs), "seconds": round(time.time() - t0, 1),
+            "dev_strict": {k: strict.get(k) for k in ("precision", "recall", "f1")},
+            "dev_document_recall": metrics.get("document_recall")}
+
+
+def _evaluate_version(path: Path, dev_docs: Sequence) -> dict:
+    """Every measure of :func:`pipeline.metrics.evaluate` for the version on the dev documents,
+    run through the full detector (model, rules, dictionaries) as pre-annotation will be."""
+    det = Detector.load(path)
+    preds = det.detect_many(list(dev_docs))
+    system = {d.doc_id: spans for d, spans in zip(dev_docs, preds)}
+    reference = {d.doc_id: list(d.spans) for d in dev_docs}
+    texts = {d.doc_id: d.text for d in dev_docs}
+    report = evaluate(system, reference, texts, doc_ids=[d.doc_id for d in dev_docs])
+    out = _metrics_json(report)
+    out["detector"] = det.parts
+    return out
+
+
+# --------------------------------------------------------------------------- for the page and the command line
+
+def start_training(db_path: str | os.PathLike, db: Database, user: store.User, project_id: int, params: dict) -> int:
+    """Check the role and the request, refuse a second concurrent training of the project (the
+    machine's cores are shared with the app), and start the worker; returns the job id."""
+    access.require(user, "train")
+    p = TrainParams.from_params({**params, "project_id": project_id, "user": user.username})
+    g = gold_summary(db, project_id)
+    if not g.trainable:
+        raise TrainingError(f"the gold set has {g.documents} finished document(s) from {g.patients} patient(s): "
+                            "training needs gold spans from at least 2 patients")
+    fail_stale_jobs(db)
+    if running_jobs(db, project_id, kinds=("train",)):
+        raise TrainingError("a training job is already running for this project; wait for it or cancel it")
+    payload = {"project_id": p.project_id, "members": list(p.members), "epochs": p.epochs, "seed": p.seed,
+               "target_recall": p.target_recall, "dev_fraction": p.dev_fraction, "config": p.config,
+               "user": user.username}
+    if p.threads is not None:
+        payload["threads"] = p.threads
+    return start_job(db_path, "train", payload, user=user.username)
+
+
+def activate_version(db: Database, user: store.User | str | None, mv_id: int) -> store.ModelVersion:
+    """Activate a version (lead only) and point the models folder's ``ACTIVE`` file at it, so the
+    command line (``detect --model <folder>``) uses the same model as the app."""
+    store.activate_model(db, int(mv_id), user=access.actor(user, "activate_model"))
+    mv = store.get_model_version(db, int(mv_id))
+    point_active_file(mv)
+    return mv
+
+
+def rollback_version(db: Database, user: store.User | str | None, project_id: int) -> store.ModelVersion:
+    """Make the version active before the current one active again (lead only)."""
+    mv = store.rollback_model(db, int(project_id), user=access.actor(user, "activate_model"))
+    point_active_file(mv)
+    return mv
+
+
+def point_active_file(mv: store.ModelVersion) -> None:
+    try:
+        path = Path(mv.path)
+        set_active(path.parent, path.name)
+    except (OSError, ValueError):  # a moved or deleted folder: the store stays the record
+        log.warning("model version %s: could not update the ACTIVE file", mv.id)
+
+
+def train_from_store(db_path: str | os.PathLike, project_id: int, *, members: Sequence[str] = DEFAULT_MEMBERS,
+                     epochs: int | None = None, seed: int = 13, target_recall: float | None = None,
+                     config: dict | None = None, threads: int | None = None, user: str | None = None,
+                     progress: Callable[[int, int | None, str | None], None] | None = None) -> dict:
+    """Run the ``train`` job in this process (recorded in the jobs table), for the command line."""
+    params = {"project_id": int(project_id), "members": list(members), "epochs": epochs, "seed": seed,
+              "target_recall": target_recall, "config": dict(config or {}), "user": user}
+    if threads is not None:
+        params["threads"] = threads
+    return run_here(db_path, "train", train_job, params, user=user, on_progress=progress)
+
+
+
+
+def model_versions(db: Database, project_id: int) -> list[store.ModelVersion]:
+    """The project's model versions, oldest first, with their dev figures."""
+    return store.list_model_versions(db, project_id)
