@@ -104,7 +104,7 @@ def main() -> int:
     torch.set_num_threads(args.threads)
     from models.ensemble import Ensemble
     from models.registry import resolve
-    from models.train import TrainConfig, train_ensemble
+    from models.trainer import TrainConfig, train_ensemble
     from pipeline.detection.detector import Detector
     from pipeline.formats import read_collection
     from pipeline.schemas import MEDDOCAN

@@ -13,7 +13,7 @@ import html
 import logging
 import os
 import uuid
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import streamlit as st
 
@@ -225,13 +225,38 @@ def show_flash() -> None:
         st.success(message)
 
 
+def render_job(db, job, *, user: session.User, key: str, counts: bool = False, title: bool = False,
+               chart: Callable[[Any], None] | None = None) -> None:
+    """One running job: its progress bar and message, an optional chart, and a Cancel button
+    (the right to cancel is checked on the server, :func:`services.jobs.cancel_job`).
+
+    ``title`` puts "Job N · kind · status · started by" above the bar (pages that list several
+    jobs); otherwise the bar's text names the job. ``counts`` adds "(done/total)"."""
+    text = job.message or job.status
+    if title:
+        who = f" · started by {job.created_by}" if job.created_by else ""
+        st.markdown(f"**Job {job.id} · {job.kind}** · {job.status}{who}")
+    else:
+        text = f"Job #{job.id}: {text}"
+    if counts:
+        text += f" ({int(job.progress or 0)}/{int(job.total or 0)})"
+    st.progress(job.fraction or 0.0, text=text)
+    if chart is not None:
+        chart(job)
+    if job.cancel_requested:
+        st.caption("Cancellation requested.")
+    elif st.button("Cancel", key=f"{key}.cancel.{job.id}", icon=":material/cancel:"):
+        with guard():
+            jobs.cancel_job(db, user, job.id)
+            st.info(f"Cancellation of job {job.id} requested; the worker stops at its next check.")
+
+
 def job_progress(job_id: int | None, *, user: session.User, key: str, counts: bool = False):
-    """A running job's progress bar (polled every second in a fragment, with a Cancel button),
-    or the finished job for the page to report on; ``None`` when there is no job to show.
+    """A running job's progress (:func:`render_job`, polled every second in a fragment), or the
+    finished job for the page to report on; ``None`` when there is no job to show.
 
     The job is read from the store on every run, so a reload or another browser shows the same
-    progress; a job whose worker stopped beating is marked failed first. Cancelling checks the
-    user's right on the server (:func:`services.jobs.cancel_job`).
+    progress; a job whose worker stopped beating is marked failed first.
     """
     from dashboard import state
 
@@ -245,14 +270,11 @@ def job_progress(job_id: int | None, *, user: session.User, key: str, counts: bo
 
     @st.fragment(run_every=1.0)
     def _poll() -> None:
-        j = jobs.get_job(state.get_db(), int(job_id))
+        fdb = state.get_db()
+        j = jobs.get_job(fdb, int(job_id))
         if j.finished:
             st.rerun()
-        detail = f" ({int(j.progress or 0)}/{int(j.total or 0)})" if counts else ""
-        st.progress(j.fraction or 0.0, text=f"Job #{j.id}: {j.message or j.status}{detail}")
-        if st.button("Cancel", key=f"{key}.cancel"):
-            with guard():
-                jobs.cancel_job(state.get_db(), user, j.id)
+        render_job(fdb, j, user=user, key=key, counts=counts)
 
     _poll()
     return None

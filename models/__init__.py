@@ -9,7 +9,7 @@ probabilities average directly and map back to exact character offsets:
   classifiers built from configs over a WordPiece vocabulary trained on the project's notes
   (or initialised from a local checkpoint directory, offline), windowed over long notes.
 
-:func:`models.train.train_ensemble` trains a version (patient-disjoint dev split, early
+:func:`models.trainer.train_ensemble` trains a version (patient-disjoint dev split, early
 stopping, per-type thresholds for a target recall) and publishes it atomically;
 :mod:`models.registry` lists and loads versions; :class:`models.ensemble.Ensemble` predicts.
 Heavy imports (torch, transformers) happen in the submodules, not here.

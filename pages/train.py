@@ -48,23 +48,11 @@ def history_figure(points: list[dict]) -> go.Figure:
     return fig
 
 
-def show_job(fdb, job) -> None:
-    """One job's progress, live loss/F1 and cancel button. ``fdb``: the fragment run's own
-    connection (a fragment rerun may run in another thread than the page's full run)."""
-    who = f" · started by {job.created_by}" if job.created_by else ""
-    st.markdown(f"**Job {job.id} · {job.kind}** · {job.status}{who}")
-    frac = job.fraction
-    st.progress(frac if frac is not None else 0.0, text=job.message or job.status)
+def history_chart(job) -> None:
+    """The live loss / dev F1 of a training job."""
     points = jobs.history_of(job)
     if job.kind == "train" and points:
         st.plotly_chart(history_figure(points), key=f"train.history.{job.id}")
-    if not job.cancel_requested:
-        if st.button("Cancel", key=f"train.cancel.{job.id}", icon=":material/cancel:"):
-            with C.guard():
-                jobs.cancel_job(fdb, user, job.id)
-                st.info(f"Cancellation of job {job.id} requested; the worker stops at its next check.")
-    else:
-        st.caption("Cancellation requested.")
 
 
 jobs.fail_stale_jobs(db)
@@ -83,8 +71,8 @@ def live_jobs() -> None:
             st.rerun()   # a job just ended: refresh the versions and the job lists
         st.caption("No training or pre-annotation job is running.")
         return
-    for job in running:
-        show_job(fdb, job)
+    for job in running:   # fdb: the fragment run's own connection (it may run in another thread)
+        C.render_job(fdb, job, user=user, key="train", title=True, chart=history_chart)
 
 
 st.subheader("Running jobs")

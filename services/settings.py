@@ -83,7 +83,8 @@ class ProjectSettings:
 
     @classmethod
     def of(cls, project: store.Project | None) -> "ProjectSettings":
-        return cls.from_settings(project.settings if project is not None else None)
+        settings = project.settings if project is not None else None
+        return cls.from_settings(settings if isinstance(settings, dict) else None)
 
     def to_settings(self) -> dict:
         out = dict(self.extra)
@@ -99,8 +100,7 @@ class ProjectSettings:
 def project_locale(project: store.Project) -> str:
     """Locale of rules, dictionaries, surrogate lists and date order for ``project``: its
     ``locale`` setting, else its schema's (``es`` for MEDDOCAN, ``de`` for german-8, else ``en``)."""
-    settings = project.settings if isinstance(project.settings, dict) else {}
-    return str(settings.get("locale") or default_locale(project.schema))
+    return str(ProjectSettings.of(project).extra.get("locale") or default_locale(project.schema))
 
 
 def models_dir_for(project: store.Project, db_path: str | os.PathLike) -> Path:
@@ -109,7 +109,7 @@ def models_dir_for(project: store.Project, db_path: str | os.PathLike) -> Path:
     database's folder unless absolute; empty means ``models/<database name>`` beside the database,
     so two databases never share model folders either."""
     db = Path(db_path).resolve()
-    setting = str((project.settings or {}).get("models_dir") or "").strip()
+    setting = ProjectSettings.of(project).models_dir.strip()
     base = Path(setting) if setting else Path("models") / db.stem
     if not base.is_absolute():
         base = db.parent / base
@@ -119,7 +119,7 @@ def models_dir_for(project: store.Project, db_path: str | os.PathLike) -> Path:
 def checkpoint_dir(project: store.Project) -> Path | None:
     """The project's local encoder checkpoint folder (relative paths from the repository root),
     or ``None`` when encoders train from scratch."""
-    setting = str((project.settings or {}).get("checkpoint_dir") or "")
+    setting = ProjectSettings.of(project).checkpoint_dir
     if not setting:
         return None
     return Path(setting) if Path(setting).is_absolute() else REPO_ROOT / setting

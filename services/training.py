@@ -8,7 +8,7 @@ versions it makes (activate, roll back).
   the figures and activates it (:func:`activate_version`).
 * :func:`start_training` (the Train page) and :func:`train_from_store` (the command line).
 
-Why training happens in a staging directory: :func:`models.train.train_ensemble` publishes a
+Why training happens in a staging directory: :func:`models.trainer.train_ensemble` publishes a
 version atomically, but a version is only *ours* once it has been evaluated and has a row in
 the store. So the run publishes into ``<models>/.tmp-stage-<pid>/`` and the finished version is
 moved into ``<models>/`` right before its row is written. A run that is cancelled, fails or is
@@ -42,12 +42,12 @@ from pipeline.metrics import evaluate
 from pipeline.spans import Document
 from services import access
 from services.jobs import JobCancelled, JobContext, fail_stale_jobs, run_here, running_jobs, start_job
-from services.settings import checkpoint_dir, models_dir_for, project_locale
+from services.settings import ProjectSettings, checkpoint_dir, models_dir_for, project_locale
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MEMBERS = ("crf", "bert", "electra")
-#: members models/ can train (checked again against models.train in the worker); listed here so
+#: members models/ can train (checked again against models.trainer in the worker); listed here so
 #: the app can validate a request without importing torch into the Streamlit process
 KNOWN_MEMBERS = ("crf", "bert", "electra", "roberta")
 HISTORY_POINTS = 400          # loss/F1 points kept in a job's result (older ones thinned out)
@@ -213,7 +213,7 @@ def _metrics_json(report) -> dict:
 
 def train_job(ctx: JobContext) -> dict:
     """Retrain from the project's finished gold set; returns the new version's id and figures."""
-    from models.train import TrainConfig, TrainingCancelled, member_kind, train_ensemble
+    from models.trainer import TrainConfig, TrainingCancelled, member_kind, train_ensemble
 
     p = TrainParams.from_params(ctx.params)
     for m in p.members:
@@ -239,8 +239,8 @@ def train_job(ctx: JobContext) -> dict:
     if not dev_docs or not train_docs:
         raise TrainingError("the gold set could not be split into train and held-out dev documents by patient")
 
-    settings = project.settings or {}
-    target = p.target_recall if p.target_recall is not None else float(settings.get("target_recall", 0.99))
+    settings = ProjectSettings.of(project)
+    target = p.target_recall if p.target_recall is not None else settings.target_recall
     cfg_dict = {**p.config, "members": list(p.members), "seed": p.seed, "target_recall": target,
                 "locale": project_locale(project),
                 "threads": p.threads or p.config.get("threads") or max(1, min(2, os.cpu_count() or 1))}
@@ -249,7 +249,7 @@ def train_job(ctx: JobContext) -> dict:
     cp = checkpoint_dir(project)
     if cp is not None:
         if not cp.is_dir():
-            raise TrainingError(f"the project's checkpoint folder {settings.get('checkpoint_dir')} does not exist")
+            raise TrainingError(f"the project's checkpoint folder {settings.checkpoint_dir} does not exist")
         enc = dict(cfg_dict.get("encoders") or {})
         for m in p.members:
             if m != "crf":

@@ -12,8 +12,8 @@ from store.assignments import (ASSIGNMENT_STATUSES, Assignment, assign, list_ass
                                set_assignment_status, unassign)
 from store.audit import AuditEntry, audit, list_audit
 from store.backup import backup, check_database_file, restore
-from store.db import (close_thread_dbs, connect, default_db_path, read_snapshot, schema_version, thread_db, transaction,
-                      with_retry)
+from store.connection import close_thread_dbs, connect, thread_db
+from store.db import default_db_path, read_snapshot, schema_version, transaction, with_retry
 from store.deid import (DeidOutput, DeidProfile, DeidRun, create_deid_run, finish_deid_run, get_deid_output,
                         get_deid_profile, get_deid_run, list_deid_outputs, list_deid_profiles, list_deid_runs,
                         save_deid_output, save_deid_outputs, save_deid_profile)

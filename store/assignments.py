@@ -37,7 +37,20 @@ _SELECT = """SELECT a.*, d.project_id AS project_id, d.name AS doc_name
 def assign(db: Database, doc_id: int, user: str, *, position: int | None = None, by: str | None = None) -> int:
     """Give ``doc_id`` to ``user`` (idempotent: an existing assignment keeps its status and time,
     and moves only if ``position`` is given). New ones go to the end of the user's queue.
-    Returns the assignment id. ``by`` is who assigned it (audit)."""
+    Returns the assignment id. ``by`` is who assigned it (audit).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> aid = store.assign(db, doc_id, "ana", by="lead")
+    >>> store.assign(db, doc_id, "ana") == aid                # idempotent
+    True
+    >>> [(a.doc_name, a.user, a.status, a.assigned_by) for a in store.list_assignments(db, user="ana")]
+    [('note-1', 'ana', 'assigned', 'lead')]
+    """
     if not user:
         raise InvalidValueError("an assignment needs a user")
     doc_id = int(doc_id)
@@ -65,7 +78,20 @@ def assign(db: Database, doc_id: int, user: str, *, position: int | None = None,
 
 @retrying
 def unassign(db: Database, doc_id: int, user: str, *, by: str | None = None) -> bool:
-    """Remove an assignment (the user's layer, if any, stays). True if one was removed."""
+    """Remove an assignment (the user's layer, if any, stays). True if one was removed.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> _ = store.assign(db, doc_id, "ana")
+    >>> store.unassign(db, doc_id, "ana", by="lead")
+    True
+    >>> store.unassign(db, doc_id, "ana")                     # nothing left to remove
+    False
+    """
     with transaction(db):
         n = db.execute("DELETE FROM assignments WHERE doc_id = ? AND user = ?", [int(doc_id), user]).rowcount
         if n:
@@ -76,7 +102,18 @@ def unassign(db: Database, doc_id: int, user: str, *, by: str | None = None) -> 
 @retrying
 def list_assignments(db: Database, user: str | None = None, project_id: int | None = None,
                      status: str | None = None, *, doc_id: int | None = None) -> list[Assignment]:
-    """Assignments filtered by user, project, status and/or document, ordered by user then position."""
+    """Assignments filtered by user, project, status and/or document, ordered by user then position.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> ids = store.add_documents(db, pid, [Document("note-1", "Seen on 2070-01-02."), Document("note-2", "No dates.")])
+    >>> _ = [store.assign(db, doc_id, "ana") for doc_id in reversed(ids)]
+    >>> [(a.doc_name, a.position) for a in store.list_assignments(db, user="ana")]
+    [('note-2', 0), ('note-1', 1)]
+    """
     where, params = [], []  # type: ignore[var-annotated]
     if user is not None:
         where.append("a.user = ?")
@@ -97,7 +134,20 @@ def list_assignments(db: Database, user: str | None = None, project_id: int | No
 
 @retrying
 def set_assignment_status(db: Database, doc_id: int, user: str, status: str, *, by: str | None = None) -> None:
-    """Move an assignment to ``assigned`` | ``in_progress`` | ``finished`` (stamping start/finish)."""
+    """Move an assignment to ``assigned`` | ``in_progress`` | ``finished`` (stamping start/finish).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> _ = store.assign(db, doc_id, "ana")
+    >>> store.set_assignment_status(db, doc_id, "ana", "finished")
+    >>> [a] = store.list_assignments(db, user="ana")
+    >>> a.status, a.finished_at is not None
+    ('finished', True)
+    """
     check_choice(status, ASSIGNMENT_STATUSES, "assignment status")
     at = now_iso()
     with transaction(db):
@@ -115,7 +165,20 @@ def set_assignment_status(db: Database, doc_id: int, user: str, status: str, *, 
 
 @retrying
 def record_time(db: Database, doc_id: int, user: str, seconds: float) -> float:
-    """Add ``seconds`` of work to the assignment; returns the new total."""
+    """Add ``seconds`` of work to the assignment; returns the new total.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> _ = store.assign(db, doc_id, "ana")
+    >>> store.record_time(db, doc_id, "ana", 90)
+    90.0
+    >>> store.record_time(db, doc_id, "ana", 30.5)
+    120.5
+    """
     seconds = float(seconds)
     if seconds < 0:
         raise InvalidValueError("time spent cannot be negative")

@@ -34,6 +34,14 @@ def audit(db: Database, user: str | None, action: str, target: str | None = None
     ``action`` is ``<area>.<verb>`` (``document.add``, ``layer.save``, ``model.activate``,
     ``export``...); ``target`` names the object (``document:12``, ``model:3``); ``user`` is
     ``None`` for the system.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> store.audit(db, "ana", "export", "project:1", detail={"documents": 12})
+    1
+    >>> entry = store.list_audit(db, action="export")[0]
+    >>> entry.user, entry.action, entry.target, entry.detail
+    ('ana', 'export', 'project:1', {'documents': 12})
     """
     with transaction(db):
         cur = db.execute(
@@ -47,7 +55,19 @@ def audit(db: Database, user: str | None, action: str, target: str | None = None
 def list_audit(db: Database, *, doc_id: int | None = None, user: str | None = None,
                action: str | None = None, limit: int = 200, offset: int = 0) -> list[AuditEntry]:
     """Newest first, filtered by document, user and/or action (``action`` may end with ``.*``
-    for a prefix, e.g. ``layer.*``)."""
+    for a prefix, e.g. ``layer.*``).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014, user="ana")
+    >>> _ = store.add_documents(db, pid, [Document("note-1", "No names here.")], user="ben")
+    >>> [(e.user, e.action, e.target) for e in store.list_audit(db)]
+    [('ben', 'document.add', 'document:1'), ('ana', 'project.create', 'project:1')]
+    >>> [e.action for e in store.list_audit(db, action="project.*")]
+    ['project.create']
+    """
     where, params = [], []  # type: ignore[var-annotated]
     if doc_id is not None:
         where.append("doc_id = ?")

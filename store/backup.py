@@ -46,7 +46,23 @@ def _copy(src_path: Path, dst_path: Path, *, busy_timeout_s: float = 10.0) -> No
 
 def check_database_file(path: str | os.PathLike[str]) -> int:
     """Raise :class:`FormatError` unless ``path`` is an intact workbench database this program can
-    open; return its schema version."""
+    open; return its schema version.
+
+    >>> import store
+    >>> import os, shutil, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "workbench.db")
+    >>> store.connect(path).close()
+    >>> store.check_database_file(path) == store.LATEST_VERSION
+    True
+    >>> with open(os.path.join(folder, "notes.txt"), "w") as f:
+    ...     _ = f.write("not a database")
+    >>> store.check_database_file(os.path.join(folder, "notes.txt"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.FormatError: ...notes.txt: is not a readable SQLite database (DatabaseError)
+    >>> shutil.rmtree(folder)
+    """
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"{p}: no such file")
@@ -71,7 +87,20 @@ def check_database_file(path: str | os.PathLike[str]) -> int:
 
 
 def backup(db_path: str | os.PathLike[str], out_path: str | os.PathLike[str]) -> Path:
-    """Write a consistent, self-contained copy of the database to ``out_path``; return it."""
+    """Write a consistent, self-contained copy of the database to ``out_path``; return it.
+
+    >>> import store
+    >>> import os, shutil, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "workbench.db")
+    >>> db = store.connect(path)
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "lead")
+    >>> copy = store.backup(path, os.path.join(folder, "backup.db"))    # while db stays open
+    >>> copy.name, store.check_database_file(copy) == store.LATEST_VERSION
+    ('backup.db', True)
+    >>> db.close()
+    >>> shutil.rmtree(folder)
+    """
     src, out = Path(db_path), Path(out_path)
     if not src.is_file():
         raise FileNotFoundError(f"{src}: no such database")
@@ -97,6 +126,23 @@ def restore(backup_path: str | os.PathLike[str], db_path: str | os.PathLike[str]
     :class:`StoreBusyError` if another process has the database open; the database is untouched
     in both cases. A backup from an older schema version is brought forward on the next
     :func:`store.connect`.
+
+    >>> import store
+    >>> import os, shutil, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path, copy = os.path.join(folder, "workbench.db"), os.path.join(folder, "backup.db")
+    >>> db = store.connect(path)
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "lead")
+    >>> _ = store.backup(path, copy)
+    >>> _ = store.create_user(db, "ben", "correct horse battery", "annotator")
+    >>> db.close()                                            # a restore needs the database closed
+    >>> store.restore(copy, path).name                        # the replaced database is kept
+    'workbench.db.before-restore'
+    >>> db = store.connect(path)
+    >>> [u.username for u in store.list_users(db)]
+    ['ana']
+    >>> db.close()
+    >>> shutil.rmtree(folder)
     """
     src, dst = Path(backup_path), Path(db_path)
     check_database_file(src)

@@ -1,11 +1,12 @@
-"""Opening the SQLite file, transactions, retries on a locked file, and forward migrations.
+"""Transactions, retries on a locked file, time and JSON helpers: what every store module uses.
+Opening a file (and bringing it up to date) is :mod:`store.connection`.
 
 Why this shape:
 
 * **One connection per thread.** ``sqlite3`` refuses to use a connection from a thread other
   than the one that opened it (``check_same_thread``, left at its default): each thread (a
-  Streamlit script run, a job worker, a test thread) calls :func:`connect` or
-  :func:`thread_db`, which caches one connection per thread and path.
+  Streamlit script run, a job worker, a test thread) calls :func:`store.connection.connect` or
+  :func:`store.connection.thread_db`, which caches one connection per thread and path.
 * **WAL.** Readers never block the writer and the writer never blocks readers, so pages stay
   responsive while a batch job writes.
 * **BEGIN IMMEDIATE.** Every write goes through :func:`transaction`, which takes the write lock
@@ -17,7 +18,8 @@ Why this shape:
   :class:`~pipeline.errors.StoreBusyError` says so in words; nothing crashes and nothing half
   written stays behind.
 * **Forward migrations.** ``schema_version`` records which of :data:`store.migrations.MIGRATIONS`
-  have run; a file made by an older version is brought forward when opened.
+  have run; a file made by an older version is brought forward when opened
+  (:func:`store.connection.connect`).
 """
 from __future__ import annotations
 
@@ -28,7 +30,6 @@ import logging
 import os
 import random
 import sqlite3
-import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,7 +37,7 @@ from typing import Any, Callable, Iterator, TypeVar
 
 from sqlite_utils import Database
 
-from pipeline.errors import FormatError, StoreBusyError
+from pipeline.errors import StoreBusyError
 from store.errors import InvalidValueError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -53,7 +54,16 @@ T = TypeVar("T")
 # --------------------------------------------------------------------------- paths and time
 
 def default_db_path() -> Path:
-    """``$WORKBENCH_DB`` if set, else ``<repo>/var/workbench.db`` (``var/`` is git-ignored)."""
+    """``$WORKBENCH_DB`` if set, else ``<repo>/var/workbench.db`` (``var/`` is git-ignored).
+
+    >>> import store
+    >>> import os
+    >>> from pathlib import Path
+    >>> path = store.default_db_path()
+    >>> env = os.environ.get("WORKBENCH_DB")                  # set: that file; unset: <repo>/var/workbench.db
+    >>> path == Path(env) if env else path.parts[-2:] == ("var", "workbench.db")
+    True
+    """
     env = os.environ.get("WORKBENCH_DB")
     return Path(env) if env else REPO_ROOT / "var" / "workbench.db"
 
@@ -133,7 +143,13 @@ def _busy_error(db: Database, waited: float) -> StoreBusyError:
 
 def with_retry(db: Database, thunk: Callable[[], T]) -> T:
     """Run ``thunk``; on "database is locked" retry with jittered backoff for the connection's
-    ``retry_seconds``, then raise :class:`StoreBusyError`. Other errors pass through."""
+    ``retry_seconds``, then raise :class:`StoreBusyError`. Other errors pass through.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> store.with_retry(db, lambda: db.execute("SELECT COUNT(*) FROM projects").fetchone()[0])
+    0
+    """
     start = time.monotonic()
     deadline = start + _retry_seconds(db)
     delay = 0.02
@@ -181,6 +197,20 @@ def transaction(db: Database) -> Iterator[Database]:
     timeout, then bounded retries, then :class:`StoreBusyError`) instead of failing mid-way.
     Nested use becomes a savepoint inside the outer transaction, so store functions compose:
     calling ``save_layer`` inside your own ``transaction`` commits both or neither.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> with store.transaction(db):                           # both rows commit together...
+    ...     _ = store.audit(db, "ana", "export", "project:1")
+    ...     _ = store.audit(db, "ana", "export", "project:2")
+    >>> try:
+    ...     with store.transaction(db):                       # ...or, on an exception, neither
+    ...         _ = store.audit(db, "ana", "export", "project:3")
+    ...         raise RuntimeError("changed my mind")
+    ... except RuntimeError:
+    ...     pass
+    >>> [e.target for e in store.list_audit(db, action="export")]
+    ['project:2', 'project:1']
     """
     conn = db.conn
     if conn.in_transaction:
@@ -209,7 +239,17 @@ def transaction(db: Database) -> Iterator[Database]:
 @contextlib.contextmanager
 def read_snapshot(db: Database) -> Iterator[Database]:
     """A read transaction, so several SELECTs see one consistent state (WAL snapshot), e.g. a
-    layer's version and its spans. No writes inside (use :func:`transaction` instead)."""
+    layer's version and its spans. No writes inside (use :func:`transaction` instead).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "lead")
+    >>> with store.read_snapshot(db):                         # both reads see the same state
+    ...     users = store.list_users(db)
+    ...     projects = store.list_projects(db)
+    >>> [u.username for u in users], projects
+    (['ana'], [])
+    """
     conn = db.conn
     if conn.in_transaction:
         yield db
@@ -224,78 +264,16 @@ def read_snapshot(db: Database) -> Iterator[Database]:
             conn.execute("COMMIT")
 
 
-# --------------------------------------------------------------------------- connecting
-
-def connect(
-    path: str | os.PathLike[str] | None = None,
-    *,
-    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
-    retry_seconds: float | None = None,
-    migrate_to: int | None = None,
-) -> Database:
-    """Open (creating if needed) the workbench database and bring its schema up to date.
-
-    ``path`` defaults to :func:`default_db_path`; the parent folder is created. The connection
-    may only be used from the thread that opened it. ``busy_timeout_ms`` is how long one attempt
-    waits for a lock inside SQLite; ``retry_seconds`` bounds the retries around it (``None``:
-    ``$WORKBENCH_BUSY_RETRY_S``, else :data:`DEFAULT_RETRY_SECONDS`).
-    ``migrate_to`` stops migrations at that version (tests of old files); leave it ``None``.
-    """
-    from store.migrations import migrate
-
-    p = Path(path) if path is not None else default_db_path()
-    if str(p) != ":memory:":
-        p.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(p), timeout=busy_timeout_ms / 1000.0)
-    try:
-        db = Database(conn, execute_plugins=False)
-        retry = env_retry_seconds() if retry_seconds is None else retry_seconds
-        db._wb_retry_seconds = float(retry)  # type: ignore[attr-defined]
-        db._wb_path = str(p)  # type: ignore[attr-defined]
-        db._wb_read_only = False  # type: ignore[attr-defined]
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        if str(p) != ":memory:":
-            with_retry(db, db.enable_wal)
-        migrate(db, upto=migrate_to)
-    except sqlite3.OperationalError:
-        conn.close()
-        raise
-    except sqlite3.DatabaseError as e:  # "file is not a database" and the like
-        conn.close()
-        raise FormatError(str(p), f"is not a usable SQLite database ({e.__class__.__name__})") from None
-    except BaseException:
-        conn.close()
-        raise
-    return db
-
-
-_local = threading.local()
-
-
-def thread_db(path: str | os.PathLike[str] | None = None) -> Database:
-    """One cached connection per (thread, path): for Streamlit script runs and worker threads,
-    which may not share a connection across threads."""
-    key = str(Path(path).resolve()) if path is not None else str(default_db_path().resolve())
-    cache: dict[str, Database] = getattr(_local, "dbs", None) or {}
-    _local.dbs = cache
-    db = cache.get(key)
-    if db is None:
-        db = connect(key)
-        cache[key] = db
-    return db
-
-
-def close_thread_dbs() -> None:
-    """Close this thread's cached connections (end of a worker thread, tests)."""
-    cache: dict[str, Database] = getattr(_local, "dbs", None) or {}
-    for db in cache.values():
-        db.close()
-    cache.clear()
-
-
 def schema_version(db: Database) -> int:
-    """The highest migration applied to this file (0 for an empty file)."""
+    """The highest migration applied to this file (0 for an empty file).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> store.schema_version(db) == store.LATEST_VERSION
+    True
+    >>> store.schema_version(store.connect(":memory:", migrate_to=0))
+    0
+    """
     if not db["schema_version"].exists():
         return 0
     row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()

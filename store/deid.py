@@ -61,7 +61,19 @@ class DeidOutput:
 
 @retrying
 def save_deid_profile(db: Database, project_id: int, name: str, profile: dict, *, user: str | None = None) -> int:
-    """Create or replace the project's profile of that name (per-category actions etc.)."""
+    """Create or replace the project's profile of that name (per-category actions etc.).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "replace", "DATE": "shift"}}, user="ana")
+    1
+    >>> store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "redact"}})   # replaces it
+    1
+    >>> store.get_deid_profile(db, pid, "default").profile
+    {'actions': {'NAME': 'redact'}}
+    """
     if not name:
         raise InvalidValueError("a de-identification profile needs a name")
     if not isinstance(profile, dict):
@@ -83,11 +95,33 @@ def save_deid_profile(db: Database, project_id: int, name: str, profile: dict, *
 
 @retrying
 def list_deid_profiles(db: Database, project_id: int) -> list[DeidProfile]:
+    """The project's de-identification profiles, by name.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> _ = store.save_deid_profile(db, pid, "strict", {"actions": {"NAME": "redact"}})
+    >>> _ = store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "replace"}})
+    >>> [p.name for p in store.list_deid_profiles(db, pid)]
+    ['default', 'strict']
+    """
     return [_profile(r) for r in db.query("SELECT * FROM deid_profiles WHERE project_id = ? ORDER BY name", [project_id])]
 
 
 @retrying
 def get_deid_profile(db: Database, project_id: int, name: str) -> DeidProfile:
+    """The project's profile of that name; :class:`NotFoundError` if there is none.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> _ = store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "replace"}}, user="ana")
+    >>> profile = store.get_deid_profile(db, pid, "default")
+    >>> profile.profile, profile.updated_by
+    ({'actions': {'NAME': 'replace'}}, 'ana')
+    """
     rows = list(db.query("SELECT * FROM deid_profiles WHERE project_id = ? AND name = ?", [project_id, name]))
     if not rows:
         raise NotFoundError(f"project {project_id} has no de-identification profile named {name!r}")
@@ -100,7 +134,18 @@ def get_deid_profile(db: Database, project_id: int, name: str) -> DeidProfile:
 def create_deid_run(db: Database, project_id: int, profile_name: str, profile: dict | None = None, *,
                     model_version: str | None = None, job_id: int | None = None, user: str | None = None) -> int:
     """Start a run (status ``running``). ``profile`` defaults to the stored profile of that name;
-    either way a copy is kept with the run."""
+    either way a copy is kept with the run.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> _ = store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "replace"}})
+    >>> run_id = store.create_deid_run(db, pid, "default", model_version="v1", user="ana")
+    >>> run = store.get_deid_run(db, run_id)
+    >>> run.status, run.profile_name, run.profile, run.model_version
+    ('running', 'default', {'actions': {'NAME': 'replace'}}, 'v1')
+    """
     with transaction(db):
         if profile is None:
             profile = get_deid_profile(db, project_id, profile_name).profile
@@ -123,7 +168,21 @@ def save_deid_outputs(db: Database, run_id: int, outputs: Iterable[tuple[int, st
                       *, user: str | None = None) -> int:
     """Store many outputs ``(doc_id, text, spans[, n_leaks])`` in one transaction (upsert on
     (run, document)); spans are offsets into the output text and are checked against it.
-    One audit row for the batch. Returns how many were written."""
+    One audit row for the batch. Returns how many were written.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> ids = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu."), Document("note-2", "No names here.")])
+    >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> store.save_deid_outputs(db, run_id, [(ids[0], "Seen by Dr [NAME].", [Span("", 11, 17, "NAME", "DOCTOR")]),
+    ...                                      (ids[1], "No names here.", [], 0)])
+    2
+    >>> [(o.doc_id, len(o.spans)) for o in store.list_deid_outputs(db, run_id)]
+    [(1, 1), (2, 0)]
+    """
     rows = []
     for item in outputs:
         doc_id, text, spans = int(item[0]), item[1], list(item[2])
@@ -145,12 +204,39 @@ def save_deid_outputs(db: Database, run_id: int, outputs: Iterable[tuple[int, st
 
 def save_deid_output(db: Database, run_id: int, doc_id: int, text: str, spans: Sequence[Span], *,
                      n_leaks: int = 0, user: str | None = None) -> None:
-    """One document's output (see :func:`save_deid_outputs`; prefer it for batches)."""
+    """One document's output (see :func:`save_deid_outputs`; prefer it for batches).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu.")])
+    >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> store.save_deid_output(db, run_id, doc_id, "Seen by Dr [NAME].", [Span("", 11, 17, "NAME", "DOCTOR")])
+    >>> output = store.get_deid_output(db, run_id, doc_id)
+    >>> output.text, [(s.start, s.end, s.type) for s in output.spans]
+    ('Seen by Dr [NAME].', [(11, 17, 'DOCTOR')])
+    """
     save_deid_outputs(db, run_id, [(doc_id, text, spans, n_leaks)], user=user)
 
 
 @retrying
 def get_deid_output(db: Database, run_id: int, doc_id: int) -> DeidOutput:
+    """One document's output of a run, text included; :class:`NotFoundError` if there is none.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu.")])
+    >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> store.save_deid_output(db, run_id, doc_id, "Seen by Dr [NAME].", [Span("", 11, 17, "NAME", "DOCTOR")])
+    >>> output = store.get_deid_output(db, run_id, doc_id)
+    >>> output.text, output.n_leaks, [s.doc_id for s in output.spans]
+    ('Seen by Dr [NAME].', 0, ['1'])
+    """
     rows = list(db.query("SELECT * FROM deid_outputs WHERE run_id = ? AND doc_id = ?", [int(run_id), int(doc_id)]))
     if not rows:
         raise NotFoundError(f"run {run_id} has no output for document {doc_id}")
@@ -159,6 +245,21 @@ def get_deid_output(db: Database, run_id: int, doc_id: int) -> DeidOutput:
 
 @retrying
 def list_deid_outputs(db: Database, run_id: int, *, with_text: bool = False) -> list[DeidOutput]:
+    """A run's outputs by document id; without their text unless ``with_text``.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu.")])
+    >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> store.save_deid_output(db, run_id, doc_id, "Seen by Dr [NAME].", [Span("", 11, 17, "NAME", "DOCTOR")])
+    >>> [(o.doc_id, o.text, len(o.spans)) for o in store.list_deid_outputs(db, run_id)]
+    [(1, None, 1)]
+    >>> [o.text for o in store.list_deid_outputs(db, run_id, with_text=True)]
+    ['Seen by Dr [NAME].']
+    """
     return [_output(r, with_text=with_text) for r in
             db.query("SELECT * FROM deid_outputs WHERE run_id = ? ORDER BY doc_id", [int(run_id)])]
 
@@ -166,7 +267,21 @@ def list_deid_outputs(db: Database, run_id: int, *, with_text: bool = False) -> 
 @retrying
 def finish_deid_run(db: Database, run_id: int, *, counts: dict, leaks: int, quality: dict | None = None,
                     status: str = "done", user: str | None = None) -> None:
-    """Close a run with its counts (per category/action), number of leaks found and quality figures."""
+    """Close a run with its counts (per category/action), number of leaks found and quality figures.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu.")])
+    >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> store.save_deid_output(db, run_id, doc_id, "Seen by Dr [NAME].", [Span("", 11, 17, "NAME", "DOCTOR")])
+    >>> store.finish_deid_run(db, run_id, counts={"NAME": {"redact": 1}}, leaks=0, quality={"documents": 1})
+    >>> run = store.get_deid_run(db, run_id)
+    >>> run.status, run.counts, run.leaks, run.finished_at is not None
+    ('done', {'NAME': {'redact': 1}}, 0, True)
+    """
     check_choice(status, RUN_STATUSES, "run status")
     with transaction(db):
         cur = db.execute(
@@ -179,6 +294,17 @@ def finish_deid_run(db: Database, run_id: int, *, counts: dict, leaks: int, qual
 
 @retrying
 def get_deid_run(db: Database, run_id: int) -> DeidRun:
+    """The de-identification run with that id; :class:`NotFoundError` if there is none.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}}, user="ana")
+    >>> run = store.get_deid_run(db, run_id)
+    >>> run.status, run.profile_name, run.created_by, run.leaks
+    ('running', 'default', 'ana', None)
+    """
     rows = list(db.query("SELECT * FROM deid_runs WHERE id = ?", [int(run_id)]))
     if not rows:
         raise NotFoundError(f"de-identification run {run_id} does not exist")
@@ -187,7 +313,17 @@ def get_deid_run(db: Database, run_id: int) -> DeidRun:
 
 @retrying
 def list_deid_runs(db: Database, project_id: int) -> list[DeidRun]:
-    """Newest first."""
+    """Newest first.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> first = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> second = store.create_deid_run(db, pid, "strict", {"actions": {"NAME": "redact", "DATE": "redact"}})
+    >>> [(r.id, r.profile_name) for r in store.list_deid_runs(db, pid)]
+    [(2, 'strict'), (1, 'default')]
+    """
     return [_run(r) for r in db.query("SELECT * FROM deid_runs WHERE project_id = ? ORDER BY id DESC", [project_id])]
 
 

@@ -31,7 +31,17 @@ class Dictionary:
 def save_dictionary(db: Database, project_id: int, category: str, type: str, name: str, entries: list[str],
                     user: str | None = None) -> int:
     """Create or replace (same project and name) a dictionary; entries are de-duplicated, blank
-    ones dropped, order kept. The category/type must be in the project's schema."""
+    ones dropped, order kept. The category/type must be in the project's schema.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> dict_id = store.save_dictionary(db, pid, "LOCATION", "CITY", "cities",
+    ...                                 ["Springfield", " Springfield ", "", "Shelbyville"], user="ana")
+    >>> store.list_dictionaries(db, pid)[0].entries
+    ['Springfield', 'Shelbyville']
+    """
     if not name:
         raise InvalidValueError("a dictionary needs a name")
     schema = get_project(db, project_id).schema
@@ -55,6 +65,19 @@ def save_dictionary(db: Database, project_id: int, category: str, type: str, nam
 
 @retrying
 def list_dictionaries(db: Database, project_id: int, *, category: str | None = None) -> list[Dictionary]:
+    """The project's dictionaries (of ``category`` when given), by category then name.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> _ = store.save_dictionary(db, pid, "NAME", "DOCTOR", "doctors", ["Wu", "Okafor"])
+    >>> _ = store.save_dictionary(db, pid, "LOCATION", "CITY", "cities", ["Springfield"])
+    >>> [(d.category, d.name, len(d.entries)) for d in store.list_dictionaries(db, pid)]
+    [('LOCATION', 'cities', 1), ('NAME', 'doctors', 2)]
+    >>> [d.name for d in store.list_dictionaries(db, pid, category="NAME")]
+    ['doctors']
+    """
     sql = "SELECT * FROM dictionaries WHERE project_id = ?"
     params: list = [project_id]
     if category is not None:
@@ -65,6 +88,17 @@ def list_dictionaries(db: Database, project_id: int, *, category: str | None = N
 
 @retrying
 def delete_dictionary(db: Database, dict_id: int, *, user: str | None = None) -> None:
+    """Delete a dictionary; :class:`NotFoundError` if there is none with that id.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> dict_id = store.save_dictionary(db, pid, "LOCATION", "CITY", "cities", ["Springfield"])
+    >>> store.delete_dictionary(db, dict_id, user="ana")
+    >>> store.list_dictionaries(db, pid)
+    []
+    """
     with transaction(db):
         if db.execute("DELETE FROM dictionaries WHERE id = ?", [int(dict_id)]).rowcount == 0:
             raise NotFoundError(f"dictionary {dict_id} does not exist")

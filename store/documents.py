@@ -76,6 +76,18 @@ def add_documents(db: Database, project_id: int, docs: Sequence[Document], *, la
     without spans gets no layer row unless ``empty_layers`` (a gold corpus where some notes hold
     no PHI). Raises :class:`SpanError` (bad offsets, label outside the schema, overlap),
     :class:`DuplicateError` (a name twice in the batch or already stored), and writes nothing.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> note = Document("note-1", text, [Span("", 11, 13, "NAME", "DOCTOR")], meta={"split": "train"})
+    >>> store.add_documents(db, pid, [note, Document("note-2", "No names here.")], user="ana")
+    [1, 2]
+    >>> store.read_layer(db, 1, "gold").version, store.read_layer(db, 2, "gold").version
+    (1, 0)
     """
     project = get_project(db, project_id)
     checked: list[list[Span]] = []
@@ -144,6 +156,18 @@ def _names(names: Sequence[str], n: int = 5) -> str:
 
 @retrying
 def get_document(db: Database, doc_id: int) -> DocumentRecord:
+    """The document with that id, text included; :class:`NotFoundError` if there is none.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> record = store.get_document(db, doc_id)
+    >>> record.name, record.text
+    ('note-1', 'Seen by Dr Wu in Boston on 2070-01-02.')
+    """
     rows = list(db.query("SELECT * FROM documents WHERE id = ?", [int(doc_id)]))
     if not rows:
         raise NotFoundError(f"document {doc_id} does not exist")
@@ -152,7 +176,19 @@ def get_document(db: Database, doc_id: int) -> DocumentRecord:
 
 @retrying
 def find_document(db: Database, project_id: int, name: str) -> DocumentRecord | None:
-    """The document of that name in the project, or ``None``."""
+    """The document of that name in the project, or ``None``.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> store.find_document(db, pid, "note-1").id == doc_id
+    True
+    >>> print(store.find_document(db, pid, "note-9"))
+    None
+    """
     rows = list(db.query("SELECT * FROM documents WHERE project_id = ? AND name = ?", [project_id, name]))
     return _record(rows[0], with_text=True) if rows else None
 
@@ -164,7 +200,19 @@ _LIST_COLUMNS = "id, project_id, name, sha256, patient_id, split, source_file, m
 def list_documents(db: Database, project_id: int, *, split: str | None = None, patient_id: str | None = None,
                    ids: Sequence[int] | None = None, with_text: bool = False, limit: int | None = None,
                    offset: int = 0) -> list[DocumentRecord]:
-    """Documents of a project by id; without text unless ``with_text`` (listings stay cheap)."""
+    """Documents of a project by id; without text unless ``with_text`` (listings stay cheap).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> docs = [Document(f"note-{i}", "Seen on 2070-01-02.", meta={"split": "train" if i < 2 else "test"})
+    ...         for i in range(3)]
+    >>> _ = store.add_documents(db, pid, docs)
+    >>> [(d.name, d.split, d.text) for d in store.list_documents(db, pid, split="train")]
+    [('note-0', 'train', None), ('note-1', 'train', None)]
+    """
     cols = "*" if with_text else _LIST_COLUMNS
     where, params = ["project_id = ?"], [project_id]  # type: ignore[list-item]
     if split is not None:
@@ -198,6 +246,18 @@ def list_documents(db: Database, project_id: int, *, split: str | None = None, p
 
 @retrying
 def count_documents(db: Database, project_id: int, *, split: str | None = None) -> int:
+    """How many documents the project has (in ``split`` when given).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> _ = store.add_documents(db, pid, [Document("note-1", "Seen on 2070-01-02.", meta={"split": "test"}),
+    ...                                   Document("note-2", "No dates here.")])
+    >>> store.count_documents(db, pid), store.count_documents(db, pid, split="test")
+    (2, 1)
+    """
     if split is None:
         return int(db.execute("SELECT COUNT(*) FROM documents WHERE project_id = ?", [project_id]).fetchone()[0])
     return int(db.execute("SELECT COUNT(*) FROM documents WHERE project_id = ? AND split = ?",
@@ -206,7 +266,19 @@ def count_documents(db: Database, project_id: int, *, split: str | None = None) 
 
 @retrying
 def set_split(db: Database, doc_ids: Sequence[int], split: str | None, *, user: str | None = None) -> int:
-    """Put documents in a split (``train``, ``dev``, ``test`` or ``None``); returns how many."""
+    """Put documents in a split (``train``, ``dev``, ``test`` or ``None``); returns how many.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> ids = store.add_documents(db, pid, [Document("note-1", "Seen on 2070-01-02."), Document("note-2", "No dates.")])
+    >>> store.set_split(db, ids, "dev", user="ana")
+    2
+    >>> [d.split for d in store.list_documents(db, pid)]
+    ['dev', 'dev']
+    """
     ids = [int(i) for i in doc_ids]
     n = 0
     with transaction(db):
@@ -221,7 +293,19 @@ def set_split(db: Database, doc_ids: Sequence[int], split: str | None, *, user: 
 @retrying
 def delete_documents(db: Database, doc_ids: Sequence[int], *, user: str | None = None) -> int:
     """Delete documents with everything hanging off them (layers, spans, assignments, outputs,
-    risk scores). The audit log keeps one row per deleted document."""
+    risk scores). The audit log keeps one row per deleted document.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> ids = store.add_documents(db, pid, [Document("note-1", "Seen on 2070-01-02."), Document("note-2", "No dates.")])
+    >>> store.delete_documents(db, ids[:1], user="ana")
+    1
+    >>> [d.name for d in store.list_documents(db, pid)]
+    ['note-2']
+    """
     ids = [int(i) for i in doc_ids]
     n = 0
     with transaction(db):

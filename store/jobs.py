@@ -59,7 +59,15 @@ class Job:
 @retrying
 def create_job(db: Database, kind: str, params: dict | None = None, *, project_id: int | None = None,
                total: float | None = None, user: str | None = None) -> int:
-    """Queue a job of ``kind`` (``train``, ``deid``, ``risk``, ``preannotate``...); returns its id."""
+    """Queue a job of ``kind`` (``train``, ``deid``, ``risk``, ``preannotate``...); returns its id.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> job_id = store.create_job(db, "train", {"epochs": 3}, total=3, user="ana")
+    >>> job = store.get_job(db, job_id)
+    >>> job.kind, job.status, job.params, job.fraction
+    ('train', 'queued', {'epochs': 3}, 0.0)
+    """
     with transaction(db):
         cur = db.execute(
             """INSERT INTO jobs (kind, project_id, params_json, status, progress, total, created_by, created_at)
@@ -79,7 +87,18 @@ def update_job(db: Database, job_id: int, *, progress: float | None = None, tota
                result: Any = _UNSET, pid: int | None = None, user: str | None = None) -> Job:
     """Record progress and/or a status change; always refreshes the heartbeat. Moving to
     ``running`` stamps ``started_at`` (and the worker's pid, this process's by default);
-    ``done``/``failed`` stamp ``finished_at``. ``error`` must be a safe message (no text)."""
+    ``done``/``failed`` stamp ``finished_at``. ``error`` must be a safe message (no text).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> job_id = store.create_job(db, "deid", total=10)
+    >>> job = store.update_job(db, job_id, status="running", progress=4, message="4 of 10 notes")
+    >>> job.status, job.fraction, job.message
+    ('running', 0.4, '4 of 10 notes')
+    >>> job = store.update_job(db, job_id, status="done", progress=10, result={"documents": 10})
+    >>> job.finished, job.result
+    (True, {'documents': 10})
+    """
     if status is not None:
         check_choice(status, JOB_STATUSES, "job status")
     at = now_iso()
@@ -116,7 +135,15 @@ def update_job(db: Database, job_id: int, *, progress: float | None = None, tota
 
 
 def request_cancel(db: Database, job_id: int, *, user: str | None = None) -> Job:
-    """Ask a queued or running job to stop; its worker notices at its next progress check."""
+    """Ask a queued or running job to stop; its worker notices at its next progress check.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> job_id = store.create_job(db, "risk")
+    >>> job = store.request_cancel(db, job_id, user="ana")    # still queued: it fails at once
+    >>> job.status, job.error, job.cancel_requested
+    ('failed', 'cancelled on request', True)
+    """
     job = get_job(db, job_id)
     if job.finished:
         return job
@@ -129,12 +156,34 @@ def request_cancel(db: Database, job_id: int, *, user: str | None = None) -> Job
 
 
 def heartbeat(db: Database, job_id: int) -> None:
-    """Say "still alive" without changing anything else (for long steps without progress)."""
+    """Say "still alive" without changing anything else (for long steps without progress).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> job_id = store.create_job(db, "train")
+    >>> print(store.get_job(db, job_id).heartbeat_at)
+    None
+    >>> store.heartbeat(db, job_id)
+    >>> store.get_job(db, job_id).heartbeat_at is not None
+    True
+    """
     update_job(db, job_id)
 
 
 @retrying
 def get_job(db: Database, job_id: int) -> Job:
+    """The job with that id; :class:`NotFoundError` if there is none.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> job_id = store.create_job(db, "preannotate")
+    >>> store.get_job(db, job_id).kind
+    'preannotate'
+    >>> store.get_job(db, 99)
+    Traceback (most recent call last):
+    ...
+    store.errors.NotFoundError: job 99 does not exist
+    """
     rows = list(db.query("SELECT * FROM jobs WHERE id = ?", [int(job_id)]))
     if not rows:
         raise NotFoundError(f"job {job_id} does not exist")
@@ -144,7 +193,17 @@ def get_job(db: Database, job_id: int) -> Job:
 @retrying
 def list_jobs(db: Database, kind: str | None = None, *, project_id: int | None = None,
               status: str | None = None, limit: int = 100) -> list[Job]:
-    """Newest first."""
+    """Newest first.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_job(db, "train")
+    >>> _ = store.create_job(db, "deid")
+    >>> [(j.id, j.kind) for j in store.list_jobs(db)]
+    [(2, 'deid'), (1, 'train')]
+    >>> [j.id for j in store.list_jobs(db, "train")]
+    [1]
+    """
     where, params = [], []  # type: ignore[var-annotated]
     for col, val in (("kind", kind), ("project_id", project_id), ("status", status)):
         if val is not None:
@@ -158,7 +217,19 @@ def list_jobs(db: Database, kind: str | None = None, *, project_id: int | None =
 def mark_stale_jobs_failed(db: Database, older_than_s: float, *, now: datetime | None = None) -> list[int]:
     """Fail running jobs whose heartbeat is older than ``older_than_s`` seconds (their worker
     stopped: killed, crashed, machine restarted). Returns their ids. Queued jobs are left alone:
-    waiting for a worker is not a sign of death."""
+    waiting for a worker is not a sign of death.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from datetime import datetime, timedelta, timezone
+    >>> job_id = store.create_job(db, "train")
+    >>> _ = store.update_job(db, job_id, status="running")
+    >>> an_hour_later = datetime.now(timezone.utc) + timedelta(hours=1)   # no heartbeat since
+    >>> store.mark_stale_jobs_failed(db, 600, now=an_hour_later)
+    [1]
+    >>> store.get_job(db, job_id).status
+    'failed'
+    """
     now = now or datetime.now(timezone.utc)
     cutoff = now_iso(now - timedelta(seconds=older_than_s))
     failed: list[int] = []

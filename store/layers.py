@@ -61,7 +61,21 @@ def _doc_and_schema(db: Database, doc_id: int) -> tuple[str, LabelSchema]:
 
 @retrying
 def read_layer(db: Database, doc_id: int, layer: str) -> LayerState:
-    """Spans (sorted) and version of a layer; ``LayerState([], 0)`` if it does not exist yet."""
+    """Spans (sorted) and version of a layer; ``LayerState([], 0)`` if it does not exist yet.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", text, [Span("", 11, 13, "NAME", "DOCTOR")])])
+    >>> state = store.read_layer(db, doc_id, "gold")
+    >>> state.version, [(s.start, s.end, s.category, s.type) for s in state.spans]
+    (1, [(11, 13, 'NAME', 'DOCTOR')])
+    >>> store.read_layer(db, doc_id, "pre")                   # no such layer yet
+    LayerState(spans=[], version=0, status=None, updated_by=None, updated_at=None)
+    """
     with read_snapshot(db):
         if db.execute("SELECT 1 FROM documents WHERE id = ?", [int(doc_id)]).fetchone() is None:
             raise NotFoundError(f"document {doc_id} does not exist")
@@ -78,7 +92,19 @@ def read_layer(db: Database, doc_id: int, layer: str) -> LayerState:
 
 @retrying
 def layers_of(db: Database, doc_id: int) -> dict[str, LayerInfo]:
-    """Every layer of a document with version, status, who saved it last and its span count."""
+    """Every layer of a document with version, status, who saved it last and its span count.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", text, [Span("", 11, 13, "NAME", "DOCTOR")])])
+    >>> _ = store.save_layer(db, doc_id, "annotator:ana", [], expected_version=0, user="ana")
+    >>> [(name, i.version, i.status, i.n_spans) for name, i in store.layers_of(db, doc_id).items()]
+    [('annotator:ana', 1, 'in_progress', 0), ('gold', 1, 'finished', 1)]
+    """
     rows = db.query(
         """SELECT l.*, (SELECT COUNT(*) FROM spans s WHERE s.doc_id = l.doc_id AND s.layer = l.layer) AS n_spans
            FROM layers l WHERE l.doc_id = ? ORDER BY l.layer""", [int(doc_id)])
@@ -89,7 +115,20 @@ def layers_of(db: Database, doc_id: int) -> dict[str, LayerInfo]:
 
 @retrying
 def annotator_layers(db: Database, doc_id: int) -> dict[str, LayerState]:
-    """All ``annotator:<user>`` layers of a document, keyed by layer name (for adjudication)."""
+    """All ``annotator:<user>`` layers of a document, keyed by layer name (for adjudication).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> _ = store.save_layer(db, doc_id, "annotator:ana", [Span("", 11, 13, "NAME", "DOCTOR")],
+    ...                      expected_version=0, user="ana")
+    >>> _ = store.save_layer(db, doc_id, "annotator:ben", [], expected_version=0, user="ben")
+    >>> {name: len(state.spans) for name, state in store.annotator_layers(db, doc_id).items()}
+    {'annotator:ana': 1, 'annotator:ben': 0}
+    """
     with read_snapshot(db):
         names = [r[0] for r in db.execute(
             "SELECT layer FROM layers WHERE doc_id = ? AND layer LIKE ? ORDER BY layer",
@@ -106,6 +145,19 @@ def save_layer(db: Database, doc_id: int, layer: str, spans: Iterable[Span], *, 
     ``allow_overlap``) before anything is written. Raises :class:`StaleSaveError` when the
     stored version is not ``expected_version``: nothing is written and the stored spans stay.
     ``status`` (``in_progress`` | ``finished``) is kept as it was when ``None``.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> store.save_layer(db, doc_id, "gold", [Span("", 17, 23, "LOCATION", "CITY")], expected_version=0, user="ana")
+    1
+    >>> store.save_layer(db, doc_id, "gold", [], expected_version=0, user="ben")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.StaleSaveError: document 1, layer gold: you started from version 0 but version 1 was saved by ana ...
     """
     if not layer:
         raise InvalidValueError("a layer needs a name (pre, annotator:<user>, gold)")
@@ -148,7 +200,20 @@ def save_layer(db: Database, doc_id: int, layer: str, spans: Iterable[Span], *, 
 
 @retrying
 def set_layer_status(db: Database, doc_id: int, layer: str, status: str, *, user: str | None) -> None:
-    """Mark a layer ``in_progress`` or ``finished`` without touching its spans or version."""
+    """Mark a layer ``in_progress`` or ``finished`` without touching its spans or version.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", text, [Span("", 11, 13, "NAME", "DOCTOR")])])
+    >>> store.set_layer_status(db, doc_id, "gold", "in_progress", user="ana")
+    >>> state = store.read_layer(db, doc_id, "gold")
+    >>> state.status, state.version                           # the version does not move
+    ('in_progress', 1)
+    """
     if status not in LAYER_STATUSES:
         raise InvalidValueError(f"layer status must be one of {', '.join(LAYER_STATUSES)}, not {status!r}")
     with transaction(db):
@@ -164,7 +229,20 @@ def set_layer_status(db: Database, doc_id: int, layer: str, status: str, *, user
 def read_project_layer(db: Database, project_id: int, layer: str, *, split: str | None = None,
                        status: str | None = None) -> dict[int, list[Span]]:
     """``{doc_id: [Span]}`` for every document of the project that has ``layer`` (an existing but
-    empty layer maps to ``[]``; documents without the layer are absent)."""
+    empty layer maps to ``[]``; documents without the layer are absent).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> _ = store.add_documents(db, pid, [Document("note-1", text, [Span("", 11, 13, "NAME", "DOCTOR")]),
+    ...                                   Document("note-2", "No names here."), Document("note-3", "None here.")])
+    >>> _ = store.save_layer(db, 2, "gold", [], expected_version=0, user="ana")
+    >>> {doc_id: [s.type for s in spans] for doc_id, spans in store.read_project_layer(db, pid, "gold").items()}
+    {1: ['DOCTOR'], 2: []}
+    """
     where = ["d.project_id = ?", "l.layer = ?"]
     params: list = [project_id, layer]
     if split is not None:
@@ -192,7 +270,21 @@ def load_documents(db: Database, project_id: int, *, layer: str | None = None, s
                    ids: Sequence[int] | None = None, status: str | None = None) -> list[Document]:
     """The project's documents as pipeline :class:`Document` objects (``doc_id = str(id)``, name in
     ``meta["name"]``), with the spans of ``layer`` when given. With ``layer``, only documents that
-    have that layer are returned (for training or evaluating on gold)."""
+    have that layer are returned (for training or evaluating on gold).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> _ = store.add_documents(db, pid, [Document("note-1", text, [Span("", 11, 13, "NAME", "DOCTOR")]),
+    ...                                   Document("note-2", "No names here.")])
+    >>> [(d.doc_id, d.meta["name"], len(d.spans)) for d in store.load_documents(db, pid, layer="gold")]
+    [('1', 'note-1', 1)]
+    >>> [d.doc_id for d in store.load_documents(db, pid)]
+    ['1', '2']
+    """
     with read_snapshot(db):
         records = list_documents(db, project_id, split=split, ids=ids, with_text=True)
         if layer is None:
@@ -203,7 +295,20 @@ def load_documents(db: Database, project_id: int, *, layer: str | None = None, s
 
 @retrying
 def human_seen_doc_ids(db: Database, project_id: int) -> set[int]:
-    """Documents a person has worked on (a gold or an annotator layer exists)."""
+    """Documents a person has worked on (a gold or an annotator layer exists).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> span = Span("", 11, 13, "NAME", "DOCTOR")
+    >>> _ = store.add_documents(db, pid, [Document("note-1", text, [span])])                # into gold
+    >>> _ = store.add_documents(db, pid, [Document("note-2", text, [span])], layer="pre")   # machine only
+    >>> store.human_seen_doc_ids(db, pid)
+    {1}
+    """
     rows = db.execute(f"""SELECT DISTINCT l.doc_id FROM layers l JOIN documents d ON d.id = l.doc_id
                           WHERE d.project_id = ? AND {HUMAN_LAYER_SQL}""", [int(project_id)]).fetchall()
     return {int(r[0]) for r in rows}
@@ -211,7 +316,20 @@ def human_seen_doc_ids(db: Database, project_id: int) -> set[int]:
 
 @retrying
 def unseen_doc_ids(db: Database, project_id: int) -> list[int]:
-    """Documents with neither a gold nor an annotator layer, in id order."""
+    """Documents with neither a gold nor an annotator layer, in id order.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> span = Span("", 11, 13, "NAME", "DOCTOR")
+    >>> _ = store.add_documents(db, pid, [Document("note-1", text, [span])])                # into gold
+    >>> _ = store.add_documents(db, pid, [Document("note-2", text, [span])], layer="pre")   # machine only
+    >>> store.unseen_doc_ids(db, pid)
+    [2]
+    """
     rows = db.execute(f"""SELECT d.id FROM documents d WHERE d.project_id = ? AND NOT EXISTS (
                               SELECT 1 FROM layers l WHERE l.doc_id = d.id AND {HUMAN_LAYER_SQL})
                           ORDER BY d.id""", [int(project_id)]).fetchall()
@@ -220,7 +338,19 @@ def unseen_doc_ids(db: Database, project_id: int) -> list[int]:
 
 @retrying
 def layer_updated_at(db: Database, project_id: int, layer: str) -> dict[int, str]:
-    """When each document's ``layer`` was last saved, for the documents that have it."""
+    """When each document's ``layer`` was last saved, for the documents that have it.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", text, [Span("", 11, 13, "NAME", "DOCTOR")])])
+    >>> when = store.layer_updated_at(db, pid, "gold")
+    >>> list(when), when[doc_id] == store.read_layer(db, doc_id, "gold").updated_at
+    ([1], True)
+    """
     rows = db.execute("""SELECT l.doc_id, l.updated_at FROM layers l JOIN documents d ON d.id = l.doc_id
                          WHERE d.project_id = ? AND l.layer = ?""", [int(project_id), layer]).fetchall()
     return {int(r[0]): r[1] for r in rows}

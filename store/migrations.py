@@ -279,6 +279,13 @@ def migrate(db: Database, upto: int | None = None) -> int:
     """Apply every migration after the file's version (up to ``upto``); return the new version.
 
     Refuses a file written by a newer program (its version is above :data:`LATEST_VERSION`).
+
+    >>> import store
+    >>> db = store.connect(":memory:", migrate_to=1)          # as a file written by an old version
+    >>> store.schema_version(db)
+    1
+    >>> store.migrate(db) == store.LATEST_VERSION
+    True
     """
     target = LATEST_VERSION if upto is None else upto
     if not 0 <= target <= LATEST_VERSION:

@@ -28,7 +28,19 @@ class DismissedMiss:
 def dismiss_miss(db: Database, doc_id: int, start: int, end: int, category: str, type: str = "", *,
                  user: str | None, reason: str | None = None) -> int:
     """Record (idempotently) that this stretch/label was checked and is not PHI. ``reason`` must not
-    quote the text."""
+    quote the text.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> store.dismiss_miss(db, doc_id, 0, 4, "NAME", "PATIENT", user="ana", reason="a verb, not a name")
+    1
+    >>> store.dismiss_miss(db, doc_id, 0, 4, "NAME", "PATIENT", user="ben")   # already dismissed: same row
+    1
+    """
     if not (0 <= int(start) < int(end)):
         raise InvalidValueError(f"document {doc_id}: {start}-{end} is not a valid span")
     with transaction(db):
@@ -51,6 +63,19 @@ def dismiss_miss(db: Database, doc_id: int, start: int, end: int, category: str,
 
 @retrying
 def list_dismissed_misses(db: Database, *, doc_id: int | None = None, project_id: int | None = None) -> list[DismissedMiss]:
+    """Dismissed misses of a document and/or project, by document and offsets.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> [doc_id] = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu in Boston on 2070-01-02.")])
+    >>> _ = store.dismiss_miss(db, doc_id, 0, 4, "NAME", "PATIENT", user="ana")
+    >>> [(m.doc_id, m.start, m.end, m.category, m.type, m.dismissed_by)
+    ...  for m in store.list_dismissed_misses(db, project_id=pid)]
+    [(1, 0, 4, 'NAME', 'PATIENT', 'ana')]
+    """
     sql = "SELECT m.* FROM dismissed_misses m JOIN documents d ON d.id = m.doc_id"
     where, params = [], []  # type: ignore[var-annotated]
     if doc_id is not None:

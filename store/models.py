@@ -39,7 +39,17 @@ class ModelVersion:
 def add_model_version(db: Database, project_id: int, name: str, path: str, config: dict | None = None,
                       metrics: dict | None = None, *, thresholds: dict | None = None, status: str = "trained",
                       user: str | None = None) -> int:
-    """Record a trained model (its files live at ``path``); not active until :func:`activate_model`."""
+    """Record a trained model (its files live at ``path``); not active until :func:`activate_model`.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> mv_id = store.add_model_version(db, pid, "v1", "models/ward7-v1", {"epochs": 3}, user="ana")
+    >>> mv = store.get_model_version(db, mv_id)
+    >>> mv.name, mv.status, mv.active
+    ('v1', 'trained', False)
+    """
     with transaction(db):
         try:
             cur = db.execute(
@@ -60,7 +70,18 @@ def add_model_version(db: Database, project_id: int, name: str, path: str, confi
 def update_model_version(db: Database, mv_id: int, *, metrics: dict | None = None, thresholds: dict | None = None,
                          status: str | None = None, user: str | None = None) -> None:
     """Attach an evaluation (metrics, tuned thresholds) or a status to a version. The model's files
-    and config are immutable: a retrained model is a new version."""
+    and config are immutable: a retrained model is a new version.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> mv_id = store.add_model_version(db, pid, "v1", "models/ward7-v1")
+    >>> store.update_model_version(db, mv_id, metrics={"f1": 0.91}, thresholds={"NAME": 0.5}, user="ana")
+    >>> mv = store.get_model_version(db, mv_id)
+    >>> mv.metrics, mv.thresholds
+    ({'f1': 0.91}, {'NAME': 0.5})
+    """
     sets, params = [], []  # type: ignore[var-annotated]
     for col, val in (("metrics_json", metrics), ("thresholds_json", thresholds)):
         if val is not None:
@@ -80,7 +101,17 @@ def update_model_version(db: Database, mv_id: int, *, metrics: dict | None = Non
 
 @retrying
 def activate_model(db: Database, mv_id: int, *, user: str | None = None) -> None:
-    """Make ``mv_id`` the project's one active model (the previous one stays for rollback)."""
+    """Make ``mv_id`` the project's one active model (the previous one stays for rollback).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> mv_id = store.add_model_version(db, pid, "v1", "models/ward7-v1", metrics={"f1": 0.91})
+    >>> store.activate_model(db, mv_id, user="ana")
+    >>> store.active_model(db, pid).name
+    'v1'
+    """
     with transaction(db):
         mv = get_model_version(db, mv_id)
         if not mv.metrics:
@@ -101,7 +132,21 @@ def activate_model(db: Database, mv_id: int, *, user: str | None = None) -> None
 @retrying
 def rollback_model(db: Database, project_id: int, *, user: str | None = None) -> ModelVersion:
     """Deactivate the active model (marked ``rolled_back``) and re-activate the one it replaced;
-    returns the now active version. Repeated rollbacks keep stepping back."""
+    returns the now active version. Repeated rollbacks keep stepping back.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> v1 = store.add_model_version(db, pid, "v1", "models/ward7-v1", metrics={"f1": 0.91})
+    >>> v2 = store.add_model_version(db, pid, "v2", "models/ward7-v2", metrics={"f1": 0.88})
+    >>> store.activate_model(db, v1)
+    >>> store.activate_model(db, v2)
+    >>> store.rollback_model(db, pid, user="ana").name
+    'v1'
+    >>> store.get_model_version(db, v2).status
+    'rolled_back'
+    """
     with transaction(db):
         current = active_model(db, project_id)
         if current is None:
@@ -118,6 +163,17 @@ def rollback_model(db: Database, project_id: int, *, user: str | None = None) ->
 
 @retrying
 def get_model_version(db: Database, mv_id: int) -> ModelVersion:
+    """The model version with that id; :class:`NotFoundError` if there is none.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> mv_id = store.add_model_version(db, pid, "v1", "models/ward7-v1", {"epochs": 3})
+    >>> mv = store.get_model_version(db, mv_id)
+    >>> mv.name, mv.path, mv.config
+    ('v1', 'models/ward7-v1', {'epochs': 3})
+    """
     rows = list(db.query("SELECT * FROM model_versions WHERE id = ?", [int(mv_id)]))
     if not rows:
         raise NotFoundError(f"model version {mv_id} does not exist")
@@ -126,13 +182,36 @@ def get_model_version(db: Database, mv_id: int) -> ModelVersion:
 
 @retrying
 def active_model(db: Database, project_id: int) -> ModelVersion | None:
+    """The project's active model version, or ``None``.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> print(store.active_model(db, pid))
+    None
+    >>> mv_id = store.add_model_version(db, pid, "v1", "models/ward7-v1", metrics={"f1": 0.91})
+    >>> store.activate_model(db, mv_id)
+    >>> store.active_model(db, pid).id == mv_id
+    True
+    """
     rows = list(db.query("SELECT * FROM model_versions WHERE project_id = ? AND active = 1", [project_id]))
     return _mv(rows[0]) if rows else None
 
 
 @retrying
 def list_model_versions(db: Database, project_id: int) -> list[ModelVersion]:
-    """Newest first."""
+    """Newest first.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> _ = store.add_model_version(db, pid, "v1", "models/ward7-v1")
+    >>> _ = store.add_model_version(db, pid, "v2", "models/ward7-v2")
+    >>> [mv.name for mv in store.list_model_versions(db, pid)]
+    ['v2', 'v1']
+    """
     return [_mv(r) for r in db.query("SELECT * FROM model_versions WHERE project_id = ? ORDER BY id DESC",
                                      [project_id])]
 

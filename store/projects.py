@@ -24,7 +24,19 @@ class Project:
 @retrying
 def create_project(db: Database, name: str, schema: LabelSchema, settings: dict | None = None,
                    *, user: str | None = None) -> int:
-    """Create a project; :class:`DuplicateError` if the name is taken."""
+    """Create a project; :class:`DuplicateError` if the name is taken.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014, user="ana")
+    >>> store.get_project(db, pid).name
+    'Ward 7'
+    >>> store.create_project(db, "Ward 7", I2B2_2014)
+    Traceback (most recent call last):
+    ...
+    store.errors.DuplicateError: a project named 'Ward 7' already exists
+    """
     name = (name or "").strip()
     if not name:
         raise InvalidValueError("a project needs a name")
@@ -43,6 +55,16 @@ def create_project(db: Database, name: str, schema: LabelSchema, settings: dict 
 
 @retrying
 def get_project(db: Database, project_id: int) -> Project:
+    """The project with that id; :class:`NotFoundError` if there is none.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> project = store.get_project(db, pid)
+    >>> project.name, project.schema.name, project.settings
+    ('Ward 7', 'i2b2-2014', {})
+    """
     rows = list(db.query("SELECT * FROM projects WHERE id = ?", [project_id]))
     if not rows:
         raise NotFoundError(f"project {project_id} does not exist")
@@ -51,18 +73,48 @@ def get_project(db: Database, project_id: int) -> Project:
 
 @retrying
 def get_project_by_name(db: Database, name: str) -> Project | None:
+    """The project of that name, or ``None``.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> store.get_project_by_name(db, "Ward 7").id == pid
+    True
+    >>> print(store.get_project_by_name(db, "Ward 8"))
+    None
+    """
     rows = list(db.query("SELECT * FROM projects WHERE name = ?", [name]))
     return _project(rows[0]) if rows else None
 
 
 @retrying
 def list_projects(db: Database) -> list[Project]:
+    """Every project, in the order they were created.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014, MEDDOCAN
+    >>> _ = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> _ = store.create_project(db, "Sala 3", MEDDOCAN)
+    >>> [(p.name, p.schema.name) for p in store.list_projects(db)]
+    [('Ward 7', 'i2b2-2014'), ('Sala 3', 'meddocan')]
+    """
     return [_project(r) for r in db.query("SELECT * FROM projects ORDER BY id")]
 
 
 @retrying
 def update_project_settings(db: Database, project_id: int, settings: dict, *, user: str | None = None) -> None:
-    """Replace the project's settings with ``settings`` (read, change, write back)."""
+    """Replace the project's settings with ``settings`` (read, change, write back).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> store.update_project_settings(db, pid, {"locale": "en"}, user="ana")
+    >>> store.get_project(db, pid).settings
+    {'locale': 'en'}
+    """
     with transaction(db):
         cur = db.execute("UPDATE projects SET settings_json = ? WHERE id = ?", (dumps(settings or {}), project_id))
         if cur.rowcount == 0:
@@ -72,7 +124,17 @@ def update_project_settings(db: Database, project_id: int, settings: dict, *, us
 
 @retrying
 def update_project_schema(db: Database, project_id: int, schema: LabelSchema, *, user: str | None = None) -> None:
-    """Change the label schema; refused (:class:`SchemaError`) if stored spans would not fit it."""
+    """Change the label schema; refused (:class:`SchemaError`) if stored spans would not fit it.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> from pipeline.schemas import MEDDOCAN
+    >>> store.update_project_schema(db, pid, MEDDOCAN, user="ana")   # no spans yet: any schema fits
+    >>> store.get_project(db, pid).schema.name
+    'meddocan'
+    """
     with transaction(db):
         get_project(db, project_id)
         bad = list(db.query(

@@ -52,7 +52,23 @@ def save_risk_scores(db: Database, run_id: int, rows: Iterable[Any], *, method: 
                      user: str | None = None) -> int:
     """Upsert scores for a run. ``rows`` are RiskReport-like objects or dicts with ``doc_id`` (int
     or its string form), ``score``, ``colour`` (red|amber|green), ``reasons`` and optionally
-    ``method``. Returns how many were written."""
+    ``method``. Returns how many were written.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> ids = store.add_documents(db, pid, [Document("note-1", "Seen on 2070-01-02."),
+    ...                                      Document("note-2", "Seen by Dr Wu, aged 97.")])
+    >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> store.save_risk_scores(db, run_id, [{"doc_id": ids[0], "score": 0.1, "colour": "green"},
+    ...                                     {"doc_id": str(ids[1]), "score": 0.8, "colour": "red",
+    ...                                      "reasons": ["age over 89"]}], method="rules", user="ana")
+    2
+    >>> [(r.doc_name, r.colour, r.method, r.reasons) for r in store.risk_queue(db, run_id)]
+    [('note-2', 'red', 'rules', ['age over 89']), ('note-1', 'green', 'rules', [])]
+    """
     at = now_iso()
     values = []
     for row in rows:
@@ -78,7 +94,23 @@ def save_risk_scores(db: Database, run_id: int, rows: Iterable[Any], *, method: 
 @retrying
 def risk_queue(db: Database, run_id: int, *, undecided_only: bool = False, colour: str | None = None) -> list[RiskScore]:
     """Scores of a run for triage: red first, then amber, then green; within a colour by score, then
-    number of reasons, descending (the order of ``pipeline.risk``)."""
+    number of reasons, descending (the order of ``pipeline.risk``).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> ids = store.add_documents(db, pid, [Document("note-1", "Seen on 2070-01-02."),
+    ...                                      Document("note-2", "Seen by Dr Wu, aged 97.")])
+    >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> _ = store.save_risk_scores(db, run_id, [{"doc_id": ids[0], "score": 0.4, "colour": "amber"},
+    ...                                         {"doc_id": ids[1], "score": 0.8, "colour": "red"}])
+    >>> [(r.doc_name, r.colour, r.score) for r in store.risk_queue(db, run_id)]     # red first
+    [('note-2', 'red', 0.8), ('note-1', 'amber', 0.4)]
+    >>> [r.doc_name for r in store.risk_queue(db, run_id, colour="amber")]
+    ['note-1']
+    """
     sql = """SELECT r.*, d.name AS doc_name FROM risk_scores r JOIN documents d ON d.id = r.doc_id
              WHERE r.run_id = ?"""
     params: list = [int(run_id)]
@@ -96,7 +128,24 @@ def risk_queue(db: Database, run_id: int, *, undecided_only: bool = False, colou
 @retrying
 def decide_risk(db: Database, run_id: int, doc_id: int, decision: str, user: str | None) -> None:
     """Record a reviewer's decision: ``accepted`` (release), ``sent_back`` (fix the annotation),
-    ``withheld`` (never release)."""
+    ``withheld`` (never release).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> ids = store.add_documents(db, pid, [Document("note-1", "Seen on 2070-01-02."),
+    ...                                      Document("note-2", "Seen by Dr Wu, aged 97.")])
+    >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> _ = store.save_risk_scores(db, run_id, [{"doc_id": ids[0], "score": 0.4, "colour": "amber"},
+    ...                                         {"doc_id": ids[1], "score": 0.8, "colour": "red"}])
+    >>> store.decide_risk(db, run_id, ids[1], "withheld", user="ana")
+    >>> [(r.doc_name, r.decision, r.decided_by) for r in store.risk_queue(db, run_id)]
+    [('note-2', 'withheld', 'ana'), ('note-1', None, None)]
+    >>> [r.doc_name for r in store.risk_queue(db, run_id, undecided_only=True)]
+    ['note-1']
+    """
     check_choice(decision, DECISIONS, "decision")
     with transaction(db):
         cur = db.execute("UPDATE risk_scores SET decision = ?, decided_by = ?, decided_at = ? WHERE run_id = ? AND doc_id = ?",

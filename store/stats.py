@@ -22,7 +22,20 @@ _STATUS_SQL = """CASE
 
 @retrying
 def document_statuses(db: Database, project_id: int) -> dict[int, str]:
-    """Each document's status, as :func:`stats` counts them: for choosing documents by status."""
+    """Each document's status, as :func:`stats` counts them: for choosing documents by status.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> ids = store.add_documents(db, pid, [Document("note-1", text, [Span("", 11, 13, "NAME", "DOCTOR")]),
+    ...                                     Document("note-2", "No names here."), Document("note-3", "None here.")])
+    >>> _ = store.assign(db, ids[1], "ana")
+    >>> store.document_statuses(db, pid)
+    {1: 'gold', 2: 'assigned', 3: 'new'}
+    """
     rows = db.execute(f"SELECT d.id, {_STATUS_SQL} FROM documents d WHERE d.project_id = ? ORDER BY d.id",
                       [int(project_id)]).fetchall()
     return {int(i): s for i, s in rows}
@@ -38,6 +51,21 @@ def stats(db: Database, project_id: int) -> dict[str, Any]:
     ``spans_by_layer`` {layer: n}, ``spans_by_layer_category`` {layer: {category: n}},
     ``gold_documents`` (with a gold layer), ``gold_finished``, ``gold_spans``,
     ``assignments_by_user`` {user: {assigned, in_progress, finished, seconds}}, ``active_model``.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> from pipeline.schemas import I2B2_2014
+    >>> from pipeline.spans import Document, Span
+    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
+    >>> text = "Seen by Dr Wu in Boston on 2070-01-02."
+    >>> ids = store.add_documents(db, pid, [Document("note-1", text, [Span("", 11, 13, "NAME", "DOCTOR")]),
+    ...                                     Document("note-2", "No names here.")])
+    >>> _ = store.assign(db, ids[1], "ana")
+    >>> figures = store.stats(db, pid)
+    >>> figures["documents"], figures["gold_spans"], figures["spans_by_layer_category"]
+    (2, 1, {'gold': {'NAME': 1}})
+    >>> figures["documents_by_status"]
+    {'new': 0, 'assigned': 1, 'in_progress': 0, 'annotated': 0, 'gold': 1}
     """
     with read_snapshot(db):
         project = get_project(db, project_id)

@@ -65,7 +65,18 @@ def _check_password(password: str) -> None:
 
 @retrying
 def create_user(db: Database, username: str, password: str, role: str, *, user: str | None = None) -> int:
-    """Create a user with role ``annotator`` | ``reviewer`` | ``lead``; ``user`` is who created it."""
+    """Create a user with role ``annotator`` | ``reviewer`` | ``lead``; ``user`` is who created it.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> uid = store.create_user(db, "ana", "correct horse battery", "lead", user="admin")
+    >>> store.get_user(db, "ana").role
+    'lead'
+    >>> store.create_user(db, "ben", "correct horse battery", "admin")
+    Traceback (most recent call last):
+    ...
+    store.errors.InvalidValueError: role must be one of annotator, reviewer, lead, not 'admin'
+    """
     username = (username or "").strip()
     if not username or ":" in username:
         raise InvalidValueError("a username must be non-empty and may not contain ':'")
@@ -84,12 +95,33 @@ def create_user(db: Database, username: str, password: str, role: str, *, user: 
 
 @retrying
 def get_user(db: Database, username: str) -> User | None:
+    """The user of that name, or ``None``.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "annotator")
+    >>> u = store.get_user(db, "ana")
+    >>> u.username, u.role, u.disabled
+    ('ana', 'annotator', False)
+    >>> print(store.get_user(db, "nobody"))
+    None
+    """
     rows = list(db.query("SELECT * FROM users WHERE username = ?", [username]))
     return _user(rows[0]) if rows else None
 
 
 @retrying
 def list_users(db: Database, *, include_disabled: bool = True) -> list[User]:
+    """Every user (without disabled ones if ``include_disabled`` is false), by username.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ben", "correct horse battery", "reviewer")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "lead")
+    >>> store.set_disabled(db, "ben")
+    >>> [u.username for u in store.list_users(db)], [u.username for u in store.list_users(db, include_disabled=False)]
+    (['ana', 'ben'], ['ana'])
+    """
     sql = "SELECT * FROM users" + ("" if include_disabled else " WHERE disabled = 0") + " ORDER BY username"
     return [_user(r) for r in db.query(sql)]
 
@@ -97,7 +129,18 @@ def list_users(db: Database, *, include_disabled: bool = True) -> list[User]:
 @retrying
 def authenticate(db: Database, username: str, password: str) -> User | None:
     """The user if the password matches and the account is enabled, else ``None``.
-    Both outcomes are audited (``user.login`` / ``user.login_failed``), without the password."""
+    Both outcomes are audited (``user.login`` / ``user.login_failed``), without the password.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "annotator")
+    >>> store.authenticate(db, "ana", "correct horse battery").username
+    'ana'
+    >>> print(store.authenticate(db, "ana", "wrong password"))
+    None
+    >>> [e.action for e in store.list_audit(db, action="user.*")]
+    ['user.login_failed', 'user.login', 'user.create']
+    """
     rows = list(db.query("SELECT * FROM users WHERE username = ?", [username]))
     if not rows:
         verify_password(password or "", _dummy_hash())
@@ -116,7 +159,17 @@ def authenticate(db: Database, username: str, password: str) -> User | None:
 
 @retrying
 def set_password(db: Database, username: str, new_password: str, *, user: str | None = None) -> None:
-    """Set a new password and end the user's sessions."""
+    """Set a new password and end the user's sessions.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "annotator")
+    >>> store.set_password(db, "ana", "staple battery horse", user="ana")
+    >>> print(store.authenticate(db, "ana", "correct horse battery"))
+    None
+    >>> store.authenticate(db, "ana", "staple battery horse").username
+    'ana'
+    """
     _check_password(new_password)
     hashed = hash_password(new_password)
     with transaction(db):
@@ -128,6 +181,15 @@ def set_password(db: Database, username: str, new_password: str, *, user: str | 
 
 @retrying
 def set_role(db: Database, username: str, role: str, *, user: str | None = None) -> None:
+    """Change a user's role (``annotator`` | ``reviewer`` | ``lead``); ``user`` is who changed it.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "annotator")
+    >>> store.set_role(db, "ana", "reviewer", user="lead")
+    >>> store.get_user(db, "ana").role
+    'reviewer'
+    """
     check_choice(role, ROLES, "role")
     with transaction(db):
         if db.execute("UPDATE users SET role = ? WHERE username = ?", [role, username]).rowcount == 0:
@@ -137,7 +199,19 @@ def set_role(db: Database, username: str, role: str, *, user: str | None = None)
 
 @retrying
 def set_disabled(db: Database, username: str, disabled: bool = True, *, user: str | None = None) -> None:
-    """Disable (or re-enable) an account; disabling ends its sessions."""
+    """Disable (or re-enable) an account; disabling ends its sessions.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "annotator")
+    >>> token = store.create_session(db, "ana", 3600)
+    >>> store.set_disabled(db, "ana", user="lead")
+    >>> store.get_user(db, "ana").disabled, store.user_for_session(db, token)
+    (True, None)
+    >>> store.set_disabled(db, "ana", False, user="lead")    # enabled again; the old session stays ended
+    >>> print(store.user_for_session(db, token))
+    None
+    """
     with transaction(db):
         if db.execute("UPDATE users SET disabled = ? WHERE username = ?", [int(bool(disabled)), username]).rowcount == 0:
             raise NotFoundError(f"user {username!r} does not exist")
@@ -153,7 +227,17 @@ def _token_hash(token: str) -> str:
 @retrying
 def create_session(db: Database, username: str, ttl_seconds: float, *, now: datetime | None = None) -> str:
     """A new random session token for ``username`` valid for ``ttl_seconds``; only its SHA-256 is
-    stored. Expired sessions are purged on the way."""
+    stored. Expired sessions are purged on the way.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "annotator")
+    >>> token = store.create_session(db, "ana", ttl_seconds=3600)
+    >>> isinstance(token, str) and len(token) > 20
+    True
+    >>> store.user_for_session(db, token).username
+    'ana'
+    """
     now = now or datetime.now(timezone.utc)
     token = secrets.token_urlsafe(32)
     with transaction(db):
@@ -170,7 +254,19 @@ def create_session(db: Database, username: str, ttl_seconds: float, *, now: date
 
 @retrying
 def user_for_session(db: Database, token: str | None, *, now: datetime | None = None) -> User | None:
-    """The signed-in user for a token, or ``None`` if unknown, expired or the user is disabled."""
+    """The signed-in user for a token, or ``None`` if unknown, expired or the user is disabled.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "annotator")
+    >>> from datetime import datetime, timedelta, timezone
+    >>> now = datetime(2070, 1, 2, tzinfo=timezone.utc)
+    >>> token = store.create_session(db, "ana", 3600, now=now)
+    >>> store.user_for_session(db, token, now=now).username
+    'ana'
+    >>> print(store.user_for_session(db, token, now=now + timedelta(hours=2)))   # expired
+    None
+    """
     if not token:
         return None
     rows = list(db.query(
@@ -182,6 +278,16 @@ def user_for_session(db: Database, token: str | None, *, now: datetime | None = 
 
 @retrying
 def end_session(db: Database, token: str | None) -> None:
+    """Sign out: forget the session of this token (nothing happens for an unknown one).
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "annotator")
+    >>> token = store.create_session(db, "ana", 3600)
+    >>> store.end_session(db, token)
+    >>> print(store.user_for_session(db, token))
+    None
+    """
     if not token:
         return
     with transaction(db):

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import torch
 
-from models.train import train_ensemble
+from models.trainer import train_ensemble
 from pipeline.detection.detector import Detector
 from pipeline.formats import read_collection
 from pipeline.schemas import MEDDOCAN

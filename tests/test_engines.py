@@ -201,7 +201,7 @@ def test_rules_only_detection_equals_local(ray_runtime, notes, tmp_path):
 
 def test_detect_and_deidentify_with_a_tiny_model_equal_local(ray_runtime, tmp_path, secret_file, capsys):
     torch = pytest.importorskip("torch")
-    from models.train import train_ensemble
+    from models.trainer import train_ensemble
 
     torch.set_num_threads(1)
     docs = read_collection(SAMPLE, "brat", MEDDOCAN)

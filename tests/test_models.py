@@ -24,7 +24,7 @@ from models.encoder import EncoderConfig, EncoderMember, windows
 from models.ensemble import Ensemble
 from models.registry import active_version, list_versions, resolve, set_active
 from models.split import patient_of, patient_split
-from models.train import TrainConfig, TrainingCancelled, train_ensemble
+from models.trainer import TrainConfig, TrainingCancelled, train_ensemble
 from models.version import TMP_PREFIX, remove_stale_tmp
 from models.words import bio_labels, spans_to_bio, tokenize
 from pipeline.formats import read_collection
@@ -422,7 +422,7 @@ def test_versions_are_immutable(trained, sample_docs):
 
 
 def test_member_names():
-    from models.train import TrainConfig, member_kind
+    from models.trainer import TrainConfig, member_kind
 
     assert member_kind("crf") == member_kind("crf-l1") == member_kind("crf-rules") == "crf"
     assert member_kind("bert") == member_kind("electra") == member_kind("roberta") == "encoder"

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from models.registry import set_active
-    from models.train import TrainConfig, train_ensemble
+    from models.trainer import TrainConfig, train_ensemble
     from cli.console import read_json_config
     from pipeline.errors import WorkbenchError
     from pipeline.formats import read_collection
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         cfg.name = args.name
     if args.init_from and not Path(args.init_from).is_dir():
         raise FileNotFoundError(f"checkpoint directory {args.init_from} does not exist")
-    from models.train import member_kind
+    from models.trainer import member_kind
     members = cfg.members
     try:
         kinds = {m: member_kind(m) for m in members}

@@ -13,129 +13,14 @@ Ray is imported only when the ``ray`` engine runs, so nothing else pays its star
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, Mapping, Protocol, Sequence
-
-from pipeline.errors import WorkbenchError
-from pipeline.spans import Document
-
-Progress = Callable[[int, int], None]
-ENGINES = ("local", "ray")
-DOCS_PER_BATCH = 64     # = Detector.detect_many's batch: same batches, same floating point sums
-
-
-class EngineError(WorkbenchError):
-    """A run that could not finish; the message names documents by id (never their text)."""
-
-
-@dataclass(frozen=True)
-class DetectSpec:
-    """How a worker builds its detector (picklable: only paths and switches travel).
-
-    ``model_dir`` None means rules and dictionaries alone (``Detector.without_model``) for
-    ``schema``/``locale``. ``threads``: torch threads per worker.
-    """
-
-    model_dir: str | None = None
-    members: tuple[str, ...] | None = None
-    rules: bool = True
-    dictionaries: bool = True
-    policy: str = "model-first"
-    schema: str | None = None
-    locale: str | None = None
-    threads: int = 1
-
-    def build(self):
-        """The detector, imported lazily (a minimal ``Detector(model_dir)`` class is accepted too)."""
-        try:
-            from pipeline.detection.detector import Detector
-        except ImportError:
-            raise EngineError("--model needs pipeline.detection.detector, which is not available in this installation") from None
-        if self.model_dir is None:
-            return Detector.without_model(self.schema or "i2b2-2014", self.locale, rules=self.rules,
-                                          dictionaries=self.dictionaries)
-        loader = getattr(Detector, "load", None) or getattr(Detector, "from_dir", None)
-        if loader is None:
-            return Detector(self.model_dir)
-        if (self.members, self.rules, self.dictionaries, self.policy) == (None, True, True, "model-first"):
-            return loader(self.model_dir)
-        return loader(self.model_dir, members=list(self.members) if self.members is not None else None,
-                      rules=self.rules, dictionaries=self.dictionaries, policy=self.policy)
-
-
-@dataclass
-class DeidJob:
-    """De-identify ``docs`` into ``out_dir`` (format ``fmt``) with ``profile`` and ``ctx``.
-
-    ``done_ids``: documents an interrupted run already wrote (skipped, but they still inform
-    their patient's surrogates); ``prior``: for JSONL, the documents that run wrote (kept in
-    the rewritten file). ``model_dir``: detect spans first (each document on its own, input
-    spans ignored) instead of using the documents' spans.
-    """
-
-    docs: Sequence[Document]
-    profile: object                      # pipeline.deid.Profile
-    ctx: object                          # pipeline.deid.DeidContext
-    out_dir: Path
-    fmt: str
-    done_ids: frozenset[str] = frozenset()
-    prior: Sequence[Document] = ()
-    model_dir: str | None = None
-    progress: Progress | None = None
-
-
-@dataclass
-class DetectJob:
-    """Detect spans in ``docs`` with ``spec`` and write them (replacing input spans) to ``out_dir``."""
-
-    docs: Sequence[Document]
-    spec: DetectSpec
-    out_dir: Path
-    fmt: str
-    progress: Progress | None = None
-
-
-@dataclass
-class DetectSummary:
-    """Counts of a detection run (no text)."""
-
-    documents: int
-    spans: int
-    parts: list[str] = field(default_factory=list)
-
-
-class Engine(Protocol):
-    name: str
-
-    def deidentify(self, job: DeidJob):  # -> pipeline.deid.BatchSummary
-        ...
-
-    def detect(self, job: DetectJob) -> DetectSummary:
-        ...
-
-
-@dataclass(frozen=True)
-class RayOptions:
-    """Where and how wide the ``ray`` engine runs.
-
-    ``address``: an existing cluster (``auto``, ``host:6379`` or ``ray://host:10001``); None
-    starts a local runtime with ``num_cpus`` (default: this machine's). ``workers``: actors in
-    the pool (default: the cluster's CPUs / ``cpus_per_worker``). ``docs_per_batch``: documents
-    per actor call (whole patients are never split across calls).
-    """
-
-    address: str | None = None
-    num_cpus: int | None = None
-    workers: int | None = None
-    cpus_per_worker: float = 1.0
-    docs_per_batch: int = DOCS_PER_BATCH
+from pipeline.engines.local import LocalEngine
+from pipeline.engines.types import (DOCS_PER_BATCH, ENGINES, DeidJob, DetectJob, DetectSpec, DetectSummary, Engine,
+                                    EngineError, Progress, RayOptions, ordered_output)
 
 
 def get_engine(name: str, *, address: str | None = None, options: RayOptions | None = None) -> Engine:
     """The engine called ``name`` (``local`` or ``ray``)."""
     if name == "local":
-        from pipeline.engines.local import LocalEngine
         return LocalEngine()
     if name == "ray":
         from pipeline.engines.ray_engine import RayEngine
@@ -144,18 +29,7 @@ def get_engine(name: str, *, address: str | None = None, options: RayOptions | N
     raise EngineError(f"unknown engine {name!r}; use one of {', '.join(ENGINES)}")
 
 
-def ordered_output(docs: Sequence[Document], new: Mapping[str, Document],
-                   kept: Mapping[str, Document]) -> list[Document]:
-    """JSONL output order: the input's, each document new if processed now, else as a prior run wrote it."""
-    out = []
-    for d in docs:
-        x = new.get(d.doc_id) or kept.get(d.doc_id)
-        if x is not None:
-            out.append(x)
-    return out
-
-
 __all__ = [
     "DOCS_PER_BATCH", "ENGINES", "DeidJob", "DetectJob", "DetectSpec", "DetectSummary", "Engine", "EngineError",
-    "Progress", "RayOptions", "get_engine", "ordered_output",
+    "LocalEngine", "Progress", "RayOptions", "get_engine", "ordered_output",
 ]

@@ -1,7 +1,7 @@
 """The ``local`` engine: everything in this process (the reference the ``ray`` engine must match)."""
 from __future__ import annotations
 
-from pipeline.engines import DeidJob, DetectJob, DetectSpec, DetectSummary, ordered_output
+from pipeline.engines.types import DeidJob, DetectJob, DetectSpec, DetectSummary, ordered_output
 from pipeline.spans import Document, Span
 
 

@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from pipeline.engines import DOCS_PER_BATCH, DeidJob, DetectJob, DetectSpec, DetectSummary, EngineError, RayOptions
+from pipeline.engines.types import DOCS_PER_BATCH, DeidJob, DetectJob, DetectSpec, DetectSummary, EngineError, RayOptions
 from pipeline.engines._sink import SUFFIX, OutputSink
 from pipeline.engines._summary import SummaryAccumulator
 from pipeline.spans import Document

@@ -1,0 +1,113 @@
+"""Opening the workbench database: one connection per thread, WAL, foreign keys, busy timeout,
+and forward migrations (:mod:`store.migrations`) applied on open.
+
+Apart from :mod:`store.db` because the migrations use that module's transactions: this module
+sits above both, so nothing imports in a circle.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from pipeline.errors import FormatError
+from store.db import DEFAULT_BUSY_TIMEOUT_MS, default_db_path, env_retry_seconds, with_retry
+from store.migrations import migrate
+
+
+def connect(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    retry_seconds: float | None = None,
+    migrate_to: int | None = None,
+) -> Database:
+    """Open (creating if needed) the workbench database and bring its schema up to date.
+
+    ``path`` defaults to :func:`default_db_path`; the parent folder is created. The connection
+    may only be used from the thread that opened it. ``busy_timeout_ms`` is how long one attempt
+    waits for a lock inside SQLite; ``retry_seconds`` bounds the retries around it (``None``:
+    ``$WORKBENCH_BUSY_RETRY_S``, else :data:`DEFAULT_RETRY_SECONDS`).
+    ``migrate_to`` stops migrations at that version (tests of old files); leave it ``None``.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> store.schema_version(db) == store.LATEST_VERSION      # created and migrated
+    True
+    >>> "projects" in db.table_names()
+    True
+    """
+    p = Path(path) if path is not None else default_db_path()
+    if str(p) != ":memory:":
+        p.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(p), timeout=busy_timeout_ms / 1000.0)
+    try:
+        db = Database(conn, execute_plugins=False)
+        retry = env_retry_seconds() if retry_seconds is None else retry_seconds
+        db._wb_retry_seconds = float(retry)  # type: ignore[attr-defined]
+        db._wb_path = str(p)  # type: ignore[attr-defined]
+        db._wb_read_only = False  # type: ignore[attr-defined]
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if str(p) != ":memory:":
+            with_retry(db, db.enable_wal)
+        migrate(db, upto=migrate_to)
+    except sqlite3.OperationalError:
+        conn.close()
+        raise
+    except sqlite3.DatabaseError as e:  # "file is not a database" and the like
+        conn.close()
+        raise FormatError(str(p), f"is not a usable SQLite database ({e.__class__.__name__})") from None
+    except BaseException:
+        conn.close()
+        raise
+    return db
+
+
+_local = threading.local()
+
+
+def thread_db(path: str | os.PathLike[str] | None = None) -> Database:
+    """One cached connection per (thread, path): for Streamlit script runs and worker threads,
+    which may not share a connection across threads.
+
+    >>> import store
+    >>> import os, shutil, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "workbench.db")
+    >>> store.thread_db(path) is store.thread_db(path)        # one connection per thread and path
+    True
+    >>> store.close_thread_dbs()
+    >>> shutil.rmtree(folder)
+    """
+    key = str(Path(path).resolve()) if path is not None else str(default_db_path().resolve())
+    cache: dict[str, Database] = getattr(_local, "dbs", None) or {}
+    _local.dbs = cache
+    db = cache.get(key)
+    if db is None:
+        db = connect(key)
+        cache[key] = db
+    return db
+
+
+def close_thread_dbs() -> None:
+    """Close this thread's cached connections (end of a worker thread, tests).
+
+    >>> import store
+    >>> import os, shutil, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "workbench.db")
+    >>> first = store.thread_db(path)
+    >>> store.close_thread_dbs()
+    >>> store.thread_db(path) is first                        # a fresh connection after closing
+    False
+    >>> store.close_thread_dbs()
+    >>> shutil.rmtree(folder)
+    """
+    cache: dict[str, Database] = getattr(_local, "dbs", None) or {}
+    for db in cache.values():
+        db.close()
+    cache.clear()
