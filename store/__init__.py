@@ -14,9 +14,8 @@ from store.audit import AuditEntry, audit, list_audit
 from store.backup import backup, check_database_file, restore
 from store.connection import close_thread_dbs, connect, thread_db
 from store.db import default_db_path, read_snapshot, schema_version, transaction, with_retry
-from store.deid import (DeidOutput, DeidProfile, DeidRun, create_deid_run, finish_deid_run, get_deid_output,
-                        get_deid_profile, get_deid_run, list_deid_outputs, list_deid_profiles, list_deid_runs,
-                        save_deid_output, save_deid_outputs, save_deid_profile)
+from store.deid import (DeidOutput, DeidRun, create_deid_run, finish_deid_run, get_deid_output, get_deid_run,
+                        list_deid_outputs, list_deid_runs, save_deid_output, save_deid_outputs)
 from store.dictionaries import Dictionary, delete_dictionary, list_dictionaries, save_dictionary
 from store.documents import (DocumentRecord, add_documents, count_documents, delete_documents, find_document,
                              get_document, list_documents, set_split)
@@ -30,6 +29,7 @@ from store.migrations import LATEST_VERSION, migrate
 from store.misses import DismissedMiss, dismiss_miss, list_dismissed_misses
 from store.models import (ModelVersion, activate_model, active_model, add_model_version, get_model_version,
                           list_model_versions, rollback_model, update_model_version)
+from store.profiles import DeidProfile, get_deid_profile, list_deid_profiles, save_deid_profile
 from store.projects import (Project, create_project, get_project, get_project_by_name, list_projects,
                             update_project_schema, update_project_settings)
 from store.risk import COLOURS, DECISIONS, RiskScore, decide_risk, risk_queue, save_risk_scores

@@ -1,4 +1,4 @@
-"""De-identification profiles, runs and their per-document outputs.
+"""De-identification runs and their per-document outputs (profiles: :mod:`store.profiles`).
 
 A run keeps a copy of the profile it used (later edits of the profile do not rewrite history)
 and the model version that found the spans. Outputs are keyed by (run, document), so rerunning
@@ -15,19 +15,10 @@ from sqlite_utils import Database
 from pipeline.spans import Span, validate_spans
 from store.audit import audit
 from store.db import check_choice, dumps, loads, now_iso, retrying, transaction
-from store.errors import InvalidValueError, NotFoundError
+from store.errors import NotFoundError
+from store.profiles import get_deid_profile
 
 RUN_STATUSES = ("running", "done", "failed")
-
-
-@dataclass(frozen=True)
-class DeidProfile:
-    id: int
-    project_id: int
-    name: str
-    profile: dict
-    updated_by: str | None
-    updated_at: str
 
 
 @dataclass(frozen=True)
@@ -58,77 +49,6 @@ class DeidOutput:
 
 
 # --------------------------------------------------------------------------- profiles
-
-@retrying
-def save_deid_profile(db: Database, project_id: int, name: str, profile: dict, *, user: str | None = None) -> int:
-    """Create or replace the project's profile of that name (per-category actions etc.).
-
-    >>> import store
-    >>> db = store.connect(":memory:")
-    >>> from pipeline.schemas import I2B2_2014
-    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
-    >>> store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "replace", "DATE": "shift"}}, user="ana")
-    1
-    >>> store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "redact"}})   # replaces it
-    1
-    >>> store.get_deid_profile(db, pid, "default").profile
-    {'actions': {'NAME': 'redact'}}
-    """
-    if not name:
-        raise InvalidValueError("a de-identification profile needs a name")
-    if not isinstance(profile, dict):
-        raise InvalidValueError(f"profile {name!r} must be a JSON object")
-    with transaction(db):
-        try:
-            db.execute(
-                """INSERT INTO deid_profiles (project_id, name, profile_json, updated_by, updated_at) VALUES (?, ?, ?, ?, ?)
-                   ON CONFLICT (project_id, name) DO UPDATE SET profile_json = excluded.profile_json,
-                   updated_by = excluded.updated_by, updated_at = excluded.updated_at""",
-                [project_id, name, dumps(profile), user, now_iso()])
-        except sqlite3.IntegrityError:
-            raise NotFoundError(f"project {project_id} does not exist") from None
-        pid = int(db.execute("SELECT id FROM deid_profiles WHERE project_id = ? AND name = ?",
-                             [project_id, name]).fetchone()[0])
-        audit(db, user, "deid.profile", f"deid_profile:{pid}", detail={"name": name})
-    return pid
-
-
-@retrying
-def list_deid_profiles(db: Database, project_id: int) -> list[DeidProfile]:
-    """The project's de-identification profiles, by name.
-
-    >>> import store
-    >>> db = store.connect(":memory:")
-    >>> from pipeline.schemas import I2B2_2014
-    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
-    >>> _ = store.save_deid_profile(db, pid, "strict", {"actions": {"NAME": "redact"}})
-    >>> _ = store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "replace"}})
-    >>> [p.name for p in store.list_deid_profiles(db, pid)]
-    ['default', 'strict']
-    """
-    return [_profile(r) for r in db.query("SELECT * FROM deid_profiles WHERE project_id = ? ORDER BY name", [project_id])]
-
-
-@retrying
-def get_deid_profile(db: Database, project_id: int, name: str) -> DeidProfile:
-    """The project's profile of that name; :class:`NotFoundError` if there is none.
-
-    >>> import store
-    >>> db = store.connect(":memory:")
-    >>> from pipeline.schemas import I2B2_2014
-    >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
-    >>> _ = store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "replace"}}, user="ana")
-    >>> profile = store.get_deid_profile(db, pid, "default")
-    >>> profile.profile, profile.updated_by
-    ({'actions': {'NAME': 'replace'}}, 'ana')
-    """
-    rows = list(db.query("SELECT * FROM deid_profiles WHERE project_id = ? AND name = ?", [project_id, name]))
-    if not rows:
-        raise NotFoundError(f"project {project_id} has no de-identification profile named {name!r}")
-    return _profile(rows[0])
-
-
-# --------------------------------------------------------------------------- runs
 
 @retrying
 def create_deid_run(db: Database, project_id: int, profile_name: str, profile: dict | None = None, *,
@@ -325,11 +245,6 @@ def list_deid_runs(db: Database, project_id: int) -> list[DeidRun]:
     [(2, 'strict'), (1, 'default')]
     """
     return [_run(r) for r in db.query("SELECT * FROM deid_runs WHERE project_id = ? ORDER BY id DESC", [project_id])]
-
-
-def _profile(r: dict) -> DeidProfile:
-    return DeidProfile(id=r["id"], project_id=r["project_id"], name=r["name"], profile=loads(r["profile_json"], {}),
-                       updated_by=r["updated_by"], updated_at=r["updated_at"])
 
 
 def _run(r: dict) -> DeidRun:

@@ -266,11 +266,20 @@ def _v4_job_cancellation(db: Database) -> None:
     db.execute("ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0")
 
 
+def _v5_run_fingerprints_and_output_names(db: Database) -> None:
+    """A de-identification run remembers a fingerprint of its profile and secret key, so a resume
+    with another profile or key is refused instead of mixing two; each output keeps the keyed
+    pseudonym its document is written under (the mapping to the real name stays in the store)."""
+    db.execute("ALTER TABLE deid_runs ADD COLUMN fingerprint TEXT")
+    db.execute("ALTER TABLE deid_outputs ADD COLUMN output_name TEXT")
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_annotation_core,
     _v2_jobs_models_dictionaries,
     _v3_deid_risk,
     _v4_job_cancellation,
+    _v5_run_fingerprints_and_output_names,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 
