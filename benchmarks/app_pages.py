@@ -9,7 +9,7 @@ db = store.connect(path)
 pid = store.list_projects(db)[0].id
 app = DemoApp(db_path=path, project_id=pid)
 for u, r in (("lead2", "lead"),):
-    if store.get_user(db, u) is None: store.create_user(db, u, "x" * 12, r)
+    if store.get_user(db, u) is None: store.create_user(db, u, "benchmark pass phrase " + u, r)
 rows = []
 for page, user, role in (("home", "lead2", "lead"), ("home", "ana", "annotator"), ("annotate", "ana", "annotator"),
                          ("review", "rita", "reviewer"), ("admin", "lead2", "lead")):

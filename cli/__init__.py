@@ -11,14 +11,14 @@ import argparse
 import logging
 import sys
 
-from cli.commands import (audit, backup, deid_project, deidentify, demo, detect, evaluate, export, import_cmd,
-                          init_project, preannotate, restore, risk, risk_project, run_job, stats, train,
+from cli.commands import (audit, backup, deid_project, deidentify, demo, detect, evaluate, export, export_model,
+                          import_cmd, init_project, preannotate, restore, risk, risk_project, run_job, stats, train,
                           train_project, users)
-from pipeline.errors import is_user_error
+from pipeline.errors import is_user_error, one_line
 
 #: Every subcommand, in the order ``--help`` lists them (by name).
-COMMANDS = (audit, backup, deid_project, deidentify, demo, detect, evaluate, export, import_cmd, init_project,
-            preannotate, restore, risk, risk_project, run_job, stats, train, train_project, users)
+COMMANDS = (audit, backup, deid_project, deidentify, demo, detect, evaluate, export, export_model, import_cmd,
+            init_project, preannotate, restore, risk, risk_project, run_job, stats, train, train_project, users)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as e:  # noqa: BLE001 - the CLI's last line of defence
-        if is_user_error(e):
-            print(f"error: {e}", file=sys.stderr)
+        if is_user_error(e):  # one line, whatever names it quotes (a file name may hold a newline)
+            print(f"error: {one_line(e)}", file=sys.stderr)
             return 1
         # Unexpected: show the exception type and where, not its message (it may quote text).
         tb = e.__traceback__

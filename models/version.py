@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pipeline.durable import fsync_path, fsync_tree
+from pipeline.durable import fsync_path, fsync_tree, make_private
 
 VERSION_FILE = "version.json"
 TMP_PREFIX = ".tmp-"
@@ -82,16 +82,17 @@ class VersionWriter:
         self.tmp = self.models_dir / f"{TMP_PREFIX}{name}-{os.getpid()}"
 
     def __enter__(self) -> Path:
-        self.models_dir.mkdir(parents=True, exist_ok=True)
+        self.models_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         if self.final.exists():
             raise FileExistsError(f"model version {self.name} already exists in {self.models_dir}")
-        self.tmp.mkdir()
+        self.tmp.mkdir(mode=0o700)
         return self.tmp
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc_type is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
             return False
+        make_private(self.tmp)   # a model holds identifiers of its training notes: owner-only
         fsync_tree(self.tmp)
         if self.final.exists():
             shutil.rmtree(self.tmp, ignore_errors=True)

@@ -1,8 +1,14 @@
 """Admin (leads): users and roles, assignments, label schema, dictionaries, de-identification
 profiles, project settings, new projects. Every write goes through a :mod:`services` function,
-which checks the lead's right again on the server and writes (and audits) through the store."""
+which checks the lead's right again on the server and writes (and audits) through the store.
+
+Settings, dictionaries and profiles are versioned: the page remembers the version it showed the
+lead when the form was filled (settings and a profile being edited are loaded into the form
+once, with their version) and passes it with the save; if another lead saved in between, the
+save is refused and the page says so in words instead of overwriting their change."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pandas as pd
@@ -15,8 +21,58 @@ from pipeline.deid.profile import ACTIONS, SHIFTABLE, Profile
 from pipeline.errors import FormatError
 from pipeline.formats import READERS
 from pipeline.schemas import PRESETS, LabelSchema
-from services import deidentification, imports, projects
+from services import imports, projects
 from services import users as accounts
+
+NEW_PROFILE = "(new profile)"
+PROFILE_PICK_KEY = "admin.profile_pick"
+PROFILE_PICK_NEXT = "admin.profile_pick_next"
+PROFILE_LOADED_KEY = "admin.profile_loaded"
+PROFILE_VERSION_KEY = "admin.profile_version"
+SETTINGS_VERSION_KEY = "admin.settings_version"
+SETTINGS_KEYS = ("admin.queue_order", "admin.queue_seed", "admin.models_dir", "admin.checkpoint_dir",
+                 "admin.target_recall", "admin.low_confidence")
+DICT_VERSIONS_KEY = "admin.dict_versions_shown"
+
+
+def _allowed_actions(cat: str) -> list[str]:
+    return [a for a in ACTIONS if a != "shift" or cat in SHIFTABLE]
+
+
+def _profile_keys(categories: list[str]) -> list[str]:
+    return ["admin.profile_name", "admin.profile_placeholder", *(f"admin.profile_action.{c}" for c in categories)]
+
+
+def _profile_of(saved) -> Profile:
+    data = dict(saved.profile)
+    data.setdefault("name", saved.name)
+    return Profile.from_json(data)
+
+
+def _load_profile(saved, categories: list[str]) -> None:
+    """Fill the profile form from a saved profile (or the defaults of a new one) and remember the
+    version it is at: the save states it, so a profile changed meanwhile is not overwritten."""
+    prof = _profile_of(saved) if saved is not None else None
+    st.session_state["admin.profile_name"] = saved.name if saved is not None else ""
+    st.session_state["admin.profile_placeholder"] = prof.placeholder if prof is not None else "[{CATEGORY}]"
+    for cat in categories:
+        allowed = _allowed_actions(cat)
+        default = "shift" if cat in SHIFTABLE else "redact"
+        action = prof.actions.get(cat, prof.default_action) if prof is not None else default
+        st.session_state[f"admin.profile_action.{cat}"] = action if action in allowed else default
+    st.session_state[PROFILE_VERSION_KEY] = saved.version if saved is not None else None
+
+
+def _load_settings(project_id: int, version: int, settings) -> None:
+    """Fill the settings form from the stored settings and remember their version."""
+    st.session_state["admin.queue_order"] = settings.queue_order
+    st.session_state["admin.queue_seed"] = int(settings.queue_seed)
+    st.session_state["admin.models_dir"] = settings.models_dir
+    st.session_state["admin.checkpoint_dir"] = settings.checkpoint_dir
+    st.session_state["admin.target_recall"] = float(settings.target_recall)
+    st.session_state["admin.low_confidence"] = float(settings.low_confidence)
+    st.session_state[SETTINGS_VERSION_KEY] = (project_id, int(version))
+
 
 ctx = state.page_context("admin", need_project=False)
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -31,12 +87,22 @@ tabs = st.tabs(["Users", "Assignments", "Label schema", "Dictionaries", "De-iden
 # --- users ----------------------------------------------------------------------------------
 with tabs[0]:
     users = accounts.list_users(db)
+    signins = accounts.sign_in_states(db)
+
+    def _signin_words(name: str) -> str:
+        s_ = signins.get(name)
+        if s_ is None:
+            return ""
+        return "locked" if s_.locked else f"{s_.failures} failed"
+
     st.dataframe(pd.DataFrame([{"username": u.username, "role": u.role, "disabled": u.disabled,
-                                "created": u.created_at[:19]} for u in users]), hide_index=True)
+                                "sign-in": _signin_words(u.username), "created": u.created_at[:19]} for u in users]),
+                 hide_index=True)
     with st.form("admin.create_user", clear_on_submit=True):
         st.markdown("**New user**")
         new_name = st.text_input("Username", key="admin.new_username")
-        new_pw = st.text_input("Password (tell it to the user)", type="password", key="admin.new_password")
+        new_pw = st.text_input("Password (tell it to the user)", type="password", key="admin.new_password",
+                               help=f"Passwords: {accounts.PASSWORD_RULES}.")
         new_role = st.selectbox("Role", accounts.ROLES, key="admin.new_role")
         if st.form_submit_button("Create user", key="admin.create_user_submit"):
             with C.guard():
@@ -48,13 +114,17 @@ with tabs[0]:
         st.markdown("**Change a user**")
         target = st.selectbox("User", names, key="admin.target")
         role = st.selectbox("New role", accounts.ROLES, key="admin.role")
-        password = st.text_input("New password", type="password", key="admin.password")
-        cols = st.columns(4)
+        password = st.text_input("New password", type="password", key="admin.password",
+                                 help=f"Passwords: {accounts.PASSWORD_RULES}.")
+        cols = st.columns(5)
         do_role = cols[0].form_submit_button("Change role", key="admin.do_role")
         do_pw = cols[1].form_submit_button("Reset password", key="admin.do_password")
         do_disable = cols[2].form_submit_button("Disable", key="admin.do_disable")
         do_enable = cols[3].form_submit_button("Enable", key="admin.do_enable")
-    if target and (do_role or do_pw or do_disable or do_enable):
+        do_unlock = cols[4].form_submit_button("Unlock sign-in", key="admin.do_unlock",
+                                               help=f"After {accounts.LOCK_AFTER} failed sign-ins an account is "
+                                                    "locked until a lead unlocks it here.")
+    if target and (do_role or do_pw or do_disable or do_enable or do_unlock):
         with C.guard():
             if do_role:
                 accounts.set_role(db, user, target, role)
@@ -67,6 +137,11 @@ with tabs[0]:
             elif do_disable:
                 accounts.set_disabled(db, user, target, True)
                 C.flash(f"{target} disabled; their sessions ended.")
+                st.rerun()
+            elif do_unlock:
+                was_locked = accounts.unlock(db, user, target)
+                C.flash(f"{target} unlocked: they can sign in again." if was_locked
+                        else f"{target} was not locked; their failed sign-ins were cleared.")
                 st.rerun()
             else:
                 accounts.set_disabled(db, user, target, False)
@@ -135,13 +210,17 @@ if project is not None:
     # --- dictionaries ---------------------------------------------------------------------------
     with tabs[3]:
         dicts = projects.dictionaries(db, project.id)
+        # the versions the lead saw when they chose to upload: the table of the previous run
+        shown_dicts: dict = st.session_state.get(DICT_VERSIONS_KEY, {}).get(project.id, {})
+        st.session_state[DICT_VERSIONS_KEY] = {project.id: {d.name: d.version for d in dicts}}
         if dicts:
             st.dataframe(pd.DataFrame([{"id": d.id, "name": d.name, "category": d.category, "type": d.type,
-                                        "entries": len(d.entries), "by": d.uploaded_by,
+                                        "entries": len(d.entries), "version": d.version, "by": d.uploaded_by,
                                         "at": d.uploaded_at[:19]} for d in dicts]), hide_index=True)
         labels = [(c, t) for c, ts in project.schema.categories.items() for t in ts]
         with st.form("admin.dictionary", clear_on_submit=True):
-            st.markdown("**Upload a dictionary** (.txt, one entry per line; lines starting with # are comments)")
+            st.markdown("**Upload a dictionary** (.txt, one entry per line; lines starting with # are comments). "
+                        "A listed name replaces that dictionary.")
             label = st.selectbox("Label", labels, format_func=lambda ct: f"{ct[0]} / {ct[1]}", key="admin.dict_label")
             dict_name = st.text_input("Name", key="admin.dict_name")
             dict_file = st.file_uploader("Entries", type=["txt"], key="admin.dict_file")
@@ -155,7 +234,7 @@ if project is not None:
                         raise FormatError(dict_file.name, "is not UTF-8 text") from None
                     name = (dict_name or Path(dict_file.name).stem).strip()
                     n = projects.save_dictionary(db, user, project, label[0], label[1], name, lines,
-                                                 filename=dict_file.name)
+                                                 filename=dict_file.name, expected_version=shown_dicts.get(name))
                     C.flash(f"Dictionary {name!r}: {n} entries.")
                     st.rerun()
         if dicts:
@@ -169,52 +248,80 @@ if project is not None:
     # --- de-identification profiles -------------------------------------------------------------
     with tabs[4]:
         profiles = projects.profiles(db, project.id)
+        by_name = {p.name: p for p in profiles}
         if profiles:
-            st.dataframe(pd.DataFrame([{"name": p.name, **(p.profile.get("actions") or {}),
+            st.dataframe(pd.DataFrame([{"name": p.name, "version": p.version, **(p.profile.get("actions") or {}),
                                         "placeholder": p.profile.get("placeholder")} for p in profiles]),
                          hide_index=True)
+        if PROFILE_PICK_NEXT in st.session_state:  # after a save: show what was saved
+            st.session_state[PROFILE_PICK_KEY] = st.session_state.pop(PROFILE_PICK_NEXT)
+        if st.session_state.get(PROFILE_PICK_KEY) not in (NEW_PROFILE, *by_name):
+            st.session_state[PROFILE_PICK_KEY] = NEW_PROFILE
+        pick = st.selectbox("Profile to edit", [NEW_PROFILE, *by_name], key=PROFILE_PICK_KEY)
+        editing = by_name.get(pick)
+        categories = list(project.schema.categories)
+        if (st.session_state.get(PROFILE_LOADED_KEY) != (project.id, pick)
+                or any(k not in st.session_state for k in _profile_keys(categories))):
+            _load_profile(editing, categories)  # into the form, once, with the version shown
+            st.session_state[PROFILE_LOADED_KEY] = (project.id, pick)
+        started_from = st.session_state.get(PROFILE_VERSION_KEY)
         with st.form("admin.profile"):
-            st.markdown("**Profile**: what to do with each category")
-            prof_name = st.text_input("Name", key="admin.profile_name")
+            st.markdown("**Profile**: what to do with each category"
+                        + (f" (editing {pick!r}, version {started_from})" if editing is not None else ""))
+            prof_name = st.text_input("Name", key="admin.profile_name", disabled=editing is not None)
             actions = {}
             cols = st.columns(4)
-            for i, cat in enumerate(project.schema.categories):
-                allowed = [a for a in ACTIONS if a != "shift" or cat in SHIFTABLE]
-                default = "shift" if cat in SHIFTABLE else "redact"
-                actions[cat] = cols[i % 4].selectbox(cat, allowed, index=allowed.index(default),
-                                                     key=f"admin.profile_action.{cat}")
-            placeholder = st.text_input("Placeholder for redact", value="[{CATEGORY}]", key="admin.profile_placeholder")
+            for i, cat in enumerate(categories):
+                actions[cat] = cols[i % 4].selectbox(cat, _allowed_actions(cat), key=f"admin.profile_action.{cat}")
+            placeholder = st.text_input("Placeholder for redact", key="admin.profile_placeholder")
             if st.form_submit_button("Save profile", key="admin.profile_submit"):
                 with C.guard():
-                    prof = Profile(name=(prof_name or "").strip(), actions=actions, placeholder=placeholder)
-                    deidentification.save_profile(db, user, project.id, prof)
+                    if editing is not None:
+                        base = _profile_of(editing)
+                        prof = dataclasses.replace(base, actions={**base.actions, **actions}, placeholder=placeholder)
+                        projects.save_profile(db, user, project.id, prof, expected_version=started_from)
+                    else:
+                        prof = Profile(name=(prof_name or "").strip(), actions=actions, placeholder=placeholder)
+                        projects.save_profile(db, user, project.id, prof)
+                    st.session_state.pop(PROFILE_LOADED_KEY, None)
+                    st.session_state[PROFILE_PICK_NEXT] = prof.name
                     C.flash(f"Profile {prof.name!r} saved.")
                     st.rerun()
+        if editing is not None and st.button("Discard my changes and reload the profile", key="admin.profile_reload"):
+            st.session_state.pop(PROFILE_LOADED_KEY, None)
+            st.rerun()
 
     # --- settings -------------------------------------------------------------------------------
     with tabs[5]:
+        loaded = st.session_state.get(SETTINGS_VERSION_KEY)
+        if (loaded is None or loaded[0] != project.id
+                or any(k not in st.session_state for k in SETTINGS_KEYS)):
+            _load_settings(project.id, project.version, settings)  # into the form, once, with the version shown
+        started_from = st.session_state[SETTINGS_VERSION_KEY][1]
         with st.form("admin.settings"):
-            order = st.selectbox("Queue order", QUEUE_ORDERS,
-                                 index=QUEUE_ORDERS.index(settings.queue_order), key="admin.queue_order",
+            st.caption(f"Settings as of version {started_from} of the project.")
+            order = st.selectbox("Queue order", QUEUE_ORDERS, key="admin.queue_order",
                                  help="assigned: as assigned; random: shuffled per annotator; uncertain: "
                                       "documents whose suggestions sit nearest the model's thresholds first")
-            q_seed = st.number_input("Random order seed", value=settings.queue_seed, step=1, key="admin.queue_seed")
-            models_dir = st.text_input("Models directory (empty: beside the database)", value=settings.models_dir,
-                                       key="admin.models_dir")
+            q_seed = st.number_input("Random order seed", step=1, key="admin.queue_seed")
+            models_dir = st.text_input("Models directory (empty: beside the database)", key="admin.models_dir")
             checkpoint = st.text_input("Local checkpoint folder for initialising encoders (optional)",
-                                       value=settings.checkpoint_dir, key="admin.checkpoint_dir")
-            recall = st.slider("Target recall (per-type threshold tuning on dev)", 0.5, 1.0,
-                               float(settings.target_recall), 0.01, key="admin.target_recall")
-            low = st.slider("Low-confidence mark below score", 0.0, 1.0, float(settings.low_confidence), 0.05,
-                            key="admin.low_confidence")
+                                       key="admin.checkpoint_dir")
+            recall = st.slider("Target recall (per-type threshold tuning on dev)", 0.5, 1.0, step=0.01,
+                               key="admin.target_recall")
+            low = st.slider("Low-confidence mark below score", 0.0, 1.0, step=0.05, key="admin.low_confidence")
             if st.form_submit_button("Save settings", key="admin.settings_submit"):
                 with C.guard():
                     new = settings.with_(queue_order=order, queue_seed=int(q_seed), models_dir=models_dir.strip(),
                                          checkpoint_dir=checkpoint.strip(), target_recall=float(recall),
                                          low_confidence=float(low))
-                    projects.update_settings(db, user, project.id, new)
+                    projects.update_settings(db, user, project.id, new, expected_version=started_from)
+                    st.session_state.pop(SETTINGS_VERSION_KEY, None)   # show the saved values next run
                     C.flash("Settings saved.")
                     st.rerun()
+        if st.button("Discard my changes and reload the settings", key="admin.settings_reload"):
+            st.session_state.pop(SETTINGS_VERSION_KEY, None)
+            st.rerun()
 
 # --- projects -------------------------------------------------------------------------------
 with tabs[6]:

@@ -1,6 +1,10 @@
 """De-identify: project documents (as a job) or an upload (in this process) with a profile; the
 original and the output side by side, the run summary (leaks in red), and a zip download.
 
+A run or upload whose leak check finds input PHI in the output (text, metadata, ids, names) is
+shown as failed in red, and offers no download and no resume; outputs are named by keyed
+pseudonyms (shown beside each document's real name here, for the lead only).
+
 Logic lives in :mod:`services.deidentification` (jobs, uploads, exports),
 :mod:`services.detectors` (which detector) and :mod:`pipeline.deid`; this page only gathers
 choices and shows results. Uploads are never stored: their results live in this session only.
@@ -52,6 +56,11 @@ def _profile_editor() -> Profile:
     base_name = c1.selectbox("Profile", options, key="deid.profile",
                              format_func=lambda n: n + (" (saved)" if n in saved else " (built-in)"))
     base = rj.resolve_profile(db, project.id, base_name)
+    # the version of each saved profile as first shown: a save states it, so a profile someone
+    # else saved meanwhile is not overwritten (a stale save is refused, as for layers)
+    seen_versions = st.session_state.setdefault("deid.profile_versions", {})
+    for name, sp in saved.items():
+        seen_versions.setdefault(name, sp.version)
     c2.caption(base.description or "")
     actions = dict(base.actions)
     with st.expander("Adjust the profile (per category)"):
@@ -64,9 +73,14 @@ def _profile_editor() -> Profile:
                                                  key=f"deid.action.{base_name}.{cat}")
         placeholder = st.text_input("Placeholder template for redact ({CATEGORY}, {Type}, ... or * to keep length)",
                                     value=base.placeholder, key=f"deid.placeholder.{base_name}")
+        meta_text = st.text_input("Metadata keys to keep in JSONL outputs (comma-separated; every other key is "
+                                  "dropped, ids are always pseudonymised)", value=", ".join(base.meta_keys),
+                                  key=f"deid.meta_keys.{base_name}")
+        meta_keys = [k.strip() for k in meta_text.split(",") if k.strip()]
         data = base.to_dict()
-        data.update(actions=actions, placeholder=placeholder)
-        changed = actions != {c: base.action_for(c) for c in actions} or placeholder != base.placeholder
+        data.update(actions=actions, placeholder=placeholder, meta_keys=meta_keys)
+        changed = (actions != {c: base.action_for(c) for c in actions} or placeholder != base.placeholder
+                   or meta_keys != list(base.meta_keys))
         if changed:
             data["name"] = f"{base.name} (edited)"
         try:
@@ -78,15 +92,20 @@ def _profile_editor() -> Profile:
             s1, s2 = st.columns([3, 1])
             new_name = s1.text_input("Save as", key="deid.save_as", placeholder="name for a saved profile")
             if s2.button("Save profile", key="deid.save_profile") and new_name.strip():
-                data["name"] = new_name.strip()
-                rj.save_profile(db, user, project.id, Profile.from_json(data))
-                C.flash(f"Saved profile {new_name.strip()}.")
-                st.rerun()
+                with C.guard():     # e.g. saved by someone else since it was shown: say so, keep the edits
+                    name = new_name.strip()
+                    data["name"] = name
+                    projects.save_profile(db, user, project.id, Profile.from_json(data),
+                                          expected_version=seen_versions.get(name))
+                    seen_versions.pop(name, None)
+                    C.flash(f"Saved profile {name}.")
+                    st.rerun()
     return profile
 
 
 def _render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, str] | None = None) -> None:
-    """Counts per category and action, leaks (a red alert), unparseable dates, surrogate quality."""
+    """Counts per category and action, leaks (a red alert: the run failed), unparseable dates,
+    names and metadata changed, surrogate quality."""
     spans = counts.get("spans") or {}
     m = st.columns(5)
     m[0].metric("Documents", counts.get("documents", 0))
@@ -96,17 +115,28 @@ def _render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, st
     m[4].metric("Fell back to placeholder", counts.get("fallbacks", 0))
     if leaks:
         by_cat = ", ".join(f"{c} {n}" for c, n in sorted((counts.get("leaks_by_category") or {}).items()))
-        st.error(f"Leak check: {leaks} original PHI string(s) are still in the output ({by_cat}). "
-                 "Do not release these documents: fix their spans and run again.", icon=":material/gpp_bad:")
+        by_loc = ", ".join(f"{k} {n}" for k, n in sorted((counts.get("leaks_by_location") or {}).items()))
+        st.error(f"Leak check: {leaks} original PHI string(s) are still in the output ({by_cat}"
+                 + (f"; in {by_loc}" if by_loc else "") + "). The run failed: do not release these documents; "
+                 "fix their spans and run again (downloads are disabled).", icon=":material/gpp_bad:")
         details = counts.get("leak_details") or []
         if details:
             st.dataframe(pd.DataFrame([{"document": (names or {}).get(str(d.get("doc_id")), d.get("doc_id")),
                                         "category": d.get("category"), "type": d.get("type"),
+                                        "where": d.get("location", "text"),
                                         "offsets": f"{d.get('start')}-{d.get('end')}", "scope": d.get("scope")}
                                        for d in details]), hide_index=True)
     else:
-        st.success("Leak check: no original PHI string was found in the output.", icon=":material/verified_user:")
+        st.success("Leak check: no original PHI string was found in the output (text, metadata, ids or file "
+                   "names).", icon=":material/verified_user:")
     extra = []
+    if counts.get("renamed_documents"):
+        extra.append(f"{counts['renamed_documents']} document ids and file names replaced by keyed pseudonyms"
+                     + (f", {counts['renamed_patients']} patient ids" if counts.get("renamed_patients") else ""))
+    if counts.get("dropped_meta_keys"):
+        extra.append(f"{counts['dropped_meta_keys']} metadata keys dropped (not allowed by the profile)")
+    if counts.get("merged_overlaps"):
+        extra.append(f"{counts['merged_overlaps']} overlapping spans merged into their union")
     if counts.get("inputs"):
         extra.append("spans from " + ", ".join(f"{k} ({v} documents)" for k, v in counts["inputs"].items()))
     if counts.get("detector"):
@@ -151,7 +181,10 @@ def _navigator(n: int, key: str) -> int:
     return pos
 
 
-def _side_by_side(original: str, in_spans: list, output: str, out_spans: list, *, note: str = "") -> None:
+def _side_by_side(original: str, in_spans: list, output: str, out_spans: list, *, note: str = "",
+                  actions: list[str] | None = None) -> None:
+    """The original with its PHI spans, and the output with every surrogate, placeholder and kept
+    span marked (what is unmarked is as in the original: a missed name stands out)."""
     left, right = st.columns(2)
     cats = list(schema.categories)
     with left:
@@ -161,11 +194,15 @@ def _side_by_side(original: str, in_spans: list, output: str, out_spans: list, *
         st.html(C.legend_html(cats) + C.spans_html(original, in_spans, low_confidence=0.0))
     with right:
         st.markdown("**De-identified**")
-        st.html(C.legend_html(cats) + C.spans_html(output, out_spans, low_confidence=0.0))
+        st.html(C.output_legend_html() + C.deid_output_html(output, out_spans, actions=actions))
 
 
-def _download(items_fn, target: str, key: str) -> None:
-    """Zip download in a chosen format; only for users who may export (audited on click)."""
+def _download(items_fn, target: str, key: str, *, leaked: bool = False) -> None:
+    """Zip download in a chosen format; only for users who may export (audited on click), and
+    never for outputs that failed the leak check."""
+    if leaked:
+        st.caption("No download: the leak check failed for these outputs.")
+        return
     if not access.can(user, "export"):
         st.caption("Downloading de-identified documents needs the export right (leads).")
         return
@@ -200,8 +237,12 @@ def _job_panel() -> None:
         st.session_state[RUN_KEY] = int(job.result["run_id"])
         st.session_state[POS_KEY + ".run"] = 0
         risk = job.result.get("risk") or {}
-        st.success(f"Run {job.result['run_id']} finished: {job.result.get('documents', 0)} documents, "
-                   f"{job.result.get('leaks', 0)} leaks" + (f"; {risk_line(risk)}" if risk else ""))
+        if job.result.get("failure"):
+            st.error(f"Run {job.result['run_id']} failed the leak check: {job.result.get('leaks', 0)} piece(s) of "
+                     "input PHI are in its outputs; it is not scored for risk and cannot be downloaded.")
+        else:
+            st.success(f"Run {job.result['run_id']} finished: {job.result.get('documents', 0)} documents, "
+                       f"{job.result.get('leaks', 0)} leaks" + (f"; {risk_line(risk)}" if risk else ""))
 
 
 # --------------------------------------------------------------------------- choices
@@ -248,7 +289,10 @@ if source == "Project documents":
                               format_func=lambda i: f"Run {i} · {by_id[i].profile_name} · {by_id[i].status} · "
                                                     f"{by_id[i].created_at[:16]} · by {by_id[i].created_by or '-'}")
         run = by_id[run_id]
-        if run.status != "done":
+        if run.failed_leak_check:
+            st.error(f"Run {run.id} failed: its leak check found input PHI in the outputs. It cannot be resumed, "
+                     "scored or downloaded; fix the spans and start a new run.")
+        elif run.status != "done":
             st.warning(f"Run {run.id} is {run.status}: its outputs may be incomplete.")
             if rj.resumable(db, run) and st.button("Resume this run", key="deid.resume", disabled=running,
                                                    help="writes only the documents the run lacks"):
@@ -263,6 +307,8 @@ if source == "Project documents":
             doc = access.open_document(db, user, out.doc_id, project_id=project.id, record=out.doc_id not in opened)
             opened.add(out.doc_id)
             st.subheader(doc.name + (f" · {out.n_leaks} leak(s)" if out.n_leaks else ""))
+            if out.output_name:
+                st.caption(f"exported as {out.output_name}")
             in_layer = next((parse_output_layer(s.layer)[1] for s in out.spans), "")
             in_spans, note = [], ""
             if in_layer and in_layer != DETECTED:
@@ -272,7 +318,7 @@ if source == "Project documents":
                 note = "spans were detected when the run was made (not stored)"
             _side_by_side(doc.text or "", in_spans, out.text or "", out.spans, note=note)
             _download(lambda tdb, rid=run.id: rj.stored_outputs_as_documents(tdb, rid), f"deid_run:{run.id}",
-                      "deid.run_dl")
+                      "deid.run_dl", leaked=run.failed_leak_check)
 else:
     # --- an upload ---------------------------------------------------------------------------
     c1, c2 = st.columns([1, 3])
@@ -306,6 +352,8 @@ else:
         r = res[pos]
         original = next(d for d in result.originals if d.doc_id == r.doc_id)
         st.subheader(str(r.doc_id) + (f" · {len(r.leaks)} leak(s)" if r.leaks else ""))
-        _side_by_side(original.text, r.source_spans, r.text, r.spans,
+        st.caption(f"exported as {r.output_id}")
+        _side_by_side(original.text, r.source_spans, r.text, r.spans, actions=r.actions,
                       note="spans detected (no spans in the upload)" if r.doc_id in result.detected else "")
-        _download(lambda tdb, items=res: items, f"project:{project.id}/upload", "deid.upload_dl")
+        _download(lambda tdb, items=res: items, f"project:{project.id}/upload", "deid.upload_dl",
+                  leaked=bool(result.batch.summary.leaks))

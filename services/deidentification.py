@@ -15,8 +15,22 @@ Why a resumed run de-identifies its finished documents again (in memory, not sav
 document of a patient informs the others' surrogates and leak scan (see
 :mod:`pipeline.deid.batch`), so their spans are needed anyway, de-identification alone runs at
 hundreds of notes a second, and it gives an exact summary for the whole run and a check that
-the stored outputs are what this run would write (``resume_mismatches``: a changed secret
-key or profile shows there).
+the stored outputs are what this run would write (``resume_mismatches``).
+
+A resume with another profile or secret key is refused before anything is written: a run
+stores the fingerprint of both (:func:`pipeline.deid.run_fingerprint`, ``deid_runs.fingerprint``)
+and the resume recomputes it. A run from before fingerprints is checked output by output first.
+
+Leaks fail a run: a run whose leak check (:mod:`pipeline.deid.leaks`: input PHI left in the
+text, metadata, ids or names) finds anything is closed ``failed`` with ``counts["failure"] =
+"leaks"`` (:attr:`store.DeidRun.failed_leak_check`). Its outputs stay stored, so the page can
+show where the leaks are, but it is not scored for risk (the Risk page does not list it), not
+resumable (a resume would rewrite the same outputs: fix the spans and start a new run) and not
+exported. An interrupted run is ``failed`` too, without that mark, and stays resumable.
+
+Outputs are named by keyed pseudonyms (``doc-3f9a1c2b7e4d``): the name is stored with each
+output (``deid_outputs.output_name``), the only place the mapping lives; exports use it for
+file names and ids and carry no metadata.
 
 What an output span carries: ``layer`` is ``deid:<action>:<input layer>``
 (:func:`pipeline.layers.output_layer`) and ``source``/``score`` are the input span's, so risk
@@ -37,8 +51,10 @@ from typing import Any, Callable, Iterable, Sequence
 from sqlite_utils import Database
 
 import store
+from store.deid import LEAK_FAILURE
 from pipeline.deid import BatchResult, DeidContext, DeidResult, Profile, builtin_profiles, deidentify, deidentify_batch
-from pipeline.deid import patient_id_of, zip_outputs
+from pipeline.deid import document_pseudonym, mismatch, patient_id_of, run_fingerprint, zip_outputs
+from pipeline.deid.pseudonyms import output_ids
 from pipeline.deid.batch import BatchSummary, summarize
 from pipeline.deid.engine import collect_originals
 from pipeline.errors import WorkbenchError
@@ -95,12 +111,6 @@ def resolve_profile(db: Database, project_id: int, spec: Any) -> Profile:
         return builtins[spec]
     raise DeidentificationError(f"unknown de-identification profile {spec!r}: use "
                                 f"{', '.join(sorted(set(builtins) | set(saved)))} or a profile JSON")
-
-
-def save_profile(db: Database, user: store.User, project_id: int, profile: Profile) -> int:
-    """Save ``profile`` for the project under its name (leads); audited."""
-    u = access.require(user, "manage_profiles")
-    return store.save_deid_profile(db, project_id, profile.name, profile.to_dict(), user=u.username)
 
 
 # --------------------------------------------------------------------------- inputs
@@ -167,6 +177,7 @@ class RunDeidentifier:
     """
 
     def __init__(self, docs: Sequence[Document], profile: Profile, ctx: DeidContext) -> None:
+        output_ids(docs, ctx.secret)          # two documents sharing an output name: refused first
         self.profile = profile
         self.ctx = DeidContext(secret=ctx.secret, locale=ctx.locale, extra_lists=ctx.extra_lists,
                                list_loader=ctx.list_loader,
@@ -197,16 +208,22 @@ def summary_dicts(summary: BatchSummary, leaks: Iterable[Any] = ()) -> tuple[dic
 
 def deidentify_job(ctx: JobContext) -> dict:
     """Params: ``project_id``; ``doc_ids`` (``"all"`` or ids); ``layer`` (``gold``); ``profile``
-    (name or JSON); ``missing`` (``detect``/``skip``); ``user``; ``run_id`` to resume a run;
-    ``risk`` (default True) and ``risk_params`` for the scoring that follows."""
+    (name or JSON); ``missing`` (``detect``/``skip``); ``user``; ``run_id`` to resume a run (a
+    ``profile`` given with it must be the run's own); ``risk`` (default True) and
+    ``risk_params`` for the scoring that follows (skipped when the run fails the leak check)."""
     p = dict(ctx.params)
     user = p.get("user")
     db = ctx.connect()
     try:
         resume_id = p.get("run_id")
+        secret = project_secret(db_path_of(db))
         if resume_id is not None:
             run = store.get_deid_run(db, int(resume_id))
             _check_resumable(db, run, ctx.job_id)
+            profile = Profile.from_json(dict(run.profile))
+            asked = resolve_profile(db, run.project_id, p["profile"]) if p.get("profile") not in (None, "") else None
+            locale = project_locale(store.get_project(db, run.project_id))
+            check_resume_fingerprint(run, profile, secret, locale, asked=asked)
             original = _original_params(db, run)
             p = {**original, **{k: v for k, v in p.items() if k not in ("doc_ids", "layer", "missing", "profile")}}
             p["project_id"] = run.project_id
@@ -216,9 +233,7 @@ def deidentify_job(ctx: JobContext) -> dict:
         ids = selected_ids(db, project.id, p.get("doc_ids", "all"))
         if not ids:
             raise DeidentificationError(f"project {project.id} has no documents to de-identify")
-        if resume_id is not None:
-            profile = Profile.from_json(dict(run.profile))
-        else:
+        if resume_id is None:
             profile = resolve_profile(db, project.id, p.get("profile"))
 
         ctx.progress(0, len(ids), "reading", force=True)
@@ -227,21 +242,41 @@ def deidentify_job(ctx: JobContext) -> dict:
             raise DeidentificationError(f"none of the {len(ids)} documents has a {layer} layer (and missing=skip)")
         if resume_id is None:
             run_id = store.create_deid_run(db, project.id, profile.name, profile.to_dict(),
-                                           model_version=inputs.detector, job_id=ctx.job_id, user=user)
+                                           model_version=inputs.detector, job_id=ctx.job_id, user=user,
+                                           fingerprint=run_fingerprint(profile, secret, project_locale(project)))
         else:
             run_id = int(resume_id)
         try:
-            result = _deidentify_run(ctx, db, run_id, project, profile, inputs, user)
+            result = _deidentify_run(ctx, db, run_id, project, profile, inputs, user, secret)
         except BaseException:
             _fail_run(db, run_id, user)
             raise
         result.update(project_id=project.id, layer=layer, missing=missing, resumed=resume_id is not None,
                       not_deidentified=len(inputs.not_deidentified), detector=inputs.detector)
-        if p.get("risk", True):
+        if p.get("risk", True) and not result.get("failure"):
             result["risk"] = score_run_risk(ctx, db, run_id, dict(p.get("risk_params") or {}), user=user)
         return result
     finally:
         db.conn.close()
+
+
+def check_resume_fingerprint(run: store.DeidRun, profile: Profile, secret: bytes, locale: str | None = None, *,
+                             asked: Profile | None = None) -> None:
+    """Refuse (one line, before anything is written) to resume a run that failed the leak check,
+    or with another secret key (or project locale) than the run's, or with a ``profile`` other
+    than the run's own."""
+    if run.failed_leak_check:
+        raise DeidentificationError(f"run {run.id} failed the leak check and cannot be resumed (it would write the "
+                                    "same outputs): fix the spans and start a new run")
+    current = run_fingerprint(profile, secret, locale)
+    if run.fingerprint is not None:
+        what = mismatch(run.fingerprint, current)
+        if what is not None:
+            raise DeidentificationError(f"run {run.id} was made with another {what}; resuming it would mix the two: "
+                                        f"restore the run's {what}, or start a new run")
+    if asked is not None and mismatch(current, run_fingerprint(asked, secret, locale)) is not None:
+        raise DeidentificationError(f"run {run.id} was made with profile {run.profile_name!r}, not {asked.name!r}; "
+                                    "resume it without --profile, or start a new run")
 
 
 def _check_resumable(db: Database, run: store.DeidRun, job_id: int | None) -> None:
@@ -259,8 +294,9 @@ def _check_resumable(db: Database, run: store.DeidRun, job_id: int | None) -> No
 
 
 def resumable(db: Database, run: store.DeidRun) -> bool:
-    """Whether a run can be resumed now: not done, and its own job is no longer running."""
-    if run.status == "done":
+    """Whether a run can be resumed now: not done, not failed by its leak check (a resume would
+    write the same outputs), and its own job is no longer running."""
+    if run.status == "done" or run.failed_leak_check:
         return False
     if run.status == "failed" or run.job_id is None:
         return True
@@ -292,13 +328,28 @@ def _fail_run(db: Database, run_id: int, user: str | None) -> None:
         log.warning("run %s: could not be marked failed", run_id)
 
 
+def _verify_legacy_outputs(db: Database, run_id: int, inputs: DeidInputs, profile: Profile, secret: bytes,
+                           locale: str, done: set[int]) -> None:
+    """A run from before fingerprints: recompute its finished outputs (in memory) and refuse to
+    resume when any differs (another key), before anything is written."""
+    check = RunDeidentifier(inputs.docs, profile, DeidContext(secret=secret, locale=locale))
+    for doc in inputs.docs:
+        did = int(doc.doc_id)
+        if did in done and store.get_deid_output(db, run_id, did).text != check(doc).text:
+            raise DeidentificationError(f"run {run_id} was made with another secret key (its outputs differ from "
+                                        "what this key writes); resuming it would mix the two: start a new run")
+
+
 def _deidentify_run(ctx: JobContext, db: Database, run_id: int, project: store.Project, profile: Profile,
-                    inputs: DeidInputs, user: str | None) -> dict:
+                    inputs: DeidInputs, user: str | None, secret: bytes) -> dict:
     done = {o.doc_id for o in store.list_deid_outputs(db, run_id)}
-    secret = project_secret(db_path_of(db))
-    deid = RunDeidentifier(inputs.docs, profile, DeidContext(secret=secret, locale=project_locale(project)))
+    run = store.get_deid_run(db, run_id)
+    locale = project_locale(project)
+    if done and run.fingerprint is None:
+        _verify_legacy_outputs(db, run_id, inputs, profile, secret, locale, done)
+    deid = RunDeidentifier(inputs.docs, profile, DeidContext(secret=secret, locale=locale))
     results = []
-    pending: list[tuple[int, str, list[Span], int]] = []
+    pending: list[tuple[int, str, list[Span], int, str]] = []
     mismatches = saved = 0
     total = len(inputs.docs)
 
@@ -318,7 +369,8 @@ def _deidentify_run(ctx: JobContext, db: Database, run_id: int, project: store.P
                 if store.get_deid_output(db, run_id, did).text != r.text:
                     mismatches += 1
             else:
-                pending.append((did, r.text, output_spans(r, inputs.input_layer[doc.doc_id]), len(r.leaks)))
+                pending.append((did, r.text, output_spans(r, inputs.input_layer[doc.doc_id]), len(r.leaks),
+                                r.output_id))
                 if len(pending) >= SAVE_EVERY:
                     flush()
             ctx.progress(i, total, "de-identifying")
@@ -331,15 +383,25 @@ def _deidentify_run(ctx: JobContext, db: Database, run_id: int, project: store.P
     inputs_count = Counter(inputs.input_layer[d.doc_id] for d in inputs.docs)
     counts.update(inputs=dict(sorted(inputs_count.items())), not_deidentified=inputs.not_deidentified[:1000],
                   resume_mismatches=mismatches, detector=inputs.detector)
-    store.finish_deid_run(db, run_id, counts=counts, leaks=summary.leaks, quality=quality, user=user)
-    return {"run_id": run_id, "documents": summary.documents, "saved": saved, "already_saved": len(done),
-            "leaks": summary.leaks, "resume_mismatches": mismatches, "summary": summary.line(),
-            "inputs": counts["inputs"]}
+    status = "done"
+    if summary.leaks:
+        status = "failed"
+        counts["failure"] = LEAK_FAILURE
+    store.finish_deid_run(db, run_id, counts=counts, leaks=summary.leaks, quality=quality, user=user, status=status,
+                          fingerprint=run_fingerprint(profile, secret, locale))
+    out = {"run_id": run_id, "documents": summary.documents, "saved": saved, "already_saved": len(done),
+           "leaks": summary.leaks, "resume_mismatches": mismatches, "summary": summary.line(),
+           "inputs": counts["inputs"], "status": status}
+    if status == "failed":
+        out["failure"] = counts["failure"]
+    return out
 
 
 def summary_line(result: dict) -> str:
     """The CLI's one line for a de-identification job result (counts only)."""
-    parts = [f"run={result.get('run_id')}", str(result.get("summary", ""))]
+    parts = [f"run={result.get('run_id')}", f"status={result.get('status', 'done')}", str(result.get("summary", ""))]
+    if result.get("failure") == "leaks":
+        parts.insert(2, "FAILED[leak check]")
     if result.get("inputs"):
         parts.append("inputs[" + ", ".join(f"{k}={v}" for k, v in result["inputs"].items()) + "]")
     if result.get("not_deidentified"):
@@ -451,15 +513,21 @@ def deidentify_upload(db: Database, user: store.User, project: store.Project, fi
 
 
 def stored_outputs_as_documents(db: Database, run_id: int) -> list[Document]:
-    """A run's outputs as documents named like their originals (for writing/zipping)."""
+    """A run's outputs as documents named by their pseudonyms (for writing/zipping): never by the
+    documents' names, and without metadata. A run that failed the leak check is refused."""
     run = store.get_deid_run(db, run_id)
+    if run.failed_leak_check:
+        raise DeidentificationError(f"run {run_id} failed the leak check: its outputs cannot be exported")
     outputs = store.list_deid_outputs(db, run_id, with_text=True)
-    names = {r.id: r.name for r in store.list_documents(db, run.project_id, ids=[o.doc_id for o in outputs])}
+    secret = None
     docs = []
     for o in outputs:
-        name = names.get(o.doc_id, str(o.doc_id))
+        name = o.output_name
+        if not name:    # an output saved before names were stored: the same keyed name, recomputed
+            secret = secret or project_secret(db_path_of(db))
+            name = document_pseudonym(secret, str(o.doc_id))
         spans = [s.with_(doc_id=name, source=f"deid:{parse_output_layer(s.layer)[0]}", layer="") for s in o.spans]
-        docs.append(Document(doc_id=name, text=o.text or "", spans=spans, meta={"name": name}))
+        docs.append(Document(doc_id=name, text=o.text or "", spans=spans, meta={}))
     return docs
 
 
@@ -470,6 +538,10 @@ def export_outputs(db: Database, user: store.User, items: Sequence[Document | De
     u = access.require(user, "export")
     if fmt not in EXPORT_FORMATS:
         raise DeidentificationError(f"unknown export format {fmt!r}; use brat, xml, jsonl or text")
+    leaky = sum(1 for x in items if isinstance(x, DeidResult) and x.leaks)
+    if leaky:
+        raise DeidentificationError(f"{leaky} document(s) failed the leak check: fix their spans and de-identify "
+                                    "again before downloading")
     data = zip_outputs(list(items), fmt)
     store.audit(db, u.username, "export", target, detail={"documents": len(items), "format": fmt, "bytes": len(data)})
     return data

@@ -81,13 +81,14 @@ def import_upload(db: Database, project_id: int, filename: str, data: bytes, fmt
 
     Everything is checked before the store is touched; a failure at any point leaves the store
     as it was (no project, document, layer or span row added). Overlapping spans are refused
-    unless ``allow_overlap``. Raises :class:`~pipeline.errors.FormatError`,
+    unless ``allow_overlap``, by the reader, so the error names the file and line
+    (:class:`~pipeline.errors.SpanOverlapError`). Raises :class:`~pipeline.errors.FormatError`,
     :class:`~pipeline.spans.SpanError`, :class:`store.DuplicateError`, :class:`store.NotFoundError`,
     :class:`PermissionDenied` or :class:`~pipeline.errors.StoreBusyError`: all safe to show.
     """
     who = access.actor(user, "import_documents")
     project = store.get_project(db, project_id)
-    docs = read_upload(filename, data, fmt, project.schema, limits)
+    docs = read_upload(filename, data, fmt, project.schema, limits, allow_overlap=allow_overlap)
     return store_documents(db, project, docs, fmt, filename=upload_name(filename), user=who, layer=layer,
                            allow_overlap=allow_overlap)
 
@@ -98,7 +99,8 @@ def import_path(db: Database, path: str | os.PathLike, fmt: str, *, project_name
     """Read a file, folder or zip on disk and store it into ``project_name`` (created with
     ``schema`` when missing; an existing project keeps its own schema). All or nothing."""
     project = store.get_project_by_name(db, project_name)
-    docs = read_local(path, fmt, project.schema if project else schema, limits=limits, progress=progress)
+    docs = read_local(path, fmt, project.schema if project else schema, limits=limits, progress=progress,
+                      allow_overlap=allow_overlap)
     if split:
         for d in docs:
             d.meta["split"] = split

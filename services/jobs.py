@@ -14,6 +14,12 @@ job modules; they import this one, never the other way round.
 Job functions take a :class:`JobContext`, report progress through it and return a
 JSON-serialisable result. Error text stored on a failed job is the message of a user-facing
 error (which never quotes documents) or just the exception's type.
+
+A job that ended stays as it ended. A worker that was declared dead (no heartbeat, see
+:func:`fail_stale_jobs`) may only have been stalled and finish later: the store then refuses
+its outcome (:class:`store.JobFinishedError`, audited as ``job.late_result_discarded``) and
+:func:`finish` reports that instead of crashing; the worker learns it sooner from
+:meth:`JobContext.should_stop` and from its refused progress writes, and stops.
 """
 from __future__ import annotations
 
@@ -39,9 +45,12 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 5.0
 #: Every kind of job a worker can run (the functions are in :data:`services.worker.JOBS`).
-JOB_KINDS = ("deidentify", "preannotate", "risk", "selftest", "train")
+JOB_KINDS = ("demo_setup", "deidentify", "preannotate", "risk", "selftest", "train")
 #: Job kinds the Train page shows progress for (``selftest`` lets an operator check workers).
-TRAIN_PAGE_KINDS = ("train", "preannotate", "selftest")
+TRAIN_PAGE_KINDS = ("train", "preannotate", "demo_setup", "selftest")
+#: What each kind is called on screen.
+KIND_WORDS = {"train": "training", "preannotate": "pre-annotation", "deidentify": "de-identification",
+              "risk": "risk scoring", "selftest": "self-test", "demo_setup": "demo set-up"}
 JobFunction = Callable[["JobContext"], dict]
 
 
@@ -87,7 +96,9 @@ class JobContext:
             db.conn.close()
 
     def should_stop(self) -> bool:
-        """True when a cancel was requested for this job (checked at most once a second)."""
+        """True when a cancel was requested for this job, or the job already ended without this
+        worker (marked failed for a stopped heartbeat): its result would be discarded anyway.
+        Checked at most once a second."""
         if self.job_id is None:
             return False
         now = time.monotonic()
@@ -99,7 +110,7 @@ class JobContext:
             job = store.get_job(db, self.job_id)
         finally:
             db.conn.close()
-        return bool(job.cancel_requested)
+        return bool(job.cancel_requested) or job.finished
 
     def check_stop(self) -> None:
         """Raise :class:`JobCancelled` when a cancel was requested."""
@@ -152,33 +163,57 @@ class Heartbeat:
         while not self.stop.wait(HEARTBEAT_S):
             try:
                 hdb = store.connect(self.db_path)
-                store.heartbeat(hdb, self.job_id)
-                hdb.conn.close()
+                try:
+                    alive = store.heartbeat(hdb, self.job_id)
+                finally:
+                    hdb.conn.close()
+                if not alive:  # the job ended without us (declared dead): nothing left to keep alive
+                    return
             except Exception:  # noqa: BLE001 - a missed heartbeat is not fatal
                 log.warning("job %s: heartbeat failed", self.job_id)
 
 
-def finish(db_path: str | os.PathLike, job_id: int, status: str, error: str | None, result) -> None:
-    """Record a job's outcome (the result made JSON-safe)."""
+def finish(db_path: str | os.PathLike, job_id: int, status: str, error: str | None, result) -> bool:
+    """Record a job's outcome (the result made JSON-safe). Returns ``False`` when the job had
+    already ended without this worker (failed for a stopped heartbeat): the store refused the
+    late outcome and audited it; nothing of it was saved."""
     db = store.connect(db_path)
     try:
         store.update_job(db, job_id, status=status, error=error,
                          result=json.loads(json.dumps(result, default=str)) if result is not None else None)
+    except store.JobFinishedError:
+        log.warning("job %s had already ended; its late outcome (%s) was discarded", job_id, status)
+        return False
     finally:
         db.conn.close()
+    return True
+
+
+def _late_error(job_id: int) -> store.JobFinishedError:
+    return store.JobFinishedError(
+        f"job {job_id} was marked failed while it ran (its heartbeat stopped, e.g. the machine was suspended); "
+        "its late result was discarded: run it again")
 
 
 def run_queued(db_path: str | os.PathLike, job_id: int, functions: dict[str, JobFunction]) -> int:
     """Run a queued job in this process (the worker's body) with the function for its kind.
     Returns an exit status."""
     db = store.connect(db_path)
-    job = store.get_job(db, job_id)  # NotFoundError (a user error) for an unknown id
-    fn = functions.get(job.kind)
-    if fn is None:
-        store.update_job(db, job_id, status="failed", error=f"unknown job kind {job.kind!r}")
-        return 1
-    store.update_job(db, job_id, status="running", pid=os.getpid())
-    db.conn.close()
+    try:
+        job = store.get_job(db, job_id)  # NotFoundError (a user error) for an unknown id
+        if job.finished:  # cancelled while queued, or failed before this worker started
+            log.warning("job %s already ended (%s); not running it", job_id, job.status)
+            return 1
+        fn = functions.get(job.kind)
+        if fn is None:
+            finish(db_path, job_id, "failed", f"unknown job kind {job.kind!r}", None)
+            return 1
+        try:
+            store.update_job(db, job_id, status="running", pid=os.getpid())
+        except store.JobFinishedError:
+            return 1
+    finally:
+        db.conn.close()
     ctx = JobContext(db_path=str(db_path), job_id=job_id, params=dict(job.params or {}))
     status, error, result = "done", None, None
     with Heartbeat(db_path, job_id):
@@ -189,26 +224,35 @@ def run_queued(db_path: str | os.PathLike, job_id: int, functions: dict[str, Job
         except BaseException as e:  # noqa: BLE001 - every failure must reach the jobs table
             status, error = "failed", safe_error(e)
             log.warning("job %s failed: %s", job_id, type(e).__name__)
-    finish(db_path, job_id, status, error, result)
-    return 0 if status == "done" else 1
+    recorded = finish(db_path, job_id, status, error, result)
+    return 0 if status == "done" and recorded else 1
 
 
 def run_here(db_path: str | os.PathLike, kind: str, fn: JobFunction, params: dict, *, user: str | None = None,
              on_progress: Callable[[int, int | None, str | None], None] | None = None) -> dict:
-    """Run ``fn`` in this process, recorded in the jobs table as a job of ``kind`` (the CLI's path)."""
+    """Run ``fn`` in this process, recorded in the jobs table as a job of ``kind`` (the CLI's path).
+
+    If the job was marked failed while ``fn`` ran (its heartbeat stopped: the process was
+    suspended), the result is discarded and :class:`store.JobFinishedError` says so in one line,
+    also when ``fn`` itself failed because its late writes were refused."""
     db = store.connect(db_path)
-    job_id = store.create_job(db, kind, params, project_id=params.get("project_id"), user=user)
-    store.update_job(db, job_id, status="running", pid=os.getpid())
-    db.conn.close()
+    try:
+        job_id = store.create_job(db, kind, params, project_id=params.get("project_id"), user=user)
+        store.update_job(db, job_id, status="running", pid=os.getpid())
+    finally:
+        db.conn.close()
     ctx = JobContext(db_path=str(db_path), job_id=job_id, params=params, on_progress=on_progress)
     with Heartbeat(db_path, job_id):
         try:
             result = fn(ctx)
         except BaseException as e:
-            finish(db_path, job_id, "failed", "cancelled on request" if isinstance(e, (JobCancelled, KeyboardInterrupt))
-                   else safe_error(e), None)
+            recorded = finish(db_path, job_id, "failed", "cancelled on request"
+                              if isinstance(e, (JobCancelled, KeyboardInterrupt)) else safe_error(e), None)
+            if not recorded and not isinstance(e, KeyboardInterrupt):
+                raise _late_error(job_id) from None
             raise
-    finish(db_path, job_id, "done", None, result)
+    if not finish(db_path, job_id, "done", None, result):
+        raise _late_error(job_id)
     return result
 
 
@@ -269,3 +313,40 @@ def history_of(job: store.Job) -> list[dict]:
 def result_summary(result: dict) -> str:
     """One line about a finished job's result (figures only)."""
     return json.dumps({k: v for k, v in result.items() if k not in ("history", "phase")}, default=str)
+
+
+def describe_result(job: store.Job) -> str:
+    """What a finished job did, in words (for the pages; figures and ids only, no text)."""
+    r = job.result if isinstance(job.result, dict) else {}
+    if job.status == "failed":
+        return job.error or "failed (no reason recorded)"
+    if job.kind == "train" and r.get("name"):
+        f1 = (r.get("dev_strict") or {}).get("f1")
+        fig = f"strict F1 {f1:.3f} on {r.get('n_dev_docs', '?')} held-out documents" if f1 is not None else "evaluated"
+        return f"version {r['name']} ({fig}) in {float(r.get('seconds') or 0):,.0f} s"
+    if job.kind == "preannotate":
+        return (f"{r.get('documents', 0):,} document(s) pre-annotated with {r.get('spans', 0):,} suggestion(s)"
+                + (f"; {r['skipped_stale']} skipped (saved meanwhile)" if r.get("skipped_stale") else ""))
+    if job.kind == "deidentify" and r.get("run_id") is not None:
+        return f"run {r['run_id']}: {r.get('documents', 0):,} document(s), {r.get('leaks', 0)} leak(s)"
+    if job.kind == "risk" and r.get("run_id") is not None:
+        c = r.get("colours") or {}
+        return (f"run {r['run_id']} scored: {c.get('red', 0)} red, {c.get('amber', 0)} amber, "
+                f"{c.get('green', 0)} green")
+    if job.kind == "selftest":
+        return f"{r.get('steps', 0)} step(s)"
+    if job.kind == "demo_setup" and r.get("name"):
+        return (f"version {r['name']} trained and activated; run {r.get('run_id')} de-identified "
+                f"{r.get('documents', 0):,} document(s) and scored their risk")
+    return "done"
+
+
+def job_of_version(db: Database, mv: store.ModelVersion) -> store.Job | None:
+    """The training job that made a model version (its loss and F1 history), if recorded."""
+    job_id = (mv.config or {}).get("job_id")
+    if job_id is None:
+        return None
+    try:
+        return store.get_job(db, int(job_id))
+    except store.NotFoundError:
+        return None

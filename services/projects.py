@@ -4,6 +4,11 @@ assignments, the label schema, dictionaries, de-identification profiles and sett
 Every write takes the acting user: a signed-in :class:`store.User` (the Admin page) whose role
 must allow the action, or a plain name (the command line), see :func:`services.access.actor`.
 The store writes the audit rows.
+
+Settings, dictionaries and de-identification profiles are versioned: a save passes the version
+it started from (``expected_version``, the one the page displayed) and a stale save is refused
+with :class:`pipeline.errors.StaleSaveError` without writing, instead of the last writer
+silently winning.
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from sqlite_utils import Database
 
 import store
 from pipeline.annotation.queue import plan_assignments
+from pipeline.deid.profile import Profile
 from pipeline.detection.dictionaries import make_list
 from pipeline.errors import FormatError, WorkbenchError
 from pipeline.schemas import LabelSchema
@@ -108,12 +114,17 @@ def update_schema(db: Database, user: store.User | str | None, project_id: int, 
     store.update_project_schema(db, project_id, schema, user=access.actor(user, "manage_schema"))
 
 
-def update_settings(db: Database, user: store.User | str | None, project_id: int, settings: ProjectSettings) -> None:
-    """Save the project settings; a checkpoint folder must be a local folder (never a hub name)."""
+def update_settings(db: Database, user: store.User | str | None, project_id: int, settings: ProjectSettings,
+                    expected_version: int | None = None) -> int:
+    """Save the project settings; returns the project's new version. ``expected_version`` is the
+    project version the settings were read at (``store.Project.version``): a save after someone
+    else's is refused (``StaleSaveError``); ``None`` saves unchecked (scripts that set settings
+    wholesale). A checkpoint folder must be a local folder (never a hub name)."""
     who = access.actor(user, "manage_settings")
     if settings.checkpoint_dir and not Path(settings.checkpoint_dir).expanduser().is_dir():
         raise FormatError(settings.checkpoint_dir, "is not a local folder (only local checkpoints are used)")
-    store.update_project_settings(db, project_id, settings.to_settings(), user=who)
+    return store.update_project_settings(db, project_id, settings.to_settings(), user=who,
+                                         expected_version=expected_version)
 
 
 # --------------------------------------------------------------------------- dictionaries, profiles
@@ -123,15 +134,19 @@ def dictionaries(db: Database, project_id: int) -> list[store.Dictionary]:
 
 
 def save_dictionary(db: Database, user: store.User | str | None, project: store.Project, category: str,
-                    type_: str, name: str, lines: Sequence[str], *, filename: str = "dictionary") -> int:
+                    type_: str, name: str, lines: Sequence[str], *, filename: str = "dictionary",
+                    expected_version: int | None = None) -> int:
     """Clean and check an uploaded list (:func:`pipeline.detection.dictionaries.make_list`) and save
-    it for the project; the number of entries kept."""
+    it for the project; the number of entries kept. ``expected_version``: the version of the
+    dictionary of that name the caller replaces (as displayed); ``None`` (or 0): a new
+    dictionary, refused if one of that name exists."""
     who = access.actor(user, "manage_dictionaries")
     try:
         cleaned = make_list(category, type_, name, lines, schema=project.schema)
     except ValueError as e:  # make_list's messages name the list, never entries
         raise FormatError(filename, str(e)) from None
-    store.save_dictionary(db, project.id, category, type_, name, list(cleaned.entries), user=who)
+    store.save_dictionary(db, project.id, category, type_, name, list(cleaned.entries), user=who,
+                          expected_version=int(expected_version or 0))
     return len(cleaned.entries)
 
 
@@ -141,3 +156,17 @@ def delete_dictionary(db: Database, user: store.User | str | None, dict_id: int)
 
 def profiles(db: Database, project_id: int) -> list[store.DeidProfile]:
     return store.list_deid_profiles(db, project_id)
+
+
+def save_profile(db: Database, user: store.User | str | None, project_id: int, profile: Profile,
+                 expected_version: int | None = None) -> int:
+    """Save a de-identification profile under its name (leads); returns its id.
+    ``expected_version``: the version of the stored profile the edit started from (as
+    displayed); ``None``: a new profile, refused (``DuplicateError``) if one of that name exists.
+    A stale save is refused (``StaleSaveError``) and writes nothing."""
+    who = access.actor(user, "manage_profiles")
+    name = (profile.name or "").strip()
+    if not name:
+        raise ProjectError("a de-identification profile needs a name")
+    return store.save_deid_profile(db, project_id, name, profile.to_dict(), user=who,
+                                   expected_version=int(expected_version or 0))

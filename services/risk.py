@@ -22,8 +22,8 @@ from sqlite_utils import Database
 import store
 from pipeline.errors import WorkbenchError
 from pipeline.layers import parse_output_layer, reviewed_layer
-from pipeline.risk import (DEFAULT_METHOD, DeidDocument, DeidSpan, Embedder, LexicalEmbedder, RiskConfig,
-                           build_embedder, score_run)
+from models.context_embedding import MemberContextEmbedder, encoder_member_dir
+from pipeline.risk import DEFAULT_METHOD, DeidDocument, DeidSpan, Embedder, LexicalEmbedder, RiskConfig, score_run
 from services import access
 from services.jobs import JobContext, start_job
 
@@ -55,22 +55,29 @@ def risk_documents(db: Database, run_id: int) -> list[DeidDocument]:
 
 
 def choose_embedder(db: Database, project_id: int, how: str = "auto", lexical_dim: int = 256) -> tuple[Embedder, str]:
-    """The active model's encoder (``auto``, when its folder holds one that loads), else the
-    lexical TF-IDF fallback of :mod:`pipeline.risk.embedders`. Returns the embedder and a note
-    saying which and, for a fallback, why."""
+    """The active model's encoder member (``auto``, when the version has one that loads), else
+    the lexical TF-IDF fallback of :mod:`pipeline.risk.embedders`. Returns the embedder and a
+    note in words saying which and, for a fallback, why."""
     if how not in EMBEDDER_CHOICES:
         raise RiskError(f"embedder must be one of {', '.join(EMBEDDER_CHOICES)}, not {how!r}")
     lexical = LexicalEmbedder(dim=lexical_dim)
+    words = "character trigrams"
     if how == "lexical":
-        return lexical, f"{lexical.name} (asked for)"
+        return lexical, f"{words}, as asked"
     mv = store.active_model(db, project_id)
     if mv is None:
-        return lexical, f"{lexical.name} (no active model)"
+        return lexical, f"{words}: no model is active"
     try:
-        emb = build_embedder(mv.path, lexical_dim=lexical_dim)
+        member = encoder_member_dir(mv.path)
+    except (OSError, ValueError):
+        return lexical, f"{words}: the active model {mv.name} cannot be read from its folder"
+    if member is None:
+        return lexical, f"{words}: the active model {mv.name} has no encoder member (its members are CRFs)"
+    try:
+        emb = MemberContextEmbedder(member)
     except Exception as e:  # noqa: BLE001 - any failure to load means: use the fallback, and say why
-        return lexical, f"{lexical.name} (active model {mv.name} has no usable encoder: {type(e).__name__})"
-    return emb, f"{emb.name} (active model {mv.name})"
+        return lexical, f"{words}: the encoder of {mv.name} could not be loaded ({type(e).__name__})"
+    return emb, f"the {member.name} encoder of the active model {mv.name}"
 
 
 def score_run_risk(ctx: JobContext | None, db: Database, run_id: int, params: dict | None = None, *,
@@ -78,6 +85,9 @@ def score_run_risk(ctx: JobContext | None, db: Database, run_id: int, params: di
     """Score a run's outputs and save the scores (earlier decisions are kept by the store)."""
     params = dict(params or {})
     run = store.get_deid_run(db, run_id)
+    if run.failed_leak_check:
+        raise RiskError(f"run {run_id} failed the leak check: its outputs are not release candidates, so they are "
+                        "not scored")
     project = store.get_project(db, run.project_id)
     docs = risk_documents(db, run_id)
     if not docs:
@@ -150,9 +160,10 @@ def start_scoring(db_path: str | os.PathLike, user: store.User, project_id: int,
 
 
 def runs(db: Database, user: store.User, project_id: int) -> list[store.DeidRun]:
-    """The project's de-identification runs, newest first, for someone who may see risk."""
+    """The project's de-identification runs, newest first, for someone who may see risk; runs
+    that failed the leak check are left out (they are never released, so never triaged)."""
     access.require(user, "view_risk")
-    return store.list_deid_runs(db, project_id)
+    return [r for r in store.list_deid_runs(db, project_id) if not r.failed_leak_check]
 
 
 def triage_queue(db: Database, user: store.User, run_id: int) -> list[store.RiskScore]:

@@ -399,3 +399,26 @@ def train_from_store(db_path: str | os.PathLike, project_id: int, *, members: Se
 def model_versions(db: Database, project_id: int) -> list[store.ModelVersion]:
     """The project's model versions, oldest first, with their dev figures."""
     return store.list_model_versions(db, project_id)
+
+
+def version_for_export(db: Database, user: store.User | str | None, project: store.Project,
+                       name: str | None = None) -> store.ModelVersion:
+    """The project's version called ``name`` (default: the active one), for a shareable export."""
+    access.actor(user, "export")
+    versions = store.list_model_versions(db, project.id)
+    mv = next((v for v in versions if v.name == name), None) if name else next((v for v in versions if v.active), None)
+    if mv is None:
+        raise TrainingError(f"project {project.name!r} has no model version {name!r}" if name
+                            else f"project {project.name!r} has no active model version")
+    return mv
+
+
+def training_documents(db: Database, user: store.User | str | None, project: store.Project,
+                       mv: store.ModelVersion) -> list[Document]:
+    """The gold documents a version learned from (its train and dev documents: thresholds are
+    tuned and CRFs refit on the dev side too), as they are stored now."""
+    access.actor(user, "export")
+    ids = sorted({int(i) for key in ("train_doc_ids", "dev_doc_ids") for i in (mv.config or {}).get(key) or []})
+    if not ids:
+        raise TrainingError(f"model version {mv.name} does not record its training documents")
+    return store.load_documents(db, project.id, layer=GOLD, ids=ids)

@@ -10,8 +10,8 @@ safe to show: they never contain document text.
 """
 from store.assignments import (ASSIGNMENT_STATUSES, Assignment, assign, list_assignments, record_time,
                                set_assignment_status, unassign)
-from store.audit import AuditEntry, audit, list_audit
-from store.backup import backup, check_database_file, restore
+from store.audit import AuditCheck, AuditEntry, audit, list_audit, verify_audit_chain
+from store.backup import backup, check_audit_log_file, check_database_file, restore
 from store.connection import close_thread_dbs, connect, thread_db
 from store.db import default_db_path, read_snapshot, schema_version, transaction, with_retry
 from store.deid import (DeidOutput, DeidRun, create_deid_run, finish_deid_run, get_deid_output, get_deid_run,
@@ -20,8 +20,8 @@ from store.dictionaries import Dictionary, delete_dictionary, list_dictionaries,
 from store.documents import (DocumentRecord, add_documents, count_documents, delete_documents, find_document,
                              get_document, list_documents, set_split)
 from store.errors import DuplicateError, InvalidValueError, NotFoundError, StaleSaveError, StoreBusyError
-from store.jobs import (JOB_STATUSES, Job, create_job, get_job, heartbeat, list_jobs, mark_stale_jobs_failed,
-                        request_cancel, update_job)
+from store.jobs import (JOB_STATUSES, Job, JobFinishedError, create_job, get_job, heartbeat, list_jobs,
+                        mark_stale_jobs_failed, request_cancel, update_job)
 from store.layers import (LayerInfo, LayerState, annotator_layers, human_seen_doc_ids, layer_updated_at, layers_of,
                           load_documents, read_layer, read_project_layer, save_layer, set_layer_status,
                           unseen_doc_ids)
@@ -34,8 +34,10 @@ from store.projects import (Project, create_project, get_project, get_project_by
                             update_project_schema, update_project_settings)
 from store.risk import COLOURS, DECISIONS, RiskScore, decide_risk, risk_queue, save_risk_scores
 from store.stats import document_statuses, stats
-from store.users import (ROLES, User, authenticate, create_session, create_user, end_session, get_user,
-                         list_users, set_disabled, set_password, set_role, user_for_session)
+from store.users import (LOCK_AFTER, PASSWORD_RULES, ROLES, SignInResult, SignInState, User, authenticate,
+                         check_password_policy, create_session, create_user, end_session, get_user, list_users,
+                         password_problem, set_disabled, set_password, set_role, sign_in_attempt, sign_in_states,
+                         unlock_user, user_for_session)
 
 __all__ = [
     # connection
@@ -56,7 +58,10 @@ __all__ = [
     "record_time",
     "User", "ROLES", "create_user", "get_user", "list_users", "authenticate", "set_password", "set_role",
     "set_disabled", "create_session", "user_for_session", "end_session",
-    "Job", "JOB_STATUSES", "create_job", "update_job", "heartbeat", "request_cancel", "get_job", "list_jobs", "mark_stale_jobs_failed",
+    "SignInResult", "SignInState", "LOCK_AFTER", "PASSWORD_RULES", "sign_in_attempt", "sign_in_states", "unlock_user",
+    "password_problem", "check_password_policy",
+    "Job", "JOB_STATUSES", "JobFinishedError", "create_job", "update_job", "heartbeat", "request_cancel", "get_job",
+    "list_jobs", "mark_stale_jobs_failed",
     # models, dictionaries, de-identification, risk
     "ModelVersion", "add_model_version", "update_model_version", "activate_model", "rollback_model",
     "active_model", "get_model_version", "list_model_versions",
@@ -67,5 +72,6 @@ __all__ = [
     "RiskScore", "COLOURS", "DECISIONS", "save_risk_scores", "risk_queue", "decide_risk",
     "DismissedMiss", "dismiss_miss", "list_dismissed_misses",
     # audit, figures, backups
-    "AuditEntry", "audit", "list_audit", "stats", "document_statuses", "backup", "restore", "check_database_file",
+    "AuditEntry", "AuditCheck", "audit", "list_audit", "verify_audit_chain", "stats", "document_statuses", "backup",
+    "restore", "check_database_file", "check_audit_log_file",
 ]

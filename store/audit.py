@@ -1,19 +1,57 @@
 """The audit log: who did what to which document, when.
 
-Append-only: triggers in the schema abort any UPDATE or DELETE of ``audit_log``, so the app
-cannot rewrite history (a person with the file and a SQLite shell still can; backups keep
-copies). Every write function of the store calls :func:`audit` inside its own transaction, so
-the record and the change commit together. ``detail`` holds counts, ids, labels and versions,
-never document text or span text.
+Append-only, and tamper-evident:
+
+* Triggers abort any UPDATE or DELETE of ``audit_log`` and any INSERT that would replace an
+  existing row (``INSERT OR REPLACE``, ``REPLACE``, ``INSERT ... ON CONFLICT DO UPDATE``: SQLite's
+  REPLACE deletes the old row without firing delete triggers, so a BEFORE INSERT trigger is
+  what stops it). The app cannot rewrite history.
+* Each row carries a **hash chain**: ``row_hash = sha256(prev_hash + the row's content)`` and
+  ``prev_hash`` is the previous row's ``row_hash`` (:data:`GENESIS_HASH` for the first row). A
+  person with the file and a SQLite shell can still drop the triggers and edit rows, but then
+  :func:`verify_audit_chain` (``python -m pipeline audit --verify``) names the first row where
+  the chain breaks. Removing rows at the very end leaves a shorter, valid chain: compare the
+  head hash it prints with an earlier one (a backup, a note) to see that.
+
+Every write function of the store calls :func:`audit` inside its own transaction, so the record
+and the change commit together. ``detail`` holds counts, ids, labels and versions, never
+document text or span text.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from sqlite_utils import Database
 
-from store.db import dumps, loads, now_iso, retrying, transaction
+from store.db import dumps, loads, now_iso, read_snapshot, retrying, transaction
+
+#: ``prev_hash`` of the first row of every audit log.
+GENESIS_HASH = "0" * 64
+
+#: The triggers that keep ``audit_log`` append-only and chained, as the schema creates them.
+#: :func:`audit_protection_problems` compares the stored ones with these (whitespace aside), so a
+#: trigger that was dropped or replaced by a no-op of the same name is noticed.
+APPEND_ONLY_TRIGGERS: dict[str, str] = {
+    "audit_log_no_update": "CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log "
+                           "BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+    "audit_log_no_delete": "CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log "
+                           "BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+}
+CHAIN_TRIGGERS: dict[str, str] = {
+    "audit_log_append_only_insert": (
+        "CREATE TRIGGER audit_log_append_only_insert BEFORE INSERT ON audit_log BEGIN "
+        "SELECT RAISE(ABORT, 'audit_log is append-only: a row cannot be replaced') "
+        "WHERE EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id); "
+        "SELECT RAISE(ABORT, 'audit_log is append-only: a new row must extend its hash chain') "
+        "WHERE NEW.row_hash IS NULL OR NEW.id IS NOT COALESCE((SELECT MAX(id) FROM audit_log), 0) + 1 "
+        f"OR NEW.prev_hash IS NOT COALESCE((SELECT row_hash FROM audit_log ORDER BY id DESC LIMIT 1), '{GENESIS_HASH}'); "
+        "END"),
+}
+_CONTENT = "id, at, user, action, target, doc_id, detail_json"
 
 
 @dataclass(frozen=True)
@@ -25,6 +63,62 @@ class AuditEntry:
     target: str | None
     doc_id: int | None
     detail: dict
+    row_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class AuditCheck:
+    """What :func:`verify_audit_chain` found. ``problem`` is words about ids and triggers only."""
+
+    ok: bool
+    rows: int
+    head_hash: str | None = None
+    first_bad_id: int | None = None
+    problem: str | None = None
+
+    def line(self) -> str:
+        """One line for a person: whether the chain holds and, if not, where it breaks."""
+        if self.ok:
+            head = f", head {self.head_hash[:16]}" if self.head_hash else ""
+            return f"audit log intact: {self.rows} row(s), the hash chain holds{head}"
+        where = f" at row {self.first_bad_id}" if self.first_bad_id is not None else ""
+        return f"audit log NOT intact{where}: {self.problem} ({self.rows} row(s) in the log)"
+
+
+def chain_hash(prev_hash: str, id: int, at: str, user: str | None, action: str, target: str | None,
+               doc_id: int | None, detail_json: str) -> str:
+    """The hash of one row: SHA-256 over the previous row's hash and this row's content.
+
+    >>> from store.audit import GENESIS_HASH, chain_hash
+    >>> h = chain_hash(GENESIS_HASH, 1, "2070-01-02T00:00:00.000000+00:00", "ana", "export", "project:1", None, "{}")
+    >>> len(h), h == chain_hash(GENESIS_HASH, 1, "2070-01-02T00:00:00.000000+00:00", "ana", "export", "project:2", None, "{}")
+    (64, False)
+    """
+    payload = json.dumps([id, at, user, action, target, doc_id, detail_json], ensure_ascii=True,
+                         separators=(",", ":"))
+    return hashlib.sha256(f"{prev_hash}\n{payload}".encode("ascii")).hexdigest()
+
+
+def has_hash_chain(db: Any) -> bool:
+    """Whether this file's audit_log has the hash columns (schema 6 and later). Only a file held
+    at an old version (a backup not yet restored, tests of migrations) lacks them; once seen,
+    cached on the connection.
+
+    >>> import store
+    >>> from store.audit import has_hash_chain
+    >>> has_hash_chain(store.connect(":memory:")), has_hash_chain(store.connect(":memory:", migrate_to=5))
+    (True, False)
+    """
+    if getattr(db, "_wb_audit_chained", False):
+        return True
+    cols = {r[1] for r in db.execute("PRAGMA table_info(audit_log)").fetchall()}
+    chained = "row_hash" in cols
+    if chained:
+        try:
+            db._wb_audit_chained = True  # type: ignore[attr-defined]
+        except AttributeError:  # a plain sqlite3.Connection
+            pass
+    return chained
 
 
 def audit(db: Database, user: str | None, action: str, target: str | None = None,
@@ -33,7 +127,8 @@ def audit(db: Database, user: str | None, action: str, target: str | None = None
 
     ``action`` is ``<area>.<verb>`` (``document.add``, ``layer.save``, ``model.activate``,
     ``export``...); ``target`` names the object (``document:12``, ``model:3``); ``user`` is
-    ``None`` for the system.
+    ``None`` for the system. The row extends the hash chain; the write lock the transaction
+    holds (``BEGIN IMMEDIATE``) keeps two writers from chaining onto the same row.
 
     >>> import store
     >>> db = store.connect(":memory:")
@@ -43,12 +138,26 @@ def audit(db: Database, user: str | None, action: str, target: str | None = None
     >>> entry.user, entry.action, entry.target, entry.detail
     ('ana', 'export', 'project:1', {'documents': 12})
     """
+    at = now_iso()
+    detail_json = dumps(detail or {})
+    doc = int(doc_id) if doc_id is not None else None
+    tgt = str(target) if target is not None else None
+    who = str(user) if user is not None else None
     with transaction(db):
-        cur = db.execute(
-            "INSERT INTO audit_log (at, user, action, target, doc_id, detail_json) VALUES (?, ?, ?, ?, ?, ?)",
-            (now_iso(), user, action, target, doc_id, dumps(detail or {})),
-        )
-        return int(cur.lastrowid)
+        if not has_hash_chain(db):
+            cur = db.execute(
+                "INSERT INTO audit_log (at, user, action, target, doc_id, detail_json) VALUES (?, ?, ?, ?, ?, ?)",
+                (at, who, action, tgt, doc, detail_json))
+            return int(cur.lastrowid)
+        last = db.execute("SELECT id, row_hash FROM audit_log ORDER BY id DESC LIMIT 1").fetchone()
+        new_id = int(last[0]) + 1 if last else 1
+        prev = (last[1] or GENESIS_HASH) if last else GENESIS_HASH
+        row_hash = chain_hash(prev, new_id, at, who, str(action), tgt, doc, detail_json)
+        db.execute(
+            "INSERT INTO audit_log (id, at, user, action, target, doc_id, detail_json, prev_hash, row_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (new_id, at, who, str(action), tgt, doc, detail_json, prev, row_hash))
+        return new_id
 
 
 @retrying
@@ -90,6 +199,95 @@ def list_audit(db: Database, *, doc_id: int | None = None, user: str | None = No
     return [_entry(r) for r in db.query(sql, params)]
 
 
+def _normal_sql(sql: str | None) -> str:
+    return " ".join((sql or "").split())
+
+
+def audit_protection_problems(db: Any, *, chained: bool | None = None) -> list[str]:
+    """Names of the audit log's protective triggers that are missing or not as the schema made
+    them (empty when all are in place). ``db`` is a store connection or a plain ``sqlite3`` one;
+    ``chained`` (default: whether the hash columns exist) also asks for the insert trigger.
+
+    >>> import store
+    >>> from store.audit import audit_protection_problems
+    >>> db = store.connect(":memory:")
+    >>> audit_protection_problems(db)
+    []
+    >>> _ = db.execute("DROP TRIGGER audit_log_no_delete")
+    >>> audit_protection_problems(db)
+    ['audit_log_no_delete']
+    """
+    if chained is None:
+        chained = has_hash_chain(db)
+    expected = dict(APPEND_ONLY_TRIGGERS)
+    if chained:
+        expected.update(CHAIN_TRIGGERS)
+    stored = {name: sql for name, sql in db.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'").fetchall()}
+    return [name for name, sql in expected.items() if _normal_sql(stored.get(name)) != _normal_sql(sql)]
+
+
+def verify_audit_chain(db: Any, *, batch: int = 5000) -> AuditCheck:
+    """Recompute the whole hash chain, oldest row first, and check the protective triggers.
+
+    Returns an :class:`AuditCheck`: ``ok`` when every row's hash matches its content and links to
+    the row before it and the triggers are in place; otherwise the first row id where the chain
+    breaks (or the missing triggers) in words, without any row's content.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> for n in range(3):
+    ...     _ = store.audit(db, "ana", "export", f"project:{n}")
+    >>> store.verify_audit_chain(db).line()                  # doctest: +ELLIPSIS
+    'audit log intact: 3 row(s), the hash chain holds, head ...'
+    >>> _ = db.execute("DROP TRIGGER audit_log_no_update")    # someone with a SQLite shell...
+    >>> _ = db.execute("UPDATE audit_log SET user = 'mallory' WHERE id = 2")
+    >>> store.verify_audit_chain(db).line()
+    'audit log NOT intact at row 2: the row does not match its hash (it was altered); append-only triggers missing or altered: audit_log_no_update (3 row(s) in the log)'
+    """
+    if isinstance(db, Database):
+        with read_snapshot(db):
+            return _verify(db, batch)
+    return _verify(db, batch)
+
+
+def _verify(db: Any, batch: int) -> AuditCheck:
+    if not has_hash_chain(db):
+        rows = int(db.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0])
+        return AuditCheck(False, rows, problem="this database has no hash chain yet (open it with the workbench "
+                                                "to bring its schema up to date)")
+    bad_triggers = audit_protection_problems(db, chained=True)
+    expected_prev, last_id, rows = GENESIS_HASH, 0, 0
+    first_bad: int | None = None
+    problem: str | None = None
+    while first_bad is None:
+        chunk = db.execute(f"SELECT {_CONTENT}, prev_hash, row_hash FROM audit_log WHERE id > ? ORDER BY id LIMIT ?",
+                           (last_id, int(batch))).fetchall()
+        if not chunk:
+            break
+        for (rid, at, user, action, target, doc_id, detail_json, prev_hash, row_hash) in chunk:
+            rows += 1
+            last_id = rid
+            if row_hash is None or prev_hash is None:
+                first_bad, problem = rid, "the row has no hash (it was added outside the workbench)"
+            elif prev_hash != expected_prev:
+                first_bad, problem = rid, ("the row does not follow the row before it "
+                                           "(a row was removed, inserted or altered before it)")
+            elif chain_hash(prev_hash, rid, at, user, action, target, doc_id, detail_json) != row_hash:
+                first_bad, problem = rid, "the row does not match its hash (it was altered)"
+            if first_bad is not None:
+                break
+            expected_prev = row_hash
+    if first_bad is not None:
+        rows = int(db.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0])
+    problems = [problem] if problem else []
+    if bad_triggers:
+        problems.append(f"append-only triggers missing or altered: {', '.join(bad_triggers)}")
+    if problems:
+        return AuditCheck(False, rows, first_bad_id=first_bad, problem="; ".join(problems))
+    return AuditCheck(True, rows, head_hash=expected_prev if rows else None)
+
+
 def _entry(r: dict[str, Any]) -> AuditEntry:
     return AuditEntry(id=r["id"], at=r["at"], user=r["user"], action=r["action"], target=r["target"],
-                      doc_id=r["doc_id"], detail=loads(r["detail_json"], {}))
+                      doc_id=r["doc_id"], detail=loads(r["detail_json"], {}), row_hash=r.get("row_hash"))

@@ -7,10 +7,19 @@ rollback journal and then renamed into place, so a half-written backup never car
 name.
 
 :func:`restore` checks the backup (``PRAGMA integrity_check``, a ``schema_version`` this program
-knows), keeps the current database as ``<name>.before-restore`` (again via the backup API),
+knows, the audit log's append-only triggers in place and, from schema 6 on, its hash chain
+intact), keeps the current database as ``<name>.before-restore`` (again via the backup API),
 and swaps the file in with :func:`os.replace`. Stop the app first: a restore refuses to run while
 another process has the database open, because swapping the file under a live connection (and
 its WAL) would corrupt it.
+
+A restore is itself recorded in the restored database's audit log (``database.restore``), in
+the copy before it is swapped in, so the restored file never exists without that row. The row
+says which audit rows of the replaced database the restore drops (the id range and count, from
+the first row the backup does not have identically), and the replaced log's head hash; the
+replaced file itself is kept as ``.before-restore``. A backup whose audit triggers were dropped
+or altered, or whose chain is broken, is refused rather than repaired: its history may have
+been rewritten, and restoring it would launder that.
 """
 from __future__ import annotations
 
@@ -18,8 +27,12 @@ import os
 import sqlite3
 from pathlib import Path
 
+from dataclasses import dataclass
+
 from pipeline.durable import fsync_path
 from pipeline.errors import FormatError, StoreBusyError
+from store.audit import has_hash_chain, audit, audit_protection_problems, verify_audit_chain
+from store.connection import connect
 from store.errors import InvalidValueError
 from store.migrations import LATEST_VERSION
 
@@ -118,14 +131,27 @@ def backup(db_path: str | os.PathLike[str], out_path: str | os.PathLike[str]) ->
     return out
 
 
-def restore(backup_path: str | os.PathLike[str], db_path: str | os.PathLike[str]) -> Path | None:
-    """Replace the database at ``db_path`` with a checked copy of ``backup_path``.
+@dataclass(frozen=True)
+class DroppedAudit:
+    """Audit rows of the replaced database that a restore drops (they stay in ``.before-restore``)."""
+
+    count: int = 0
+    first_id: int | None = None
+    last_id: int | None = None
+    head_hash: str | None = None
+    readable: bool = True
+
+
+def restore(backup_path: str | os.PathLike[str], db_path: str | os.PathLike[str], *,
+            user: str | None = None) -> Path | None:
+    """Replace the database at ``db_path`` with a checked copy of ``backup_path``; ``user`` is
+    who restored (the audit row names them).
 
     The database being replaced is kept as ``<name>.before-restore`` (returned; ``None`` when there
-    was none). Raises :class:`FormatError` for a damaged or foreign backup and
-    :class:`StoreBusyError` if another process has the database open; the database is untouched
-    in both cases. A backup from an older schema version is brought forward on the next
-    :func:`store.connect`.
+    was none). Raises :class:`FormatError` for a damaged or foreign backup, or one whose audit log
+    lost its triggers or whose hash chain is broken, and :class:`StoreBusyError` if another
+    process has the database open; the database is untouched in all these cases. A backup from an
+    older schema version is brought forward as it is restored.
 
     >>> import store
     >>> import os, shutil, tempfile
@@ -136,28 +162,37 @@ def restore(backup_path: str | os.PathLike[str], db_path: str | os.PathLike[str]
     >>> _ = store.backup(path, copy)
     >>> _ = store.create_user(db, "ben", "correct horse battery", "annotator")
     >>> db.close()                                            # a restore needs the database closed
-    >>> store.restore(copy, path).name                        # the replaced database is kept
+    >>> store.restore(copy, path, user="cli:root").name       # the replaced database is kept
     'workbench.db.before-restore'
     >>> db = store.connect(path)
     >>> [u.username for u in store.list_users(db)]
     ['ana']
+    >>> row = store.list_audit(db, limit=1)[0]                # the restore is in the restored log
+    >>> row.action, row.user, row.detail["dropped_audit_rows"], row.detail["dropped_audit_ids"]
+    ('database.restore', 'cli:root', 1, [2, 2])
     >>> db.close()
     >>> shutil.rmtree(folder)
     """
     src, dst = Path(backup_path), Path(db_path)
-    check_database_file(src)
+    version = check_database_file(src)
+    check_audit_log_file(src)
     dst.parent.mkdir(parents=True, exist_ok=True)
     tmp = dst.with_name(f".{dst.name}.restore-{os.getpid()}")
     kept: Path | None = None
     try:
         _copy(src, tmp)
         check_database_file(tmp)
+        check_audit_log_file(tmp)
+        dropped = DroppedAudit()
         if dst.exists():
             _ensure_not_open(dst)
+            dropped = _dropped_audit_rows(dst, tmp)
             kept = dst.with_name(dst.name + ".before-restore")
             kept_tmp = dst.with_name(f".{kept.name}.tmp-{os.getpid()}")
             _copy(dst, kept_tmp)
             os.replace(kept_tmp, kept)
+        _record_restore(tmp, src, version, dropped, kept, user)
+        if dst.exists():
             _ensure_not_open(dst)
         os.replace(tmp, dst)
         for suffix in ("-wal", "-shm"):
@@ -166,9 +201,102 @@ def restore(backup_path: str | os.PathLike[str], db_path: str | os.PathLike[str]
                 side.unlink()
         fsync_path(dst.parent, strict=True)
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        for leftover in (tmp, Path(str(tmp) + "-wal"), Path(str(tmp) + "-shm")):
+            if leftover.exists():
+                leftover.unlink()
     return kept
+
+
+def check_audit_log_file(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`FormatError` unless the audit log of the database at ``path`` still has its
+    append-only triggers and (from schema 6 on) an unbroken hash chain.
+
+    >>> import store
+    >>> import os, shutil, sqlite3, tempfile
+    >>> from store.backup import check_audit_log_file
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "workbench.db")
+    >>> store.connect(path).close()
+    >>> check_audit_log_file(path)                            # intact: nothing to say
+    >>> conn = sqlite3.connect(path)
+    >>> _ = conn.execute("DROP TRIGGER audit_log_no_delete")
+    >>> conn.close()
+    >>> check_audit_log_file(path)                            # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.FormatError: ...workbench.db: its audit log is not protected any more (trigger audit_log_no_delete missing or altered); ...
+    >>> shutil.rmtree(folder)
+    """
+    p = Path(path)
+    conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        problems = audit_protection_problems(conn)
+        if problems:
+            raise FormatError(str(p), f"its audit log is not protected any more (trigger {', '.join(problems)} "
+                                      "missing or altered); its history may have been rewritten, so it is not restored")
+        if has_hash_chain(conn):
+            check = verify_audit_chain(conn)
+            if not check.ok:
+                raise FormatError(str(p), f"its audit log's hash chain breaks at row {check.first_bad_id} "
+                                          "(it was altered); it is not restored")
+    except sqlite3.DatabaseError as e:
+        raise FormatError(str(p), f"is not a readable SQLite database ({type(e).__name__})") from None
+    finally:
+        conn.close()
+
+
+_CONTENT = "id, at, user, action, target, doc_id, detail_json"
+
+
+def _dropped_audit_rows(current: Path, restored: Path) -> DroppedAudit:
+    """The replaced database's audit rows that the restored one does not have identically: from
+    the first row where the two logs differ (usually the first row written after the backup)
+    to the end."""
+    try:
+        a, b = sqlite3.connect(str(current), timeout=5.0), sqlite3.connect(str(restored))
+        try:
+            mine = a.execute(f"SELECT {_CONTENT} FROM audit_log ORDER BY id")
+            theirs = b.execute(f"SELECT {_CONTENT} FROM audit_log ORDER BY id")
+            first: int | None = None
+            for row in mine:
+                if theirs.fetchone() != row:
+                    first = int(row[0])
+                    break
+            head = (a.execute("SELECT row_hash FROM audit_log ORDER BY id DESC LIMIT 1").fetchone() or [None])[0] \
+                if has_hash_chain(a) else None
+            if first is None:
+                return DroppedAudit(head_hash=head)
+            n, last = a.execute("SELECT COUNT(*), MAX(id) FROM audit_log WHERE id >= ?", [first]).fetchone()
+            return DroppedAudit(int(n), first, int(last), head)
+        finally:
+            a.close()
+            b.close()
+    except sqlite3.DatabaseError:  # a damaged database is what one restores over: say so, go on
+        return DroppedAudit(readable=False)
+
+
+def _record_restore(tmp: Path, src: Path, version: int, dropped: DroppedAudit, kept: Path | None,
+                    user: str | None) -> None:
+    """Bring the copy to the current schema and append the ``database.restore`` row to its log,
+    then make it a self-contained file again (rollback journal, not WAL)."""
+    db = connect(tmp)
+    try:
+        backup_last = db.execute("SELECT MAX(id) FROM audit_log").fetchone()[0]
+        audit(db, user, "database.restore", "database", detail={
+            "backup": src.name, "backup_schema_version": version, "backup_last_audit_id": backup_last,
+            "dropped_audit_rows": dropped.count if dropped.readable else None,
+            "dropped_audit_ids": [dropped.first_id, dropped.last_id] if dropped.count else None,
+            "replaced_audit_head": dropped.head_hash, "replaced_readable": dropped.readable,
+            "kept_as": kept.name if kept is not None else None,
+        })
+    finally:
+        db.close()
+    conn = sqlite3.connect(str(tmp))
+    try:
+        conn.execute("PRAGMA journal_mode = DELETE")
+    finally:
+        conn.close()
+    fsync_path(tmp, strict=True)
 
 
 def _ensure_not_open(db_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from pipeline.durable import make_private
 from pipeline.errors import FormatError
 from store.db import DEFAULT_BUSY_TIMEOUT_MS, default_db_path, env_retry_seconds, with_retry
 from store.migrations import migrate
@@ -41,9 +42,14 @@ def connect(
     True
     """
     p = Path(path) if path is not None else default_db_path()
+    new_file = False
     if str(p) != ":memory:":
-        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.parent.exists():
+            p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)   # threads may race to create it
+        new_file = not p.exists()
     conn = sqlite3.connect(str(p), timeout=busy_timeout_ms / 1000.0)
+    if new_file:
+        make_private(p)       # every note and password hash lives here (its -wal/-shm take its mode)
     try:
         db = Database(conn, execute_plugins=False)
         retry = env_retry_seconds() if retry_seconds is None else retry_seconds

@@ -1,8 +1,11 @@
 """De-identification runs and their per-document outputs (profiles: :mod:`store.profiles`).
 
-A run keeps a copy of the profile it used (later edits of the profile do not rewrite history)
-and the model version that found the spans. Outputs are keyed by (run, document), so rerunning
-a batch after a crash replaces rows instead of duplicating them.
+A run keeps a copy of the profile it used (later edits of the profile do not rewrite history),
+the model version that found the spans and a fingerprint of its profile and secret key
+(:mod:`pipeline.deid.fingerprint`: two keyed hashes, never the key), which a resume must match.
+Outputs are keyed by (run, document), so rerunning a batch after a crash replaces rows instead
+of duplicating them; each keeps the pseudonym its document is exported under (``output_name``),
+the only place the mapping from a document to its output name is kept.
 """
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from store.errors import NotFoundError
 from store.profiles import get_deid_profile
 
 RUN_STATUSES = ("running", "done", "failed")
+#: ``counts["failure"]`` of a run that finished but failed the leak check (status ``failed``)
+LEAK_FAILURE = "leaks"
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,12 @@ class DeidRun:
     created_by: str | None
     created_at: str
     finished_at: str | None
+    fingerprint: str | None = None
+
+    @property
+    def failed_leak_check(self) -> bool:
+        """Finished, but input PHI was found in its outputs: not to be released, scored or resumed."""
+        return self.status == "failed" and (self.counts or {}).get("failure") == LEAK_FAILURE
 
 
 @dataclass(frozen=True)
@@ -46,25 +57,28 @@ class DeidOutput:
     spans: list[Span]
     n_leaks: int
     created_at: str
+    output_name: str | None = None
 
 
 # --------------------------------------------------------------------------- profiles
 
 @retrying
 def create_deid_run(db: Database, project_id: int, profile_name: str, profile: dict | None = None, *,
-                    model_version: str | None = None, job_id: int | None = None, user: str | None = None) -> int:
+                    model_version: str | None = None, job_id: int | None = None, user: str | None = None,
+                    fingerprint: str | None = None) -> int:
     """Start a run (status ``running``). ``profile`` defaults to the stored profile of that name;
-    either way a copy is kept with the run.
+    either way a copy is kept with the run. ``fingerprint``: which profile and key the run uses
+    (:func:`pipeline.deid.run_fingerprint`), checked when the run is resumed.
 
     >>> import store
     >>> db = store.connect(":memory:")
     >>> from pipeline.schemas import I2B2_2014
     >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
     >>> _ = store.save_deid_profile(db, pid, "default", {"actions": {"NAME": "replace"}})
-    >>> run_id = store.create_deid_run(db, pid, "default", model_version="v1", user="ana")
+    >>> run_id = store.create_deid_run(db, pid, "default", model_version="v1", user="ana", fingerprint="v1:k=ab:p=cd")
     >>> run = store.get_deid_run(db, run_id)
-    >>> run.status, run.profile_name, run.profile, run.model_version
-    ('running', 'default', {'actions': {'NAME': 'replace'}}, 'v1')
+    >>> run.status, run.profile_name, run.profile, run.model_version, run.fingerprint
+    ('running', 'default', {'actions': {'NAME': 'replace'}}, 'v1', 'v1:k=ab:p=cd')
     """
     with transaction(db):
         if profile is None:
@@ -72,8 +86,8 @@ def create_deid_run(db: Database, project_id: int, profile_name: str, profile: d
         try:
             cur = db.execute(
                 """INSERT INTO deid_runs (project_id, profile_name, profile_json, model_version, job_id, status,
-                   created_by, created_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)""",
-                [project_id, profile_name, dumps(profile), model_version, job_id, user, now_iso()])
+                   created_by, created_at, fingerprint) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)""",
+                [project_id, profile_name, dumps(profile), model_version, job_id, user, now_iso(), fingerprint])
         except sqlite3.IntegrityError:
             raise NotFoundError(f"project {project_id} or job {job_id} does not exist") from None
         run_id = int(cur.lastrowid)
@@ -84,11 +98,13 @@ def create_deid_run(db: Database, project_id: int, profile_name: str, profile: d
 
 @retrying
 def save_deid_outputs(db: Database, run_id: int, outputs: Iterable[tuple[int, str, Sequence[Span]] |
-                                                              tuple[int, str, Sequence[Span], int]],
+                                                              tuple[int, str, Sequence[Span], int] |
+                                                              tuple[int, str, Sequence[Span], int, str | None]],
                       *, user: str | None = None) -> int:
-    """Store many outputs ``(doc_id, text, spans[, n_leaks])`` in one transaction (upsert on
-    (run, document)); spans are offsets into the output text and are checked against it.
-    One audit row for the batch. Returns how many were written.
+    """Store many outputs ``(doc_id, text, spans[, n_leaks[, output_name]])`` in one transaction
+    (upsert on (run, document)); spans are offsets into the output text and are checked against
+    it. ``output_name``: the pseudonym the document is exported under. One audit row for the
+    batch. Returns how many were written.
 
     >>> import store
     >>> db = store.connect(":memory:")
@@ -98,24 +114,28 @@ def save_deid_outputs(db: Database, run_id: int, outputs: Iterable[tuple[int, st
     >>> ids = store.add_documents(db, pid, [Document("note-1", "Seen by Dr Wu."), Document("note-2", "No names here.")])
     >>> run_id = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
     >>> store.save_deid_outputs(db, run_id, [(ids[0], "Seen by Dr [NAME].", [Span("", 11, 17, "NAME", "DOCTOR")]),
-    ...                                      (ids[1], "No names here.", [], 0)])
+    ...                                      (ids[1], "No names here.", [], 0, "doc-3f9a1c2b7e4d")])
     2
-    >>> [(o.doc_id, len(o.spans)) for o in store.list_deid_outputs(db, run_id)]
-    [(1, 1), (2, 0)]
+    >>> [(o.doc_id, len(o.spans), o.output_name) for o in store.list_deid_outputs(db, run_id)]
+    [(1, 1, None), (2, 0, 'doc-3f9a1c2b7e4d')]
     """
     rows = []
     for item in outputs:
         doc_id, text, spans = int(item[0]), item[1], list(item[2])
         n_leaks = int(item[3]) if len(item) > 3 else 0  # type: ignore[misc]
+        output_name = item[4] if len(item) > 4 else None  # type: ignore[misc]
         checked = validate_spans(f"run {run_id}, document {doc_id}", text, spans, allow_overlap=True)
         rows.append((run_id, doc_id, text,
-                     dumps([s.with_(doc_id=str(doc_id)).to_dict() for s in checked]), n_leaks, now_iso()))
+                     dumps([s.with_(doc_id=str(doc_id)).to_dict() for s in checked]), n_leaks, now_iso(),
+                     None if output_name is None else str(output_name)))
     with transaction(db):
         try:
             db.conn.executemany(
-                """INSERT INTO deid_outputs (run_id, doc_id, text, spans_json, n_leaks, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                """INSERT INTO deid_outputs (run_id, doc_id, text, spans_json, n_leaks, created_at, output_name)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT (run_id, doc_id) DO UPDATE SET text = excluded.text, spans_json = excluded.spans_json,
-                   n_leaks = excluded.n_leaks, created_at = excluded.created_at""", rows)
+                   n_leaks = excluded.n_leaks, created_at = excluded.created_at,
+                   output_name = excluded.output_name""", rows)
         except sqlite3.IntegrityError:
             raise NotFoundError(f"run {run_id} or one of its documents does not exist") from None
         audit(db, user, "deid.output", f"deid_run:{run_id}", detail={"documents": len(rows)})
@@ -186,8 +206,11 @@ def list_deid_outputs(db: Database, run_id: int, *, with_text: bool = False) -> 
 
 @retrying
 def finish_deid_run(db: Database, run_id: int, *, counts: dict, leaks: int, quality: dict | None = None,
-                    status: str = "done", user: str | None = None) -> None:
+                    status: str = "done", user: str | None = None, fingerprint: str | None = None) -> None:
     """Close a run with its counts (per category/action), number of leaks found and quality figures.
+    A run that found leaks is closed ``failed`` with ``counts["failure"] = "leaks"``
+    (:attr:`DeidRun.failed_leak_check`). ``fingerprint``: recorded where the run had none (a
+    run made before fingerprints, resumed and checked output by output); an existing one is kept.
 
     >>> import store
     >>> db = store.connect(":memory:")
@@ -201,12 +224,18 @@ def finish_deid_run(db: Database, run_id: int, *, counts: dict, leaks: int, qual
     >>> run = store.get_deid_run(db, run_id)
     >>> run.status, run.counts, run.leaks, run.finished_at is not None
     ('done', {'NAME': {'redact': 1}}, 0, True)
+    >>> leaky = store.create_deid_run(db, pid, "default", {"actions": {"NAME": "redact"}})
+    >>> store.finish_deid_run(db, leaky, counts={"failure": "leaks"}, leaks=2, status="failed", fingerprint="v1:k=ab:p=cd")
+    >>> run = store.get_deid_run(db, leaky)
+    >>> run.status, run.failed_leak_check, run.fingerprint
+    ('failed', True, 'v1:k=ab:p=cd')
     """
     check_choice(status, RUN_STATUSES, "run status")
     with transaction(db):
         cur = db.execute(
-            "UPDATE deid_runs SET status = ?, counts_json = ?, leaks = ?, quality_json = ?, finished_at = ? WHERE id = ?",
-            [status, dumps(counts or {}), int(leaks), dumps(quality or {}), now_iso(), int(run_id)])
+            "UPDATE deid_runs SET status = ?, counts_json = ?, leaks = ?, quality_json = ?, finished_at = ?, "
+            "fingerprint = COALESCE(fingerprint, ?) WHERE id = ?",
+            [status, dumps(counts or {}), int(leaks), dumps(quality or {}), now_iso(), fingerprint, int(run_id)])
         if cur.rowcount == 0:
             raise NotFoundError(f"de-identification run {run_id} does not exist")
         audit(db, user, f"deid.{status}", f"deid_run:{run_id}", detail={"leaks": int(leaks)})
@@ -252,10 +281,10 @@ def _run(r: dict) -> DeidRun:
                    profile=loads(r["profile_json"], {}), model_version=r["model_version"], job_id=r["job_id"],
                    status=r["status"], counts=loads(r["counts_json"], {}), leaks=r["leaks"],
                    quality=loads(r["quality_json"], {}), created_by=r["created_by"], created_at=r["created_at"],
-                   finished_at=r["finished_at"])
+                   finished_at=r["finished_at"], fingerprint=r.get("fingerprint"))
 
 
 def _output(r: dict, *, with_text: bool) -> DeidOutput:
     return DeidOutput(run_id=r["run_id"], doc_id=r["doc_id"], text=r["text"] if with_text else None,
                       spans=[Span.from_dict(d) for d in loads(r["spans_json"], [])], n_leaks=r["n_leaks"],
-                      created_at=r["created_at"])
+                      created_at=r["created_at"], output_name=r.get("output_name"))

@@ -2,6 +2,11 @@
 
 Entries can be names of people or places, so they are never logged or put in messages; the
 audit log records the count only.
+
+Each dictionary has a version (1 when created, raised by every save). A save may state the
+version it started from (``expected_version``: 0 for "a new dictionary"); a stale one is
+refused with :class:`StaleSaveError` (or :class:`DuplicateError` when a "new" dictionary's name
+is taken) and nothing is written. Without ``expected_version`` it creates or replaces unchecked.
 """
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from sqlite_utils import Database
 from store.audit import audit
 from store.db import dumps, loads, now_iso, retrying, transaction
 from store.errors import InvalidValueError, NotFoundError
+from store.profiles import check_expected_version
 from store.projects import get_project
 
 
@@ -25,13 +31,16 @@ class Dictionary:
     entries: list[str]
     uploaded_by: str | None
     uploaded_at: str
+    version: int = 1
 
 
 @retrying
 def save_dictionary(db: Database, project_id: int, category: str, type: str, name: str, entries: list[str],
-                    user: str | None = None) -> int:
-    """Create or replace (same project and name) a dictionary; entries are de-duplicated, blank
-    ones dropped, order kept. The category/type must be in the project's schema.
+                    user: str | None = None, *, expected_version: int | None = None) -> int:
+    """Create or replace (same project and name) a dictionary; returns its id. Entries are
+    de-duplicated, blank ones dropped, order kept. The category/type must be in the project's
+    schema. ``expected_version``: the version the caller started from (0: a new dictionary);
+    ``None``: unchecked.
 
     >>> import store
     >>> db = store.connect(":memory:")
@@ -41,6 +50,11 @@ def save_dictionary(db: Database, project_id: int, category: str, type: str, nam
     ...                                 ["Springfield", " Springfield ", "", "Shelbyville"], user="ana")
     >>> store.list_dictionaries(db, pid)[0].entries
     ['Springfield', 'Shelbyville']
+    >>> _ = store.save_dictionary(db, pid, "LOCATION", "CITY", "cities", ["Ogdenville"], expected_version=1)
+    >>> store.save_dictionary(db, pid, "LOCATION", "CITY", "cities", ["North Haverbrook"], expected_version=1)
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.StaleSaveError: dictionary 'cities' was saved by someone else since you opened it (your version 1, now 2); nothing was saved: reload to see their changes
     """
     if not name:
         raise InvalidValueError("a dictionary needs a name")
@@ -49,18 +63,23 @@ def save_dictionary(db: Database, project_id: int, category: str, type: str, nam
         raise InvalidValueError(f"dictionary {name!r}: label {category}/{type or '-'} is not in schema {schema.name!r}")
     clean = list(dict.fromkeys(e.strip() for e in entries if isinstance(e, str) and e.strip()))
     with transaction(db):
+        row = db.execute("SELECT version FROM dictionaries WHERE project_id = ? AND name = ?",
+                         [project_id, name]).fetchone()
+        check_expected_version(f"dictionary {name!r}", int(row[0]) if row else None, expected_version)
         db.execute(
             """INSERT INTO dictionaries (project_id, name, category, type, entries_json, n_entries, uploaded_by, uploaded_at)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT (project_id, name) DO UPDATE SET category = excluded.category, type = excluded.type,
                entries_json = excluded.entries_json, n_entries = excluded.n_entries,
-               uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at""",
+               uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at,
+               version = dictionaries.version + 1""",
             [project_id, name, category, type or "", dumps(clean), len(clean), user, now_iso()])
-        dict_id = int(db.execute("SELECT id FROM dictionaries WHERE project_id = ? AND name = ?",
-                                 [project_id, name]).fetchone()[0])
+        dict_id, version = db.execute("SELECT id, version FROM dictionaries WHERE project_id = ? AND name = ?",
+                                      [project_id, name]).fetchone()
         audit(db, user, "dictionary.save", f"dictionary:{dict_id}",
-              detail={"name": name, "category": category, "type": type, "entries": len(clean)})
-    return dict_id
+              detail={"name": name, "category": category, "type": type, "entries": len(clean),
+                      "version": int(version)})
+    return int(dict_id)
 
 
 @retrying
@@ -107,4 +126,5 @@ def delete_dictionary(db: Database, dict_id: int, *, user: str | None = None) ->
 
 def _dict(r: dict) -> Dictionary:
     return Dictionary(id=r["id"], project_id=r["project_id"], name=r["name"], category=r["category"], type=r["type"],
-                      entries=loads(r["entries_json"], []), uploaded_by=r["uploaded_by"], uploaded_at=r["uploaded_at"])
+                      entries=loads(r["entries_json"], []), uploaded_by=r["uploaded_by"], uploaded_at=r["uploaded_at"],
+                      version=int(r.get("version") or 1))

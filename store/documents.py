@@ -75,7 +75,9 @@ def add_documents(db: Database, project_id: int, docs: Sequence[Document], *, la
     its split. A document with spans gets ``layer`` at version 1 with ``layer_status``; one
     without spans gets no layer row unless ``empty_layers`` (a gold corpus where some notes hold
     no PHI). Raises :class:`SpanError` (bad offsets, label outside the schema, overlap),
-    :class:`DuplicateError` (a name twice in the batch or already stored), and writes nothing.
+    :class:`DuplicateError` (a name twice in the batch or already stored, also where two names
+    differ only in letter case: exported to a case-insensitive file system one file would
+    overwrite the other), and writes nothing.
 
     >>> import store
     >>> db = store.connect(":memory:")
@@ -91,33 +93,30 @@ def add_documents(db: Database, project_id: int, docs: Sequence[Document], *, la
     """
     project = get_project(db, project_id)
     checked: list[list[Span]] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # _name_key(name) -> name
     dupes: list[str] = []
+    case_dupes: list[str] = []
     for d in docs:
         name = str(d.doc_id or "").strip()
         if not name:
             raise InvalidValueError("every document needs a name (its doc_id)")
-        if name in seen:
-            dupes.append(name)
-        seen.add(name)
+        key = _name_key(name)
+        if key in seen:
+            (dupes if seen[key] == name else case_dupes).append(name)
+        seen.setdefault(key, name)
         if d.spans and layer is None:
             raise InvalidValueError(f"{name}: has spans but no layer was given to store them in")
         checked.append(check_spans(name, d.text, d.spans, project.schema, allow_overlap=allow_overlap))
     if dupes:
         raise DuplicateError(f"document names appear twice in this import: {_names(dupes)}")
+    if case_dupes:
+        raise DuplicateError("document names in this import differ only in letter case from others in it: "
+                             f"{_names(case_dupes)}")
 
     ids: list[int] = []
-    with transaction(db):
+    with transaction(db):  # the names are read inside the write transaction: no import can slip in between
         names = [str(d.doc_id).strip() for d in docs]
-        taken: list[str] = []
-        for i in range(0, len(names), _CHUNK):
-            chunk = names[i:i + _CHUNK]
-            taken += [r[0] for r in db.execute(
-                f"SELECT name FROM documents WHERE project_id = ? AND name IN ({','.join('?' * len(chunk))})",
-                [project_id, *chunk])]
-        if taken:
-            raise DuplicateError(f"project {project_id} already has documents named {_names(sorted(taken))}; "
-                                 "nothing was imported")
+        _refuse_taken_names(db, project_id, names)
         at = now_iso()
         for d, name, spans in zip(docs, names, checked):
             meta = dict(d.meta or {})
@@ -139,6 +138,29 @@ def add_documents(db: Database, project_id: int, docs: Sequence[Document], *, la
             audit(db, user, "document.add", f"document:{doc_id}", doc_id=doc_id,
                   detail={"name": name, "project_id": project_id, "layer": layer, "spans": len(spans)})
     return ids
+
+
+def _name_key(name: str) -> str:
+    """Names equal under this key collide on a case-insensitive file system; the same rule as the
+    writers' (``pipeline.formats._output.name_key``), which the store may not import."""
+    return name.lower()
+
+
+def _refuse_taken_names(db: Database, project_id: int, names: Sequence[str]) -> None:
+    """Raise :class:`DuplicateError` if a name is taken in the project, exactly or but for letter case.
+
+    SQLite's ``lower()`` folds ASCII only, so the project's names are compared in Python.
+    """
+    exact = {r[0] for r in db.execute("SELECT name FROM documents WHERE project_id = ?", [project_id]).fetchall()}
+    taken = sorted(n for n in names if n in exact)
+    if taken:
+        raise DuplicateError(f"project {project_id} already has documents named {_names(taken)}; "
+                             "nothing was imported")
+    keys = {_name_key(n) for n in exact}
+    cased = sorted(n for n in names if _name_key(n) in keys)
+    if cased:
+        raise DuplicateError(f"project {project_id} already has documents whose names differ only in letter case "
+                             f"from {_names(cased)}; nothing was imported")
 
 
 def insert_spans(db: Database, doc_id: int, layer: str, spans: Sequence[Span]) -> None:

@@ -6,6 +6,12 @@ worker's process dies, the heartbeat stops, and :func:`mark_stale_jobs_failed` (
 app at start-up and by pages that list jobs) turns such jobs into failures with a reason,
 instead of leaving a progress bar spinning forever. Progress updates are not audited (there
 can be thousands); creation and every status change are.
+
+A job that ended stays as it ended. A worker declared dead may only have been stalled (a
+suspended machine, a paused process); when it wakes up and reports ``done`` with a result,
+:func:`update_job` refuses with :class:`JobFinishedError` and audits the discarded late result
+(``job.late_result_discarded``), and a trigger refuses a model version whose ``config.job_id``
+names a failed job, so a failed training job never adds one.
 """
 from __future__ import annotations
 
@@ -16,12 +22,18 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from pipeline.errors import WorkbenchError
 from store.audit import audit
 from store.db import check_choice, dumps, loads, now_iso, retrying, transaction
 from store.errors import NotFoundError
 
 JOB_STATUSES = ("queued", "running", "done", "failed")
 FINAL_STATUSES = ("done", "failed")
+
+
+class JobFinishedError(WorkbenchError):
+    """A write to a job that already ended (``done`` or ``failed``): a late worker's status,
+    result or progress is refused and nothing about the job changes."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +101,10 @@ def update_job(db: Database, job_id: int, *, progress: float | None = None, tota
     ``running`` stamps ``started_at`` (and the worker's pid, this process's by default);
     ``done``/``failed`` stamp ``finished_at``. ``error`` must be a safe message (no text).
 
+    A job that already ended does not change any more: a status or result for it is discarded,
+    audited as ``job.late_result_discarded``, and refused with :class:`JobFinishedError` (so is
+    progress, without an audit row); a bare heartbeat is ignored.
+
     >>> import store
     >>> db = store.connect(":memory:")
     >>> job_id = store.create_job(db, "deid", total=10)
@@ -98,6 +114,10 @@ def update_job(db: Database, job_id: int, *, progress: float | None = None, tota
     >>> job = store.update_job(db, job_id, status="done", progress=10, result={"documents": 10})
     >>> job.finished, job.result
     (True, {'documents': 10})
+    >>> store.update_job(db, job_id, status="failed", error="too late")
+    Traceback (most recent call last):
+    ...
+    store.jobs.JobFinishedError: job 1 already ended (done); this late status was discarded
     """
     if status is not None:
         check_choice(status, JOB_STATUSES, "job status")
@@ -124,14 +144,26 @@ def update_job(db: Database, job_id: int, *, progress: float | None = None, tota
     elif pid is not None:
         sets.append("pid = ?")
         params.append(pid)
+    late: str | None = None
     with transaction(db):
         old = db.execute("SELECT status FROM jobs WHERE id = ?", [int(job_id)]).fetchone()
         if old is None:
             raise NotFoundError(f"job {job_id} does not exist")
-        db.execute(f"UPDATE jobs SET {', '.join(sets)} WHERE id = ?", [*params, int(job_id)])
-        if status is not None and status != old[0]:
-            audit(db, user, f"job.{status}", f"job:{job_id}", detail={"error": error} if error else None)
-        return get_job(db, job_id)
+        if old[0] in FINAL_STATUSES:
+            if status is not None or result is not _UNSET:
+                late = "status" if status is not None else "result"
+                audit(db, user, "job.late_result_discarded", f"job:{job_id}",
+                      detail={"status": old[0], "refused_status": status, "refused_result": result is not _UNSET})
+            elif len(sets) > 1:
+                late = "progress"
+            else:
+                return get_job(db, job_id)  # a heartbeat from a late worker: nothing to record
+        else:
+            db.execute(f"UPDATE jobs SET {', '.join(sets)} WHERE id = ?", [*params, int(job_id)])
+            if status is not None and status != old[0]:
+                audit(db, user, f"job.{status}", f"job:{job_id}", detail={"error": error} if error else None)
+            return get_job(db, job_id)
+    raise JobFinishedError(f"job {job_id} already ended ({old[0]}); this late {late} was discarded")
 
 
 def request_cancel(db: Database, job_id: int, *, user: str | None = None) -> Job:
@@ -151,12 +183,16 @@ def request_cancel(db: Database, job_id: int, *, user: str | None = None) -> Job
         db.execute("UPDATE jobs SET cancel_requested = 1 WHERE id = ?", [int(job_id)])
         audit(db, user, "job.cancel_requested", f"job:{job_id}")
     if job.status == "queued":
-        return update_job(db, job_id, status="failed", error="cancelled on request", user=user)
+        try:
+            return update_job(db, job_id, status="failed", error="cancelled on request", user=user)
+        except JobFinishedError:  # it ended meanwhile: as it ended
+            pass
     return get_job(db, job_id)
 
 
-def heartbeat(db: Database, job_id: int) -> None:
+def heartbeat(db: Database, job_id: int) -> bool:
     """Say "still alive" without changing anything else (for long steps without progress).
+    Returns ``False`` when the job already ended (nothing is recorded then): stop beating.
 
     >>> import store
     >>> db = store.connect(":memory:")
@@ -164,10 +200,11 @@ def heartbeat(db: Database, job_id: int) -> None:
     >>> print(store.get_job(db, job_id).heartbeat_at)
     None
     >>> store.heartbeat(db, job_id)
+    True
     >>> store.get_job(db, job_id).heartbeat_at is not None
     True
     """
-    update_job(db, job_id)
+    return not update_job(db, job_id).finished
 
 
 @retrying

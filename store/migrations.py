@@ -12,6 +12,7 @@ from typing import Callable
 
 from sqlite_utils import Database
 
+from store.audit import APPEND_ONLY_TRIGGERS, CHAIN_TRIGGERS, GENESIS_HASH, chain_hash
 from store.db import now_iso, schema_version, transaction
 from store.errors import InvalidValueError
 
@@ -274,12 +275,79 @@ def _v5_run_fingerprints_and_output_names(db: Database) -> None:
     db.execute("ALTER TABLE deid_outputs ADD COLUMN output_name TEXT")
 
 
+def _v6_audit_hash_chain(db: Database) -> None:
+    """Tamper evidence for the audit log: every row carries the hash of the row before it
+    (:func:`store.audit.chain_hash`), and a BEFORE INSERT trigger refuses ``INSERT OR REPLACE`` /
+    upserts (SQLite's REPLACE deletes the old row without firing the delete trigger) and rows
+    that do not extend the chain. Existing rows are chained in id order, the first from
+    :data:`store.audit.GENESIS_HASH`; the update trigger is lifted for that and put back."""
+    db.execute("ALTER TABLE audit_log ADD COLUMN prev_hash TEXT")
+    db.execute("ALTER TABLE audit_log ADD COLUMN row_hash TEXT")
+    db.execute("DROP TRIGGER IF EXISTS audit_log_no_update")
+    prev, last_id = GENESIS_HASH, 0
+    while True:
+        rows = db.execute(
+            "SELECT id, at, user, action, target, doc_id, detail_json FROM audit_log WHERE id > ? ORDER BY id LIMIT 5000",
+            [last_id]).fetchall()
+        if not rows:
+            break
+        for row in rows:
+            row_hash = chain_hash(prev, *row)
+            db.execute("UPDATE audit_log SET prev_hash = ?, row_hash = ? WHERE id = ?", [prev, row_hash, row[0]])
+            prev, last_id = row_hash, row[0]
+    db.execute("DROP TRIGGER IF EXISTS audit_log_no_delete")
+    for sql in (*APPEND_ONLY_TRIGGERS.values(), *CHAIN_TRIGGERS.values()):
+        db.execute(sql)
+
+
+def _v7_signin_failures(db: Database) -> None:
+    """Failed sign-ins counted per name in the database (not in one browser session), for the
+    back-off and lockout of :mod:`store.users`. Keyed by the name typed, whether or not such an
+    account exists, so the answers never tell which accounts exist."""
+    db.execute(
+        """CREATE TABLE signin_failures (
+            username TEXT PRIMARY KEY,
+            failures INTEGER NOT NULL DEFAULT 0,
+            last_failed_at TEXT,
+            locked_at TEXT
+        )""")
+    db.execute("CREATE INDEX idx_signin_failures_last ON signin_failures(last_failed_at)")
+
+
+def _v8_versioned_settings_profiles_dictionaries(db: Database) -> None:
+    """Project settings, de-identification profiles and dictionaries get a version, as layers
+    have, so a save that started from an older version is refused instead of silently
+    overwriting someone else's. Existing rows start at version 1."""
+    for table in ("projects", "deid_profiles", "dictionaries"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
+
+
+def _v9_finished_jobs_stay_finished(db: Database) -> None:
+    """A job that ended (``done`` or ``failed``) keeps its status and result: a worker that was
+    declared dead (no heartbeat) and then finishes late cannot turn it ``done``, and a training
+    job's late model version is refused (its ``config.job_id`` names a failed job). The store's
+    :func:`store.update_job` refuses (and audits) first; these triggers hold for any writer."""
+    db.execute(
+        "CREATE TRIGGER jobs_finished_stay_finished BEFORE UPDATE ON jobs "
+        "WHEN OLD.status IN ('done', 'failed') AND (NEW.status IS NOT OLD.status OR NEW.result_json IS NOT OLD.result_json) "
+        "BEGIN SELECT RAISE(ABORT, 'a finished job cannot change its status or result'); END")
+    db.execute(
+        "CREATE TRIGGER model_versions_not_from_failed_jobs BEFORE INSERT ON model_versions "
+        "WHEN json_valid(NEW.config_json) AND EXISTS (SELECT 1 FROM jobs WHERE status = 'failed' "
+        "AND id = json_extract(NEW.config_json, '$.job_id')) "
+        "BEGIN SELECT RAISE(ABORT, 'the job that trained this model version has failed; its late result is discarded'); END")
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_annotation_core,
     _v2_jobs_models_dictionaries,
     _v3_deid_risk,
     _v4_job_cancellation,
     _v5_run_fingerprints_and_output_names,
+    _v6_audit_hash_chain,
+    _v7_signin_failures,
+    _v8_versioned_settings_profiles_dictionaries,
+    _v9_finished_jobs_stay_finished,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -16,6 +16,7 @@ from sqlite_utils import Database
 from store.audit import audit
 from store.db import dumps, loads, now_iso, retrying, transaction
 from store.errors import DuplicateError, InvalidValueError, NotFoundError
+from store.jobs import JobFinishedError
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,10 @@ def add_model_version(db: Database, project_id: int, name: str, path: str, confi
         except sqlite3.IntegrityError as e:
             if "UNIQUE" in str(e):
                 raise DuplicateError(f"project {project_id} already has a model version named {name!r}") from None
+            if "has failed" in str(e):     # the trigger of migration v9: a late result of a failed job
+                raise JobFinishedError(f"model version {name!r} was not added: the job that trained it was "
+                                       "marked failed (its worker stopped answering); its late result is "
+                                       "discarded") from None
             raise NotFoundError(f"project {project_id} does not exist") from None
         mv_id = int(cur.lastrowid)
         audit(db, user, "model.add", f"model:{mv_id}", detail={"name": name, "project_id": project_id})

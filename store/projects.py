@@ -1,4 +1,10 @@
-"""Projects: a name, the label schema every span must fit, and free-form settings."""
+"""Projects: a name, the label schema every span must fit, and free-form settings.
+
+The project row has a version (1 when created), raised by every change of its settings or
+schema. A settings save may state the version it started from (``expected_version``); if
+someone saved since, it is refused with :class:`StaleSaveError` and nothing is written, as for
+layers. The check and the write happen under one write lock.
+"""
 from __future__ import annotations
 
 import sqlite3
@@ -9,7 +15,7 @@ from sqlite_utils import Database
 from pipeline.schemas import LabelSchema, SchemaError
 from store.audit import audit
 from store.db import dumps, loads, now_iso, retrying, transaction
-from store.errors import DuplicateError, InvalidValueError, NotFoundError
+from store.errors import DuplicateError, InvalidValueError, NotFoundError, StaleSaveError
 
 
 @dataclass(frozen=True)
@@ -19,6 +25,7 @@ class Project:
     schema: LabelSchema
     settings: dict = field(default_factory=dict)
     created_at: str = ""
+    version: int = 1
 
 
 @retrying
@@ -103,23 +110,46 @@ def list_projects(db: Database) -> list[Project]:
     return [_project(r) for r in db.query("SELECT * FROM projects ORDER BY id")]
 
 
+def _project_version(db: Database, project_id: int) -> int:
+    row = db.execute("SELECT version FROM projects WHERE id = ?", [project_id]).fetchone()
+    if row is None:
+        raise NotFoundError(f"project {project_id} does not exist")
+    return int(row[0])
+
+
 @retrying
-def update_project_settings(db: Database, project_id: int, settings: dict, *, user: str | None = None) -> None:
-    """Replace the project's settings with ``settings`` (read, change, write back).
+def update_project_settings(db: Database, project_id: int, settings: dict, *, user: str | None = None,
+                            expected_version: int | None = None) -> int:
+    """Replace the project's settings with ``settings``; returns the project's new version.
+
+    ``expected_version`` is the version the caller read the settings at: if the project was
+    saved since, :class:`StaleSaveError` and nothing changes. ``None`` skips the check (a
+    script that sets settings wholesale).
 
     >>> import store
     >>> db = store.connect(":memory:")
     >>> from pipeline.schemas import I2B2_2014
     >>> pid = store.create_project(db, "Ward 7", I2B2_2014)
-    >>> store.update_project_settings(db, pid, {"locale": "en"}, user="ana")
+    >>> store.update_project_settings(db, pid, {"locale": "en"}, user="ana", expected_version=1)
+    2
     >>> store.get_project(db, pid).settings
     {'locale': 'en'}
+    >>> store.update_project_settings(db, pid, {"locale": "es"}, user="ben", expected_version=1)
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.StaleSaveError: project 1: the settings were saved by someone else since you opened them (your version 1, now 2); nothing was saved: reload to see their changes
     """
     with transaction(db):
-        cur = db.execute("UPDATE projects SET settings_json = ? WHERE id = ?", (dumps(settings or {}), project_id))
-        if cur.rowcount == 0:
-            raise NotFoundError(f"project {project_id} does not exist")
-        audit(db, user, "project.settings", f"project:{project_id}", detail={"keys": sorted(settings or {})})
+        current = _project_version(db, project_id)
+        if expected_version is not None and int(expected_version) != current:
+            raise StaleSaveError(
+                f"project {project_id}: the settings were saved by someone else since you opened them "
+                f"(your version {int(expected_version)}, now {current}); nothing was saved: reload to see their changes")
+        db.execute("UPDATE projects SET settings_json = ?, version = version + 1 WHERE id = ?",
+                   (dumps(settings or {}), project_id))
+        audit(db, user, "project.settings", f"project:{project_id}",
+              detail={"keys": sorted(settings or {}), "version": current + 1})
+    return current + 1
 
 
 @retrying
@@ -147,10 +177,11 @@ def update_project_schema(db: Database, project_id: int, schema: LabelSchema, *,
                 f"project {project_id}: the new schema {schema.name!r} does not cover labels already "
                 f"in use: {', '.join(misfits[:10])}{' ...' if len(misfits) > 10 else ''}"
             )
-        db.execute("UPDATE projects SET schema_json = ? WHERE id = ?", (schema.to_json(), project_id))
+        db.execute("UPDATE projects SET schema_json = ?, version = version + 1 WHERE id = ?",
+                   (schema.to_json(), project_id))
         audit(db, user, "project.schema", f"project:{project_id}", detail={"schema": schema.name})
 
 
 def _project(r: dict) -> Project:
     return Project(id=r["id"], name=r["name"], schema=LabelSchema.from_json(r["schema_json"]),
-                   settings=loads(r["settings_json"], {}), created_at=r["created_at"])
+                   settings=loads(r["settings_json"], {}), created_at=r["created_at"], version=int(r.get("version") or 1))

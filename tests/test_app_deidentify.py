@@ -144,6 +144,23 @@ def test_lead_edits_and_saves_a_profile(demo_app):
     assert "dates shifted" in at.selectbox(key="deid.profile").options[-1]
 
 
+def test_defect_16_a_profile_saved_by_someone_else_meanwhile_is_not_overwritten(demo_app):
+    db = demo_app.db()
+    store.save_deid_profile(db, demo_app.project_id, "release", {"name": "release", "actions": {"NAME": "replace"}})
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "lea", "lead")
+    open_page(at, "deidentify")                                       # shows "release" at version 1
+    store.save_deid_profile(db, demo_app.project_id, "release", {"name": "release", "actions": {"NAME": "keep"}},
+                            expected_version=1, user="rita")        # someone else saves it meanwhile
+    at.selectbox(key="deid.profile").set_value("redact").run()
+    at.text_input(key="deid.save_as").set_value("release").run()
+    at.button(key="deid.save_profile").click().run()
+    assert any("version" in e for e in errors(at)), errors(at)       # refused in words, nothing written
+    kept = store.get_deid_profile(db, demo_app.project_id, "release")
+    db.close()
+    assert kept.version == 2 and kept.profile["actions"] == {"NAME": "keep"}
+
+
 def test_a_leak_shows_as_a_red_alert(demo_app):
     from services import worker
     from pipeline.deid import builtin_profiles

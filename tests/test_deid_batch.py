@@ -127,8 +127,9 @@ def test_written_outputs_read_back_with_exact_spans(tmp_path, synthetic, fmt):
     b = deidentify_batch(docs, builtin_profiles()["replace"], DeidContext(secret=SECRET, locale="en"))
     write_outputs(b.results, tmp_path, fmt)
     back = {d.doc_id: d for d in read_collection(tmp_path, fmt, I2B2_2014)}
+    assert set(back) == {r.output_id for r in b.results}        # named by pseudonyms (defect 2)
     for r in b.results:
-        d = back[r.doc_id]
+        d = back[r.output_id]
         assert d.text == r.text
         assert sorted((s.start, s.end, s.type) for s in d.spans) == sorted((s.start, s.end, s.type) for s in r.spans)
 

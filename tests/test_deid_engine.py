@@ -82,7 +82,9 @@ def test_placeholder_styles_on_a_real_document(sample_docs):
             assert len(r.text) == len(doc.text)
 
 
-def test_overlapping_spans_are_resolved_longest_first(sample_docs):
+def test_overlapping_spans_are_merged_over_their_union(sample_docs):
+    """Was "resolved longest first" (the others dropped); now every overlapping span is merged
+    into one span over the union of their characters, labelled as the longest (defect 1)."""
     doc = sample_docs[0]
     s = max(doc.spans, key=lambda x: x.end - x.start)
     extra = [
@@ -92,11 +94,13 @@ def test_overlapping_spans_are_resolved_longest_first(sample_docs):
         Span(doc.doc_id, s.start - 2, s.start + 1, "ID", "ID_SUJETO_ASISTENCIA"),      # partial overlap
     ]
     r = deidentify(doc, [*doc.spans, *extra], builtin_profiles()["replace"], ctx())
-    assert r.dropped_overlaps == 4
-    assert any((x.start, x.end) == (s.start, s.end) for x in r.source_spans)
+    assert r.merged_overlaps == 4 and r.leaks == [] and r.uncovered_chars == 0
+    union = next(x for x in r.source_spans if x.start <= s.start - 2 and s.end + 3 <= x.end)
+    assert (union.category, union.type) == (s.category, s.type)
+    assert len(r.alternatives[r.source_spans.index(union)]) >= 4
     assert not check_result(doc, r, builtin_profiles()["replace"])
-    kept, dropped = resolve_overlaps([Span("d", 0, 5, "NAME"), Span("d", 3, 10, "NAME"), Span("d", 9, 12, "ID")])
-    assert [(k.start, k.end) for k in kept] == [(3, 10)] and dropped == 2
+    kept, merged = resolve_overlaps([Span("d", 0, 5, "NAME"), Span("d", 3, 10, "NAME"), Span("d", 9, 12, "ID")])
+    assert [(k.start, k.end, k.category) for k in kept] == [(0, 12, "NAME")] and merged == 2
 
 
 def test_span_outside_the_text_is_an_error_without_text(sample_docs):

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cli import main
-from pipeline.deid import DeidContext, deidentify_batch, load_profile
+from pipeline.deid import DeidContext, deidentify_batch, document_pseudonym, load_profile
 from pipeline.deid.batch import summarize
 from pipeline.engines import DeidJob, DetectJob, DetectSpec, EngineError, RayOptions, get_engine
 from pipeline.engines._sink import TMP_PREFIX
@@ -181,11 +181,41 @@ def test_worker_error_names_the_document_not_its_text(ray_runtime, notes, tmp_pa
     phi = {bad.text[s.start:s.end] for s in bad.spans[:-1] if s.end - s.start >= 4}
     assert phi and not any(v in msg for v in phi)
     written = {p.stem for p in (tmp_path / "o").glob("*.ann")}
-    assert written == {d.doc_id for d in docs} - {bad.doc_id}
+    assert written == {document_pseudonym(SECRET, d.doc_id) for d in docs if d is not bad}   # output names
     from pipeline.spans import SpanError
     with pytest.raises(SpanError):
         LocalEngine().deidentify(DeidJob(docs, job.profile, DeidContext(secret=SECRET, locale="en"),
                                          tmp_path / "l", "brat"))
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "brat"])
+def test_pseudonymised_names_and_metadata_ray_equals_local(ray_runtime, notes, tmp_path, fmt):
+    """Defects 1 and 2 on Ray: ids that are patients' names, PHI in ``meta``, patient ids and an
+    overlapping annotation give the local engine's bytes and file names (keyed pseudonyms, no
+    metadata, union-rewritten overlaps) and the same summary."""
+    docs = []
+    for k, d in enumerate(notes[:24]):
+        spans = list(d.spans)
+        name = next(s for s in spans if s.category == "NAME" and s.end - s.start > 6)
+        spans.append(name.with_(start=name.start + 2, end=min(len(d.text), name.end + 3)))   # an overlap
+        docs.append(Document(f"Garcia_Lopez_{k:03d}", d.text, spans,
+                             {"patient_name": d.text[name.start:name.end], "mrn": f"MRN{k:05d}", "ward": "7"},
+                             d.patient_id))
+    profile = load_profile("replace")
+
+    def job(out: Path) -> DeidJob:
+        return DeidJob(docs, profile, DeidContext(secret=SECRET, locale="en"), out, fmt)
+
+    s_local = LocalEngine().deidentify(job(tmp_path / "local"))
+    s_ray = RayEngine(RayOptions(docs_per_batch=8)).deidentify(job(tmp_path / "ray"))
+    assert s_local.to_dict() == s_ray.to_dict()
+    assert same_tree(tmp_path / "local", tmp_path / "ray")
+    assert s_ray.leaks == 0 and s_ray.merged_overlaps >= 24 and s_ray.renamed_documents == 24
+    assert s_ray.dropped_meta_keys == 72 and s_ray.renamed_patients == 24
+    names = {p.name for p in (tmp_path / "ray").iterdir()}
+    assert not any("Garcia" in n for n in names) and any(n.startswith("doc-") for n in names) == (fmt == "brat")
+    body = b"".join(p.read_bytes() for p in (tmp_path / "ray").iterdir())
+    assert b"Garcia_Lopez" not in body and b"patient_name" not in body and b"MRN0" not in body
 
 
 # ------------------------------------------------------------------------------------ detection

@@ -312,11 +312,13 @@ def test_binary_member_of_a_zip_is_refused_naming_member_and_line(env):
 
 
 def test_jsonl_nul_escape_is_refused_naming_the_document(env):
+    """Named by file and line, not by its ``meta.id`` (defect 14: ids read from a file are never echoed)."""
     db, pid, _ = env
     data = (json.dumps({"text": TEXT, "meta": {"id": "n1"}}) + "\n"
             + json.dumps({"text": MARKER + "\u0000", "meta": {"id": "n2"}}) + "\n").encode()
-    refused(db, lambda: import_upload(db, pid, "n.jsonl", data, "jsonl", user="ana"),
-            match=r"document 'n2' holds binary data", path="n.jsonl")
+    e = refused(db, lambda: import_upload(db, pid, "n.jsonl", data, "jsonl", user="ana"),
+                match=r"holds binary data \(a NUL character\)", path="n.jsonl", line=2)
+    assert "n2" not in str(e)
 
 
 def test_jsonl_lone_surrogate_and_deep_nesting_are_refused_not_crashing_the_store(env):
@@ -364,12 +366,14 @@ def test_store_stage_refusals_write_nothing(env):
     # a name already in the project (the seed imported doc0)
     refused(db, lambda: import_upload(db, pid, "again.zip", brat_zip(2), "brat", user="ana"),
             kind=DuplicateError, match=r"already has documents named doc0")
-    # overlapping spans are checked by the store after the reader accepted them
+    # overlapping spans are refused by the reader, naming the file and line (defect 13), and the
+    # error is still a SpanError for callers that catch the store's
     s = marker_spans(TEXT)[0]
     ann = f"T1\tNOMBRE_SUJETO_ASISTENCIA {s[0]} {s[1]}\t{MARKER}\nT2\tNOMBRE_SUJETO_ASISTENCIA {s[0]} {s[0] + 3}\tZQX\n"
     zipped = make_zip({"o1.txt": TEXT.encode(), "o1.ann": b"", "o2.txt": TEXT.encode(), "o2.ann": ann.encode()})
     refused(db, lambda: import_upload(db, pid, "ov.zip", zipped, "brat", user="ana"), kind=SpanError,
-            match=rf"o2: spans {s[0]}-{s[0] + 3} .* and {s[0]}-{s[1]} .* overlap")
+            match=rf"span {s[0]}-{s[0] + 3} .* overlaps span {s[0]}-{s[1]} .* on line 1", path="ov.zip!o2.ann",
+            line=2)
     assert import_upload(db, pid, "ov.zip", zipped, "brat", user="ana", allow_overlap=True).spans == 2
     refused(db, lambda: import_upload(db, 999, "a.txt", TEXT.encode(), "text", user="ana"), kind=NotFoundError,
             match=r"project 999")

@@ -159,7 +159,7 @@ def test_spans_covering_every_marker_remove_it_with_either_profile():
     for name, profile in deid.builtin_profiles().items():
         res = deid.deidentify(Document("d", text), spans, profile, deid.DeidContext(secret=SECRET, locale="es"))
         assert MARKER not in res.text, name
-        assert res.dropped_overlaps == 2
+        assert res.merged_overlaps == 2
         check_result(text, spans, res, profile)
 
 

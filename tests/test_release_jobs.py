@@ -76,7 +76,7 @@ def test_gold_run_has_one_output_per_document_and_no_leaks(demo):
     assert sorted(r.doc_id for r in queue) == gold
     rank = {"red": 0, "amber": 1, "green": 2}
     assert [rank[r.colour] for r in queue] == sorted(rank[r.colour] for r in queue)
-    assert res["risk"]["documents"] == len(gold) and "lexical" in res["risk"]["embedder"]
+    assert res["risk"]["documents"] == len(gold) and "character trigrams" in res["risk"]["embedder"]
     assert rs.latest_risk_result(db, run.id)["documents"] == len(gold)
     db.close()
 
@@ -317,8 +317,8 @@ def test_an_active_model_without_an_encoder_falls_back_to_lexical(demo, tmp_path
     mv = store.add_model_version(db, pid, "v1", str(folder), metrics={"f1": 0.9})
     store.activate_model(db, mv)
     emb, note = rs.choose_embedder(db, pid)
-    assert emb.name.startswith("lexical") and "v1 has no usable encoder" in note
-    assert rs.choose_embedder(db, pid, "lexical")[1].endswith("(asked for)")
+    assert emb.name.startswith("lexical") and "v1 cannot be read from its folder" in note
+    assert rs.choose_embedder(db, pid, "lexical")[1].endswith("as asked")
     with pytest.raises(detectors.DetectorUnavailable, match="v1 cannot be loaded"):
         detectors.detector_for(db, store.get_project(db, pid))
     db.close()

@@ -110,7 +110,7 @@ def test_v1_file_migrates_forward_keeping_its_data(db_path: Path, sample_docs):
     assert not old["jobs"].exists() and not old["risk_scores"].exists()
     pid = store.create_project(old, "p", MEDDOCAN)
     ids = store.add_documents(old, pid, sample_docs[:2])
-    store.create_user(old, "ana", "s3cret-pass", "annotator")
+    store.create_user(old, "ana", "s3cret-passphrase", "annotator")
     old.close()
 
     db = store.connect(db_path)
@@ -118,7 +118,7 @@ def test_v1_file_migrates_forward_keeping_its_data(db_path: Path, sample_docs):
     assert [r[0] for r in db.execute("SELECT version FROM schema_version ORDER BY version")] == \
         list(range(1, LATEST_VERSION + 1))
     assert store.read_layer(db, ids[0], "gold").spans[0].start == min(s.start for s in sample_docs[0].spans)
-    assert store.authenticate(db, "ana", "s3cret-pass") is not None
+    assert store.authenticate(db, "ana", "s3cret-passphrase") is not None
     job = store.create_job(db, "train", {"epochs": 1}, project_id=pid)  # v2 table now usable
     assert store.get_job(db, job).status == "queued"
     db.close()
@@ -350,29 +350,29 @@ def test_users_scrypt_hashes_roles_and_authentication(db):
     store.create_user(db, "ana", "correct horse", "annotator", user="lead")
     store.create_user(db, "bob", "correct horse", "reviewer", user="lead")
     hashes = dict(db.execute("SELECT username, password_hash FROM users"))
-    assert hashes["ana"].startswith("scrypt$16384$8$1$") and hashes["ana"] != hashes["bob"]  # random salt
+    assert hashes["ana"].startswith(f"scrypt${store.users.scrypt_cost()}$8$1$") and hashes["ana"] != hashes["bob"]  # random salt
     assert "correct horse" not in hashes["ana"]
     assert store.authenticate(db, "ana", "correct horse").role == "annotator"
     assert store.authenticate(db, "ana", "wrong") is None
     assert store.authenticate(db, "nobody", "correct horse") is None
-    store.set_password(db, "ana", "new secret", user="lead")
+    store.set_password(db, "ana", "new secret phrase", user="lead")
     assert store.authenticate(db, "ana", "correct horse") is None
-    assert store.authenticate(db, "ana", "new secret") is not None
+    assert store.authenticate(db, "ana", "new secret phrase") is not None
     store.set_role(db, "ana", "lead", user="lead")
     assert store.get_user(db, "ana").role == "lead"
     store.set_disabled(db, "bob", user="lead")
     assert store.authenticate(db, "bob", "correct horse") is None
     assert [u.username for u in store.list_users(db, include_disabled=False)] == ["ana"]
     with pytest.raises(store.InvalidValueError):
-        store.create_user(db, "eve", "pw", "admin")
+        store.create_user(db, "eve", "eve correct horse", "admin")
     with pytest.raises(store.DuplicateError):
-        store.create_user(db, "ana", "pw", "annotator")
+        store.create_user(db, "ana", "ana correct horse", "annotator")
     failed = [e.detail["reason"] for e in store.list_audit(db, action="user.login_failed")]
     assert sorted(failed) == ["disabled", "unknown user", "wrong password", "wrong password"]
 
 
 def test_sessions_store_only_a_hash_and_expire(db):
-    store.create_user(db, "ana", "pw-123456", "annotator")
+    store.create_user(db, "ana", "pw-123456-abcdef", "annotator")
     t0 = datetime(2030, 1, 1, tzinfo=timezone.utc)
     token = store.create_session(db, "ana", ttl_seconds=3600, now=t0)
     stored = [r[0] for r in db.execute("SELECT token_hash FROM sessions")]
@@ -383,7 +383,7 @@ def test_sessions_store_only_a_hash_and_expire(db):
     store.end_session(db, token)
     assert store.user_for_session(db, token, now=t0) is None
     token2 = store.create_session(db, "ana", 3600, now=t0)
-    store.set_password(db, "ana", "changed-pw")  # a new password signs out everywhere
+    store.set_password(db, "ana", "changed-pw-abcdef")  # a new password signs out everywhere
     assert store.user_for_session(db, token2, now=t0) is None
 
 

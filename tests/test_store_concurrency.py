@@ -129,7 +129,7 @@ def test_a_file_held_locked_ends_in_store_busy_error_and_writes_nothing(setup, l
             store.save_layer(db, ids[0], "gold", [span(ids[0], 0, 8, "human:ana")], expected_version=0, user="ana")
         assert "busy" in str(e.value) and "wb.db" in str(e.value) and "nothing was changed" in str(e.value)
         with pytest.raises(StoreBusyError):
-            store.create_user(db, "ana", "pw-123456", "annotator")
+            store.create_user(db, "ana", "pw-123456-abcdef", "annotator")
         assert store.read_layer(db, ids[0], "gold").version == 0  # WAL: reading still works meanwhile
     finally:
         holder.execute("ROLLBACK")

@@ -1,4 +1,6 @@
-"""``python -m pipeline audit``: read the audit log (who did what, when, to which document)."""
+"""``python -m pipeline audit``: read the audit log (who did what, when, to which document), or
+check it: ``--verify`` recomputes the whole hash chain and checks the append-only triggers, and
+says in one line whether the log is intact or the first row where it breaks (exit status 1)."""
 from __future__ import annotations
 
 import argparse
@@ -15,15 +17,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--doc", type=int, default=None, help="only this document id")
     p.add_argument("--limit", type=int, default=50)
     p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.add_argument("--verify", action="store_true",
+                   help="check the audit log's hash chain and triggers instead of printing rows "
+                        "(exit status 1 when it does not hold)")
 
 
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from cli.console import open_db
-    from services.maintenance import audit_entries
+    from cli.console import CommandError, open_db
+    from services.maintenance import audit_entries, verify_audit
 
     db = open_db(args.db)
+    if args.verify:
+        check = verify_audit(db)
+        if not check.ok:
+            raise CommandError(check.line())
+        print(check.line())
+        return 0
     rows = audit_entries(db, doc_id=args.doc, user=args.user, action=args.action, limit=args.limit)
     for r in rows:
         if args.json:

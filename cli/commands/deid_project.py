@@ -5,8 +5,11 @@ process with a progress bar, and records it in the jobs table. Spans come from a
 (``gold`` by default); documents lacking it are detected with the active model (or rules and
 dictionaries) unless ``--missing skip``. The run is then scored for re-identification risk
 (``--no-risk`` to skip). Prints one summary line (documents, spans per category and action,
-leaks, risk colours): never document text. Exit status 3 when the leak check found PHI left.
-``--resume RUN_ID`` finishes an interrupted run: only the documents it lacks are written.
+leaks, risk colours): never document text. Exit status 3 when the leak check found PHI left:
+the run is then stored as ``failed`` (not scored, not resumable, not exportable).
+``--resume RUN_ID`` finishes an interrupted run: only the documents it lacks are written; a
+resume with another ``--profile`` than the run's, or after the secret key file changed, is
+refused before anything is written.
 """
 from __future__ import annotations
 
@@ -23,8 +26,9 @@ LEAK_EXIT = 3
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project", metavar="NAME", help="project name (required unless --resume)")
     p.add_argument("--db", metavar="PATH", help="SQLite file (default: the app's database)")
-    p.add_argument("--profile", default="replace", metavar="PROFILE",
-                   help="redact, replace (default), a profile saved for the project, or a profile JSON file")
+    p.add_argument("--profile", default=None, metavar="PROFILE",
+                   help="redact, replace (default), a profile saved for the project, or a profile JSON file; "
+                        "with --resume it must be the run's own profile")
     p.add_argument("--layer", default="gold", help="layer whose spans are applied (default gold)")
     p.add_argument("--missing", default="detect", choices=("detect", "skip"),
                    help="documents without the layer: detect their spans (default) or leave them out")
@@ -62,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         if args.resume is not None:
             run_ = get_run(db, user, args.resume)
             params: dict = {"project_id": run_.project_id, "run_id": run_.id}
+            if args.profile is not None:      # checked against the run's own profile by the job
+                params["profile"] = _profile_arg(args.profile)
         else:
             if not args.project:
                 raise CommandError("--project NAME is required (or --resume RUN_ID)")
@@ -73,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                 except ValueError:
                     raise CommandError("--docs takes comma-separated document ids") from None
             params = {"project_id": project.id, "doc_ids": doc_ids, "layer": args.layer, "missing": args.missing,
-                      "profile": _profile_arg(args.profile)}
+                      "profile": _profile_arg(args.profile or "replace")}
     finally:
         db.conn.close()
     params.update(user=user, risk=not args.no_risk)

@@ -2,8 +2,14 @@
 
 Uses the spans in the input files (gold, an annotator's, a detector's), or detects them first
 with ``--model``. Writes the de-identified documents in the same format with their new spans,
-and prints one summary line (documents, spans per category and action, leaks found). Exit
-status 3 when the leak check found an original PHI string in the output.
+named by keyed pseudonyms (``doc-3f9a1c2b7e4d.txt``; no mapping file is written), with only the
+metadata the profile allows, and prints one summary line (documents, spans per category and
+action, leaks found, ids renamed, metadata keys dropped). Exit status 3 when the leak check
+found input PHI in the output (text, metadata, ids or file names).
+
+The output folder holds a fingerprint of the profile and key (:mod:`pipeline.deid.fingerprint`,
+owner-only, no PHI): ``--resume`` (or ``--force``) with another profile or secret is refused
+before anything is written, so a folder never mixes two.
 """
 from __future__ import annotations
 
@@ -39,8 +45,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="label schema: meddocan, i2b2-2014, german-8, a JSON file, or auto (default)")
     p.add_argument("--locale", default="auto", help="surrogate lists and date order: en, es, de or auto (the schema's locale)")
     p.add_argument("--resume", action="store_true",
-                   help="skip documents already in the output folder (the rerun writes identical files)")
-    p.add_argument("--force", action="store_true", help="write into an output folder that already holds files")
+                   help="skip documents already in the output folder (the rerun writes identical files); "
+                        "refused if the folder was written with another profile or secret")
+    p.add_argument("--force", action="store_true",
+                   help="write into an output folder that already holds files (of the same profile and secret)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of one line")
     from cli.engine_options import add_engine_arguments
     add_engine_arguments(p)
@@ -51,28 +59,50 @@ def _read(path: str, fmt: str, schema_arg: str):
     return read_collection_auto(path, fmt, schema_arg)
 
 
-def _done_ids(docs, out: Path, fmt: str, schema) -> tuple[set[str], list]:
-    """Documents an interrupted run already wrote (and, for JSONL, those documents themselves)."""
+def _done_ids(docs, out: Path, fmt: str, schema, secret: bytes) -> tuple[set[str], list]:
+    """Input ids of the documents an interrupted run already wrote (found by their pseudonyms),
+    and, for JSONL, the documents it wrote."""
+    from pipeline.deid import document_pseudonym
+
     if fmt == "jsonl":
         existing = out / "documents.jsonl"
         if not existing.is_file():
             return set(), []
         from pipeline.formats import read_collection
         prior = read_collection(existing, "jsonl", schema)
-        return {d.doc_id for d in prior}, prior
+        written = {d.doc_id for d in prior}
+        return {d.doc_id for d in docs if document_pseudonym(secret, d.doc_id) in written}, prior
     done = set()
     for d in docs:
-        if fmt == "brat" and (out / f"{d.doc_id}.txt").is_file() and (out / f"{d.doc_id}.ann").is_file():
+        name = document_pseudonym(secret, d.doc_id)
+        if fmt == "brat" and (out / f"{name}.txt").is_file() and (out / f"{name}.ann").is_file():
             done.add(d.doc_id)
-        elif fmt in ("xml", "text") and (out / f"{d.doc_id}{'.xml' if fmt == 'xml' else '.txt'}").is_file():
+        elif fmt in ("xml", "text") and (out / f"{name}{'.xml' if fmt == 'xml' else '.txt'}").is_file():
             done.add(d.doc_id)
     return done, []
+
+
+def check_fingerprint(out: Path, fingerprint: str) -> None:
+    """Refuse to add to a folder of outputs written with another profile or key (one line,
+    before anything is written). A folder holding files but no fingerprint (written before
+    fingerprints, or by hand) cannot be checked, so adding to it is refused too."""
+    from pipeline.deid.fingerprint import mismatch, read_fingerprint_file
+
+    stored = read_fingerprint_file(out)
+    if stored is None:
+        raise DeidCommandError(f"{out} holds files but no de-identification fingerprint, so it cannot be "
+                               "checked that they were written with this profile and secret; use an empty folder")
+    what = mismatch(stored, fingerprint)
+    if what is not None:
+        raise DeidCommandError(f"{out} was written with another {what}; resuming would mix the two: "
+                               "use the same --profile, --secret-file and --locale, or an empty folder")
 
 
 def run(args: argparse.Namespace) -> int:
     from cli.console import tqdm_progress
     from cli.engine_options import engine_from_args
-    from pipeline.deid import DeidContext, load_profile, load_secret
+    from pipeline.deid import DeidContext, load_profile, load_secret, run_fingerprint
+    from pipeline.deid.fingerprint import FINGERPRINT_FILE
     from pipeline.engines import DeidJob
     from pipeline.schemas import default_locale
     from services.settings import project_secret
@@ -83,17 +113,20 @@ def run(args: argparse.Namespace) -> int:
         raise DeidCommandError(f"{out} exists and is not a folder")
     if out.resolve() == inp.resolve():
         raise DeidCommandError("--output must differ from --input (originals must not be overwritten)")
-    if out.is_dir() and any(out.iterdir()) and not (args.force or args.resume):
+    existing = [p for p in out.iterdir() if p.name != FINGERPRINT_FILE] if out.is_dir() else []
+    if existing and not (args.force or args.resume):
         raise DeidCommandError(f"{out} is not empty; choose another folder, or pass --resume or --force")
     if args.format == "text" and not args.model:
         raise DeidCommandError("plain text carries no spans: pass --model to detect them, or use brat/xml/jsonl")
 
-    schema, docs = _read(str(inp), args.format, args.schema)
     secret = load_secret(args.secret_file) if args.secret_file else project_secret()
+    schema, docs = _read(str(inp), args.format, args.schema)
     locale = args.locale if args.locale != "auto" else default_locale(schema)
+    if existing:            # before anything is written: the folder's profile, key and locale must be these
+        check_fingerprint(out, run_fingerprint(profile, secret, locale))
     ctx = DeidContext(secret=secret, locale=locale)
 
-    done, prior = _done_ids(docs, out, args.format, schema) if args.resume else (set(), [])
+    done, prior = _done_ids(docs, out, args.format, schema, secret) if args.resume else (set(), [])
     progress, close = tqdm_progress("deidentify", unit="doc")
     try:  # the engine de-identifies (detecting first with --model) and writes; local or on Ray
         s = engine_from_args(args).deidentify(DeidJob(docs, profile, ctx, out, args.format, frozenset(done), prior,
@@ -106,8 +139,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"deidentify: profile={profile.name} {s.line()} output={out}")
     if s.leaks:
-        print(f"warning: the leak check found {s.leaks} original PHI string(s) in the output "
-              f"({', '.join(f'{c}={n}' for c, n in sorted(s.leaks_by_category.items()))}); "
-              "see the documents and offsets with --json", file=sys.stderr)
+        where = ", ".join(f"{k}={n}" for k, n in sorted(s.leaks_by_location.items()))
+        print(f"error: the leak check found {s.leaks} piece(s) of input PHI in the output "
+              f"({', '.join(f'{c}={n}' for c, n in sorted(s.leaks_by_category.items()))}; in {where}); "
+              "do not release this folder; see the documents (by output name) and offsets with --json",
+              file=sys.stderr)
         return LEAK_EXIT
     return 0

@@ -1,4 +1,8 @@
-"""``python -m pipeline restore``: replace the database with a checked backup (app stopped)."""
+"""``python -m pipeline restore``: replace the database with a checked backup (app stopped).
+
+The backup's audit log must still have its append-only triggers and an unbroken hash chain
+(else it is refused); the restore is recorded in the restored audit log, with the range of
+audit rows of the replaced database it drops (they stay in the kept ``.before-restore`` file)."""
 from __future__ import annotations
 
 import argparse
@@ -16,11 +20,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.console import cli_user
     from services.maintenance import restore
     from services.settings import db_path as default_db_path
 
     db_path = args.db or default_db_path()
-    kept = restore(args.from_, db_path)
+    kept = restore(args.from_, db_path, user=cli_user(None))
     print(f"restored {db_path} from {args.from_}")
     if kept is not None:
         print(f"the previous database was kept as {kept}")

@@ -2,7 +2,8 @@
 
 Passwords are asked with a hidden prompt, or read from standard input with ``--password-stdin``
 (for scripts); they are never accepted as a command-line argument, where the process list and
-the shell history would keep them.
+the shell history would keep them. They must pass the workbench's one password policy
+(:func:`services.users.password_problem`). ``unlock`` lifts a sign-in lockout (audited).
 """
 from __future__ import annotations
 
@@ -34,20 +35,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     d.add_argument("username")
     e = sub.add_parser("enable", help="re-enable an account")
     e.add_argument("username")
+    u = sub.add_parser("unlock", help="lift a sign-in lockout after too many failed sign-ins")
+    u.add_argument("username")
 
 
-MIN_PASSWORD = 10
+def read_password(from_stdin: bool, username: str | None = None) -> str:
+    """A new password from the terminal (asked twice) or standard input, checked against the
+    policy before anything is written; its words never include the password."""
+    from services.users import PASSWORD_RULES, password_problem
 
-
-def read_password(from_stdin: bool) -> str:
     if from_stdin:
         pw = sys.stdin.readline().rstrip("\n")
     else:
+        print(f"Passwords: {PASSWORD_RULES}.")
         pw = getpass.getpass("Password: ")
         if getpass.getpass("Repeat: ") != pw:
             raise WorkbenchError("the two passwords differ; nothing was changed")
-    if len(pw) < MIN_PASSWORD:
-        raise WorkbenchError(f"password too short: at least {MIN_PASSWORD} characters")
+    problem = password_problem(pw, username)
+    if problem:
+        raise WorkbenchError(f"{problem}; nothing was changed")
     return pw
 
 
@@ -58,18 +64,25 @@ def run(args: argparse.Namespace) -> int:
     db = open_db(args.db)
     actor = cli_user(None)
     if args.action == "add":
-        users.create_user(db, actor, args.username, read_password(args.password_stdin), args.role)
+        users.create_user(db, actor, args.username, read_password(args.password_stdin, args.username), args.role)
         print(f"user {args.username} created ({args.role})")
     elif args.action == "list":
+        states = users.sign_in_states(db)
         for u in users.list_users(db):
-            print(f"{u.username}\t{u.role}\t{'disabled' if u.disabled else 'active'}")
+            state = states.get(u.username)
+            signin = "" if state is None else ("\tlocked" if state.locked else f"\t{state.failures} failed sign-in(s)")
+            print(f"{u.username}\t{u.role}\t{'disabled' if u.disabled else 'active'}{signin}")
     elif args.action == "set-role":
         users.set_role(db, actor, args.username, args.role)
         print(f"user {args.username} is now {args.role}")
     elif args.action == "reset-password":
-        users.set_password(db, actor, args.username, read_password(args.password_stdin))
+        users.set_password(db, actor, args.username, read_password(args.password_stdin, args.username))
         print(f"password of {args.username} changed; their sessions were ended")
     elif args.action in ("disable", "enable"):
         users.set_disabled(db, actor, args.username, args.action == "disable")
         print(f"user {args.username} {args.action}d")
+    elif args.action == "unlock":
+        was_locked = users.unlock(db, actor, args.username)
+        print(f"user {args.username} unlocked" if was_locked
+              else f"user {args.username} was not locked; their failed sign-ins were cleared")
     return 0

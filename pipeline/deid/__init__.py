@@ -4,14 +4,18 @@
 * :mod:`~pipeline.deid.surrogates`: the registry of surrogate generators, keyed by type.
 * :mod:`~pipeline.deid.dates` / :mod:`~pipeline.deid.ages`: shifting in the original format.
 * :mod:`~pipeline.deid.engine`: :func:`deidentify` for one document.
-* :mod:`~pipeline.deid.leaks`: the after-the-fact scan for original strings.
+* :mod:`~pipeline.deid.leaks`: the after-the-fact check, from the input spans (coverage and strings).
+* :mod:`~pipeline.deid.pseudonyms`: keyed output names for documents and patients, metadata filtering.
+* :mod:`~pipeline.deid.fingerprint`: which profile and key a run used (resumes must match).
 * :mod:`~pipeline.deid.batch`: many documents, summary, quality report, writing and zipping.
 """
 from pipeline.deid.batch import BatchResult, BatchSummary, deidentify_batch, write_outputs, zip_outputs
 from pipeline.deid.context import DeidContext, Original, SurrogateContext
-from pipeline.deid.engine import DeidResult, deidentify, patient_id_of, resolve_overlaps
+from pipeline.deid.engine import DeidResult, OverlapGroup, deidentify, overlap_groups, patient_id_of, resolve_overlaps
+from pipeline.deid.fingerprint import FingerprintError, mismatch, run_fingerprint
 from pipeline.deid.leaks import Leak, find_leaks
 from pipeline.deid.profile import Profile, ProfileError, builtin_profiles, load_profile
+from pipeline.deid.pseudonyms import PseudonymError, document_pseudonym, patient_pseudonym
 from pipeline.deid.secret import SecretError, ensure_secret, load_or_create_secret, load_secret, secret_path_for
 from pipeline.deid.surrogates import GENERATORS, REGISTRY, generator_for, map_type, register
 
@@ -20,5 +24,6 @@ __all__ = [
     "Original", "Profile", "ProfileError", "REGISTRY", "SurrogateContext", "builtin_profiles",
     "deidentify", "deidentify_batch", "ensure_secret", "find_leaks", "generator_for", "load_profile",
     "load_or_create_secret", "load_secret", "map_type", "patient_id_of", "register", "resolve_overlaps", "SecretError", "secret_path_for", "write_outputs",
-    "zip_outputs",
+    "zip_outputs", "OverlapGroup", "overlap_groups", "FingerprintError", "mismatch", "run_fingerprint",
+    "PseudonymError", "document_pseudonym", "patient_pseudonym",
 ]

@@ -5,6 +5,9 @@ of them (not only those of its own note) and the leak scan looks for a patient's
 that patient's notes; it is also what makes the choice of a patient's date offset the same for
 each of their notes. Skipped documents (``done_ids``, for resuming) still take part in that
 pass, so a resumed run writes exactly what an uninterrupted one would have.
+
+Outputs are named by keyed pseudonyms (:mod:`pipeline.deid.pseudonyms`); the batch refuses two
+inputs whose names would clash before it de-identifies anything.
 """
 from __future__ import annotations
 
@@ -19,27 +22,43 @@ from typing import Callable, Collection, Sequence
 
 from pipeline.deid.context import DeidContext
 from pipeline.deid.engine import DeidResult, collect_originals, deidentify, patient_id_of
-from pipeline.deid.leaks import Leak
+from pipeline.deid.leaks import LOCATIONS, Leak
 from pipeline.deid.profile import Profile
+from pipeline.deid.pseudonyms import output_ids
 from pipeline.spans import Document, Span
 
 Progress = Callable[[int, int], None]
+MAX_LEAK_DETAILS = 200      # leak locations listed in a summary (all are counted)
 
 
 @dataclass
 class BatchSummary:
-    """Counts for a run; no document text, no PHI."""
+    """Counts for a run; no document text, no PHI.
+
+    ``leaks`` counts both checks of :mod:`pipeline.deid.leaks` (by category, by location: text,
+    meta, id, name); ``leak_details`` lists the first :data:`MAX_LEAK_DETAILS` of them by output
+    id, category and offsets. ``merged_overlaps``: input spans merged into an overlapping one
+    (their union is rewritten); ``uncovered_chars``: input PHI characters left unrewritten (0
+    unless something is wrong). ``renamed_documents``/``renamed_patients``: ids replaced by
+    pseudonyms; ``dropped_meta_keys``: metadata keys the profile did not allow.
+    """
 
     documents: int = 0
     skipped: int = 0
     spans: dict[str, dict[str, int]] = field(default_factory=dict)      # category -> action -> n
     leaks: int = 0
     leaks_by_category: dict[str, int] = field(default_factory=dict)
+    leaks_by_location: dict[str, int] = field(default_factory=dict)
+    leak_details: list[dict] = field(default_factory=list)
+    uncovered_chars: int = 0
     unparseable_dates: int = 0
     unparseable_ages: int = 0
     fallbacks: int = 0
-    dropped_overlaps: int = 0
+    merged_overlaps: int = 0
     propagated: int = 0
+    renamed_documents: int = 0
+    renamed_patients: int = 0
+    dropped_meta_keys: int = 0
     surrogates: int = 0
     same_rate: float = 0.0
     mean_trigram_similarity: float = 0.0
@@ -56,9 +75,16 @@ class BatchSummary:
         for a in self.spans.values():
             acts.update(a)
         per_act = ", ".join(f"{k}={v}" for k, v in sorted(acts.items()))
+        where = ""
+        if self.leaks:
+            where = "[" + ", ".join(f"{k}={self.leaks_by_location[k]}" for k in LOCATIONS
+                                    if self.leaks_by_location.get(k)) + "]"
         return (f"documents={self.documents} skipped={self.skipped} spans[{per_cat}] actions[{per_act}] "
-                f"leaks={self.leaks} unparseable_dates={self.unparseable_dates} fallbacks={self.fallbacks} "
-                f"propagated={self.propagated} "
+                f"leaks={self.leaks}{where} uncovered_chars={self.uncovered_chars} "
+                f"unparseable_dates={self.unparseable_dates} fallbacks={self.fallbacks} "
+                f"propagated={self.propagated} merged_overlaps={self.merged_overlaps} "
+                f"renamed[documents={self.renamed_documents}, patients={self.renamed_patients}] "
+                f"dropped_meta_keys={self.dropped_meta_keys} "
                 f"same_rate={self.same_rate:.3f} trigram_similarity={self.mean_trigram_similarity:.3f} "
                 f"diversity={self.diversity:.3f}")
 
@@ -98,24 +124,39 @@ def _quality(results: Sequence[DeidResult]) -> tuple[int, float, float, float, d
     return len(recs), same, round(sim, 4), round(div, 4), by_cat
 
 
+def leak_detail(r: DeidResult, lk: Leak) -> dict:
+    """A leak as a summary lists it: the document by its output id (a pseudonym), never its input name."""
+    return {**lk.to_dict(), "doc_id": r.output_id}
+
+
 def summarize(results: Sequence[DeidResult], skipped: int = 0) -> BatchSummary:
     """Summary of per-document results. Diversity = distinct surrogates / distinct originals
     (normalised strings, over the whole batch): below 1 means different originals share a surrogate."""
     spans: dict[str, Counter] = {}
     leaks_by_cat: Counter = Counter()
+    leaks_by_loc: Counter = Counter()
+    details: list[dict] = []
     for r in results:
         for cat, acts in r.counts.items():
             spans.setdefault(cat, Counter()).update(acts)
         for lk in r.leaks:
             leaks_by_cat[lk.category] += 1
+            leaks_by_loc[lk.location] += 1
+            if len(details) < MAX_LEAK_DETAILS:
+                details.append(leak_detail(r, lk))
     n, same, sim, div, by_cat = _quality(results)
     return BatchSummary(
         documents=len(results), skipped=skipped, spans={c: dict(v) for c, v in sorted(spans.items())},
         leaks=sum(leaks_by_cat.values()), leaks_by_category=dict(leaks_by_cat),
+        leaks_by_location=dict(leaks_by_loc), leak_details=details,
+        uncovered_chars=sum(r.uncovered_chars for r in results),
         unparseable_dates=sum(r.unparseable_dates for r in results),
         unparseable_ages=sum(r.unparseable_ages for r in results),
-        fallbacks=sum(r.fallbacks for r in results), dropped_overlaps=sum(r.dropped_overlaps for r in results),
+        fallbacks=sum(r.fallbacks for r in results), merged_overlaps=sum(r.merged_overlaps for r in results),
         propagated=sum(r.propagated for r in results),
+        renamed_documents=sum(1 for r in results if r.output_id),
+        renamed_patients=sum(1 for r in results if r.output_patient_id),
+        dropped_meta_keys=sum(r.meta_dropped for r in results),
         surrogates=n, same_rate=same, mean_trigram_similarity=sim, diversity=div, quality_by_category=by_cat,
     )
 
@@ -131,6 +172,7 @@ def deidentify_batch(docs: Sequence[Document], profile: Profile, ctx: DeidContex
     """
     spans = spans or {}
     done = set(done_ids)
+    output_ids(docs, ctx.secret)        # two inputs that would share an output name: refused now
     run_ctx = DeidContext(secret=ctx.secret, locale=ctx.locale, extra_lists=ctx.extra_lists,
                           list_loader=ctx.list_loader,
                           patient_originals={k: list(v) for k, v in ctx.patient_originals.items()})

@@ -3,6 +3,13 @@
 The text is rewritten by :func:`pipeline.spans.rewrite` only (right to left, new offsets back),
 so every output span's offsets are exact: ``result.text[s.start:s.end]`` is the surrogate,
 placeholder or kept original.
+
+Overlapping input spans are never resolved by dropping one: "Pedro Garcia" and "Garcia Lopez"
+on "Pedro Garcia Lopez" become one span over the union of their characters (see
+:func:`overlap_groups`), so no character of either survives. The output's id, patient id and
+metadata are pseudonymised and filtered here too (:mod:`pipeline.deid.pseudonyms`), so every
+engine and every caller writes the same names, and the leak check (:mod:`pipeline.deid.leaks`)
+sees everything a written document exposes.
 """
 from __future__ import annotations
 
@@ -10,13 +17,16 @@ import bisect
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from pipeline.deid.ages import OVER_MAX
 from pipeline.deid.context import DeidContext, DocState, Original, SurrogateContext
-from pipeline.deid.leaks import Leak, Needle, find_leaks, merge_needles, needles, propagate
+from pipeline.deid.leaks import (Leak, Needle, field_text, find_leaks, merge_needles, needles, propagate, scan_fields,
+                                 uncovered)
 from pipeline.deid.normalize import norm_key
 from pipeline.deid.profile import Profile
+from pipeline.deid.pseudonyms import (document_pseudonym, explicit_patient_id, file_names, filter_meta,
+                                      patient_pseudonym)
 from pipeline.deid.surrogates import NoSurrogate, Unparseable, generator_for
 from pipeline.spans import Document, Span, SpanError, rewrite
 
@@ -32,24 +42,82 @@ def patient_id_of(doc: Document) -> str:
     return str(doc.doc_id)
 
 
-def resolve_overlaps(spans: Iterable[Span]) -> tuple[list[Span], int]:
-    """Keep the longest of overlapping spans (ties: earlier, then higher score); never raises.
+#: Tie-break between overlapping spans of the same length: the more directly identifying
+#: category labels the union (a name before an id, an id before a contact, ... OTHER last).
+CATEGORY_RANK: dict[str, int] = {c: i for i, c in enumerate(
+    ("NAME", "ID", "CONTACT", "LOCATION", "DATE", "AGE", "PROFESSION", "OTHER"))}
+ActionOf = Callable[[Span], str]
 
-    Returns the kept spans sorted by offset and how many were dropped. Exact duplicates count
-    as dropped too.
+
+@dataclass(frozen=True)
+class OverlapGroup:
+    """Input spans that overlap (directly or through a chain) and the one span that covers them.
+
+    ``span`` covers the union of the members' characters and carries the strongest member's
+    category, type, source, score and layer; ``members`` are the input spans, strongest first
+    (the others are the alternatives the result keeps and counts).
     """
-    ranked = sorted(spans, key=lambda s: (-(s.end - s.start), s.start, -s.score, s.label))
-    starts: list[int] = []          # kept spans, sorted by start (they never overlap each other)
-    kept: list[Span] = []
-    dropped = 0
-    for s in ranked:
-        i = bisect.bisect_right(starts, s.start)
-        if (i > 0 and kept[i - 1].end > s.start) or (i < len(kept) and kept[i].start < s.end):
-            dropped += 1
+
+    span: Span
+    members: tuple[Span, ...]
+
+    @property
+    def alternatives(self) -> tuple[Span, ...]:
+        return self.members[1:]
+
+
+def strength(span: Span, action_of: ActionOf | None = None) -> tuple:
+    """Sort key, strongest first: a span the profile rewrites before one it keeps (so a kept
+    span never shields a rewritten one's characters), then the longer, then the more directly
+    identifying category (:data:`CATEGORY_RANK`), then the higher score, the earlier start, the label."""
+    kept = action_of is not None and action_of(span) == "keep"
+    return (kept, -(span.end - span.start), CATEGORY_RANK.get(span.category, len(CATEGORY_RANK)), -span.score,
+            span.start, span.label, span.source, span.layer)
+
+
+def overlap_groups(spans: Iterable[Span], action_of: ActionOf | None = None) -> list[OverlapGroup]:
+    """Group overlapping spans (nested, chained or partial; exact duplicates too) into one span
+    each over the union of their characters, sorted by offset; never raises.
+
+    ``action_of(span)``: the profile's action for a span, to rank rewritten spans above kept ones.
+
+    >>> a, b = Span("d", 0, 12, "NAME"), Span("d", 6, 18, "NAME")
+    >>> [(g.span.start, g.span.end, len(g.alternatives)) for g in overlap_groups([a, b, Span("d", 20, 25, "ID")])]
+    [(0, 18, 1), (20, 25, 0)]
+    """
+    ordered = sorted(spans, key=lambda s: (s.start, s.end, s.label, s.source, -s.score, s.layer))
+    groups: list[OverlapGroup] = []
+    current: list[Span] = []
+    end = -1
+    for s in ordered:
+        if current and s.start < end:
+            current.append(s)
+            end = max(end, s.end)
             continue
-        starts.insert(i, s.start)
-        kept.insert(i, s)
-    return kept, dropped
+        if current:
+            groups.append(_group(current, action_of))
+        current, end = [s], s.end
+    if current:
+        groups.append(_group(current, action_of))
+    return groups
+
+
+def _group(members: list[Span], action_of: ActionOf | None) -> OverlapGroup:
+    if len(members) == 1:           # the common case: nothing to rank
+        return OverlapGroup(members[0], (members[0],))
+    ranked = tuple(sorted(members, key=lambda s: strength(s, action_of)))
+    top = ranked[0]
+    start, end = min(s.start for s in members), max(s.end for s in members)
+    span = top if (top.start, top.end) == (start, end) else top.with_(start=start, end=end)
+    return OverlapGroup(span, ranked)
+
+
+def resolve_overlaps(spans: Iterable[Span], action_of: ActionOf | None = None) -> tuple[list[Span], int]:
+    """One span per group of overlapping spans, covering their union (see :func:`overlap_groups`);
+    returns the spans sorted by offset and how many input spans were merged into another
+    (exact duplicates included), so ``len(result) + merged == len(spans)``."""
+    groups = overlap_groups(list(spans), action_of)
+    return [g.span for g in groups], sum(len(g.members) - 1 for g in groups)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -84,7 +152,13 @@ class DeidResult:
     ``spans[i]`` (new offsets, original category/type/source/layer) was handled by
     ``actions[i]`` (``redact``, ``replace``, ``shift``, ``keep``); a replace/shift that fell back
     to a placeholder is recorded as ``redact`` and counted in ``fallbacks``. ``source_spans[i]``
-    is the same span at its offsets in the input (after overlap resolution and propagation).
+    is the same span at its offsets in the input (after overlap resolution and propagation) and
+    ``alternatives[i]`` the input spans merged into it (``merged_overlaps`` counts them).
+
+    ``doc_id`` and ``patient_id`` are the input's (the caller's handles); what is written uses
+    ``output_id`` and ``output_patient_id`` (keyed pseudonyms) and ``meta`` (the metadata the
+    profile allows; ``meta_dropped`` keys were left out). ``uncovered_chars``: input PHI
+    characters outside every rewritten span (each stretch is also a leak; 0 by construction).
     """
 
     doc_id: str
@@ -96,7 +170,7 @@ class DeidResult:
     unparseable_dates: int = 0
     unparseable_ages: int = 0
     fallbacks: int = 0
-    dropped_overlaps: int = 0
+    merged_overlaps: int = 0
     propagated: int = 0
     leaks: list[Leak] = field(default_factory=list)
     leak_check_skipped: int = 0
@@ -104,23 +178,32 @@ class DeidResult:
     source_spans: list[Span] = field(default_factory=list, repr=False)
     meta: dict = field(default_factory=dict, repr=False)
     source_file: str | None = None
+    output_id: str = ""
+    output_patient_id: str | None = None
+    meta_dropped: int = 0
+    uncovered_chars: int = 0
+    alternatives: list[tuple[Span, ...]] = field(default_factory=list, repr=False)
 
     def __repr__(self) -> str:  # the text stays out of reprs and logs
         return (f"DeidResult(doc_id={self.doc_id!r}, spans={len(self.spans)}, leaks={len(self.leaks)}, "
                 f"unparseable_dates={self.unparseable_dates})")
 
     def to_document(self) -> Document:
-        """The de-identified document with its new spans, ready for ``write_collection``."""
-        spans = [s.with_(source=s.source or f"deid:{a}") for s, a in zip(self.spans, self.actions)]
-        return Document(doc_id=self.doc_id, text=self.text, spans=spans, meta=dict(self.meta),
-                        patient_id=self.patient_id, source_file=self.source_file)
+        """The de-identified document with its new spans, ready for ``write_collection``: named by
+        its pseudonym (file name and ids), with the allowed metadata only and no source path."""
+        oid = self.output_id
+        spans = [s.with_(doc_id=oid, source=s.source or f"deid:{a}") for s, a in zip(self.spans, self.actions)]
+        return Document(doc_id=oid, text=self.text, spans=spans, meta=dict(self.meta),
+                        patient_id=self.output_patient_id, source_file=None)
 
     def summary(self) -> dict:
-        """Counts only (JSON-serialisable, no text)."""
-        return {"doc_id": self.doc_id, "spans": len(self.spans), "counts": self.counts,
+        """Counts only (JSON-serialisable, no text); named by the output id."""
+        return {"doc_id": self.output_id, "spans": len(self.spans), "counts": self.counts,
                 "unparseable_dates": self.unparseable_dates, "unparseable_ages": self.unparseable_ages,
-                "fallbacks": self.fallbacks, "dropped_overlaps": self.dropped_overlaps, "propagated": self.propagated,
-                "leaks": [lk.to_dict() for lk in self.leaks], "leak_check_skipped": self.leak_check_skipped}
+                "fallbacks": self.fallbacks, "merged_overlaps": self.merged_overlaps, "propagated": self.propagated,
+                "uncovered_chars": self.uncovered_chars, "meta_dropped": self.meta_dropped,
+                "leaks": [{**lk.to_dict(), "doc_id": self.output_id} for lk in self.leaks],
+                "leak_check_skipped": self.leak_check_skipped}
 
 
 def _digest(value: str) -> int:
@@ -163,23 +246,115 @@ def _patient_needles(ctx: DeidContext, pid: str, others: list[Original]) -> list
     return cached
 
 
+def _original(text: str, span: Span, profile: Profile) -> Original:
+    return Original(span.category, span.type, text[span.start:span.end],
+                    profile.action_for(span.category, span.type) == "keep")
+
+
+def _with_inputs(resolved: list[Original], inputs: Iterable[Original]) -> list[Original]:
+    """The resolved spans' values, then those of input spans not among them (the parts a union
+    merged: "Garcia Lopez" of "Pedro Garcia Lopez" must be avoided and searched for too)."""
+    have = set(resolved)
+    extra = []
+    for o in inputs:
+        if o not in have:
+            have.add(o)
+            extra.append(o)
+    return [*resolved, *extra]
+
+
+def _originals(text: str, resolved: Sequence[Span], inputs: Sequence[Span], profile: Profile) -> list[Original]:
+    """The values of the resolved spans, then of the input spans merged into them (see
+    :func:`_with_inputs`); an input span that is its own group is read once."""
+    by_id = {id(s): _original(text, s, profile) for s in inputs}
+    own = [by_id.get(id(s)) or _original(text, s, profile) for s in resolved]
+    if len(resolved) == len(inputs) and all(id(s) in by_id for s in resolved):
+        return own                  # nothing merged: every input span is its own resolved span
+    return _with_inputs(own, (by_id[id(s)] for s in inputs))
+
+
 def collect_originals(doc: Document, spans: Sequence[Span], profile: Profile) -> list[Original]:
-    """The real PHI values of a document (after overlap resolution) with whether each is kept."""
-    kept, _ = resolve_overlaps(spans)
-    out = []
-    for s in kept:
-        if 0 <= s.start < s.end <= len(doc.text):
-            out.append(Original(s.category, s.type, doc.text[s.start:s.end],
-                                profile.action_for(s.category, s.type) == "keep"))
-    return out
+    """The real PHI values of a document (overlaps resolved, and every input span's own value)
+    with whether each is kept."""
+    text = doc.text
+    valid = [s for s in spans if 0 <= s.start < s.end <= len(text)]
+    resolved, _ = resolve_overlaps(valid, _action_of(profile))
+    return _originals(text, resolved, valid, profile)
+
+
+def _action_of(profile: Profile) -> ActionOf:
+    return lambda s: profile.action_for(s.category, s.type)
+
+
+def _identifier_needles(doc: Document, pid: str | None) -> list[Needle]:
+    """The input's own names (document id, patient id, file name) as needles for the non-text
+    locations: an output id or metadata value that repeats one of them is a leak."""
+    values = [("ID", "DOCUMENT_ID", str(doc.doc_id), "document")]
+    if pid:
+        values.append(("ID", "PATIENT_ID", str(pid), "patient"))
+    if doc.source_file:
+        stem = str(doc.source_file).replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        values.append(("ID", "FILE_NAME", stem, "document"))
+    return needles(values)[0]
+
+
+def _output_offsets(placed: Sequence[tuple[Span, int, int]]) -> Callable[[int], int]:
+    """Maps an input offset outside every edit to its output offset."""
+    edits = sorted(((s.start, s.end, ne - ns) for s, ns, ne in placed))
+    ends = [e for _, e, _ in edits]
+    shift = [0]
+    for start, end, new_len in edits:
+        shift.append(shift[-1] + new_len - (end - start))
+
+    def to_output(pos: int) -> int:
+        return pos + shift[bisect.bisect_right(ends, pos)]
+    return to_output
+
+
+def check_leaks(doc: Document, spans: Sequence[Span], profile: Profile, *, new_text: str,
+                placed: Sequence[tuple[Span, int, int]], actions: Sequence[str], prepared: Sequence[Needle],
+                output_id: str, output_patient_id: str | None, meta: dict,
+                patient_id: str | None = None) -> tuple[list[Leak], int]:
+    """The leak check of one output, from the *input* spans; returns (leaks, uncovered characters).
+
+    * coverage: each input span the profile does not keep must lie inside rewritten spans
+      (``placed``/``actions``: the engine's edits); a stretch outside them is a leak at its
+      output offsets;
+    * strings: ``prepared`` (every original of the input spans and of the patient's other
+      notes, see :func:`pipeline.deid.leaks.needles`) searched in the text outside kept spans
+      and placeholders, and with the input's own ids in the metadata, the ids and the file names.
+    """
+    rewritten = [(s.start, s.end) for (s, _, _), a in zip(placed, actions) if a != "keep"]
+    must = [s for s in spans if profile.action_for(s.category, s.type) != "keep"]
+    to_output = _output_offsets(placed)
+    leaks: list[Leak] = []
+    holes: list[tuple[int, int]] = []
+    n_uncovered = 0
+    for s, a, b in uncovered(must, rewritten, doc.text):
+        n_uncovered += sum(not c.isspace() for c in doc.text[a:b])
+        oa, ob = to_output(a), to_output(b)
+        holes.append((oa, ob))
+        leaks.append(Leak(doc.doc_id, s.category, s.type, oa, ob, "document", "text", "uncovered"))
+    # not leaks: hits inside a kept span (the profile keeps it) or inside a placeholder (the
+    # profile's template, "[AGE]", whatever the original was: a patient called "Age" is not in it)
+    fixed = [(ns, ne) for (_, ns, ne), a in zip(placed, actions) if a in ("keep", "redact")]
+    found, _ = find_leaks(doc.doc_id, new_text, kept_ranges=fixed, prepared=prepared)
+    leaks += [lk for lk in found if not any(a <= lk.start and lk.end <= b for a, b in holes)]
+    fields = {"meta": field_text([meta]) if meta else "",
+              "id": field_text([output_id, output_patient_id]),
+              "name": field_text(file_names(output_id))}
+    leaks += scan_fields(doc.doc_id, fields, merge_needles(prepared, _identifier_needles(doc, patient_id)))
+    order = {"text": 0, "meta": 1, "id": 2, "name": 3}
+    leaks.sort(key=lambda x: (order.get(x.location, 9), x.start, x.end, x.category, x.kind))
+    return leaks, n_uncovered
 
 
 def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ctx: DeidContext, *,
                patient_id: str | None = None) -> DeidResult:
     """De-identify ``doc`` given its PHI ``spans`` (``None``: the document's own spans).
 
-    Overlapping spans are resolved first (longest wins). A span outside the text raises
-    :class:`SpanError` (offsets only): leaving it out could leave PHI behind.
+    Overlapping spans become one span over their union (:func:`overlap_groups`). A span outside
+    the text raises :class:`SpanError` (offsets only): leaving it out could leave PHI behind.
     """
     text = doc.text
     spans = list(doc.spans if spans is None else spans)
@@ -187,11 +362,15 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
         if not (0 <= s.start < s.end <= len(text)):
             raise SpanError(f"{doc.doc_id}: span {s.start}-{s.end} ({s.label}) lies outside the text "
                             f"(length {len(text)})")
+    named_pid = patient_id or explicit_patient_id(doc)
     pid = patient_id or patient_id_of(doc)
     locale = _locale(profile, ctx)
-    resolved, dropped = resolve_overlaps(spans)
-    doc_originals = [Original(s.category, s.type, text[s.start:s.end],
-                              profile.action_for(s.category, s.type) == "keep") for s in resolved]
+    action_of = _action_of(profile)
+    groups = overlap_groups(spans, action_of)
+    merged = len(spans) - len(groups)
+    resolved = [g.span for g in groups]
+    alternatives: list[tuple[Span, ...]] = [g.alternatives for g in groups]
+    doc_originals = _originals(text, resolved, spans, profile)
     others = ctx.patient_originals.get(pid, [])
     doc_needles, skipped = needles((o.category, o.type, o.text, "document") for o in doc_originals if not o.kept)
     all_needles = merge_needles(doc_needles, _patient_needles(ctx, pid, others))
@@ -200,9 +379,12 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
         extra = propagate(doc.doc_id, text, [(s.start, s.end) for s in resolved], prepared=all_needles)
         if extra:
             propagated = len(extra)
-            resolved = sorted([*resolved, *extra], key=lambda s: (s.start, s.end))
-            doc_originals = [Original(s.category, s.type, text[s.start:s.end],
-                                      profile.action_for(s.category, s.type) == "keep") for s in resolved]
+            pairs = sorted([*zip(resolved, alternatives), *((x, ()) for x in extra)],
+                           key=lambda p: (p[0].start, p[0].end))
+            resolved = [p[0] for p in pairs]
+            alternatives = [p[1] for p in pairs]
+            doc_originals = _originals(text, resolved, spans, profile)
+    span_originals = doc_originals[:len(resolved)]
     state = _state_for(ctx, pid, doc_originals, others)
 
     edits: list[tuple[Span, str]] = []
@@ -210,7 +392,7 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
     counts: dict[str, Counter] = {}
     quality: list[QualityRecord] = []
     unparseable_dates = unparseable_ages = fallbacks = 0
-    for span, orig in zip(resolved, doc_originals):
+    for span, orig in zip(resolved, span_originals):
         original = orig.text
         action = profile.action_for(span.category, span.type)
         if action == "keep":
@@ -253,13 +435,17 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
     new_text, placed = rewrite(text, edits)
     new_spans = [Span(s.doc_id, ns, ne, s.category, s.type, s.source, s.score, s.layer) for s, ns, ne in placed]
 
-    kept_ranges = [(s.start, s.end) for s, a in zip(new_spans, actions) if a == "keep"]
-    leaks, _ = find_leaks(doc.doc_id, new_text, kept_ranges=kept_ranges, prepared=all_needles)
+    output_id = document_pseudonym(ctx.secret, doc.doc_id)
+    output_pid = patient_pseudonym(ctx.secret, named_pid) if named_pid else None
+    meta, meta_dropped = filter_meta(doc.meta, profile.meta_keys)
+    leaks, n_uncovered = check_leaks(doc, spans, profile, new_text=new_text, placed=placed, actions=actions,
+                                     prepared=all_needles, output_id=output_id, output_patient_id=output_pid,
+                                     meta=meta, patient_id=named_pid)
     return DeidResult(
         doc_id=doc.doc_id, patient_id=pid, text=new_text, spans=new_spans, actions=actions,
         counts={c: dict(v) for c, v in sorted(counts.items())}, unparseable_dates=unparseable_dates,
-        unparseable_ages=unparseable_ages, fallbacks=fallbacks, dropped_overlaps=dropped, propagated=propagated,
-        leaks=leaks,
-        leak_check_skipped=skipped, quality=quality, source_spans=list(resolved), meta=dict(doc.meta),
-        source_file=doc.source_file,
+        unparseable_ages=unparseable_ages, fallbacks=fallbacks, merged_overlaps=merged, propagated=propagated,
+        leaks=leaks, leak_check_skipped=skipped, quality=quality, source_spans=list(resolved), meta=meta,
+        source_file=doc.source_file, output_id=output_id, output_patient_id=output_pid, meta_dropped=meta_dropped,
+        uncovered_chars=n_uncovered, alternatives=alternatives,
     )

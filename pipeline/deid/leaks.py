@@ -1,13 +1,27 @@
 """Leak check: after de-identification, look for every original PHI string in the output.
 
+It works from the *input* spans, not from the spans the engine chose to rewrite (overlapping
+input spans become one rewritten span, see :func:`pipeline.deid.engine.overlap_groups`; a check
+built on the engine's own choice could only confirm it). Two checks:
+
+* coverage (:func:`uncovered`): every character of an input span whose action is not ``keep``
+  lies inside a rewritten output span; a character that does not is a leak (``kind="uncovered"``);
+* strings (:func:`find_leaks`, :func:`scan_fields`): no original of the input appears anywhere in
+  what the output exposes: its text, its metadata (JSONL ``meta`` keys and values), its ids
+  (document and patient) and its file names (``location`` says which).
+
 Matching is case- and accent-insensitive and whole-word (a name inside a longer word is not a
 hit), with any run of whitespace matching any other. Hits are reported as (document, category,
-type, offsets in the output): never the string itself.
+type, offsets, location): never the string itself. Offsets are into the output text for
+``text``; for ``meta``, ``id`` and ``name`` into that location's strings joined one per line
+(:func:`field_text`).
 
 What is searched:
 
-* every original of the document that was not kept, and (given the patient's other notes)
-  every original of the patient;
+* every original of the document's input spans that was not kept, and (given the patient's
+  other notes) every original of the patient;
+* in metadata, ids and names also the input's own identifiers: its id, its patient id and its
+  file name (not in the text, where a number such as a store id "1523" is ordinary text);
 * the parts of person names ("Smith" of "John Smith", three letters or more, not a title or
   particle), where the hit starts with a capital letter: "Smith reports pain" leaks the
   patient's surname, while "will" is not the name "Will".
@@ -20,7 +34,9 @@ span holding words outside their format ("ext", "años", "izda"), so the engine 
 What is not a leak:
 
 * a hit inside a ``keep`` span's output range (the profile chose to keep it); originals of
-  ``keep`` spans are not searched for at all.
+  ``keep`` spans are not searched for at all;
+* a hit inside a placeholder (``[AGE]`` for a patient whose name part is "Age"): its text is
+  the profile's template, the same whatever the original was.
 
 Very short originals: an original with fewer than 3 letters/digits ("H" for sex, "M", "2C"),
 or one made only of digits with fewer than 4 of them (an age "53", a room "12"), matches
@@ -47,6 +63,7 @@ from pipeline.spans import Span
 
 MIN_ALNUM = 3
 MIN_DIGITS_ONLY = 4
+LOCATIONS = ("text", "meta", "id", "name")
 _NAME_PART = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
 
@@ -60,14 +77,18 @@ class Leak:
     start: int
     end: int
     scope: str = "document"   # "document": this document's PHI; "patient": another note's
+    location: str = "text"    # "text", "meta", "id" or "name" (see LOCATIONS)
+    kind: str = "string"      # "string": an original found; "uncovered": input PHI left unrewritten
 
     def __str__(self) -> str:
-        return (f"{self.doc_id}: {self.type or self.category} original found at {self.start}-{self.end} "
-                f"of the output ({self.scope} PHI)")
+        what = "PHI left unrewritten" if self.kind == "uncovered" else "original found"
+        return (f"{self.doc_id}: {self.type or self.category} {what} at {self.start}-{self.end} "
+                f"of the output {self.location} ({self.scope} PHI)")
 
     def to_dict(self) -> dict:
         return {"doc_id": self.doc_id, "category": self.category, "type": self.type,
-                "start": self.start, "end": self.end, "scope": self.scope}
+                "start": self.start, "end": self.end, "scope": self.scope, "location": self.location,
+                "kind": self.kind}
 
 
 @dataclass(frozen=True)
@@ -203,11 +224,12 @@ def merge_needles(first: Sequence[Needle], second: Sequence[Needle]) -> list[Nee
 
 def find_leaks(doc_id: str, output: str, originals: Iterable[tuple[str, str, str, str]] = (),
                kept_ranges: Sequence[tuple[int, int]] = (), *,
-               prepared: Sequence[Needle] | None = None) -> tuple[list[Leak], int]:
+               prepared: Sequence[Needle] | None = None, location: str = "text") -> tuple[list[Leak], int]:
     """Scan ``output`` for each ``(category, type, original, scope)``; returns (leaks, skipped).
 
     ``kept_ranges``: output offsets of spans the profile kept; hits inside them are not leaks.
     ``prepared``: needles already built (see :func:`needles`), used instead of ``originals``.
+    ``location``: what ``output`` is (the text, or a :func:`field_text`), recorded on each leak.
     """
     folded_out = fold_same_length(output)
     if prepared is not None:
@@ -223,9 +245,89 @@ def find_leaks(doc_id: str, output: str, originals: Iterable[tuple[str, str, str
             if n.capital and any(cs <= s and e <= ce for cs, ce in claimed):
                 continue      # the part of a longer hit already reported
             claimed.append((s, e))
-            leaks.append(Leak(doc_id, n.category, n.type, s, e, n.scope))
+            leaks.append(Leak(doc_id, n.category, n.type, s, e, n.scope, location))
     leaks.sort(key=lambda x: (x.start, x.end, x.category))
     return leaks, skipped
+
+
+def field_text(values: Iterable[object]) -> str:
+    """The strings of a metadata object, an id list or a file name list, one per line, as the
+    leak scan reads them (dict keys and values, list items and numbers, depth first, in order).
+    Scanning the strings rather than their JSON keeps an escaped newline or quote from hiding a
+    value's words."""
+    out: list[str] = []
+    stack: list[object] = list(values)[::-1]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            for k, x in reversed(list(v.items())):
+                stack.append(x)
+                stack.append(k)
+        elif isinstance(v, (list, tuple)):
+            stack.extend(reversed(v))
+        elif v is not None and not isinstance(v, bool):
+            out.append(str(v))
+    return "\n".join(out)
+
+
+def scan_fields(doc_id: str, fields: dict[str, str], prepared: Sequence[Needle]) -> list[Leak]:
+    """Leaks in the non-text locations of an output: ``fields`` maps a location (``meta``,
+    ``id``, ``name``) to its :func:`field_text`."""
+    leaks: list[Leak] = []
+    texts = {loc: fields.get(loc, "") for loc in LOCATIONS[1:]}
+    folded_all = fold_same_length("\n".join(texts.values()))
+    # a needle whose first word occurs in none of the fields cannot hit any of them
+    candidates = [n for n in prepared if n.folded.split(" ", 1)[0] in folded_all]
+    if not candidates:
+        return leaks
+    for location, text in texts.items():
+        if text:
+            leaks += find_leaks(doc_id, text, prepared=candidates, location=location)[0]
+    return leaks
+
+
+def uncovered(spans: Iterable[Span], covered: Sequence[tuple[int, int]], text: str) -> list[tuple[Span, int, int]]:
+    """The stretches of ``spans`` (input offsets) outside every range of ``covered``, as
+    ``(span, start, end)``; whitespace at either end of a stretch is not PHI and is left out.
+
+    ``spans``: the input spans that must be rewritten; ``covered``: the input ranges that were.
+
+    >>> from pipeline.spans import Span
+    >>> s = Span("d", 0, 18, "NAME")
+    >>> [(a, b) for _, a, b in uncovered([s], [(0, 12)], "Pedro Garcia Lopez")]
+    [(13, 18)]
+    >>> uncovered([s], [(0, 18)], "Pedro Garcia Lopez")
+    []
+    """
+    ranges = sorted(covered)
+    merged: list[list[int]] = []
+    for a, b in ranges:
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    out: list[tuple[Span, int, int]] = []
+    for s in spans:
+        pos = s.start
+        gaps: list[tuple[int, int]] = []
+        for a, b in merged:
+            if b <= pos:
+                continue
+            if a >= s.end:
+                break
+            if a > pos:
+                gaps.append((pos, a))
+            pos = max(pos, b)
+        if pos < s.end:
+            gaps.append((pos, s.end))
+        for a, b in gaps:
+            while a < b and text[a].isspace():
+                a += 1
+            while b > a and text[b - 1].isspace():
+                b -= 1
+            if a < b:
+                out.append((s, a, b))
+    return out
 
 
 def propagate(doc_id: str, text: str, taken: Sequence[tuple[int, int]],

@@ -57,6 +57,10 @@ class Profile:
     * ``locale``: locale of the surrogate lists and of ambiguous dates (``None``: the context's).
     * ``propagate``: also de-identify unannotated copies of a PHI value found elsewhere in the
       document (whole word, any case), including values annotated in the patient's other notes.
+    * ``meta_keys``: the document metadata keys (JSONL ``meta``) an output may carry; every other
+      key is dropped (default: none, because metadata such as ``patient_name`` or ``mrn`` is PHI
+      the spans never mark). Ids are never copied: they become pseudonyms
+      (:mod:`pipeline.deid.pseudonyms`).
     """
 
     name: str
@@ -74,6 +78,7 @@ class Profile:
     age_band: int = 5
     locale: str | None = None
     propagate: bool = True
+    meta_keys: list[str] = field(default_factory=list)
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -113,6 +118,18 @@ class Profile:
             raise ProfileError(f"{where}: fill must be one visible character")
         for tmpl in (self.placeholder, *self.placeholders.values()):
             self._check_template(tmpl)
+        self._check_meta_keys(where)
+
+    def _check_meta_keys(self, where: str) -> None:
+        from pipeline.deid.pseudonyms import IDENTIFIER_KEYS
+
+        if not isinstance(self.meta_keys, (list, tuple)) or not all(isinstance(k, str) and k for k in self.meta_keys):
+            raise ProfileError(f"{where}: meta_keys must be a list of metadata key names")
+        ids = sorted(set(self.meta_keys) & IDENTIFIER_KEYS)
+        if ids:
+            raise ProfileError(f"{where}: meta key {ids[0]!r} identifies a document or patient; it is always "
+                               "pseudonymised, so it cannot be listed in meta_keys")
+        self.meta_keys = list(self.meta_keys)
 
     def _check_template(self, tmpl: str) -> None:
         if tmpl == LENGTH_PRESERVING or tmpl in PLACEHOLDER_STYLES:
@@ -172,6 +189,8 @@ class Profile:
                 raise ProfileError(f"profile JSON: {key!r} must be an object")
         if obj.get("categories") is not None and not isinstance(obj["categories"], list):
             raise ProfileError("profile JSON: 'categories' must be a list or null")
+        if "meta_keys" in obj and not isinstance(obj["meta_keys"], list):
+            raise ProfileError("profile JSON: 'meta_keys' must be a list of key names")
         try:
             return cls(**obj)
         except TypeError as e:

@@ -33,9 +33,10 @@ class OutputSink:
     """``put(index, document)`` in any order; ``close()`` finishes the output.
 
     ``docs``: the input, in order (JSONL is written in that order); ``expected``: the indices
-    that will be ``put``; ``kept``: for JSONL, documents a prior run wrote (taken for the
-    indices not expected). ``on_ordered(index, item)`` is called in input order for each
-    successful expected index (the run summary is accumulated there, in the local engine's order).
+    that will be ``put``; ``kept``: for JSONL, documents a prior run wrote, keyed by the input
+    id they came from (taken for the indices not expected). ``on_ordered(index, item)`` is
+    called in input order for each successful expected index (the run summary is accumulated
+    there, in the local engine's order).
     """
 
     def __init__(self, docs: Sequence[Document], out_dir: Path, fmt: str, expected: set[int], *,

@@ -38,22 +38,34 @@ class SummaryAccumulator:
         self.documents = 0
         self.spans: dict[str, Counter] = {}
         self.leaks_by_category: Counter = Counter()
+        self.leaks_by_location: Counter = Counter()
+        self.leak_details: list[dict] = []
         self.unparseable_dates = self.unparseable_ages = self.fallbacks = 0
-        self.dropped_overlaps = self.propagated = 0
+        self.merged_overlaps = self.propagated = self.uncovered_chars = 0
+        self.renamed_documents = self.renamed_patients = self.dropped_meta_keys = 0
         self.quality = _Quality()
         self.quality_by_category: dict[str, _Quality] = {}
 
     def add(self, r) -> None:
+        from pipeline.deid.batch import MAX_LEAK_DETAILS, leak_detail
+
         self.documents += 1
         for cat, acts in r.counts.items():
             self.spans.setdefault(cat, Counter()).update(acts)
         for lk in r.leaks:
             self.leaks_by_category[lk.category] += 1
+            self.leaks_by_location[lk.location] += 1
+            if len(self.leak_details) < MAX_LEAK_DETAILS:
+                self.leak_details.append(leak_detail(r, lk))
         self.unparseable_dates += r.unparseable_dates
         self.unparseable_ages += r.unparseable_ages
         self.fallbacks += r.fallbacks
-        self.dropped_overlaps += r.dropped_overlaps
+        self.merged_overlaps += r.merged_overlaps
         self.propagated += r.propagated
+        self.uncovered_chars += r.uncovered_chars
+        self.renamed_documents += 1 if r.output_id else 0
+        self.renamed_patients += 1 if r.output_patient_id else 0
+        self.dropped_meta_keys += r.meta_dropped
         for q in r.quality:
             self.quality.add(q)
             self.quality_by_category.setdefault(q.category, _Quality()).add(q)
@@ -72,8 +84,12 @@ class SummaryAccumulator:
             documents=self.documents, skipped=skipped,
             spans={c: dict(v) for c, v in sorted(self.spans.items())},
             leaks=sum(self.leaks_by_category.values()), leaks_by_category=dict(self.leaks_by_category),
+            leaks_by_location=dict(self.leaks_by_location), leak_details=list(self.leak_details),
+            uncovered_chars=self.uncovered_chars,
             unparseable_dates=self.unparseable_dates, unparseable_ages=self.unparseable_ages,
-            fallbacks=self.fallbacks, dropped_overlaps=self.dropped_overlaps, propagated=self.propagated,
+            fallbacks=self.fallbacks, merged_overlaps=self.merged_overlaps, propagated=self.propagated,
+            renamed_documents=self.renamed_documents, renamed_patients=self.renamed_patients,
+            dropped_meta_keys=self.dropped_meta_keys,
             surrogates=self.quality.n, same_rate=same, mean_trigram_similarity=round(sim, 4),
             diversity=round(div, 4), quality_by_category=by_cat,
         )

@@ -1,7 +1,7 @@
 """The ``local`` engine: everything in this process (the reference the ``ray`` engine must match)."""
 from __future__ import annotations
 
-from pipeline.engines.types import DeidJob, DetectJob, DetectSpec, DetectSummary, ordered_output
+from pipeline.engines.types import DeidJob, DetectJob, DetectSpec, DetectSummary, ordered_output, write_fingerprint
 from pipeline.spans import Document, Span
 
 
@@ -20,11 +20,14 @@ class LocalEngine:
         from pipeline.deid import deidentify_batch, write_outputs
 
         spans = detect_each(job.docs, job.model_dir) if job.model_dir else None
+        write_fingerprint(job)
         batch = deidentify_batch(job.docs, job.profile, job.ctx, progress=job.progress, done_ids=job.done_ids,
                                  spans=spans)
         if job.fmt == "jsonl":
+            from pipeline.deid.pseudonyms import prior_by_input
+
             new = {r.doc_id: r.to_document() for r in batch.results}
-            kept = {d.doc_id: d for d in job.prior}
+            kept = prior_by_input(job.docs, job.prior, job.ctx.secret)
             write_outputs(ordered_output(job.docs, new, kept), job.out_dir, "jsonl")
         elif batch.results:
             write_outputs(batch.results, job.out_dir, job.fmt)

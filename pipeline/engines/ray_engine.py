@@ -34,7 +34,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from pipeline.engines.types import DOCS_PER_BATCH, DeidJob, DetectJob, DetectSpec, DetectSummary, EngineError, RayOptions
+from pipeline.engines.types import (DOCS_PER_BATCH, DeidJob, DetectJob, DetectSpec, DetectSummary, EngineError, RayOptions,
+                                    write_fingerprint)
 from pipeline.engines._sink import SUFFIX, OutputSink
 from pipeline.engines._summary import SummaryAccumulator
 from pipeline.spans import Document
@@ -192,7 +193,7 @@ class DeidWorker:
         return out
 
     def _result(self, index: int, doc: Document, r) -> tuple:
-        slim = dataclasses.replace(r, text="", spans=[], actions=[], source_spans=[], meta={},
+        slim = dataclasses.replace(r, text="", spans=[], actions=[], source_spans=[], meta={}, alternatives=[],
                                    quality=_portable_quality(doc, r, self.key))
         return (index, r.to_document(), slim, None)
 
@@ -298,12 +299,15 @@ class RayEngine:
             target_paths(docs, out, SUFFIX[fmt])
 
     def deidentify(self, job: DeidJob):
+        from pipeline.deid.pseudonyms import output_ids, prior_by_input
+
         docs = list(job.docs)
         out = Path(job.out_dir)
-        self._check_names(docs, out, job.fmt)
+        output_ids(docs, job.ctx.secret)     # outputs are named by pseudonyms: refuse clashes first
         todo = {i for i, d in enumerate(docs) if d.doc_id not in job.done_ids}
+        write_fingerprint(job)
         acc = SummaryAccumulator()
-        sink = OutputSink(docs, out, job.fmt, todo, kept={d.doc_id: d for d in job.prior},
+        sink = OutputSink(docs, out, job.fmt, todo, kept=prior_by_input(docs, job.prior, job.ctx.secret),
                           on_ordered=lambda i, slim: acc.add(slim))
         units = patient_units(docs, todo, self.opts.docs_per_batch, dict(job.ctx.patient_originals))
         rows = [{"unit": k, "payload": pickle.dumps(u, protocol=pickle.HIGHEST_PROTOCOL)} for k, u in enumerate(units)]

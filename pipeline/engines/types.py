@@ -60,10 +60,11 @@ class DetectSpec:
 class DeidJob:
     """De-identify ``docs`` into ``out_dir`` (format ``fmt``) with ``profile`` and ``ctx``.
 
-    ``done_ids``: documents an interrupted run already wrote (skipped, but they still inform
-    their patient's surrogates); ``prior``: for JSONL, the documents that run wrote (kept in
-    the rewritten file). ``model_dir``: detect spans first (each document on its own, input
-    spans ignored) instead of using the documents' spans.
+    ``done_ids``: input ids of documents an interrupted run already wrote (skipped, but they
+    still inform their patient's surrogates); ``prior``: for JSONL, the documents that run wrote
+    (named by their pseudonyms; kept in the rewritten file). ``model_dir``: detect spans first
+    (each document on its own, input spans ignored) instead of using the documents' spans.
+    Outputs are named by :func:`pipeline.deid.document_pseudonym`, never by input ids.
     """
 
     docs: Sequence[Document]
@@ -124,9 +125,18 @@ class RayOptions:
     docs_per_batch: int = DOCS_PER_BATCH
 
 
+def write_fingerprint(job: DeidJob) -> None:
+    """Record the job's profile and key in its output folder before the first output is written
+    (:mod:`pipeline.deid.fingerprint`): a later ``--resume`` checks it, whichever engine wrote."""
+    from pipeline.deid.fingerprint import run_fingerprint, write_fingerprint_file
+
+    write_fingerprint_file(job.out_dir, run_fingerprint(job.profile, job.ctx.secret, job.ctx.locale))
+
+
 def ordered_output(docs: Sequence[Document], new: Mapping[str, Document],
                    kept: Mapping[str, Document]) -> list[Document]:
-    """JSONL output order: the input's, each document new if processed now, else as a prior run wrote it."""
+    """JSONL output order: the input's, each document new if processed now, else as a prior run
+    wrote it (``new`` and ``kept`` are keyed by input id)."""
     out = []
     for d in docs:
         x = new.get(d.doc_id) or kept.get(d.doc_id)

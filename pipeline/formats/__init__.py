@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from pipeline.errors import FormatError, LabelNotInSchemaError
+from pipeline.formats._output import make_private_dirs
 from pipeline.formats._sources import Limits, PathLike, Progress
 from pipeline.formats.brat import read_brat, write_brat
 from pipeline.formats.conll import bio_tags, read_conll, tokens_with_offsets, write_conll
@@ -21,7 +22,7 @@ from pipeline.formats.text import read_text, write_text
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
 
-Reader = Callable[..., list[Document]]   # (paths, schema, *, limits, progress) -> documents
+Reader = Callable[..., list[Document]]   # (paths, schema, *, limits, progress, allow_overlap) -> documents
 Writer = Callable[..., list[Path]]       # (docs, out_dir, **options) -> written files
 
 READERS: dict[str, Reader] = {
@@ -41,12 +42,17 @@ WRITERS: dict[str, Writer] = {
 
 def read_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSchema, *,
                     max_file_bytes: int = 20_000_000, max_files: int = 100_000,
-                    limits: Limits | None = None, progress: Progress | None = None) -> list[Document]:
-    """All documents of ``path`` (a file, a folder or a zip) in format ``fmt``; all or nothing."""
+                    limits: Limits | None = None, progress: Progress | None = None,
+                    allow_overlap: bool = True) -> list[Document]:
+    """All documents of ``path`` (a file, a folder or a zip) in format ``fmt``; all or nothing.
+
+    With ``allow_overlap=False`` overlapping spans in one document are refused here, naming the
+    file and line (an import into a project that refuses overlaps); exact duplicates are dropped.
+    """
     if fmt not in READERS:
         raise FormatError(str(path), f"unknown import format {fmt!r}; use one of {', '.join(READERS)}")
     lim = limits or Limits(max_file_bytes=max_file_bytes, max_files=max_files)
-    return READERS[fmt](path, schema, limits=lim, progress=progress)
+    return READERS[fmt](path, schema, limits=lim, progress=progress, allow_overlap=allow_overlap)
 
 
 AUTO_SCHEMA_ORDER = ("meddocan", "i2b2-2014", "german-8")
@@ -82,7 +88,7 @@ def write_collection(docs: Sequence[Document], out_dir: str | os.PathLike, fmt: 
     """
     if fmt not in WRITERS:
         raise FormatError(str(out_dir), f"unknown export format {fmt!r}; use one of {', '.join(WRITERS)}")
-    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    make_private_dirs(out_dir)  # 0700 whatever the umask: what is written holds PHI
     return WRITERS[fmt](list(docs), out_dir, **options)
 
 

@@ -1,10 +1,19 @@
 """Where a reader's bytes come from: one file, a folder, or a zip, behind one small type.
 
 Every reader goes through :func:`open_entries`, so the safety checks live in one place: file
-count and size limits, zip-bomb checks (declared sizes and compression ratio, before a byte is
-inflated), refusal of absolute or ``..`` paths and links inside archives, and strict UTF-8
-decoding that reports the line of the first bad byte. Nothing is ever extracted to disk: zip
-members are read into memory one at a time, bounded by the limits.
+count and size limits, zip-bomb checks (declared sizes and compression ratios, before a byte is
+inflated), refusal of absolute or ``..`` paths, links and duplicate names inside archives,
+refusal of symbolic links inside an imported folder, and strict UTF-8 decoding that reports the
+line of the first bad byte. Nothing is ever extracted to disk: zip members are read into memory
+one at a time, bounded by the limits.
+
+The zip-bomb rule (:class:`Limits`): nothing may inflate more than ``max_zip_ratio`` times, as
+one member or as the whole archive (the sum of what is read against the archive's size on
+disk), once it inflates beyond ``ratio_check_above`` bytes. Below that a member or a whole
+archive is harmless however well it compresses (an empty ``.ann``, a short repetitive note),
+and above it no real clinical text comes near 200x. The whole-archive ratio is what stops many
+small members that each pass the member check (a 270 KB zip of thousands of 60 KB members);
+``max_total_bytes`` caps the total whatever the ratio.
 """
 from __future__ import annotations
 
@@ -20,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Sequence
 
 from pipeline.errors import FormatError
+from pipeline.formats._output import name_key, name_problem
 
 PathLike = str | os.PathLike
 Progress = Callable[[int, int], None]
@@ -32,10 +42,11 @@ class Limits:
     max_file_bytes: int = 20_000_000
     max_files: int = 100_000
     max_total_bytes: int = 2_000_000_000
-    #: uncompressed/compressed ratio above which a large zip member is treated as a bomb
+    #: inflated/compressed ratio above which a zip member, or a whole zip, is treated as a bomb
     max_zip_ratio: float = 200.0
-    #: members smaller than this are not ratio-checked (tiny files compress wildly and harmlessly)
-    ratio_check_above: int = 1_000_000
+    #: a member (or a whole archive) inflating to at most this many bytes is not ratio-checked:
+    #: tiny files compress wildly and harmlessly; the archive's total is checked all the same
+    ratio_check_above: int = 65_536
 
 
 @dataclass(frozen=True)
@@ -91,21 +102,47 @@ def _strip_common_dirs(rels: list[str]) -> list[str]:
     return [str(PurePosixPath(*p)) for p in parts]
 
 
-def _file_entry(path: Path, rel: str, limits: Limits) -> Entry:
+def _file_entry(path: Path, rel: str, limits: Limits, *, nofollow: bool = False) -> Entry:
+    """A file on disk; ``nofollow`` (files found in a folder) refuses a file that was swapped for a
+    symbolic link between listing and reading."""
     size = path.stat().st_size
     _check_size(str(path), size, limits)
 
     def load() -> bytes:
-        data = path.read_bytes()
+        flags = os.O_RDONLY | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0)
+        try:
+            fd = os.open(path, flags)
+            with open(fd, "rb") as f:
+                data = f.read(limits.max_file_bytes + 1)
+        except OSError as e:
+            raise FormatError(str(path), f"cannot be read ({type(e).__name__})") from None
         _check_size(str(path), len(data), limits)  # it may have grown since stat
         return data
 
     return Entry(rel=rel, display=str(path), size=size, _load=load)
 
 
+def _refuse_links(root: Path, dirpath: str, names: Sequence[str]) -> None:
+    """A symbolic link inside an imported folder could pull in any file the importing user can
+    read (``notes/x.txt -> ~/.ssh/id_rsa``), so links to files and to folders are refused; the
+    error names the link relative to the folder, never where it points."""
+    for name in names:
+        if _is_hidden([name]):
+            continue  # hidden entries are never read
+        p = Path(dirpath) / name
+        if p.is_symlink():
+            rel = p.relative_to(root).as_posix()
+            raise FormatError(str(root), f"{rel!r} is a symbolic link; links inside an imported folder are refused "
+                                         "(copy the file in instead)")
+
+
 def _folder_entries(root: Path, suffixes: tuple[str, ...], limits: Limits) -> list[Entry]:
+    def unreadable(e: OSError) -> None:  # os.walk would otherwise skip the folder silently
+        raise FormatError(str(root), f"a folder inside it cannot be read ({type(e).__name__})")
+
     out: list[Entry] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=unreadable):
+        _refuse_links(root, dirpath, [*dirnames, *filenames])
         dirnames[:] = sorted(d for d in dirnames if not _is_hidden([d]))
         for name in sorted(filenames):
             if _is_hidden([name]) or not name.lower().endswith(suffixes):
@@ -113,16 +150,38 @@ def _folder_entries(root: Path, suffixes: tuple[str, ...], limits: Limits) -> li
             p = Path(dirpath) / name
             if not p.is_file():
                 continue
-            out.append(_file_entry(p, p.relative_to(root).as_posix(), limits))
+            out.append(_file_entry(p, p.relative_to(root).as_posix(), limits, nofollow=True))
             if len(out) > limits.max_files:
                 raise FormatError(str(root), f"more than {limits.max_files} files")
     return out
 
 
+def _check_ratios(display: str, chosen: Sequence[zipfile.ZipInfo], archive_bytes: int, limits: Limits) -> None:
+    """The zip-bomb rule (see the module's docstring), on declared sizes, before a byte is inflated.
+
+    Declared sizes cannot lie upwards: a member that inflates beyond its declared size is
+    refused while it is read. The total is checked first (an absolute bound), then each member
+    (the message names the first one over the limit), then the archive as a whole (many small
+    members, each under ``ratio_check_above``).
+    """
+    total = sum(i.file_size for i in chosen)
+    if total > limits.max_total_bytes:
+        raise FormatError(display, f"archive expands to more than {limits.max_total_bytes} bytes: refused")
+    for info in chosen:
+        ratio = info.file_size / max(info.compress_size, 1)
+        if info.file_size > limits.ratio_check_above and ratio > limits.max_zip_ratio:
+            raise FormatError(display, f"archive member {info.filename!r} expands {ratio:.0f}x "
+                                       f"(limit {limits.max_zip_ratio:.0f}x): refused as a possible zip bomb")
+    ratio = total / max(archive_bytes, 1)
+    if total > limits.ratio_check_above and ratio > limits.max_zip_ratio:
+        raise FormatError(display, f"archive expands {ratio:.0f}x in all ({len(chosen)} members, {total} bytes; "
+                                   f"limit {limits.max_zip_ratio:.0f}x): refused as a possible zip bomb")
+
+
 def _zip_entries(path: Path, zf: zipfile.ZipFile, suffixes: tuple[str, ...], limits: Limits) -> list[Entry]:
     display = str(path)
     chosen: list[zipfile.ZipInfo] = []
-    total = 0
+    seen: set[str] = set()
     for info in zf.infolist():
         name = info.filename
         if info.is_dir():
@@ -132,22 +191,18 @@ def _zip_entries(path: Path, zf: zipfile.ZipFile, suffixes: tuple[str, ...], lim
             raise FormatError(display, f"archive member {name!r} has an absolute or parent-relative path; refused")
         if stat.S_ISLNK(info.external_attr >> 16):
             raise FormatError(display, f"archive member {name!r} is a symbolic link; refused")
+        if pure.as_posix() in seen:  # zip allows it; reading by name would give one copy for both
+            raise FormatError(display, f"archive member {name!r} appears more than once; refused")
+        seen.add(pure.as_posix())
         if _is_hidden(pure.parts) or not pure.name.lower().endswith(suffixes):
             continue
         if info.flag_bits & 0x1:
             raise FormatError(display, f"archive member {name!r} is encrypted")
         _check_size(f"{display}!{name}", info.file_size, limits)
-        if info.file_size > limits.ratio_check_above:
-            ratio = info.file_size / max(info.compress_size, 1)
-            if ratio > limits.max_zip_ratio:
-                raise FormatError(display, f"archive member {name!r} expands {ratio:.0f}x "
-                                           f"(limit {limits.max_zip_ratio:.0f}x): refused as a possible zip bomb")
-        total += info.file_size
-        if total > limits.max_total_bytes:
-            raise FormatError(display, f"archive expands to more than {limits.max_total_bytes} bytes: refused")
         chosen.append(info)
         if len(chosen) > limits.max_files:
             raise FormatError(display, f"more than {limits.max_files} files")
+    _check_ratios(display, chosen, path.stat().st_size, limits)
     rels = _strip_common_dirs([PurePosixPath(i.filename.replace("\\", "/")).as_posix() for i in chosen])
     out = []
     for info, rel in zip(chosen, rels):
@@ -204,9 +259,18 @@ def open_entries(paths: PathLike | Sequence[PathLike], suffixes: tuple[str, ...]
 
 
 def check_unique_ids(docs_ids: list[tuple[str, str]]) -> None:
-    """Refuse two documents with one id: ``docs_ids`` is ``[(doc_id, display), ...]``."""
-    seen: dict[str, str] = {}
+    """Refuse ids the writers could not write back (:func:`~pipeline.formats._output.name_problem`)
+    and two documents whose ids are equal or differ only in letter case (one would overwrite the
+    other on export to a case-insensitive file system): ``docs_ids`` is ``[(doc_id, display), ...]``,
+    the id being the file's path inside its folder or zip, so naming it quotes no content."""
+    seen: dict[str, tuple[str, str]] = {}
     for doc_id, display in docs_ids:
-        if doc_id in seen:
-            raise FormatError(display, f"document id {doc_id!r} is also used by {seen[doc_id]}")
-        seen[doc_id] = display
+        problem = name_problem(doc_id)
+        if problem:
+            raise FormatError(display, f"this file's path cannot be used as a document name: {problem}")
+        key = name_key(doc_id)
+        if key in seen:
+            other_id, other = seen[key]
+            how = "is also used by" if other_id == doc_id else f"differs only in letter case from {other_id!r} in"
+            raise FormatError(display, f"document id {doc_id!r} {how} {other}")
+        seen[key] = (doc_id, display)

@@ -4,7 +4,9 @@
 text is checked against the document at those offsets: a mismatch means the offsets were made
 for a different text (another encoding, a stripped BOM, changed newlines) and every span would be
 misplaced, so it is refused. Discontinuous spans (``0 5;8 10``) are refused too: a span here is
-one stretch of text. Notes (``#``), attributes, relations and events are ignored.
+one stretch of text. Notes (``#``), attributes, relations and events are ignored. Errors name the
+file, the line and the column; they never repeat the id or label column's value (a patient's
+name typed into the wrong column must not end up on a screen or in a log).
 
 MEDDOCAN counts a leading BOM as character 0 (its XML copy agrees), so the text keeps it. If
 every span of a file that starts with a BOM matches only when the BOM is not counted, the file
@@ -17,8 +19,8 @@ from pathlib import Path
 from typing import Sequence
 
 from pipeline.errors import FormatError
-from pipeline.formats._common import (check_offsets, parse_offset, sorted_unique, require_text, resolve_label,
-                                      same_text)
+from pipeline.formats._common import (check_offsets, parse_offset, refuse_overlaps, require_text, resolve_label,
+                                      same_text, sorted_unique)
 from pipeline.formats._output import check_spans_fit, target_paths, write_file
 from pipeline.formats._sources import (Entry, Limits, PathLike, Progress, check_unique_ids, decode_utf8,
                                        open_entries)
@@ -44,8 +46,10 @@ def _expand(paths: PathLike | Sequence[PathLike]) -> list[PathLike]:
     return out
 
 
-def parse_ann(ann: str, text: str, schema: LabelSchema, doc_id: str, display: str) -> list[Span]:
-    """The ``T`` lines of one ``.ann`` as spans of ``text``; raises :class:`FormatError` (file, line)."""
+def parse_ann(ann: str, text: str, schema: LabelSchema, doc_id: str, display: str, *,
+              allow_overlap: bool = True) -> list[Span]:
+    """The ``T`` lines of one ``.ann`` as spans of ``text``; raises :class:`FormatError` (file, line),
+    with ``allow_overlap=False`` also for overlapping spans (naming both lines)."""
     raw: list[tuple[int, int, int, str, str, str]] = []  # line, start, end, category, type, ann text
     for lineno, line in enumerate(ann.split("\n"), start=1):
         line = line.rstrip("\r")
@@ -59,16 +63,16 @@ def parse_ann(ann: str, text: str, schema: LabelSchema, doc_id: str, display: st
         if len(fields) != 3:
             raise FormatError(display, "a T line needs three tab-separated fields: id, 'LABEL START END', text",
                               lineno)
-        ann_id, middle, ann_text = fields
+        _ann_id, middle, ann_text = fields  # the id is never quoted: it could be anything typed there
         if ";" in middle:
-            raise FormatError(display, f"{ann_id}: discontinuous spans are not supported", lineno)
+            raise FormatError(display, "discontinuous spans (';' in the second column) are not supported", lineno)
         parts = middle.split()
         if len(parts) != 3:
-            raise FormatError(display, f"{ann_id}: expected 'LABEL START END'", lineno)
+            raise FormatError(display, "the second column must be 'LABEL START END'", lineno)
         label, s_raw, e_raw = parts
         start = parse_offset(s_raw, "start", display, lineno)
         end = parse_offset(e_raw, "end", display, lineno)
-        category, type_ = resolve_label(schema, label, display, lineno)
+        category, type_ = resolve_label(schema, label, display, lineno, field="the label (second column)")
         raw.append((lineno, start, end, category, type_, ann_text))
 
     shift = 0
@@ -79,15 +83,18 @@ def parse_ann(ann: str, text: str, schema: LabelSchema, doc_id: str, display: st
         if not fits(0) and fits(1):
             shift = 1
 
-    spans: list[Span] = []
+    placed: list[tuple[Span, int]] = []
     for lineno, start, end, category, type_, ann_text in raw:
         start, end = start + shift, end + shift
         check_offsets(start, end, len(text), display, lineno)
         if not same_text(ann_text, text[start:end]):
             raise FormatError(display, f"span {start - shift}-{end - shift} ({type_ or category}): the text in the "
                                        "annotation does not match the document at those offsets", lineno)
-        spans.append(Span(doc_id=doc_id, start=start, end=end, category=category, type=type_, source=SOURCE))
-    return sorted_unique(spans)
+        placed.append((Span(doc_id=doc_id, start=start, end=end, category=category, type=type_, source=SOURCE),
+                       lineno))
+    if not allow_overlap:
+        refuse_overlaps(placed, display)
+    return sorted_unique(s for s, _ in placed)
 
 
 def _pairs(entries: list[Entry]) -> list[tuple[Entry, Entry]]:
@@ -106,9 +113,9 @@ def _pairs(entries: list[Entry]) -> list[tuple[Entry, Entry]]:
 
 
 def read_brat(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
-              progress: Progress | None = None) -> list[Document]:
+              progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """Every ``.txt``/``.ann`` pair under ``paths`` (files, folders or zips); all checked before any
-    document is returned."""
+    document is returned (``allow_overlap=False``: overlapping spans refused, with file and line)."""
     docs: list[Document] = []
     with open_entries(_expand(paths), (".txt", ".ann"), limits) as entries:
         pairs = _pairs(entries)
@@ -121,7 +128,7 @@ def read_brat(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limi
             ann = decode_utf8(a.read(), a.display)
             if ann.startswith("\ufeff"):
                 ann = ann[1:]  # a BOM on the annotation file is an encoding mark, not data
-            spans = parse_ann(ann, text, schema, t.stem_id, a.display)
+            spans = parse_ann(ann, text, schema, t.stem_id, a.display, allow_overlap=allow_overlap)
             docs.append(Document(doc_id=t.stem_id, text=text, spans=spans, meta={}, source_file=t.display))
             if progress:
                 progress(i + 1, len(pairs))

@@ -5,9 +5,14 @@ Each child of ``TAGS`` is one span: the tag name is the category, ``TYPE`` the f
 span keeps its line number for error messages. DTDs are refused outright (no ``<!DOCTYPE``, no
 ``<!ENTITY``): that closes entity-expansion bombs and external entities without defusedxml.
 
+Reading keeps every ``\\r`` of the file in the text. An XML parser turns ``\\r\\n`` and a lone
+``\\r`` into ``\\n`` (XML 1.0, 2.11), but offsets written for a CRLF file count the ``\\r``, so
+every span after the first line would shift silently (only a ``text=`` attribute would catch it).
+Expat reports each line break as its own one-character event at its byte position, so the
+reader puts back the bytes the file holds there; a ``&#13;`` character reference stays a ``\\r``.
+
 Writing keeps the same shape. ``]]>`` inside the text is split across two CDATA sections and a
-carriage return is written as ``&#13;`` between sections, because XML parsers turn ``\\r\\n`` into
-``\\n`` and offsets would drift.
+carriage return is written as ``&#13;`` between sections, so any parser gets the ``\\r`` back.
 """
 from __future__ import annotations
 
@@ -18,8 +23,8 @@ from typing import Sequence
 from xml.parsers import expat
 
 from pipeline.errors import FormatError
-from pipeline.formats._common import (check_offsets, parse_offset, sorted_unique, require_text, resolve_label,
-                                      same_text)
+from pipeline.formats._common import (check_offsets, parse_offset, refuse_overlaps, require_text, resolve_label,
+                                      same_text, sorted_unique)
 from pipeline.formats._output import check_spans_fit, target_paths, write_file
 from pipeline.formats._sources import Limits, PathLike, Progress, check_unique_ids, decode_utf8, open_entries
 from pipeline.schemas import LabelSchema
@@ -42,6 +47,14 @@ class _Refused(Exception):
         self.line = line
 
 
+def _line_break(data: bytes, at: int) -> str:
+    """The line break the file holds where expat reported ``\\n``: ``\\r\\n``, ``\\r`` or ``\\n``
+    (a ``&#10;`` reference starts with ``&`` and stays ``\\n``)."""
+    if data[at:at + 1] != b"\r":
+        return "\n"
+    return "\r\n" if data[at + 1:at + 2] == b"\n" else "\r"
+
+
 def _parse(data: bytes, display: str) -> tuple[str, str, list[tuple[int, str, dict[str, str]]]]:
     """``(root tag, text, [(line, tag, attributes), ...])`` of one XML file."""
     decoded = decode_utf8(data, display)  # strict UTF-8 first, to report the bad byte's line
@@ -55,7 +68,7 @@ def _parse(data: bytes, display: str) -> tuple[str, str, list[tuple[int, str, di
             raise FormatError(display, f"{marker[2:]} declarations are refused (entity-expansion protection)")
 
     p = expat.ParserCreate()
-    p.buffer_text = True
+    p.buffer_text = False  # one event per line break, at its byte position (see _line_break)
     state = {"root": None, "depth": 0, "in_text": False, "text_seen": False, "in_tags": False}
     chunks: list[str] = []
     tags: list[tuple[int, str, dict[str, str]]] = []
@@ -84,9 +97,9 @@ def _parse(data: bytes, display: str) -> tuple[str, str, list[tuple[int, str, di
         if state["depth"] == 1:
             state["in_text"] = state["in_tags"] = False
 
-    def chars(data: str) -> None:
+    def chars(text: str) -> None:
         if state["in_text"]:
-            chunks.append(data)
+            chunks.append(_line_break(data, p.CurrentByteIndex) if text == "\n" else text)
 
     p.StartElementHandler = start
     p.EndElementHandler = end
@@ -107,8 +120,9 @@ def _parse(data: bytes, display: str) -> tuple[str, str, list[tuple[int, str, di
 
 
 def read_i2b2_xml(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
-                  progress: Progress | None = None) -> list[Document]:
-    """Every ``.xml`` under ``paths``; ``doc_id`` is the file's relative path without extension."""
+                  progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
+    """Every ``.xml`` under ``paths``; ``doc_id`` is the file's relative path without extension.
+    ``allow_overlap=False`` refuses overlapping spans, naming the file and the tags' lines."""
     docs: list[Document] = []
     with open_entries(paths, (".xml",), limits) as entries:
         if not entries:
@@ -120,22 +134,26 @@ def read_i2b2_xml(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, 
                 raise FormatError(e.display, "file is empty")
             root, text, tags = _parse(data, e.display)
             require_text(text, e.display)
-            spans = []
+            placed: list[tuple[Span, int]] = []
             for line, tag, attrs in tags:
                 type_label = (attrs.get("TYPE") or "").strip()
                 hint = None if tag == "PHI" else tag  # i2b2 2006 wrote <PHI TYPE="..."/>
-                category, type_ = (resolve_label(schema, type_label, e.display, line, category_hint=hint)
-                                   if type_label else resolve_label(schema, tag, e.display, line))
+                category, type_ = (resolve_label(schema, type_label, e.display, line, category_hint=hint,
+                                                 field="the TYPE attribute")
+                                   if type_label else resolve_label(schema, tag, e.display, line,
+                                                                    field="the tag name (no TYPE attribute)"))
                 start = parse_offset(attrs.get("start", ""), "start", e.display, line)
                 end = parse_offset(attrs.get("end", ""), "end", e.display, line)
                 check_offsets(start, end, len(text), e.display, line)
                 if "text" in attrs and not same_text(attrs["text"], text[start:end]):
                     raise FormatError(e.display, f"span {start}-{end} ({type_ or category}): the text attribute "
                                                  "does not match the document at those offsets", line)
-                spans.append(Span(doc_id=e.stem_id, start=start, end=end, category=category, type=type_,
-                                  source=SOURCE))
-            docs.append(Document(doc_id=e.stem_id, text=text, spans=sorted_unique(spans), meta={"xml_root": root},
-                                 source_file=e.display))
+                placed.append((Span(doc_id=e.stem_id, start=start, end=end, category=category, type=type_,
+                                     source=SOURCE), line))
+            if not allow_overlap:
+                refuse_overlaps(placed, e.display)
+            docs.append(Document(doc_id=e.stem_id, text=text, spans=sorted_unique(s for s, _ in placed),
+                                 meta={"xml_root": root}, source_file=e.display))
             if progress:
                 progress(i + 1, len(entries))
     return docs

@@ -1,9 +1,13 @@
 """JSON Lines: one document per line, ``{"text": ..., "meta": {...}, "spans": [...]}``.
 
-A span is ``{"start", "end", "label"}``, optionally with ``category``, ``type`` and ``id``; the
-label (or type) resolves through the project's schema. The document id is ``meta.id``, else
-``<file stem>-<line number>``. A bad line is reported by file and line number; JSON errors are
-reported by position only (the decoder's message never quotes the line).
+A span is ``{"start", "end", "label"}``, optionally with ``category``, ``type``, ``id`` and
+``text``; the label (or type) resolves through the project's schema, and a ``text`` must be the
+document's text at those offsets (as brat's and XML's are checked: a mismatch means offsets made
+for another text). The document id is ``meta.id``, else ``<file stem>-<line number>``; it must
+be a name the writers can write back (:func:`pipeline.formats._output.name_problem`), unique in
+the import even ignoring letter case. A bad line is reported by file and line number; JSON
+errors by position only (the decoder's message never quotes the line), and no value read from
+the line (an id, a label, a text) is ever quoted.
 """
 from __future__ import annotations
 
@@ -14,8 +18,9 @@ from pathlib import Path
 from typing import Sequence
 
 from pipeline.errors import FormatError
-from pipeline.formats._common import check_offsets, parse_offset, sorted_unique, resolve_label, safe_label
-from pipeline.formats._output import check_spans_fit, write_file
+from pipeline.formats._common import (check_offsets, parse_offset, refuse_overlaps, resolve_label, same_text,
+                                      sorted_unique)
+from pipeline.formats._output import check_spans_fit, name_key, name_problem, write_file
 from pipeline.formats._sources import Limits, PathLike, Progress, decode_utf8, open_entries
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document, Span
@@ -48,7 +53,7 @@ def _check_values(obj: object, display: str, line: int) -> None:
             stack.extend((x, depth + 1) for x in items)
 
 
-def _span(obj: object, k: int, schema: LabelSchema, doc_id: str, text_len: int, display: str, line: int) -> Span:
+def _span(obj: object, k: int, schema: LabelSchema, doc_id: str, text: str, display: str, line: int) -> Span:
     if not isinstance(obj, dict):
         raise FormatError(display, f"span {k} is not an object", line)
     start = parse_offset(obj.get("start", ""), f"span {k} start", display, line)
@@ -58,12 +63,21 @@ def _span(obj: object, k: int, schema: LabelSchema, doc_id: str, text_len: int, 
     label = type_ or obj.get("label") or category
     if not label or not isinstance(label, str) or (category is not None and not isinstance(category, str)):
         raise FormatError(display, f"span {k} needs a string label, type or category", line)
-    cat, typ = resolve_label(schema, label, display, line, category_hint=category)
-    check_offsets(start, end, text_len, display, line)
+    cat, typ = resolve_label(schema, label, display, line, category_hint=category,
+                             field=f'span {k}\'s "type" or "label"')
+    check_offsets(start, end, len(text), display, line)
+    quoted = obj.get("text")
+    if quoted is not None:
+        if not isinstance(quoted, str):
+            raise FormatError(display, f'span {k}: "text" must be a string', line)
+        if not same_text(quoted, text[start:end]):
+            raise FormatError(display, f'span {k} ({start}-{end}, {typ or cat}): its "text" does not match the '
+                                       "document at those offsets", line)
     return Span(doc_id=doc_id, start=start, end=end, category=cat, type=typ, source=SOURCE)
 
 
-def parse_line(raw: str, schema: LabelSchema, default_id: str, display: str, line: int) -> Document:
+def parse_line(raw: str, schema: LabelSchema, default_id: str, display: str, line: int, *,
+               allow_overlap: bool = True) -> Document:
     """One JSONL line as a document; raises :class:`FormatError` naming the file and line."""
     try:
         obj = json.loads(raw)
@@ -71,12 +85,17 @@ def parse_line(raw: str, schema: LabelSchema, default_id: str, display: str, lin
         raise FormatError(display, f"not valid JSON: {e.msg} (column {e.colno})", line) from None
     except RecursionError:
         raise FormatError(display, f"JSON is nested more than {MAX_DEPTH} levels deep", line) from None
+    except ValueError:
+        # json turns a number longer than Python's digit limit (4300) into a ValueError of its own
+        raise FormatError(display, "not valid JSON here: a number has too many digits", line) from None
     if not isinstance(obj, dict):
         raise FormatError(display, "each line must be a JSON object", line)
     _check_values(obj, display, line)
     text = obj.get("text")
     if not isinstance(text, str) or not text.strip():
         raise FormatError(display, 'missing or empty "text"', line)
+    if "\x00" in text:
+        raise FormatError(display, '"text" holds binary data (a NUL character)', line)
     meta = obj.get("meta", {}) or {}
     if not isinstance(meta, dict):
         raise FormatError(display, '"meta" must be an object', line)
@@ -84,10 +103,16 @@ def parse_line(raw: str, schema: LabelSchema, default_id: str, display: str, lin
     if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool) or str(doc_id).strip() == "":
         raise FormatError(display, '"meta.id" must be a non-empty string or integer', line)
     doc_id = str(doc_id)
+    problem = name_problem(doc_id)
+    if problem:
+        raise FormatError(display, f'the document id ("meta.id", else the file name) cannot be used as a file '
+                                   f"name: {problem}", line)
     raw_spans = obj.get("spans", []) or []
     if not isinstance(raw_spans, list):
         raise FormatError(display, '"spans" must be a list', line)
-    spans = [_span(s, k, schema, doc_id, len(text), display, line) for k, s in enumerate(raw_spans)]
+    spans = [_span(s, k, schema, doc_id, text, display, line) for k, s in enumerate(raw_spans)]
+    if not allow_overlap:
+        refuse_overlaps([(s, None) for s in spans], display, line)
     patient_id = obj.get("patient_id", meta.get("patient_id"))
     if patient_id is not None and not isinstance(patient_id, (str, int)):
         raise FormatError(display, '"patient_id" must be a string or integer', line)
@@ -96,10 +121,11 @@ def parse_line(raw: str, schema: LabelSchema, default_id: str, display: str, lin
 
 
 def read_jsonl(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
-               progress: Progress | None = None) -> list[Document]:
-    """Every line of every ``.jsonl`` under ``paths``; blank lines are skipped; ids must be unique."""
+               progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
+    """Every line of every ``.jsonl`` under ``paths``; blank lines are skipped; ids must be unique,
+    even ignoring letter case; ``allow_overlap=False`` refuses overlapping spans (file and line)."""
     docs: list[Document] = []
-    seen: dict[str, str] = {}
+    seen: dict[str, str] = {}  # name_key(id) -> "file:line" where it was first used
     with open_entries(paths, SUFFIXES, limits) as entries:
         if not entries:
             raise FormatError(str(paths), "no .jsonl files found")
@@ -111,11 +137,13 @@ def read_jsonl(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, lim
             for lineno, raw in enumerate(content.split("\n"), start=1):
                 if not raw.strip():
                     continue
-                doc = parse_line(raw, schema, f"{e.stem_id}-{lineno}", e.display, lineno)
-                if doc.doc_id in seen:
-                    raise FormatError(e.display, f"document id {safe_label(doc.doc_id)} repeats "
-                                                 f"(first at {seen[doc.doc_id]})", lineno)
-                seen[doc.doc_id] = f"{e.display}:{lineno}"
+                doc = parse_line(raw, schema, f"{e.stem_id}-{lineno}", e.display, lineno,
+                                 allow_overlap=allow_overlap)
+                key = name_key(doc.doc_id)
+                if key in seen:
+                    raise FormatError(e.display, "the document id repeats the one at "
+                                                 f"{seen[key]} (letter case aside)", lineno)
+                seen[key] = f"{e.display}:{lineno}"
                 docs.append(doc)
             if len(docs) == n_before:
                 raise FormatError(e.display, "file is empty")

@@ -17,9 +17,11 @@ from pipeline.spans import Document
 
 
 def read_text(paths: PathLike | Sequence[PathLike], schema: LabelSchema | None = None, *,
-              limits: Limits | None = None, progress: Progress | None = None) -> list[Document]:
+              limits: Limits | None = None, progress: Progress | None = None,
+              allow_overlap: bool = True) -> list[Document]:
     """Every ``.txt`` under ``paths``; ``doc_id`` is the path relative to the folder or zip, without
-    extension. ``schema`` is accepted (and unused) so all readers share one signature."""
+    extension. ``schema`` and ``allow_overlap`` are accepted (and unused: plain text has no spans)
+    so all readers share one signature."""
     docs: list[Document] = []
     with open_entries(paths, (".txt",), limits) as entries:
         if not entries:

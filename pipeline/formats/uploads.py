@@ -10,6 +10,7 @@ on it being an *upload* lives here, once, on top of the checks every reader alre
 * binary junk (a NUL byte, invalid UTF-8) refused with the file and line, not fed to a parser;
 * nested archives refused by name (a zip inside a zip would otherwise be silently skipped, and
   its documents silently missing);
+* control characters dropped from the upload's name (a newline in a name would split messages);
 * temporary paths never leak into messages or into ``documents.source_file``: errors and
   documents name the file as the user called it (``notes.zip!a/b.txt``);
 * the write (:mod:`services.imports`) is one transaction: all documents or none.
@@ -28,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Sequence
 
 from pipeline.errors import FormatError
+from pipeline.formats._output import CONTROL_CHARACTERS
 from pipeline.formats import READERS, Limits, read_collection
 from pipeline.formats._common import safe_label
 from pipeline.formats._sources import decode_utf8
@@ -46,8 +48,9 @@ class UploadLimits:
     """Bounds on one upload; the defaults suit the app (Streamlit refuses more than 50 MiB too).
 
     ``max_upload_bytes`` bounds the bytes received; the others bound what a zip may expand to
-    (each member, all members, member count, compression ratio of members above
-    ``ratio_check_above`` bytes), so a small upload cannot become gigabytes in memory.
+    (each member, all members, member count, and the compression ratio of each member and of
+    the whole archive once they inflate beyond ``ratio_check_above`` bytes; see
+    :mod:`pipeline.formats._sources`), so a small upload cannot become gigabytes in memory.
     """
 
     max_upload_bytes: int = 50 * MiB
@@ -55,7 +58,7 @@ class UploadLimits:
     max_total_bytes: int = 256 * MiB
     max_files: int = 20_000
     max_zip_ratio: float = 200.0
-    ratio_check_above: int = 1_000_000
+    ratio_check_above: int = 65_536
 
     def reader_limits(self) -> Limits:
         return Limits(max_file_bytes=self.max_file_bytes, max_files=self.max_files,
@@ -69,9 +72,11 @@ def upload_name(filename: str) -> str:
     """The base name of what the user uploaded, as messages and ``source_file`` show it.
 
     Browsers send a bare name, other clients may send a path: only the last part is kept, so an
-    upload can never write or read outside its temporary folder.
+    upload can never write or read outside its temporary folder. Control characters (a NUL, a
+    newline) are dropped: they cannot be part of a file or document name, and a newline would
+    split every message that names the upload.
     """
-    raw = str(filename or "").replace("\\", "/").replace("\x00", "")
+    raw = CONTROL_CHARACTERS.sub("", str(filename or "").replace("\\", "/"))
     raw = raw.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate cannot name a file
     name = PurePosixPath(raw).name.strip()
     if name in ("", ".", ".."):
@@ -85,11 +90,12 @@ def upload_name(filename: str) -> str:
 
 
 def _relabel(e: FormatError, tmp_prefix: str) -> FormatError:
-    """The same error naming the user's file instead of the temporary copy."""
+    """The same error (same type: an overlap stays a :class:`SpanOverlapError`) naming the
+    user's file instead of the temporary copy."""
     where = f"{e.path}:{e.line}" if e.line is not None else e.path
     text = str(e)
     message = text[len(where) + 2:] if text.startswith(where + ": ") else text
-    return FormatError(e.path.replace(tmp_prefix, ""), message.replace(tmp_prefix, ""), e.line)
+    return type(e)(e.path.replace(tmp_prefix, ""), message.replace(tmp_prefix, ""), e.line)
 
 
 def _nul_line(data: bytes | str, idx: int) -> int:
@@ -136,8 +142,8 @@ def _check_documents(docs: Sequence[Document], fmt: str) -> None:
         if idx < 0:
             continue
         where = d.source_file or str(d.doc_id)
-        if fmt == "jsonl":  # the text's line is not the file's line: name the document instead
-            raise FormatError(where, f"document {safe_label(d.doc_id)} holds binary data (a NUL character)")
+        if fmt == "jsonl":  # the JSONL reader refuses these with their line; this is a backstop
+            raise FormatError(where, "a document holds binary data (a NUL character)")
         raise FormatError(where, "binary data (a NUL character): upload UTF-8 text files", _nul_line(d.text, idx))
 
 
@@ -156,17 +162,18 @@ def check_documents(docs: Sequence[Document], fmt: str) -> None:
 # --------------------------------------------------------------------------- reading
 
 def read_upload(filename: str, data: bytes, fmt: str, schema: LabelSchema,
-                limits: UploadLimits | None = None) -> list[Document]:
+                limits: UploadLimits | None = None, *, allow_overlap: bool = True) -> list[Document]:
     """The documents of one upload (a single file, or a ``.zip`` of files), checked, not stored.
 
     Used to de-identify uploads without storing them, and by :func:`import_upload`. All or
     nothing: raises :class:`FormatError` naming the uploaded file (and member and line) for
     anything wrong in any file. ``brat`` needs a zip (a ``.txt`` and its ``.ann``).
+    ``allow_overlap=False`` refuses overlapping spans here, with the file and line.
     """
     limits = limits or UploadLimits()
     name = upload_name(filename)
     if fmt not in READERS:
-        raise FormatError(name, f"unknown import format {safe_label(fmt)}; use one of {', '.join(READERS)}")
+        raise FormatError(name, f"unknown import format {safe_label(fmt, READERS)}; use one of {', '.join(READERS)}")
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise FormatError(name, "upload is not bytes")
     data = bytes(data)
@@ -184,7 +191,7 @@ def read_upload(filename: str, data: bytes, fmt: str, schema: LabelSchema,
         del data
         prefix = f"{tmp}/"
         try:
-            docs = read_collection(path, fmt, schema, limits=limits.reader_limits())
+            docs = read_collection(path, fmt, schema, limits=limits.reader_limits(), allow_overlap=allow_overlap)
         except FormatError as e:
             raise _relabel(e, prefix) from None
     for d in docs:
@@ -195,11 +202,11 @@ def read_upload(filename: str, data: bytes, fmt: str, schema: LabelSchema,
 
 
 def read_local(path: str | os.PathLike, fmt: str, schema: LabelSchema, *, limits: Limits | None = None,
-               progress=None) -> list[Document]:
+               progress=None, allow_overlap: bool = True) -> list[Document]:
     """The documents of a file, folder or ``.zip`` on disk (the command line's ``import``), with
     the upload's checks: no archive inside the archive, no binary data (a NUL character)."""
     check_local_zip(path)
-    docs = read_collection(Path(path), fmt, schema, progress=progress, limits=limits)
+    docs = read_collection(Path(path), fmt, schema, progress=progress, limits=limits, allow_overlap=allow_overlap)
     check_documents(docs, fmt)
     return docs
 

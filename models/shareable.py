@@ -1,0 +1,222 @@
+"""A shareable copy of a model version: what a model learned from words it only ever saw as PHI
+is taken out.
+
+Why a model is PHI: a CRF member keeps a weight for every feature string it saw, and features
+name words (``w=pedro``, ``w[1]=garcia``, ``bi+1=pedro|garcia``, prefixes and suffixes); its word
+clusters map words of the training notes to ids; an encoder's tokenizer vocabulary was trained
+on the notes. Each of them can hold patients' names and record numbers. A model folder is
+therefore owner-only like the database, and leaving the installation needs this copy.
+
+What the copy drops, decided from the training documents and their gold spans:
+
+* *safe words* are the (lower-cased, accent-stripped) word tokens that occur at least once
+  outside every PHI span of the training notes ("paciente", "de", "Dr"); every other word was
+  seen only inside PHI;
+* CRF features whose word values are not all safe words (``w``, ``w[k]``, bigrams, line keys,
+  the line's first word) or whose prefix/suffix occurs in no safe word are removed with their
+  weights; non-lexical features (shapes, lengths, positions, rule and gazetteer hits, cluster
+  ids) stay;
+* cluster entries of words that are not safe are removed;
+* encoder vocabulary entries that no safe word's tokenization produces are renamed
+  ``[unused<k>]`` (ids, and so the network, stay aligned) and their embedding rows are zeroed;
+  such words are then split into smaller pieces or read as unknown.
+
+The copy is written with owner-only modes too (it is still a clinical model); ``shareable.json``
+inside it says what was removed, in counts. Its accuracy cost is measured by
+``benchmarks/shareable_model.py``.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from models.crf_features import norm_token
+from models.registry import resolve
+from models.version import VERSION_FILE
+from models.words import tokenize
+from pipeline.durable import make_private
+from pipeline.errors import WorkbenchError
+from pipeline.spans import Document
+
+REPORT_FILE = "shareable.json"
+WORD_FEATURES = re.compile(r"^(w|w\[-?\d+\]|lfirst|key)$")
+BIGRAM_FEATURES = re.compile(r"^bi[-+]\d$")
+AFFIX_FEATURES = re.compile(r"^([sp])([234])(\[-?\d+\])?$")
+
+
+class NotShareable(WorkbenchError):
+    """No shareable copy can be written as asked (safe to show: names folders and members only)."""
+
+
+@dataclass
+class ShareableReport:
+    """What a shareable copy removed, in counts (no words)."""
+
+    version: str
+    training_documents: int
+    safe_words: int
+    phi_only_words: int
+    members: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+# --------------------------------------------------------------------------- which words are safe
+
+def _phi_mask(doc: Document, starts: Sequence[int], ends: Sequence[int]) -> list[bool]:
+    """Per word token: does it overlap a gold span of ``doc``?"""
+    spans = sorted((s.start, s.end) for s in doc.spans)
+    out = []
+    k = 0
+    for a, b in zip(starts, ends):
+        while k < len(spans) and spans[k][1] <= a:
+            k += 1
+        j, hit = k, False
+        while j < len(spans) and spans[j][0] < b:
+            if spans[j][1] > a:
+                hit = True
+                break
+            j += 1
+        out.append(hit)
+    return out
+
+
+def safe_and_phi_words(docs: Iterable[Document]) -> tuple[set[str], set[str]]:
+    """``(safe, phi_only)``: normalised words seen outside PHI at least once, and those seen
+    only inside PHI spans."""
+    outside: set[str] = set()
+    inside: set[str] = set()
+    for doc in docs:
+        w = tokenize(doc.text)
+        for tok, in_phi in zip(w.tokens, _phi_mask(doc, w.starts, w.ends)):
+            (inside if in_phi else outside).add(norm_token(tok))
+    return outside, inside - outside
+
+
+def _affixes(words: Iterable[str]) -> set[str]:
+    out = set()
+    for w in words:
+        for n in (2, 3, 4):
+            out.add("p" + str(n) + "=" + w[:n])
+            out.add("s" + str(n) + "=" + w[-n:])
+    return out
+
+
+def attribute_is_safe(attr: str, safe: set[str], safe_affixes: set[str]) -> bool:
+    """Whether a CRF feature string names only safe words (non-lexical features always are)."""
+    name, eq, value = attr.partition("=")
+    if not eq:
+        return True
+    if WORD_FEATURES.match(name):
+        if name == "key":
+            value = value.split("|", 1)[0]
+            return all(part in safe for part in value.split(" ") if part)
+        return value in safe
+    if BIGRAM_FEATURES.match(name):
+        return all(part in safe for part in value.split("|"))
+    m = AFFIX_FEATURES.match(name)
+    if m:
+        return f"{m.group(1)}{m.group(2)}={value}" in safe_affixes
+    return True
+
+
+# --------------------------------------------------------------------------- members
+
+def _clean_crf(member_dir: Path, safe: set[str], safe_affixes: set[str]) -> dict[str, int]:
+    names = (member_dir / "attributes.txt").read_text(encoding="utf-8").split("\n")
+    if names == [""]:
+        names = []
+    state = sp.load_npz(member_dir / "state.npz").tocsr()
+    keep = [i for i, a in enumerate(names) if attribute_is_safe(a, safe, safe_affixes)]
+    (member_dir / "attributes.txt").write_text("\n".join(names[i] for i in keep), encoding="utf-8")
+    sp.save_npz(member_dir / "state.npz", state[keep] if keep else sp.csr_matrix((0, state.shape[1]),
+                                                                                   dtype=state.dtype))
+    dropped_clusters = 0
+    cpath = member_dir / "clusters.json"
+    if cpath.is_file():
+        clusters = json.loads(cpath.read_text(encoding="utf-8"))
+        kept = {w: c for w, c in clusters.items() if w in safe}
+        dropped_clusters = len(clusters) - len(kept)
+        cpath.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
+    return {"features_kept": len(keep), "features_removed": len(names) - len(keep),
+            "cluster_words_removed": dropped_clusters}
+
+
+def _clean_encoder(member_dir: Path, safe_words: set[str], safe_tokens: list[str]) -> dict[str, int]:
+    from safetensors.numpy import load_file, save_file
+    from tokenizers import Tokenizer
+
+    tok_path = member_dir / "tokenizer" / "tokenizer.json"
+    specials = json.loads((member_dir / "tokenizer" / "special_tokens.json").read_text(encoding="utf-8"))
+    tok = Tokenizer.from_file(str(tok_path))
+    used: set[int] = set(int(v) for v in specials.values())
+    for enc in tok.encode_batch([[w] for w in safe_tokens], is_pretokenized=True, add_special_tokens=False):
+        used.update(enc.ids)
+    data = json.loads(tok_path.read_text(encoding="utf-8"))
+    vocab: dict[str, int] = data["model"]["vocab"]
+    drop = sorted(i for t, i in vocab.items() if i not in used)
+    if drop:
+        by_id = {i: t for t, i in vocab.items()}
+        for k, i in enumerate(drop):
+            by_id[i] = f"[unused{k}]"
+        data["model"]["vocab"] = {t: i for i, t in sorted(by_id.items())}
+        tok_path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        weights_path = member_dir / "model" / "model.safetensors"
+        tensors = load_file(str(weights_path))
+        rows = np.asarray(drop)
+        for key, arr in tensors.items():
+            if key.endswith("word_embeddings.weight") and arr.shape[0] >= len(vocab):
+                arr = arr.copy()
+                arr[rows] = 0
+                tensors[key] = arr
+        save_file(tensors, str(weights_path), metadata={"format": "pt"})
+    return {"vocabulary": len(vocab), "vocabulary_entries_renamed": len(drop)}
+
+
+# --------------------------------------------------------------------------- the copy
+
+def shareable_copy(model_dir: str | Path, out_dir: str | Path, training_docs: Sequence[Document]) -> ShareableReport:
+    """Write a copy of the version at (or active in) ``model_dir`` into ``out_dir`` (which must
+    not exist) without what it learned from words seen only as PHI in ``training_docs``."""
+    src = resolve(model_dir)
+    out = Path(out_dir)
+    if out.exists():
+        raise NotShareable(f"{out} already exists; choose a new folder")
+    if not training_docs:
+        raise NotShareable("a shareable copy needs the version's training documents with their gold spans")
+    info = json.loads((src / VERSION_FILE).read_text(encoding="utf-8"))
+    safe, phi_only = safe_and_phi_words(training_docs)
+    safe_affixes = _affixes(safe)
+    safe_tokens = sorted({t for d in training_docs for t in tokenize(d.text).tokens if norm_token(t) in safe})
+    report = ShareableReport(version=str(info.get("name") or src.name), training_documents=len(training_docs),
+                             safe_words=len(safe), phi_only_words=len(phi_only))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".shareable-", dir=out.parent))
+    try:
+        stage = tmp / "copy"
+        shutil.copytree(src, stage)
+        for member_dir in sorted((stage / "members").iterdir()) if (stage / "members").is_dir() else []:
+            meta = json.loads((member_dir / "member.json").read_text(encoding="utf-8"))
+            kind = meta.get("kind")
+            if kind == "crf":
+                report.members[member_dir.name] = _clean_crf(member_dir, safe, safe_affixes)
+            elif (member_dir / "tokenizer" / "tokenizer.json").is_file():
+                report.members[member_dir.name] = _clean_encoder(member_dir, safe, safe_tokens)
+            else:
+                raise NotShareable(f"member {member_dir.name} ({kind}) cannot be cleaned; leave it out of the "
+                                   "version or share nothing")
+        (stage / REPORT_FILE).write_text(json.dumps(report.to_json(), indent=1), encoding="utf-8")
+        make_private(stage)
+        stage.rename(out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return report
