@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import auth, state
+from dashboard import auth, session_cookie, state
 from dashboard.components import guard, report_error
+from pipeline.durable import use_private_umask
 from services import jobs, session
 
 
@@ -32,6 +33,7 @@ def _startup(db_path: str) -> bool:
 
 
 def main() -> None:
+    use_private_umask()   # files the app and the jobs it starts write are owner-only
     st.set_page_config(page_title="De-identification workbench", page_icon=":material/shield_person:",
                        layout="wide")
     try:
@@ -42,9 +44,14 @@ def main() -> None:
         report_error(e)
         st.stop()
         return
+    session_cookie.flush()      # a sign-in or sign-out of the previous run queued a cookie change
     if user is None:
-        page = st.navigation([st.Page(auth.sign_in_page, title="Sign in", icon=":material/login:",
-                                      url_path="sign-in", default=True)], position="hidden")
+        # every page's address shows the sign-in form (no "page not found"), and the address -
+        # with its query, e.g. ?doc=12 - is still there once the rerun after sign-in opens it
+        sign_in = [st.Page(auth.sign_in_page, title="Sign in", icon=":material/login:", url_path="sign-in",
+                           default=True)]
+        sign_in += [st.Page(auth.sign_in_page, title=spec.title, url_path=spec.url_path) for spec in state.PAGES]
+        page = st.navigation(sign_in, position="hidden")
         with guard():
             page.run()
         return

@@ -1,10 +1,16 @@
 """Sign-in, sign-out, the first lead account, and the sidebar with who is signed in.
 
 A successful sign-in (:func:`services.users.sign_in`, scrypt) creates a server-side session
-whose random token is kept in ``st.session_state`` - never in the URL or a cookie - and checked
-on every script run (``dashboard.state.current_user``). Sessions end
-after ``WORKBENCH_SESSION_HOURS`` (default 8), on sign-out, on a password reset and when the
-account is disabled.
+whose random token is kept in ``st.session_state`` and, signed and with its expiry, in a
+cookie (:mod:`dashboard.session_cookie`, never in the URL), so a reload, a new tab or a deep
+link find the session again; the token is checked on every script run
+(``dashboard.state.current_user``). Sessions end after ``WORKBENCH_SESSION_HOURS`` (default 8),
+on sign-out, on a password reset and when the account is disabled.
+
+Guessing is slowed down in the database, per name typed, not in this browser session (a new
+session, tab or script would start afresh): after a few failures each try must wait longer,
+after more the name is locked until a lead unlocks it. The page says so in words that are the
+same for names that are not accounts, so it never tells whether an account exists.
 
 The first lead account is made on the command line (``python -m pipeline init-project`` or
 ``python -m pipeline users add``), never from the browser: whoever reached the page first would
@@ -12,46 +18,78 @@ otherwise become the lead. While no enabled lead exists the sign-in page says ho
 """
 from __future__ import annotations
 
-import time
-
 import streamlit as st
 from sqlite_utils import Database
 
-from dashboard import state
+from dashboard import session_cookie, state
 from dashboard.components import guard
 from services import projects, session, users
 
-FAILED_KEY = "wb.failed_signins"
 LAST_USER_KEY = "wb.last_user"
-MAX_FREE_FAILURES = 5
+PASSWORD_CHANGED_KEY = "wb.password_changed"
+
+REFUSED = "Wrong username or password, or the account is disabled."
+LOCKED = "Too many failed sign-ins with this username: sign-in is locked until a lead unlocks it."
+
+
+def _seconds(s: float) -> str:
+    n = max(1, int(round(s)))
+    return f"{n} seconds" if n < 120 else f"{round(n / 60)} minutes"
+
+
+def refusal_message(outcome: str, retry_after_s: float = 0.0) -> str:
+    """What the page says about a refused sign-in: the same words whether or not the name is an
+    account (failures of unknown names are counted and delayed the same way)."""
+    if outcome == "locked":
+        return LOCKED
+    if outcome == "throttled":
+        return (f"Too many failed sign-ins with this username: wait {_seconds(retry_after_s)} "
+                "before trying again.")
+    if retry_after_s > 0:
+        return f"{REFUSED} Too many failed sign-ins: the next try must wait {_seconds(retry_after_s)}."
+    return REFUSED
 
 
 def signed_in_user(db: Database) -> session.User | None:
-    """The user of this browser session's token, or ``None`` (token dropped if it is dead)."""
+    """The user of this browser session's token - or of the session cookie the browser sent
+    (a reload, a new tab, a deep link) - or ``None`` (a dead token or cookie is dropped)."""
     tok = state.token()
+    from_cookie = False
     if not tok:
-        return None
+        tok = session.token_from_cookie(state.db_path(), session_cookie.read())
+        from_cookie = tok is not None
+        if not tok:
+            return None
     user = session.user_for_session(db, tok)
     if user is None:
         st.session_state.pop(state.TOKEN_KEY, None)
+        if session_cookie.read():
+            session_cookie.queue_clear()
+        return None
+    if from_cookie:
+        start_session(user, tok, write_cookie=False)
     return user
 
 
-def start_session(user: session.User, tok: str) -> None:
-    """Keep the new session's token; a different user than the last one in this browser
-    session starts from a clean session state (no one else's unsaved work)."""
+def start_session(user: session.User, tok: str, *, write_cookie: bool = True) -> None:
+    """Keep the new session's token (and, after a sign-in, the cookie); a different user than
+    the last one in this browser session starts from a clean session state (no one else's
+    unsaved work)."""
     if st.session_state.get(LAST_USER_KEY) not in (None, user.username):
         for k in list(st.session_state.keys()):
             del st.session_state[k]
     st.session_state[state.TOKEN_KEY] = tok
     st.session_state[LAST_USER_KEY] = user.username
-    st.session_state[FAILED_KEY] = 0
+    if write_cookie:
+        ttl = state.session_ttl_seconds()
+        session_cookie.queue_write(session.cookie_for(state.db_path(), tok, ttl), ttl)
 
 
 def sign_out(db: Database) -> None:
     session.sign_out(db, state.token())
     for k in list(st.session_state.keys()):
         del st.session_state[k]
+    session_cookie.queue_clear()
 
 
 def sign_in_page() -> None:
@@ -66,15 +104,11 @@ def sign_in_page() -> None:
         submitted = st.form_submit_button("Sign in", key="signin.submit")
     if submitted:
         with guard():
-            failures = int(st.session_state.get(FAILED_KEY, 0))
-            if failures >= MAX_FREE_FAILURES:
-                time.sleep(min(10.0, 0.5 * (failures - MAX_FREE_FAILURES + 1)))  # slow down guessing
-            signed = session.sign_in(db, (username or "").strip(), password or "", state.session_ttl_seconds())
-            if signed is None:
-                st.session_state[FAILED_KEY] = failures + 1
-                st.error("Wrong username or password, or the account is disabled.")
+            signed = users.sign_in(db, (username or "").strip(), password or "", state.session_ttl_seconds())
+            if not signed.ok:
+                st.error(refusal_message(signed.outcome, signed.retry_after_s))
                 return
-            start_session(*signed)
+            start_session(signed.user, signed.token)
             st.rerun()
 
 
@@ -103,6 +137,28 @@ def sidebar(db: Database, user: session.User) -> None:
         st.session_state[PROJECT_SELECT_KEY] = current.id if current is not None and current.id in ids else ids[0]
         st.sidebar.selectbox("Project", ids, format_func=lambda i: names.get(i, str(i)), key=PROJECT_SELECT_KEY,
                              on_change=_project_chosen)
+    if st.session_state.pop(PASSWORD_CHANGED_KEY, False):
+        st.sidebar.success("Password changed; your other sessions were signed out.")
+    with st.sidebar.expander("Change my password"):
+        with st.form("auth.password", clear_on_submit=True):
+            current = st.text_input("Current password", type="password", key="auth.pw_current")
+            new = st.text_input("New password", type="password", key="auth.pw_new",
+                                help="at least 12 characters, or a passphrase of several words; not a common password")
+            again = st.text_input("New password again", type="password", key="auth.pw_again")
+            changed = st.form_submit_button("Change password", key="auth.pw_submit")
+        if changed:
+            with guard():
+                if new != again:
+                    st.error("The two new passwords differ; nothing was changed.")
+                else:
+                    result = users.change_own_password(db, user, current or "", new or "", state.session_ttl_seconds())
+                    if not result.ok:
+                        st.error(refusal_message(result.outcome, result.retry_after_s).replace(
+                            "Wrong username or password", "Wrong current password"))
+                    else:
+                        start_session(result.user, result.token)
+                        st.session_state[PASSWORD_CHANGED_KEY] = True
+                        st.rerun()
     if st.sidebar.button("Sign out", key="auth.signout", icon=":material/logout:"):
         sign_out(db)
         st.rerun()

@@ -1,5 +1,5 @@
-"""Widgets and view helpers shared by the pages: error display, the span labeler (with the
-test injection point), the colour-coded read-only view of spans, and cached overview figures.
+"""Widgets and view helpers shared by the pages: error display, the test injection point of the
+span editor (``dashboard/editor``), the colour-coded read-only view of spans, and cached overview figures.
 
 Error display (:func:`guard`, :func:`report_error`): only messages of the workbench's own error
 types are shown (they never quote document text); anything else becomes "Something went wrong
@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import html
 import logging
-import os
 import uuid
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -52,39 +51,18 @@ def guard() -> Iterator[None]:
         report_error(e)
 
 
-# --------------------------------------------------------------------------- labeler
+# --------------------------------------------------------------------------- test injection
 
-#: Environment flag set by the tests (``tests/apptest_helpers.py``). Only when it is "1" does
-#: :func:`labeler` honour an injected value.
+#: Environment flag set by the tests (``tests/apptest_helpers.py``). Only when it is "1" does the
+#: span editor (:func:`dashboard.editor.span_editor`) honour an injected value: AppTest cannot run
+#: a component's JavaScript.
 TEST_ENV = "WORKBENCH_APPTEST"
 INJECT_PREFIX = "_test_inject:"
 
 
 def inject_key(key: str) -> str:
-    """Session-state key a test sets to stand in for the labeler ``key``'s return value."""
+    """Session-state key a test sets to stand in for what the browser component ``key`` sends."""
     return INJECT_PREFIX + key
-
-
-def labeler(text: str, labels: Mapping[str, list[dict]], *, key: str) -> dict | None:
-    """The ``text_labeler`` component; returns its value (``None`` until the browser sends one).
-
-    Injection point for tests: the component is a browser widget, and under Streamlit's
-    ``AppTest`` it renders as an unknown element whose value is always ``None``. When the
-    environment variable :data:`TEST_ENV` is ``"1"`` and ``st.session_state[inject_key(key)]``
-    holds a value, that value is returned instead, as if the user had labelled it in the
-    browser. Without the flag the session key is ignored, so a real session cannot use it.
-
-    The component has no ``key`` argument: its identity is its arguments. Passing the same
-    ``labels`` on every rerun keeps the user's edits; passing new ones (after "mark all
-    occurrences", a reload) starts it afresh from them - which is what the pages want.
-    """
-    if os.environ.get(TEST_ENV) == "1":
-        injected = st.session_state.get(inject_key(key))
-        if injected is not None:
-            return injected
-    from streamlit_annotation_tools import text_labeler
-
-    return text_labeler(text, dict(labels))
 
 
 # --------------------------------------------------------------------------- colour-coded view
@@ -150,19 +128,6 @@ def spans_html(text: str, spans: Sequence[Span], *, low_confidence: float = 0.7,
     body = "".join(out)
     return ('<div class="wb-spans" style="white-space:pre-wrap;line-height:2.0;font-family:ui-monospace,monospace;'
             f'font-size:0.9em;border:1px solid #ddd;padding:8px;border-radius:4px">{body}</div>')
-
-
-def render_spans(text: str, spans: Sequence[Span], categories: Iterable[str], *, low_confidence: float = 0.7) -> None:
-    """The legend and the colour-coded view (see :func:`spans_html`)."""
-    st.html(legend_html(categories) + spans_html(text, spans, low_confidence=low_confidence))
-
-
-def span_choice_label(text: str, s: Span, width: int = 40) -> str:
-    """One line describing a span for a select box (offsets, label, covered text shortened)."""
-    surface = text[s.start:s.end].replace("\n", " ")
-    if len(surface) > width:
-        surface = surface[: width - 1] + "…"
-    return f"{s.start}-{s.end} {s.label}: {surface}"
 
 
 def spans_rows(spans: Sequence[Span]) -> list[dict[str, Any]]:
@@ -235,7 +200,7 @@ def render_job(db, job, *, user: session.User, key: str, counts: bool = False, t
     text = job.message or job.status
     if title:
         who = f" · started by {job.created_by}" if job.created_by else ""
-        st.markdown(f"**Job {job.id} · {job.kind}** · {job.status}{who}")
+        st.markdown(f"**Job {job.id} · {jobs.KIND_WORDS.get(job.kind, job.kind)}** · {job.status}{who}")
     else:
         text = f"Job #{job.id}: {text}"
     if counts:
@@ -280,11 +245,41 @@ def job_progress(job_id: int | None, *, user: session.User, key: str, counts: bo
     return None
 
 
-def risk_marked_html(text: str, reasons: list[dict], reason_words: Mapping[str, str]) -> str:
-    """The de-identified text (escaped) with each reason's entity boxed in red and its context
-    window shaded; hovering shows which reasons point there (kinds and offsets, no text)."""
-    marks = reason_marks(reasons, len(text))
-    cuts = sorted({0, len(text), *(a for a, _, _ in marks), *(b for _, b, _ in marks)})
+#: How a de-identified text marks what was done to each span, so a reader tells a surrogate
+#: from an original at a glance and a missed name (unmarked) stands out.
+OUTPUT_MARKS = {
+    "replace": ("surrogate", "border-bottom:2px solid #2e7d32;background:#e8f5e9;"),
+    "shift": ("shifted date or age", "border-bottom:2px solid #2e7d32;background:#e8f5e9;"),
+    "redact": ("placeholder", "background:#eceff1;color:#37474f;border-radius:3px;"),
+    "keep": ("kept as written", "border-bottom:2px dashed #f9a825;"),
+}
+
+
+def output_legend_html() -> str:
+    items = "".join(f'<span style="{style}padding:0 4px;margin-right:10px">{html.escape(words)}</span>'
+                    for words, style in dict.fromkeys(OUTPUT_MARKS.values()))
+    return (f'<div style="font-size:0.8em;margin-bottom:4px">{items}'
+            '<span style="color:#555">unmarked text: as in the original</span></div>')
+
+
+def deid_output_html(text: str, spans: Sequence[Span], *, actions: Sequence[str] | None = None,
+                     reasons: Sequence[dict] = (), reason_words: Mapping[str, str] | None = None,
+                     css_class: str = "wb-deid") -> str:
+    """A de-identified text (escaped, line breaks kept) with every output span marked by what
+    was done to it (:data:`OUTPUT_MARKS`: surrogate, placeholder, kept) and, for risk triage,
+    each reason's entity boxed in red and its context shaded. Tooltips name the action, the
+    label and the reasons (kinds only, no text). The action of a span is ``actions[i]`` when given
+    (a fresh result), else what its stored ``deid:<action>:...`` layer says."""
+    from pipeline.layers import parse_output_layer
+
+    reason_words = reason_words or {}
+    n = len(text)
+    marks = reason_marks(list(reasons), n)
+    acts = list(actions) if actions is not None else [parse_output_layer(s.layer)[0] for s in spans]
+    action_of = {id(s): a for s, a in zip(spans, acts)}
+    spans = sorted((s for s in spans if 0 <= s.start < s.end <= n), key=lambda s: (s.start, s.end))
+    cuts = sorted({0, n, *(a for a, _, _ in marks), *(b for _, b, _ in marks),
+                   *(s.start for s in spans), *(s.end for s in spans)})
     kinds: dict[tuple[int, int], set[str]] = {}
     for r in reasons:
         for a, b in ((r.get("start"), r.get("end")), (r.get("context_start"), r.get("context_end"))):
@@ -293,15 +288,23 @@ def risk_marked_html(text: str, reasons: list[dict], reason_words: Mapping[str, 
     out = []
     for a, b in zip(cuts, cuts[1:]):
         piece = html.escape(text[a:b])
+        span = next((s for s in spans if s.start <= a and b <= s.end), None)
         ent = [m for m in marks if m[2] == "entity" and m[0] <= a and b <= m[1]]
         con = [m for m in marks if m[2] == "context" and m[0] <= a and b <= m[1]]
-        if not ent and not con:
+        if span is None and not ent and not con:
             out.append(piece)
             continue
-        title = "; ".join(sorted({k for m in ent + con for k in kinds.get((m[0], m[1]), ())}))
-        style = "background:#fff3cd;" if con else ""
+        title, style = [], ""
+        if con:
+            style += "background:#fff3cd;"
+        if span is not None:
+            words, s_style = OUTPUT_MARKS.get(action_of.get(id(span), "replace"), OUTPUT_MARKS["replace"])
+            style += s_style
+            title.append(f"{words} ({span.label})")
         if ent:
-            style += "border:2px solid #c62828;border-radius:3px;background:#ffcdd2;font-weight:600;"
-        out.append(f'<span title="{html.escape(title)}" style="{style}">{piece}</span>')
-    return ('<div class="wb-risk" style="white-space:pre-wrap;line-height:1.9;font-family:ui-monospace,monospace;'
-            'font-size:0.9em;border:1px solid #ddd;padding:8px;border-radius:4px">' + "".join(out) + "</div>")
+            style += "border:2px solid #c62828;border-radius:3px;font-weight:600;"
+        title += sorted({k for m in ent + con for k in kinds.get((m[0], m[1]), ())})
+        out.append(f'<span title="{html.escape("; ".join(title))}" style="{style}">{piece}</span>')
+    return (f'<div class="{css_class}" style="white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;'
+            'font-family:ui-monospace,monospace;font-size:0.9em;border:1px solid #ddd;padding:8px;border-radius:4px">'
+            + "".join(out) + "</div>")

@@ -6,6 +6,7 @@ Each figure is a pure function of metrics data (the dataclasses of :mod:`pipelin
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, Sequence
 
 import plotly.graph_objects as go
@@ -15,10 +16,23 @@ from pipeline.metrics.counts import Counts
 RISK_ORDER = ("green", "amber", "red")
 RISK_COLOURS = {"green": "#2e7d32", "amber": "#f9a825", "red": "#c62828"}
 _PRF = (("precision", "Precision", "#1f77b4"), ("recall", "Recall", "#d62728"), ("f1", "F1", "#2ca02c"))
+#: Legends sit under the plot, never over the axes or the data.
+LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0)
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
     return obj.get(key, default) if isinstance(obj, Mapping) else getattr(obj, key, default)
+
+
+def count_axis(max_value: float, title: str) -> dict:
+    """A y axis for counts: whole numbers only (no 0.5 documents), from zero."""
+    step = max(1, math.ceil(max(1.0, float(max_value or 0)) / 6))
+    return dict(title=title, tick0=0, dtick=step, tickformat="d", rangemode="tozero")
+
+
+def short_date(ts: str | None) -> str:
+    """``2026-11-23T16:26:21.321728+00:00`` -> ``2026-11-23 16:26`` (minutes are enough to tell versions apart)."""
+    return (ts or "")[:16].replace("T", " ")
 
 
 def category_prf_bars(per_category: Mapping[str, Counts | Mapping[str, float]],
@@ -29,20 +43,54 @@ def category_prf_bars(per_category: Mapping[str, Counts | Mapping[str, float]],
     for key, name, colour in _PRF:
         fig.add_trace(go.Bar(name=name, x=cats, y=[float(_get(per_category[c], key)) for c in cats],
                              marker_color=colour))
-    fig.update_layout(barmode="group", title=title, yaxis=dict(range=[0, 1.05], title="score"))
+    fig.update_layout(barmode="group", title=title, yaxis=dict(range=[0, 1.05], title="score"),
+                      legend=LEGEND_BELOW)
     return fig
+
+
+METRIC_WORDS = {"f1": "F1", "recall": "Recall", "precision": "Precision", "document_recall": "Documents with all PHI found"}
 
 
 def learning_curve(versions: Sequence[Any], metrics: Sequence[str] = ("f1", "recall", "precision"),
                    x: str = "created_at") -> go.Figure:
-    """Model versions over time: one line per metric; each version is a mapping with ``name``,
-    ``x`` (default ``created_at``) and the metric values (missing values leave gaps)."""
+    """Model versions in the order they were trained, one line per metric: a categorical axis
+    of version names (one tick per version, whatever the time between them), the training date
+    on hover. Each version is a mapping with ``name``, ``x`` (default ``created_at``) and the
+    metric values (missing values leave gaps)."""
     rows = sorted(versions, key=lambda v: str(_get(v, x) or ""))
+    names = [str(_get(v, "name", "")) for v in rows]
     fig = go.Figure()
     for m in metrics:
-        fig.add_trace(go.Scatter(name=m, mode="lines+markers", x=[_get(v, x) for v in rows],
-                                 y=[_get(v, m) for v in rows], text=[_get(v, "name", "") for v in rows]))
-    fig.update_layout(title="Model versions", yaxis=dict(title="score"), xaxis=dict(title=x))
+        fig.add_trace(go.Scatter(name=METRIC_WORDS.get(m, m), mode="lines+markers", x=names,
+                                 y=[_get(v, m) for v in rows],
+                                 customdata=[short_date(_get(v, x)) for v in rows],
+                                 hovertemplate="%{x}<br>trained %{customdata}<br>%{y:.3f}<extra></extra>"))
+    fig.update_layout(title="Model versions", yaxis=dict(title="score", range=[0, 1.05]),
+                      xaxis=dict(title="version (oldest first)", type="category"), legend=LEGEND_BELOW)
+    return fig
+
+
+def training_history(points: Sequence[Mapping[str, Any]]) -> go.Figure:
+    """Loss (left axis) and dev F1 (right axis) of a training run, one line per member, against
+    the member's own report number (whole numbers: epochs or loss reports, never fractions)."""
+    fig = go.Figure()
+    members = list(dict.fromkeys(str(p.get("member") or "model") for p in points))
+    palette = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
+    for k, member in enumerate(members):
+        mine = [p for p in points if str(p.get("member") or "model") == member]
+        colour = palette[k % len(palette)]
+        loss = [(n, p["loss"]) for n, p in enumerate((p for p in mine if p.get("loss") is not None), start=1)]
+        f1 = [(n, p["dev_f1"]) for n, p in enumerate((p for p in mine if p.get("dev_f1") is not None), start=1)]
+        if loss:
+            fig.add_trace(go.Scatter(name=f"{member} loss", mode="lines", x=[n for n, _ in loss],
+                                     y=[v for _, v in loss], line=dict(color=colour)))
+        if f1:
+            fig.add_trace(go.Scatter(name=f"{member} dev F1", mode="lines+markers", x=[n for n, _ in f1],
+                                     y=[v for _, v in f1], yaxis="y2", line=dict(color=colour, dash="dot")))
+    fig.update_layout(title="Training loss and dev F1, per member", height=340, legend=LEGEND_BELOW,
+                      xaxis=dict(title="report", tick0=1, dtick=1 if len(points) <= 20 else None, tickformat="d"),
+                      yaxis=dict(title="loss", rangemode="tozero"),
+                      yaxis2=dict(title="dev F1", overlaying="y", side="right", range=[0, 1], showgrid=False))
     return fig
 
 
@@ -76,7 +124,8 @@ def operating_curve_figure(curve: Any) -> go.Figure:
     fig.add_trace(go.Scatter(name="operating points", mode="markers", x=[_get(p, "recall") for p in pts],
                              y=[_get(p, "precision") for p in pts], marker=dict(size=10, symbol="diamond"),
                              text=[f"target {_get(p, 'target_recall'):.3f}" for p in pts]))
-    fig.update_layout(title="Operating points", xaxis=dict(title="PHI-token recall"), yaxis=dict(title="precision"))
+    fig.update_layout(title="Operating points", xaxis=dict(title="PHI-token recall"), yaxis=dict(title="precision"),
+                      legend=LEGEND_BELOW)
     return fig
 
 
@@ -88,7 +137,7 @@ def risk_distribution(colours: Sequence[str]) -> go.Figure:
     order = [c for c in RISK_ORDER if c in counts] + sorted(c for c in counts if c not in RISK_ORDER)
     fig = go.Figure(go.Bar(x=order, y=[counts[c] for c in order],
                            marker_color=[RISK_COLOURS.get(c, "#9e9e9e") for c in order]))
-    fig.update_layout(title="Risk colours", yaxis=dict(title="documents"))
+    fig.update_layout(title="Risk colours", yaxis=count_axis(max(counts.values(), default=0), "documents"))
     return fig
 
 
@@ -102,7 +151,8 @@ def throughput_bars(rows: Sequence[Any]) -> go.Figure:
                          offsetgroup="docs", yaxis="y"))
     fig.add_trace(go.Bar(name="spans / hour", x=users, y=[_get(r, "spans_per_hour") for r in rows],
                          offsetgroup="spans", yaxis="y2"))
-    fig.update_layout(barmode="group", title="Annotator throughput",
-                      yaxis=dict(title="documents / hour"),
-                      yaxis2=dict(title="spans / hour", overlaying="y", side="right", showgrid=False))
+    fig.update_layout(barmode="group", title="Annotator throughput", legend=LEGEND_BELOW,
+                      yaxis=dict(title="documents / hour", rangemode="tozero"),
+                      yaxis2=dict(title="spans / hour", overlaying="y", side="right", showgrid=False,
+                                  rangemode="tozero"))
     return fig

@@ -20,8 +20,10 @@ show_agreement = access.can(user, "view_metrics")
 cols = st.columns(4 if show_agreement else 3)
 cols[0].metric("Documents", ov["documents"])
 cols[1].metric("Gold documents", ov["gold_finished"], help=f"{ov['gold_spans']} gold spans")
-cols[2].metric("Active model", ov["active_model"] or "none",
-               help=None if ov["active_f1"] is None else f"strict micro F1 {ov['active_f1']:.3f}")
+model_value = "none" if not ov["active_model"] else (
+    f"F1 {ov['active_f1']:.2f}" if ov["active_f1"] is not None else "active")
+cols[2].metric("Active model", model_value,
+               help=None if not ov["active_model"] else f"version {ov['active_model']} (strict micro F1 on held-out gold)")
 if show_agreement:
     cols[3].metric("Agreement (strict F1)", "-" if ov["agreement_f1"] is None else f"{ov['agreement_f1']:.2f}",
                    help=f"mean pairwise entity F1 over {ov['agreement_docs']} double-annotated documents")

@@ -13,7 +13,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.figures import (agreement_heatmap, category_prf_bars, confusion_heatmap, learning_curve,
-                               operating_curve_figure, throughput_bars)
+                               operating_curve_figure, short_date, throughput_bars)
 from pipeline.metrics.filters import MetricsFilter
 from pipeline.metrics.summaries import gold_comparison_rows, measure_rows
 from services import project_metrics as pm
@@ -33,6 +33,17 @@ def load_metrics(db_path: str, project_id: int, category: str | None, since: str
 
 def fmt(v: float | None) -> str:
     return "-" if v is None else f"{v:.3f}"
+
+
+def table(rows: list[dict], key: str, *, decimals: int = 3) -> None:
+    """A table for people: column names in words (first letter up), floats to ``decimals``."""
+    df = pd.DataFrame(rows)
+    if df.empty:
+        return
+    df.columns = [str(c)[:1].upper() + str(c)[1:] for c in df.columns]
+    config = {c: st.column_config.NumberColumn(c, format=f"%.{decimals}f")
+              for c in df.columns if df[c].dtype.kind == "f"}
+    st.dataframe(df, hide_index=True, key=key, column_config=config)
 
 
 st.title("Metrics")
@@ -58,7 +69,7 @@ with tab_model:
     if m.active is None:
         st.info("No active model: train one and activate it on the Train page.")
     else:
-        st.markdown(f"**Active model {m.active['name']}** · trained {m.active['created_at'][:19]} · "
+        st.markdown(f"**Active model {m.active['name']}** · trained {short_date(m.active['created_at'])} · "
                     f"members {m.active['members'] or '-'} · "
                     f"{m.active['dev_documents'] or '?'} held-out dev document(s)")
         c = st.columns(4)
@@ -69,8 +80,7 @@ with tab_model:
         if m.active_per_category:
             st.plotly_chart(category_prf_bars(m.active_per_category, title="Active model, per category (dev)"),
                             key="metrics.active_prf")
-            st.dataframe(pd.DataFrame(measure_rows(m.active_per_category)), hide_index=True,
-                         key="metrics.active_table")
+            table(measure_rows(m.active_per_category), "metrics.active_table")
         for note in m.notes:
             st.caption(note)
     if m.versions:
@@ -105,10 +115,10 @@ with tab_pre:
             st.plotly_chart(confusion_heatmap(rows, cols, matrix), key="metrics.confusion")
         if rep.operating is not None:
             st.plotly_chart(operating_curve_figure(rep.operating), key="metrics.operating")
-            st.dataframe(pd.DataFrame([{"target recall": p.target_recall, "reached": p.achieved,
-                                        "threshold": p.threshold, "recall": p.recall, "precision": p.precision,
-                                        "missed / 1000 tokens": p.fn_per_1000, "flagged wrongly / 1000": p.fp_per_1000}
-                                       for p in rep.operating.points]), hide_index=True, key="metrics.points")
+            table([{"target recall": p.target_recall, "reached": "yes" if p.achieved else "no",
+                    "threshold": p.threshold, "recall": p.recall, "precision": p.precision,
+                    "missed / 1000 tokens": p.fn_per_1000, "flagged wrongly / 1000": p.fp_per_1000}
+                   for p in rep.operating.points], "metrics.points")
         else:
             st.caption("Operating points need scored pre-annotations (all scores are equal here).")
 
@@ -137,7 +147,7 @@ with tab_people:
             if comp.model_strict is not None:
                 bars[f"pre ({comp.annotator}'s docs)"] = comp.model_strict.micro
         st.plotly_chart(category_prf_bars(bars, title="Strict P/R/F1 against gold"), key="metrics.vs_gold")
-        st.dataframe(pd.DataFrame(gold_comparison_rows(m.vs_gold)), hide_index=True, key="metrics.vs_gold_table")
+        table(gold_comparison_rows(m.vs_gold), "metrics.vs_gold_table")
     elif ag is not None:
         st.caption("No annotator finished a document that has gold yet.")
 
@@ -147,4 +157,7 @@ with tab_speed:
         st.info("No finished assignment" + (" in this date range." if since or until else " yet."))
     else:
         st.plotly_chart(throughput_bars(m.throughput), key="metrics.throughput")
-        st.dataframe(pd.DataFrame([r.to_dict() for r in m.throughput]), hide_index=True, key="metrics.throughput_table")
+        table([{"annotator": r.user, "documents": r.n_documents, "spans": r.n_spans, "timed documents": r.timed_documents,
+                "hours": r.total_seconds / 3600, "documents / hour": r.docs_per_hour, "spans / hour": r.spans_per_hour,
+                "median minutes / document": (r.median_seconds_per_doc / 60) if r.median_seconds_per_doc else None}
+               for r in m.throughput], "metrics.throughput_table", decimals=1)

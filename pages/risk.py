@@ -10,6 +10,7 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import figures, state
+from dashboard.figures import short_date
 from services import access, jobs
 from services import risk as rs
 
@@ -23,6 +24,8 @@ CELL_STYLE = {"red": "background-color: #f8d0d0", "amber": "background-color: #f
               "green": "background-color: #d4edd6"}
 DECISION_WORDS = {"accepted": "Accept (release)", "sent_back": "Send back (fix annotation)",
                   "withheld": "Withhold (never release)"}
+DECIDED_WORDS = {"accepted": "accepted", "sent_back": "sent back", "withheld": "withheld"}
+METHOD_WORDS = {"document-share": "share of the document's contexts", "corpus-share": "share of all contexts"}
 REASON_WORDS = {"unique_context": "unique context", "quasi_identifier": "rare quasi-identifiers",
                 "keep": "kept as written", "unreviewed_low_confidence": "unreviewed low confidence",
                 "machine_only_direct_identifier": "machine-only direct identifier"}
@@ -62,8 +65,9 @@ job_panel()
 queue = rs.triage_queue(db, user, run.id)
 info = rs.latest_risk_result(db, run.id)
 if info:
-    st.caption(f"Scored with {info.get('method')} (threshold {info.get('threshold')}, k {info.get('k')}); "
-               f"context embedder: {info.get('embedder')}")
+    st.caption(f"Scored by the {METHOD_WORDS.get(info.get('method'), info.get('method'))} that are unique "
+               f"(similarity threshold {float(info.get('threshold') or 0):.2f}; quasi-identifiers rare below "
+               f"k = {info.get('k')}); contexts compared with {info.get('embedder')}.")
 
 with st.expander("Re-score this run" if queue else "Score this run", expanded=not queue):
     c1, c2, c3 = st.columns(3)
@@ -95,7 +99,7 @@ with right:
     show = f2.multiselect("Colours", ["red", "amber", "green"], default=["red", "amber", "green"], key="risk.colours")
     shown = [r for r in queue if r.colour in show and (r.decision is None or not undecided_only)]
     table = pd.DataFrame([{"colour": r.colour, "document": r.doc_name, "score": round(r.score, 1),
-                           "reasons": len(r.reasons), "decision": r.decision or "",
+                           "reasons": len(r.reasons), "decision": DECIDED_WORDS.get(r.decision or "", ""),
                            "decided by": r.decided_by or ""} for r in shown],
                          columns=["colour", "document", "score", "reasons", "decision", "decided by"])
     st.dataframe(table.style.map(lambda c: CELL_STYLE.get(c, ""), subset=["colour"]).format({"score": "{:.1f}"}),
@@ -114,35 +118,37 @@ if st.session_state.get(DOC_KEY) not in by_doc:
 doc_id = st.selectbox("Document", ids, key=DOC_KEY,
                       format_func=lambda i: f"{TAGS.get(by_doc[i].colour, '')} {by_doc[i].doc_name} · "
                                             f"score {by_doc[i].score:.1f} · {len(by_doc[i].reasons)} reasons"
-                                            + (f" · {by_doc[i].decision}" if by_doc[i].decision else ""))
+                                            + (f" · {DECIDED_WORDS.get(by_doc[i].decision, '')}"
+                                               if by_doc[i].decision else ""))
 score = by_doc[doc_id]
 out = rs.scored_output(db, user, run.id, doc_id)
 
 st.subheader(f"{DOTS.get(score.colour, '')} {score.doc_name}")
 if score.decision:
-    st.caption(f"Decision: **{score.decision}** by {score.decided_by or '?'} at {(score.decided_at or '')[:19]}")
+    st.caption(f"Decision: **{DECIDED_WORDS.get(score.decision, score.decision)}** by {score.decided_by or '?'} "
+               f"on {short_date(score.decided_at)}")
 else:
     st.caption("No decision yet.")
 body, side = st.columns([3, 2])
 with body:
     st.markdown("**De-identified text** (reason entities boxed in red, their contexts shaded)")
-    st.html(C.risk_marked_html(out.text or "", score.reasons, REASON_WORDS))
+    st.html(C.output_legend_html() + C.deid_output_html(out.text or "", out.spans, reasons=score.reasons,
+                                                        reason_words=REASON_WORDS, css_class="wb-risk"))
 with side:
     st.markdown(f"**Reasons** ({len(score.reasons)})")
     counts: dict[str, int] = {}
     for r in score.reasons:
         counts[r.get("kind", "")] = counts.get(r.get("kind", ""), 0) + 1
     st.caption(" · ".join(f"{REASON_WORDS.get(k, k)}: {n}" for k, n in counts.items()))
-    st.dataframe(pd.DataFrame([{"kind": REASON_WORDS.get(r.get("kind", ""), r.get("kind", "")),
-                                "where": (f"{r['start']}-{r['end']}" if r.get("start") is not None else ""),
-                                "detail": r.get("message", "")} for r in score.reasons]),
-                 hide_index=True, height=300)
+    st.dataframe(pd.DataFrame([{"Reason": REASON_WORDS.get(r.get("kind", ""), r.get("kind", "")),
+                                "Detail": r.get("message", "")} for r in score.reasons]),
+                 hide_index=True, height=300, column_config={"Detail": st.column_config.TextColumn(width="large")})
     if can_decide:
         for decision, words in DECISION_WORDS.items():
             if st.button(words, key=f"risk.decide.{decision}", width="stretch",
                          type="primary" if decision == "accepted" else "secondary"):
                 rs.decide(db, user, run.id, doc_id, decision)
-                C.flash(f"{score.doc_name}: {decision}.")
+                C.flash(f"{score.doc_name}: {DECIDED_WORDS[decision]}.")
                 nxt = next((i for i in ids if i != doc_id and by_doc[i].decision is None), None)
                 if nxt is not None:
                     st.session_state["risk.next_doc"] = nxt

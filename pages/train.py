@@ -10,12 +10,11 @@ app stays usable meanwhile. Every action checks the lead's right again on the se
 from __future__ import annotations
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
-from dashboard.figures import category_prf_bars
+from dashboard.figures import category_prf_bars, short_date, training_history
 from pipeline.metrics.summaries import models_to_activate, version_rows
 from services import access, jobs, preannotation
 from services import project_metrics as pm
@@ -34,25 +33,26 @@ st.caption(f"Project: {project.name} · schema {project.schema.name} · models i
 C.show_flash()
 
 
-def history_figure(points: list[dict]) -> go.Figure:
-    """Loss (left axis) and dev F1 (right axis) over the run's reported points."""
-    fig = go.Figure()
-    loss = [p for p in points if p.get("loss") is not None]
-    f1 = [p for p in points if p.get("dev_f1") is not None]
-    fig.add_trace(go.Scatter(name="loss", mode="lines", x=[p["i"] for p in loss], y=[p["loss"] for p in loss],
-                             text=[p.get("member", "") for p in loss]))
-    fig.add_trace(go.Scatter(name="dev F1", mode="lines+markers", x=[p["i"] for p in f1],
-                             y=[p["dev_f1"] for p in f1], yaxis="y2", text=[p.get("member", "") for p in f1]))
-    fig.update_layout(title="Training loss and dev F1", xaxis=dict(title="report"), yaxis=dict(title="loss"),
-                      yaxis2=dict(title="dev F1", overlaying="y", side="right", range=[0, 1]), height=320)
-    return fig
+STATUS_WORDS = {"trained": "trained", "active": "active", "rolled_back": "rolled back", "failed": "failed"}
+PRF_COLUMNS = {k: st.column_config.NumberColumn(k, format="%.3f") for k in
+               ("Precision", "Recall", "F1", "All PHI found")}
 
 
 def history_chart(job) -> None:
-    """The live loss / dev F1 of a training job."""
+    """The loss / dev F1 of a training job, per member (live while it runs, kept after)."""
     points = jobs.history_of(job)
     if job.kind == "train" and points:
-        st.plotly_chart(history_figure(points), key=f"train.history.{job.id}")
+        st.plotly_chart(training_history(points), key=f"train.history.{job.id}")
+
+
+def version_table(rows: list[dict]):
+    """Model versions for people: words for headers and states, minutes for times, 3 decimals."""
+    return pd.DataFrame([{"Version": r["name"], "Trained": short_date(r["created_at"]),
+                          "Status": "active" if r["active"] else STATUS_WORDS.get(r["status"], r["status"]),
+                          "Precision": r["precision"], "Recall": r["recall"], "F1": r["f1"],
+                          "All PHI found": r.get("document_recall"),
+                          "Dev documents": r.get("dev_documents"), "Members": r.get("members") or "-"}
+                         for r in rows])
 
 
 jobs.fail_stale_jobs(db)
@@ -113,13 +113,14 @@ if not versions:
     st.info("No model version yet.")
 else:
     rows = list(reversed(version_rows(versions)))
-    st.dataframe(pd.DataFrame(rows).drop(columns=["id"]), hide_index=True, key="train.versions")
+    st.dataframe(version_table(rows), hide_index=True, key="train.versions", column_config=PRF_COLUMNS)
     candidates = models_to_activate(versions)
     default = candidates[0] if candidates else (active or versions[0])
     by_id = {v.id: v for v in versions}
     chosen_id = st.selectbox(
         "Version", [v.id for v in versions], index=[v.id for v in versions].index(default.id),
-        format_func=lambda i: f"{by_id[i].name} · {by_id[i].status}" + (" · active" if by_id[i].active else ""),
+        format_func=lambda i: f"{by_id[i].name} · trained {short_date(by_id[i].created_at)}"
+        + (" · active" if by_id[i].active else f" · {STATUS_WORDS.get(by_id[i].status, by_id[i].status)}"),
         key="train.version")
     cmp = pm.compare_versions(db, project.id, chosen_id)
     chosen = by_id[chosen_id]
@@ -130,7 +131,13 @@ else:
                "thresholds tuned for recall" + (f" ≥ {float(target):g}" if target is not None else "")
                + " (they trade some precision, and often F1, for recall; a plain 0.5 decision scores differently).")
     if cmp.rows:
-        st.dataframe(pd.DataFrame(cmp.rows), hide_index=True, key="train.compare")
+        compare = pd.DataFrame([{"Category": r["category"], "Support": r["support"],
+                                 **{f"{who} {k}": r[f"{who} {k}"] for who in ("new", "active") for k in ("precision", "recall", "f1")},
+                                 "Δ F1": r["Δ F1"]} for r in cmp.rows])
+        compare.columns = [c.replace(" f1", " F1").replace("new ", "New ").replace("active ", "Active ") for c in compare.columns]
+        st.dataframe(compare, hide_index=True, key="train.compare",
+                     column_config={c: st.column_config.NumberColumn(c, format="%+.3f" if c == "Δ F1" else "%.3f")
+                                    for c in compare.columns if c not in ("Category", "Support")})
     c1, c2 = st.columns(2)
     if cmp.candidate_per_category:
         c1.plotly_chart(category_prf_bars(cmp.candidate_per_category, title=f"{chosen.name} (dev)"),
@@ -138,6 +145,10 @@ else:
     if active is not None and active.id != chosen.id and cmp.active_per_category:
         c2.plotly_chart(category_prf_bars(cmp.active_per_category, title=f"{active.name} (active, dev)"),
                         key="train.active_chart")
+    made_by = jobs.job_of_version(db, chosen)
+    if made_by is not None and jobs.history_of(made_by):
+        with st.expander(f"How {chosen.name} trained (loss and dev F1 per member)"):
+            history_chart(made_by)
     b1, b2 = st.columns(2)
     if b1.button(f"Activate {chosen.name}", disabled=chosen.active or chosen.status == "failed",
                  key="train.activate", icon=":material/check_circle:"):
@@ -174,13 +185,14 @@ recent = jobs.recent_jobs(db, project.id)
 failed = [j for j in recent if j.status == "failed"]
 if failed:
     st.markdown("**Failed jobs**")
-    st.dataframe(pd.DataFrame([{"job": j.id, "kind": j.kind, "by": j.created_by, "finished": (j.finished_at or "")[:19],
-                                "reason": j.error or "failed"} for j in failed]), hide_index=True, key="train.failed")
+    st.dataframe(pd.DataFrame([{"Job": j.id, "Kind": jobs.KIND_WORDS.get(j.kind, j.kind),
+                                "Started by": j.created_by or "-", "Finished": short_date(j.finished_at),
+                                "Reason": jobs.describe_result(j)} for j in failed]), hide_index=True, key="train.failed")
 done = [j for j in recent if j.status == "done"]
 if done:
     st.markdown("**Finished jobs**")
-    st.dataframe(pd.DataFrame([{"job": j.id, "kind": j.kind, "by": j.created_by, "finished": (j.finished_at or "")[:19],
-                                "result": jobs.result_summary(j.result) if isinstance(j.result, dict) else ""}
-                               for j in done]), hide_index=True, key="train.done")
+    st.dataframe(pd.DataFrame([{"Job": j.id, "Kind": jobs.KIND_WORDS.get(j.kind, j.kind),
+                                "Started by": j.created_by or "-", "Finished": short_date(j.finished_at),
+                                "Result": jobs.describe_result(j)} for j in done]), hide_index=True, key="train.done")
 if not recent:
     st.caption("No jobs yet.")

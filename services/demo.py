@@ -12,6 +12,7 @@ passwords that are never shown; they exist to own layers, and a lead can reset t
 """
 from __future__ import annotations
 
+import os
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from pipeline.spans import Document
 from pipeline.synthetic import generate_corpus, simulate_annotator
 from pipeline.synthetic.demo_plan import (ANNOTATORS, DEMO_NAME, DEMO_SOURCE, DEMO_USERS, PRE_RATES, REVIEWER, STAGES,
                                           annotation_seconds, plan_stages, pre_annotations, split_for)
+from services import deidentification, training
+from services.jobs import JobContext, start_job
 
 __all__ = ["ANNOTATORS", "DEMO_NAME", "DEMO_SOURCE", "DEMO_USERS", "PRE_RATES", "REVIEWER", "STAGES", "DemoSummary",
            "build_demo", "create_demo_project", "ensure_demo", "ensure_demo_summary", "plan_stages",
@@ -131,3 +134,45 @@ def ensure_demo_summary(db: Database, *, n_docs: int = 120, seed: int = 7) -> De
         if store.list_projects(db):
             return None
         return build_demo(db, n_docs=n_docs, seed=seed)
+
+
+# --------------------------------------------------------------------------- the first five minutes
+
+#: A CRF-only ensemble trains on the demo's gold set in seconds; encoders would take minutes.
+DEMO_MODEL_MEMBERS = ("crf",)
+
+
+def demo_model_job(ctx: JobContext) -> dict:
+    """Job kind ``demo_setup``: what a new installation needs so every page shows real work -
+    train a model on the demo project's gold set (CRF members), activate it, then de-identify
+    the project (gold spans where there is gold, the new model's detections elsewhere) and score
+    the run's re-identification risk. Runs in the background right after the first start, so
+    the app is usable at once; progress shows on the Train page."""
+    pid = int(ctx.params["project_id"])
+    user = ctx.params.get("user")
+    steps = {"train": ("training a model", training.train_job),
+             "deidentify": ("de-identifying the project", deidentification.deidentify_job)}
+    train_ctx = JobContext(db_path=ctx.db_path, job_id=ctx.job_id, on_progress=ctx.on_progress,
+                           params={"project_id": pid, "members": list(DEMO_MODEL_MEMBERS), "user": user,
+                                   "config": {"crf": {"max_iterations": 60}}})
+    ctx.progress(0, None, f"demo set-up: {steps['train'][0]}", force=True)
+    trained = steps["train"][1](train_ctx)
+    db = ctx.connect()
+    try:
+        training.activate_version(db, user or "installer", trained["model_version_id"])
+    finally:
+        db.conn.close()
+    ctx.check_stop()
+    ctx.progress(0, None, f"demo set-up: {steps['deidentify'][0]}", force=True)
+    deid_ctx = JobContext(db_path=ctx.db_path, job_id=ctx.job_id, on_progress=ctx.on_progress,
+                          params={"project_id": pid, "doc_ids": "all", "layer": GOLD, "missing": "detect",
+                                  "profile": "replace", "user": user, "risk": True})
+    run = steps["deidentify"][1](deid_ctx)
+    return {"model_version_id": trained["model_version_id"], "name": trained["name"],
+            "dev_strict": trained.get("dev_strict"), "run_id": run["run_id"], "documents": run["documents"],
+            "leaks": run["leaks"], "risk": run.get("risk")}
+
+
+def start_demo_setup(db_path: str | os.PathLike, project_id: int, *, user: str = "installer") -> int:
+    """Start :func:`demo_model_job` in a worker process; the job id."""
+    return start_job(db_path, "demo_setup", {"project_id": int(project_id), "user": user}, user=user)

@@ -1,22 +1,78 @@
 """What the app needs around every page run: this thread's connection, the signed-in user of a
-session token, and the current project.
+session token, the session cookie, and the current project.
 
 Streamlit runs each browser session's script in a thread of its own, and a SQLite connection
 may only be used by the thread that opened it, so :func:`thread_db` keeps one per thread.
+
+Sessions survive a reload, a new tab and a deep link through a cookie: a browser session's
+own memory (``st.session_state``) dies with its websocket. The cookie carries the server-side
+session token with its expiry, signed with a key derived from the installation's secret
+(:func:`cookie_for` / :func:`token_from_cookie`); the server's ``sessions`` row stays the
+authority, so signing out, a password reset or a disabled account end the cookie's use at once,
+and a cookie that was altered, is expired, or belongs to another installation is ignored. It is
+never put in a URL.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
+import time
 
 from sqlite_utils import Database
 
 import store
+from services.settings import project_secret
 from services.users import sign_in, sign_out, user_for_session
+
+COOKIE_NAME = "wb_session"
+_COOKIE_VERSION = "v1"
 
 User = store.User
 Project = store.Project
 
-__all__ = ["Project", "User", "project_or_first", "sign_in", "sign_out", "thread_db", "user_for_session"]
+__all__ = ["COOKIE_NAME", "Project", "User", "cookie_for", "project_or_first", "sign_in", "sign_out", "thread_db",
+           "token_from_cookie", "user_for_session"]
+
+
+def _cookie_key(database: str | os.PathLike) -> bytes:
+    return hmac.new(project_secret(database), b"workbench session cookie " + _COOKIE_VERSION.encode(),
+                    hashlib.sha256).digest()
+
+
+def _signature(key: bytes, token: str, expires: int) -> str:
+    return hmac.new(key, f"{token}|{expires}".encode(), hashlib.sha256).hexdigest()
+
+
+def cookie_for(database: str | os.PathLike, token: str, ttl_seconds: float, *, now: float | None = None) -> str:
+    """The signed cookie value for a session token, valid for ``ttl_seconds``.
+
+    >>> import tempfile, pathlib
+    >>> db = pathlib.Path(tempfile.mkdtemp()) / "w.db"
+    >>> value = cookie_for(db, "tok123", 3600, now=1_000_000)
+    >>> token_from_cookie(db, value, now=1_000_100), token_from_cookie(db, value, now=1_003_601)
+    ('tok123', None)
+    >>> token_from_cookie(db, value.replace("tok123", "tok124"), now=1_000_100) is None     # altered
+    True
+    """
+    expires = int((time.time() if now is None else now) + ttl_seconds)
+    return f"{_COOKIE_VERSION}.{token}.{expires}.{_signature(_cookie_key(database), token, expires)}"
+
+
+def token_from_cookie(database: str | os.PathLike, value: str | None, *, now: float | None = None) -> str | None:
+    """The session token a cookie carries, if its signature holds and it has not expired."""
+    if not value or not isinstance(value, str):
+        return None
+    parts = value.split(".")
+    if len(parts) != 4 or parts[0] != _COOKIE_VERSION or not parts[2].isdigit():
+        return None
+    _, token, expires_s, sig = parts
+    expires = int(expires_s)
+    if expires < (time.time() if now is None else now):
+        return None
+    if not hmac.compare_digest(sig, _signature(_cookie_key(database), token, expires)):
+        return None
+    return token
 
 
 def thread_db(path: str | os.PathLike) -> Database:

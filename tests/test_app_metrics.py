@@ -79,7 +79,7 @@ def test_active_model_learning_curve_and_category_filter(demo_app, tmp_path):
     bars = charts["Active model, per category (dev)"]["data"]
     assert bars[0]["x"] == list(ev["strict"]["per_category"])
     curve = charts["Model versions"]["data"]
-    assert curve[0]["text"] == ["v-a", "v-b"] and curve[0]["y"] == [ev["strict"]["micro"]["f1"]] * 2
+    assert curve[0]["x"] == ["v-a", "v-b"] and curve[0]["y"] == [ev["strict"]["micro"]["f1"]] * 2
     at.selectbox(key="metrics.category").set_value("NAME").run()
     assert not errors(at)
     charts = _charts(at)

@@ -81,14 +81,14 @@ def test_job_progress_survives_rerun_and_new_session_and_can_be_cancelled(demo_a
     # st.progress shows whole percents: wait for at least 2 % (12 of 600 steps) so the bar is above 0
     _wait(db, job_id, lambda j: j.status == "running" and j.progress >= 12)
     at = _train_page(demo_app)
-    assert shows(at, f"Job {job_id} · selftest")
+    assert shows(at, f"Job {job_id} · self-test")
     first = _progress_values(at)
     assert len(first) == 1 and 0 < first[0] < 1
     _wait(db, job_id, lambda j: j.progress / 600 >= first[0] + 0.02)
     at.run()                                             # a rerun reads the job again from the store
     assert _progress_values(at)[0] > first[0]
     other = _train_page(demo_app)                        # another browser session: the same job
-    assert shows(other, f"Job {job_id} · selftest") and _progress_values(other)[0] >= _progress_values(at)[0]
+    assert shows(other, f"Job {job_id} · self-test") and _progress_values(other)[0] >= _progress_values(at)[0]
     other.button(key=f"train.cancel.{job_id}").click().run()
     assert not errors(other)
     job = _wait(db, job_id, lambda j: j.finished)
@@ -118,7 +118,7 @@ def test_form_queues_training_job(demo_app, monkeypatch):
     assert params["members"] == ["crf", "bert"] and params["epochs"] == 2 and params["seed"] == 21
     assert params["target_recall"] == pytest.approx(0.95) and params["project_id"] == demo_app.project_id
     job = store.list_jobs(demo_app.db(), "train")[0]
-    assert shows(at, f"Job {job.id} · train") and shows(at, "started")
+    assert shows(at, f"Job {job.id} · training") and shows(at, "started")
     # a second training of the same project while one is queued is refused with a reason
     at.button(key="train.start").click().run()
     assert any("already running" in e for e in errors(at))

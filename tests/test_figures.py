@@ -33,9 +33,21 @@ def test_learning_curve_sorts_versions_by_time():
     versions = [{"name": "v2", "created_at": "2024-02-01", "f1": 0.9, "recall": 0.95},
                 {"name": "v1", "created_at": "2024-01-01", "f1": 0.8, "recall": 0.85}]
     fig = figures.learning_curve(versions, metrics=("f1", "recall"))
-    assert [t.name for t in fig.data] == ["f1", "recall"]
-    assert list(fig.data[0].x) == ["2024-01-01", "2024-02-01"] and list(fig.data[0].y) == [0.8, 0.9]
-    assert list(fig.data[0].text) == ["v1", "v2"]
+    assert [t.name for t in fig.data] == ["F1", "Recall"]
+    # one categorical tick per version, oldest first; the training date on hover
+    assert list(fig.data[0].x) == ["v1", "v2"] and list(fig.data[0].y) == [0.8, 0.9]
+    assert list(fig.data[0].customdata) == ["2024-01-01", "2024-02-01"] and fig.layout.xaxis.type == "category"
+
+
+def test_count_axes_have_whole_number_ticks_and_history_is_per_member():
+    fig = figures.risk_distribution(["red", "red", "amber"])
+    assert fig.layout.yaxis.tickformat == "d" and fig.layout.yaxis.dtick == 1
+    pts = [{"i": 1, "member": "crf", "loss": 3.0, "dev_f1": None}, {"i": 2, "member": "bert", "loss": 2.0, "dev_f1": None},
+           {"i": 3, "member": "crf", "loss": 1.0, "dev_f1": 0.5}, {"i": 4, "member": "bert", "loss": 1.5, "dev_f1": None}]
+    h = figures.training_history(pts)
+    by_name = {t.name: t for t in h.data}
+    assert set(by_name) == {"crf loss", "bert loss", "crf dev F1"}
+    assert list(by_name["crf loss"].x) == [1, 2] and list(by_name["bert loss"].y) == [2.0, 1.5]
 
 
 def test_agreement_heatmap_per_category():
