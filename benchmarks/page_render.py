@@ -8,8 +8,8 @@ the rows above):
   page (Streamlit's ``AppTest``, in this process);
 * **browser**: what a user waits for - from the click on the sidebar link (same session) to
   the page's main element being visible in Debian's chromium *and* the script run finished
-  (no "Running...", no stale elements). For Annotate and Review that element is the
-  labeler's text inside its iframe; for Risk the plotly chart.
+  (no "Running...", no stale elements). For Annotate and Review that element is the span
+  editor's note; for Risk the plotly chart.
 
 The database is made as an installation makes it (``init-project``, 120 demo documents), plus
 a de-identification run with risk scores over ``--deid-docs`` documents so the Risk page has a
@@ -45,14 +45,14 @@ class PageCase:
     url_path: str      # sidebar link ("" = the first page)
     heading: str | None
     user: str
-    ready: str         # CSS selector of the page's main element ("frame:" = inside the labeler iframe)
+    ready: str         # CSS selector of the page's main element
 
 
 CASES = (
     PageCase("home", "home", "", None, bh.LEAD, '[data-testid="stMain"] [data-testid="stMetric"]'),
     PageCase("home", "home", "", None, "ana", '[data-testid="stMain"] [data-testid="stMetric"]'),
-    PageCase("annotate", "annotate", "annotation", "Annotate", "ana", "frame:#actual-text"),
-    PageCase("review", "review", "adjudication", "Review", bh.LEAD, "frame:#actual-text"),
+    PageCase("annotate", "annotate", "annotation", "Annotate", "ana", ".wb-ed .wb-note"),
+    PageCase("review", "review", "adjudication", "Review", bh.LEAD, ".wb-ed .wb-note"),
     PageCase("train", "train", "training", "Train", bh.LEAD, '[data-testid="stMain"] [data-testid="stMultiSelect"]'),
     PageCase("deidentify", "deidentify", "deidentification", "De-identify", bh.LEAD,
              '[data-testid="stMain"] [data-testid="stBaseButton-primary"]'),
@@ -123,12 +123,8 @@ _READY = """([sel]) => {
 
 def _ready(page, case: PageCase, heading: str) -> None:
     page.locator('[data-testid="stMain"] h1').filter(has_text=heading).first.wait_for()
-    if case.ready.startswith("frame:"):
-        bh.labeler_frame(page)
-        page.wait_for_function(_READY, arg=['iframe[title*="annotation_tools"]'], polling="raf")
-    else:
-        page.locator(case.ready).first.wait_for(state="visible")
-        page.wait_for_function(_READY, arg=[case.ready], polling="raf")
+    page.locator(case.ready).first.wait_for(state="visible")
+    page.wait_for_function(_READY, arg=[case.ready], polling="raf")
 
 
 def bench_browser(project: bh.BrowserProject, runs: int) -> dict[PageCase, tuple[float, float]]:
@@ -143,7 +139,7 @@ def bench_browser(project: bh.BrowserProject, runs: int) -> dict[PageCase, tuple
         # Review: open the first document awaiting adjudication once; the choice stays in the session
         bh.open_page(lead, "adjudication", "Review")
         bh.choose_option(lead, lead.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').first)
-        bh.labeler_frame(lead)
+        bh.editor_ready(lead)
         bh.wait_idle(lead)
         for _ in range(runs + 1):
             for case in CASES:

@@ -2,6 +2,9 @@
 
 Blind double annotation: this page reads only the ``pre`` layer and the user's own
 ``annotator:<username>`` layer, through :mod:`services.access` (which refuses anything else).
+The note is edited in the span editor (:mod:`dashboard.editor`), which holds the working spans in
+the browser and sends them back as a draft and with each action (save, finish and next, next,
+previous); every span is checked (:func:`pipeline.annotation.edits.from_editor`) before it is kept.
 """
 from __future__ import annotations
 
@@ -10,26 +13,34 @@ import time
 import streamlit as st
 
 from dashboard import components as C
+from dashboard import editor as E
 from dashboard import state
 from pipeline.annotation import edits as ops
-from pipeline.errors import StaleSaveError
+from pipeline.annotation.queue import keep_order, neighbours
+from pipeline.errors import StaleSaveError, WorkbenchError
 from services import access, queues
 
 DOC_KEY = "annotate.doc_id"
 PICK_KEY = "annotate.pick"
 SHOWN_KEY = "annotate.shown"
 OPENED_KEY = "annotate.opened"
-LABELER_KEY = "annotate.labeler"
+ORDER_KEY = "annotate.order"
+MESSAGE_KEY = "annotate.message"
+EDITOR_KEY = "annotate.editor"   # the editor's test injection point
 
 ctx = state.page_context("annotate")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
 schema = project.schema
 own_layer = access.annotator_layer(user.username)
 
-st.title("Annotate")
+E.compact_page()
+head, pick, about = st.columns([1.3, 2.4, 3], vertical_alignment="center")
+head.title("Annotate")
 queue = queues.load_queue(db, user.username, project.id, settings.queue_order, settings.queue_seed)
-ids = [a.doc_id for a in queue]
 by_id = {a.doc_id: a for a in queue}
+# the queue as the annotator has been seeing it: finishing a document does not move it
+order = keep_order(st.session_state.get(f"{ORDER_KEY}.{project.id}", []), [a.doc_id for a in queue])
+st.session_state[f"{ORDER_KEY}.{project.id}"] = order
 
 if st.session_state.get("annotate.project") != project.id:  # switched project: start from its queue
     if st.session_state.get("annotate.project") is not None:
@@ -41,38 +52,46 @@ if requested and str(requested).isdigit() and st.session_state.get("annotate.que
     st.session_state[DOC_KEY] = int(requested)
 doc_id = st.session_state.get(DOC_KEY)
 if doc_id is None:
-    if not ids:
+    if not order:
         st.info("No documents are assigned to you in this project.")
         st.stop()
-    doc_id = ids[0]
+    doc_id = order[0]
     st.session_state[DOC_KEY] = doc_id
 doc_id = int(doc_id)
 
 
-def _go(target: int) -> None:
-    st.session_state[DOC_KEY] = target
-    st.session_state[PICK_KEY] = target
+def _notify(text: str, kind: str = "info") -> None:
+    """A message for the editor's status line (shown once, next to the toolbar that caused it);
+    messages of one run are joined, the most serious kind wins."""
+    old = st.session_state.get(MESSAGE_KEY)
+    if old:
+        rank = ("info", "success", "warn", "error")
+        text = f"{old['text']} {text}"
+        kind = max(old["kind"], kind, key=rank.index)
+    st.session_state[MESSAGE_KEY] = {"text": text, "kind": kind, "id": time.monotonic_ns()}
 
 
 def _picked() -> None:
     st.session_state[DOC_KEY] = st.session_state[PICK_KEY]
 
 
-if ids:
+def _time_words(seconds: float) -> str:
+    return f"time recorded {seconds / 60:.1f} min" if seconds >= 60 else f"time recorded {seconds:.0f} s"
+
+
+def _status_words(status: str) -> str:
+    return {"assigned": "to do", "in_progress": "in progress", "finished": "finished"}.get(status, status)
+
+
+# --- the queue ------------------------------------------------------------------------------
+if order:
     if doc_id in by_id:
         st.session_state[PICK_KEY] = doc_id
     else:
         st.session_state.pop(PICK_KEY, None)
-    pos = ids.index(doc_id) if doc_id in by_id else -1
-    nav = st.columns([1, 6, 1])
-    nav[0].button("Previous", key="annotate.prev", icon=":material/arrow_back:", disabled=pos <= 0,
-                  on_click=_go, args=(ids[max(0, pos - 1)],))
-    nav[1].selectbox("Your queue", ids, key=PICK_KEY, on_change=_picked, label_visibility="collapsed",
-                     index=None, placeholder="Choose a document from your queue",
-                     format_func=lambda i: f"{by_id[i].doc_name} · {by_id[i].status.replace('_', ' ')}")
-    nav[2].button("Next", key="annotate.next", icon=":material/arrow_forward:",
-                  disabled=pos >= len(ids) - 1 and pos != -1,
-                  on_click=_go, args=(ids[min(len(ids) - 1, pos + 1)],))
+    pick.selectbox("Your queue", order, key=PICK_KEY, on_change=_picked, label_visibility="collapsed",
+                   index=None, placeholder="Choose a document from your queue",
+                   format_func=lambda i: f"{by_id[i].doc_name} · {_status_words(by_id[i].status)}")
 
 # --- open the document (server-side check: assigned to this user) --------------------------
 opened: set = st.session_state.setdefault(OPENED_KEY, set())
@@ -91,100 +110,100 @@ if work is None:
         start, note = [s.with_(layer=own_layer) for s in pre], "the machine suggestions"
     work = ops.WorkState(doc_id=doc_id, layer=own_layer, base=list(start), base_version=own.version,
                          opened_at=time.time(), current=list(start), saved=list(start) if own.version else [])
-    work.notice = f"Opened from {note}."
+    _notify(f"Opened from {note}: open suggestions are dashed, with their score. Select text and press a "
+            "label's key; ? lists the keys.")
     st.session_state[work_key] = work
 elif st.session_state.get(SHOWN_KEY) != doc_id:
-    work.base = list(work.current)  # coming back: the labeler restarts from the unsaved spans
+    work.restart_from(work.current)  # coming back: the editor restarts from the unsaved spans
 st.session_state[SHOWN_KEY] = doc_id
 
 assignment = by_id.get(doc_id)
-st.subheader(doc.name)
-st.caption(" · ".join(filter(None, [
-    f"status: {assignment.status.replace('_', ' ')}" if assignment else None,
-    f"layer {own_layer}, version {work.base_version}",
-    work.notice,
-    f"time recorded: {assignment.seconds_spent / 60:.1f} min" if assignment else None])))
+about.caption(" · ".join(filter(None, [
+    None if doc_id in by_id else f"**{doc.name}**",
+    _status_words(assignment.status) if assignment else "not in your queue",
+    f"your layer: version {work.base_version}" if work.base_version else "your layer: not saved yet",
+    _time_words(assignment.seconds_spent) if assignment and assignment.seconds_spent else None])))
 
-# --- edit -----------------------------------------------------------------------------------
-left, right = st.columns(2)
-with left:
-    st.markdown("**Edit** (choose a label, then select text; select a marked span again to remove it)")
-    value = C.labeler(text, ops.to_labeler(text, work.base, schema), key=LABELER_KEY)
-    if value is not None:
-        result = ops.from_labeler(value, text, schema, str(doc_id), previous=work.base,
-                                  source=f"human:{user.username}", layer=own_layer)
-        work.current = result.spans
-        for message in result.warnings():
-            st.warning(message)
-with right:
-    st.markdown("**All spans** (dashed red: low confidence, with its score)")
-    C.render_spans(text, work.current, schema.categories, low_confidence=settings.low_confidence)
-
-overlaps = ops.find_overlaps(work.current)
-if overlaps:
-    st.warning("Overlapping spans cannot be saved: " + "; ".join(
-        f"{a.start}-{a.end} {a.label} / {b.start}-{b.end} {b.label}" for a, b in overlaps[:5]))
-
-# --- mark all occurrences / remove ----------------------------------------------------------
-if work.current:
-    with st.expander("Mark all occurrences / remove spans"):
-        choice = st.selectbox("Span", range(len(work.current)), key="annotate.span",
-                              format_func=lambda i: C.span_choice_label(text, work.current[i]))
-        ignore_case = st.checkbox("Ignore case", key="annotate.ignore_case")
-        b1, b2, b3 = st.columns(3)
-        if choice is not None and choice < len(work.current):
-            picked = work.current[choice]
-            if b1.button("Mark all occurrences", key="annotate.mark_all"):
-                new, added = ops.mark_all_occurrences(text, work.current, picked, ignore_case=ignore_case,
-                                                      source=f"human:{user.username}")
-                work.restart_from(new)
-                work.notice = f"Marked {added} more occurrence(s)."
-                st.rerun()
-            if b2.button("Remove this one", key="annotate.remove_one"):
-                work.restart_from(ops.remove_span(work.current, picked))
-                work.notice = "Removed 1 span."
-                st.rerun()
-            if b3.button("Remove all with this text", key="annotate.remove_all"):
-                new, removed = ops.remove_same_text(text, work.current, picked, ignore_case=ignore_case)
-                work.restart_from(new)
-                work.notice = f"Removed {removed} span(s)."
-                st.rerun()
-
-# --- save -----------------------------------------------------------------------------------
-
-
-def _save(status: str | None) -> None:
-    now = time.time()
-    try:
-        version = access.save_layer_as(db, user, doc_id, own_layer, work.current, work.base_version,
-                                       seconds=now - work.opened_at, status=status)
-    except StaleSaveError as e:
-        work.stale = str(e)  # the spans stay in work.current
-        return
-    work.saved_as(version, now)
-    work.notice = ("Saved and marked finished" if status == "finished" else "Saved") + f" (version {version})."
-
-
+# --- a refused (stale) save: said above the editor, the spans stay -------------------------
 if C.stale_panel(work, key="annotate", file_name=f"{doc.name}.{user.username}.unsaved.json",
                  latest_version=lambda: access.read_layer_for(db, user, doc_id, own_layer).version):
     st.session_state.pop(work_key, None)
     st.rerun()
+if work.notice:  # e.g. "your spans now build on version 3" from the panel: said in the editor
+    _notify(work.notice)
+    work.notice = None
 
-c1, c2, c3 = st.columns([1, 1, 3])
-if c1.button("Save", key="annotate.save", type="primary", icon=":material/save:"):
-    with C.guard():  # e.g. overlapping spans: the message is shown, the spans stay
-        _save(None)
+# --- the editor -----------------------------------------------------------------------------
+before, after = neighbours(order, doc_id)
+
+
+def _save(status: str | None) -> int | None:
+    now = time.time()
+    try:  # this thread's connection: a fragment rerun runs in a thread of its own
+        version = access.save_layer_as(state.get_db(), user, doc_id, own_layer, work.current, work.base_version,
+                                       seconds=now - work.opened_at, status=status)
+    except StaleSaveError as e:
+        work.stale = str(e)  # the spans stay in work.current
+        _notify("Not saved: someone saved this document since you opened it (see above).", "error")
+        return None
+    except WorkbenchError as e:
+        _notify(f"Not saved: {e}", "error")
+        return None
+    work.saved_as(version, now)
+    return version
+
+
+def _take(value: E.EditorValue) -> None:
+    """What the browser sent: a draft is kept (unless older than what we have); an action saves,
+    finishes and moves on, or moves; every span is checked first."""
+    checked = ops.from_editor(value.spans, text, schema, doc_id, previous=[*work.base, *work.current],
+                              source=f"human:{user.username}", layer=own_layer)
+    work.take(checked.spans, max(value.seq, work.seq) if value.name else value.seq)
+    if checked.changed:  # the browser sent something the note or the schema does not allow
+        work.restart_from(checked.spans)
+        _notify(" ".join(checked.messages(text)), "warn")
+    if value.name in ("save", "finish"):
+        version = _save("finished" if value.name == "finish" else None)
+        if version is not None and value.name == "save":
+            _notify(f"Saved (version {version}).", "success")
+        elif version is not None and after is not None:
+            st.session_state[DOC_KEY] = after
+            _notify(f"Finished {doc.name} (version {version}); this is the next document of your queue.", "success")
+        elif version is not None:
+            _notify(f"Saved as finished (version {version}). That was the last document of your queue.", "success")
+    elif value.name in ("next", "prev"):
+        target = after if value.name == "next" else before
+        if target is not None:
+            st.session_state[DOC_KEY] = target
+    if value.name is not None or checked.changed:
         st.rerun()
-if c2.button("Mark finished", key="annotate.finish", icon=":material/done_all:"):
-    with C.guard():
-        _save("finished")
-        st.rerun()
-c3.caption(work.status_line())
+
+
+@st.fragment
+def _editor() -> None:
+    """The editor. A draft from the browser reruns only this fragment; actions rerun the page."""
+    token = f"{doc_id}.{work.generation}"
+    message = st.session_state.pop(MESSAGE_KEY, None) or {}
+    data = E.editor_data(
+        token=token, mode="annotate", text=text, spans=work.base, schema=schema,
+        saved=work.saved if work.base_version else None,
+        position=f"{order.index(doc_id) + 1} of {len(order)}" if doc_id in order else "not in your queue",
+        has_prev=before is not None, has_next=after is not None,
+        threshold=settings.low_confidence, low_confidence=settings.low_confidence,
+        message=message.get("text"), message_kind=message.get("kind", "info"), message_id=message.get("id", 0),
+        local_key=f"wb-draft:{project.id}:{user.username}:{doc_id}:{own_layer}", version=work.base_version)
+    value = E.span_editor(data, key=f"annotate.editor.{token}", test_key=EDITOR_KEY)
+    if value is not None:
+        with C.guard():
+            _take(value)
+
+
+_editor()
 
 with st.expander("Load spans from a JSON file"):
     upload = st.file_uploader("Spans file (downloaded from this page)", type=["json"], key="annotate.upload")
     if upload is not None and st.button("Load into the editor", key="annotate.load"):
         with C.guard():
             work.restart_from(ops.spans_from_json(upload.getvalue(), doc_id, text, schema, layer=own_layer))
-            work.notice = "Loaded spans from the file (not saved yet)."
+            _notify("Loaded spans from the file (not saved yet).")
             st.rerun()

@@ -1,5 +1,11 @@
 """Review: adjudicate documents two or more annotators finished into the gold layer, then check
-the model's suggestions that gold lacks ("possible misses")."""
+the model's suggestions that gold lacks ("possible misses").
+
+Gold is made in the span editor (:mod:`dashboard.editor`), the same one Annotate uses: it starts
+from the spans every annotator agrees on (or from the saved gold), each disagreement is marked in
+place and settled with one key (``1``/``2``/... for an annotator's version, ``0`` for neither);
+the choices live in the browser until the reviewer saves.
+"""
 from __future__ import annotations
 
 import time
@@ -7,46 +13,70 @@ import time
 import streamlit as st
 
 from dashboard import components as C
+from dashboard import editor as E
 from dashboard import state
 from pipeline.annotation import adjudication as adj
 from pipeline.annotation import edits as ops
-from pipeline.errors import StaleSaveError
+from pipeline.annotation.queue import keep_order, neighbours
+from pipeline.errors import StaleSaveError, WorkbenchError
 from services import access, review
 
 DOC_KEY = "review.doc_id"
 PICK_KEY = "review.pick"
+SHOWN_KEY = "review.shown"
 OPENED_KEY = "review.opened"
+ORDER_KEY = "review.order"
+MESSAGE_KEY = "review.message"
+EDITOR_KEY = "review.editor"   # the editor's test injection point
 
 ctx = state.page_context("review")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
 access.require(user, "view_all_layers")
 schema = project.schema
 
+E.compact_page()
 st.title("Review")
 if st.session_state.get("review.project") != project.id:  # switched project: start from its queue
     if st.session_state.get("review.project") is not None:
         st.session_state.pop(DOC_KEY, None)
     st.session_state["review.project"] = project.id
-show_all = st.toggle("Include documents that already have gold", key="review.show_all")
-queue = review.review_queue(db, project.id, awaiting_only=not show_all)
-by_id = {item.doc_id: item for item in queue}
-ids = list(by_id)
+
+
+def _notify(text: str, kind: str = "info") -> None:
+    """A message for the editor's status line (shown once, next to the toolbar that caused it);
+    messages of one run are joined, the most serious kind wins."""
+    old = st.session_state.get(MESSAGE_KEY)
+    if old:
+        rank = ("info", "success", "warn", "error")
+        text = f"{old['text']} {text}"
+        kind = max(old["kind"], kind, key=rank.index)
+    st.session_state[MESSAGE_KEY] = {"text": text, "kind": kind, "id": time.monotonic_ns()}
 
 
 def _picked() -> None:
     st.session_state[DOC_KEY] = st.session_state[PICK_KEY]
 
 
-c1, c2 = st.columns([3, 2])
-if ids:
+c1, c2, c3 = st.columns([3, 2, 1.4], vertical_alignment="bottom")
+show_all = c3.toggle("With gold too", key="review.show_all",
+                     help="Also list the double-annotated documents whose gold is finished.")
+queue = review.review_queue(db, project.id, awaiting_only=not show_all)
+by_id = {item.doc_id: item for item in queue}
+order_key = f"{ORDER_KEY}.{project.id}.{int(show_all)}"
+order = keep_order(st.session_state.get(order_key, []), list(by_id))
+st.session_state[order_key] = order
+
+if order and st.session_state.get(DOC_KEY) is None:
+    st.session_state[DOC_KEY] = order[0]
+if order:
     if st.session_state.get(DOC_KEY) not in by_id:
         st.session_state.pop(PICK_KEY, None)
     else:
         st.session_state[PICK_KEY] = st.session_state[DOC_KEY]
-    c1.selectbox(f"Awaiting adjudication ({len(ids)})" if not show_all else f"Double-annotated ({len(ids)})",
-                 ids, key=PICK_KEY, on_change=_picked, index=None, placeholder="Choose a document",
+    c1.selectbox(f"Awaiting adjudication ({len(order)})" if not show_all else f"Double-annotated ({len(order)})",
+                 order, key=PICK_KEY, on_change=_picked, index=None, placeholder="Choose a document",
                  format_func=lambda i: f"{by_id[i].name} · {', '.join(by_id[i].annotators)}"
-                 + (f" · gold {by_id[i].gold_status}" if by_id[i].gold_status else ""))
+                 + (f" · gold {by_id[i].gold_status.replace('_', ' ')}" if by_id[i].gold_status else ""))
 else:
     c1.info("No document is waiting for adjudication.")
 name = c2.text_input("Or open any document by name", key="review.by_name")
@@ -60,9 +90,9 @@ if name and st.session_state.get("review.by_name_done") != name:
 
 doc_id = st.session_state.get(DOC_KEY)
 if doc_id is None:
-    if not ids:
+    if not order:
         st.stop()
-    doc_id = ids[0]
+    doc_id = order[0]
     st.session_state[DOC_KEY] = doc_id
 doc_id = int(doc_id)
 
@@ -76,86 +106,117 @@ gold = access.read_layer_for(db, user, doc_id, access.GOLD)
 found = adj.document_disagreements(doc_id, layers)
 agr = adj.document_agreement(doc_id, layers, text)
 
-st.subheader(doc.name)
-m = st.columns(4)
-m[0].metric("Finished annotators", len(layers), help=", ".join(sorted(layers)) or None)
-m[1].metric("Disagreements", len(found))
-m[2].metric("Agreement (strict F1)", "-" if agr is None else f"{agr.strict_f1:.2f}")
-m[3].metric("Agreement (relaxed F1)", "-" if agr is None else f"{agr.relaxed_f1:.2f}")
-st.caption(f"gold: {'version ' + str(gold.version) + ', ' + str(gold.status) if gold.version else 'not yet made'}")
-if len(layers) < 2:
-    st.info("Fewer than two annotators finished this document: there is nothing to compare; you can "
-            "still edit its gold below.")
-
-# --- disagreements side by side -------------------------------------------------------------
-choices: dict[int, str | None] = {}
-if found:
-    st.markdown("**Disagreements**: take one annotator's version, or neither.")
-for i, d in enumerate(found):
-    with st.container(border=True):
-        st.markdown(f"**{i + 1}.** {d.kind} · offsets {d.start}-{d.end}")
-        per = adj.disagreement_spans(d, layers)
-        lo, hi = max(0, d.start - 80), min(len(text), d.end + 80)
-        snippet = text[lo:hi]
-        cols = st.columns(len(per))
-        for col, who in zip(cols, sorted(per)):
-            shifted = [s.with_(start=s.start - lo, end=s.end - lo) for s in per[who]]
-            col.markdown(f"**{who}**: " + (", ".join(s.label for s in per[who]) or "nothing"))
-            col.html(C.spans_html(snippet, shifted, low_confidence=0.0))
-        options = adj.choice_options(d)
-        choices[i] = st.radio("Take", options, index=None, horizontal=True, key=f"review.choice.{doc_id}.{i}",
-                              format_func=lambda o: "neither" if o == adj.NEITHER else f"{o}'s")
-
 # --- the gold being made --------------------------------------------------------------------
 work_key = f"review.work.{user.username}.{doc_id}"
+decided_key = f"review.decided.{user.username}.{doc_id}"
 work: ops.WorkState | None = st.session_state.get(work_key)
 if work is None:
-    start = gold.spans if gold.version else adj.draft_gold(doc_id, layers, found, choices, user.username)
+    start = gold.spans if gold.version else adj.agreed_gold(doc_id, layers, found, user.username)
     work = ops.WorkState(doc_id=doc_id, layer=access.GOLD, base=list(start), base_version=gold.version,
                          opened_at=time.time(), current=list(start), saved=list(gold.spans))
     st.session_state[work_key] = work
-if work.base_version == 0 and not work.stale:
-    draft = adj.draft_gold(doc_id, layers, found, choices, user.username)
-    if not ops.same_spans(draft, work.base):
-        work.restart_from(draft)  # a changed choice starts the editor afresh from the new draft
+    st.session_state[decided_key] = list(range(len(found))) if gold.version else []
+elif st.session_state.get(SHOWN_KEY) != doc_id:
+    work.restart_from(work.current)  # coming back: the editor restarts from the unsaved gold
+st.session_state[SHOWN_KEY] = doc_id
 
-st.markdown("**Gold** (agreed spans plus your choices; edit below. Changing a choice restarts the editor "
-            "from the draft.)")
-left, right = st.columns(2)
-with left:
-    value = C.labeler(text, ops.to_labeler(text, work.base, schema), key="review.labeler")
-    if value is not None:
-        result = ops.from_labeler(value, text, schema, str(doc_id), previous=work.base,
-                                  source=f"human:{user.username}", layer=access.GOLD)
-        work.current = result.spans
-        for message in result.warnings():
-            st.warning(message)
-with right:
-    C.render_spans(text, work.current, schema.categories, low_confidence=0.0)
+st.subheader(doc.name)
+st.caption(" · ".join(filter(None, [
+    f"{len(layers)} finished annotator{'s' if len(layers) != 1 else ''} ({', '.join(sorted(layers))})" if layers
+    else "no finished annotator layers",
+    f"{len(found)} disagreement{'s' if len(found) != 1 else ''}",
+    None if agr is None else f"agreement: strict F1 {agr.strict_f1:.2f}, relaxed F1 {agr.relaxed_f1:.2f}",
+    f"gold: version {gold.version}, {str(gold.status).replace('_', ' ')}" if gold.version else "gold: not made yet"])))
+if len(layers) < 2:
+    st.info("Fewer than two annotators finished this document: there is nothing to compare; you can "
+            "still edit its gold.")
 
 if C.stale_panel(work, key="review", file_name=f"{doc.name}.gold.unsaved.json",
                  latest_version=lambda: access.read_layer_for(db, user, doc_id, access.GOLD).version):
     st.session_state.pop(work_key, None)
     st.rerun()
+if work.notice:  # e.g. "your spans now build on version 3" from the panel: said in the editor
+    _notify(work.notice)
+    work.notice = None
 
-b1, b2, b3 = st.columns([1, 2, 2])
-if b1.button("Save gold", key="review.save", type="primary", icon=":material/save:"):
-    with C.guard():
-        if work.base_version == 0:
-            adj.check_decided(found, choices)
-        try:
-            version = review.save_gold(db, user, doc_id, work.current, work.base_version)
-        except StaleSaveError as e:
-            work.stale = str(e)
-        else:
-            work.current = adj.as_gold(work.current, doc_id, user.username)
-            work.saved_as(version, time.time())
-            work.notice = f"Gold saved (version {version})."
+before, after = neighbours(order, doc_id)
+per_disagreement = [adj.disagreement_spans(d, layers) for d in found]
+
+
+def _save_gold(decided: list[int]) -> int | None:
+    try:
+        adj.check_all_decided(found, decided)
+        # this thread's connection: a fragment rerun runs in a thread of its own
+        version = review.save_gold(state.get_db(), user, doc_id, work.current, work.base_version)
+    except StaleSaveError as e:
+        work.stale = str(e)
+        _notify("Not saved: someone saved this document's gold since you opened it (see above).", "error")
+        return None
+    except WorkbenchError as e:
+        _notify(f"Not saved: {e}.", "error")
+        return None
+    work.current = adj.as_gold(work.current, doc_id, user.username)
+    work.saved_as(version, time.time())
+    return version
+
+
+def _take(value: E.EditorValue) -> None:
+    """What the browser sent: a draft is kept (unless older than what we have), with the
+    disagreements it settled; an action saves gold (and moves on) or moves; spans are checked."""
+    checked = ops.from_editor(value.spans, text, schema, doc_id, previous=[*work.base, *work.current],
+                              source=f"human:{user.username}", layer=access.GOLD)
+    if work.take(checked.spans, max(value.seq, work.seq) if value.name else value.seq):
+        st.session_state[decided_key] = sorted({i for i in value.decided if 0 <= i < len(found)})
+    if checked.changed:
+        work.restart_from(checked.spans)
+        _notify(" ".join(checked.messages(text)), "warn")
+    if value.name in ("save", "save_next", "finish"):
+        version = _save_gold(st.session_state.get(decided_key, []))
+        if version is not None and value.name == "save":
+            _notify(f"Gold saved (version {version}).", "success")
+        elif version is not None and after is not None:
+            st.session_state[DOC_KEY] = after
+            _notify(f"Gold of {doc.name} saved (version {version}); this is the next document.", "success")
+        elif version is not None:
+            _notify(f"Gold saved (version {version}). That was the last document of the queue.", "success")
+    elif value.name in ("next", "prev"):
+        target = after if value.name == "next" else before
+        if target is not None:
+            st.session_state[DOC_KEY] = target
+    if value.name is not None or checked.changed:
         st.rerun()
-if gold.version and b2.button("Rebuild the draft from the choices", key="review.rebuild"):
-    work.restart_from(adj.draft_gold(doc_id, layers, found, choices, user.username))
+
+
+@st.fragment
+def _editor() -> None:
+    """The editor. A draft from the browser (choices included) reruns only this fragment; saving
+    and moving rerun the page."""
+    token = f"{doc_id}.{work.generation}"
+    message = st.session_state.pop(MESSAGE_KEY, None) or {}
+    inferred = adj.infer_choices(work.base, found)
+    decided = st.session_state.get(decided_key, [])
+    data = E.editor_data(
+        token=token, mode="review", text=text, spans=work.base, schema=schema,
+        saved=work.saved if work.base_version else None,
+        position=f"{order.index(doc_id) + 1} of {len(order)}" if doc_id in order else "not in the queue",
+        has_prev=before is not None, has_next=after is not None,
+        threshold=settings.low_confidence, low_confidence=settings.low_confidence,
+        message=message.get("text"), message_kind=message.get("kind", "info"), message_id=message.get("id", 0),
+        local_key=f"wb-draft:{project.id}:{user.username}:{doc_id}:{access.GOLD}", version=work.base_version,
+        disagreements=E.disagreements_data(text, found, per_disagreement, schema,
+                                           {i: inferred[i] for i in decided if i in inferred}))
+    value = E.span_editor(data, key=f"review.editor.{token}", test_key=EDITOR_KEY)
+    if value is not None:
+        with C.guard():
+            _take(value)
+
+
+_editor()
+
+if gold.version and st.button("Start again from the spans the annotators agree on", key="review.rebuild"):
+    work.restart_from(adj.agreed_gold(doc_id, layers, found, user.username))
+    st.session_state[decided_key] = []
     st.rerun()
-b3.caption(" · ".join(filter(None, [work.notice, "Unsaved changes." if work.unsaved else "No unsaved changes."])))
 
 # --- possible misses ------------------------------------------------------------------------
 if gold.version:
@@ -166,14 +227,14 @@ if gold.version:
         st.caption("Save or reload your gold edits before confirming or dismissing.")
     for s in misses:
         r1, r2, r3 = st.columns([4, 1, 1])
-        r1.write(f"{C.span_choice_label(text, s)} · score {s.score:.2f} · {s.source}")
+        r1.write(f"{ops.describe(text, s)} · score {s.score:.2f}")
         key = f"{doc_id}.{s.start}.{s.end}.{s.label}"
         if r2.button("Confirm", key=f"review.confirm.{key}", disabled=work.unsaved):
             with C.guard():
                 new, version = review.confirm(db, user, doc_id, gold.spans, s, gold.version)
                 work.restart_from(new)
                 work.saved_as(version, time.time())
-                work.notice = f"Added to gold (version {version})."
+                _notify(f"Added {ops.describe(text, s)} to gold (version {version}).", "success")
                 st.rerun()
         if r3.button("Dismiss", key=f"review.dismiss.{key}", disabled=work.unsaved):
             with C.guard():

@@ -12,9 +12,8 @@ Typical use::
 
 * ``demo_app`` (fixture): a fresh database with the demo project (30 documents; users ana and
   ben - annotators - and rita - reviewer - plus ``lea``, a lead) and ``$WORKBENCH_DB`` pointing
-  at it; ``$WORKBENCH_APPTEST=1`` enables the labeler injection point.
-* :func:`inject_labeler` stands in for the ``text_labeler`` browser component, which renders as
-  an unknown element with value ``None`` under AppTest (see ``dashboard.components.labeler``).
+  at it; ``$WORKBENCH_APPTEST=1`` enables the span editor's injection point (see
+  ``dashboard.editor``; ``tests/editor_helpers.py`` drives it).
 * :func:`rendered_text` is everything the page sent (all elements, as UTF-8 text) for checks
   that document text was *not* shown; never print it.
 """
@@ -23,14 +22,14 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator
 
 import pytest
 from google.protobuf import text_encoding, text_format
 from streamlit.testing.v1 import AppTest
 
 import store
-from dashboard.components import TEST_ENV, inject_key
+from dashboard.components import TEST_ENV
 from dashboard.state import TOKEN_KEY
 
 REPO = Path(__file__).resolve().parents[1]
@@ -96,17 +95,6 @@ def open_page(at: AppTest, name: str) -> AppTest:
     at.run()
     at.switch_page(f"pages/{name}.py")
     return at.run()
-
-
-def inject_labeler(at: AppTest, key: str, value: Mapping[str, Any] | None) -> None:
-    """Make ``dashboard.components.labeler(key=key)`` return ``value`` (None: back to the
-    component, i.e. no value)."""
-    k = inject_key(key)
-    if value is None:
-        if k in at.session_state:
-            del at.session_state[k]
-    else:
-        at.session_state[k] = dict(value)
 
 
 def errors(at: AppTest) -> list[str]:

@@ -1,9 +1,9 @@
 """Driving the real workbench in Debian's chromium through Playwright (used by
 ``tests/test_browser.py`` and ``benchmarks/page_render.py``).
 
-Why a real browser at all: the span editor is the ``streamlit-annotation-tools`` React
-component, which under ``AppTest`` is an unknown element with no value. Only a browser shows
-that a selection in it really becomes a saved span.
+Why a real browser at all: the span editor (``dashboard/editor``) is a Streamlit component whose
+JavaScript holds the working spans; under ``AppTest`` it has no value. Only a browser shows that
+keys and selections in it really become saved spans.
 
 Three things to know about the app when driving it:
 
@@ -12,7 +12,7 @@ Three things to know about the app when driving it:
   sidebar links (:func:`open_page`), which keep the connection;
 * a script run is finished when the status widget ("Running...") has gone and no element is
   marked stale (:func:`wait_idle`);
-* the labeler renders in an ``<iframe>`` of its own (:func:`labeler_frame`).
+* the span editor renders in the page itself (``.wb-ed``; helpers ``editor_*`` below).
 
 Nothing here prints document text: failures name selectors, pages and offsets only.
 """
@@ -291,21 +291,128 @@ def scroll_to(page, element, y: float) -> None:
     page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => r(true)))")
 
 
-def labeler_frame(page, timeout_ms: int = WAIT_MS):
-    """The ``text_labeler`` component's frame, once its text has rendered."""
-    page.wait_for_selector('iframe[title*="annotation_tools"]', timeout=timeout_ms)
-    deadline = time.monotonic() + timeout_ms / 1000
-    while time.monotonic() < deadline:
-        for f in page.frames:
-            if "annotation_tools" in (f.url or ""):
-                try:
-                    if f.query_selector("#actual-text") is not None:
-                        f.wait_for_function("() => document.getElementById('actual-text').textContent.length > 0")
-                        return f
-                except Exception:  # noqa: BLE001 - a frame detached by a rerun: look again
-                    pass
-        time.sleep(0.1)
-    raise AssertionError("the text_labeler component's frame did not render #actual-text")
+# --------------------------------------------------------------------------- the span editor
+#
+# The editor (dashboard/editor) renders straight into the page (no iframe, no shadow root):
+# ``.wb-ed`` holds the toolbar and ``.wb-note``, whose text is the note exactly as stored; each
+# span is a ``.wb-s`` element with ``data-i`` (its index, by offsets). Offsets below are the
+# browser's (UTF-16 code units), equal to Python's for the demo's ASCII notes.
+
+EDITOR = ".wb-ed"
+NOTE = ".wb-ed .wb-note"
+
+
+def editor_ready(page, doc_id: int | None = None, timeout_ms: int = WAIT_MS) -> None:
+    """Wait until the editor shows a note (``doc_id``'s, when given: the page's subheader names
+    the document, so the editor's token, which starts with the id, is checked instead)."""
+    page.wait_for_function("""(want) => {
+        const ed = document.querySelector('.wb-ed');
+        const note = ed && ed.querySelector('.wb-note');
+        if (!note || !note.textContent.length) return false;
+        return want === null || (ed.dataset.token || '').split('.')[0] === String(want);
+    }""", arg=doc_id, timeout=timeout_ms, polling=100)
+
+
+def editor_text(page) -> str:
+    """The note as the editor shows it (never print it)."""
+    return page.evaluate("() => document.querySelector('.wb-ed .wb-note').textContent")
+
+
+def editor_hotkeys(page) -> dict[str, str]:
+    """``{type: key}`` as the label chips show them."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.wb-ed .wb-chip')]
+        .filter(c => c.querySelector('kbd')).map(c => [c.dataset.type, c.querySelector('kbd').textContent]))""")
+
+
+_RECT = """([a, b]) => {
+    const note = document.querySelector('.wb-ed .wb-note');
+    const walker = document.createTreeWalker(note, NodeFilter.SHOW_TEXT);
+    let seen = 0, n, range = document.createRange(), gotStart = false;
+    while ((n = walker.nextNode())) {
+        const len = n.textContent.length;
+        if (!gotStart && a < seen + len) { range.setStart(n, a - seen); gotStart = true; }
+        if (gotStart && b <= seen + len) { range.setEnd(n, b - seen); break; }
+        seen += len;
+    }
+    const rects = [...range.getClientRects()].filter(r => r.width > 0);
+    const r = rects[0], last = rects[rects.length - 1];
+    return {n: rects.length, left: r.left, right: (rects.length === 1 ? r : r).right, top: r.top, bottom: r.bottom,
+            lastRight: last.right, lastTop: last.top, lastBottom: last.bottom};
+}"""
+
+
+def editor_rect(page, start: int, end: int) -> dict:
+    """Where ``[start, end)`` of the note is on the screen (its first line box; ``n`` boxes)."""
+    return page.evaluate(_RECT, [start, end])
+
+
+def editor_note_shows(page, rect: dict) -> bool:
+    """Whether a rect is below the sticky toolbar (not hidden under it)."""
+    bar = page.evaluate("() => document.querySelector('.wb-ed .wb-bar').getBoundingClientRect().bottom")
+    return rect["top"] >= bar
+
+
+def editor_scroll_to(page, start: int) -> None:
+    """Scroll the page so that offset ``start`` of the note is in the middle of the window (what
+    a person does with the mouse wheel)."""
+    page.evaluate("""(a) => {
+        const note = document.querySelector('.wb-ed .wb-note');
+        const walker = document.createTreeWalker(note, NodeFilter.SHOW_TEXT);
+        let seen = 0, n;
+        while ((n = walker.nextNode())) {
+            if (a < seen + n.textContent.length) break;
+            seen += n.textContent.length;
+        }
+        const r = document.createRange(); r.setStart(n, a - seen); r.setEnd(n, a - seen);
+        const y = r.getBoundingClientRect().top;
+        let p = note.parentElement;
+        while (p && !(p.scrollHeight > p.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(p).overflowY)))
+            p = p.parentElement;
+        (p || document.scrollingElement).scrollBy(0, y - window.innerHeight / 2);
+    }""", start)
+    page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+
+
+def mouse_select(page, rect: dict) -> None:
+    """Drag over a stretch of text from its first to its last character (one gesture)."""
+    y0 = (rect["top"] + rect["bottom"]) / 2
+    y1 = (rect["lastTop"] + rect["lastBottom"]) / 2
+    x0, x1 = rect["left"] + 1, rect["lastRight"] - 1
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=2)
+    page.mouse.move(x1, y1, steps=2)
+    page.mouse.up()
+
+
+def select_text(page, start: int, end: int) -> None:
+    """Bring ``[start, end)`` into view (if it is not) and drag over it."""
+    r = editor_rect(page, start, end)
+    if not (0 <= r["top"] and r["bottom"] <= page.viewport_size["height"] and editor_note_shows(page, r)):
+        editor_scroll_to(page, start)
+        r = editor_rect(page, start, end)
+    mouse_select(page, r)
+
+
+def editor_spans(page) -> list[tuple[int, int, str, bool]]:
+    """``(start, end, type, open suggestion)`` of the spans the editor shows, read from the DOM."""
+    return [tuple(x) for x in page.evaluate("""() => {
+        const note = document.querySelector('.wb-ed .wb-note');
+        const out = new Map();
+        for (const e of note.querySelectorAll('.wb-s')) {
+            const r = document.createRange(); r.setStart(note, 0); r.setEndBefore(e);
+            const a = r.toString().length, i = e.dataset.i;
+            const prev = out.get(i);
+            out.set(i, {a: prev ? prev.a : a, b: a + e.textContent.length, type: e.dataset.type,
+                        sugg: e.classList.contains('wb-sugg')});
+        }
+        return [...out.values()].map(v => [v.a, v.b, v.type, v.sugg]);
+    }""")]
+
+
+def editor_status(page) -> str:
+    """The editor's status line (messages name spans by their text: never print it)."""
+    return page.evaluate("() => document.querySelector('.wb-ed .wb-status').textContent")
 
 
 def scratch_dir() -> Path:

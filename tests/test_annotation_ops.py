@@ -1,5 +1,6 @@
-"""Pure logic behind the Annotate and Review pages: the labeler round trip (schema filter, UTF-16
-offsets), mark all occurrences / remove, unsaved work as JSON, queue orders and assignment
+"""Pure logic behind the Annotate and Review pages: the span editor's round trip (schema filter,
+UTF-16 offsets, provenance of suggestions, checks of what the browser sends), word snapping,
+mark all occurrences / remove, unsaved work as JSON, queue orders and assignment
 plans (pipeline.annotation.queue), adjudication and possible misses (services.review). Real examples:
 the MEDDOCAN fixture documents and the synthetic demo project."""
 from __future__ import annotations
@@ -33,53 +34,111 @@ def keys(spans):
     return sorted((s.start, s.end, s.label) for s in spans)
 
 
-# --------------------------------------------------------------------------- labeler round trip
+# --------------------------------------------------------------------------- editor round trip
 
-def test_labeler_round_trip_on_meddocan(meddocan_docs):
+def test_editor_round_trip_on_meddocan_keeps_spans_and_provenance(meddocan_docs):
     for doc in meddocan_docs:
-        value = ops.to_labeler(doc.text, doc.spans, MEDDOCAN)
-        assert list(value) == MEDDOCAN.types  # every label offered, in schema order
-        assert sum(len(v) for v in value.values()) == len(doc.spans)
-        assert all(it["label"] == doc.text[it["start"]:it["end"]] for v in value.values() for it in v)
-        back = ops.from_labeler(value, doc.text, MEDDOCAN, doc.doc_id, previous=doc.spans, source="human:x")
-        assert not back.has_warnings
+        sent = ops.to_editor(doc.text, doc.spans, MEDDOCAN)
+        assert len(sent) == len(doc.spans)
+        assert all(it["type"] in MEDDOCAN.types and it["category"] == MEDDOCAN.category_of(it["type"]) for it in sent)
+        back = ops.from_editor([{**it, "accepted": not it["suggestion"]} for it in sent], doc.text, MEDDOCAN,
+                               doc.doc_id, previous=doc.spans, source="human:x")
+        assert not back.changed
         assert keys(back.spans) == keys(doc.spans)
         assert [(s.category, s.source) for s in back.spans] == [(s.category, s.source) for s in sorted(
             doc.spans, key=lambda s: (s.start, s.end, s.label))]
 
 
-def test_from_labeler_filters_free_labels_and_keeps_provenance():
+def test_editor_marks_open_suggestions_and_accepting_makes_them_a_persons():
     text = "Paciente Juan Pérez, 45 años, Madrid."
-    pre = [Span("d", 9, 19, "NAME", "NOMBRE_SUJETO_ASISTENCIA", "model:v3", 0.61, "pre")]
-    value = ops.to_labeler(text, pre, MEDDOCAN)
-    value["TERRITORIO"].append({"start": 30, "end": 36, "label": "Madrid"})
-    value["my label"] = [{"start": 21, "end": 23, "label": "45"}]
-    value["empty free label"] = []
-    value["FECHAS"].append({"start": 50, "end": 55, "label": "?"})          # outside the text
-    value["PAIS"].append({"start": "x", "end": 3})                          # garbage
-    value["TERRITORIO"].append({"start": 30, "end": 36, "label": "Madrid"})  # duplicate
-    res = ops.from_labeler(value, text, MEDDOCAN, "d", previous=pre, source="human:ana", layer="annotator:ana")
-    assert res.ignored_labels == {"my label": 1}
-    assert res.invalid == 2
-    assert [(s.start, s.end, s.category, s.type, s.source, s.score, s.layer) for s in res.spans] == [
-        (9, 19, "NAME", "NOMBRE_SUJETO_ASISTENCIA", "model:v3", 0.61, "annotator:ana"),
-        (30, 36, "LOCATION", "TERRITORIO", "human:ana", 1.0, "annotator:ana")]
-    assert ops.from_labeler(None, text, MEDDOCAN, "d").spans == []
+    pre = [Span("d", 9, 19, "NAME", "NOMBRE_SUJETO_ASISTENCIA", "model:v3", 0.61, "pre"),
+           Span("d", 21, 23, "AGE", "EDAD_SUJETO_ASISTENCIA", "model:v3", 0.9, "pre")]
+    sent = ops.to_editor(text, pre + [Span("d", 30, 36, "LOCATION", "TERRITORIO", "human:ana")], MEDDOCAN)
+    assert [(it["suggestion"], it["score"]) for it in sent] == [(True, 0.61), (True, 0.9), (False, 1.0)]
+    back = ops.from_editor([{"start": 9, "end": 19, "type": "NOMBRE_SUJETO_ASISTENCIA", "accepted": False},
+                            {"start": 21, "end": 23, "type": "EDAD_SUJETO_ASISTENCIA", "accepted": True},
+                            {"start": 30, "end": 36, "type": "TERRITORIO", "accepted": True}],
+                           text, MEDDOCAN, "d", previous=pre, source="human:ana", layer="annotator:ana")
+    assert [(s.start, s.source, s.score, s.layer) for s in back.spans] == [
+        (9, "model:v3", 0.61, "annotator:ana"),   # still an open suggestion
+        (21, "human:ana", 1.0, "annotator:ana"),  # accepted
+        (30, "human:ana", 1.0, "annotator:ana")]  # a person's span
+    assert ops.is_suggestion(back.spans[0]) and not ops.is_suggestion(back.spans[1])
 
 
-def test_utf16_offsets_for_characters_outside_the_bmp():
+def test_from_editor_checks_everything_the_browser_sends():
+    text = "Seen by Dr. Smith and\nWalter Austin today."
+    sent = [{"start": 12, "end": 17, "type": "DOCTOR"},
+            {"start": 8, "end": 17, "type": "PATIENT"},            # overlaps the first one (starts earlier: kept)
+            {"start": 21, "end": 35, "type": "PATIENT"},           # pulls the line break in: trimmed
+            {"start": 0, "end": 4, "type": "My own label"},        # not in the schema
+            {"start": 40, "end": 99, "type": "DATE"},              # outside the note
+            {"start": "x", "end": 3, "type": "DATE"},              # garbage
+            {"start": 17, "end": 18, "type": "DATE"},              # whitespace only
+            "not even a dict",
+            {"start": 8, "end": 17, "type": "PATIENT"}]            # duplicate
+    res = ops.from_editor(sent, text, I2B2_2014, "7", source="human:ana")
+    assert [(s.start, s.end, s.type) for s in res.spans] == [(8, 17, "PATIENT"), (22, 35, "PATIENT")]
+    assert res.unknown_labels == {"My own label": 1} and res.invalid == 4 and res.trimmed == 1
+    assert [(a.type, b.type) for a, b in res.overlaps] == [("PATIENT", "DOCTOR")]
+    words = res.messages(text)
+    assert words[0] == "'Smith' (DOCTOR) overlaps 'Dr. Smith' (PATIENT) and was not kept."
+    assert not any(ch.isdigit() for ch in words[0])  # in words: no offsets
+    assert any("My own label (1)" in w for w in words)
+    assert ops.from_editor(None, text, I2B2_2014, "7").spans == []
+    assert ops.from_editor({"start": 0}, text, I2B2_2014, "7").spans == []
+
+
+def test_utf16_offsets_with_an_emoji_before_a_span():
     text = "🙂 Dr. Ana Ruiz 🏥 ward 7, Ana"
     ana = text.index("Ana")
-    span = Span("d", ana, ana + 8, "NAME", "DOCTOR")
-    value = ops.to_labeler(text, [span], I2B2_2014)
-    (item,) = value["DOCTOR"]
+    span = Span("d", ana, ana + 8, "NAME", "DOCTOR", "model:x", 0.5)
+    (item,) = ops.to_editor(text, [span], I2B2_2014)
     assert (item["start"], item["end"]) == (ana + 1, ana + 9)  # the emoji is two UTF-16 code units
     assert text.encode("utf-16-le")[2 * item["start"]:2 * item["end"]].decode("utf-16-le") == "Ana Ruiz"
-    back = ops.from_labeler(value, text, I2B2_2014, "d")
-    assert keys(back.spans) == [(ana, ana + 8, "DOCTOR")]
     last = text.rindex("Ana")
+    units = ops.to_utf16(text, last)
+    assert units == last + 2  # two emoji before it
+    back = ops.from_editor([item, {"start": units, "end": units + 3, "type": "PATIENT"}], text, I2B2_2014, "d",
+                           previous=[span])
+    assert keys(back.spans) == [(ana, ana + 8, "DOCTOR"), (last, last + 3, "PATIENT")]
+    assert back.spans[0].source == "model:x"
     assert ops.from_utf16(text, ops.to_utf16(text, last)) == last
     assert ops.to_utf16(text, len(text)) == len(text.encode("utf-16-le")) // 2
+
+
+# --------------------------------------------------------------------------- word snapping
+
+def test_snap_to_words_never_takes_whitespace_and_widens_to_whole_words():
+    text = "Seen by Dr. Smith,\n  Walter Austin (MRN 12-345)\tand Zoë Núñez."
+    walter = text.index("Walter")
+    # the reported bug: a selection from the end of the previous line took the line break in
+    assert ops.snap_to_words(text, walter - 3, walter + 13) == (walter, walter + 13)
+    assert ops.snap_to_words(text, walter + 2, walter + 10) == (walter, walter + 13)   # "lter Aus" -> both names
+    smith = text.index("Smith")
+    assert ops.snap_to_words(text, smith - 1, smith + 5) == (smith, smith + 5)         # the space before it
+    assert text[slice(*ops.snap_to_words(text, smith + 1, smith + 7))] == "Smith,"     # punctuation kept if selected
+    dr = text.index("Dr.")
+    assert text[slice(*ops.snap_to_words(text, dr + 1, smith + 2))] == "Dr. Smith"
+    mrn = text.index("12-345")
+    assert text[slice(*ops.snap_to_words(text, mrn + 4, mrn + 5))] == "345"            # '-' is a boundary
+    assert text[slice(*ops.snap_to_words(text, smith + 5, smith + 9))] == ","           # ",\n  " -> ","
+    assert ops.snap_to_words(text, text.index("\n"), text.index("W")) is None          # whitespace only
+    zoe = text.index("Zoë")
+    assert text[slice(*ops.snap_to_words(text, zoe + 1, zoe + 6))] == "Zoë Núñez"
+    decomposed = "Dr. Zoe\u0308 Lee"                                                   # e + combining diaeresis
+    assert decomposed[slice(*ops.snap_to_words(decomposed, 4, 6))] == "Zoe\u0308"
+    emoji = "🙂 Ana"
+    assert ops.snap_to_words(emoji, 0, 5) == (0, 5)                                  # a symbol is not widened
+    assert ops.snap_to_words(emoji, 3, 4) == (2, 5)
+    assert ops.trim_whitespace(" \n x \t", 0, 6) == (3, 4)
+
+
+def test_describe_names_a_span_by_its_text_on_one_line():
+    text = "Pt: Walter\nAustin, seen by " + "x" * 60
+    assert ops.describe(text, Span("1", 4, 17, "NAME", "PATIENT")) == "'Walter Austin' (PATIENT)"
+    long = ops.describe(text, Span("1", 27, 87, "NAME", "DOCTOR"))
+    assert long.endswith("…' (DOCTOR)") and len(long) < 60
 
 
 # --------------------------------------------------------------------------- edits
@@ -300,24 +359,63 @@ def test_review_queue_and_project_agreement_on_demo(tmp_path):
     db.close()
 
 
-def test_removing_a_label_chip_does_not_drop_its_spans():
-    """The component's label chip has a remove icon that drops every span under the label in one
-    click; the page keeps those spans and says so instead of losing the work."""
-    from pipeline.annotation.edits import from_labeler
-    from pipeline.schemas import I2B2_2014
-    from pipeline.spans import Span
+# --------------------------------------------------------------------------- the editor's pieces
 
-    text = "Seen by Dr Wu in Boston on 2070-01-02."
-    previous = [Span("1", 11, 13, "NAME", "DOCTOR", "human:ana"), Span("1", 17, 23, "LOCATION", "CITY", "human:ana"),
-                Span("1", 27, 37, "DATE", "DATE", "human:ana")]
-    value = {label: [] for label in I2B2_2014.types if label != "CITY"}
-    value["DOCTOR"] = [{"start": 11, "end": 13, "label": "Wu"}]
-    value["DATE"] = [{"start": 27, "end": 37, "label": "x"}]
-    result = from_labeler(value, text, I2B2_2014, "1", previous=previous, source="human:ana")
-    assert [(s.start, s.end, s.type) for s in result.spans] == [(11, 13, "DOCTOR"), (17, 23, "CITY"), (27, 37, "DATE")]
-    assert result.restored_labels == {"CITY": 1}
-    assert any("CITY (1)" in w for w in result.warnings())
-    # an emptied label (spans removed one by one) is a real removal
-    value["CITY"] = []
-    result = from_labeler(value, text, I2B2_2014, "1", previous=previous, source="human:ana")
-    assert [s.type for s in result.spans] == ["DOCTOR", "DATE"] and not result.restored_labels
+def test_work_state_takes_only_newer_drafts_and_restarts_with_a_new_generation():
+    a, b = Span("1", 0, 2, "NAME", "PATIENT"), Span("1", 3, 5, "NAME", "DOCTOR")
+    w = ops.WorkState(doc_id=1, layer="annotator:ana", base=[], base_version=0, opened_at=0.0)
+    other = ops.WorkState(doc_id=1, layer="annotator:ana", base=[], base_version=0, opened_at=0.0)
+    assert w.generation != other.generation
+    assert w.take([a], 3) and w.current == [a]
+    assert not w.take([b], 2) and w.current == [a]   # an older draft arriving late changes nothing
+    assert w.take([a, b], 3) and w.current == [a, b]
+    gen = w.generation
+    w.restart_from([b])
+    assert w.generation != gen and w.seq == 0 and w.base == [b] == w.current
+
+
+def test_keep_order_follows_the_queue_as_shown():
+    shown = [11, 12, 13, 14]
+    # 12 was finished: the fresh queue puts it last, the shown order keeps it in place
+    assert queue_order.keep_order(shown, [11, 13, 14, 12]) == [11, 12, 13, 14]
+    assert queue_order.neighbours([11, 12, 13, 14], 12) == (11, 13)
+    assert queue_order.keep_order(shown, [13, 11, 15, 14]) == [11, 13, 14, 15]  # 12 unassigned, 15 new
+    assert queue_order.keep_order([], [3, 1, 2]) == [3, 1, 2]
+    assert queue_order.neighbours([11], 11) == (None, None)
+    assert queue_order.neighbours([11, 12], 99) == (None, None)
+
+
+def test_agreed_gold_and_inferred_choices(meddocan_docs):
+    from pipeline.synthetic import simulate_annotator
+
+    doc = meddocan_docs[2]
+    layers = {"ana": simulate_annotator(doc, "ana", 5), "ben": simulate_annotator(doc, "ben", 5)}
+    found = disagreements(doc.doc_id, layers)
+    agreed = adj.agreed_gold(doc.doc_id, layers, found, "rita")
+    assert keys(agreed) == keys(adj.draft_gold(doc.doc_id, layers, found, {}, "rita"))
+    assert set(keys(agreed)) <= set(keys(layers["ana"])) & set(keys(layers["ben"]))
+    assert not any(d.start < s.end and s.start < d.end for d in found for s in agreed)
+    choices = {i: ("ana", "ben", adj.NEITHER)[i % 3] for i in range(len(found))}
+    gold = adj.draft_gold(doc.doc_id, layers, found, choices, "rita")
+    inferred = adj.infer_choices(gold, found)
+    for i, who in choices.items():  # taking an annotator who marked nothing there is taking neither
+        assert inferred[i] == (who if who != adj.NEITHER and found[i].spans[who] else adj.NEITHER)
+    edited = [s for s in gold if not (found[0].start < s.end and s.start < found[0].end)] + [
+        Span(doc.doc_id, found[0].start, found[0].end, "NAME", "NOMBRE_PERSONAL_SANITARIO")]
+    assert adj.infer_choices(edited, found)[0] in (adj.EDITED, "ana", "ben")
+    with pytest.raises(adj.ReviewError, match="undecided"):
+        adj.check_all_decided(found, [0])
+    adj.check_all_decided(found, range(len(found)))
+
+
+def test_hotkeys_are_letters_unique_and_shown_for_most_types():
+    from dashboard.editor import editor_labels, hotkeys
+
+    for schema in (I2B2_2014, MEDDOCAN):
+        keys_ = hotkeys(schema.types)
+        assert len(set(keys_.values())) == len(keys_) == min(26, len(schema.types))
+        assert all(len(k) == 1 and "a" <= k <= "z" for k in keys_.values())
+        labels = editor_labels(schema)
+        assert [lab["type"] for lab in labels] == list(schema.types)
+    i2b2 = hotkeys(I2B2_2014.types)
+    assert (i2b2["DATE"], i2b2["AGE"], i2b2["PATIENT"]) == ("d", "a", "p")

@@ -1,27 +1,36 @@
-"""The Annotate page through Streamlit's AppTest, on the demo project: opening from the machine
-suggestions, saving and finishing, the stale-save refusal across two sessions (spans kept),
-refusal of an unassigned document (nothing of its text rendered), the labeler's free labels,
-mark-all-occurrences and reloading saved spans from JSON."""
+"""The Annotate page through Streamlit's AppTest, on the demo project, with the span editor's
+browser side stood in for (``tests/editor_helpers.py``): the editor starts from the machine
+suggestions; saving and "finish and next" write the annotator's layer with provenance, time and
+status; next and previous follow the queue as it was shown; a draft survives leaving the
+document; what the browser must not send is left out and said in words; the stale-save refusal
+across two sessions keeps the spans; an unassigned document is refused without rendering its
+text; saved spans load back from JSON."""
 from __future__ import annotations
 
 import store
-from apptest_helpers import demo_app, errors, inject_labeler, new_app, open_page, shows, sign_in  # noqa: F401
+from apptest_helpers import demo_app, errors, new_app, open_page, shows, sign_in  # noqa: F401
+from editor_helpers import inject, items, shown, shown_spans
 from pipeline.annotation import edits as ops
-from services import queues
 from pipeline.schemas import I2B2_2014
 from pipeline.spans import Document, Span
+from services import queues
 
-LABELER = "annotate.labeler"
+EDITOR = "annotate.editor"
+
+
+def _queue(app, user="ana") -> list[int]:
+    db = app.db()
+    try:
+        return [a.doc_id for a in queues.load_queue(db, user, app.project_id)]
+    finally:
+        db.close()
 
 
 def _first_todo(app, user="ana"):
     db = app.db()
     try:
-        queue = queues.load_queue(db, user, app.project_id)
-        a = next(a for a in queue if a.status == "assigned")
-        doc = store.get_document(db, a.doc_id)
-        pre = store.read_layer(db, a.doc_id, "pre").spans
-        return a.doc_id, doc.text, pre
+        a = next(a for a in queues.load_queue(db, user, app.project_id) if a.status == "assigned")
+        return a.doc_id, store.get_document(db, a.doc_id).text, store.read_layer(db, a.doc_id, "pre").spans
     finally:
         db.close()
 
@@ -30,51 +39,144 @@ def _work(at, user, doc_id) -> ops.WorkState:
     return at.session_state[f"annotate.work.{user}.{doc_id}"]
 
 
-def test_opens_from_pre_and_saves_own_layer_with_time_and_status(demo_app):
+def _free_word(text, spans) -> tuple[int, int]:
+    """A run of letters no span touches."""
+    i = next(i for i in range(1, len(text)) if text[i].isalpha() and not text[i - 1].isalnum()
+             and not any(s.start <= i + 1 and i - 1 <= s.end for s in spans))
+    j = i
+    while j < len(text) and text[j].isalpha():
+        j += 1
+    return i, j
+
+
+def test_editor_starts_from_suggestions_and_save_keeps_provenance_time_and_status(demo_app):
     doc_id, text, pre = _first_todo(demo_app)
-    assert pre, "the demo doc should have machine suggestions"
+    assert len(pre) >= 3, "the demo doc should have machine suggestions"
     at = new_app(demo_app)
     sign_in(at, demo_app, "ana")
     at.session_state["annotate.doc_id"] = doc_id
     open_page(at, "annotate")
     assert not errors(at)
-    work = _work(at, "ana", doc_id)
-    assert work.base_version == 0
-    assert ops.same_spans(work.current, pre)  # opened from the pre layer
-    assert any("machine suggestions" in c.value for c in at.caption)
+    data = shown(at)
+    assert data["mode"] == "annotate" and data["saved"] is None and data["position"].endswith(f"of {len(_queue(demo_app))}")
+    assert [(s[0], s[1], s[2]) for s in shown_spans(at)] == sorted((s.start, s.end, s.type) for s in pre)
+    assert all(s[3] for s in shown_spans(at))  # every machine suggestion is open
+    assert {lab["type"] for lab in data["labels"]} == set(I2B2_2014.types)
 
-    # the annotator drops the first suggestion, adds one, and types a label outside the schema
-    kept = pre[1:]
-    extra_start = next(i for i in range(len(text)) if text[i].isalpha() and not any(s.start <= i < s.end for s in pre))
-    extra_end = extra_start + 1
-    while extra_end < len(text) and text[extra_end].isalnum() and not any(s.start <= extra_end < s.end for s in pre):
-        extra_end += 1
-    added = Span(str(doc_id), extra_start, extra_end, "NAME", "PATIENT")
-    value = ops.to_labeler(text, kept + [added], I2B2_2014)
-    value["My own label"] = [{"start": 0, "end": 1, "label": "x"}]
-    inject_labeler(at, LABELER, value)
+    # the annotator accepts the first suggestion, leaves the second open, drops the third, adds a word
+    first, second = sorted(pre, key=lambda s: s.start)[:2]
+    a, b = _free_word(text, pre)
+    sent = items(text, [first], I2B2_2014, accepted=True) + items(text, [second], I2B2_2014) + [
+        {"start": a, "end": b, "type": "PATIENT", "accepted": True}]
+    inject(at, EDITOR, action="save", spans=sent, seq=4)
     at.run()
-    assert any("My own label (1)" in w.value for w in at.warning)
-    at.button(key="annotate.save").click().run()
     assert not errors(at)
 
     db = demo_app.db()
     layer = store.read_layer(db, doc_id, "annotator:ana")
     assert layer.version == 1
-    assert ops.same_spans(layer.spans, kept + [added])
-    saved_new = next(s for s in layer.spans if (s.start, s.end) == (added.start, added.end))
-    assert saved_new.source == "human:ana"
-    (a,) = store.list_assignments(db, user="ana", doc_id=doc_id)
-    assert a.status == "in_progress" and a.seconds_spent > 0
-    assert _work(at, "ana", doc_id).unsaved is False
+    got = {(s.start, s.end): (s.type, s.source, s.score) for s in layer.spans}
+    assert got == {(first.start, first.end): (first.type, "human:ana", 1.0),
+                   (second.start, second.end): (second.type, second.source, second.score),
+                   (a, b): ("PATIENT", "human:ana", 1.0)}
+    (asg,) = store.list_assignments(db, user="ana", doc_id=doc_id)
+    assert asg.status == "in_progress" and asg.seconds_spent > 0
+    assert shown(at)["message"].startswith("Saved (version 1)") and shown(at)["saved"] is not None
+    assert not _work(at, "ana", doc_id).unsaved
 
-    at.button(key="annotate.finish").click().run()
+    queue = _queue(demo_app)
+    inject(at, EDITOR, action="finish", spans=sent, seq=5)
+    at.run()
     assert not errors(at)
-    (a,) = store.list_assignments(db, user="ana", doc_id=doc_id)
-    assert a.status == "finished"
+    (asg,) = store.list_assignments(db, user="ana", doc_id=doc_id)
+    assert asg.status == "finished"
     assert store.read_layer(db, doc_id, "annotator:ana").status == "finished"
     assert store.read_layer(db, doc_id, "annotator:ana").version == 2
+    assert at.session_state["annotate.doc_id"] == queue[queue.index(doc_id) + 1]  # and on to the next
     db.close()
+
+
+def test_next_and_previous_follow_the_queue_as_it_was_shown(demo_app):
+    ids = _queue(demo_app, "ben")
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "ben")
+    open_page(at, "annotate")
+    assert at.session_state["annotate.doc_id"] == ids[0]
+    assert shown(at)["position"] == f"1 of {len(ids)}" and not shown(at)["has_prev"] and shown(at)["has_next"]
+    inject(at, EDITOR, action="next")
+    at.run()
+    assert at.session_state["annotate.doc_id"] == ids[1] and shown(at)["position"] == f"2 of {len(ids)}"
+    # finishing the second moves the queue's order on the server (finished last) but not on screen
+    db = demo_app.db()
+    text = store.get_document(db, ids[1]).text
+    pre = store.read_layer(db, ids[1], "pre").spans
+    inject(at, EDITOR, action="finish", spans=items(text, pre, I2B2_2014))
+    at.run()
+    assert not errors(at)
+    assert store.list_assignments(db, user="ben", doc_id=ids[1])[0].status == "finished"
+    assert _queue(demo_app, "ben")[1] != ids[1]  # the server's order moved it among the finished ones
+    assert at.session_state["annotate.doc_id"] == ids[2]
+    inject(at, EDITOR, action="prev")
+    at.run()
+    assert at.session_state["annotate.doc_id"] == ids[1] and shown(at)["position"] == f"2 of {len(ids)}"
+    inject(at, EDITOR, action="prev")
+    at.run()
+    assert at.session_state["annotate.doc_id"] == ids[0]
+    at.selectbox(key="annotate.pick").set_value(ids[3]).run()
+    assert at.session_state["annotate.doc_id"] == ids[3]
+    assert not errors(at)
+    db.close()
+
+
+def test_a_draft_stays_when_leaving_the_document_and_coming_back(demo_app):
+    doc_id, text, pre = _first_todo(demo_app, "ben")
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "ben")
+    at.session_state["annotate.doc_id"] = doc_id
+    open_page(at, "annotate")
+    token = shown(at)["token"]
+    draft = items(text, pre[1:], I2B2_2014)  # the first suggestion removed, not saved
+    inject(at, EDITOR, draft=draft, seq=2)
+    at.run()
+    assert ops.same_spans(_work(at, "ben", doc_id).current, pre[1:])
+    assert shown(at)["token"] == token  # a draft does not restart the editor
+    # an older draft arriving late changes nothing
+    inject(at, EDITOR, draft=items(text, pre, I2B2_2014), seq=1)
+    at.run()
+    assert ops.same_spans(_work(at, "ben", doc_id).current, pre[1:])
+    inject(at, EDITOR, action="next", spans=draft, seq=2)
+    at.run()
+    assert at.session_state["annotate.doc_id"] != doc_id
+    at.session_state["annotate.doc_id"] = doc_id
+    at.run()
+    assert shown(at)["token"] != token  # the editor starts again, from the unsaved spans
+    assert [(s[0], s[1]) for s in shown_spans(at)] == sorted((s.start, s.end) for s in pre[1:])
+    db = demo_app.db()
+    assert store.read_layer(db, doc_id, "annotator:ben").version == 0  # nothing was saved
+    db.close()
+
+
+def test_spans_the_browser_must_not_send_are_left_out_and_said_in_words(demo_app):
+    doc_id, text, pre = _first_todo(demo_app)
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "ana")
+    at.session_state["annotate.doc_id"] = doc_id
+    open_page(at, "annotate")
+    first = sorted(pre, key=lambda s: s.start)[0]
+    sent = items(text, pre, I2B2_2014) + [
+        {"start": first.start, "end": first.end, "type": "CITY" if first.type != "CITY" else "STATE"},
+        {"start": 0, "end": 3, "type": "My own label"},
+        {"start": len(text) + 5, "end": len(text) + 9, "type": "DATE"}]
+    inject(at, EDITOR, action="save", spans=sent)
+    at.run()
+    assert not errors(at)
+    db = demo_app.db()
+    saved = store.read_layer(db, doc_id, "annotator:ana").spans
+    db.close()
+    assert ops.same_spans(saved, pre)  # only what the note and the schema allow
+    message = shown(at)["message"]
+    assert "overlaps" in message and "My own label (1)" in message and "outside the note" in message
+    assert f"{first.start}" not in message.split("'")[0]  # in words, not offsets
 
 
 def test_stale_save_is_refused_and_the_spans_stay_in_the_session(demo_app):
@@ -87,18 +189,17 @@ def test_stale_save_is_refused_and_the_spans_stay_in_the_session(demo_app):
         assert not errors(at)
 
     mine_first = pre[:1]
-    inject_labeler(first, LABELER, ops.to_labeler(text, mine_first, I2B2_2014))
+    inject(first, EDITOR, action="save", spans=items(text, mine_first, I2B2_2014))
     first.run()
-    first.button(key="annotate.save").click().run()
     assert not errors(first)
 
     mine_second = pre[1:]
-    inject_labeler(second, LABELER, ops.to_labeler(text, mine_second, I2B2_2014))
+    inject(second, EDITOR, action="save", spans=items(text, mine_second, I2B2_2014))
     second.run()
-    second.button(key="annotate.save").click().run()
     msgs = errors(second)
     assert len(msgs) == 1 and msgs[0].startswith("Not saved:")
     assert "version 0" in msgs[0] and "version 1" in msgs[0] and "not saved" in msgs[0]
+    assert shown(second)["message_kind"] == "error"
     work = _work(second, "ana", doc_id)
     assert work.stale and ops.same_spans(work.current, mine_second)  # nothing lost
     assert second.button(key="annotate.reload") is not None
@@ -110,7 +211,9 @@ def test_stale_save_is_refused_and_the_spans_stay_in_the_session(demo_app):
     # the second session chooses to keep its spans on top of the latest version, then saves
     second.button(key="annotate.rebase").click().run()
     assert _work(second, "ana", doc_id).base_version == 1
-    second.button(key="annotate.save").click().run()
+    assert "now build on version 1" in shown(second)["message"]
+    inject(second, EDITOR, action="save", spans=items(text, mine_second, I2B2_2014), seq=2)
+    second.run()
     assert not errors(second)
     stored = store.read_layer(db, doc_id, "annotator:ana")
     assert stored.version == 2 and ops.same_spans(stored.spans, mine_second)
@@ -130,7 +233,7 @@ def test_unassigned_document_is_refused_and_its_text_not_rendered(demo_app):
     open_page(at, "annotate")
     msgs = errors(at)
     assert len(msgs) == 1 and f"document {other.id} is not assigned to you" in msgs[0]
-    assert not at.subheader  # the document's title block was never reached
+    assert f"annotate.work.ana.{other.id}" not in at.session_state  # the editor was never reached
     lines = [ln.strip() for ln in text.splitlines() if len(ln.strip()) >= 12]
     assert lines and not any(shows(at, ln) for ln in lines)
     assert not any(shows(at, text[s.start:s.end]) for s in pre if s.end - s.start >= 6)
@@ -140,67 +243,32 @@ def test_unassigned_document_is_refused_and_its_text_not_rendered(demo_app):
     assert any("999999 is not assigned to you" in m for m in errors(at))
 
 
-def _small_project(app) -> tuple[int, int, str]:
-    """A project with one short note assigned to ana (mark-all needs repeated names)."""
+def test_saved_spans_load_back_from_json_in_a_small_project(demo_app):
     text = "Seen by Dr. Okafor today. Okafor will call. Okafor's nurse, not Okaforo, agreed."
-    db = app.db()
+    db = demo_app.db()
     pid = store.create_project(db, "small", I2B2_2014)
     (doc_id,) = store.add_documents(db, pid, [Document("note1", text)], layer=None)
     store.save_layer(db, doc_id, "pre", [Span(str(doc_id), 12, 18, "NAME", "DOCTOR", "model:t", 0.55)],
                      expected_version=0, user=None, status="finished")
     store.assign(db, doc_id, "ana")
     db.close()
-    return pid, doc_id, text
-
-
-def test_mark_all_occurrences_and_reload_from_json(demo_app):
-    pid, doc_id, text = _small_project(demo_app)
     at = new_app(demo_app)
     sign_in(at, demo_app, "ana")
     at.run()
     at.selectbox(key="wb.project_select").set_value(pid).run()  # the sidebar's project switcher
-    assert at.session_state["wb.project_id"] == pid
     open_page(at, "annotate")
     assert not errors(at)
-    assert at.session_state["wb.project_select"] == pid
-    at.selectbox(key="annotate.span").set_value(0)
-    at.button(key="annotate.mark_all").click().run()
-    assert not errors(at)
-    work = _work(at, "ana", doc_id)
-    assert [(s.start, s.end) for s in work.current] == [(12, 18), (26, 32), (44, 50)]  # not inside "Okaforo"
-    assert all(s.type == "DOCTOR" for s in work.current)
-    assert work.unsaved
+    assert shown_spans(at) == [(12, 18, "DOCTOR", True)] and shown(at)["position"] == "1 of 1"
+    token = shown(at)["token"]
 
-    at.button(key="annotate.remove_all").click().run()
-    assert _work(at, "ana", doc_id).current == []
-
-    # a downloaded JSON of spans loads back into the editor
-    data = ops.spans_to_json(doc_id, "annotator:ana", 0, [Span(str(doc_id), 26, 32, "NAME", "DOCTOR")])
+    data = ops.spans_to_json(doc_id, "annotator:ana", 0, [Span(str(doc_id), 26, 32, "NAME", "DOCTOR", "human:ana")])
     at.file_uploader(key="annotate.upload").upload("spans.json", data.encode("utf-8"), "application/json")
     at.run()
     at.button(key="annotate.load").click().run()
     assert not errors(at)
     assert [(s.start, s.end) for s in _work(at, "ana", doc_id).current] == [(26, 32)]
-
-
-def test_queue_navigation(demo_app):
-    db = demo_app.db()
-    ids = [a.doc_id for a in queues.load_queue(db, "ben", demo_app.project_id)]
-    db.close()
-    at = new_app(demo_app)
-    sign_in(at, demo_app, "ben")
-    open_page(at, "annotate")
-    assert at.session_state["annotate.doc_id"] == ids[0]
-    at.button(key="annotate.next").click().run()
-    assert at.session_state["annotate.doc_id"] == ids[1]
-    at.selectbox(key="annotate.pick").set_value(ids[3]).run()
-    assert at.session_state["annotate.doc_id"] == ids[3]
-    at.button(key="annotate.prev").click().run()
-    assert at.session_state["annotate.doc_id"] == ids[2]
-    assert not errors(at)
-    db = demo_app.db()
-    assert [s.value for s in at.subheader] == [store.get_document(db, ids[2]).name]
-    db.close()
+    assert shown(at)["token"] != token and shown_spans(at) == [(26, 32, "DOCTOR", False)]
+    assert shown(at)["message"].startswith("Loaded spans from the file")
 
 
 def test_span_view_escapes_text_and_marks_low_confidence():

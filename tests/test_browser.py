@@ -1,17 +1,16 @@
 """The workbench in a real browser (Debian's chromium through Playwright).
 
-What only a browser shows: that a word selected with the mouse in the ``text_labeler``
-component (a React widget in an iframe) becomes a span in the annotator's layer in SQLite after
-Save; that the Metrics page's plotly charts draw; and that every page renders without an
-exception for the role that opens it. Screenshots of every page go to
+What only a browser shows: that the span editor (``dashboard/editor``, JavaScript holding the
+working spans) turns keys into exactly the expected spans of the annotator's layer in SQLite
+(accept, relabel, remove, add with a label's key, undo, save, finish and next); that the Metrics
+page's plotly charts draw; and that every page renders without an exception for the role that
+opens it. Screenshots of every page go to
 ``test-artifacts/screenshots/<page>.png`` (gitignored) for a person to look at.
 
 Skipped when /usr/bin/chromium or the playwright package is missing. Nothing is printed: the
 assertions compare offsets, labels and counts (and ``--assert=plain`` never echoes values).
 """
 from __future__ import annotations
-
-import re
 
 import pytest
 
@@ -28,8 +27,6 @@ from services import queues  # noqa: E402
 from services.settings import ProjectSettings  # noqa: E402
 from services import access  # noqa: E402
 
-#: Label clicked in the component (a fine type of the demo's i2b2 2014 schema).
-LABEL = "CITY"
 #: Pages a lead opens: url path -> (screenshot name, the page's title; Home's is the project's name).
 LEAD_PAGES = {"overview": ("home", None), "adjudication": ("review", "Review"), "training": ("train", "Train"),
               "deidentification": ("deidentify", "De-identify"), "quality": ("metrics", "Metrics"),
@@ -70,119 +67,138 @@ def no_crash(page, where: str) -> None:
     assert not any("Something went wrong" in t or "Traceback" in t for t in boxes), where
 
 
-def first_free_word(text: str, spans) -> tuple[int, int]:
-    """Offsets of a word the labeler will select exactly: letters only, a space before it (the
-    component widens a selection to the previous space or punctuation, and a newline is
-    neither), a space or punctuation after it, and no span touching it."""
-    for m in re.finditer(r"(?<= )[A-Za-z]{5,}(?=[ .,;:])", text):
-        a, b = m.span()
-        if not any(s.start < b + 1 and a - 1 < s.end for s in spans):
-            return a, b
-    raise AssertionError("no unannotated word to select in the first queued document")
+def word_tokens(text: str) -> list[tuple[int, int]]:
+    """What the editor's arrow keys step by (``tokens`` in dashboard/editor/core.js): runs of word
+    characters, and single other visible characters."""
+    from pipeline.annotation.edits import is_space, is_word_char
+
+    out, i = [], 0
+    while i < len(text):
+        if is_word_char(text[i]):
+            j = i
+            while j < len(text) and is_word_char(text[j]):
+                j += 1
+            out.append((i, j))
+            i = j
+        else:
+            if not is_space(text[i]):
+                out.append((i, i + 1))
+            i += 1
+    return out
 
 
-def drag_select(page, frame, start: int, end: int) -> None:
-    """Select ``[start, end)`` of #actual-text with the mouse: down at the word's left edge,
-    move, up at its right edge (the component reads ``getSelection()`` on mouseup)."""
-    iframe = page.locator('iframe[title*="annotation_tools"]')
-    locate = """([a, b]) => {
-        const root = document.getElementById('actual-text');
-        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-        let seen = 0, range = document.createRange(), n, gotStart = false;
-        while ((n = walker.nextNode())) {
-            const len = n.textContent.length;
-            if (!gotStart && a < seen + len) { range.setStart(n, a - seen); gotStart = true; }
-            if (gotStart && b <= seen + len) { range.setEnd(n, b - seen); break; }
-            seen += len;
-        }
-        const rects = range.getClientRects();
-        const r = rects[0];
-        return {n: rects.length, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
-    }"""
-    rect = frame.evaluate(locate, [start, end])
-    assert rect["n"] == 1, "the word wraps over two lines"
-    # bring the word to the middle of the viewport, then measure the iframe where it now is
-    bh.scroll_to(page, iframe, (rect["top"] + rect["bottom"]) / 2)
-    box = iframe.bounding_box()
-    assert 0 < box["y"] + rect["top"] < page.viewport_size["height"], "the word is not in view"
-    y = box["y"] + (rect["top"] + rect["bottom"]) / 2
-    x0, x1 = box["x"] + rect["left"] + 1, box["x"] + rect["right"] - 1
-    page.mouse.move(x0, y)
-    page.mouse.down()
-    page.mouse.move((x0 + x1) / 2, y, steps=3)
-    page.mouse.move(x1, y, steps=3)
-    page.mouse.up()
+def free_words(text: str, spans, n: int) -> list[int]:
+    """Indices (in :func:`word_tokens`) of the first ``n`` words of 4+ letters no span touches."""
+    toks = word_tokens(text)
+    out = [i for i, (a, b) in enumerate(toks)
+           if b - a >= 4 and text[a:b].isalpha() and not any(s.start < b and a < s.end for s in spans)]
+    assert len(out) >= n, "too few unannotated words in the first queued document"
+    return out[:n]
 
 
-def test_annotator_labels_a_word_in_the_real_component_and_saves_it(project, server, page):
-    with bh.screenshot_on_failure(page, "annotate"):
-        annotate_and_save(project, server, page)
+def keys(page, *combos: str) -> None:
+    for combo in combos:
+        page.keyboard.press(combo)
 
 
-def annotate_and_save(project, server, page) -> None:
+def status_says(page, words: str) -> None:
+    page.wait_for_function("(w) => document.querySelector('.wb-ed .wb-status').textContent.includes(w)", arg=words)
+
+
+def test_annotator_corrects_suggestions_by_keys_only_saves_finishes_and_moves_on(project, server, page):
+    with bh.screenshot_on_failure(page, "annotate-keys"):
+        correct_by_keys(project, server, page)
+
+
+def correct_by_keys(project, server, page) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
     bh.sign_in(page, server.url, "ana", project.password)
     bh.screenshot(page, "home-annotator")
     bh.open_page(page, "annotation", "Annotate")
     no_crash(page, "annotate")
 
-    # what the page opened: the first document of ana's queue, starting from the pre layer
+    # what the page opened: the first document of ana's queue, from the pre layer
     db = store.connect(project.db_path)
     try:
         proj = store.get_project(db, project.project_id)
         settings = ProjectSettings.from_settings(proj.settings)
         queue = queues.load_queue(db, "ana", proj.id, settings.queue_order, settings.queue_seed)
-        doc_id = queue[0].doc_id
+        doc_id, next_id = queue[0].doc_id, queue[1].doc_id
         doc = store.get_document(db, doc_id)
-        own = store.read_layer(db, doc_id, access.annotator_layer("ana"))
-        base = own.spans if own.version > 0 else store.read_layer(db, doc_id, access.PRE).spans
+        assert store.read_layer(db, doc_id, access.annotator_layer("ana")).version == 0
+        pre = sorted(store.read_layer(db, doc_id, access.PRE).spans, key=lambda s: (s.start, s.end))
     finally:
         db.close()
-    assert LABEL in proj.schema.types
-    page.get_by_role("heading", name=doc.name).wait_for()
-    start, end = first_free_word(doc.text, base)
-
-    frame = bh.labeler_frame(page)
-    shown = frame.evaluate("() => document.getElementById('actual-text').textContent")
-    assert shown == doc.text, "the component does not show the document's text as it is stored"
-    bh.screenshot(page, "annotate")
-
-    chip = frame.locator("span.cursor-pointer").filter(has_text=re.compile(rf"^\s*{LABEL}\s*$"))
-    assert chip.count() == 1
-    box = chip.bounding_box()
-    chip.click(position={"x": 8, "y": box["height"] / 2})  # on the name, away from its remove icon
-    frame.wait_for_function(f"""() => [...document.querySelectorAll('span.cursor-pointer')]
-        .some(e => e.textContent.trim() === '{LABEL}' && e.classList.contains('bg-primary'))""")
-
-    drag_select(page, frame, start, end)
-    # the component now marks the word under the selected label ...
-    frame.wait_for_function("""([a, b]) => [...document.querySelectorAll('#actual-text .labeled')]
-        .some(e => e.textContent.length === b - a)""", arg=[start, end])
-    # ... and its value reached the server: the page reran and its read-only view (st.html, in
-    # the page itself) marks a span of ana's with that label
-    page.locator(f'[data-testid="stMain"] span[title^="{LABEL} (LOCATION) | human:ana |"]').first.wait_for()
-    page.get_by_text("Unsaved changes.", exact=True).wait_for()
+    assert len(pre) >= 3 and all(not s.source.startswith("human:") for s in pre)
+    bh.editor_ready(page, doc_id)
     bh.wait_idle(page)
+    assert bh.editor_text(page) == doc.text, "the editor does not show the note as it is stored"
+    assert sorted((a, b, t) for a, b, t, _ in bh.editor_spans(page)) == [(s.start, s.end, s.type) for s in pre]
+    assert all(sugg for *_, sugg in bh.editor_spans(page)), "untouched suggestions are not shown as such"
+    first_line = bh.editor_rect(page, 0, doc.text.index("\n") if "\n" in doc.text else len(doc.text))
+    assert first_line["bottom"] < 800, "the note's first line is below the fold at 1280x800"
+    bh.screenshot(page, "annotate-1280x800")
+    hotkey = bh.editor_hotkeys(page)
+    s0, s1, s2 = pre[:3]
+    relabel_to = "DOCTOR" if s1.type != "DOCTOR" else "PATIENT"
+    w1, w2 = free_words(doc.text, pre, 2)
+    toks = word_tokens(doc.text)
 
-    page.locator('[data-testid="stBaseButton-primary"]', has_text="Save").click()
-    page.get_by_text("Saved (version", exact=False).first.wait_for()
-    page.get_by_text("No unsaved changes.", exact=True).wait_for()
+    keys(page, "]")                       # the first open suggestion ...
+    status_says(page, "suggestion scored")
+    keys(page, "Enter")                   # ... accepted; the next open one is current
+    status_says(page, "Accepted")
+    keys(page, hotkey[relabel_to])        # relabel it
+    status_says(page, f"is now {relabel_to}")
+    keys(page, "]", "Delete")             # the one after it: removed
+    status_says(page, "Removed")
+    keys(page, "Escape", *["ArrowRight"] * (w1 + 1), hotkey["PATIENT"])   # a free word, labelled by its key
+    status_says(page, "Added")
+    keys(page, "Escape", *["ArrowRight"] * (w2 + 1), hotkey["PATIENT"])   # another one ...
+    status_says(page, "Added")
+    keys(page, "Control+z")               # ... undone
+    status_says(page, "Undone")
+    keys(page, "?")
+    page.locator(".wb-ed .wb-help").wait_for(state="visible")
+    bh.screenshot(page, "annotate-keys-overlay")
+    keys(page, "Escape")
+    keys(page, "Control+s")
+    status_says(page, "Saved (version 1)")
     bh.wait_idle(page)
     no_crash(page, "annotate after save")
-    bh.screenshot(page, "annotate-saved")
 
+    expected = {(s.start, s.end, s.type, "model") for s in pre[3:]} | {
+        (s0.start, s0.end, s0.type, "human"), (s1.start, s1.end, relabel_to, "human"),
+        (*toks[w1], "PATIENT", "human")}
+
+    def stored() -> tuple[set, object]:
+        db = store.connect(project.db_path)
+        try:
+            layer = store.read_layer(db, doc_id, access.annotator_layer("ana"))
+        finally:
+            db.close()
+        return {(s.start, s.end, s.type, "human" if s.source == "human:ana" else "model") for s in layer.spans}, layer
+
+    got, layer = stored()
+    assert layer.version == 1 and got == expected
+
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    bh.screenshot(page, "annotate-1920x1080")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    keys(page, "Control+Enter")           # finish and next
+    bh.editor_ready(page, next_id)
+    bh.wait_idle(page)
+    no_crash(page, "annotate, next document")
+    got, layer = stored()
+    assert layer.version == 2 and layer.status == "finished" and got == expected
     db = store.connect(project.db_path)
     try:
-        saved = store.read_layer(db, doc_id, access.annotator_layer("ana"))
+        (asg,) = store.list_assignments(db, user="ana", doc_id=doc_id)
     finally:
         db.close()
-    assert saved.version == own.version + 1
-    new = [s for s in saved.spans if (s.start, s.end) == (start, end)]
-    assert len(new) == 1, "the selected word is not in ana's saved layer"
-    assert new[0].type == LABEL and new[0].category == "LOCATION"
-    assert new[0].source == "human:ana"
-    # everything else ana started from is still there (nothing lost on the way through the widget)
-    assert {(s.start, s.end, s.type) for s in base} <= {(s.start, s.end, s.type) for s in saved.spans}
-    assert len(saved.spans) == len(base) + 1
+    assert asg.status == "finished" and asg.seconds_spent > 0
+    assert page.locator(".wb-ed .wb-pos").inner_text() == f"2 of {len(queue)}"
+    bh.screenshot(page, "annotate-next")
 
 
 def check_review(page) -> None:

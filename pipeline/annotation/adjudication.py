@@ -20,6 +20,7 @@ from pipeline.metrics.agreement import Disagreement, DocumentAgreement, agreemen
 from pipeline.spans import Span
 
 NEITHER = "neither"
+EDITED = "edited"     # the reviewer changed the spans of a disagreement by hand
 
 
 class ReviewError(WorkbenchError):
@@ -80,6 +81,33 @@ def draft_gold(doc_id: int | str, layers: Mapping[str, Sequence[Span]], found: S
             if (s.start, s.end, s.label) in wanted:
                 out.setdefault((s.start, s.end, s.label), _gold_span(s, doc_id, reviewer))
     return sorted(out.values(), key=lambda s: (s.start, s.end, s.label))
+
+
+def agreed_gold(doc_id: int | str, layers: Mapping[str, Sequence[Span]], found: Sequence[Disagreement],
+                reviewer: str) -> list[Span]:
+    """Where gold starts: the spans every annotator agrees on (everything outside the
+    disagreements), as gold spans of ``reviewer``."""
+    return draft_gold(doc_id, layers, found, {}, reviewer)
+
+
+def infer_choices(gold: Sequence[Span], found: Sequence[Disagreement]) -> dict[int, str]:
+    """For saved gold, which version each disagreement took: an annotator's (gold holds exactly
+    their spans there), :data:`NEITHER` (no gold span there) or :data:`EDITED` (anything else)."""
+    out: dict[int, str] = {}
+    for i, d in enumerate(found):
+        inside = frozenset((s.start, s.end, s.label) for s in gold if d.start < s.end and s.start < d.end)
+        if not inside:
+            out[i] = NEITHER
+            continue
+        out[i] = next((who for who in sorted(d.spans) if frozenset(d.spans[who]) == inside), EDITED)
+    return out
+
+
+def check_all_decided(found: Sequence[Disagreement], decided: Iterable[int]) -> None:
+    """Refuse gold while a disagreement is undecided (the editor reports which it holds decided:
+    a version chosen, or the spans there changed by hand)."""
+    done = {int(i) for i in decided if str(i).lstrip("-").isdigit()}
+    check_decided(found, {i: "decided" for i in range(len(found)) if i in done})
 
 
 def undecided(found: Sequence[Disagreement], choices: Mapping[int, str | None]) -> list[int]:

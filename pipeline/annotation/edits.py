@@ -1,24 +1,24 @@
-"""Pure operations behind the Annotate and Review pages: converting to and from the
-``text_labeler`` component, "mark all occurrences", "remove this one / all", overlap checks and
+"""Pure operations behind the Annotate and Review pages: the span editor's offsets and what it
+sends back, word snapping, "mark all occurrences", "remove this one / all", overlap checks and
 the JSON form of unsaved work.
 
-Why pure functions: the pages only wire buttons to these, so the behaviour an annotator relies
-on (which occurrences get marked, which spans get removed, what happens to labels outside the
-schema) is tested here without a browser.
+Why pure functions: the pages only wire the editor to these, so the behaviour an annotator relies
+on (which occurrences get marked, which spans get removed, what a selection snaps to, what
+happens to labels outside the schema) is tested here without a browser.
 
-The component (``streamlit_annotation_tools.text_labeler``) takes and returns
-``{label: [{"start", "end", "label": covered text}]}``. Its offsets are JavaScript string
-indices (UTF-16 code units), which differ from Python's for characters outside the Basic
-Multilingual Plane; :func:`to_labeler` and :func:`from_labeler` convert both ways. Labels are
-the schema's fine types; each maps to its category. The component also has a free "Add Label"
-box that cannot be hidden: :func:`from_labeler` drops spans under labels outside the schema and
-reports how many, so the page can warn.
+The editor (``dashboard/editor``) works in JavaScript string indices (UTF-16 code units), which
+differ from Python's for characters outside the Basic Multilingual Plane (an emoji before a span
+shifts it by one); :func:`to_editor` and :func:`from_editor` convert both ways, and
+:func:`from_editor` checks every span against the text and the schema: the browser is never
+trusted. Labels are the schema's fine types; each maps to its category.
 """
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -62,104 +62,166 @@ def from_utf16(text: str, unit: int, astral: Sequence[int] | None = None) -> int
     return lo
 
 
+# --------------------------------------------------------------------------- words and whitespace
+#
+# The editor (``dashboard/editor/core.js``) snaps a selection with the same rules, in UTF-16
+# code units; ``tests/test_editor_browser.py`` checks both give the same spans.
+
+def is_word_char(c: str) -> bool:
+    """A letter, a mark, a digit or ``_`` (the JavaScript side: ``/[\\p{L}\\p{N}\\p{M}_]/u``)."""
+    return c == "_" or unicodedata.category(c)[0] in "LNM"
+
+
+def is_space(c: str) -> bool:
+    """Whitespace as both sides see it (Python's ``isspace`` plus U+FEFF, JavaScript's ``\\s``
+    plus U+001C-U+001F and U+0085)."""
+    return c.isspace() or c == "\ufeff"
+
+
+def trim_whitespace(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """``[start, end)`` without leading or trailing whitespace (newlines included); ``None`` if
+    nothing is left."""
+    start, end = max(0, min(start, end)), min(len(text), max(start, end))
+    while start < end and is_space(text[start]):
+        start += 1
+    while end > start and is_space(text[end - 1]):
+        end -= 1
+    return (start, end) if start < end else None
+
+
+def snap_to_words(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """What a selection of ``[start, end)`` labels: without leading or trailing whitespace, and
+    widened to whole words where it starts or ends inside one (``"alter Aust"`` in ``"Walter
+    Austin"`` becomes the two names). Punctuation is a boundary: selecting ``"Dr. Smith"`` keeps
+    the full stop, selecting ``"Smith"`` inside ``"Dr. Smith,"`` takes neither neighbour.
+    ``None`` when the selection holds only whitespace."""
+    trimmed = trim_whitespace(text, start, end)
+    if trimmed is None:
+        return None
+    start, end = trimmed
+    while start > 0 and is_word_char(text[start - 1]) and is_word_char(text[start]):
+        start -= 1
+    while end < len(text) and is_word_char(text[end - 1]) and is_word_char(text[end]):
+        end += 1
+    return start, end
+
+
+def describe(text: str, span: Span, width: int = 40) -> str:
+    """``'Walter Austin' (PATIENT)``: how messages on screen name a span (the covered text,
+    shortened, on one line; never offsets). For the screen only, never for logs or errors."""
+    surface = " ".join(text[span.start:span.end].split())
+    if len(surface) > width:
+        surface = surface[: width - 1] + "…"
+    return f"'{surface}' ({span.label})"
+
+
 # --------------------------------------------------------------------------- component I/O
 
-def to_labeler(text: str, spans: Iterable[Span], schema: LabelSchema) -> dict[str, list[dict]]:
-    """The component's ``labels`` argument: every schema type (in schema order, empty lists
-    included, so each label is offered) with its spans. A span without a fine type is shown
-    under its category's first type."""
+def is_suggestion(span: Span) -> bool:
+    """A machine suggestion nobody accepted or changed yet: its source is not ``human:...``."""
+    return not span.source.startswith("human:")
+
+
+def to_editor(text: str, spans: Iterable[Span], schema: LabelSchema) -> list[dict]:
+    """Spans as the editor takes them: UTF-16 offsets, fine type (a span without one is shown
+    under its category's first type), category, whether it is an open suggestion, and score."""
     astral = _astral_positions(text) if _has_astral(text) else []
-    out: dict[str, list[dict]] = {t: [] for t in schema.types}
+    types = set(schema.types)
+    out = []
     for s in sorted(spans, key=lambda s: (s.start, s.end)):
-        label = s.type if s.type in out else (schema.categories.get(s.category, ("",))[0] or None)
-        if label not in out:
+        label = s.type if s.type in types else (schema.categories.get(s.category, ("",))[0] or None)
+        if label not in types:
             continue
         start, end = (to_utf16(text, s.start, astral), to_utf16(text, s.end, astral)) if astral else (s.start, s.end)
-        out[label].append({"start": start, "end": end, "label": text[s.start:s.end]})
+        out.append({"start": start, "end": end, "type": label, "category": schema.category_of(label),
+                    "suggestion": is_suggestion(s), "score": round(float(s.score), 3)})
     return out
 
 
 @dataclass
-class LabelerResult:
-    """Spans read back from the component, and what had to be left out (counts, labels and
-    offsets only: safe to show)."""
+class EditorSpans:
+    """Spans read back from the editor, checked against the text and the schema, and what had to
+    be changed or left out. ``overlaps`` are pairs (kept, dropped)."""
 
     spans: list[Span]
-    ignored_labels: dict[str, int] = field(default_factory=dict)   # label outside the schema -> spans dropped
-    invalid: int = 0                                                # spans with unusable offsets
-    restored_labels: dict[str, int] = field(default_factory=dict)  # label chip removed -> spans kept
+    invalid: int = 0                                          # unusable offsets
+    unknown_labels: dict[str, int] = field(default_factory=dict)  # label outside the schema -> spans dropped
+    trimmed: int = 0                                          # whitespace taken off an end
+    overlaps: list[tuple[Span, Span]] = field(default_factory=list)
 
     @property
-    def has_warnings(self) -> bool:
-        return bool(self.ignored_labels) or bool(self.invalid) or bool(self.restored_labels)
+    def changed(self) -> bool:
+        """Whether the spans differ from what the browser sent (the page then shows the result)."""
+        return bool(self.invalid or self.unknown_labels or self.trimmed or self.overlaps)
 
-    def warnings(self) -> list[str]:
-        """Messages a page shows (labels and counts only)."""
-        out = []
-        if self.ignored_labels:
-            out.append("Ignored spans under labels that are not in the project's schema: " + ", ".join(
-                f"{label} ({n})" for label, n in sorted(self.ignored_labels.items())) + ". Use the schema's labels only.")
+    def messages(self, text: str) -> list[str]:
+        """What the page says about it, in words (screen only: names spans by their text)."""
+        out = [f"{describe(text, b)} overlaps {describe(text, a)} and was not kept." for a, b in self.overlaps[:5]]
+        if len(self.overlaps) > 5:
+            out.append(f"{len(self.overlaps) - 5} more overlapping spans were not kept.")
+        if self.unknown_labels:
+            out.append("Left out spans with labels that are not in the project's schema: " + ", ".join(
+                f"{label} ({n})" for label, n in sorted(self.unknown_labels.items())) + ".")
         if self.invalid:
-            out.append(f"Ignored {self.invalid} span(s) with offsets outside the document.")
-        if self.restored_labels:
-            out.append("Removing a whole label would delete all its spans at once, so it was undone: " + ", ".join(
-                f"{label} ({n})" for label, n in sorted(self.restored_labels.items()))
-                + ". Remove spans one at a time, or use 'remove all' below.")
+            out.append(f"Left out {self.invalid} span(s) that lie outside the note.")
+        if self.trimmed:
+            out.append(f"Took spaces or line breaks off the ends of {self.trimmed} span(s).")
         return out
 
 
-def from_labeler(value: Mapping[str, Any] | None, text: str, schema: LabelSchema, doc_id: str, *,
-                 previous: Sequence[Span] = (), source: str = "", layer: str = "") -> LabelerResult:
-    """Spans from the component's return value.
+def from_editor(items: Any, text: str, schema: LabelSchema, doc_id: int | str, *, previous: Sequence[Span] = (),
+                source: str = "", layer: str = "") -> EditorSpans:
+    """Spans from what the editor sent: ``[{"start", "end", "type", "accepted"}]`` in UTF-16 offsets.
 
-    A span equal (offsets and type) to one in ``previous`` keeps that span's source and score,
-    so accepted machine suggestions stay recognisable; new spans get ``source`` and score 1.
-    Duplicates collapse; spans under labels outside the schema are dropped and counted in
-    ``ignored_labels``; spans with offsets outside the text are dropped and counted. A schema
-    label missing from the value altogether was removed with the component's label chip (one click
-    that drops every span under it): its spans from ``previous`` are kept and counted in
-    ``restored_labels``, so no work is lost to a stray click.
+    Nothing the browser says is trusted: offsets must be integers inside the text (converted to
+    Python's), types must be the schema's, whitespace is trimmed off the ends, duplicates collapse
+    and of overlapping spans the first (by start, longest first) is kept. A span equal (offsets
+    and type) to one in ``previous`` keeps that span's source and score unless the editor says a
+    person accepted it; every other span is a person's: ``source``, score 1.
     """
-    if not value:
-        return LabelerResult(spans=[])
     astral = _astral_positions(text) if _has_astral(text) else []
-    before = {(s.start, s.end, s.label): s for s in previous}
+    before = {(s.start, s.end, s.type): s for s in previous}
     types = set(schema.types)
+    out = EditorSpans(spans=[])
     seen: dict[tuple[int, int, str], Span] = {}
-    ignored: dict[str, int] = {}
-    invalid = 0
-    for label, items in value.items():
-        items = list(items or [])
-        if label not in types:
-            if items:
-                ignored[str(label)] = ignored.get(str(label), 0) + len(items)
+    for it in items if isinstance(items, (list, tuple)) else []:
+        try:
+            start, end, label = int(it["start"]), int(it["end"]), str(it["type"])
+        except (KeyError, TypeError, ValueError):
+            out.invalid += 1
             continue
-        category = schema.category_of(label)
-        for it in items:
-            try:
-                start, end = int(it["start"]), int(it["end"])
-            except (KeyError, TypeError, ValueError):
-                invalid += 1
-                continue
-            if astral:
-                start, end = from_utf16(text, start, astral), from_utf16(text, end, astral)
-            if not (0 <= start < end <= len(text)):
-                invalid += 1
-                continue
-            key = (start, end, label)
-            if key in seen:
-                continue
-            old = before.get(key)
-            seen[key] = old.with_(doc_id=doc_id, layer=layer or old.layer) if old else Span(
-                doc_id=doc_id, start=start, end=end, category=category, type=label, source=source, score=1.0,
-                layer=layer)
-    restored: dict[str, int] = {}
-    for old in previous:
-        if old.label in types and old.label not in value:
-            restored[old.label] = restored.get(old.label, 0) + 1
-            seen.setdefault((old.start, old.end, old.label), old.with_(doc_id=doc_id, layer=layer or old.layer))
-    spans = sorted(seen.values(), key=lambda s: (s.start, s.end, s.label))
-    return LabelerResult(spans=spans, ignored_labels=ignored, invalid=invalid, restored_labels=restored)
+        if label not in types:
+            out.unknown_labels[label[:40]] = out.unknown_labels.get(label[:40], 0) + 1
+            continue
+        if astral:
+            start, end = from_utf16(text, start, astral), from_utf16(text, end, astral)
+        if not (0 <= start < end <= len(text)):
+            out.invalid += 1
+            continue
+        trimmed = trim_whitespace(text, start, end)
+        if trimmed is None:
+            out.invalid += 1
+            continue
+        if trimmed != (start, end):
+            out.trimmed += 1
+            start, end = trimmed
+        old = before.get((start, end, label))
+        accepted = it.get("accepted") is True if isinstance(it, Mapping) else False
+        if old is not None and not (accepted and is_suggestion(old)):
+            span = old.with_(doc_id=str(doc_id), layer=layer or old.layer)
+        else:
+            span = Span(doc_id=str(doc_id), start=start, end=end, category=schema.category_of(label), type=label,
+                        source=source, score=1.0, layer=layer)
+        seen.setdefault((start, end, label), span)
+    kept: list[Span] = []
+    for s in sorted(seen.values(), key=lambda s: (s.start, -s.end)):
+        clash = next((k for k in kept if k.start < s.end and s.start < k.end), None)
+        if clash is not None:
+            out.overlaps.append((clash, s))
+        else:
+            kept.append(s)
+    out.spans = sorted(kept, key=lambda s: (s.start, s.end, s.label))
+    return out
 
 
 # --------------------------------------------------------------------------- span edits
@@ -186,13 +248,19 @@ def find_overlaps(spans: Iterable[Span]) -> list[tuple[Span, Span]]:
 
 
 def word_occurrences(text: str, surface: str, *, ignore_case: bool = False) -> list[tuple[int, int]]:
-    """Offsets of every whole-word occurrence of ``surface`` in ``text``: no letter, digit or
-    underscore right before or after it (so "Ann" does not match inside "Anna")."""
+    """Offsets of every whole-word occurrence of ``surface`` in ``text``: no letter, mark, digit
+    or underscore right before or after it (so "Ann" does not match inside "Anna"); the editor's
+    ``wordOccurrences`` is the same."""
     if not surface or not surface.strip():
         return []
     flags = re.IGNORECASE if ignore_case else 0
-    pattern = re.compile(r"(?<!\w)" + re.escape(surface) + r"(?!\w)", flags)
-    return [(m.start(), m.end()) for m in pattern.finditer(text)]
+    out = []
+    for m in re.finditer(re.escape(surface), text, flags):
+        a, b = m.span()
+        if (a > 0 and is_word_char(text[a - 1])) or (b < len(text) and is_word_char(text[b])):
+            continue
+        out.append((a, b))
+    return out
 
 
 def mark_all_occurrences(text: str, spans: Sequence[Span], span: Span, *, ignore_case: bool = False,
@@ -277,16 +345,24 @@ def spans_from_json(data: str | bytes, doc_id: int | str, text: str, schema: Lab
 
 # --------------------------------------------------------------------------- work in a session
 
+_GENERATIONS = itertools.count(1)
+
+
 @dataclass
 class WorkState:
     """One user's work on one layer of one document, as a page keeps it between reruns.
 
-    ``base`` is what the labeler was started from, ``base_version`` the stored version of the
+    ``base`` is what the editor was (re)started from, ``base_version`` the stored version of the
     layer being written when the work started (sent with the save, so a save over someone else's
-    newer version is refused), ``current`` the latest spans (labeler output or an edit), ``saved``
-    the spans of the last successful save (or the loaded ones), ``stale`` the message of a
-    refused save while one is pending. A refused save leaves ``current`` as it was: nothing the
+    newer version is refused), ``current`` the latest spans (the editor's draft or an edit),
+    ``saved`` the spans of the last successful save (or the loaded ones), ``stale`` the message of
+    a refused save while one is pending. A refused save leaves ``current`` as it was: nothing the
     user did is dropped.
+
+    ``generation`` names one start of the editor (unique in the process): the page keys the
+    editor with it, so a new generation (:meth:`restart_from`) shows ``base`` afresh, while the
+    same one keeps what the browser holds. ``seq`` is the editor's edit counter last taken in,
+    so an older draft never overwrites newer spans.
     """
 
     doc_id: int
@@ -298,6 +374,8 @@ class WorkState:
     saved: list[Span] = field(default_factory=list)
     stale: str | None = None
     notice: str | None = None
+    generation: int = field(default_factory=lambda: next(_GENERATIONS))
+    seq: int = 0
 
     @property
     def unsaved(self) -> bool:
@@ -312,9 +390,19 @@ class WorkState:
         return "Unsaved changes."
 
     def restart_from(self, spans: Sequence[Span]) -> None:
-        """Show ``spans`` in a fresh labeler (after an edit button or loading a file)."""
+        """Show ``spans`` in a fresh editor (after loading a file, a reload, a new draft)."""
         self.base = list(spans)
         self.current = list(spans)
+        self.generation = next(_GENERATIONS)
+        self.seq = 0
+
+    def take(self, spans: Sequence[Span], seq: int) -> bool:
+        """Take the editor's spans of edit ``seq`` unless newer ones were taken already."""
+        if int(seq) < self.seq:
+            return False
+        self.seq = int(seq)
+        self.current = list(spans)
+        return True
 
     def saved_as(self, version: int, now: float) -> None:
         self.base_version = int(version)

@@ -86,6 +86,26 @@ def order_queue(assignments: Sequence[Any], mode: str = "assigned", *, username:
     return todo + done
 
 
+def keep_order(shown: Sequence[int], fresh: Sequence[int]) -> list[int]:
+    """The queue as the annotator has been seeing it: the documents of ``shown`` that are still in
+    ``fresh`` stay where they were (a document finished a moment ago does not jump to the end, so
+    "next" is the one that was below it), documents new to the queue follow in ``fresh``'s order."""
+    now = list(dict.fromkeys(int(d) for d in fresh))
+    present = set(now)
+    kept = [d for d in dict.fromkeys(int(d) for d in shown) if d in present]
+    seen = set(kept)
+    return kept + [d for d in now if d not in seen]
+
+
+def neighbours(order: Sequence[int], doc_id: int) -> tuple[int | None, int | None]:
+    """The documents before and after ``doc_id`` in ``order`` (``None`` at either end or when it
+    is not there)."""
+    if doc_id not in order:
+        return None, None
+    i = list(order).index(doc_id)
+    return (order[i - 1] if i > 0 else None), (order[i + 1] if i + 1 < len(order) else None)
+
+
 def plan_assignments(doc_ids: Sequence[int], annotators: Sequence[str], *, double_fraction: float = 0.0,
                      seed: int | str = 0) -> list[tuple[int, str]]:
     """Who gets which document: ``(doc_id, annotator)`` pairs, in document order.

@@ -1,0 +1,145 @@
+// The span editor's pure functions: no DOM, no state. Offsets are JavaScript string indices
+// (UTF-16 code units). A span is {start, end, type, category, sugg, score}; `sugg` marks a
+// machine suggestion nobody accepted or changed yet. Functions return new arrays and never
+// change the ones they are given.
+//
+// pipeline/annotation/edits.py holds the Python twins (snap_to_words, word_occurrences,
+// mark_all_occurrences, remove_same_text); tests/test_editor_browser.py runs both on the same
+// cases. This file is loaded before editor.js (dashboard/editor/__init__.py joins them).
+
+const WORD_CHAR = /^[\p{L}\p{N}\p{M}_]$/u;
+const SPACE_CHAR = /^[\s\x1c-\x1f\x85]$/u;
+
+// The character (code point) that ends just before unit i / starts at unit i, as a string.
+function charBefore(text, i) {
+  if (i <= 0) return "";
+  const c = text.charCodeAt(i - 1);
+  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : text[i - 1];
+}
+function charAt(text, i) {
+  return i >= text.length ? "" : String.fromCodePoint(text.codePointAt(i));
+}
+function isWordChar(ch) { return ch !== "" && WORD_CHAR.test(ch); }
+function isSpaceChar(ch) { return ch !== "" && SPACE_CHAR.test(ch); }
+
+// An offset never splits a surrogate pair: one inside a pair moves to the pair's start (dir -1)
+// or end (dir 1).
+function onBoundary(text, i, dir) {
+  const c = text.charCodeAt(i);
+  if (i > 0 && i < text.length && c >= 0xdc00 && c <= 0xdfff) return dir < 0 ? i - 1 : i + 1;
+  return i;
+}
+
+// [start, end) without whitespace at either end; null if nothing is left.
+function trimWhitespace(text, start, end) {
+  let a = Math.max(0, Math.min(start, end)), b = Math.min(text.length, Math.max(start, end));
+  a = onBoundary(text, a, -1); b = onBoundary(text, b, 1);
+  while (a < b && isSpaceChar(charAt(text, a))) a += charAt(text, a).length;
+  while (b > a && isSpaceChar(charBefore(text, b))) b -= charBefore(text, b).length;
+  return a < b ? [a, b] : null;
+}
+
+// What a selection labels: trimmed, and widened to whole words where it starts or ends inside one.
+function snapToWords(text, start, end) {
+  const t = trimWhitespace(text, start, end);
+  if (!t) return null;
+  let [a, b] = t;
+  while (a > 0 && isWordChar(charBefore(text, a)) && isWordChar(charAt(text, a))) a -= charBefore(text, a).length;
+  while (b < text.length && isWordChar(charBefore(text, b)) && isWordChar(charAt(text, b))) b += charAt(text, b).length;
+  return [a, b];
+}
+
+// Words (runs of word characters) and single other visible characters: what the arrow keys step by.
+function tokens(text) {
+  const out = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]/gu)) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
+
+// Every whole-word occurrence of `surface` (no word character right before or after it).
+function wordOccurrences(text, surface, ignoreCase = false) {
+  if (!surface || !surface.trim()) return [];
+  const escaped = surface.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const out = [];
+  for (const m of text.matchAll(new RegExp(escaped, ignoreCase ? "giu" : "gu"))) {
+    const a = m.index, b = m.index + m[0].length;
+    if (isWordChar(charBefore(text, a)) || isWordChar(charAt(text, b))) continue;
+    out.push([a, b]);
+  }
+  return out;
+}
+
+function bySpanOrder(x, y) { return x.start - y.start || x.end - y.end; }
+function overlaps(s, a, b) { return s.start < b && a < s.end; }
+function sameExtent(s, a, b) { return s.start === a && s.end === b; }
+
+// Label [a, b) with `type`: spans overlapping it make way (they are returned as `replaced`).
+function labelRange(spans, a, b, type, category) {
+  const replaced = spans.filter((s) => overlaps(s, a, b));
+  const added = { start: a, end: b, type, category, sugg: false, score: 1 };
+  const out = spans.filter((s) => !overlaps(s, a, b)).concat([added]).sort(bySpanOrder);
+  return { spans: out, added, replaced };
+}
+
+function relabel(spans, span, type, category) {
+  const changed = { ...span, type, category, sugg: false, score: 1 };
+  return { spans: spans.map((s) => (s === span ? changed : s)), changed };
+}
+
+function accept(spans, span) {
+  const changed = { ...span, sugg: false };
+  return { spans: spans.map((s) => (s === span ? changed : s)), changed };
+}
+
+function removeSpan(spans, span) { return spans.filter((s) => s !== span); }
+
+// Remove every span whose text equals `span`'s (whatever its label).
+function removeSameText(text, spans, span) {
+  const surface = text.slice(span.start, span.end);
+  const out = spans.filter((s) => text.slice(s.start, s.end) !== surface);
+  return { spans: out, removed: spans.length - out.length };
+}
+
+// Label every other whole-word occurrence of `span`'s text like it, where no span is yet.
+function markAllOccurrences(text, spans, span) {
+  let out = spans.slice(), added = 0;
+  for (const [a, b] of wordOccurrences(text, text.slice(span.start, span.end))) {
+    if (out.some((s) => overlaps(s, a, b))) continue;
+    out.push({ start: a, end: b, type: span.type, category: span.category, sugg: false, score: 1 });
+    added += 1;
+  }
+  return { spans: out.sort(bySpanOrder), added };
+}
+
+// Accept every open suggestion scored at or above `threshold`.
+function acceptAll(spans, threshold) {
+  let n = 0;
+  const out = spans.map((s) => {
+    if (s.sugg && s.score >= threshold) { n += 1; return { ...s, sugg: false }; }
+    return s;
+  });
+  return { spans: out, accepted: n };
+}
+
+// Review: the gold spans inside disagreement `d` become `chosen` (an annotator's, or none).
+function applyChoice(spans, d, chosen) {
+  const kept = spans.filter((s) => !overlaps(s, d.start, d.end));
+  return kept.concat(chosen.map((c) => ({ ...c, sugg: false, score: 1 }))).sort(bySpanOrder);
+}
+
+// Index of the next (dir 1) or previous (dir -1) item after position `from` for which `ok` holds,
+// wrapping around; -1 when there is none. Items are sorted by start.
+function stepIndex(items, from, dir, ok = () => true) {
+  const n = items.length;
+  if (!n) return -1;
+  for (let k = 1; k <= n; k += 1) {
+    const i = from < 0 ? (dir > 0 ? k - 1 : n - k) : (((from + dir * k) % n) + n) % n;
+    if (ok(items[i])) return i;
+  }
+  return -1;
+}
+
+// A key that says whether two span lists are the same (offsets, type, open or not).
+function spansKey(spans) {
+  return spans.map((s) => `${s.start}:${s.end}:${s.type}:${s.sugg ? 1 : 0}`).sort().join("|");
+}

@@ -1,0 +1,901 @@
+// The span editor: the note as written, every span in place, keyboard first.
+// A Streamlit Components v2 module (see dashboard/editor/__init__.py for the data it gets and the
+// state and trigger it sends back). core.js is joined in front of this file.
+//
+// Streamlit calls the default export again with the same parentElement whenever the data changes;
+// one SpanEditor per parentElement lives across those calls. It keeps the working spans (with undo
+// and redo) until the data's `token` changes (another document, or the page restarted the editor).
+
+const EDITORS = new WeakMap();
+const DRAFT_DELAY_MS = 1200;
+
+export default function mountSpanEditor(component) {
+  const { data, parentElement, setStateValue, setTriggerValue } = component;
+  let ed = EDITORS.get(parentElement);
+  if (!ed) {
+    ed = new SpanEditor(parentElement);
+    EDITORS.set(parentElement, ed);
+  }
+  ed.setState = setStateValue;
+  ed.setTrigger = setTriggerValue;
+  ed.update(data || {});
+  return () => { ed.destroy(); EDITORS.delete(parentElement); };
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function button(label, action, title) {
+  const b = el("button", "wb-btn", label);
+  b.type = "button";
+  b.dataset.action = action;
+  if (title) b.title = title;
+  return b;
+}
+
+function shorten(s, n = 40) {
+  const one = s.split(/\s+/u).filter(Boolean).join(" ");
+  return one.length > n ? one.slice(0, n - 1) + "…" : one;
+}
+
+const KEYS_ANNOTATE = [
+  ["mouse drag / click a word", "select text (snaps to whole words, never takes spaces or line breaks)"],
+  ["← →  (Shift: extend)", "select the next / previous word"],
+  ["↑ ↓", "select the first word of the line above / below"],
+  ["a label's key", "label the selection, or relabel the current span"],
+  ["/", "filter the labels by name, Enter takes the first"],
+  ["click a span, Tab / Shift+Tab", "current span: next / previous"],
+  ["] / [", "next / previous open suggestion"],
+  ["Enter", "accept the current suggestion"],
+  ["Delete or Backspace", "remove the current span"],
+  ["Shift+Delete", "remove every span with the current span's text"],
+  ["+", "mark every occurrence of the current span's text"],
+  ["Shift+A", "accept all suggestions scored at or above the threshold"],
+  ["Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y", "undo / redo"],
+  ["Ctrl+S", "save"],
+  ["Ctrl+Enter", "finish and open the next document"],
+  ["> / <", "next / previous document"],
+  ["Esc", "clear the selection, close this list"],
+  ["?", "show or hide this list"],
+];
+const KEYS_REVIEW = [
+  ["1, 2, …", "take annotator 1's, 2's, … version of the current disagreement"],
+  ["0", "take neither version"],
+  ["] / [", "next / previous undecided disagreement"],
+  ["Ctrl+Enter", "save gold and open the next document"],
+];
+
+class SpanEditor {
+  constructor(parent) {
+    this.parent = parent;
+    this.token = null;
+    this.spans = [];
+    this.undoStack = [];
+    this.redoStack = [];
+    this.cur = null;          // the current span (an object of this.spans)
+    this.sel = null;          // {a, b, anchor}: selected text
+    this.dis = [];            // review: disagreements
+    this.curDis = -1;
+    this.seq = 0;             // edits made; sent with drafts and actions
+    this.draftTimer = null;
+    this.build();
+    this.onKey = this.onKey.bind(this);
+    window.addEventListener("keydown", this.onKey, true);
+  }
+
+  destroy() {
+    window.removeEventListener("keydown", this.onKey, true);
+    document.removeEventListener("mouseup", this.onMouseUpAnywhere);
+    clearTimeout(this.draftTimer);
+    this.root.remove();
+  }
+
+  // ------------------------------------------------------------------ building the DOM
+
+  build() {
+    const root = el("div", "wb-ed");
+    root.tabIndex = 0;
+    root.dataset.testid = "wb-editor";
+    const bar = el("div", "wb-bar");
+    this.bar = bar;
+    const row = el("div", "wb-row");
+    this.prevBtn = button("◀", "prev", "Previous document (<)");
+    this.posText = el("span", "wb-pos");
+    this.nextBtn = button("▶", "next", "Next document (>)");
+    this.undoBtn = button("↶", "undo", "Undo (Ctrl+Z)");
+    this.redoBtn = button("↷", "redo", "Redo (Ctrl+Shift+Z)");
+    this.acceptAllBtn = button("Accept ≥", "accept_all", "Accept all suggestions scored at or above this (Shift+A)");
+    this.threshold = el("input", "wb-threshold");
+    Object.assign(this.threshold, { type: "number", min: "0", max: "1", step: "0.05", title: "Threshold for Accept all" });
+    this.saveBtn = button("Save", "save", "Save (Ctrl+S)");
+    this.finishBtn = button("Finish & next", "finish", "Save as finished and open the next document (Ctrl+Enter)");
+    this.finishBtn.classList.add("wb-primary");
+    this.helpBtn = button("?", "help", "Keys (?)");
+    this.dirtyText = el("span", "wb-dirty");
+    const nav = el("span", "wb-group");
+    nav.append(this.prevBtn, this.posText, this.nextBtn);
+    const edit = el("span", "wb-group");
+    const acceptGroup = el("span", "wb-group wb-accept");
+    acceptGroup.append(this.acceptAllBtn, this.threshold);
+    edit.append(this.undoBtn, this.redoBtn, acceptGroup);
+    const save = el("span", "wb-group wb-right");
+    save.append(this.dirtyText, this.saveBtn, this.finishBtn, this.helpBtn);
+    row.append(nav, edit, save);
+    this.labelsRow = el("div", "wb-labels");
+    this.chips = el("span", "wb-chips");
+    this.filter = el("input", "wb-filter");
+    Object.assign(this.filter, { type: "text", placeholder: "/ filter labels", title: "Filter labels (/)" });
+    this.status = el("div", "wb-status");
+    this.status.setAttribute("aria-live", "polite");
+    this.labelsRow.append(this.filter, this.chips);
+    bar.append(row, this.labelsRow, this.status);
+    const body = el("div", "wb-body");
+    this.note = el("div", "wb-note");
+    this.side = el("div", "wb-side");
+    body.append(this.note, this.side);
+    this.help = el("div", "wb-help");
+    this.help.hidden = true;
+    root.append(bar, body, this.help);
+    this.root = root;
+    this.parent.appendChild(root);
+
+    bar.addEventListener("click", (e) => this.onBarClick(e));
+    this.side.addEventListener("click", (e) => this.onSideClick(e));
+    this.onMouseUpAnywhere = (e) => this.onMouseUp(e);
+    document.addEventListener("mouseup", this.onMouseUpAnywhere);
+    this.filter.addEventListener("input", () => this.filterLabels());
+    this.filter.addEventListener("keydown", (e) => this.onFilterKey(e));
+    this.threshold.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === "Escape") this.root.focus(); });
+  }
+
+  // ------------------------------------------------------------------ data from Python
+
+  update(data) {
+    this.data = data;
+    const fresh = data.token !== this.token;
+    if (fresh) {
+      this.token = data.token;
+      this.root.dataset.token = String(data.token);
+      this.low = data.low_confidence ?? 0;
+      this.mode = data.mode || "annotate";
+      this.text = data.text || "";
+      this.labels = data.labels || [];
+      this.byType = new Map(this.labels.map((l) => [l.type, l]));
+      this.byKey = new Map(this.labels.filter((l) => l.key).map((l) => [l.key, l]));
+      this.spans = (data.spans || []).map((s) => ({
+        start: s.start, end: s.end, type: s.type, category: s.category, sugg: !!s.suggestion, score: s.score ?? 1,
+      })).sort(bySpanOrder);
+      this.dis = (data.disagreements || []).map((d, i) => ({ ...d, index: i, decided: d.choice || null }));
+      this.undoStack = []; this.redoStack = [];
+      this.cur = null; this.sel = null; this.curDis = -1; this.seq = 0;
+      this.threshold.value = String(data.threshold ?? 0.8);
+      this.root.classList.toggle("wb-review", this.mode === "review");
+      this.finishBtn.textContent = this.mode === "review" ? "Save gold & next" : "Finish & next";
+      this.saveBtn.textContent = this.mode === "review" ? "Save gold" : "Save";
+      this.renderHelp();
+      this.renderLabels();
+    }
+    this.baseline = data.saved == null ? null : spansKey(data.saved.map((s) => ({ ...s, sugg: !!s.suggestion })));
+    this.localKey = data.local_key || null;
+    this.version = data.version ?? 0;
+    if (!fresh && this.baseline !== null && spansKey(this.spans) === this.baseline) this.dropLocal();  // saved
+    this.posText.textContent = data.position || "";
+    this.prevBtn.disabled = !data.has_prev;
+    this.nextBtn.disabled = !data.has_next;
+    this.render();
+    if (fresh) {
+      this.say(data.message || this.intro(), data.message_kind || "info");
+      const active = document.activeElement;
+      if (!active || !active.closest("input, textarea, select, [contenteditable=''], [contenteditable='true']"))
+        this.root.focus({ preventScroll: true });
+      if (this.mode === "review" && this.dis.length) this.goDisagreement(this.nextOpenDis(-1, 1), false);
+      this.offerLocal();
+    } else if (data.message && data.message_id !== this.messageId) {
+      this.say(data.message, data.message_kind || "info");
+    }
+    this.messageId = data.message_id;
+  }
+
+  intro() {
+    if (this.mode === "review") {
+      const n = this.dis.length;
+      return n ? `${n} disagreement${n === 1 ? "" : "s"}: press 1, 2, … for an annotator's version, 0 for neither. ? lists the keys.`
+        : "The annotators agree everywhere: check the gold and save it. ? lists the keys.";
+    }
+    const open = this.spans.filter((s) => s.sugg).length;
+    return `${open} open suggestion${open === 1 ? "" : "s"} (dashed). Select text and press a label's key; ? lists the keys.`;
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  render() {
+    this.renderNote();
+    this.renderSide();
+    this.renderState();
+  }
+
+  renderState() {
+    const dirty = this.baseline === null || spansKey(this.spans) !== this.baseline;
+    this.dirtyText.textContent = this.baseline === null ? "not saved yet" : dirty ? "unsaved changes" : "saved";
+    this.dirtyText.classList.toggle("wb-warn", dirty);
+    this.undoBtn.disabled = !this.undoStack.length;
+    this.redoBtn.disabled = !this.redoStack.length;
+    this.root.dataset.dirty = dirty ? "1" : "0";
+    this.root.dataset.seq = String(this.seq);
+  }
+
+  renderLabels() {
+    const chips = [];
+    for (const l of this.labels) {
+      const b = el("button", "wb-chip");
+      b.type = "button";
+      b.tabIndex = -1;
+      b.dataset.type = l.type;
+      b.style.setProperty("--c", l.colour);
+      b.title = `${l.type} (${l.category})` + (l.key ? `: key ${l.key}` : ": no key, use / to filter");
+      if (l.key) b.append(el("kbd", "", l.key));
+      b.append(document.createTextNode(l.type));
+      chips.push(b);
+    }
+    this.chips.replaceChildren(...chips);
+    this.filterLabels();
+  }
+
+  // Labels whose type or category holds what is typed in the filter, in schema order.
+  matchingLabels() {
+    const q = this.filter.value.trim().toLowerCase();
+    return this.labels.filter((l) => !q || l.type.toLowerCase().includes(q) || l.category.toLowerCase().includes(q));
+  }
+
+  filterLabels() {
+    const show = new Set(this.matchingLabels().map((l) => l.type));
+    for (const b of this.chips.children) b.hidden = !show.has(b.dataset.type);
+  }
+
+  renderNote() {
+    const text = this.text, spans = this.spans;
+    const cuts = new Set([0, text.length]);
+    for (const s of spans) { cuts.add(s.start); cuts.add(s.end); }
+    for (const d of this.dis) { cuts.add(d.start); cuts.add(d.end); }
+    const points = [...cuts].filter((c) => c >= 0 && c <= text.length).sort((x, y) => x - y);
+    const frag = document.createDocumentFragment();
+    let si = 0;
+    for (let k = 0; k + 1 < points.length; k += 1) {
+      const a = points[k], b = points[k + 1];
+      while (si < spans.length && spans[si].end <= a) si += 1;
+      const s = si < spans.length && spans[si].start <= a && b <= spans[si].end ? spans[si] : null;
+      const di = this.dis.findIndex((d) => d.start <= a && b <= d.end);
+      const piece = text.slice(a, b);
+      if (!s && di < 0) { frag.append(document.createTextNode(piece)); continue; }
+      const e = el("span", "", piece);
+      if (s) {
+        const idx = spans.indexOf(s);
+        e.classList.add("wb-s");
+        e.dataset.i = String(idx);
+        e.dataset.type = s.type;
+        e.style.setProperty("--c", (this.byType.get(s.type) || {}).colour || "#e0e0e0");
+        if (s.sugg) e.classList.add("wb-sugg");
+        if (s.sugg && s.score < this.low) e.classList.add("wb-low");
+        if (s === this.cur) e.classList.add("wb-cur");
+        if (a === s.start) e.classList.add("wb-first");
+        if (b === s.end) {
+          e.classList.add("wb-last");
+          e.dataset.tag = s.sugg ? `${s.type} ${s.score.toFixed(2)}` : s.type;
+        }
+        e.title = `${s.type} (${s.category})` + (s.sugg ? `, suggestion scored ${s.score.toFixed(2)}` : "");
+      }
+      if (di >= 0) {
+        const d = this.dis[di];
+        e.classList.add("wb-d");
+        e.dataset.d = String(di);
+        if (d.decided) e.classList.add("wb-d-done");
+        if (di === this.curDis) e.classList.add("wb-d-cur");
+        if (b === d.end) {
+          e.classList.add("wb-d-last");
+          e.dataset.badge = `#${di + 1} ` + (d.decided ? `✓ ${this.choiceName(d)}`
+            : d.options.map((o) => `${o.key}:${o.spans.map((x) => x.type).join("+") || "—"}`).join(" ") + " 0:—");
+        }
+      }
+      frag.append(e);
+    }
+    this.note.replaceChildren(frag);
+    this.showSelection();
+  }
+
+  renderSide() {
+    if (this.mode !== "review") { this.side.hidden = true; return; }
+    this.side.hidden = false;
+    const open = this.dis.filter((d) => !d.decided).length;
+    const head = el("div", "wb-side-head", this.dis.length ? `Disagreements: ${open} of ${this.dis.length} open` : "No disagreements");
+    const list = el("ol", "wb-dlist");
+    this.dis.forEach((d, i) => {
+      const li = el("li", d.decided ? "wb-done" : "");
+      if (i === this.curDis) li.classList.add("wb-d-cur");
+      li.dataset.d = String(i);
+      const what = d.options.map((o) => `${o.key} ${this.optionWords(d, o)}`).join(" · ");
+      li.append(el("span", "wb-dtext", shorten(this.text.slice(d.start, d.end), 28)));
+      li.append(el("span", "wb-dwhat", d.decided ? `✓ ${this.choiceName(d)}` : what));
+      list.append(li);
+    });
+    this.side.replaceChildren(head, list);
+  }
+
+  renderHelp() {
+    const rows = this.mode === "review" ? KEYS_REVIEW.concat(KEYS_ANNOTATE.filter(([k]) => !["Ctrl+Enter", "] / ["].includes(k)))
+      : KEYS_ANNOTATE;
+    const table = el("table");
+    for (const [k, what] of rows) {
+      const tr = el("tr");
+      tr.append(el("th", "", k), el("td", "", what));
+      table.append(tr);
+    }
+    this.help.replaceChildren(el("div", "wb-help-title", "Keys (press ? or Esc to close)"), table);
+  }
+
+  // An annotator's version of a disagreement in a few words: its labels, and the text of each
+  // span where it does not cover the whole disagreement (boundaries differ).
+  optionWords(d, o) {
+    if (!o.spans.length) return "nothing";
+    return o.spans.map((x) => (x.start === d.start && x.end === d.end ? x.type
+      : `${x.type} '${shorten(this.text.slice(x.start, x.end), 18)}'`)).join(" + ");
+  }
+
+  choiceName(d) {
+    if (d.decided === "neither") return "neither";
+    if (d.decided === "edited") return "edited";
+    const o = d.options.find((x) => x.who === d.decided);
+    return o ? `${o.key} ${o.who}` : String(d.decided);
+  }
+
+  say(message, kind = "info") {
+    this.status.textContent = message;
+    this.status.dataset.kind = kind;
+  }
+
+  // 'Walter Austin' (PATIENT): how messages name a span (its text, never offsets)
+  describe(s) { return `'${shorten(this.text.slice(s.start, s.end))}' (${s.type})`; }
+
+  // ------------------------------------------------------------------ selection in the DOM
+
+  offsetOf(node, offset) {
+    const r = document.createRange();
+    r.setStart(this.note, 0);
+    try { r.setEnd(node, offset); } catch (_) { return null; }
+    return r.toString().length;
+  }
+
+  pointAt(offset) {
+    const walker = document.createTreeWalker(this.note, NodeFilter.SHOW_TEXT);
+    let seen = 0, n = null, last = null;
+    while ((n = walker.nextNode())) {
+      const len = n.textContent.length;
+      if (offset <= seen + len) return [n, offset - seen];
+      seen += len; last = n;
+    }
+    return last ? [last, last.textContent.length] : [this.note, 0];
+  }
+
+  rangeOf(a, b) {
+    const r = document.createRange();
+    r.setStart(...this.pointAt(a));
+    r.setEnd(...this.pointAt(b));
+    return r;
+  }
+
+  showSelection() {
+    const sel = window.getSelection();
+    if (!this.sel) {
+      if (sel && sel.rangeCount && this.note.contains(sel.anchorNode)) sel.removeAllRanges();
+      return;
+    }
+    sel.removeAllRanges();
+    sel.addRange(this.rangeOf(this.sel.a, this.sel.b));
+  }
+
+  select(a, b, anchor) {
+    const snapped = snapToWords(this.text, a, b);
+    if (!snapped) { this.sel = null; this.showSelection(); return; }
+    this.sel = { a: snapped[0], b: snapped[1], anchor: anchor ?? snapped[0] };
+    this.cur = null;
+    this.renderNote();
+    this.reveal(this.sel.a, this.sel.b);
+    const covered = this.spans.filter((s) => overlaps(s, this.sel.a, this.sel.b));
+    this.say(`Selected '${shorten(this.text.slice(this.sel.a, this.sel.b))}': press a label's key`
+      + (covered.length ? ` (it replaces ${covered.map((s) => this.describe(s)).join(", ")})` : "") + ".");
+  }
+
+  // Scroll the page (Streamlit's scrolling container) so that [a, b) shows below the sticky toolbar.
+  reveal(a, b) {
+    const rects = [...this.rangeOf(a, Math.max(a, b)).getClientRects()];
+    if (!rects.length) return;
+    const r = { top: rects[0].top, bottom: rects[rects.length - 1].bottom };
+    const top = Math.max(0, this.bar.getBoundingClientRect().bottom) + 8, bottom = window.innerHeight - 16;
+    if (r.top >= top && r.bottom <= bottom) return;
+    let p = this.root.parentElement;
+    while (p && !(p.scrollHeight > p.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(p).overflowY)))
+      p = p.parentElement;
+    const dy = r.top < top ? r.top - top - 24 : r.bottom - bottom + 24;
+    (p || document.scrollingElement).scrollBy(0, dy);
+  }
+
+  // ------------------------------------------------------------------ mouse
+
+  onMouseUp(e) {
+    if (e.button !== 0 || !this.root.isConnected) return;
+    const sel = window.getSelection();
+    if (sel && sel.rangeCount && !sel.isCollapsed) {
+      const r = sel.getRangeAt(0);
+      if (!this.note.contains(r.startContainer) || !this.note.contains(r.endContainer)) return;
+      const a = this.offsetOf(r.startContainer, r.startOffset), b = this.offsetOf(r.endContainer, r.endOffset);
+      if (a === null || b === null) return;
+      this.select(a, b);
+      return;
+    }
+    if (!this.note.contains(e.target)) return;
+    const spanEl = e.target.closest && e.target.closest(".wb-s");
+    const disEl = e.target.closest && e.target.closest(".wb-d");
+    if (disEl) this.goDisagreement(Number(disEl.dataset.d), false);
+    if (spanEl) { this.setCurrent(this.spans[Number(spanEl.dataset.i)]); return; }
+    if (disEl) return;
+    // a click on plain text selects the word under it
+    if (sel && sel.rangeCount) {
+      const r = sel.getRangeAt(0);
+      const at = this.offsetOf(r.startContainer, r.startOffset);
+      if (at === null) return;
+      const tok = tokens(this.text).find(([a, b]) => a <= at && at < b) || tokens(this.text).find(([a, b]) => a <= at && at <= b);
+      if (tok) this.select(tok[0], tok[1]);
+    }
+  }
+
+  onBarClick(e) {
+    const chip = e.target.closest(".wb-chip");
+    if (chip) { this.applyLabel(chip.dataset.type); return; }
+    const b = e.target.closest("button[data-action]");
+    if (!b || b.disabled) return;
+    const act = b.dataset.action;
+    if (act === "restore_local") this.restoreLocal();
+    else if (act === "discard_local") { this.localOffer = null; this.dropLocal(); this.say("Discarded the kept edits."); }
+    else if (act === "undo") this.undo();
+    else if (act === "redo") this.redo();
+    else if (act === "accept_all") this.acceptAll();
+    else if (act === "help") this.toggleHelp();
+    else if (act === "finish") this.send(this.mode === "review" ? "save_next" : "finish");
+    else this.send(act);
+  }
+
+  onSideClick(e) {
+    const li = e.target.closest("li[data-d]");
+    if (li) this.goDisagreement(Number(li.dataset.d), true);
+  }
+
+  // ------------------------------------------------------------------ keys
+
+  // Keys reach the editor unless a field that takes typing has the focus; Enter, Space and Tab
+  // only when the focus is in the editor or nowhere (so links and buttons elsewhere keep them).
+  active(e) {
+    if (!this.root.isConnected) return false;
+    const a = document.activeElement;
+    if (a === this.filter || a === this.threshold) return false;
+    if (!a || a === document.body || this.root.contains(a)) return true;
+    if (a.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], [role='listbox'], [role='combobox'], [role='dialog']"))
+      return false;
+    return !["Enter", " ", "Tab"].includes(e.key);
+  }
+
+  onKey(e) {
+    if (!this.active(e)) return;
+    const k = e.key, ctrl = e.ctrlKey || e.metaKey;
+    let done = true;
+    if (ctrl && !e.altKey) {
+      if (k === "z" || k === "Z") (e.shiftKey ? this.redo() : this.undo());
+      else if (k === "y" || k === "Y") this.redo();
+      else if (k === "s" || k === "S") this.send("save");
+      else if (k === "Enter") this.send(this.mode === "review" ? "save_next" : "finish");
+      else done = false;
+    } else if (e.altKey) {
+      done = false;
+    } else {
+      switch (k) {
+        case "?": this.toggleHelp(); break;
+        case "Escape":
+          if (!this.help.hidden) this.toggleHelp();
+          else { this.sel = null; this.cur = null; this.renderNote(); this.say(this.intro()); }
+          break;
+        case "Tab": this.stepSpan(e.shiftKey ? -1 : 1, () => true); break;
+        case "]": this.stepOpen(1); break;
+        case "[": this.stepOpen(-1); break;
+        case ">": this.send("next"); break;
+        case "<": this.send("prev"); break;
+        case "Enter": this.acceptCurrent(); break;
+        case "Delete": case "Backspace": (e.shiftKey ? this.removeAllSameText() : this.removeCurrent()); break;
+        case "+": this.markAll(); break;
+        case "/": this.openFilter(); break;
+        case "ArrowRight": this.stepToken(1, e.shiftKey); break;
+        case "ArrowLeft": this.stepToken(-1, e.shiftKey); break;
+        case "ArrowDown": this.stepLine(1, e.shiftKey); break;
+        case "ArrowUp": this.stepLine(-1, e.shiftKey); break;
+        case "A": this.acceptAll(); break;
+        default:
+          if (this.mode === "review" && /^[0-9]$/.test(k)) this.choose(k);
+          else if (k.length === 1 && !e.shiftKey && this.byKey.has(k.toLowerCase())) this.applyLabel(this.byKey.get(k.toLowerCase()).type);
+          else if (/^[a-z]$/.test(k)) this.say(`No label has the key ${k}: press / to find a label by name.`, "warn");
+          else done = false;
+      }
+    }
+    if (done) {
+      e.preventDefault();
+      e.stopPropagation();
+      e.stopImmediatePropagation();
+    }
+  }
+
+  // The key list opens just below the toolbar, wherever the page is scrolled to.
+  toggleHelp() {
+    this.help.hidden = !this.help.hidden;
+    if (this.help.hidden) return;
+    const r = this.bar.getBoundingClientRect();
+    this.help.style.top = `${Math.max(0, r.bottom) + 4}px`;
+    this.help.style.right = `${Math.max(0, window.innerWidth - r.right)}px`;
+  }
+
+  openFilter() {
+    this.filter.value = "";
+    this.filterLabels();
+    this.filter.focus();
+    this.say("Type part of a label's name; Enter takes the first label shown, Esc goes back.");
+  }
+
+  onFilterKey(e) {
+    if (e.key === "Enter") {
+      const first = this.matchingLabels()[0];
+      this.closeFilter();
+      if (first) this.applyLabel(first.type);
+    } else if (e.key === "Escape") {
+      this.closeFilter();
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  }
+
+  closeFilter() {
+    this.filter.value = "";
+    this.filterLabels();
+    this.root.focus({ preventScroll: true });
+  }
+
+  // ------------------------------------------------------------------ moving around
+
+  setCurrent(s) {
+    this.cur = s || null;
+    this.sel = null;
+    this.renderNote();
+    if (!s) return;
+    this.reveal(s.start, s.end);
+    const what = s.sugg ? `suggestion scored ${s.score.toFixed(2)}: Enter accepts, a label's key relabels, Delete removes`
+      : "a label's key relabels, Delete removes, + marks every occurrence";
+    this.say(`${this.describe(s)}, ${what}.`);
+  }
+
+  stepSpan(dir, ok) {
+    let from = -1;
+    if (this.cur) from = this.spans.indexOf(this.cur);
+    else if (this.sel) {
+      const after = this.spans.findIndex((s) => s.start >= this.sel.a);
+      from = dir > 0 ? (after < 0 ? this.spans.length - 1 : after - 1) : (after < 0 ? this.spans.length : after);
+    }
+    const i = stepIndex(this.spans, from, dir, ok);
+    if (i < 0) { this.say(this.spans.length ? "No open suggestions left." : "No spans yet."); return; }
+    this.setCurrent(this.spans[i]);
+  }
+
+  stepOpen(dir) {
+    if (this.mode === "review") {
+      const i = this.nextOpenDis(this.curDis, dir);
+      if (i < 0) this.say("Every disagreement is decided: Ctrl+Enter saves gold and opens the next document.");
+      else this.goDisagreement(i, true);
+      return;
+    }
+    this.stepSpan(dir, (s) => s.sugg);
+  }
+
+  // The selection (or the current span) as {a, b, anchor}; null when there is neither.
+  focusRange() {
+    if (this.sel) return this.sel;
+    return this.cur ? { a: this.cur.start, b: this.cur.end, anchor: this.cur.start } : null;
+  }
+
+  stepToken(dir, extend) {
+    const toks = tokens(this.text);
+    if (!toks.length) return;
+    const base = this.focusRange();
+    if (!extend || !base) {
+      const here = base ? (dir > 0 ? base.b : base.a) : (dir > 0 ? -1 : Infinity);
+      const t = dir > 0 ? toks.find(([a]) => a >= here) : [...toks].reverse().find(([, b]) => b <= here);
+      if (t) this.select(t[0], t[1]);
+      return;
+    }
+    // extend: the end that is not the anchor moves by one word
+    const free = base.anchor === base.a ? base.b : base.a;
+    const t = dir > 0 ? toks.find(([, b]) => b > free) : [...toks].reverse().find(([a]) => a < free);
+    if (!t) return;
+    const target = dir > 0 ? t[1] : t[0];
+    if (target === base.anchor) return;
+    this.select(Math.min(base.anchor, target), Math.max(base.anchor, target), base.anchor);
+  }
+
+  stepLine(dir, extend) {
+    const base = this.focusRange();
+    const here = base ? (dir > 0 ? base.b : base.a) : (dir > 0 ? 0 : this.text.length);
+    let lineStart;
+    if (dir > 0) {
+      const nl = this.text.indexOf("\n", here);
+      if (nl < 0) return;
+      lineStart = nl + 1;
+    } else {
+      const thisLine = this.text.lastIndexOf("\n", Math.max(0, here - 1));
+      if (thisLine < 0) return;
+      lineStart = this.text.lastIndexOf("\n", thisLine - 1) + 1;
+    }
+    const t = tokens(this.text).find(([a]) => a >= lineStart);
+    if (!t) return;
+    if (extend && base) this.select(Math.min(base.anchor, t[0]), Math.max(base.anchor, t[1]), base.anchor);
+    else this.select(t[0], t[1]);
+  }
+
+  // ------------------------------------------------------------------ editing
+
+  snapshot() { return { spans: this.spans, decided: this.dis.map((d) => d.decided) }; }
+
+  restore(snap) {
+    this.spans = snap.spans;
+    snap.decided.forEach((v, i) => { if (this.dis[i]) this.dis[i].decided = v; });
+  }
+
+  edit(spans, message, kind = "info") {
+    this.undoStack.push(this.snapshot());
+    if (this.undoStack.length > 500) this.undoStack.shift();
+    this.redoStack = [];
+    this.spans = spans;
+    this.changed(message, kind);
+  }
+
+  changed(message, kind = "info") {
+    this.seq += 1;
+    if (this.cur && !this.spans.includes(this.cur)) this.cur = null;
+    this.render();
+    if (message) this.say(message, kind);
+    this.keepLocal();
+    clearTimeout(this.draftTimer);
+    this.draftTimer = setTimeout(() => this.sendDraft(), DRAFT_DELAY_MS);
+  }
+
+  // ------------------------------------------------------------------ the draft in this browser
+  // Unsaved spans (offsets and labels, never text) are kept in the browser's localStorage under
+  // data.local_key, with the stored version they build on, so a reload can offer them back. They
+  // are offered only on that same version: a newer save is never overwritten by an old draft.
+
+  keepLocal() {
+    if (!this.localKey) return;
+    try {
+      const p = this.payload();
+      localStorage.setItem(this.localKey, JSON.stringify({ version: this.version, spans: p.spans, decided: p.decided }));
+    } catch (_) { /* storage full or off: the server-side draft still holds the spans */ }
+  }
+
+  dropLocal() {
+    if (!this.localKey) return;
+    try { localStorage.removeItem(this.localKey); } catch (_) { /* nothing to drop */ }
+  }
+
+  offerLocal() {
+    if (!this.localKey) return;
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem(this.localKey) || "null"); } catch (_) { kept = null; }
+    if (!kept || !Array.isArray(kept.spans)) return;
+    const spans = kept.spans.filter((x) => this.byType.has(x.type) && x.start >= 0 && x.end <= this.text.length && x.start < x.end)
+      .map((x) => ({ start: x.start, end: x.end, type: x.type, category: this.byType.get(x.type).category,
+        sugg: !x.accepted, score: (this.spans.find((o) => o.start === x.start && o.end === x.end && o.type === x.type) || {}).score ?? 1 }))
+      .sort(bySpanOrder);
+    if (spansKey(spans) === spansKey(this.spans) || (this.baseline !== null && spansKey(spans) === this.baseline)) {
+      if (kept.version !== this.version) this.dropLocal();  // what was kept has been saved
+      return;
+    }
+    if (kept.version !== this.version) {
+      this.dropLocal();
+      this.say("Unsaved edits kept in this browser were made on an older version of this layer; someone saved since, so they were not restored.", "warn");
+      return;
+    }
+    this.localOffer = { spans, decided: Array.isArray(kept.decided) ? kept.decided : [] };
+    this.status.replaceChildren(
+      document.createTextNode("This browser kept unsaved edits of this document from before a reload. "),
+      button("Restore them", "restore_local", "Put the kept edits back (undo takes them out again)"),
+      document.createTextNode(" "),
+      button("Discard them", "discard_local", "Forget the kept edits"));
+    this.status.dataset.kind = "warn";
+  }
+
+  restoreLocal() {
+    const offer = this.localOffer;
+    this.localOffer = null;
+    if (!offer) return;
+    for (const i of offer.decided) if (this.dis[i]) this.dis[i].decided = this.dis[i].decided || "edited";
+    this.edit(offer.spans, "Restored the edits kept in this browser (not saved yet).");
+  }
+
+  markEdited(a, b) {
+    if (this.mode !== "review") return;
+    for (const d of this.dis) if (d.start < b && a < d.end) d.decided = "edited";
+  }
+
+  undo() {
+    if (!this.undoStack.length) { this.say("Nothing to undo."); return; }
+    this.redoStack.push(this.snapshot());
+    this.restore(this.undoStack.pop());
+    this.cur = null; this.sel = null;
+    this.changed("Undone.");
+  }
+
+  redo() {
+    if (!this.redoStack.length) { this.say("Nothing to redo."); return; }
+    this.undoStack.push(this.snapshot());
+    this.restore(this.redoStack.pop());
+    this.cur = null; this.sel = null;
+    this.changed("Redone.");
+  }
+
+  applyLabel(type) {
+    const label = this.byType.get(type);
+    if (!label) return;
+    if (this.sel) {
+      const { a, b } = this.sel;
+      const r = labelRange(this.spans, a, b, label.type, label.category);
+      this.sel = null;
+      this.markEdited(a, b);
+      this.edit(r.spans, r.replaced.length ? `${this.describe(r.added)} replaces ${r.replaced.map((s) => this.describe(s)).join(", ")}.`
+        : `Added ${this.describe(r.added)}.`);
+      this.cur = r.added;
+      this.renderNote();
+      return;
+    }
+    if (this.cur) {
+      const before = this.describe(this.cur);
+      const r = relabel(this.spans, this.cur, label.type, label.category);
+      this.markEdited(this.cur.start, this.cur.end);
+      this.edit(r.spans, `${before} is now ${label.type}.`);
+      this.cur = r.changed;
+      this.renderNote();
+      return;
+    }
+    this.say("Select text (or a span) first, then press a label's key.", "warn");
+  }
+
+  acceptCurrent() {
+    if (!this.cur) { this.stepOpen(1); return; }
+    if (!this.cur.sugg) { this.say(`${this.describe(this.cur)} is already accepted.`); return; }
+    const r = accept(this.spans, this.cur);
+    const next = stepIndex(r.spans, r.spans.indexOf(r.changed), 1, (s) => s.sugg);
+    this.edit(r.spans, `Accepted ${this.describe(r.changed)}.`);
+    this.cur = next >= 0 ? this.spans[next] : r.changed;
+    this.renderNote();
+    if (next >= 0) this.setCurrentQuiet(this.spans[next]);
+  }
+
+  setCurrentQuiet(s) { this.reveal(s.start, s.end); }
+
+  removeCurrent() {
+    const s = this.cur;
+    if (!s) {
+      if (this.sel) {
+        const hit = this.spans.filter((x) => overlaps(x, this.sel.a, this.sel.b));
+        if (hit.length) {
+          this.markEdited(this.sel.a, this.sel.b);
+          this.edit(this.spans.filter((x) => !hit.includes(x)), `Removed ${hit.map((x) => this.describe(x)).join(", ")}.`);
+          this.sel = null; this.renderNote();
+          return;
+        }
+      }
+      this.say("No current span: click one or press Tab.", "warn");
+      return;
+    }
+    const i = this.spans.indexOf(s);
+    this.markEdited(s.start, s.end);
+    this.edit(removeSpan(this.spans, s), `Removed ${this.describe(s)}.`);
+    this.cur = this.spans[Math.min(i, this.spans.length - 1)] || null;
+    this.renderNote();
+  }
+
+  removeAllSameText() {
+    if (!this.cur) { this.say("No current span: click one or press Tab.", "warn"); return; }
+    const s = this.cur;
+    const r = removeSameText(this.text, this.spans, s);
+    for (const x of this.spans) if (!r.spans.includes(x)) this.markEdited(x.start, x.end);
+    this.edit(r.spans, `Removed ${r.removed} span${r.removed === 1 ? "" : "s"} with the text '${shorten(this.text.slice(s.start, s.end))}'.`);
+  }
+
+  markAll() {
+    if (!this.cur) { this.say("No current span: click one or press Tab.", "warn"); return; }
+    const s = this.cur;
+    const r = markAllOccurrences(this.text, this.spans, s);
+    for (const x of r.spans) if (!this.spans.includes(x)) this.markEdited(x.start, x.end);
+    if (!r.added) { this.say(`No other free occurrence of '${shorten(this.text.slice(s.start, s.end))}'.`); return; }
+    this.edit(r.spans, `Marked ${r.added} more occurrence${r.added === 1 ? "" : "s"} of ${this.describe(s)}.`);
+    this.cur = this.spans.find((x) => x.start === s.start && x.end === s.end) || null;
+    this.renderNote();
+  }
+
+  acceptAll() {
+    const t = Number(this.threshold.value);
+    if (!Number.isFinite(t)) { this.say("The threshold must be a number between 0 and 1.", "warn"); return; }
+    const r = acceptAll(this.spans, t);
+    if (!r.accepted) { this.say(`No open suggestion is scored ${t.toFixed(2)} or more.`); return; }
+    this.cur = null;
+    this.edit(r.spans, `Accepted ${r.accepted} suggestion${r.accepted === 1 ? "" : "s"} scored ${t.toFixed(2)} or more.`);
+  }
+
+  // ------------------------------------------------------------------ review
+
+  nextOpenDis(from, dir) { return stepIndex(this.dis, from, dir, (d) => !d.decided); }
+
+  goDisagreement(i, scroll) {
+    if (i < 0 || i >= this.dis.length) return;
+    this.curDis = i;
+    this.cur = null; this.sel = null;
+    this.render();
+    const d = this.dis[i];
+    if (scroll) this.reveal(d.start, d.end);
+    const parts = d.options.map((o) => `${o.key} ${o.who}: ${o.spans.length ? o.spans.map((s) => this.describe(s)).join(", ") : "nothing"}`);
+    this.say(`Disagreement ${i + 1} of ${this.dis.length}` + (d.decided ? ` (took ${this.choiceName(d)})` : "")
+      + ` · ${parts.join(" · ")} · 0 neither.`);
+  }
+
+  choose(key) {
+    const d = this.dis[this.curDis];
+    if (!d) { this.say("No current disagreement: press ] for the next one.", "warn"); return; }
+    let chosen, who;
+    if (key === "0") { chosen = []; who = "neither"; }
+    else {
+      const o = d.options.find((x) => x.key === key);
+      if (!o) { this.say(`Disagreement ${this.curDis + 1} has no version ${key}.`, "warn"); return; }
+      chosen = o.spans; who = o.who;
+    }
+    const spans = applyChoice(this.spans, d, chosen);
+    this.undoStack.push(this.snapshot());
+    this.redoStack = [];
+    this.spans = spans;
+    d.decided = who;
+    const i = this.curDis;
+    this.changed(null);
+    const next = this.nextOpenDis(i, 1);
+    if (next >= 0) this.goDisagreement(next, true);
+    else { this.goDisagreement(i, false); this.say(`Took ${who === "neither" ? "neither version" : who + "'s version"} of disagreement ${i + 1}. Every disagreement is decided: Ctrl+Enter saves gold and opens the next document.`); }
+  }
+
+  // ------------------------------------------------------------------ to Python
+
+  payload() {
+    return {
+      token: this.token,
+      seq: this.seq,
+      spans: this.spans.map((s) => ({ start: s.start, end: s.end, type: s.type, accepted: !s.sugg })),
+      decided: this.dis.map((d, i) => (d.decided ? i : -1)).filter((i) => i >= 0),
+    };
+  }
+
+  sendDraft() {
+    if (this.setState) this.setState("draft", this.payload());
+  }
+
+  send(name) {
+    clearTimeout(this.draftTimer);
+    if (name === "next" && this.nextBtn.disabled) { this.say("This is the last document of the queue."); return; }
+    if (name === "prev" && this.prevBtn.disabled) { this.say("This is the first document of the queue."); return; }
+    this.say(name === "save" ? "Saving…" : name === "finish" || name === "save_next" ? "Saving and opening the next document…" : "Opening…");
+    if (this.setTrigger) this.setTrigger("action", { name, ...this.payload() });
+  }
+}
