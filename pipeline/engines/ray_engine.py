@@ -19,7 +19,9 @@ The driver reads and validates the input (readers are all-or-nothing), cuts it i
 while later units are still running (see :mod:`pipeline.engines._sink`). Workers load the
 model and lists once (actor constructor), catch errors per document and return the document id
 with the exception *type* only (a message may quote text); the driver then raises
-:class:`~pipeline.engines.EngineError` listing the ids. Worker output never reaches the
+:class:`~pipeline.engines.EngineError` listing them by what is safe to show: the output
+pseudonym for de-identification, the position in the input for detection (input ids are file
+names, which may hold a patient's name). Worker output never reaches the
 driver's terminal (``log_to_driver=False``).
 """
 from __future__ import annotations
@@ -303,7 +305,7 @@ class RayEngine:
 
         docs = list(job.docs)
         out = Path(job.out_dir)
-        output_ids(docs, job.ctx.secret)     # outputs are named by pseudonyms: refuse clashes first
+        names = output_ids(docs, job.ctx.secret)  # outputs are named by pseudonyms: refuse clashes first
         todo = {i for i, d in enumerate(docs) if d.doc_id not in job.done_ids}
         write_fingerprint(job)
         acc = SummaryAccumulator()
@@ -323,7 +325,7 @@ class RayEngine:
                 for results in _stream(self.opts, rows, DeidWorker, ctor, threads):
                     for index, doc, slim, err in results:
                         if err is not None:
-                            errors.append((docs[index].doc_id, err))
+                            errors.append((names[docs[index].doc_id], err))
                         sink.put(index, doc, slim)
                         done += 1
                     if job.progress:
@@ -357,7 +359,7 @@ class RayEngine:
                 for index, spans, err in results:
                     d = docs[index]
                     if err is not None:
-                        errors.append((d.doc_id, err))
+                        errors.append((f"input document {index + 1}", err))
                         sink.put(index, None)
                     else:
                         n_spans += len(spans)
@@ -369,6 +371,6 @@ class RayEngine:
         finally:
             sink.close(complete=complete)
         if errors:
-            errors.sort()
+            errors.sort(key=lambda e: int(e[0].rsplit(" ", 1)[1]))
             raise _fail(errors, "the other documents were written" if job.fmt != "jsonl" else "nothing was written")
         return DetectSummary(len(docs), n_spans, parts)
