@@ -177,11 +177,12 @@ class CRFMember:
         """Features without the rule hits (those of a member keyed :attr:`base_feature_key`)."""
         return _features(text, words, replace(self.config, rule_features=False), self.gazetteer, self.clusters)
 
-    def rule_features(self, text: str, words: Words) -> list[list[str]]:
-        """The rule-hit features alone; ``base_features`` plus these equal :meth:`features`."""
+    def rule_features(self, text: str, words: Words, tags: list[set[str]] | None = None) -> list[list[str]]:
+        """The rule-hit features alone; ``base_features`` plus these equal :meth:`features`.
+        ``tags``: the tokens' :func:`rule_tags`, when the caller already has them."""
         if not self.config.rule_features:
             return [[] for _ in range(len(words))]
-        return tag_features(rule_tags(text, words, self.config.locale))
+        return tag_features(tags if tags is not None else rule_tags(text, words, self.config.locale))
 
     def emissions(self, text: str, words: Words, feats: list[list[str]] | None = None) -> np.ndarray:
         if feats is None:
@@ -253,6 +254,10 @@ class CRFMember:
             ems = [self.emissions(text, words) for text, words in items]
         else:
             ems = [self.emissions(text, words, f) for (text, words), f in zip(items, features)]
+        return self.marginals_all(ems, batch_size)
+
+    def marginals_all(self, ems: list[np.ndarray], batch_size: int = 32) -> list[np.ndarray]:
+        """Marginals for many documents' emissions, batched by length (input order kept)."""
         order = sorted(range(len(ems)), key=lambda k: ems[k].shape[0])
         out: list[np.ndarray | None] = [None] * len(ems)
         for s in range(0, len(order), batch_size):
@@ -317,26 +322,27 @@ def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer |
                           line_context=config.line_context)
 
 
-def rule_tags(text: str, words: Words, locale: str) -> list[set[str]]:
+def rule_tags(text: str, words: Words, locale: str, hits: dict | None = None) -> list[set[str]]:
     """Tokens covered by each rule recognizer's hits, tagged B-/I-/E-rule:<name>.
 
     The CRF learns how far to trust each rule and where its boundaries differ from the gold
     conventions; rules it finds useless get no weight. (A model depends on the rule code of its
-    time: retrain after changing rules.)"""
+    time: retrain after changing rules.) ``hits``: the pack's raw hits on ``text``
+    (:func:`pipeline.detection.rules.pack_hits`), when the caller has run the rules already."""
     import bisect
 
-    try:
-        from pipeline.detection.rules import get_pack
-        pack = get_pack(locale)
-    except (ImportError, KeyError):
-        return [set() for _ in range(len(words))]
+    if hits is None:
+        try:
+            from pipeline.detection.rules import pack_hits
+            hits = pack_hits(text, locale)
+        except (ImportError, KeyError):
+            return [set() for _ in range(len(words))]
     tags: list[set[str]] = [set() for _ in range(len(words))]
     starts, ends = words.starts, words.ends
-    for rec in pack:
-        try:
-            spans = rec.fn(text, "")
-        except Exception:  # noqa: BLE001 - a broken rule must not break detection
-            continue
+    for rec_name, spans in hits.items():
+        if isinstance(spans, BaseException):
+            continue  # a broken rule must not break detection
+        name = "rule:" + rec_name
         for sp_ in spans:
             i = bisect.bisect_right(ends, sp_.start)
             j = i
@@ -344,7 +350,6 @@ def rule_tags(text: str, words: Words, locale: str) -> list[set[str]]:
                 j += 1
             if j == i:
                 continue
-            name = "rule:" + rec.name
             tags[i].add("B-" + name)
             for k in range(i + 1, j):
                 tags[k].add("I-" + name)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from models.crf import CRFMember
+from models.crf import CRFMember, rule_tags
+from models.crf_stack import CRFStack, stacks_of
 from models.decode import LabelIndex, average, decode, thresholds_array
 from models.encoder import EncoderMember
 from models.version import ModelVersionInfo
@@ -65,33 +66,43 @@ class Ensemble:
         act = [n for n in self.members if float(self.info.weights.get(n, 1.0)) > 0]
         return act or list(self.members)
 
-    def combined_probs(self, items: list[tuple[str, Words]]) -> list[np.ndarray]:
+    def combined_probs(self, items: list[tuple[str, Words]],
+                       rule_hits: list[dict] | None = None) -> list[np.ndarray]:
+        """The active members' probabilities, averaged with their weights, per document.
+
+        CRF members that share their base features are scored together (:class:`CRFStack`: one
+        feature extraction, one lookup per feature). ``rule_hits``: per document the rule
+        pack's hits (:func:`pipeline.detection.rules.pack_hits`) when the caller has them, so
+        the rule-hit features need no second run of the rules."""
         names = self.active_members
         per: dict[str, list[np.ndarray]] = {}
-        shared: dict[str, list] = {}
+        for stack in self._stacks(tuple(names)):
+            tags = None
+            if stack.rule_features and rule_hits is not None:
+                tags = [rule_tags(t, w, self.locale, hits=h) for (t, w), h in zip(items, rule_hits)]
+            per.update(stack.predict_proba(items, rule_tags=tags))
         for n in names:
-            m = self.members[n]
-            if isinstance(m, CRFMember):
-                key = m.feature_key
-                if key not in shared and m.config.rule_features:
-                    # the features of a member without rule hits, plus the rule-hit features
-                    base = m.base_feature_key
-                    if base not in shared:
-                        shared[base] = [m.base_features(t, w) for t, w in items]
-                    shared[key] = [[fb + fr for fb, fr in zip(b, r)]
-                                   for b, r in zip(shared[base], (m.rule_features(t, w) for t, w in items))]
-                if key not in shared:
-                    shared[key] = [m.features(t, w) for t, w in items]
-                per[n] = m.predict_proba(items, features=shared[key])
-            else:
-                per[n] = m.predict_proba(items)
-        shared.clear()
+            if n not in per:
+                per[n] = self.members[n].predict_proba(items)
         w = [float(self.info.weights.get(n, 1.0)) or 1.0 for n in names]
         return [average([per[n][k] for n in names], w) for k in range(len(items))]
 
-    def predict(self, texts: list[str], doc_ids: list[str], *, use_thresholds: bool = True) -> list[list[Span]]:
+    def _stacks(self, names: tuple[str, ...]) -> list[CRFStack]:
+        cache = self.__dict__.setdefault("_stack_cache", {})
+        if names not in cache:
+            cache[names] = stacks_of({n: self.members[n] for n in names})
+        return cache[names]
+
+    @property
+    def uses_rule_hits(self) -> bool:
+        """Whether an active member reads rule hits (then :meth:`predict` can take them)."""
+        return any(isinstance(self.members[n], CRFMember) and self.members[n].config.rule_features
+                   for n in self.active_members)
+
+    def predict(self, texts: list[str], doc_ids: list[str], *, use_thresholds: bool = True,
+                rule_hits: list[dict] | None = None) -> list[list[Span]]:
         items = [(t, tokenize(t)) for t in texts]
-        probs = self.combined_probs(items)
+        probs = self.combined_probs(items, rule_hits=rule_hits)
         thr = thresholds_array(self.index, self.info.thresholds if use_thresholds else None)
         out = []
         for (text, words), p, doc_id in zip(items, probs, doc_ids):

@@ -31,16 +31,17 @@ class LLMEnsemble(Ensemble):
                        weights={**ensemble.info.weights, member.name: float(weight)})
         return cls(info, ensemble.schema, {**ensemble.members, member.name: member})
 
-    def combined_probs(self, items: list[tuple[str, Words]]) -> list[np.ndarray]:
+    def combined_probs(self, items: list[tuple[str, Words]],
+                       rule_hits: list[dict] | None = None) -> list[np.ndarray]:
         names = self.active_members
         llms = [n for n in names if getattr(self.members[n], "kind", "") == KIND]
         rest = [n for n in names if n not in llms]
         if not llms or not rest:
-            return super().combined_probs(items)
+            return super().combined_probs(items, rule_hits=rule_hits)
         saved = self.members
         self.members = {n: saved[n] for n in rest}     # the version's own members, as it averages them
         try:
-            base = super().combined_probs(items)
+            base = super().combined_probs(items, rule_hits=rule_hits)
         finally:
             self.members = saved
         per = {"_rest": base, **{n: self.members[n].predict_proba(items) for n in llms}}

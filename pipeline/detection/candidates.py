@@ -32,12 +32,13 @@ def shipped_matcher(locale: str, schema: LabelSchema):
 
 
 def candidates(doc: Document, schema: LabelSchema, locale: str, *, rules: bool = True,
-               matcher=None) -> list[Span]:
+               matcher=None, hits: dict | None = None) -> list[Span]:
     """Rule spans (when ``rules``) then dictionary spans (when a ``matcher`` is given) for ``doc``;
-    they may overlap each other (:func:`pipeline.detection.combine.combine` decides)."""
+    they may overlap each other (:func:`pipeline.detection.combine.combine` decides). ``hits``:
+    the rule pack's hits on the text (:func:`pipeline.detection.rules.pack_hits`), if computed."""
     out: list[Span] = []
     if rules:
-        out.extend(run_rules(doc.text, doc.doc_id, locale, schema))
+        out.extend(run_rules(doc.text, doc.doc_id, locale, schema, hits=hits))
     if matcher is not None:
         out.extend(matcher.match(doc.text, doc.doc_id))
     return out

@@ -29,7 +29,7 @@ from typing import Sequence
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
 from pipeline.detection.combine import combine, merge_model_first
-from pipeline.detection.rules import has_pack
+from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
 from pipeline.spans import Document, Span
@@ -100,19 +100,25 @@ class Detector:
         """Spans per document, in input order; each list sorted and non-overlapping."""
         out: list[list[Span]] = []
         for i in range(0, len(docs), batch_docs):
-            chunk = list(docs[i:i + batch_docs])
-            model_spans: list[list[Span]] = [[] for _ in chunk]
-            if self.ensemble is not None:
-                model_spans = self.ensemble.predict([d.text for d in chunk], [d.doc_id for d in chunk],
-                                                    use_thresholds=self.use_thresholds)
-            for d, ms in zip(chunk, model_spans):
-                out.append(self._combine(d, ms))
+            out.extend(self._detect_chunk(list(docs[i:i + batch_docs])))
         return out
 
-    def other_candidates(self, doc: Document) -> list[Span]:
-        """Rule and dictionary spans for ``doc`` (may overlap)."""
+    def _detect_chunk(self, chunk: list[Document]) -> list[list[Span]]:
+        # the rules run once per document: their hits are both rule spans and (for a member with
+        # rule-hit features) model features
+        want_hits = self.rules or (self.ensemble is not None and self.ensemble.uses_rule_hits)
+        hits = [pack_hits(d.text, self.locale) for d in chunk] if want_hits and has_pack(self.locale) else None
+        model_spans: list[list[Span]] = [[] for _ in chunk]
+        if self.ensemble is not None:
+            model_spans = self.ensemble.predict([d.text for d in chunk], [d.doc_id for d in chunk],
+                                                use_thresholds=self.use_thresholds, rule_hits=hits)
+        return [self._combine(d, ms, hits[k] if hits is not None else None)
+                for k, (d, ms) in enumerate(zip(chunk, model_spans))]
+
+    def other_candidates(self, doc: Document, hits: dict | None = None) -> list[Span]:
+        """Rule and dictionary spans for ``doc`` (may overlap); ``hits``: its rule pack hits, if known."""
         return candidates(doc, self.schema, self.locale, rules=self.rules,
-                          matcher=self.matcher if self.dictionaries else None)
+                          matcher=self.matcher if self.dictionaries else None, hits=hits)
 
     @property
     def type_policy(self) -> dict[str, str]:
@@ -120,8 +126,8 @@ class Detector:
             return {}
         return dict(getattr(self.ensemble.info, "type_policy", {}) or {})
 
-    def _combine(self, doc: Document, model_spans: list[Span]) -> list[Span]:
-        others = self.other_candidates(doc)
+    def _combine(self, doc: Document, model_spans: list[Span], hits: dict | None = None) -> list[Span]:
+        others = self.other_candidates(doc, hits)
         if self.policy == "union":
             kept, _ = combine(model_spans + others, doc.text) if (model_spans or others) else ([], [])
         else:

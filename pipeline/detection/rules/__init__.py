@@ -68,12 +68,30 @@ def to_schema(spans: list[Span], schema: LabelSchema, overrides: dict[str, dict[
     return out
 
 
+def pack_hits(text: str, locale: str) -> dict[str, list[Span] | Exception]:
+    """Every recognizer's raw spans on ``text`` (generic types, no source, document id ``""``), by
+    name; a recognizer that fails gives its exception instead.
+
+    Detection needs a document's rule hits twice, as rule spans and as the rule-hit features of
+    a CRF member: computed once here, they serve both (:func:`run_rules` with ``hits``,
+    :func:`models.crf.rule_tags`)."""
+    out: dict[str, list[Span] | Exception] = {}
+    for rec in get_pack(locale):
+        try:
+            out[rec.name] = rec.fn(text, "")
+        except Exception as e:  # noqa: BLE001 - reported where the hits are used
+            out[rec.name] = e
+    return out
+
+
 def run_rules(text: str, doc_id: str, locale: str, schema: LabelSchema | str,
-              *, only: set[str] | None = None, exclude: set[str] | None = None) -> list[Span]:
+              *, only: set[str] | None = None, exclude: set[str] | None = None,
+              hits: dict[str, list[Span] | Exception] | None = None) -> list[Span]:
     """Run every recognizer of ``locale``'s pack; spans typed for ``schema``, sorted by offsets.
 
     ``only``/``exclude`` select recognizers by name. Overlaps between rules are left for
-    :func:`pipeline.detection.combine.combine`.
+    :func:`pipeline.detection.combine.combine`. ``hits``: :func:`pack_hits` of ``text``, when
+    already computed (a failed recognizer's exception is raised here, as without them).
     """
     sch = get_schema(schema) if isinstance(schema, str) else schema
     out: list[Span] = []
@@ -82,6 +100,13 @@ def run_rules(text: str, doc_id: str, locale: str, schema: LabelSchema | str,
             continue
         if exclude and rec.name in exclude:
             continue
-        out.extend(to_schema(rec(text, doc_id), sch, rec.type_by_schema))
+        if hits is not None and rec.name in hits:
+            raw = hits[rec.name]
+            if isinstance(raw, Exception):
+                raise raw
+            found = [s.with_(doc_id=doc_id, source=f"rule:{rec.name}", score=rec.score) for s in raw]
+        else:
+            found = rec(text, doc_id)
+        out.extend(to_schema(found, sch, rec.type_by_schema))
     out.sort(key=lambda s: (s.start, s.end, s.label))
     return out

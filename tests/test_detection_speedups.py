@@ -1,0 +1,120 @@
+"""The detection speed-ups compute exactly what the readable versions compute.
+
+Feature extraction builds per-word-form pieces once (``token_features`` against
+``token_features_reference``); dictionary normalisation translates whole texts
+(``normalize`` against ``_normalize_slow``); the rule pack runs once per document and serves both
+the rule spans and the CRF's rule-hit features (``pack_hits``); CRF members sharing base features
+are scored together (``CRFStack``). Each is checked here on the MEDDOCAN fixture notes and on
+hand-made edge cases.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.crf import CRFConfig, CRFMember, _features, rule_tags
+from models.crf_features import Gazetteer, token_features, token_features_reference
+from models.crf_stack import CRFStack, stacks_of
+from models.words import bio_labels, spans_to_bio, tokenize
+from pipeline.detection.dictionaries import _normalize_slow, normalize
+from pipeline.detection.rules import pack_hits, run_rules
+from pipeline.formats import read_collection
+from pipeline.schemas import MEDDOCAN
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def docs():
+    return read_collection(REPO / "tests" / "fixtures" / "meddocan" / "brat", "brat", MEDDOCAN)
+
+
+@pytest.mark.parametrize("extended,line_context,with_clusters,with_tags", [
+    (False, False, False, False), (True, False, False, True), (True, True, True, True), (False, True, True, False)])
+def test_cached_features_equal_the_reference(docs, extended, line_context, with_clusters, with_tags):
+    gaz = Gazetteer.for_locale("es")
+    for d in docs[:8]:
+        words = tokenize(d.text)
+        clusters = {w: [i % 7, i % 3] for i, w in enumerate(sorted({t.lower() for t in words.tokens}))} \
+            if with_clusters else None
+        tags = rule_tags(d.text, words, "es") if with_tags else None
+        args = dict(gazetteer_tags=tags, extended=extended, clusters=clusters, line_context=line_context)
+        assert token_features(d.text, words, **args) == token_features_reference(d.text, words, **args)
+
+
+@pytest.mark.parametrize("text", [
+    "", "a", "  leading and trailing  ", "tab\tand\u00a0nbsp  double\n\nnewlines \n x",
+    "Ñandú Álvarez MÜLLER", "straße ﬁnal İstanbul", "e\u0301 combining", "x\u2003\u2003em spaces",
+    "\u200bzero width", "ǅ titlecase ß ẞ"])
+def test_fast_normalize_equals_the_slow_definition(text):
+    assert normalize(text) == _normalize_slow(text)
+
+
+def test_fast_normalize_on_real_notes(docs):
+    for d in docs:
+        assert normalize(d.text) == _normalize_slow(d.text)
+
+
+def test_rule_hits_computed_once_give_the_same_rule_spans_and_tags(docs):
+    for d in docs:
+        hits = pack_hits(d.text, "es")
+        assert run_rules(d.text, d.doc_id, "es", MEDDOCAN, hits=hits) == run_rules(d.text, d.doc_id, "es", MEDDOCAN)
+        words = tokenize(d.text)
+        assert rule_tags(d.text, words, "es", hits=hits) == rule_tags(d.text, words, "es")
+
+
+def test_a_failing_recognizer_is_raised_where_its_spans_are_used(docs):
+    d = docs[0]
+    hits = dict(pack_hits(d.text, "es"))
+    name = next(iter(hits))
+    hits[name] = RuntimeError("broken rule")
+    with pytest.raises(RuntimeError):
+        run_rules(d.text, d.doc_id, "es", MEDDOCAN, hits=hits)
+    # the CRF features skip it, as they skipped a failing rule before
+    words = tokenize(d.text)
+    assert len(rule_tags(d.text, words, "es", hits=hits)) == len(words)
+
+
+def test_stacked_members_score_exactly_as_alone(docs):
+    labels = bio_labels(MEDDOCAN.types)
+    train = docs[:10]
+    items = [(d.text, tokenize(d.text)) for d in train]
+    tags = [spans_to_bio(w, d.spans, labels) for d, (_, w) in zip(train, items)]
+    gaz = Gazetteer.for_locale("es")
+    members = {
+        "crf": CRFMember.train("crf", items, tags, labels, CRFConfig(max_iterations=8), gazetteer=gaz),
+        "crf-l1": CRFMember.train("crf-l1", items, tags, labels, CRFConfig(max_iterations=8, c1=0.05), gazetteer=gaz),
+        "crf-rules": CRFMember.train("crf-rules", items, tags, labels, CRFConfig(max_iterations=8, rule_features=True),
+                                     gazetteer=gaz),
+    }
+    [stack] = stacks_of(members)
+    assert stack.names == ["crf", "crf-l1", "crf-rules"] and stack.rule_features
+    test_items = [(d.text, tokenize(d.text)) for d in docs[10:]]
+    together = stack.predict_proba(test_items)
+    shared = [stack.features(t, w) for t, w in test_items]
+    for name, m in members.items():
+        # bit for bit, given the same feature lists (a member never reads features it was not trained with)
+        for a, b in zip(m.predict_proba(test_items, features=shared), together[name]):
+            assert a.shape == b.shape and np.array_equal(a, b)
+        # and alone (its own feature order: the sums differ only in float rounding)
+        for a, b in zip(m.predict_proba(test_items), together[name]):
+            assert a.shape == b.shape and np.allclose(a, b, atol=1e-6)
+    # the stack's features are the rule member's own (in another order), whose base the others share
+    text, words = test_items[0]
+    own = _features(text, words, members["crf-rules"].config, gaz, members["crf-rules"].clusters)
+    assert [sorted(f) for f in stack.features(text, words)] == [sorted(f) for f in own]
+
+
+def test_a_stack_refuses_members_with_different_bases(docs):
+    labels = bio_labels(MEDDOCAN.types)
+    items = [(d.text, tokenize(d.text)) for d in docs[:4]]
+    tags = [spans_to_bio(w, d.spans, labels) for d, (_, w) in zip(docs[:4], items)]
+    a = CRFMember.train("a", items, tags, labels, CRFConfig(max_iterations=3), gazetteer=Gazetteer.for_locale("es"))
+    b = CRFMember.train("b", items, tags, labels, CRFConfig(max_iterations=3, line_context=True),
+                        gazetteer=Gazetteer.for_locale("es"))
+    assert a.base_feature_key != b.base_feature_key
+    with pytest.raises(ValueError):
+        CRFStack([a, b])
+    assert len(stacks_of({"a": a, "b": b})) == 2
