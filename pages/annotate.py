@@ -18,7 +18,7 @@ from dashboard import state
 from pipeline.annotation import edits as ops
 from pipeline.annotation.queue import keep_order, neighbours
 from pipeline.errors import StaleSaveError, WorkbenchError
-from services import access, queues
+from services import access, preannotation, queues
 
 DOC_KEY = "annotate.doc_id"
 PICK_KEY = "annotate.pick"
@@ -107,7 +107,9 @@ if work is None:
         start, note = own.spans, f"your saved layer (version {own.version})"
     else:
         pre = access.read_layer_for(db, user, doc_id, access.PRE).spans
-        start, note = [s.with_(layer=own_layer) for s in pre], "the machine suggestions"
+        origin = preannotation.came_from(pre)
+        start, note = [s.with_(layer=own_layer) for s in pre], "the machine suggestions" + (
+            f" (from {origin})" if origin else "")
     work = ops.WorkState(doc_id=doc_id, layer=own_layer, base=list(start), base_version=own.version,
                          opened_at=time.time(), current=list(start), saved=list(start) if own.version else [])
     _notify(f"Opened from {note}: open suggestions are dashed, with their score. Select text and press a "

@@ -165,3 +165,84 @@ def get_schema(name_or_json: str) -> LabelSchema:
             raise SchemaError(f"unknown schema {name_or_json!r}: use one of {', '.join(PRESETS)} or a JSON file")
         text = p.read_text(encoding="utf-8")
     return LabelSchema.from_json(text)
+
+
+# --- mapping one schema's labels onto another's ------------------------------------------------
+@dataclass(frozen=True)
+class SchemaMapping:
+    """How spans labelled in ``source``'s types become ``target``'s: a table, and what it drops.
+
+    Why: a model trained in one project can pre-annotate another project of the same language
+    (a cold start, with no gold there yet) only once its labels speak the target's schema.
+    ``types`` maps each source type to ``(category, type)`` of the target; a type mapped to its
+    category with an empty type (the target has the category but no matching type) is kept as
+    detection rules keep such spans, for a reviewer to type. Source types missing from
+    ``types`` are listed in ``unmapped``: their spans are dropped.
+    """
+
+    source: str
+    target: str
+    types: dict[str, tuple[str, str]]
+    unmapped: tuple[str, ...] = ()
+
+    def map_span(self, span):
+        """The span relabelled for the target schema, or ``None`` when its type is unmapped."""
+        got = self.types.get(span.type or span.category)
+        if got is None:
+            return None
+        return span.with_(category=got[0], type=got[1])
+
+    def map_spans(self, spans) -> tuple[list, int]:
+        """``(mapped spans, number dropped)``."""
+        out = []
+        for s in spans:
+            m = self.map_span(s)
+            if m is not None:
+                out.append(m)
+        return out, len(spans) - len(out)
+
+
+def map_schema(source: LabelSchema, target: LabelSchema, *,
+               generic_maps: "dict[str, dict[str, str]] | None" = None) -> SchemaMapping:
+    """The mapping of every type of ``source`` onto ``target``.
+
+    ``generic_maps``: per schema name, generic (i2b2 2014) type -> that schema's type (the rules'
+    table, :data:`pipeline.detection.rules.typemap.SCHEMA_TYPE_MAPS`). A source type maps, first
+    found: to the same type name in the target; through its generic type (the generic type that
+    maps to it, preferring one spelled like it) to the target's type for that generic type, or
+    to the generic type itself when the target has it; to the target's only type of the source
+    type's category, or to that category with an empty type; else it is unmapped.
+
+    >>> m = map_schema(MEDDOCAN, I2B2_2014, generic_maps={"meddocan": {"PATIENT": "NOMBRE_SUJETO_ASISTENCIA"}})
+    >>> m.types["NOMBRE_SUJETO_ASISTENCIA"], m.types["FECHAS"]
+    (('NAME', 'PATIENT'), ('DATE', 'DATE'))
+    >>> m.unmapped    # i2b2 2014 has no OTHER category
+    ('SEXO_SUJETO_ASISTENCIA', 'FAMILIARES_SUJETO_ASISTENCIA', 'OTROS_SUJETO_ASISTENCIA')
+    """
+    maps = generic_maps or {}
+    to_source = maps.get(source.name, {})
+    to_target = maps.get(target.name, {})
+    generic_of: dict[str, str] = {}
+    for generic, fine in to_source.items():
+        if fine == generic or fine not in generic_of:
+            generic_of[fine] = generic
+    types: dict[str, tuple[str, str]] = {}
+    unmapped: list[str] = []
+    for cat, source_types in source.categories.items():
+        for t in source_types:
+            got: tuple[str, str] | None = None
+            if t in target._type_to_category:
+                got = (target.category_of(t), t)
+            else:
+                generic = generic_of.get(t, t)
+                fine = to_target.get(generic, generic)
+                if fine in target._type_to_category:
+                    got = (target.category_of(fine), fine)
+                elif cat in target.categories:
+                    only = target.categories[cat]
+                    got = (cat, only[0] if len(only) == 1 else "")
+            if got is None:
+                unmapped.append(t)
+            else:
+                types[t] = got
+    return SchemaMapping(source.name, target.name, types, tuple(unmapped))

@@ -26,6 +26,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="brat", choices=OUT_FORMATS, help="format for --out (default brat)")
     p.add_argument("--start-patient", type=int, default=0,
                    help="number of the first synthetic patient (to draw further, disjoint patients)")
+    p.add_argument("--variety", default="narrow", choices=("narrow", "wide"),
+                   help="with --out: the original generator (narrow, default) or the widened one")
+    p.add_argument("--part", default="all", choices=("all", "train", "heldout"),
+                   help="with --out --variety wide: the train or held-out part of templates, lists and formats")
+    p.add_argument("--split-seed", type=int, default=0, help="with --variety wide: which split into parts")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,8 +38,8 @@ def run(args: argparse.Namespace) -> int:
         raise WorkbenchError("--docs must be at least 1")
     if args.out:
         return _write_corpus(args)
-    if args.start_patient:
-        raise WorkbenchError("--start-patient only applies with --out")
+    if args.start_patient or args.variety != "narrow" or args.part != "all":
+        raise WorkbenchError("--start-patient, --variety and --part only apply with --out")
     from cli.console import open_db
     from services.demo import DEMO_NAME, build_demo
 
@@ -51,7 +56,11 @@ def _write_corpus(args: argparse.Namespace) -> int:
         from pipeline.formats import write_collection
     except ImportError:  # the formats package is optional for this command
         raise WorkbenchError("writing a corpus needs pipeline.formats, which is not available") from None
-    docs = generate_corpus(args.docs, args.seed, start_patient=args.start_patient)
+    try:
+        docs = generate_corpus(args.docs, args.seed, start_patient=args.start_patient, variety=args.variety,
+                               part=args.part, split_seed=args.split_seed)
+    except ValueError as e:
+        raise WorkbenchError(str(e)) from None
     files = write_collection(docs, args.out, args.format)
     n_spans = sum(len(d.spans) for d in docs)
     print(f"wrote {len(docs)} synthetic notes ({n_spans} gold spans, {len({d.patient_id for d in docs})} patients) "

@@ -2,7 +2,10 @@
 
 The same job as the Train page's pre-annotate button (``services.training.preannotate_job``),
 run in this process with a tqdm bar. Default documents: those with no gold and no annotator
-layer; default model: the project's active version.
+layer; default model: the project's active version. A project with no model of its own (a cold
+start) can use ``--transfer-version ID`` (a version trained in another project of the same
+locale; its labels are mapped onto this project's schema) and/or ``--pretrained NAME`` (a
+pretrained member, e.g. ``spacy-es_core_news_sm``).
 """
 from __future__ import annotations
 
@@ -21,6 +24,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--doc", type=int, action="append", dest="docs", metavar="ID",
                    help="document id (repeatable; default: documents with no gold and no annotator layer)")
     p.add_argument("--rules-only", action="store_true", help="rules and dictionaries only (no model)")
+    p.add_argument("--transfer-version", type=int, metavar="ID",
+                   help="a model version id of another project of the same locale (cold start)")
+    p.add_argument("--pretrained", metavar="NAME",
+                   help="add a pretrained member that needs no gold (spacy-es_core_news_sm for Spanish)")
     p.add_argument("--user", help="name recorded in the audit log (default cli:<login>)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -40,10 +47,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         r = preannotate_from_store(args.db or str(default_db_path()), project.id,
                                    model_version_id=args.model_version, doc_ids=args.docs, rules_only=args.rules_only,
-                                   user=cli_user(args.user), progress=progress)
+                                   user=cli_user(args.user), progress=progress,
+                                   transfer_version_id=args.transfer_version, pretrained=args.pretrained)
     finally:
         close()
     print(f"{r['documents']} document(s) pre-annotated, {r['spans']} span(s) "
-          f"({', '.join(r['parts'])}); {r['skipped_stale']} skipped (saved meanwhile), "
+          f"from {r.get('source') or ', '.join(r['parts'])}; {r['skipped_stale']} skipped (saved meanwhile), "
           f"{r['dropped_outside_schema']} span(s) outside the schema dropped")
     return 0

@@ -118,3 +118,12 @@ class Piece:
 
     def __radd__(self, other: "str | Phi | Piece") -> "Piece":
         return Piece(other, *self.parts)
+
+
+@dataclass(frozen=True)
+class SyntheticNote:
+    """A generated document and the record of what was inserted where (the test oracle)."""
+
+    doc: Document
+    inserted: tuple[Inserted, ...]
+    kind: str

@@ -9,24 +9,14 @@ relatives, so consistent de-identification across a patient's notes can be teste
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from pipeline.spans import Document
 from pipeline.synthetic import values as V
-from pipeline.synthetic.builder import Inserted, NoteBuilder
+from pipeline.synthetic.builder import Inserted, NoteBuilder, SyntheticNote  # noqa: F401 - re-exported
 from pipeline.synthetic.clinical import SCENARIOS
 from pipeline.synthetic.notes import NOTE_KINDS, NoteContext
 from pipeline.synthetic.people import make_clinician, make_patient, make_person
 from pipeline.synthetic.pools import load_pools
-
-
-@dataclass(frozen=True)
-class SyntheticNote:
-    """A generated document and the record of what was inserted where (the test oracle)."""
-
-    doc: Document
-    inserted: tuple[Inserted, ...]
-    kind: str
 
 
 def _kinds_for(rng: random.Random, n_notes: int) -> list[str]:
@@ -41,8 +31,26 @@ def doc_id_for(seed: int, patient_number: int, note_number: int) -> str:
     return f"s{seed}-p{patient_number:05d}-n{note_number}"
 
 
-def generate_notes(n: int, seed: int, *, start_patient: int = 0) -> list[SyntheticNote]:
-    """``n`` notes with their insertion records; see :func:`generate_corpus`."""
+VARIETIES = ("narrow", "wide")
+
+
+def generate_notes(n: int, seed: int, *, start_patient: int = 0, variety: str = "narrow", part: str = "all",
+                   split_seed: int = 0) -> list[SyntheticNote]:
+    """``n`` notes with their insertion records; see :func:`generate_corpus`.
+
+    ``variety="wide"``: the widened generator (:mod:`pipeline.synthetic.wide`), whose ``part``
+    (``all``, ``train`` or ``heldout``, split by ``split_seed``) chooses templates, lists and
+    formats. The narrow generator (the default, unchanged) is all train: its ``part`` may be
+    ``all`` or ``train``.
+    """
+    if variety not in VARIETIES:
+        raise ValueError(f"unknown variety {variety!r}; use one of {', '.join(VARIETIES)}")
+    if variety == "wide":
+        from pipeline.synthetic.wide import generate_wide
+
+        return generate_wide(n, seed, part=part, split_seed=split_seed, start_patient=start_patient)
+    if part not in ("all", "train"):
+        raise ValueError("the narrow generator has no held-out part: use variety='wide'")
     if n < 0:
         raise ValueError("n must be >= 0")
     pools = load_pools()
@@ -76,10 +84,12 @@ def generate_notes(n: int, seed: int, *, start_patient: int = 0) -> list[Synthet
     return out
 
 
-def generate_corpus(n: int, seed: int, *, start_patient: int = 0) -> list[Document]:
+def generate_corpus(n: int, seed: int, *, start_patient: int = 0, variety: str = "narrow", part: str = "all",
+                    split_seed: int = 0) -> list[Document]:
     """``n`` synthetic English clinical notes with gold spans (layer ``gold``, source ``synthetic``).
 
     Same ``seed`` gives identical documents; ``patient_id`` is set so notes of one patient can be
     grouped; ``meta["kind"]`` names the note type.
     """
-    return [note.doc for note in generate_notes(n, seed, start_patient=start_patient)]
+    return [note.doc for note in generate_notes(n, seed, start_patient=start_patient, variety=variety, part=part,
+                                                split_seed=split_seed)]
