@@ -5,6 +5,11 @@ A run or upload whose leak check finds input PHI in the output (text, metadata, 
 shown as failed in red, and offers no download and no resume; outputs are named by keyed
 pseudonyms (shown beside each document's real name here, for the lead only).
 
+Paraphrase: a profile may infill surrogates with the project's own masked language model
+(:mod:`services.infill`; trained here as a job by a lead). Without one, those spans get list
+surrogates and the summary says how many; a paraphrase run shows its quality table beside list
+surrogates (Same rate, n-gram overlap, BERTScore-style similarity).
+
 Logic lives in :mod:`services.deidentification` (jobs, uploads, exports),
 :mod:`services.detectors` (which detector) and :mod:`pipeline.deid`; this page only gathers
 choices and shows results. Uploads are never stored: their results live in this session only.
@@ -19,9 +24,10 @@ import streamlit as st
 from dashboard import components as C
 from dashboard import state
 from pipeline.deid import Profile, builtin_profiles
+from pipeline.deid.batch import fallback_note
 from pipeline.deid.profile import ACTIONS, SHIFTABLE, ProfileError
 from pipeline.layers import DETECTED, parse_output_layer
-from services import access, detectors, jobs, projects, session
+from services import access, detectors, infill, jobs, projects, session
 from services import deidentification as rj
 from services.risk import risk_line
 
@@ -29,6 +35,12 @@ JOB_KEY = "deid.job_id"
 RUN_KEY = "deid.run_id"
 UPLOAD_KEY = "deid.upload_run"
 POS_KEY = "deid.pos"
+INFILL_JOB_KEY = "deid.infill_job_id"
+#: The quality table's columns, as the page names them.
+QUALITY_COLUMNS = {"system": "surrogates", "notes": "notes", "replacements": "replaced", "same_rate": "Same rate",
+                   "char_trigram_overlap": "char 3-gram overlap", "word_overlap": "word overlap",
+                   "bertscore_precision": "BERTScore P", "bertscore_recall": "BERTScore R",
+                   "bertscore_f1": "BERTScore F1"}
 FORMATS = ("text", "brat", "xml", "jsonl")
 
 ctx = state.page_context("deidentify")
@@ -66,7 +78,9 @@ def _profile_editor() -> Profile:
     with st.expander("Adjust the profile (per category)"):
         cols = st.columns(4)
         for i, cat in enumerate(schema.categories):
-            allowed = [a for a in ACTIONS if a != "shift" or cat in SHIFTABLE]
+            # dates and ages are shifted, never infilled; only they can be shifted
+            allowed = [a for a in ACTIONS if (a != "shift" or cat in SHIFTABLE)
+                       and (a != "paraphrase" or cat not in SHIFTABLE)]
             current = base.action_for(cat)
             current = current if current in allowed else "redact"
             actions[cat] = cols[i % 4].selectbox(cat, allowed, index=allowed.index(current),
@@ -113,6 +127,15 @@ def _render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, st
     m[2].metric("Leaks", leaks)
     m[3].metric("Unparseable dates", counts.get("unparseable_dates", 0))
     m[4].metric("Fell back to placeholder", counts.get("fallbacks", 0))
+    para_fallbacks = counts.get("paraphrase_fallbacks") or {}
+    if counts.get("paraphrased") or para_fallbacks:
+        p = st.columns(5)
+        p[0].metric("Paraphrased", counts.get("paraphrased", 0),
+                    help="spans the project's language model infilled in their context")
+        p[1].metric("Fell back to list surrogates", sum(para_fallbacks.values()))
+        note = fallback_note(para_fallbacks)
+        if note:
+            (st.warning if para_fallbacks.get("no_model") else st.caption)(note + ".")
     if leaks:
         by_cat = ", ".join(f"{c} {n}" for c, n in sorted((counts.get("leaks_by_category") or {}).items()))
         by_loc = ", ".join(f"{k} {n}" for k, n in sorted((counts.get("leaks_by_location") or {}).items()))
@@ -166,6 +189,52 @@ def _render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, st
         by_cat = quality.get("quality_by_category") or {}
         if by_cat:
             st.dataframe(pd.DataFrame([{"category": c, **v} for c, v in by_cat.items()]), hide_index=True)
+    _render_comparison(quality)
+
+
+def _render_comparison(quality: dict) -> None:
+    """A paraphrase run's quality table beside list surrogates (figures only)."""
+    rows = quality.get("comparison") or []
+    if not rows:
+        return
+    st.markdown("**Paraphrase vs list surrogates**")
+    st.dataframe(pd.DataFrame([{QUALITY_COLUMNS[k]: v for k, v in r.items() if k in QUALITY_COLUMNS} for r in rows]),
+                 hide_index=True)
+    emb = quality.get("embedding")
+    st.caption(f"On {quality.get('compared_documents', 0)} documents, the same spans. Same rate: surrogates equal "
+               "to their original (must be 0). n-gram overlap with the original: lower is safer. BERTScore: "
+               "greedy cosine match of the de-identified note's token embeddings with the original's, higher reads "
+               "closer" + (f" (embeddings of language model {emb})." if emb else
+                           " (needs the project's language model: not computed)."))
+
+
+def _language_model_panel(needed: bool) -> None:
+    """The project's language model for paraphrase: which one, and (leads) train a new one as a job."""
+    status = infill.model_status(db, user, project.id, state.db_path())
+    with st.expander("Project language model (paraphrase)", expanded=needed and status is None):
+        if status is None:
+            st.info("No project language model yet: paraphrase spans fall back to list surrogates. Train one on "
+                    "the project's documents (a few minutes; nothing is downloaded).")
+        else:
+            st.caption(f"Language model {status['name']}: trained on {status.get('documents') or 0} documents, "
+                       f"{status.get('created') or ''}, in {float(status.get('train_seconds') or 0):.0f} s.")
+        if st.session_state.get(INFILL_JOB_KEY) is None:       # a reload, or started from another browser
+            running = jobs.running_jobs(db, project.id, kinds=(infill.JOB_KIND,))
+            if running:
+                st.session_state[INFILL_JOB_KEY] = running[0].id
+        job = C.job_progress(st.session_state.get(INFILL_JOB_KEY), user=user, key="deid.infill", counts=True)
+        if job is not None and job.status == "failed":
+            st.error(f"Job #{job.id} failed: {job.error or 'no reason recorded'}; the previous model stays in use.")
+        elif job is not None and job.status == "done":
+            st.success(jobs.describe_result(job))
+        if access.can(user, "train"):
+            busy = not jobs.job_finished(db, st.session_state.get(INFILL_JOB_KEY))
+            if st.button("Train the language model", key="deid.infill_train", disabled=busy,
+                         icon=":material/model_training:"):
+                with C.guard():
+                    st.session_state[INFILL_JOB_KEY] = infill.start_infill_training(state.db_path(), db, user,
+                                                                                   project.id)
+                    st.rerun()
 
 
 def _navigator(n: int, key: str) -> int:
@@ -248,6 +317,7 @@ def _job_panel() -> None:
 # --------------------------------------------------------------------------- choices
 
 profile = _profile_editor()
+_language_model_panel(profile.uses_paraphrase())
 source = st.radio("Documents", ["Project documents", "Upload files"], horizontal=True, key="deid.source")
 
 if source == "Project documents":
@@ -341,6 +411,7 @@ else:
     if result is not None:
         st.divider()
         counts, quality = rj.summary_dicts(result.batch.summary, result.batch.leaks)
+        quality.update(getattr(result, "quality", None) or {})
         if result.detected:
             counts["detector"] = result.detector
             counts["inputs"] = {"upload": len(result.originals) - len(result.detected),

@@ -37,6 +37,14 @@ What an output span carries: ``layer`` is ``deid:<action>:<input layer>``
 scoring can tell kept spans, machine-only and unreviewed low-confidence detections apart
 without the inputs.
 
+Paraphrase: a profile with the ``paraphrase`` action loads the project's masked language
+model (:func:`services.infill.project_infiller`; list surrogates, counted, where the project has
+none). The model goes into the run's fingerprint, so a resume after it was retrained is
+refused. Such a run also computes its quality table against list surrogates (same documents
+and spans, de-identified in memory; :func:`pipeline.deid.quality.compare_with_list_surrogates`,
+figures only, on at most :data:`MAX_QUALITY_DOCS` documents) and stores it with the run
+(``quality["comparison"]``).
+
 Nothing here logs or returns document text: results, run counts and errors name ids,
 offsets, categories and numbers only.
 """
@@ -76,6 +84,7 @@ MAX_LEAK_DETAILS = 500            # leak locations kept with a run (ids, offsets
 MISSING_CHOICES = ("detect", "skip")
 EXPORT_FORMATS = ("brat", "xml", "jsonl", "text")
 MAX_UPLOAD_DOCS = 5000            # de-identified in the app's process; more: import them and run a job
+MAX_QUALITY_DOCS = 500            # documents of a paraphrase run compared with list surrogates
 
 
 class DeidentificationError(WorkbenchError):
@@ -90,7 +99,7 @@ def saved_profiles(db: Database, project_id: int) -> dict[str, store.DeidProfile
 
 
 def resolve_profile(db: Database, project_id: int, spec: Any) -> Profile:
-    """A :class:`pipeline.deid.Profile` from a built-in name (``redact``/``replace``), the name of a
+    """A :class:`pipeline.deid.Profile` from a built-in name (``redact``/``replace``/``paraphrase``), the name of a
     profile saved for the project, a profile dict, or its JSON text."""
     if spec is None or spec == "":
         spec = DEFAULT_PROFILE
@@ -181,7 +190,8 @@ class RunDeidentifier:
         self.profile = profile
         self.ctx = DeidContext(secret=ctx.secret, locale=ctx.locale, extra_lists=ctx.extra_lists,
                                list_loader=ctx.list_loader,
-                               patient_originals={k: list(v) for k, v in ctx.patient_originals.items()})
+                               patient_originals={k: list(v) for k, v in ctx.patient_originals.items()},
+                               infiller=ctx.infiller)
         for doc in docs:
             self.ctx.add_patient_originals(patient_id_of(doc), collect_originals(doc, doc.spans, profile))
 
@@ -192,6 +202,37 @@ class RunDeidentifier:
 def output_spans(result: DeidResult, input_layer: str) -> list[Span]:
     """The result's spans as stored: action and input layer in ``layer`` (see :func:`output_layer`)."""
     return [s.with_(layer=output_layer(a, input_layer)) for s, a in zip(result.spans, result.actions)]
+
+
+def infiller_for(profile: Profile, project: store.Project, db_path: str | os.PathLike):
+    """The project's language model when ``profile`` paraphrases (None otherwise, or when the
+    project has none: paraphrase spans then get list surrogates, counted)."""
+    if not profile.uses_paraphrase():
+        return None
+    from services.infill import project_infiller
+
+    return project_infiller(project, db_path)
+
+
+def quality_comparison(docs: Sequence[Document], results: Sequence[DeidResult], profile: Profile, ctx: DeidContext,
+                       *, progress: Callable[[int, int], None] | None = None) -> dict:
+    """``{"comparison": [rows], "compared_documents": n, "embedding": name|None}`` for a run with
+    the ``paraphrase`` action (figures only; see :mod:`pipeline.deid.quality`). The BERTScore
+    columns need the project's language model (they are empty without one)."""
+    from pipeline.deid.quality import compare_with_list_surrogates
+
+    docs = list(docs)[:MAX_QUALITY_DOCS]
+    keep = {d.doc_id for d in docs}
+    chosen = [r for r in results if r.doc_id in keep]
+    if progress:
+        progress(0, 1)
+    infiller = ctx.infiller
+    embed = getattr(infiller, "embed", None)
+    rows = compare_with_list_surrogates(docs, chosen, profile, ctx, embed=embed)
+    if progress:
+        progress(1, 1)
+    return {"comparison": [r.to_dict() for r in rows], "compared_documents": len(chosen),
+            "embedding": getattr(infiller, "name", None) if embed is not None else None}
 
 
 def summary_dicts(summary: BatchSummary, leaks: Iterable[Any] = ()) -> tuple[dict, dict]:
@@ -222,8 +263,10 @@ def deidentify_job(ctx: JobContext) -> dict:
             _check_resumable(db, run, ctx.job_id)
             profile = Profile.from_json(dict(run.profile))
             asked = resolve_profile(db, run.project_id, p["profile"]) if p.get("profile") not in (None, "") else None
-            locale = project_locale(store.get_project(db, run.project_id))
-            check_resume_fingerprint(run, profile, secret, locale, asked=asked)
+            run_project = store.get_project(db, run.project_id)
+            locale = project_locale(run_project)
+            check_resume_fingerprint(run, profile, secret, locale, asked=asked,
+                                     infiller=infiller_for(profile, run_project, ctx.db_path))
             original = _original_params(db, run)
             p = {**original, **{k: v for k, v in p.items() if k not in ("doc_ids", "layer", "missing", "profile")}}
             p["project_id"] = run.project_id
@@ -240,14 +283,16 @@ def deidentify_job(ctx: JobContext) -> dict:
         inputs = gather_inputs(db, project, ids, layer, missing, progress=ctx.stage("detecting"))
         if not inputs.docs:
             raise DeidentificationError(f"none of the {len(ids)} documents has a {layer} layer (and missing=skip)")
+        infiller = infiller_for(profile, project, ctx.db_path)
         if resume_id is None:
             run_id = store.create_deid_run(db, project.id, profile.name, profile.to_dict(),
                                            model_version=inputs.detector, job_id=ctx.job_id, user=user,
-                                           fingerprint=run_fingerprint(profile, secret, project_locale(project)))
+                                           fingerprint=run_fingerprint(profile, secret, project_locale(project),
+                                                                       infiller))
         else:
             run_id = int(resume_id)
         try:
-            result = _deidentify_run(ctx, db, run_id, project, profile, inputs, user, secret)
+            result = _deidentify_run(ctx, db, run_id, project, profile, inputs, user, secret, infiller)
         except BaseException:
             _fail_run(db, run_id, user)
             raise
@@ -261,20 +306,20 @@ def deidentify_job(ctx: JobContext) -> dict:
 
 
 def check_resume_fingerprint(run: store.DeidRun, profile: Profile, secret: bytes, locale: str | None = None, *,
-                             asked: Profile | None = None) -> None:
+                             asked: Profile | None = None, infiller: object | None = None) -> None:
     """Refuse (one line, before anything is written) to resume a run that failed the leak check,
-    or with another secret key (or project locale) than the run's, or with a ``profile`` other
-    than the run's own."""
+    or with another secret key (or project locale, or language model for a paraphrase profile)
+    than the run's, or with a ``profile`` other than the run's own."""
     if run.failed_leak_check:
         raise DeidentificationError(f"run {run.id} failed the leak check and cannot be resumed (it would write the "
                                     "same outputs): fix the spans and start a new run")
-    current = run_fingerprint(profile, secret, locale)
+    current = run_fingerprint(profile, secret, locale, infiller)
     if run.fingerprint is not None:
         what = mismatch(run.fingerprint, current)
         if what is not None:
             raise DeidentificationError(f"run {run.id} was made with another {what}; resuming it would mix the two: "
                                         f"restore the run's {what}, or start a new run")
-    if asked is not None and mismatch(current, run_fingerprint(asked, secret, locale)) is not None:
+    if asked is not None and mismatch(current, run_fingerprint(asked, secret, locale, infiller)) is not None:
         raise DeidentificationError(f"run {run.id} was made with profile {run.profile_name!r}, not {asked.name!r}; "
                                     "resume it without --profile, or start a new run")
 
@@ -341,13 +386,13 @@ def _verify_legacy_outputs(db: Database, run_id: int, inputs: DeidInputs, profil
 
 
 def _deidentify_run(ctx: JobContext, db: Database, run_id: int, project: store.Project, profile: Profile,
-                    inputs: DeidInputs, user: str | None, secret: bytes) -> dict:
+                    inputs: DeidInputs, user: str | None, secret: bytes, infiller: object | None = None) -> dict:
     done = {o.doc_id for o in store.list_deid_outputs(db, run_id)}
     run = store.get_deid_run(db, run_id)
     locale = project_locale(project)
     if done and run.fingerprint is None:
         _verify_legacy_outputs(db, run_id, inputs, profile, secret, locale, done)
-    deid = RunDeidentifier(inputs.docs, profile, DeidContext(secret=secret, locale=locale))
+    deid = RunDeidentifier(inputs.docs, profile, DeidContext(secret=secret, locale=locale, infiller=infiller))
     results = []
     pending: list[tuple[int, str, list[Span], int, str]] = []
     mismatches = saved = 0
@@ -380,6 +425,10 @@ def _deidentify_run(ctx: JobContext, db: Database, run_id: int, project: store.P
         raise
     summary = summarize(results)
     counts, quality = summary_dicts(summary, (lk for r in results for lk in r.leaks))
+    if profile.uses_paraphrase() and not summary.leaks:
+        ctx.check_stop()
+        quality.update(quality_comparison(inputs.docs, results, profile, deid.ctx,
+                                          progress=ctx.stage("comparing with list surrogates")))
     inputs_count = Counter(inputs.input_layer[d.doc_id] for d in inputs.docs)
     counts.update(inputs=dict(sorted(inputs_count.items())), not_deidentified=inputs.not_deidentified[:1000],
                   resume_mismatches=mismatches, detector=inputs.detector)
@@ -388,10 +437,14 @@ def _deidentify_run(ctx: JobContext, db: Database, run_id: int, project: store.P
         status = "failed"
         counts["failure"] = LEAK_FAILURE
     store.finish_deid_run(db, run_id, counts=counts, leaks=summary.leaks, quality=quality, user=user, status=status,
-                          fingerprint=run_fingerprint(profile, secret, locale))
+                          fingerprint=run_fingerprint(profile, secret, locale, infiller))
     out = {"run_id": run_id, "documents": summary.documents, "saved": saved, "already_saved": len(done),
            "leaks": summary.leaks, "resume_mismatches": mismatches, "summary": summary.line(),
            "inputs": counts["inputs"], "status": status}
+    if summary.paraphrase_fallbacks:
+        out["fallback_note"] = summary.fallback_note()
+    if quality.get("comparison"):
+        out["comparison"] = quality["comparison"]
     if status == "failed":
         out["failure"] = counts["failure"]
     return out
@@ -408,6 +461,8 @@ def summary_line(result: dict) -> str:
         parts.append(f"not_deidentified={result['not_deidentified']}")
     if result.get("resume_mismatches"):
         parts.append(f"resume_mismatches={result['resume_mismatches']}")
+    if result.get("fallback_note"):
+        parts.append(f"({result['fallback_note']})")
     risk = result.get("risk")
     if isinstance(risk, dict):
         parts.append(risk_line(risk))
@@ -466,6 +521,7 @@ class UploadRun:
     detected: list[str]              # doc ids whose spans were detected
     detector: str | None
     profile_name: str
+    quality: dict = field(default_factory=dict)     # paraphrase: the comparison with list surrogates
 
     def __repr__(self) -> str:  # no text in reprs
         return f"UploadRun(documents={len(self.originals)}, detected={len(self.detected)})"
@@ -473,10 +529,13 @@ class UploadRun:
 
 def deidentify_documents(docs: Sequence[Document], profile: Profile, secret: bytes, locale: str, *,
                          detector: DetectorChoice | Callable[[], DetectorChoice] | None = None,
-                         progress: Callable[[int, int], None] | None = None) -> UploadRun:
+                         progress: Callable[[int, int], None] | None = None,
+                         infiller: object | None = None) -> UploadRun:
     """De-identify documents that are not in the store (an upload). Documents without spans are
     detected first with ``detector`` (a choice, or a function making one: only called when
-    needed); without a detector they are refused, never released as they are."""
+    needed); without a detector they are refused, never released as they are. ``infiller``:
+    the language model for the ``paraphrase`` action (with such a profile the result carries
+    the quality comparison with list surrogates)."""
     docs = list(docs)
     lacking = [d for d in docs if not d.spans]
     det_name = None
@@ -488,9 +547,13 @@ def deidentify_documents(docs: Sequence[Document], profile: Profile, secret: byt
         det_name = choice.description
         docs = [Document(doc_id=d.doc_id, text=d.text, spans=found[d.doc_id], meta=d.meta, patient_id=d.patient_id,
                          source_file=d.source_file) if d.doc_id in found else d for d in docs]
-    batch = deidentify_batch(docs, profile, DeidContext(secret=secret, locale=locale), progress=progress)
+    deid_ctx = DeidContext(secret=secret, locale=locale, infiller=infiller)
+    batch = deidentify_batch(docs, profile, deid_ctx, progress=progress)
+    quality = {}
+    if profile.uses_paraphrase() and not batch.summary.leaks:
+        quality = quality_comparison(docs, batch.results, profile, deid_ctx)
     return UploadRun(originals=docs, batch=batch, detected=[d.doc_id for d in lacking], detector=det_name,
-                     profile_name=profile.name)
+                     profile_name=profile.name, quality=quality)
 
 
 def deidentify_upload(db: Database, user: store.User, project: store.Project, filename: str, data: bytes, fmt: str,
@@ -505,7 +568,8 @@ def deidentify_upload(db: Database, user: store.User, project: store.Project, fi
         raise DeidentificationError(f"the upload holds {len(docs)} documents; more than {MAX_UPLOAD_DOCS} are "
                                     "de-identified as a job: import them into the project first")
     result = deidentify_documents(docs, profile, project_secret(db_path_of(db)), project_locale(project),
-                                  detector=detector, progress=progress)
+                                  detector=detector, progress=progress,
+                                  infiller=infiller_for(profile, project, db_path_of(db)))
     store.audit(db, u.username, "deid.upload", f"project:{project.id}",
                 detail={"documents": len(docs), "detected": len(result.detected), "profile": profile.name,
                         "leaks": result.batch.summary.leaks})

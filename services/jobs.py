@@ -45,12 +45,13 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 5.0
 #: Every kind of job a worker can run (the functions are in :data:`services.worker.JOBS`).
-JOB_KINDS = ("demo_setup", "deidentify", "preannotate", "risk", "selftest", "train")
+JOB_KINDS = ("demo_setup", "deidentify", "preannotate", "risk", "selftest", "train", "train_infill")
 #: Job kinds the Train page shows progress for (``selftest`` lets an operator check workers).
 TRAIN_PAGE_KINDS = ("train", "preannotate", "demo_setup", "selftest")
 #: What each kind is called on screen.
 KIND_WORDS = {"train": "training", "preannotate": "pre-annotation", "deidentify": "de-identification",
-              "risk": "risk scoring", "selftest": "self-test", "demo_setup": "demo set-up"}
+              "risk": "risk scoring", "selftest": "self-test", "demo_setup": "demo set-up",
+              "train_infill": "language-model training"}
 JobFunction = Callable[["JobContext"], dict]
 
 
@@ -326,6 +327,7 @@ def describe_result(job: store.Job) -> str:
         return f"version {r['name']} ({fig}) in {float(r.get('seconds') or 0):,.0f} s"
     if job.kind == "preannotate":
         return (f"{r.get('documents', 0):,} document(s) pre-annotated with {r.get('spans', 0):,} suggestion(s)"
+                + (f" from {r['source']}" if r.get("source") else "")
                 + (f"; {r['skipped_stale']} skipped (saved meanwhile)" if r.get("skipped_stale") else ""))
     if job.kind == "deidentify" and r.get("run_id") is not None:
         return f"run {r['run_id']}: {r.get('documents', 0):,} document(s), {r.get('leaks', 0)} leak(s)"
@@ -335,6 +337,9 @@ def describe_result(job: store.Job) -> str:
                 f"{c.get('green', 0)} green")
     if job.kind == "selftest":
         return f"{r.get('steps', 0)} step(s)"
+    if job.kind == "train_infill" and r.get("name"):
+        return (f"language model {r['name']} trained on {r.get('documents', 0):,} document(s) "
+                f"in {float(r.get('seconds') or 0):,.0f} s")
     if job.kind == "demo_setup" and r.get("name"):
         return (f"version {r['name']} trained and activated; run {r.get('run_id')} de-identified "
                 f"{r.get('documents', 0):,} document(s) and scored their risk")

@@ -12,11 +12,14 @@ from pipeline.schemas import COARSE_CATEGORIES
 
 def test_builtins():
     p = builtin_profiles()
-    assert set(p) == {"redact", "replace"}
+    assert set(p) == {"redact", "replace", "paraphrase"}
     assert all(p["redact"].action_for(c) == "redact" for c in COARSE_CATEGORIES)
     r = p["replace"]
     assert [r.action_for(c) for c in ("NAME", "LOCATION", "CONTACT", "ID")] == ["replace"] * 4
     assert r.action_for("DATE") == "shift" and r.action_for("AGE") == "shift"
+    para = p["paraphrase"]          # the same choices, with paraphrase where replace infills
+    assert all(para.action_for(c) == ("paraphrase" if a == "replace" else a)
+               for c, a in ((c, r.action_for(c)) for c in COARSE_CATEGORIES))
 
 
 def test_type_actions_override_and_category_selection():

@@ -27,7 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project", metavar="NAME", help="project name (required unless --resume)")
     p.add_argument("--db", metavar="PATH", help="SQLite file (default: the app's database)")
     p.add_argument("--profile", default=None, metavar="PROFILE",
-                   help="redact, replace (default), a profile saved for the project, or a profile JSON file; "
+                   help="redact, replace (default), paraphrase (the project's language model infills surrogates; "
+                        "train it with train-infill), a profile saved for the project, or a profile JSON file; "
                         "with --resume it must be the run's own profile")
     p.add_argument("--layer", default="gold", help="layer whose spans are applied (default gold)")
     p.add_argument("--missing", default="detect", choices=("detect", "skip"),

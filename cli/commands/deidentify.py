@@ -10,6 +10,13 @@ found input PHI in the output (text, metadata, ids or file names).
 The output folder holds a fingerprint of the profile and key (:mod:`pipeline.deid.fingerprint`,
 owner-only, no PHI): ``--resume`` (or ``--force``) with another profile or secret is refused
 before anything is written, so a folder never mixes two.
+
+``--profile paraphrase`` (or any profile with the ``paraphrase`` action) infills surrogates
+with a masked language model given by ``--infill-model`` (a folder written by
+``python -m pipeline train-infill``); without one those spans get list surrogates and the
+summary says how many. ``--quality`` also prints the quality table of the paraphrase
+surrogates beside list surrogates (same documents and spans; figures only). Paraphrase runs
+on the local engine.
 """
 from __future__ import annotations
 
@@ -21,8 +28,8 @@ from pathlib import Path
 from pipeline.errors import WorkbenchError
 
 NAME = "deidentify"
-HELP = ("de-identify documents (brat, i2b2 XML, JSONL) with a profile (redact, replace or a JSON file); "
-        "exit 3 if the leak check finds PHI left in the output")
+HELP = ("de-identify documents (brat, i2b2 XML, JSONL) with a profile (redact, replace, paraphrase or a JSON "
+        "file); exit 3 if the leak check finds PHI left in the output")
 
 LEAK_EXIT = 3
 
@@ -36,7 +43,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="brat", choices=("brat", "xml", "jsonl", "text"),
                    help="format of the input and the output (default brat; text needs --model)")
     p.add_argument("--profile", default="replace", metavar="PROFILE",
-                   help="redact, replace (default) or a profile JSON file")
+                   help="redact, replace (default), paraphrase or a profile JSON file")
+    p.add_argument("--infill-model", metavar="DIR",
+                   help="masked language model for the paraphrase action (a folder written by train-infill); "
+                        "without it paraphrase spans get list surrogates, counted")
+    p.add_argument("--quality", action="store_true",
+                   help="with a paraphrase profile: print the quality table against list surrogates")
     p.add_argument("--output", required=True, metavar="DIR", help="folder for the de-identified documents")
     p.add_argument("--model", metavar="MODEL_DIR", help="detect spans with this model first (input spans ignored)")
     p.add_argument("--secret-file", metavar="PATH",
@@ -98,6 +110,23 @@ def check_fingerprint(out: Path, fingerprint: str) -> None:
                                "use the same --profile, --secret-file and --locale, or an empty folder")
 
 
+def _infiller(args: argparse.Namespace, profile):
+    """The masked LM of ``--infill-model`` for a paraphrase profile (None otherwise)."""
+    if profile.uses_paraphrase() and (getattr(args, "engine", "local") or "local") != "local":
+        raise DeidCommandError("the paraphrase action runs on the local engine: drop --engine ray")
+    if not args.infill_model:
+        return None
+    if not profile.uses_paraphrase():
+        raise DeidCommandError(f"--infill-model is only used by the paraphrase action; profile {profile.name} has none")
+    import os
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from models.masked_lm import MaskedLMError, load_masked_lm
+    try:
+        return load_masked_lm(args.infill_model)
+    except MaskedLMError as e:
+        raise DeidCommandError(str(e)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     from cli.console import tqdm_progress
     from cli.engine_options import engine_from_args
@@ -119,12 +148,13 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "text" and not args.model:
         raise DeidCommandError("plain text carries no spans: pass --model to detect them, or use brat/xml/jsonl")
 
+    infiller = _infiller(args, profile)
     secret = load_secret(args.secret_file) if args.secret_file else project_secret()
     schema, docs = _read(str(inp), args.format, args.schema)
     locale = args.locale if args.locale != "auto" else default_locale(schema)
     if existing:            # before anything is written: the folder's profile, key and locale must be these
-        check_fingerprint(out, run_fingerprint(profile, secret, locale))
-    ctx = DeidContext(secret=secret, locale=locale)
+        check_fingerprint(out, run_fingerprint(profile, secret, locale, infiller))
+    ctx = DeidContext(secret=secret, locale=locale, infiller=infiller)
 
     done, prior = _done_ids(docs, out, args.format, schema, secret) if args.resume else (set(), [])
     progress, close = tqdm_progress("deidentify", unit="doc")
@@ -134,10 +164,26 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close()
 
+    comparison = None
+    if args.quality and profile.uses_paraphrase() and not s.leaks and not args.model:
+        from pipeline.deid import deidentify_batch
+        from pipeline.deid.quality import compare_with_list_surrogates
+
+        results = deidentify_batch(docs, profile, ctx).results       # the same outputs, in memory
+        comparison = compare_with_list_surrogates(docs, results, profile, ctx,
+                                                  embed=getattr(infiller, "embed", None))
     if args.json:
-        print(json.dumps({"profile": profile.name, "output": str(out), **s.to_dict()}, indent=2, sort_keys=True))
+        extra = {"comparison": [r.to_dict() for r in comparison]} if comparison else {}
+        print(json.dumps({"profile": profile.name, "output": str(out), **s.to_dict(), **extra}, indent=2,
+                         sort_keys=True))
     else:
         print(f"deidentify: profile={profile.name} {s.line()} output={out}")
+        if comparison:
+            from pipeline.deid.quality import format_table
+            print(format_table(comparison))
+    if s.paraphrase_fallbacks.get("no_model"):
+        print(f"note: {s.fallback_note()} (train one with python -m pipeline train-infill, pass --infill-model)",
+              file=sys.stderr)
     if s.leaks:
         where = ", ".join(f"{k}={n}" for k, n in sorted(s.leaks_by_location.items()))
         print(f"error: the leak check found {s.leaks} piece(s) of input PHI in the output "

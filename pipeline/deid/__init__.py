@@ -1,13 +1,17 @@
 """De-identification: turn a document and its PHI spans into a readable text without PHI.
 
-* :mod:`~pipeline.deid.profile`: what to do per category/type (redact, replace, shift, keep).
+* :mod:`~pipeline.deid.profile`: what to do per category/type (redact, replace, paraphrase, shift, keep).
 * :mod:`~pipeline.deid.surrogates`: the registry of surrogate generators, keyed by type.
+* :mod:`~pipeline.deid.paraphrase`: surrogates a masked language model infills in context (the
+  model is given by the caller as an ``Infiller``; shapes, checks and keyed choices are here).
 * :mod:`~pipeline.deid.dates` / :mod:`~pipeline.deid.ages`: shifting in the original format.
 * :mod:`~pipeline.deid.engine`: :func:`deidentify` for one document.
 * :mod:`~pipeline.deid.leaks`: the after-the-fact check, from the input spans (coverage and strings).
 * :mod:`~pipeline.deid.pseudonyms`: keyed output names for documents and patients, metadata filtering.
 * :mod:`~pipeline.deid.fingerprint`: which profile and key a run used (resumes must match).
 * :mod:`~pipeline.deid.batch`: many documents, summary, quality report, writing and zipping.
+* :mod:`~pipeline.deid.quality`: Same rate, n-gram overlap and BERTScore-style similarity of a
+  paraphrase run beside list surrogates (embeddings injected).
 """
 from pipeline.deid.batch import BatchResult, BatchSummary, deidentify_batch, write_outputs, zip_outputs
 from pipeline.deid.context import DeidContext, Original, SurrogateContext

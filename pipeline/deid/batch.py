@@ -41,6 +41,10 @@ class BatchSummary:
     (their union is rewritten); ``uncovered_chars``: input PHI characters left unrewritten (0
     unless something is wrong). ``renamed_documents``/``renamed_patients``: ids replaced by
     pseudonyms; ``dropped_meta_keys``: metadata keys the profile did not allow.
+    ``paraphrased``: spans the project's language model filled; ``paraphrase_fallbacks``:
+    ``paraphrase`` spans that got a list surrogate instead, by reason (``no_model``: there was
+    no model; ``no_slot``: nothing in the span a model fills; ``no_candidate``: nothing it
+    proposed passed the checks).
     """
 
     documents: int = 0
@@ -54,6 +58,8 @@ class BatchSummary:
     unparseable_dates: int = 0
     unparseable_ages: int = 0
     fallbacks: int = 0
+    paraphrased: int = 0
+    paraphrase_fallbacks: dict[str, int] = field(default_factory=dict)
     merged_overlaps: int = 0
     propagated: int = 0
     renamed_documents: int = 0
@@ -67,6 +73,15 @@ class BatchSummary:
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
+
+    @property
+    def list_fallbacks(self) -> int:
+        """``paraphrase`` spans that got a list surrogate (every reason)."""
+        return sum(self.paraphrase_fallbacks.values())
+
+    def fallback_note(self) -> str:
+        """What the page and the command line say about paraphrase spans without a model ("" if none)."""
+        return fallback_note(self.paraphrase_fallbacks)
 
     def line(self) -> str:
         """One line for logs and the CLI."""
@@ -86,7 +101,28 @@ class BatchSummary:
                 f"renamed[documents={self.renamed_documents}, patients={self.renamed_patients}] "
                 f"dropped_meta_keys={self.dropped_meta_keys} "
                 f"same_rate={self.same_rate:.3f} trigram_similarity={self.mean_trigram_similarity:.3f} "
-                f"diversity={self.diversity:.3f}")
+                f"diversity={self.diversity:.3f}" + self._paraphrase_part())
+
+    def _paraphrase_part(self) -> str:
+        if not (self.paraphrased or self.paraphrase_fallbacks):
+            return ""
+        why = ", ".join(f"{k}={v}" for k, v in sorted(self.paraphrase_fallbacks.items()))
+        return f" paraphrased={self.paraphrased} list_fallbacks={self.list_fallbacks}" + (f"[{why}]" if why else "")
+
+
+def fallback_note(fallbacks: dict[str, int]) -> str:
+    """"N spans fell back to list surrogates: no project language model" (and the other reasons)."""
+    parts = []
+    n = int(fallbacks.get("no_model", 0))
+    if n:
+        parts.append(f"{n} span{'s' if n != 1 else ''} fell back to list surrogates: no project language model")
+    n = int(fallbacks.get("no_slot", 0))
+    if n:
+        parts.append(f"{n} span{'s' if n != 1 else ''} had nothing a language model fills (list surrogates)")
+    n = int(fallbacks.get("no_candidate", 0))
+    if n:
+        parts.append(f"{n} span{'s' if n != 1 else ''} got no acceptable infill (list surrogates)")
+    return "; ".join(parts)
 
 
 @dataclass
@@ -153,6 +189,8 @@ def summarize(results: Sequence[DeidResult], skipped: int = 0) -> BatchSummary:
         unparseable_dates=sum(r.unparseable_dates for r in results),
         unparseable_ages=sum(r.unparseable_ages for r in results),
         fallbacks=sum(r.fallbacks for r in results), merged_overlaps=sum(r.merged_overlaps for r in results),
+        paraphrased=sum(r.paraphrased for r in results),
+        paraphrase_fallbacks=dict(sorted(sum((Counter(r.paraphrase_fallbacks) for r in results), Counter()).items())),
         propagated=sum(r.propagated for r in results),
         renamed_documents=sum(1 for r in results if r.output_id),
         renamed_patients=sum(1 for r in results if r.output_patient_id),
@@ -175,17 +213,26 @@ def deidentify_batch(docs: Sequence[Document], profile: Profile, ctx: DeidContex
     output_ids(docs, ctx.secret)        # two inputs that would share an output name: refused now
     run_ctx = DeidContext(secret=ctx.secret, locale=ctx.locale, extra_lists=ctx.extra_lists,
                           list_loader=ctx.list_loader,
-                          patient_originals={k: list(v) for k, v in ctx.patient_originals.items()})
+                          patient_originals={k: list(v) for k, v in ctx.patient_originals.items()},
+                          infiller=ctx.infiller)
     run_ctx._lists, run_ctx._sets, run_ctx._derived = ctx._lists, ctx._sets, ctx._derived
     for doc in docs:
         pid = patient_id_of(doc)
         run_ctx.add_patient_originals(pid, collect_originals(doc, spans.get(doc.doc_id, doc.spans), profile))
     todo = [d for d in docs if d.doc_id not in done]
+    # paraphrase fills depend on the patient's earlier notes (pipeline.deid.paraphrase.PatientMemory):
+    # skipped documents are de-identified too (and dropped), so a resume writes what a full run would
+    replay = bool(done) and ctx.infiller is not None and profile.uses_paraphrase()
     results: list[DeidResult] = []
-    for i, doc in enumerate(todo, start=1):
-        results.append(deidentify(doc, spans.get(doc.doc_id, doc.spans), profile, run_ctx))
+    for doc in docs:
+        if doc.doc_id in done and not replay:
+            continue
+        r = deidentify(doc, spans.get(doc.doc_id, doc.spans), profile, run_ctx)
+        if doc.doc_id in done:
+            continue
+        results.append(r)
         if progress:
-            progress(i, len(todo))
+            progress(len(results), len(todo))
     return BatchResult(results, summarize(results, skipped=len(docs) - len(todo)))
 
 

@@ -21,6 +21,7 @@ from pipeline.deid.profile import Profile
 
 ListLoader = Callable[[str, str], list[str]]
 _NONWORD = re.compile(r"[^\w]+")
+_LETTER_WORDS = re.compile(r"[^\W\d_]{3,}")
 
 
 def _default_loader(locale: str, name: str) -> list[str]:
@@ -52,6 +53,9 @@ class DeidContext:
     ``extra_lists``: list name -> entries a lead adds to the shipped locale list of that name
     (or supplies where none ships, e.g. ``departments``). ``patient_originals``: patient id ->
     PHI values of that patient's other documents, used to avoid them and to scan for them.
+    ``infiller``: the project's masked language model for the ``paraphrase`` action (a
+    :class:`pipeline.deid.paraphrase.Infiller`, given by the caller: this package loads no
+    model); ``None``: paraphrase spans get list surrogates, counted as fallbacks.
     """
 
     secret: bytes
@@ -59,12 +63,14 @@ class DeidContext:
     extra_lists: dict[str, list[str]] = field(default_factory=dict)
     list_loader: ListLoader | None = None
     patient_originals: dict[str, list[Original]] = field(default_factory=dict)
+    infiller: object | None = field(default=None, repr=False, compare=False)
     _lists: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, repr=False)
     _sets: dict[tuple[str, str, str], frozenset[str]] = field(default_factory=dict, repr=False)
     _offsets: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
     _derived: dict[tuple[str, str, str], object] = field(default_factory=dict, repr=False)
     _states: dict[tuple[str, int, int], "DocState"] = field(default_factory=dict, repr=False)
     _needles: dict[tuple[str, int, int], list] = field(default_factory=dict, repr=False)
+    _paraphrased: object | None = field(default=None, repr=False)     # the run's PatientMemory
 
     def __post_init__(self) -> None:
         if isinstance(self.secret, str):
@@ -143,6 +149,17 @@ class DocState:
         self.multi_by_first: dict[str, list[str]] = {}
         for m in self.multi:
             self.multi_by_first.setdefault(m.split(" ", 1)[0], []).append(m)
+
+    @property
+    def all_words(self) -> frozenset[str]:
+        """Every folded word (3+ letters) of every value but dates and ages: what no
+        paraphrase piece may be (computed on first use)."""
+        cached = getattr(self, "_all_words", None)
+        if cached is None:
+            cached = frozenset(w for cat, vals in self.by_category.items() if cat not in ("DATE", "AGE")
+                               for v in vals for w in _LETTER_WORDS.findall(norm_key(v)))
+            self._all_words = cached
+        return cached
 
     def clashes(self, candidate: str) -> bool:
         """True when ``candidate`` equals a real value or contains one as whole words."""

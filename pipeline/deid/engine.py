@@ -24,10 +24,12 @@ from pipeline.deid.context import DeidContext, DocState, Original, SurrogateCont
 from pipeline.deid.leaks import (Leak, Needle, field_text, find_leaks, merge_needles, needles, propagate, scan_fields,
                                  uncovered)
 from pipeline.deid.normalize import norm_key
+from pipeline.deid.paraphrase import (ParaphraseOutcome, ParaphraseTarget, PatientMemory, paraphrase_document,
+                                      plan_slots)
 from pipeline.deid.profile import Profile
 from pipeline.deid.pseudonyms import (document_pseudonym, explicit_patient_id, file_names, filter_meta,
                                       patient_pseudonym)
-from pipeline.deid.surrogates import NoSurrogate, Unparseable, generator_for
+from pipeline.deid.surrogates import NoSurrogate, Unparseable, generator_for, generator_name
 from pipeline.spans import Document, Span, SpanError, rewrite
 
 
@@ -136,13 +138,15 @@ def trigram_similarity(a: str, b: str) -> float:
 
 @dataclass(frozen=True)
 class QualityRecord:
-    """One surrogate's quality facts; originals appear only as in-process hashes (no PHI)."""
+    """One surrogate's quality facts; originals appear only as in-process hashes (no PHI).
+    ``action``: ``replace`` (a list surrogate), ``paraphrase`` (infilled) or ``shift``."""
 
     category: str
     same: bool
     similarity: float
     original_digest: int
     surrogate_digest: int
+    action: str = "replace"
 
 
 @dataclass
@@ -150,8 +154,11 @@ class DeidResult:
     """One de-identified document.
 
     ``spans[i]`` (new offsets, original category/type/source/layer) was handled by
-    ``actions[i]`` (``redact``, ``replace``, ``shift``, ``keep``); a replace/shift that fell back
-    to a placeholder is recorded as ``redact`` and counted in ``fallbacks``. ``source_spans[i]``
+    ``actions[i]`` (``redact``, ``replace``, ``paraphrase``, ``shift``, ``keep``); a replace/shift
+    that fell back to a placeholder is recorded as ``redact`` and counted in ``fallbacks``. A
+    paraphrase that fell back to a list surrogate is recorded as ``replace`` and counted in
+    ``paraphrase_fallbacks`` by reason (:data:`pipeline.deid.paraphrase.FALLBACK_REASONS`);
+    ``paraphrased`` counts the spans the model filled. ``source_spans[i]``
     is the same span at its offsets in the input (after overlap resolution and propagation) and
     ``alternatives[i]`` the input spans merged into it (``merged_overlaps`` counts them).
 
@@ -183,6 +190,8 @@ class DeidResult:
     meta_dropped: int = 0
     uncovered_chars: int = 0
     alternatives: list[tuple[Span, ...]] = field(default_factory=list, repr=False)
+    paraphrased: int = 0
+    paraphrase_fallbacks: dict[str, int] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # the text stays out of reprs and logs
         return (f"DeidResult(doc_id={self.doc_id!r}, spans={len(self.spans)}, leaks={len(self.leaks)}, "
@@ -203,7 +212,8 @@ class DeidResult:
                 "fallbacks": self.fallbacks, "merged_overlaps": self.merged_overlaps, "propagated": self.propagated,
                 "uncovered_chars": self.uncovered_chars, "meta_dropped": self.meta_dropped,
                 "leaks": [{**lk.to_dict(), "doc_id": self.output_id} for lk in self.leaks],
-                "leak_check_skipped": self.leak_check_skipped}
+                "leak_check_skipped": self.leak_check_skipped, "paraphrased": self.paraphrased,
+                "paraphrase_fallbacks": dict(self.paraphrase_fallbacks)}
 
 
 def _digest(value: str) -> int:
@@ -392,9 +402,13 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
     counts: dict[str, Counter] = {}
     quality: list[QualityRecord] = []
     unparseable_dates = unparseable_ages = fallbacks = 0
-    for span, orig in zip(resolved, span_originals):
+    para = _paraphrases(text, resolved, span_originals, profile, ctx, state, pid, locale)
+    para_fallbacks: Counter = Counter(para.fallbacks.values())
+    for i, (span, orig) in enumerate(zip(resolved, span_originals)):
         original = orig.text
         action = profile.action_for(span.category, span.type)
+        if action == "paraphrase" and i not in para.fills:
+            action = "replace"      # counted in para_fallbacks: the list surrogate of its type instead
         if action == "keep":
             new = original
         elif action == "redact":
@@ -405,7 +419,9 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
             trail = original[len(original.rstrip()):]
             gen = generator_for(span.category, span.type)
             new_core = None
-            if gen is not None and core:
+            if action == "paraphrase":
+                new_core = para.fills[i]
+            elif gen is not None and core:
                 sctx = SurrogateContext(ctx, profile, pid, span.category, span.type, locale, state)
                 try:
                     new_core = gen(core, sctx)
@@ -427,7 +443,7 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
                 new = lead + new_core + trail
                 quality.append(QualityRecord(span.category, norm_key(new_core) == norm_key(core),
                                              trigram_similarity(core, new_core),
-                                             _digest(core), _digest(new_core)))
+                                             _digest(core), _digest(new_core), action))
         edits.append((span, new))
         actions.append(action)
         counts.setdefault(span.category, Counter())[action] += 1
@@ -448,4 +464,44 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
         leaks=leaks, leak_check_skipped=skipped, quality=quality, source_spans=list(resolved), meta=meta,
         source_file=doc.source_file, output_id=output_id, output_patient_id=output_pid, meta_dropped=meta_dropped,
         uncovered_chars=n_uncovered, alternatives=alternatives,
+        paraphrased=sum(1 for a in actions if a == "paraphrase"),
+        paraphrase_fallbacks={k: int(v) for k, v in sorted(para_fallbacks.items())},
     )
+
+
+def _paraphrases(text: str, resolved: Sequence[Span], originals: Sequence[Original], profile: Profile,
+                 ctx: DeidContext, state: DocState, pid: str, locale: str) -> ParaphraseOutcome:
+    """Fills for the document's ``paraphrase`` spans (one call to the model), by span index.
+
+    A span with nothing a model could fill (only format words) falls back at once (``no_slot``);
+    the others go to :func:`pipeline.deid.paraphrase.paraphrase_document` with the same
+    acceptance test as list surrogates: not the original, no real value of the note or the
+    patient in it."""
+    targets: list[ParaphraseTarget] = []
+    out = ParaphraseOutcome()
+    for i, (span, orig) in enumerate(zip(resolved, originals)):
+        if profile.action_for(span.category, span.type) != "paraphrase":
+            continue
+        original = orig.text
+        core = original.strip()
+        lead = len(original) - len(original.lstrip())
+        plan = plan_slots(core, span.category, span.type, generator_name(span.category, span.type)) if core else None
+        if plan is None:
+            out.fallbacks[i] = "no_slot"
+            continue
+        targets.append(ParaphraseTarget(i, span.start + lead, span.start + lead + len(core), span.category,
+                                        span.type, plan))
+    if not targets:
+        return out
+
+    def accept_for(t: ParaphraseTarget) -> Callable[[str], bool]:
+        return SurrogateContext(ctx, profile, pid, t.category, t.type, locale, state).acceptable(t.plan.core)
+
+    if ctx._paraphrased is None:
+        ctx._paraphrased = PatientMemory()
+    done = paraphrase_document(text, targets, ctx.infiller, secret=ctx.secret, patient_id=pid,  # type: ignore[arg-type]
+                               accept_for=accept_for, memory=ctx._paraphrased,  # type: ignore[arg-type]
+                               real_words=state.all_words)
+    out.fills.update(done.fills)
+    out.fallbacks.update(done.fallbacks)
+    return out

@@ -11,6 +11,10 @@ and refuses to go on when it differs:
   description are left out: renaming a profile changes no byte);
 * ``l``: the locale the surrogates are drawn in, where the caller names one (the folder
   command's ``--locale``, a project's locale): a locale code, not a secret.
+* ``m``: for a profile with the ``paraphrase`` action only, which language model filled the
+  spans (``HMAC(secret, model name)``, or ``none`` when there was none and list surrogates were
+  used): a resume with another model, or with one where there was none, would mix two kinds
+  of surrogate in one run.
 
 Project runs keep it in ``deid_runs.fingerprint``; the folder command in a small owner-only file
 beside its outputs (:data:`FINGERPRINT_FILE`), which holds these two values and nothing else.
@@ -40,8 +44,10 @@ def profile_json(profile: Profile) -> str:
     return json.dumps(d, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
 
 
-def run_fingerprint(profile: Profile, secret: bytes, locale: str | None = None) -> str:
-    """``v1:k=<16 hex>:p=<16 hex>[:l=<locale>]`` for this profile, key and (effective) locale.
+def run_fingerprint(profile: Profile, secret: bytes, locale: str | None = None, infiller: object | None = None) -> str:
+    """``v1:k=<16 hex>:p=<16 hex>[:l=<locale>][:m=<16 hex>|none]`` for this profile, key,
+    (effective) locale and, for a paraphrase profile, language model (``infiller``: an object
+    with a ``name``, a name, or None).
 
     >>> from pipeline.deid.profile import builtin_profiles
     >>> a = run_fingerprint(builtin_profiles()["redact"], b"0123456789abcdef")
@@ -52,7 +58,12 @@ def run_fingerprint(profile: Profile, secret: bytes, locale: str | None = None) 
     prof = keyed_bytes(secret, "deid-fingerprint", "profile", profile_json(profile)).hex()[:16]
     fp = f"{VERSION}:k={key_check}:p={prof}"
     effective = profile.locale or locale
-    return f"{fp}:l={effective}" if effective else fp
+    if effective:
+        fp += f":l={effective}"
+    if profile.uses_paraphrase():
+        name = infiller if isinstance(infiller, str) or infiller is None else getattr(infiller, "name", None)
+        fp += ":m=" + (keyed_bytes(secret, "deid-fingerprint", "model", str(name)).hex()[:16] if name else "none")
+    return fp
 
 
 def _parts(fp: str) -> dict[str, str]:
@@ -64,8 +75,8 @@ def _parts(fp: str) -> dict[str, str]:
 
 
 def mismatch(stored: str, current: str) -> str | None:
-    """What differs between two fingerprints: ``"secret key"``, ``"profile"``, ``"locale"`` or
-    None (same).
+    """What differs between two fingerprints: ``"secret key"``, ``"profile"``, ``"locale"``,
+    ``"language model"`` or None (same).
 
     A different key changes both values, so the key is compared first.
 
@@ -83,6 +94,8 @@ def mismatch(stored: str, current: str) -> str | None:
         return "profile"
     if a.get("l") != b.get("l"):
         return "locale"
+    if a.get("m") != b.get("m"):
+        return "language model"
     return "fingerprint version"
 
 

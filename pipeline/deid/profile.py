@@ -2,8 +2,10 @@
 
 A profile is a named, saved choice a lead makes once per project: which categories to
 de-identify at all, and for each one whether to ``redact`` it (a placeholder), ``replace`` it (a
-realistic surrogate of the same type), ``shift`` it (dates and ages move by the patient's offset)
-or ``keep`` it (left as it is, and counted as a risk). It is a plain dataclass so the store and
+realistic surrogate of the same type from the locale's lists), ``paraphrase`` it (a surrogate of
+the same shape that the project's own masked language model infills in the span's context, see
+:mod:`pipeline.deid.paraphrase`), ``shift`` it (dates and ages move by the patient's offset) or
+``keep`` it (left as it is, and counted as a risk). It is a plain dataclass so the store and
 the app can save it as JSON (:meth:`Profile.to_json` / :meth:`Profile.from_json`).
 """
 from __future__ import annotations
@@ -15,7 +17,9 @@ from pathlib import Path
 from pipeline.errors import WorkbenchError
 from pipeline.schemas import COARSE_CATEGORIES
 
-ACTIONS = ("redact", "replace", "shift", "keep")
+ACTIONS = ("redact", "replace", "paraphrase", "shift", "keep")
+#: The actions that write a surrogate in place of the original (a placeholder is not one).
+SURROGATE_ACTIONS = ("replace", "paraphrase", "shift")
 SHIFTABLE = ("DATE", "AGE")
 
 #: Named placeholder styles; a profile may also give its own template.
@@ -100,7 +104,7 @@ class Profile:
             if action == "shift" and cat not in SHIFTABLE:
                 raise ProfileError(f"{where}: only {' and '.join(SHIFTABLE)} can be shifted, not {cat}")
         if self.default_action not in ACTIONS or self.default_action == "shift":
-            raise ProfileError(f"{where}: default action must be redact, replace or keep")
+            raise ProfileError(f"{where}: default action must be redact, replace, paraphrase or keep")
         for label, rng in (("date_shift_days", self.date_shift_days), ("age_shift_years", self.age_shift_years)):
             if len(rng) != 2 or rng[0] > rng[1] or rng == (0, 0):
                 raise ProfileError(f"{where}: {label} must be [low, high] with a non-zero value in it")
@@ -142,18 +146,38 @@ class Profile:
 
     # -- decisions ----------------------------------------------------------------------------
     def action_for(self, category: str, type_: str = "") -> str:
-        """The action for a span; ``replace`` of a date or age means ``shift``, ``shift`` of
-        anything else (possible only through ``type_actions``) means ``replace``."""
+        """The action for a span; ``replace`` or ``paraphrase`` of a date or age means ``shift``
+        (dates stay dates: a shifted date keeps the intervals between a patient's dates, which
+        a filled-in one would not), ``shift`` of anything else (possible only through
+        ``type_actions``) means ``replace``."""
         if self.categories is not None and category not in self.categories:
             return "keep"
         action = self.type_actions.get(type_) if type_ else None
         if action is None:
             action = self.actions.get(category, self.default_action)
-        if category in SHIFTABLE and action == "replace":
+        if category in SHIFTABLE and action in ("replace", "paraphrase"):
             return "shift"
         if action == "shift" and category not in SHIFTABLE:
             return "replace"
         return action
+
+    def uses_paraphrase(self) -> bool:
+        """Whether some span can get the ``paraphrase`` action (a run then needs the project's
+        masked language model, or falls back to list surrogates)."""
+        actions = [*self.actions.items(), *((None, a) for a in self.type_actions.values()),
+                   (None, self.default_action)]
+        return any(a == "paraphrase" and cat not in SHIFTABLE for cat, a in actions)
+
+    def with_list_surrogates(self) -> "Profile":
+        """The same profile with every ``paraphrase`` turned into ``replace``: the list-surrogate
+        baseline a paraphrase run is compared with."""
+        d = self.to_dict()
+        for key in ("actions", "type_actions"):
+            d[key] = {k: ("replace" if a == "paraphrase" else a) for k, a in d[key].items()}
+        if d["default_action"] == "paraphrase":
+            d["default_action"] = "replace"
+        d["name"] = f"{self.name} (list surrogates)"
+        return Profile.from_json(d)
 
     def placeholder_for(self, category: str, type_: str, original: str) -> str:
         tmpl = self.placeholders.get(category, self.placeholder)
@@ -206,7 +230,9 @@ def _fields(category: str, type_: str) -> dict[str, str]:
 def builtin_profiles() -> dict[str, Profile]:
     """``redact``: every category becomes a placeholder. ``replace``: names, professions,
     locations, contacts and ids get surrogates, dates and ages are shifted, OTHER (sex, family
-    members, free descriptions) is redacted because no surrogate keeps its meaning."""
+    members, free descriptions) is redacted because no surrogate keeps its meaning.
+    ``paraphrase``: as ``replace``, but the surrogates are infilled in context by the project's
+    masked language model (list surrogates where there is none)."""
     redact = Profile(name="redact", actions={c: "redact" for c in COARSE_CATEGORIES},
                      description="every PHI span becomes a [CATEGORY] placeholder")
     replace = Profile(
@@ -215,7 +241,14 @@ def builtin_profiles() -> dict[str, Profile]:
                  "ID": "replace", "DATE": "shift", "AGE": "shift", "OTHER": "redact"},
         description="realistic surrogates; dates and ages shifted per patient; OTHER redacted",
     )
-    return {"redact": redact, "replace": replace}
+    paraphrase = Profile(
+        name="paraphrase",
+        actions={"NAME": "paraphrase", "PROFESSION": "paraphrase", "LOCATION": "paraphrase",
+                 "CONTACT": "paraphrase", "ID": "paraphrase", "DATE": "shift", "AGE": "shift", "OTHER": "redact"},
+        description="surrogates infilled in context by the project's language model (list surrogates without "
+                    "one); dates and ages shifted per patient; OTHER redacted",
+    )
+    return {"redact": redact, "replace": replace, "paraphrase": paraphrase}
 
 
 def load_profile(name_or_path: str) -> Profile:

@@ -130,7 +130,8 @@ def write_fingerprint(job: DeidJob) -> None:
     (:mod:`pipeline.deid.fingerprint`): a later ``--resume`` checks it, whichever engine wrote."""
     from pipeline.deid.fingerprint import run_fingerprint, write_fingerprint_file
 
-    write_fingerprint_file(job.out_dir, run_fingerprint(job.profile, job.ctx.secret, job.ctx.locale))
+    write_fingerprint_file(job.out_dir, run_fingerprint(job.profile, job.ctx.secret, job.ctx.locale,
+                                                        getattr(job.ctx, "infiller", None)))
 
 
 def ordered_output(docs: Sequence[Document], new: Mapping[str, Document],
