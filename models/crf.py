@@ -66,10 +66,14 @@ class CRFMember:
     def train(cls, name: str, items: list[tuple[str, Words]], tags: list[list[str]], labels: list[str],
               config: CRFConfig | None = None, gazetteer: Gazetteer | None = None,
               clusters: dict[str, list[int]] | None = None,
-              on_iteration: Callable[[int, float], None] | None = None) -> "CRFMember":
+              on_iteration: Callable[[int, float], None] | None = None,
+              features: list[list[list[str]]] | None = None) -> "CRFMember":
         """Fit on ``(text, words)`` items and their BIO tags. ``on_iteration(i, loss)`` may raise
         to abort; the exception propagates after crfsuite stops. ``clusters``: see
-        :func:`models.clusters.train_clusters` (built from the items' texts when None and enabled)."""
+        :func:`models.clusters.train_clusters` (built from the items' texts when None and enabled).
+        ``features``: the items' features when the caller extracted them already (for several
+        members at once, :func:`models.crf_parallel.shared_features`); they must be those this
+        config computes with this gazetteer and these clusters (in any order per token)."""
         import pycrfsuite
 
         config = config or CRFConfig()
@@ -83,6 +87,15 @@ class CRFMember:
         holder: dict[str, BaseException] = {}
 
         class Trainer(pycrfsuite.Trainer):
+            # pycrfsuite calls the on_* hooks only when verbose; the others would print its log
+            def on_start(self, log): pass                            # noqa: E704
+            def on_featgen_progress(self, log, percent): pass        # noqa: E704
+            def on_featgen_end(self, log): pass                      # noqa: E704
+            def on_prepared(self, log): pass                         # noqa: E704
+            def on_prepare_error(self, log): pass                    # noqa: E704
+            def on_optimization_end(self, log): pass                 # noqa: E704
+            def on_end(self, log): pass                              # noqa: E704
+
             def on_iteration(self, log, info):  # noqa: D401 - crfsuite hook
                 if on_iteration is None:
                     return
@@ -92,9 +105,11 @@ class CRFMember:
                     holder["error"] = e
                     raise _Stopped() from None
 
-        trainer = Trainer(verbose=False)
-        for (text, words), y in zip(items, tags):
-            trainer.append(_features(text, words, config, gazetteer, clusters), y)
+        trainer = Trainer(verbose=True)    # hooks only; nothing is printed (above)
+        if features is None:
+            features = (_features(text, words, config, gazetteer, clusters) for text, words in items)
+        for f, y in zip(features, tags):
+            trainer.append(f, y)
         trainer.set_params({
             "c1": config.c1, "c2": config.c2, "max_iterations": config.max_iterations,
             "feature.possible_transitions": True, "feature.minfreq": config.min_freq,

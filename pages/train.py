@@ -22,7 +22,7 @@ from services import training as tj
 from services.settings import models_dir_for
 
 POLL_SECONDS = 2.0
-MEMBER_CHOICES = ["crf", "bert", "electra", "roberta"]
+MEMBER_CHOICES = ["crf", "crf-l1", "crf-rules", "bert", "electra", "roberta"]
 
 ctx = state.page_context("train")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -35,7 +35,9 @@ C.show_flash()
 
 STATUS_WORDS = {"trained": "trained", "active": "active", "rolled_back": "rolled back", "failed": "failed"}
 PRF_COLUMNS = {k: st.column_config.NumberColumn(k, format="%.3f") for k in
-               ("Precision", "Recall", "F1", "All PHI found")}
+               ("Precision", "Recall", "F1", "Span recall", "All PHI found")}
+PRF_COLUMNS["Missed / 1000 tokens"] = st.column_config.NumberColumn(
+    "Missed / 1000 tokens", format="%.2f", help="PHI tokens the version missed per 1,000 dev tokens")
 
 
 def history_chart(job) -> None:
@@ -50,7 +52,8 @@ def version_table(rows: list[dict]):
     return pd.DataFrame([{"Version": r["name"], "Trained": short_date(r["created_at"]),
                           "Status": "active" if r["active"] else STATUS_WORDS.get(r["status"], r["status"]),
                           "Precision": r["precision"], "Recall": r["recall"], "F1": r["f1"],
-                          "All PHI found": r.get("document_recall"),
+                          "Span recall": r.get("span_recall"), "All PHI found": r.get("document_recall"),
+                          "Missed / 1000 tokens": r.get("fn_per_1000"),
                           "Dev documents": r.get("dev_documents"), "Members": r.get("members") or "-"}
                          for r in rows])
 
@@ -86,8 +89,10 @@ st.caption(f"{gold.documents} finished gold document(s) from {gold.patients} pat
            "on the dev documents and is not activated until you activate it below.")
 with st.form("train.form"):
     c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
-    members = c1.multiselect("Ensemble members", MEMBER_CHOICES, default=["crf", "bert", "electra"],
-                             key="train.members")
+    members = c1.multiselect("Ensemble members", MEMBER_CHOICES, default=list(tj.DEFAULT_MEMBERS),
+                             key="train.members",
+                             help="crf, crf-l1 and crf-rules are CRFs fitted side by side; the encoders (bert, electra, "
+                                  "roberta) train for much longer and, on MEDDOCAN, earned no weight")
     epochs = c2.number_input("Epochs (0 = default)", min_value=0, max_value=200, value=0, step=1, key="train.epochs")
     seed = c3.number_input("Seed", min_value=0, max_value=2**31 - 1, value=13, step=1, key="train.seed")
     target = c4.number_input("Target recall", min_value=0.5, max_value=1.0, value=float(settings.target_recall),

@@ -46,10 +46,11 @@ from services.settings import ProjectSettings, checkpoint_dir, models_dir_for, p
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MEMBERS = ("crf", "bert", "electra")
+#: the three CRF members (encoders earned no weight on MEDDOCAN; they train only when chosen)
+DEFAULT_MEMBERS = ("crf", "crf-l1", "crf-rules")
 #: members models/ can train (checked again against models.trainer in the worker); listed here so
 #: the app can validate a request without importing torch into the Streamlit process
-KNOWN_MEMBERS = ("crf", "bert", "electra", "roberta")
+KNOWN_MEMBERS = ("crf", "crf-l1", "crf-rules", "bert", "electra", "roberta")
 HISTORY_POINTS = 400          # loss/F1 points kept in a job's result (older ones thinned out)
 HISTORY_FLUSH_S = 1.0
 

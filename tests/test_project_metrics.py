@@ -131,6 +131,11 @@ def test_versions_learning_curve_and_comparison(demo, tmp_path):
     assert rows[1]["f1"] == pytest.approx(good["strict"]["micro"]["f1"])
     assert rows[2]["recall"] == 0.25 and rows[0]["active"] and rows[0]["members"] == "crf"
     assert rows[0]["recall"] < rows[1]["recall"]
+    # document recall and missed PHI per 1,000 tokens beside span recall (the Train page's table)
+    assert rows[1]["span_recall"] == pytest.approx(good["span_strict"]["micro"]["recall"])
+    assert rows[0]["fn_per_1000"] == pytest.approx(half["fn_per_1000"]) and rows[0]["fn_per_1000"] > rows[1]["fn_per_1000"]
+    assert rows[0]["document_recall"] == pytest.approx(half["document_recall"])
+    assert rows[2]["span_recall"] is None and rows[2]["fn_per_1000"] is None
     name_rows = pm.version_rows(store.list_model_versions(db, pid), pm.MetricsFilter(category="NAME"))
     assert name_rows[1]["f1"] == pytest.approx(good["strict"]["per_category"]["NAME"]["f1"])
     assert pm.version_rows(store.list_model_versions(db, pid), pm.MetricsFilter(until="2000-01-01")) == []

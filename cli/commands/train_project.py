@@ -17,8 +17,9 @@ HELP = "retrain a project's detection model from its finished gold documents (a 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=None, help="database file (default: $WORKBENCH_DB or var/workbench.db)")
     p.add_argument("--project", required=True, help="project name")
-    p.add_argument("--members", default="crf,bert,electra",
-                   help="comma-separated members: crf, bert, electra, roberta (default crf,bert,electra)")
+    p.add_argument("--members", default="crf,crf-l1,crf-rules",
+                   help="comma-separated members: crf, crf-l1, crf-rules, bert, electra, roberta "
+                        "(default crf,crf-l1,crf-rules)")
     p.add_argument("--epochs", type=int, help="encoder fine-tuning epochs (default per member config)")
     p.add_argument("--seed", type=int, default=13, help="random seed (default 13)")
     p.add_argument("--target-recall", type=float, help="per-type dev recall (default: the project's setting)")

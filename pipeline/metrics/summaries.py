@@ -59,10 +59,20 @@ def version_rows(versions: Sequence[Any], flt: MetricsFilter | None = None) -> l
             continue
         h = headline(v.metrics, flt.category)
         ev = (v.metrics or {}).get("evaluated_on") or {}
+        m = v.metrics or {}
         rows.append({"id": v.id, "name": v.name, "created_at": v.created_at, "status": v.status,
-                     "active": v.active, **h, "document_recall": (v.metrics or {}).get("document_recall"),
+                     "active": v.active, **h, "span_recall": _micro(m, "span_strict", "recall"),
+                     "document_recall": m.get("document_recall"), "fn_per_1000": m.get("fn_per_1000"),
                      "dev_documents": ev.get("documents"), "members": ", ".join((v.config or {}).get("members") or [])})
     return rows
+
+
+def _micro(metrics: Mapping, measure: str, key: str) -> float | None:
+    """``metrics[measure]["micro"][key]`` of an ``EvaluationReport.to_json()``, or ``None``."""
+    try:
+        return float(metrics[measure]["micro"][key])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def headline_f1(metrics: Mapping[str, Any] | None) -> float | None:
