@@ -37,8 +37,8 @@ UPLOAD_KEY = "deid.upload_run"
 POS_KEY = "deid.pos"
 INFILL_JOB_KEY = "deid.infill_job_id"
 #: The quality table's columns, as the page names them.
-QUALITY_COLUMNS = {"system": "surrogates", "notes": "notes", "replacements": "replaced", "same_rate": "Same rate",
-                   "char_trigram_overlap": "char 3-gram overlap", "word_overlap": "word overlap",
+QUALITY_COLUMNS = {"system": "Surrogates", "notes": "Notes", "replacements": "Replaced", "same_rate": "Same rate",
+                   "char_trigram_overlap": "Character 3-gram overlap", "word_overlap": "Word overlap",
                    "bertscore_precision": "BERTScore P", "bertscore_recall": "BERTScore R",
                    "bertscore_f1": "BERTScore F1"}
 FORMATS = ("text", "brat", "xml", "jsonl")
@@ -173,7 +173,7 @@ def _render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, st
     if extra:
         st.caption(" · ".join(extra))
     if spans:
-        rows = [{"category": c, **{a: acts.get(a, 0) for a in ACTIONS}, "total": sum(acts.values())}
+        rows = [{"Category": c, **{a: acts.get(a, 0) for a in ACTIONS}, "Total": sum(acts.values())}
                 for c, acts in spans.items()]
         st.dataframe(pd.DataFrame(rows), hide_index=True)
     if quality.get("surrogates"):
@@ -188,7 +188,13 @@ def _render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, st
                     help="distinct surrogates / distinct originals (below 1: different values share a surrogate)")
         by_cat = quality.get("quality_by_category") or {}
         if by_cat:
-            st.dataframe(pd.DataFrame([{"category": c, **v} for c, v in by_cat.items()]), hide_index=True)
+            st.dataframe(pd.DataFrame([{"Category": c, "Surrogates": v.get("surrogates"),
+                                        "Same as original": v.get("same_rate"),
+                                        "Trigram similarity": v.get("mean_trigram_similarity"),
+                                        "Diversity": v.get("diversity")} for c, v in by_cat.items()]),
+                         hide_index=True,
+                         column_config={k: st.column_config.NumberColumn(k, format="%.3f")
+                                        for k in ("Same as original", "Trigram similarity", "Diversity")})
     _render_comparison(quality)
 
 

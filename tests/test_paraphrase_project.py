@@ -159,7 +159,7 @@ def test_page_paraphrase_run_shows_the_quality_table(demo_app):
     assert not any("no project language model" in w.value for w in at.warning)
     assert [m for m in at.markdown if m.value == "**Paraphrase vs list surrogates**"]
     table = next(df.value for df in at.dataframe if "BERTScore F1" in df.value.columns)
-    assert list(table["surrogates"]) == ["paraphrase", "list surrogates"] and list(table["Same rate"]) == [0.0, 0.0]
+    assert list(table["Surrogates"]) == ["paraphrase", "list surrogates"] and list(table["Same rate"]) == [0.0, 0.0]
 
 
 def test_page_without_a_model_warns_and_starts_a_training_job(demo_app, monkeypatch):
