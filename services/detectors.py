@@ -32,6 +32,7 @@ import store
 from pipeline.detection import pretrained_ner
 from pipeline.detection.combine import combine, merge_model_first
 from pipeline.detection.detector import Detector
+from pipeline.detection.parallel import detect_many_parallel, fork_safe, usable_cores
 from pipeline.detection.rules import has_pack
 from pipeline.detection.rules.typemap import SCHEMA_TYPE_MAPS
 from pipeline.errors import WorkbenchError
@@ -306,12 +307,13 @@ def detect_documents(choice: DetectorChoice, docs: Sequence[Document], *,
                      progress: Callable[[int, int], None] | None = None, chunk: int = 32) -> dict[str, list[Span]]:
     """Spans for ``docs`` from ``choice.detector``, keyed by doc id, in the ``detected`` layer."""
     out: dict[str, list[Span]] = {}
-    for i in range(0, len(docs), chunk):
-        part = list(docs[i:i + chunk])
-        for d, spans in zip(part, choice.detector.detect_many(part)):
+    step = chunk * usable_cores() if fork_safe(choice.detector) else chunk   # parts that keep every core busy
+    for i in range(0, len(docs), step):
+        part = list(docs[i:i + step])
+        for d, spans in zip(part, detect_many_parallel(choice.detector, part, batch_docs=chunk)):
             out[d.doc_id] = [s.with_(doc_id=d.doc_id, layer=DETECTED) for s in spans]
         if progress:
-            progress(min(i + chunk, len(docs)), len(docs))
+            progress(min(i + step, len(docs)), len(docs))
     return out
 
 

@@ -1,6 +1,7 @@
 """The ``local`` engine: everything in this process (the reference the ``ray`` engine must match)."""
 from __future__ import annotations
 
+from pipeline.detection.parallel import detect_many_parallel
 from pipeline.engines.types import DeidJob, DetectJob, DetectSpec, DetectSummary, ordered_output, write_fingerprint
 from pipeline.spans import Document, Span
 
@@ -37,7 +38,7 @@ class LocalEngine:
         from pipeline.formats import write_collection
 
         det = job.spec.build()
-        results = det.detect_many(job.docs)
+        results = detect_many_parallel(det, job.docs)
         out_docs = [Document(d.doc_id, d.text, spans, dict(d.meta), d.patient_id, d.source_file)
                     for d, spans in zip(job.docs, results)]
         if job.progress:
