@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 from sqlite_utils import Database
 
 import store
+from pipeline.detection.parallel import detect_many_parallel, fork_safe, usable_cores
 from pipeline.errors import StaleSaveError
 from pipeline.layers import PRE
 from pipeline.spans import Span
@@ -108,14 +109,21 @@ def preannotate_job(ctx: JobContext) -> dict:
     total = len(ids)
     done = n_spans = stale = dropped = 0
     ctx.progress(0, total, f"pre-annotating {total} document(s) with {choice.source}", force=True)
-    for i in range(0, total, PREANNOTATE_BATCH):
+    # a CRF-only detector works on every core at once (pipeline.detection.parallel): a step is then
+    # one batch per core, detected with no database connection open (forked workers inherit none)
+    step = PREANNOTATE_BATCH * (usable_cores() if fork_safe(det) else 1)
+    for i in range(0, total, step):
         if ctx.should_stop():
             raise JobCancelled("cancelled on request")
-        chunk = ids[i:i + PREANNOTATE_BATCH]
+        chunk = ids[i:i + step]
         db = ctx.connect()
         try:
             docs = store.load_documents(db, pid, ids=chunk)
-            preds = det.detect_many(docs)
+        finally:
+            db.conn.close()
+        preds = detect_many_parallel(det, docs, batch_docs=PREANNOTATE_BATCH)
+        db = ctx.connect()
+        try:
             for doc, spans in zip(docs, preds):
                 keep = [s.with_(doc_id=doc.doc_id, layer=PRE) for s in spans if schema.has(s.category, s.type)]
                 dropped += len(spans) - len(keep)
