@@ -10,11 +10,19 @@
    flagged PHI or not: what redaction needs) for each part alone and together: rules,
    dictionaries, each member, the ensemble at 0.5 and at the tuned thresholds, everything.
    Per-type F1 for every row.
-3. Times the full pipeline (``Detector.detect_many`` on the 250 dev notes), median of
-   ``--repeat`` runs, and reports peak memory (process max RSS and the tracemalloc peak of one
+3. Times the full pipeline (``Detector.detect_many`` on the 250 dev notes, in one process and on
+   every core with ``pipeline.detection.parallel``), median of ``--repeat`` runs, and reports peak memory (process max RSS and the tracemalloc peak of one
    extra run).
 
 Prints tables (labels and figures only) and writes ``benchmarks/out/detection_meddocan.json``.
+
+``--mode hierarchical`` trains the hierarchical version (the German pipeline's superclass/subclass
+design: a category CRF beside the type members); for a hierarchical version (trained here or
+given with ``--model``) every row above runs the flat ensemble of the same members, and the
+ablation adds "hierarchical (tuned)", "flat (same members)" and "hierarchical+everything", with
+how many of the hierarchical spans ended as their category's other type or as OTHER (flagged)::
+
+    python benchmarks/detection_meddocan.py --mode hierarchical --skip-baseline --repeat 1
 """
 from __future__ import annotations
 
@@ -103,6 +111,9 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--skip-baseline", action="store_true", help="do not train the plain word-feature CRF row")
+    ap.add_argument("--mode", choices=("flat", "hierarchical"), default=None,
+                    help="ensemble mode to train (default: flat, or the --config's); with --model, "
+                         "'hierarchical' requires a hierarchical version")
     args = ap.parse_args()
 
     import torch
@@ -127,6 +138,8 @@ def main() -> int:
         print(f"model: {version} (not retrained)")
     else:
         overrides = json.loads(Path(args.config).read_text()) if args.config else {}
+        if args.mode:
+            overrides["mode"] = args.mode
         cfg = TrainConfig.from_dict({**overrides, "threads": args.threads})
         last = {"t": 0.0}
 
@@ -142,7 +155,8 @@ def main() -> int:
         info = train_ensemble(train_docs, None, MEDDOCAN, cfg, args.out, progress=progress)
         wall, cpu = time.time() - t0, time.process_time() - c0
         version = Path(info.path)
-        per_member = ", ".join(f"{m} {info.metrics[m]['seconds']:.0f}s" for m in info.members)
+        fitted = info.members + ([info.category_member] if info.category_member else [])
+        per_member = ", ".join(f"{m} {info.metrics[m]['seconds']:.0f}s" for m in fitted)
         refits = [f"{m} {info.metrics[m]['refit_seconds']:.0f}s" for m in info.metrics.get("refit", [])]
         if refits:
             per_member += "; refit on train+dev: " + ", ".join(refits)
@@ -152,8 +166,14 @@ def main() -> int:
         result["train_cpu_s"] = cpu
     ens = Ensemble.load(version)
     info = ens.info
+    hier = ens.hierarchical
+    if args.mode == "hierarchical" and not hier:
+        print(f"error: model {info.name} was trained flat; train with --mode hierarchical", file=sys.stderr)
+        return 1
+    flat = "flat" if hier else None      # the existing rows: the flat ensemble of the same members
     result["version"] = info.name
     result["members"] = info.members
+    result["mode"] = info.mode
     result["thresholds"] = info.thresholds
 
     # --- ablation rows -------------------------------------------------------------------
@@ -171,26 +191,44 @@ def main() -> int:
     run("dictionaries", Detector.without_model(MEDDOCAN, "es", rules=False, dictionaries=True))
     run("rules+dictionaries", Detector.without_model(MEDDOCAN, "es"))
     for m in info.members:
-        run(f"member {m}", Detector.load(version, members=[m], rules=False, dictionaries=False, use_thresholds=False))
-    run("ensemble @0.5", Detector.load(version, rules=False, dictionaries=False, use_thresholds=False))
-    run("ensemble (tuned)", Detector.load(version, rules=False, dictionaries=False))
-    run("everything @0.5", Detector.load(version, use_thresholds=False))
-    run("ensemble+rules", Detector.load(version, dictionaries=False))
-    run("everything", Detector.load(version))
-    run("everything (union)", Detector.load(version, policy="union"))
+        run(f"member {m}", Detector.load(version, members=[m], rules=False, dictionaries=False, use_thresholds=False,
+                                         mode=flat))
+    run("ensemble @0.5", Detector.load(version, rules=False, dictionaries=False, use_thresholds=False, mode=flat))
+    run("ensemble (tuned)", Detector.load(version, rules=False, dictionaries=False, mode=flat))
+    run("everything @0.5", Detector.load(version, use_thresholds=False, mode=flat))
+    run("ensemble+rules", Detector.load(version, dictionaries=False, mode=flat))
+    run("everything", Detector.load(version, mode=flat))
+    run("everything (union)", Detector.load(version, policy="union", mode=flat))
+    if hier:
+        h_det = Detector.load(version, rules=False, dictionaries=False)
+        run("hierarchical (tuned)", h_det)
+        run("flat (same members)", Detector.load(version, rules=False, dictionaries=False, mode="flat"))
+        run("hierarchical+everything", Detector.load(version))
+        o = dict(h_det.ensemble.outcomes)
+        n = sum(o.get(k, 0) for k in ("type", "category_other", "disagree", "type_only"))
+        result["hierarchical"] = {"spans": n, **o, "dev_metrics_at_training": info.metrics.get("hierarchical")}
     result["rows"] = rows
 
     print()
     print(f"strict entity scores on MEDDOCAN dev ({len(dev_docs)} notes); span = offsets only, any type "
           f"(strict, and merged as the official subtrack-2 scorer); tok = whitespace tokens PHI or not")
-    print(f"{'row':<22}{'P':>8}{'R':>8}{'F1':>8}{'span R':>8}{'span P':>8}{'mrg R':>8}{'mrg P':>8}"
+    print(f"{'row':<24}{'P':>8}{'R':>8}{'F1':>8}{'span R':>8}{'span P':>8}{'mrg R':>8}{'mrg P':>8}"
           f"{'tok R':>8}{'tok P':>8}{'doc R':>8}{'FN/1k':>8}")
     for name, r in rows.items():
-        print(f"{name:<22}{r['precision']:>8.4f}{r['recall']:>8.4f}{r['f1']:>8.4f}{r['span_recall']:>8.4f}"
+        print(f"{name:<24}{r['precision']:>8.4f}{r['recall']:>8.4f}{r['f1']:>8.4f}{r['span_recall']:>8.4f}"
               f"{r['span_precision']:>8.4f}{r['span_merged_recall']:>8.4f}{r['span_merged_precision']:>8.4f}"
               f"{r['token_recall']:>8.4f}{r['token_precision']:>8.4f}{r['document_recall']:>8.4f}"
               f"{r['fn_per_1000']:>8.2f}")
-    print(f"{'(CRF baseline, brief)':<22}{0.971:>8.4f}{0.937:>8.4f}{BASELINE_MICRO:>8.4f}")
+    print(f"{'(CRF baseline, brief)':<24}{0.971:>8.4f}{0.937:>8.4f}{BASELINE_MICRO:>8.4f}")
+    if hier:
+        h = result["hierarchical"]
+        n = max(1, h["spans"])
+        print(f"hierarchical join on dev ({h['spans']} model spans): {h.get('type', 0)} typed "
+              f"({h.get('type', 0) / n:.1%}), {h.get('category_other', 0)} as their category's other type "
+              f"({h.get('category_other', 0) / n:.1%}), {h.get('disagree', 0)} as OTHER, flagged "
+              f"({h.get('disagree', 0) / n:.1%}), {h.get('type_only', 0)} from the type members only "
+              f"({h.get('type_only', 0) / n:.1%}); {h.get('flagged', 0)} flagged for review in all "
+              f"({h.get('flagged', 0) / n:.1%}); every other row runs the flat ensemble of the same members")
     print("member rows and '@0.5' rows decode at 0.5; 'tuned' rows use the version's per-type thresholds "
           f"(target recall {info.target_recall}); 'everything' = model-first with rules and dictionaries; "
           "doc R = notes whose every PHI span was found (offsets); FN/1k = PHI tokens missed per 1,000 tokens")
@@ -199,7 +237,8 @@ def main() -> int:
                    key=lambda t: -max(r["per_type"].get(t, {}).get("support", 0) for r in rows.values()))
     short = {"CRF baseline": "base", "rules": "rul", "dictionaries": "dic", "rules+dictionaries": "r+d",
              "ensemble @0.5": "e.5", "ensemble (tuned)": "ens", "everything @0.5": "all.5", "ensemble+rules": "e+r",
-             "everything": "all", "everything (union)": "uni"}
+             "everything": "all", "everything (union)": "uni", "hierarchical (tuned)": "hier",
+             "flat (same members)": "flat", "hierarchical+everything": "h.all"}
     cols = list(rows)
     heads = [short.get(c, c.replace("member ", "")[:4]) for c in cols]
     print()
@@ -228,6 +267,18 @@ def main() -> int:
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         result["speed"] = {"runs_s": times, "median_s": med, "notes_per_s": len(dev_docs) / med,
                            "max_rss_mb": rss, "tracemalloc_peak_mb": peak / 2**20}
+        # the same on every core (pipeline.detection.parallel: the detector forked into workers)
+        from pipeline.detection.parallel import detect_many_parallel, usable_cores
+
+        p_times = []
+        for _ in range(max(1, args.repeat)):
+            t0 = time.time()
+            got = detect_many_parallel(det, dev_docs)
+            p_times.append(time.time() - t0)
+        assert got == det.detect_many(dev_docs), "parallel detection differs"
+        p_med = statistics.median(p_times)
+        result["speed_every_core"] = {"runs_s": p_times, "median_s": p_med, "notes_per_s": len(dev_docs) / p_med,
+                                      "cores": usable_cores()}
         # the same with every member run (an encoder tuned to weight 0 is normally skipped)
         forced = Detector.load(version)
         forced.ensemble.info.weights = {m: 1.0 for m in forced.ensemble.members}
@@ -243,10 +294,35 @@ def main() -> int:
         print()
         print(f"with every member run ({', '.join(forced.parts)}): median {f_med:.2f} s = "
               f"{len(dev_docs) / f_med:.1f} notes/s ({', '.join(f'{t:.2f}' for t in f_times)})")
+        print(f"full pipeline on every core ({usable_cores()} worker processes): median {p_med:.2f} s = "
+              f"{len(dev_docs) / p_med:.1f} notes/s ({', '.join(f'{t:.2f}' for t in p_times)}); "
+              f"{med / p_med:.2f}x one process; same spans")
         print(f"full pipeline ({', '.join(det.parts)}) on {len(dev_docs)} dev notes: "
               f"median {med:.2f} s over {len(times)} runs ({', '.join(f'{t:.2f}' for t in times)}) = "
               f"{len(dev_docs) / med:.1f} notes/s; peak memory: max RSS {rss:.0f} MB, "
               f"tracemalloc peak {peak / 2**20:.0f} MB; load average {os.getloadavg()[0]:.1f}")
+        if hier:
+            # the hierarchical pipeline above next to the flat one of the same members: CPU seconds
+            # (this process) as well as wall time, as the machine may be shared
+            rows_t = {}
+            for label, mode in (("hierarchical", None), ("flat (same members)", "flat")):
+                d = Detector.load(version, mode=mode)
+                d.detect_many(dev_docs[:5])
+                walls, cpus = [], []
+                for _ in range(max(1, args.repeat)):
+                    t0, c0 = time.time(), time.process_time()
+                    d.detect_many(dev_docs)
+                    walls.append(time.time() - t0)
+                    cpus.append(time.process_time() - c0)
+                rows_t[label] = {"median_s": statistics.median(walls), "median_cpu_s": statistics.median(cpus),
+                                 "load": os.getloadavg()[0]}
+            result["speed_hierarchical"] = rows_t
+            h, f = rows_t["hierarchical"], rows_t["flat (same members)"]
+            print(f"{'speed, full pipeline':<24}{'wall s':>8}{'CPU s':>8}{'notes/s':>9}{'load':>6}")
+            for label, r in rows_t.items():
+                print(f"{label:<24}{r['median_s']:>8.2f}{r['median_cpu_s']:>8.2f}"
+                      f"{len(dev_docs) / r['median_s']:>9.1f}{r['load']:>6.1f}")
+            print(f"hierarchical / flat CPU seconds: {h['median_cpu_s'] / max(1e-9, f['median_cpu_s']):.2f}")
 
     out = REPO / "benchmarks" / "out"
     out.mkdir(parents=True, exist_ok=True)

@@ -90,7 +90,8 @@ def _fit_one(name: str, events, stop) -> None:
                 raise _Stop()
             events.put(("iter", name, i, loss))
 
-        member = CRFMember.train(name, job["items"], job["tags"], job["labels"], job["configs"][name],
+        tags, labels = job["targets"].get(name, (job["tags"], job["labels"]))
+        member = CRFMember.train(name, job["items"], tags, labels, job["configs"][name],
                                  gazetteer=job["gazetteer"], clusters=job["clusters"], on_iteration=on_iteration,
                                  features=job["features"][name])
         member.save(Path(job["save_root"]) / name)
@@ -111,25 +112,29 @@ def fit_crfs(configs: dict[str, CRFConfig], items: Items, tags: list[list[str]],
              dev_items: Items | None = None, workers: int | None = None,
              on_iteration: Callable[[str, int, float], None] | None = None,
              check: Callable[[], None] | None = None,
-             on_done: Callable[[CRFFitResult], None] | None = None) -> dict[str, CRFFitResult]:
+             on_done: Callable[[CRFFitResult], None] | None = None,
+             targets: dict[str, tuple[list[list[str]], list[str]]] | None = None) -> dict[str, CRFFitResult]:
     """Fit every member of ``configs`` on ``items``/``tags``, save each to ``save_root/<name>``,
     and return their results (dev probabilities when ``dev_items`` is given).
 
     ``on_iteration(name, i, loss)`` is called in this process for every crfsuite iteration of
     every member; it and ``check()`` (called at least twice a second) may raise, e.g. on a
     cancel, to stop them all. ``on_done`` is called as each member is saved. ``workers``: processes at a
-    time (default: the usable cores, at most one per member)."""
+    time (default: every member at once, up to twice the usable cores: the members take unequal
+    times, so three members on two cores end sooner all together than two then one). ``targets``: for a member that learns
+    other labels than ``tags``/``labels`` (a hierarchical ensemble's category member), its own
+    ``(tags, labels)``; it still shares the features of the members with its base."""
     names = list(configs)
     feats = shared_features(configs, items, gazetteer, clusters)
-    n_workers = min(len(names), workers or _cores())
+    n_workers = min(len(names), workers or 2 * _cores())
     if n_workers <= 1 or "fork" not in mp.get_all_start_methods():
         return _fit_here(configs, items, tags, labels, gazetteer, clusters, save_root, dev_items, feats,
-                         on_iteration, check, on_done)
+                         on_iteration, check, on_done, targets or {})
     ctx = mp.get_context("fork")
     events = ctx.Queue()
     stop = ctx.Event()
     _JOB.update(items=items, tags=tags, labels=labels, configs=configs, gazetteer=gazetteer, clusters=clusters,
-                features=feats, save_root=str(save_root), dev_items=dev_items)
+                features=feats, save_root=str(save_root), dev_items=dev_items, targets=targets or {})
     pending = list(names)
     running: dict[str, mp.Process] = {}
     results: dict[str, CRFFitResult] = {}
@@ -176,14 +181,15 @@ def fit_crfs(configs: dict[str, CRFConfig], items: Items, tags: list[list[str]],
 
 
 def _fit_here(configs, items, tags, labels, gazetteer, clusters, save_root, dev_items, feats, on_iteration,
-              check, on_done) -> dict[str, CRFFitResult]:
+              check, on_done, targets) -> dict[str, CRFFitResult]:
     out = {}
     for name, cfg in configs.items():
         if check is not None:
             check()
         t0, c0 = time.time(), time.process_time()
         cb = (lambda i, loss, _n=name: on_iteration(_n, i, loss)) if on_iteration is not None else None
-        member = CRFMember.train(name, items, tags, labels, cfg, gazetteer=gazetteer, clusters=clusters,
+        m_tags, m_labels = targets.get(name, (tags, labels))
+        member = CRFMember.train(name, items, m_tags, m_labels, cfg, gazetteer=gazetteer, clusters=clusters,
                                  on_iteration=cb, features=feats[name])
         member.save(Path(save_root) / name)
         probs = member.predict_proba(dev_items) if dev_items is not None else None

@@ -6,6 +6,13 @@ progress (done/total, a message, live loss and dev F1), early-stops encoders on 
 per-type thresholds on dev for the target recall, and publishes ``out_dir/<version>``
 atomically (see :mod:`models.version`). ``should_stop()`` returning True (or raising) cancels
 the run: nothing is published and earlier versions are untouched.
+
+``TrainConfig.mode = "hierarchical"`` also fits a category member (:data:`CATEGORY_MEMBER`: the
+``crf`` settings on BIO tags of the schema's coarse categories) beside the type members, in the
+same side-by-side fit, tunes its per-category thresholds on dev like the type thresholds, and
+records the hierarchical output's dev metrics (``metrics["hierarchical"]``) next to the flat
+ensemble's; see :mod:`models.ensemble` for how a version joins the two.
+``TrainConfig.category_members`` picks, per category, the members that vote for its types.
 """
 from __future__ import annotations
 
@@ -22,8 +29,9 @@ import numpy as np
 from models.crf import CRFConfig, CRFMember
 from models.crf_features import Gazetteer
 from models.crf_parallel import fit_crfs
-from models.decode import LabelIndex, average, decode_many, thresholds_array, tune_thresholds
+from models.decode import LabelIndex, average, decode, decode_many, thresholds_array, tune_thresholds
 from models.encoder import ARCHITECTURES, EncoderConfig, EncoderMember, ProgressHook
+from models.ensemble import MODES, combine_members, label_vote_weights
 from models.scoring import score
 from models.split import patient_split
 from models.version import ModelVersionInfo, VersionWriter, new_version_name, remove_stale_tmp, write_json
@@ -52,6 +60,10 @@ DEFAULT_CRFS: dict[str, dict] = {
     "crf-l1": dict(c1=0.05, c2=0.01),
     "crf-rules": dict(rule_features=True),
 }
+
+
+#: the hierarchical mode's category member (a CRF with the ``crf`` member's settings)
+CATEGORY_MEMBER = "crf-category"
 
 
 class TrainingCancelled(Exception):
@@ -90,13 +102,17 @@ class TrainConfig:
     min_threshold_support: int = 5
     threshold_measure: str = "token"     # recall the thresholds aim at: "token" (PHI coverage) or "strict"
     learn_type_policy: bool = False      # per type, how rule/dictionary spans join the model's (on dev; noisy on small dev sets)
-    crf_workers: int | None = None       # CRF members fitted at once, one process each (None: the usable cores)
+    crf_workers: int | None = None       # CRF members fitted at once, one process each (None: all, up to 2x the cores)
+    mode: str = "flat"                   # "hierarchical": also a category member, joined with the type members
+    category_members: dict[str, list[str]] = field(default_factory=dict)  # category -> members voting for its types
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
         return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
 
     def crf_config(self, name: str) -> CRFConfig:
+        if name == CATEGORY_MEMBER:    # the category member learns with the crf member's settings
+            name = "crf"
         over = {**DEFAULT_CRFS.get(name, {}), **self.crf, **self.crfs.get(name, {})}
         return CRFConfig(**{**asdict(CRFConfig()), "locale": self.locale, **over})
 
@@ -121,6 +137,28 @@ def member_kind(name: str) -> str:
         return "encoder"
     raise ValueError(f"unknown member {name!r}: use crf, crf-<variant> ({', '.join(list(DEFAULT_CRFS)[1:])}), "
                      f"{', '.join(ARCHITECTURES)}")
+
+
+def check_mode(cfg: "TrainConfig", schema: LabelSchema) -> None:
+    """Refuse an unknown mode or a category-members choice that names an unknown category or a
+    member not in the ensemble (one line, no document content)."""
+    if cfg.mode not in MODES:
+        raise ValueError(f"unknown ensemble mode {cfg.mode!r}; use one of {', '.join(MODES)}")
+    if cfg.mode == "hierarchical" and CATEGORY_MEMBER in cfg.members:
+        raise ValueError(f"{CATEGORY_MEMBER} is the hierarchical mode's own member; do not list it")
+    if not isinstance(cfg.category_members, dict):
+        raise ValueError("category members must map a category to a list of members")
+    for cat, names in cfg.category_members.items():
+        if cat not in schema.categories:
+            raise ValueError(f"category members: the schema has no category {cat!r}")
+        if isinstance(names, str) or not names or any(n not in cfg.members for n in names):
+            raise ValueError(f"category members for {cat}: list one or more of the ensemble's members "
+                             f"({', '.join(cfg.members)})")
+
+
+def _gold_categories(doc: Document, schema: LabelSchema) -> list[tuple[int, int, str]]:
+    """The gold spans as coarse categories (what the category member learns)."""
+    return [(s, e, schema.category_of(t)) for s, e, t in _gold(doc, schema)]
 
 
 def _gold(doc: Document, schema: LabelSchema) -> list[tuple[int, int, str]]:
@@ -151,6 +189,8 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
     kinds = {m: member_kind(m) for m in cfg.members}
     if len(set(cfg.members)) != len(cfg.members):
         raise ValueError("a member is listed twice")
+    check_mode(cfg, schema)
+    hierarchical = cfg.mode == "hierarchical"
     if cfg.threads:
         torch.set_num_threads(int(cfg.threads))
     if not train_docs:
@@ -168,8 +208,10 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
     # ---- progress: every member gets an equal slice of 1000 units, thresholds the last 100
     unit = 1000
     crf_members = [m for m in cfg.members if kinds[m] == "crf"]
-    refit = crf_members if cfg.refit_crf else []
-    total = unit * (len(cfg.members) + len(refit)) + 100
+    fitted = crf_members + ([CATEGORY_MEMBER] if hierarchical else [])   # CRFs fitted side by side
+    n_fit = len(cfg.members) + (1 if hierarchical else 0)
+    refit = fitted if cfg.refit_crf else []
+    total = unit * (n_fit + len(refit)) + 100
     state = {"done": 0}
 
     def report(done: int, message: str, member: str = "", loss: float | None = None, dev_f1: float | None = None):
@@ -193,6 +235,23 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
     def dev_f1_of(probs: list[np.ndarray]) -> float:
         return score(decode_many(probs, dev_words, index), dev_gold).f1
 
+    # the hierarchical mode's category member: its own labels, tags and dev gold
+    cat_labels: list[str] = []
+    targets: dict[str, tuple[list[list[str]], list[str]]] = {}
+    if hierarchical:
+        cats_present = {c for d in train_docs for _, _, c in _gold_categories(d, schema)}
+        cat_labels = bio_labels([c for c in schema.categories if c in cats_present])
+        train_cat_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, c) for s, e, c in _gold_categories(d, schema)],
+                                       cat_labels) for d, (_, w) in zip(train_docs, train_items)]
+        targets[CATEGORY_MEMBER] = (train_cat_tags, cat_labels)
+    cat_index = LabelIndex.of(cat_labels) if hierarchical else None
+    dev_cat_gold = [_gold_categories(d, schema) for d in dev_docs] if hierarchical else []
+
+    def member_dev_f1(name: str, probs: list[np.ndarray]) -> float:
+        if name == CATEGORY_MEMBER:
+            return score(decode_many(probs, dev_words, cat_index), dev_cat_gold).f1
+        return dev_f1_of(probs)
+
     cluster_cache: dict[int, dict] = {}
 
     def clusters_of(crf_cfg: CRFConfig, texts: list[str]):
@@ -207,7 +266,8 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
         return cluster_cache[key]
 
     def fit_crf_members(names: list[str], items, tags, save_root: Path, *, dev_items, base: int, texts: list[str],
-                        results: dict | None, meta: dict | None, what: str = "") -> None:
+                        results: dict | None, meta: dict | None, what: str = "",
+                        member_targets: dict | None = None) -> None:
         """Fit the CRF members side by side (:func:`models.crf_parallel.fit_crfs`), reporting each
         member's iterations as its share of the progress; dev probabilities into ``results``."""
         configs = {m: cfg.crf_config(m) for m in names}
@@ -224,7 +284,7 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             frac[r.name] = 1.0
             if r.dev_probs is not None and results is not None:
                 results[r.name] = r.dev_probs
-                f1 = dev_f1_of(r.dev_probs)
+                f1 = member_dev_f1(r.name, r.dev_probs)
                 if meta is not None:
                     meta[r.name] = {"seconds": r.seconds, "cpu_seconds": r.cpu_seconds, "dev_f1": f1}
                 report(base + int(unit * sum(frac.values())), f"{r.name}: done (dev F1 {f1:.4f})", r.name, dev_f1=f1)
@@ -235,7 +295,7 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             report(base, f"{m}: {what}training", m)
         fit_crfs(configs, items, tags, labels, gazetteer=Gazetteer.for_locale(cfg.locale), clusters=shared_clusters,
                  save_root=save_root, dev_items=dev_items, workers=cfg.crf_workers, on_iteration=on_iter,
-                 check=check_stop, on_done=on_done)
+                 check=check_stop, on_done=on_done, targets=member_targets)
 
     name = cfg.name or new_version_name()
     out_dir = Path(out_dir)
@@ -244,11 +304,12 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
     member_meta: dict[str, dict] = {}
     report(0, "starting")
     with VersionWriter(out_dir, name) as tmp:
-        if crf_members:
-            fit_crf_members(crf_members, train_items, train_tags, tmp / "members", dev_items=dev_items, base=0,
-                            texts=[t for t, _ in train_items], results=dev_probs, meta=member_meta)
+        if fitted:
+            fit_crf_members(fitted, train_items, train_tags, tmp / "members", dev_items=dev_items, base=0,
+                            texts=[t for t, _ in train_items], results=dev_probs, meta=member_meta,
+                            member_targets=targets)
         encoders = [m for m in cfg.members if kinds[m] != "crf"]
-        for k, m in enumerate(encoders, start=len(crf_members)):
+        for k, m in enumerate(encoders, start=len(fitted)):
             check_stop()
             base = k * unit
             t0 = time.time()
@@ -287,8 +348,14 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
         weights = {m: float(cfg.weights.get(m, 1.0)) for m in cfg.members}
         if cfg.tune_weights and crf_members and len(crf_members) < len(cfg.members) and not cfg.weights:
             weights = _tune_weights(cfg.members, crf_members, weights, dev_probs, dev_f1_of)
-        ens = [average([dev_probs[m][i] for m in cfg.members], [weights[m] for m in cfg.members])
-               for i in range(len(dev_items))]
+        if cfg.category_members:
+            # as detection does it: the members with weight above zero vote, per category those listed
+            voters = [m for m in cfg.members if weights[m] > 0] or list(cfg.members)
+            vw = [weights[m] or 1.0 for m in voters]
+            ens = combine_members(dev_probs, voters, vw, len(dev_items),
+                                  label_vote_weights(voters, vw, labels, schema, cfg.category_members))
+        else:
+            ens = combine_members(dev_probs, cfg.members, [weights[m] for m in cfg.members], len(dev_items))
         thresholds = tune_thresholds(ens, dev_words, dev_gold, index, cfg.target_recall,
                                      min_support=cfg.min_threshold_support, measure=cfg.threshold_measure)
         metrics = {
@@ -299,6 +366,20 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             metrics[m] = score(decode_many(dev_probs[m], dev_words, index), dev_gold).to_json()
             metrics[m]["seconds"] = member_meta[m]["seconds"]
             metrics[m]["cpu_seconds"] = member_meta[m]["cpu_seconds"]
+        cat_thresholds: dict[str, float] = {}
+        fallback: dict[str, str] = {}
+        if hierarchical:
+            cat_probs = dev_probs[CATEGORY_MEMBER]
+            cat_thresholds = tune_thresholds(cat_probs, dev_words, dev_cat_gold, cat_index, cfg.target_recall,
+                                             min_support=cfg.min_threshold_support, measure=cfg.threshold_measure)
+            fallback = _commonest_types(train_docs, schema)
+            metrics[CATEGORY_MEMBER] = score(decode_many(cat_probs, dev_words, cat_index), dev_cat_gold).to_json()
+            metrics[CATEGORY_MEMBER].update(member_meta[CATEGORY_MEMBER], level="category")
+            # with scores, as detection decodes them (a joined span keeps the weaker score)
+            thr, cat_thr = thresholds_array(index, thresholds), thresholds_array(cat_index, cat_thresholds)
+            typed = [decode(p, w, index, thr) for p, w in zip(ens, dev_words)]
+            cats = [decode(p, w, cat_index, cat_thr) for p, w in zip(cat_probs, dev_words)]
+            metrics["hierarchical"] = _hierarchical_dev(dev_docs, typed, cats, schema, fallback, dev_gold)
         type_policy: dict[str, str] = {}
         if cfg.learn_type_policy:
             from pipeline.detection.combine import learn_type_policy
@@ -306,7 +387,7 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             model_spans = [[Span(d.doc_id, s, e, schema.category_of(t), t) for s, e, t in spans]
                            for d, spans in zip(dev_docs, decode_many(ens, dev_words, index, thr))]
             type_policy = learn_type_policy(dev_docs, model_spans, schema, cfg.locale)
-        report(unit * len(cfg.members) + 50, "thresholds tuned", dev_f1=metrics["ensemble"]["strict"]["f1"])
+        report(unit * n_fit + 50, "thresholds tuned", dev_f1=metrics["ensemble"]["strict"]["f1"])
         if refit:
             # The dev figures above are those of the CRFs trained on the train split; the published
             # CRFs have also seen the dev notes (more data, same settings and thresholds).
@@ -315,9 +396,14 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             all_texts = [t for t, _ in train_items + dev_items]
             refit_dir = tmp / "refit"
             times: dict[str, dict] = {}
+            refit_targets = {}
+            if hierarchical:
+                dev_cat_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, c) for s, e, c in g], cat_labels)
+                                for d, (_, w), g in zip(dev_docs, dev_items, dev_cat_gold)]
+                refit_targets[CATEGORY_MEMBER] = (targets[CATEGORY_MEMBER][0] + dev_cat_tags, cat_labels)
             fit_crf_members(refit, train_items + dev_items, train_tags + dev_tags, refit_dir, dev_items=None,
-                            base=unit * len(cfg.members) + 50, texts=all_texts, results=None, meta=times,
-                            what="refit on train+dev, ")
+                            base=unit * n_fit + 50, texts=all_texts, results=None, meta=times,
+                            what="refit on train+dev, ", member_targets=refit_targets)
             check_stop()
             for m in refit:
                 shutil.rmtree(tmp / "members" / m)
@@ -334,7 +420,10 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             weights=weights, thresholds=thresholds, target_recall=cfg.target_recall, metrics=metrics,
             type_policy=type_policy,
             config=_config_json(cfg, kinds), n_train_docs=len(train_docs), n_dev_docs=len(dev_docs),
-            train_seconds=round(time.time() - t_start, 1))
+            train_seconds=round(time.time() - t_start, 1), mode=cfg.mode,
+            category_member=CATEGORY_MEMBER if hierarchical else "", category_labels=cat_labels,
+            category_thresholds=cat_thresholds, fallback_types=fallback,
+            category_members={c: list(ms) for c, ms in cfg.category_members.items()})
         write_json(tmp / "schema.json", json.loads(schema.to_json()))
         write_json(tmp / "labels.json", labels)
         write_json(tmp / "thresholds.json", {"target_recall": cfg.target_recall, "measure": cfg.threshold_measure,
@@ -345,6 +434,39 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
         check_stop()
     report(total, f"published {name}", dev_f1=metrics["ensemble"]["strict"]["f1"])
     return info
+
+
+def _commonest_types(docs: list[Document], schema: LabelSchema) -> dict[str, str]:
+    """Per category its commonest gold type: what a category-model span becomes when the type
+    model found nothing there and the category has no "other" type."""
+    from collections import Counter
+
+    counts: dict[str, Counter] = {}
+    for d in docs:
+        for _, _, t in _gold(d, schema):
+            counts.setdefault(schema.category_of(t), Counter())[t] += 1
+    return {c: n.most_common(1)[0][0] for c, n in counts.items()}
+
+
+def _hierarchical_dev(dev_docs: list[Document], typed, cats, schema: LabelSchema, fallback: dict[str, str],
+                      dev_gold) -> dict:
+    """Strict dev metrics of the hierarchical join, and how many spans ended each way."""
+    from collections import Counter
+
+    from pipeline.detection.hierarchy import combine_hierarchical
+
+    outcomes: Counter = Counter()
+    pred = []
+    for d, ts, cs in zip(dev_docs, typed, cats):
+        r = combine_hierarchical([Span(d.doc_id, s, e, c, "", "model", sc) for s, e, c, sc in cs],
+                                 [Span(d.doc_id, s, e, schema.category_of(t), t, "model", sc) for s, e, t, sc in ts],
+                                 schema, fallback_types=fallback)
+        outcomes.update(r.counts)
+        outcomes["flagged"] += len(r.flagged)
+        pred.append([(s.start, s.end, s.type) for s in r.spans])
+    out = score(pred, dev_gold).to_json()
+    out["outcomes"] = dict(outcomes)
+    return out
 
 
 def _tune_weights(members: list[str], crf_members: list[str], weights: dict[str, float],
@@ -371,4 +493,6 @@ def _config_json(cfg: TrainConfig, kinds: dict[str, str]) -> dict:
             d["resolved"][m] = {"kind": "crf", **asdict(cfg.crf_config(m))}
         else:
             d["resolved"][m] = {"kind": "encoder", **asdict(cfg.encoder_config(m))}
+    if cfg.mode == "hierarchical":
+        d["resolved"][CATEGORY_MEMBER] = {"kind": "crf", "level": "category", **asdict(cfg.crf_config(CATEGORY_MEMBER))}
     return d

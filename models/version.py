@@ -43,6 +43,16 @@ class ModelVersionInfo:
     n_train_docs: int = 0
     n_dev_docs: int = 0
     train_seconds: float = 0.0
+    # The hierarchical (superclass/subclass) mode: a category member beside the type members.
+    # Versions written before it lack these keys and load as flat.
+    mode: str = "flat"                                   # "flat" | "hierarchical"
+    category_member: str = ""                            # e.g. "crf-category" (members/<name>), "" when flat
+    category_labels: list[str] = field(default_factory=list)       # its BIO labels over categories
+    category_thresholds: dict[str, float] = field(default_factory=dict)  # per category, tuned like thresholds
+    fallback_types: dict[str, str] = field(default_factory=dict)   # category -> type when it has no "other" type
+    # MASK-style member choice: category -> the members whose probabilities vote for its types
+    # (absent category: every member); empty: the plain weighted average
+    category_members: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         d = asdict(self)

@@ -23,6 +23,8 @@ from services.settings import models_dir_for
 
 POLL_SECONDS = 2.0
 MEMBER_CHOICES = ["crf", "crf-l1", "crf-rules", "bert", "electra", "roberta"]
+MODE_WORDS = {"flat": "flat: the members label fine types",
+              "hierarchical": "hierarchical: a category model checks the type members"}
 
 ctx = state.page_context("train")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -97,6 +99,13 @@ with st.form("train.form"):
     seed = c3.number_input("Seed", min_value=0, max_value=2**31 - 1, value=13, step=1, key="train.seed")
     target = c4.number_input("Target recall", min_value=0.5, max_value=1.0, value=float(settings.target_recall),
                              step=0.001, format="%.3f", key="train.target_recall")
+    mode = st.selectbox(
+        "Ensemble mode", list(tj.ENSEMBLE_MODES), index=0, format_func=lambda m: MODE_WORDS.get(m, m),
+        key="train.mode",
+        help="Flat: the members label each piece of PHI with its fine type directly. Hierarchical: a further model "
+             "labels only the coarse category (name, date, location, ...); where it and the members agree the span "
+             "gets the members' type, where only it finds PHI the span gets the category's 'other' type, and where "
+             "they disagree the span is marked OTHER with an uncertain type and flagged for review.")
     submitted = st.form_submit_button("Start training", disabled=not gold.trainable, key="train.start",
                                       icon=":material/model_training:")
 if not gold.trainable:
@@ -106,7 +115,7 @@ if submitted:
     with C.guard():
         job_id = tj.start_training(db_path, db, user, project.id,
                                    {"members": members, "epochs": int(epochs) or None, "seed": int(seed),
-                                    "target_recall": float(target)})
+                                    "target_recall": float(target), "mode": mode})
         C.flash(f"Training job {job_id} started.")
         st.rerun()
 

@@ -36,6 +36,8 @@ from models.registry import set_active
 from models.split import patient_of, patient_split
 from models.version import TMP_PREFIX, remove_stale_tmp
 from pipeline.detection.detector import Detector
+from pipeline.detection.hierarchy import MODES
+from pipeline.detection.parallel import detect_many_parallel
 from pipeline.errors import WorkbenchError
 from pipeline.layers import GOLD
 from pipeline.metrics import evaluate
@@ -51,6 +53,9 @@ DEFAULT_MEMBERS = ("crf", "crf-l1", "crf-rules")
 #: members models/ can train (checked again against models.trainer in the worker); listed here so
 #: the app can validate a request without importing torch into the Streamlit process
 KNOWN_MEMBERS = ("crf", "crf-l1", "crf-rules", "bert", "electra", "roberta")
+#: ensemble modes: flat, or hierarchical (a category model beside the type members, disagreements
+#: flagged as OTHER); from the pure hierarchy module, so the app need not import torch
+ENSEMBLE_MODES = MODES
 HISTORY_POINTS = 400          # loss/F1 points kept in a job's result (older ones thinned out)
 HISTORY_FLUSH_S = 1.0
 
@@ -73,6 +78,7 @@ class TrainParams:
     target_recall: float | None = None       # None: the project's setting
     dev_fraction: float = 0.15
     threads: int | None = None
+    mode: str = "flat"
     config: dict = field(default_factory=dict)
     user: str | None = None
 
@@ -108,9 +114,12 @@ class TrainParams:
         if not isinstance(config, dict):
             raise TrainingError("config must be a JSON object")
         threads = params.get("threads")
+        mode = params.get("mode") or config.get("mode") or "flat"
+        if mode not in ENSEMBLE_MODES:
+            raise TrainingError(f"unknown ensemble mode {str(mode)[:40]!r}; choose {' or '.join(ENSEMBLE_MODES)}")
         return cls(project_id=pid, members=tuple(members), epochs=epochs, seed=_int(params.get("seed", 13), "seed"),
                    target_recall=tr, dev_fraction=dev_fraction,
-                   threads=_int(threads, "threads") if threads is not None else None, config=dict(config),
+                   threads=_int(threads, "threads") if threads is not None else None, mode=mode, config=dict(config),
                    user=params.get("user"))
 
 
@@ -242,7 +251,7 @@ def train_job(ctx: JobContext) -> dict:
 
     settings = ProjectSettings.of(project)
     target = p.target_recall if p.target_recall is not None else settings.target_recall
-    cfg_dict = {**p.config, "members": list(p.members), "seed": p.seed, "target_recall": target,
+    cfg_dict = {**p.config, "members": list(p.members), "mode": p.mode, "seed": p.seed, "target_recall": target,
                 "locale": project_locale(project),
                 "threads": p.threads or p.config.get("threads") or max(1, min(2, os.cpu_count() or 1))}
     if p.epochs is not None:
@@ -327,7 +336,7 @@ def _evaluate_version(path: Path, dev_docs: Sequence) -> dict:
     """Every measure of :func:`pipeline.metrics.evaluate` for the version on the dev documents,
     run through the full detector (model, rules, dictionaries) as pre-annotation will be."""
     det = Detector.load(path)
-    preds = det.detect_many(list(dev_docs))
+    preds = detect_many_parallel(det, list(dev_docs))
     system = {d.doc_id: spans for d, spans in zip(dev_docs, preds)}
     reference = {d.doc_id: list(d.spans) for d in dev_docs}
     texts = {d.doc_id: d.text for d in dev_docs}
@@ -351,7 +360,7 @@ def start_training(db_path: str | os.PathLike, db: Database, user: store.User, p
     fail_stale_jobs(db)
     if running_jobs(db, project_id, kinds=("train",)):
         raise TrainingError("a training job is already running for this project; wait for it or cancel it")
-    payload = {"project_id": p.project_id, "members": list(p.members), "epochs": p.epochs, "seed": p.seed,
+    payload = {"project_id": p.project_id, "members": list(p.members), "mode": p.mode, "epochs": p.epochs, "seed": p.seed,
                "target_recall": p.target_recall, "dev_fraction": p.dev_fraction, "config": p.config,
                "user": user.username}
     if p.threads is not None:

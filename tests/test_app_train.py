@@ -70,6 +70,7 @@ def test_lead_sees_gold_form_and_no_jobs(demo_app):
     assert shows(at, "finished gold document(s)")
     assert shows(at, "No training or pre-annotation job is running.")
     assert at.multiselect(key="train.members").value == ["crf", "crf-l1", "crf-rules"]
+    assert at.selectbox(key="train.mode").value == "flat"
     assert not at.button(key="train.start").disabled          # the demo's gold spans 4 patients
     assert shows(at, "No model version yet.")
 
@@ -117,12 +118,42 @@ def test_form_queues_training_job(demo_app, monkeypatch):
     assert kind == "train" and user == LEAD
     assert params["members"] == ["crf", "bert"] and params["epochs"] == 2 and params["seed"] == 21
     assert params["target_recall"] == pytest.approx(0.95) and params["project_id"] == demo_app.project_id
+    assert params["mode"] == "flat"                    # the default, unless the lead chooses otherwise
     job = store.list_jobs(demo_app.db(), "train")[0]
     assert shows(at, f"Job {job.id} · training") and shows(at, "started")
     # a second training of the same project while one is queued is refused with a reason
     at.button(key="train.start").click().run()
     assert any("already running" in e for e in errors(at))
     assert len(started) == 1
+
+
+def test_form_passes_the_chosen_ensemble_mode_to_the_job(demo_app, monkeypatch):
+    started: list[dict] = []
+
+    def fake_start(db_path, kind, params, *, user=None):
+        started.append(params)
+        return store.create_job(store.connect(db_path), kind, params, project_id=params["project_id"], user=user)
+
+    monkeypatch.setattr(tj, "start_job", fake_start)
+    at = _train_page(demo_app)
+    box = at.selectbox(key="train.mode")
+    assert box.options == ["flat: the members label fine types",
+                           "hierarchical: a category model checks the type members"]
+    assert "flagged for review" in box.help
+    box.set_value("hierarchical")
+    at.button(key="train.start").click().run()
+    assert not errors(at), errors(at)
+    [params] = started
+    assert params["mode"] == "hierarchical"
+    assert tj.TrainParams.from_params(params).mode == "hierarchical"   # what the worker reads back
+    job = store.list_jobs(demo_app.db(), "train")[0]
+    assert job.params["mode"] == "hierarchical"
+
+
+def test_bad_mode_is_refused_in_one_line():
+    with pytest.raises(tj.TrainingError) as e:
+        tj.TrainParams.from_params({"project_id": 1, "mode": "tree"})
+    assert "\n" not in str(e.value) and "flat or hierarchical" in str(e.value)
 
 
 def _evaluated(db, pid, keep_every: int) -> dict:

@@ -4,6 +4,10 @@ Reads a gold set (brat, i2b2 XML or JSONL), splits it patient-disjoint into trai
 ``--dev`` is given, trains the ensemble, tunes per-type thresholds for the target recall and
 writes a new immutable version under ``--out`` (then marks it active there unless
 ``--no-activate``). Prints figures and labels only, never document text.
+
+``--mode hierarchical`` adds the category member of the superclass/subclass design (see
+:mod:`models.ensemble`); ``--category-members NAME=crf,crf-rules;DATE=crf`` chooses, per category,
+which members vote for its types. Both are also ``--config`` keys (``mode``, ``category_members``).
 """
 from __future__ import annotations
 
@@ -33,11 +37,39 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dev-fraction", type=float, default=0.15, help="share of --train held out when no --dev")
     p.add_argument("--init-from", metavar="CHECKPOINT_DIR",
                    help="initialise every encoder member from this local checkpoint directory (offline)")
-    p.add_argument("--config", metavar="JSON", help="JSON file with further TrainConfig fields (encoders, crf, weights)")
+    p.add_argument("--mode", default=None, metavar="MODE",
+                   help="ensemble mode: flat (default) or hierarchical (a category model beside the type members; "
+                        "where they disagree the span becomes OTHER, flagged for review)")
+    p.add_argument("--category-members", default=None, metavar="CAT=M1,M2;CAT=M3",
+                   help="per category, the members whose probabilities vote for its types, e.g. "
+                        "'NAME=crf,crf-rules;DATE=crf' (unlisted categories: every member)")
+    p.add_argument("--config", metavar="JSON", help="JSON file with further TrainConfig fields (encoders, crf, weights, "
+                                                   "mode, category_members)")
     p.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     p.add_argument("--name", help="version name (default v<UTC time>-<random>)")
     p.add_argument("--no-activate", action="store_true", help="do not point MODEL_DIR/ACTIVE at the new version")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def parse_category_members(value: str) -> dict[str, list[str]]:
+    """``'NAME=crf,crf-rules;DATE=crf'`` -> ``{"NAME": ["crf", "crf-rules"], "DATE": ["crf"]}``;
+    ``ValueError`` (one line) for anything else.
+
+    >>> parse_category_members("NAME=crf,crf-rules; DATE=crf")
+    {'NAME': ['crf', 'crf-rules'], 'DATE': ['crf']}
+    """
+    out: dict[str, list[str]] = {}
+    for part in (x.strip() for x in value.split(";")):
+        if not part:
+            continue
+        cat, sep, names = part.partition("=")
+        members = [m.strip() for m in names.split(",") if m.strip()]
+        if not sep or not cat.strip() or not members:
+            raise ValueError("--category-members: write CATEGORY=member,member;CATEGORY=member")
+        if cat.strip() in out:
+            raise ValueError(f"--category-members: category {cat.strip()!r} is listed twice")
+        out[cat.strip()] = members
+    return out
 
 
 def read_gold(path: str, fmt: str, schema_arg: str):
@@ -49,6 +81,17 @@ def read_gold(path: str, fmt: str, schema_arg: str):
 def run(args: argparse.Namespace) -> int:
     import os
 
+    from pipeline.detection.hierarchy import MODES
+    from pipeline.errors import WorkbenchError
+
+    # settings first: a wrong choice is refused before the models (and torch) are imported
+    if args.mode is not None and args.mode not in MODES:
+        raise WorkbenchError(f"unknown --mode {args.mode!r}; use one of {', '.join(MODES)}")
+    try:
+        category_members = parse_category_members(args.category_members) if args.category_members else None
+    except ValueError as e:
+        raise WorkbenchError(str(e)) from None
+
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     from pathlib import Path
@@ -56,7 +99,6 @@ def run(args: argparse.Namespace) -> int:
     from models.registry import set_active
     from models.trainer import TrainConfig, train_ensemble
     from cli.console import read_json_config
-    from pipeline.errors import WorkbenchError
     from pipeline.formats import read_collection
     from pipeline.schemas import default_locale
 
@@ -65,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
     extra = read_json_config(args.config)
     if args.members:
         extra["members"] = [m.strip() for m in args.members.split(",") if m.strip()]
+    if args.mode is not None:
+        extra["mode"] = args.mode
+    if category_members is not None:
+        extra["category_members"] = category_members
     cfg = TrainConfig.from_dict({**extra, "seed": args.seed, "target_recall": args.target_recall,
                                  "dev_fraction": args.dev_fraction, "threads": args.threads,
                                  "locale": args.locale or extra.get("locale") or default_locale(schema)})
@@ -117,9 +163,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"model version {info.name} written to {info.path}" + ("" if args.no_activate else " (active)"))
     print(f"train documents {info.n_train_docs}   dev documents {info.n_dev_docs}   "
           f"seconds {info.train_seconds:.0f}   target recall {info.target_recall}")
-    print(f"{'dev (strict)':<16}{'P':>8}{'R':>8}{'F1':>8}{'span R':>9}")
-    for key in ["ensemble", "ensemble@0.5", *info.members]:
+    hier = info.mode == "hierarchical"
+    wid = 26 if hier else 16
+    print(f"{'dev (strict)':<{wid}}{'P':>8}{'R':>8}{'F1':>8}{'span R':>9}")
+    extra_rows = [info.category_member, "hierarchical"] if hier else []
+    for key in ["ensemble", "ensemble@0.5", *info.members, *extra_rows]:
         m = info.metrics[key]
         s = m["strict"]
-        print(f"{key:<16}{s['precision']:>8.4f}{s['recall']:>8.4f}{s['f1']:>8.4f}{m['span_recall']:>9.4f}")
+        label = key + (" (categories)" if key == info.category_member else "")
+        print(f"{label:<{wid}}{s['precision']:>8.4f}{s['recall']:>8.4f}{s['f1']:>8.4f}{m['span_recall']:>9.4f}")
+    if hier:
+        o = info.metrics["hierarchical"].get("outcomes", {})
+        print(f"hierarchical join on dev: {o.get('type', 0)} typed, {o.get('category_other', 0)} as their category's "
+              f"other type, {o.get('disagree', 0)} as OTHER (models disagree), {o.get('type_only', 0)} type model only; "
+              f"{o.get('flagged', 0)} flagged for review")
     return 0

@@ -67,9 +67,13 @@ class Detector:
     @classmethod
     def load(cls, model_dir: str | Path, *, members: Sequence[str] | None = None, rules: bool = True,
              dictionaries: bool = True, policy: str = "model-first", use_thresholds: bool = True,
-             matcher: object | None = None) -> "Detector":
-        """The version at (or active in) ``model_dir`` plus the locale's rules and dictionaries."""
+             matcher: object | None = None, mode: str | None = None) -> "Detector":
+        """The version at (or active in) ``model_dir`` plus the locale's rules and dictionaries.
+        ``mode``: ``"flat"`` runs a hierarchical version as the flat ensemble of its type members
+        (the ablation); ``None`` runs it as trained."""
         ens = load_version(model_dir, members=list(members) if members is not None else None)
+        if mode is not None:
+            ens.set_mode(mode)
         return cls(schema=ens.schema, locale=ens.locale, ensemble=ens, rules=rules, dictionaries=dictionaries,
                    policy=policy, use_thresholds=use_thresholds, matcher=matcher)
 
@@ -85,7 +89,10 @@ class Detector:
     def parts(self) -> list[str]:
         out = []
         if self.ensemble is not None:
-            out.append("model:" + "+".join(self.ensemble.active_members))
+            part = "model:" + "+".join(self.ensemble.active_members)
+            if getattr(self.ensemble, "hierarchical", False):
+                part += f" under {self.ensemble.info.category_member} (hierarchical)"
+            out.append(part)
         if self.rules:
             out.append("rules")
         if self.dictionaries:

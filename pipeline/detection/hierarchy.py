@@ -27,6 +27,10 @@ from typing import Mapping, Sequence
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Span
 
+#: An ensemble's modes: flat (the type members alone) or hierarchical (joined with a category
+#: model as above). Here, with no heavy imports, so the command line and the app can check a
+#: choice without loading the models.
+MODES = ("flat", "hierarchical")
 #: What "other" is called in the schemas' type names (case-insensitive word parts).
 OTHER_WORDS = ("other", "otro", "otros", "otra", "andere")
 #: The score a flagged span carries: below every low-confidence mark, so the editor shows it as
