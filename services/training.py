@@ -395,10 +395,11 @@ def point_active_file(mv: store.ModelVersion) -> None:
 def train_from_store(db_path: str | os.PathLike, project_id: int, *, members: Sequence[str] = DEFAULT_MEMBERS,
                      epochs: int | None = None, seed: int = 13, target_recall: float | None = None,
                      config: dict | None = None, threads: int | None = None, user: str | None = None,
-                     progress: Callable[[int, int | None, str | None], None] | None = None) -> dict:
+                     progress: Callable[[int, int | None, str | None], None] | None = None,
+                     mode: str = "flat") -> dict:
     """Run the ``train`` job in this process (recorded in the jobs table), for the command line."""
     params = {"project_id": int(project_id), "members": list(members), "epochs": epochs, "seed": seed,
-              "target_recall": target_recall, "config": dict(config or {}), "user": user}
+              "target_recall": target_recall, "config": dict(config or {}), "user": user, "mode": mode}
     if threads is not None:
         params["threads"] = threads
     return run_here(db_path, "train", train_job, params, user=user, on_progress=progress)

@@ -270,3 +270,13 @@ def test_cli_train_project_and_preannotate(trained, tmp_path, capsys):
                str(pa.unannotated_documents(db, trained["pid"])[0]), "--user", LEAD])
     assert rc == 0 and "1 document(s) pre-annotated" in capsys.readouterr().out
     assert main(["train-project", "--db", str(path), "--project", "nope"]) == 1
+    # the hierarchical mode from the project command: a category member beside the type member
+    rc = main(["train-project", "--db", str(path), "--project", name, "--members", "crf", "--config", str(cfg),
+               "--mode", "hierarchical", "--no-progress", "--user", LEAD])
+    assert rc == 0
+    newest = max(store.list_model_versions(db, trained["pid"]), key=lambda v: v.id)
+    assert newest.config.get("mode") == "hierarchical" and (Path(newest.path) / "members" / "crf-category").is_dir()
+    capsys.readouterr()
+    assert main(["train-project", "--db", str(path), "--project", name, "--mode", "tree", "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "unknown ensemble mode" in err and err.count("\n") == 1

@@ -20,6 +20,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--members", default="crf,crf-l1,crf-rules",
                    help="comma-separated members: crf, crf-l1, crf-rules, bert, electra, roberta "
                         "(default crf,crf-l1,crf-rules)")
+    p.add_argument("--mode", default="flat",
+                   help="ensemble mode: flat (default) or hierarchical (a category CRF beside the type members; "
+                        "disagreements become OTHER, flagged for review)")
     p.add_argument("--epochs", type=int, help="encoder fine-tuning epochs (default per member config)")
     p.add_argument("--seed", type=int, default=13, help="random seed (default 13)")
     p.add_argument("--target-recall", type=float, help="per-type dev recall (default: the project's setting)")
@@ -49,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         members = [m.strip() for m in args.members.split(",") if m.strip()]
         result = train_from_store(db_path, project.id, members=members,
                                   epochs=args.epochs, seed=args.seed, target_recall=args.target_recall, config=extra,
-                                  threads=args.threads, user=user, progress=progress)
+                                  threads=args.threads, user=user, progress=progress, mode=args.mode)
     finally:
         close()
     s = result.get("dev_strict") or {}
