@@ -543,7 +543,7 @@ def deidentify_documents(docs: Sequence[Document], profile: Profile, secret: byt
         if detector is None:
             raise DeidentificationError(f"{len(lacking)} uploaded document(s) carry no spans and there is no detector")
         choice = detector() if callable(detector) else detector
-        found = detect_documents(choice, lacking)
+        found = detect_documents(choice, lacking, parallel=False)   # the app's process: never forked
         det_name = choice.description
         docs = [Document(doc_id=d.doc_id, text=d.text, spans=found[d.doc_id], meta=d.meta, patient_id=d.patient_id,
                          source_file=d.source_file) if d.doc_id in found else d for d in docs]

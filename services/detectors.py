@@ -304,13 +304,19 @@ def pretrained_options(project: store.Project) -> list[PretrainedOption]:
 
 
 def detect_documents(choice: DetectorChoice, docs: Sequence[Document], *,
-                     progress: Callable[[int, int], None] | None = None, chunk: int = 32) -> dict[str, list[Span]]:
-    """Spans for ``docs`` from ``choice.detector``, keyed by doc id, in the ``detected`` layer."""
+                     progress: Callable[[int, int], None] | None = None, chunk: int = 32,
+                     parallel: bool = True) -> dict[str, list[Span]]:
+    """Spans for ``docs`` from ``choice.detector``, keyed by doc id, in the ``detected`` layer.
+    ``parallel``: detect on every core by forking (jobs and commands); the app's own process,
+    which serves other sessions from its threads, passes False and is never forked."""
     out: dict[str, list[Span]] = {}
-    step = chunk * usable_cores() if fork_safe(choice.detector) else chunk   # parts that keep every core busy
+    parallel = parallel and fork_safe(choice.detector)
+    step = chunk * usable_cores() if parallel else chunk   # parts that keep every core busy
     for i in range(0, len(docs), step):
         part = list(docs[i:i + step])
-        for d, spans in zip(part, detect_many_parallel(choice.detector, part, batch_docs=chunk)):
+        found = detect_many_parallel(choice.detector, part, batch_docs=chunk) if parallel \
+            else choice.detector.detect_many(part, batch_docs=chunk)
+        for d, spans in zip(part, found):
             out[d.doc_id] = [s.with_(doc_id=d.doc_id, layer=DETECTED) for s in spans]
         if progress:
             progress(min(i + step, len(docs)), len(docs))
