@@ -106,6 +106,11 @@ with st.form("train.form"):
              "labels only the coarse category (name, date, location, ...); where it and the members agree the span "
              "gets the members' type, where only it finds PHI the span gets the category's 'other' type, and where "
              "they disagree the span is marked OTHER with an uncertain type and flagged for review.")
+    refit = st.checkbox(
+        "Refit the CRFs on training and dev documents", value=True, key="train.refit",
+        help="After the thresholds are tuned, the CRFs are trained again with the dev documents added: about "
+             "twice the training time, and fewer missed PHI (on MEDDOCAN 1.07 instead of 1.33 missed tokens per "
+             "1,000; 12 instead of 6 minutes on two cores)")
     submitted = st.form_submit_button("Start training", disabled=not gold.trainable, key="train.start",
                                       icon=":material/model_training:")
 if not gold.trainable:
@@ -115,7 +120,8 @@ if submitted:
     with C.guard():
         job_id = tj.start_training(db_path, db, user, project.id,
                                    {"members": members, "epochs": int(epochs) or None, "seed": int(seed),
-                                    "target_recall": float(target), "mode": mode})
+                                    "target_recall": float(target), "mode": mode,
+                                    **({} if refit else {"config": {"refit_crf": False}})})
         C.flash(f"Training job {job_id} started.")
         st.rerun()
 

@@ -119,6 +119,7 @@ def test_form_queues_training_job(demo_app, monkeypatch):
     assert params["members"] == ["crf", "bert"] and params["epochs"] == 2 and params["seed"] == 21
     assert params["target_recall"] == pytest.approx(0.95) and params["project_id"] == demo_app.project_id
     assert params["mode"] == "flat"                    # the default, unless the lead chooses otherwise
+    assert "refit_crf" not in (params.get("config") or {})   # refit on train + dev: the default
     job = store.list_jobs(demo_app.db(), "train")[0]
     assert shows(at, f"Job {job.id} · training") and shows(at, "started")
     # a second training of the same project while one is queued is refused with a reason
@@ -141,11 +142,13 @@ def test_form_passes_the_chosen_ensemble_mode_to_the_job(demo_app, monkeypatch):
                            "hierarchical: a category model checks the type members"]
     assert "flagged for review" in box.help
     box.set_value("hierarchical")
+    at.checkbox(key="train.refit").uncheck()
     at.button(key="train.start").click().run()
     assert not errors(at), errors(at)
     [params] = started
     assert params["mode"] == "hierarchical"
     assert tj.TrainParams.from_params(params).mode == "hierarchical"   # what the worker reads back
+    assert tj.TrainParams.from_params(params).config == {"refit_crf": False}   # the faster training, chosen
     job = store.list_jobs(demo_app.db(), "train")[0]
     assert job.params["mode"] == "hierarchical"
 
