@@ -61,14 +61,7 @@ doc_id = int(doc_id)
 
 
 def _notify(text: str, kind: str = "info") -> None:
-    """A message for the editor's status line (shown once, next to the toolbar that caused it);
-    messages of one run are joined, the most serious kind wins."""
-    old = st.session_state.get(MESSAGE_KEY)
-    if old:
-        rank = ("info", "success", "warn", "error")
-        text = f"{old['text']} {text}"
-        kind = max(old["kind"], kind, key=rank.index)
-    st.session_state[MESSAGE_KEY] = {"text": text, "kind": kind, "id": time.monotonic_ns()}
+    E.notify(MESSAGE_KEY, text, kind)
 
 
 def _picked() -> None:
@@ -158,11 +151,9 @@ def _save(status: str | None) -> int | None:
 def _take(value: E.EditorValue) -> None:
     """What the browser sent: a draft is kept (unless older than what we have); an action saves,
     finishes and moves on, or moves; every span is checked first."""
-    checked = ops.from_editor(value.spans, text, schema, doc_id, previous=[*work.base, *work.current],
-                              source=f"human:{user.username}", layer=own_layer)
-    work.take(checked.spans, max(value.seq, work.seq) if value.name else value.seq)
+    checked, _ = E.take_value(value, work, text=text, schema=schema, doc_id=doc_id, layer=own_layer,
+                              user=user.username)
     if checked.changed:  # the browser sent something the note or the schema does not allow
-        work.restart_from(checked.spans)
         _notify(" ".join(checked.messages(text)), "warn")
     if value.name in ("save", "finish"):
         version = _save("finished" if value.name == "finish" else None)
@@ -173,10 +164,8 @@ def _take(value: E.EditorValue) -> None:
             _notify(f"Finished {doc.name} (version {version}); this is the next document of your queue.", "success")
         elif version is not None:
             _notify(f"Saved as finished (version {version}). That was the last document of your queue.", "success")
-    elif value.name in ("next", "prev"):
-        target = after if value.name == "next" else before
-        if target is not None:
-            st.session_state[DOC_KEY] = target
+    else:
+        E.follow(value, before=before, after=after, doc_key=DOC_KEY)
     if value.name is not None or checked.changed:
         st.rerun()
 

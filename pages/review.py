@@ -43,14 +43,7 @@ if st.session_state.get("review.project") != project.id:  # switched project: st
 
 
 def _notify(text: str, kind: str = "info") -> None:
-    """A message for the editor's status line (shown once, next to the toolbar that caused it);
-    messages of one run are joined, the most serious kind wins."""
-    old = st.session_state.get(MESSAGE_KEY)
-    if old:
-        rank = ("info", "success", "warn", "error")
-        text = f"{old['text']} {text}"
-        kind = max(old["kind"], kind, key=rank.index)
-    st.session_state[MESSAGE_KEY] = {"text": text, "kind": kind, "id": time.monotonic_ns()}
+    E.notify(MESSAGE_KEY, text, kind)
 
 
 def _picked() -> None:
@@ -163,12 +156,11 @@ def _save_gold(decided: list[int]) -> int | None:
 def _take(value: E.EditorValue) -> None:
     """What the browser sent: a draft is kept (unless older than what we have), with the
     disagreements it settled; an action saves gold (and moves on) or moves; spans are checked."""
-    checked = ops.from_editor(value.spans, text, schema, doc_id, previous=[*work.base, *work.current],
-                              source=f"human:{user.username}", layer=access.GOLD)
-    if work.take(checked.spans, max(value.seq, work.seq) if value.name else value.seq):
+    checked, taken = E.take_value(value, work, text=text, schema=schema, doc_id=doc_id, layer=access.GOLD,
+                                  user=user.username)
+    if taken:
         st.session_state[decided_key] = sorted({i for i in value.decided if 0 <= i < len(found)})
     if checked.changed:
-        work.restart_from(checked.spans)
         _notify(" ".join(checked.messages(text)), "warn")
     if value.name in ("save", "save_next", "finish"):
         version = _save_gold(st.session_state.get(decided_key, []))
@@ -179,10 +171,8 @@ def _take(value: E.EditorValue) -> None:
             _notify(f"Gold of {doc.name} saved (version {version}); this is the next document.", "success")
         elif version is not None:
             _notify(f"Gold saved (version {version}). That was the last document of the queue.", "success")
-    elif value.name in ("next", "prev"):
-        target = after if value.name == "next" else before
-        if target is not None:
-            st.session_state[DOC_KEY] = target
+    else:
+        E.follow(value, before=before, after=after, doc_key=DOC_KEY)
     if value.name is not None or checked.changed:
         st.rerun()
 

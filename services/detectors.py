@@ -17,22 +17,22 @@ A project with no gold (a cold start) can ask for more than rules and dictionari
   :mod:`pipeline.detection.pretrained_ner`): its spans are added where nothing else found
   anything (the same merge, the detector's output first).
 
-The combination lives here, around :class:`~pipeline.detection.detector.Detector`, rather than
-inside it: the detector stays the one loader of a project's own versions, and a cold-start
-source is a choice a lead makes per pre-annotation.
+The join itself is :class:`pipeline.detection.sourced.SourcedDetector` (pure detection); here
+is which sources a project may use. The detector stays the one loader of a project's own
+versions, and a cold-start source is a choice a lead makes per pre-annotation.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from sqlite_utils import Database
 
 import store
 from pipeline.detection import pretrained_ner
-from pipeline.detection.combine import combine, merge_model_first
 from pipeline.detection.detector import Detector
 from pipeline.detection.parallel import detect_many_parallel, fork_safe, usable_cores
+from pipeline.detection.sourced import SourcedDetector
 from pipeline.detection.rules import has_pack
 from pipeline.detection.rules.typemap import SCHEMA_TYPE_MAPS
 from pipeline.errors import WorkbenchError
@@ -179,79 +179,6 @@ def _with_pretrained(project: store.Project, choice: DetectorChoice, name: str) 
     return DetectorChoice(det, "+".join(det.parts), choice.model_version, f"{spec.words} + {choice.source}")
 
 
-@dataclass
-class SourcedDetector:
-    """A project's detector plus cold-start sources, with the detector's interface
-    (``detect``, ``detect_many``, ``parts``, ``schema``, ``locale``).
-
-    ``base`` gives the project's own spans (its model when ``transfer`` is None, else rules and
-    dictionaries only); ``transfer`` is another project's model, run without rules or
-    dictionaries, whose spans ``mapping`` relabels; ``pretrained`` names a pretrained member.
-    Spans that a mapping drops are counted in ``dropped``.
-    """
-
-    base: Detector
-    transfer: Detector | None = None
-    mapping: SchemaMapping | None = None
-    transfer_source: str = ""
-    pretrained: str | None = None
-    dropped: int = field(default=0)
-
-    @property
-    def schema(self):
-        return self.base.schema
-
-    @property
-    def locale(self) -> str:
-        return self.base.locale
-
-    @property
-    def layer(self) -> str:
-        return self.base.layer
-
-    @property
-    def parts(self) -> list[str]:
-        out = []
-        if self.transfer is not None:
-            out.append(self.transfer_source or "model")
-        out.extend(self.base.parts)
-        if self.pretrained:
-            out.append(f"model:{self.pretrained}")
-        return out
-
-    def detect(self, doc: Document) -> list[Span]:
-        return self.detect_many([doc])[0]
-
-    def detect_many(self, docs: Sequence[Document], batch_docs: int = 32) -> list[list[Span]]:
-        docs = list(docs)
-        if self.transfer is None:
-            found = self.base.detect_many(docs, batch_docs=batch_docs)
-        else:
-            found = self._transferred(docs, batch_docs)
-        if self.pretrained:
-            extra = pretrained_ner.recognize_many(self.pretrained, [d.text for d in docs], [d.doc_id for d in docs])
-            out = []
-            for d, spans, more in zip(docs, found, extra):
-                more = pretrained_ner.for_schema(more, self.schema)
-                rest = combine(more, d.text)[0] if more else []
-                out.append(merge_model_first(spans, rest, {}))
-            found = out
-        return [[s.with_(doc_id=d.doc_id, layer=self.layer) for s in spans] for d, spans in zip(docs, found)]
-
-    def _transferred(self, docs: list[Document], batch_docs: int) -> list[list[Span]]:
-        assert self.transfer is not None and self.mapping is not None
-        model_spans = self.transfer.detect_many(docs, batch_docs=batch_docs)
-        out = []
-        for d, ms in zip(docs, model_spans):
-            mapped, dropped = self.mapping.map_spans(ms)
-            self.dropped += dropped
-            mapped = [s.with_(source=self.transfer_source) for s in mapped] if self.transfer_source else mapped
-            cands = self.base.other_candidates(d)
-            rest = combine(cands, d.text)[0] if cands else []
-            out.append(merge_model_first(sorted(mapped, key=lambda s: (s.start, s.end)), rest, {}))
-        return out
-
-
 @dataclass(frozen=True)
 class PreannotationSource:
     """One way a lead may pre-annotate a project, in words, and what it needs."""
@@ -291,9 +218,10 @@ def preannotation_sources(db: Database, user: store.User | None, project: store.
                 continue
             words = transfer_words(db, mv) + (" (active there)" if mv.active else "")
             others.append(((not mv.active, -mv.id), PreannotationSource(f"transfer:{mv.id}", words, mv.id, True)))
-    ranked = [src for _, src in sorted(others, key=lambda x: x[0])]
-    if active is None and ranked and ranked[0].words.endswith("(active there)"):
-        return out + ranked[:1] + rules + ranked[1:]   # offered first: the newest active one elsewhere
+    others.sort(key=lambda x: x[0])
+    ranked = [src for _, src in others]
+    if active is None and others and others[0][0][0] is False:
+        return out + ranked[:1] + rules + ranked[1:]   # offered first: the newest model active elsewhere
     return out + rules + ranked
 
 

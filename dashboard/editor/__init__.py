@@ -39,6 +39,7 @@ test puts ``{"action": {...}, "draft": {...}}`` (either may be left out) under
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -186,3 +187,39 @@ def span_editor(data: dict, *, key: str, test_key: str) -> EditorValue | None:
                 return _value(act, token, action=True)
             return _value(injected.get("draft"), token, action=False)
     return _value(result.get("action"), token, action=True) or _value(result.get("draft"), token, action=False)
+
+
+# --- what Annotate and Review do with the editor's value ------------------------------------------
+_RANK = ("info", "success", "warn", "error")
+
+
+def notify(message_key: str, text: str, kind: str = "info") -> None:
+    """A message for the editor's status line (shown once, next to the toolbar that caused it);
+    messages of one run are joined, the most serious kind wins."""
+    old = st.session_state.get(message_key)
+    if old:
+        text = f"{old['text']} {text}"
+        kind = max(old["kind"], kind, key=_RANK.index)
+    st.session_state[message_key] = {"text": text, "kind": kind, "id": time.monotonic_ns()}
+
+
+def take_value(value: EditorValue, work: ops.WorkState, *, text: str, schema: LabelSchema, doc_id: int,
+               layer: str, user: str) -> tuple[ops.EditorSpans, bool]:
+    """Check the browser's spans (:func:`pipeline.annotation.edits.from_editor`) and take them into
+    ``work`` unless newer ones were taken (an action takes them whatever its sequence number);
+    spans the note or the schema does not allow restart the editor from the checked ones.
+    ``(checked, taken)``."""
+    checked = ops.from_editor(value.spans, text, schema, doc_id, previous=[*work.base, *work.current],
+                              source=f"human:{user}", layer=layer)
+    taken = work.take(checked.spans, max(value.seq, work.seq) if value.name else value.seq)
+    if checked.changed:
+        work.restart_from(checked.spans)
+    return checked, taken
+
+
+def follow(value: EditorValue, *, before: Any, after: Any, doc_key: str) -> None:
+    """"next"/"prev": open the neighbour in the queue as the user sees it (if there is one)."""
+    if value.name in ("next", "prev"):
+        target = after if value.name == "next" else before
+        if target is not None:
+            st.session_state[doc_key] = target
