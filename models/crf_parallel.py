@@ -59,9 +59,11 @@ def _base_key(config: CRFConfig, clusters: dict | None) -> str:
 def shared_features(configs: dict[str, CRFConfig], items: Items, gazetteer: Gazetteer | None,
                     clusters: dict | None) -> dict[str, list[list[list[str]]]]:
     """Per member, its training features; members with the same base features get the same
-    lists (extracted once), a rule-feature member its base plus the rule-hit features."""
+    lists (extracted once), a rule-feature member its base plus the rule-hit features (also
+    shared by members with the same base and rule features, e.g. a member and its refit)."""
     base: dict[str, list] = {}
     out: dict[str, list] = {}
+    with_rules: dict[tuple[str, str], list] = {}
     for name, cfg in configs.items():
         key = _base_key(cfg, clusters)
         if key not in base:
@@ -69,8 +71,11 @@ def shared_features(configs: dict[str, CRFConfig], items: Items, gazetteer: Gaze
             base[key] = [_features(t, w, plain, gazetteer if cfg.gazetteer else None,
                                    clusters if cfg.clusters else None) for t, w in items]
         if cfg.rule_features:
-            out[name] = [[b + r for b, r in zip(fb, tag_features(rule_tags(t, w, cfg.locale)))]
-                         for fb, (t, w) in zip(base[key], items)]
+            rkey = (key, cfg.locale)
+            if rkey not in with_rules:
+                with_rules[rkey] = [[b + r for b, r in zip(fb, tag_features(rule_tags(t, w, cfg.locale)))]
+                                    for fb, (t, w) in zip(base[key], items)]
+            out[name] = with_rules[rkey]
         else:
             out[name] = base[key]
     return out
@@ -91,11 +96,13 @@ def _fit_one(name: str, events, stop) -> None:
             events.put(("iter", name, i, loss))
 
         tags, labels = job["targets"].get(name, (job["tags"], job["labels"]))
-        member = CRFMember.train(name, job["items"], tags, labels, job["configs"][name],
-                                 gazetteer=job["gazetteer"], clusters=job["clusters"], on_iteration=on_iteration,
-                                 features=job["features"][name])
+        n = job["fit_on"].get(name, len(job["items"]))
+        member = CRFMember.train(job["member_names"].get(name, name), job["items"][:n], tags[:n], labels,
+                                 job["configs"][name], gazetteer=job["gazetteer"], clusters=job["clusters"],
+                                 on_iteration=on_iteration, features=job["features"][name][:n])
         member.save(Path(job["save_root"]) / name)
-        probs = member.predict_proba(job["dev_items"]) if job["dev_items"] is not None else None
+        probs = member.predict_proba(job["dev_items"]) \
+            if job["dev_items"] is not None and (job["dev_for"] is None or name in job["dev_for"]) else None
         events.put(("done", name, probs, time.time() - t0, time.process_time() - c0))
     except _Stop:
         events.put(("stopped", name))
@@ -113,7 +120,9 @@ def fit_crfs(configs: dict[str, CRFConfig], items: Items, tags: list[list[str]],
              on_iteration: Callable[[str, int, float], None] | None = None,
              check: Callable[[], None] | None = None,
              on_done: Callable[[CRFFitResult], None] | None = None,
-             targets: dict[str, tuple[list[list[str]], list[str]]] | None = None) -> dict[str, CRFFitResult]:
+             targets: dict[str, tuple[list[list[str]], list[str]]] | None = None,
+             fit_on: dict[str, int] | None = None, dev_for: set[str] | None = None,
+             member_names: dict[str, str] | None = None) -> dict[str, CRFFitResult]:
     """Fit every member of ``configs`` on ``items``/``tags``, save each to ``save_root/<name>``,
     and return their results (dev probabilities when ``dev_items`` is given).
 
@@ -123,18 +132,25 @@ def fit_crfs(configs: dict[str, CRFConfig], items: Items, tags: list[list[str]],
     time (default: every member at once, up to twice the usable cores: the members take unequal
     times, so three members on two cores end sooner all together than two then one). ``targets``: for a member that learns
     other labels than ``tags``/``labels`` (a hierarchical ensemble's category member), its own
-    ``(tags, labels)``; it still shares the features of the members with its base."""
+    ``(tags, labels)``; it still shares the features of the members with its base.
+
+    The keys of ``configs`` name fits, not necessarily members: one member can be fitted twice at
+    once, e.g. on the training split (to tune on dev) and on training plus dev (to publish).
+    ``fit_on``: per fit, how many of the leading ``items`` it learns from (default all);
+    ``dev_for``: the fits that predict ``dev_items`` (default all); ``member_names``: per fit, the
+    name its member is saved under inside its directory (default the fit's)."""
     names = list(configs)
     feats = shared_features(configs, items, gazetteer, clusters)
     n_workers = min(len(names), workers or 2 * _cores())
     if n_workers <= 1 or "fork" not in mp.get_all_start_methods():
         return _fit_here(configs, items, tags, labels, gazetteer, clusters, save_root, dev_items, feats,
-                         on_iteration, check, on_done, targets or {})
+                         on_iteration, check, on_done, targets or {}, fit_on or {}, dev_for, member_names or {})
     ctx = mp.get_context("fork")
     events = ctx.Queue()
     stop = ctx.Event()
     _JOB.update(items=items, tags=tags, labels=labels, configs=configs, gazetteer=gazetteer, clusters=clusters,
-                features=feats, save_root=str(save_root), dev_items=dev_items, targets=targets or {})
+                features=feats, save_root=str(save_root), dev_items=dev_items, targets=targets or {},
+                fit_on=fit_on or {}, dev_for=dev_for, member_names=member_names or {})
     pending = list(names)
     running: dict[str, mp.Process] = {}
     results: dict[str, CRFFitResult] = {}
@@ -181,7 +197,7 @@ def fit_crfs(configs: dict[str, CRFConfig], items: Items, tags: list[list[str]],
 
 
 def _fit_here(configs, items, tags, labels, gazetteer, clusters, save_root, dev_items, feats, on_iteration,
-              check, on_done, targets) -> dict[str, CRFFitResult]:
+              check, on_done, targets, fit_on, dev_for, member_names) -> dict[str, CRFFitResult]:
     out = {}
     for name, cfg in configs.items():
         if check is not None:
@@ -189,10 +205,12 @@ def _fit_here(configs, items, tags, labels, gazetteer, clusters, save_root, dev_
         t0, c0 = time.time(), time.process_time()
         cb = (lambda i, loss, _n=name: on_iteration(_n, i, loss)) if on_iteration is not None else None
         m_tags, m_labels = targets.get(name, (tags, labels))
-        member = CRFMember.train(name, items, m_tags, m_labels, cfg, gazetteer=gazetteer, clusters=clusters,
-                                 on_iteration=cb, features=feats[name])
+        n = fit_on.get(name, len(items))
+        member = CRFMember.train(member_names.get(name, name), items[:n], m_tags[:n], m_labels, cfg,
+                                 gazetteer=gazetteer, clusters=clusters, on_iteration=cb, features=feats[name][:n])
         member.save(Path(save_root) / name)
-        probs = member.predict_proba(dev_items) if dev_items is not None else None
+        probs = member.predict_proba(dev_items) if dev_items is not None and (dev_for is None or name in dev_for) \
+            else None
         out[name] = CRFFitResult(name, probs, round(time.time() - t0, 1), round(time.process_time() - c0, 1))
         if on_done is not None:
             on_done(out[name])

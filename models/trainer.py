@@ -64,6 +64,8 @@ DEFAULT_CRFS: dict[str, dict] = {
 
 #: the hierarchical mode's category member (a CRF with the ``crf`` member's settings)
 CATEGORY_MEMBER = "crf-category"
+#: suffix of a CRF's second fit, on training plus dev (see ``TrainConfig.refit_crf``)
+REFIT = "+dev"
 
 
 class TrainingCancelled(Exception):
@@ -265,37 +267,43 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             cluster_cache[key] = train_clusters(list(texts) + list(extra_texts or []), seed=cfg.seed)
         return cluster_cache[key]
 
-    def fit_crf_members(names: list[str], items, tags, save_root: Path, *, dev_items, base: int, texts: list[str],
-                        results: dict | None, meta: dict | None, what: str = "",
-                        member_targets: dict | None = None) -> None:
-        """Fit the CRF members side by side (:func:`models.crf_parallel.fit_crfs`), reporting each
-        member's iterations as its share of the progress; dev probabilities into ``results``."""
-        configs = {m: cfg.crf_config(m) for m in names}
+    def fit_crf_members(jobs: dict[str, tuple[str, int | None]], items, tags, save_root: Path, *, dev_items,
+                        texts: list[str], results: dict, meta: dict, member_targets: dict | None = None) -> None:
+        """Fit the CRF jobs side by side (:func:`models.crf_parallel.fit_crfs`), reporting each
+        one's iterations as its share of the progress. ``jobs``: fit name -> (member, how many
+        leading ``items`` it learns from, None for all: a refit on training plus dev); the fits
+        on the training split send their dev probabilities into ``results``."""
+        configs = {j: cfg.crf_config(m) for j, (m, _) in jobs.items()}
         shared_clusters = clusters_of(CRFConfig(clusters=True), texts) if any(c.clusters for c in configs.values()) \
             else None
-        frac = {m: 0.0 for m in names}
+        frac = {j: 0.0 for j in jobs}
+        what = {j: "" if n is not None else "refit on train+dev, " for j, (_, n) in jobs.items()}
+        tuned = {j for j, (_, n) in jobs.items() if n is not None}
 
-        def on_iter(m: str, i: int, loss: float) -> None:
+        def on_iter(j: str, i: int, loss: float) -> None:
             check_stop()
-            frac[m] = min(i, configs[m].max_iterations) / max(1, configs[m].max_iterations)
-            report(base + int(unit * sum(frac.values())), f"{m}: {what}iteration {i}", m, loss)
+            frac[j] = min(i, configs[j].max_iterations) / max(1, configs[j].max_iterations)
+            report(int(unit * sum(frac.values())), f"{jobs[j][0]}: {what[j]}iteration {i}", jobs[j][0], loss)
 
         def on_done(r) -> None:
             frac[r.name] = 1.0
-            if r.dev_probs is not None and results is not None:
-                results[r.name] = r.dev_probs
-                f1 = member_dev_f1(r.name, r.dev_probs)
-                if meta is not None:
-                    meta[r.name] = {"seconds": r.seconds, "cpu_seconds": r.cpu_seconds, "dev_f1": f1}
-                report(base + int(unit * sum(frac.values())), f"{r.name}: done (dev F1 {f1:.4f})", r.name, dev_f1=f1)
-            elif meta is not None:
+            m = jobs[r.name][0]
+            if r.dev_probs is not None:
+                results[m] = r.dev_probs
+                f1 = member_dev_f1(m, r.dev_probs)
+                meta[r.name] = {"seconds": r.seconds, "cpu_seconds": r.cpu_seconds, "dev_f1": f1}
+                report(int(unit * sum(frac.values())), f"{m}: done (dev F1 {f1:.4f})", m, dev_f1=f1)
+            else:
                 meta[r.name] = {"seconds": r.seconds, "cpu_seconds": r.cpu_seconds}
+                report(int(unit * sum(frac.values())), f"{m}: {what[r.name]}done", m)
 
-        for m in names:
-            report(base, f"{m}: {what}training", m)
+        for j, (m, _) in jobs.items():
+            report(0, f"{m}: {what[j]}training", m)
         fit_crfs(configs, items, tags, labels, gazetteer=Gazetteer.for_locale(cfg.locale), clusters=shared_clusters,
                  save_root=save_root, dev_items=dev_items, workers=cfg.crf_workers, on_iteration=on_iter,
-                 check=check_stop, on_done=on_done, targets=member_targets)
+                 check=check_stop, on_done=on_done, targets=member_targets,
+                 fit_on={j: n for j, (_, n) in jobs.items() if n is not None}, dev_for=tuned,
+                 member_names={j: m for j, (m, _) in jobs.items()})
 
     name = cfg.name or new_version_name()
     out_dir = Path(out_dir)
@@ -304,12 +312,31 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
     member_meta: dict[str, dict] = {}
     report(0, "starting")
     with VersionWriter(out_dir, name) as tmp:
+        fit_meta: dict[str, dict] = {}
         if fitted:
-            fit_crf_members(fitted, train_items, train_tags, tmp / "members", dev_items=dev_items, base=0,
-                            texts=[t for t, _ in train_items], results=dev_probs, meta=member_meta,
-                            member_targets=targets)
+            # The refit (every CRF again on training + dev, to publish) needs neither the tuned
+            # thresholds nor the first fit, so both fits of every member run side by side: on two
+            # cores no core waits for the slowest member of one round. Word clusters are learned
+            # once from the texts of both (no labels are used).
+            jobs: dict[str, tuple[str, int | None]] = {m: (m, len(train_items)) for m in fitted}
+            fit_targets = dict(targets)
+            items, tags = train_items, train_tags
+            if refit:
+                dev_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, "X", t) for s, e, t in _gold(d, schema)], labels)
+                            for d, (_, w) in zip(dev_docs, dev_items)]
+                items, tags = train_items + dev_items, train_tags + dev_tags
+                jobs.update({m + REFIT: (m, None) for m in refit})
+                if hierarchical:
+                    dev_cat_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, c) for s, e, c in g], cat_labels)
+                                    for d, (_, w), g in zip(dev_docs, dev_items, dev_cat_gold)]
+                    all_cat = (targets[CATEGORY_MEMBER][0] + dev_cat_tags, cat_labels)
+                    fit_targets = {CATEGORY_MEMBER: all_cat, CATEGORY_MEMBER + REFIT: all_cat}
+            fit_crf_members(jobs, items, tags, tmp / "members", dev_items=dev_items,
+                            texts=[t for t, _ in items], results=dev_probs, meta=fit_meta,
+                            member_targets=fit_targets)
+            member_meta.update({m: fit_meta[m] for m in fitted})
         encoders = [m for m in cfg.members if kinds[m] != "crf"]
-        for k, m in enumerate(encoders, start=len(fitted)):
+        for k, m in enumerate(encoders, start=len(fitted) + len(refit)):
             check_stop()
             base = k * unit
             t0 = time.time()
@@ -387,30 +414,15 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             model_spans = [[Span(d.doc_id, s, e, schema.category_of(t), t) for s, e, t in spans]
                            for d, spans in zip(dev_docs, decode_many(ens, dev_words, index, thr))]
             type_policy = learn_type_policy(dev_docs, model_spans, schema, cfg.locale)
-        report(unit * n_fit + 50, "thresholds tuned", dev_f1=metrics["ensemble"]["strict"]["f1"])
+        report(unit * (n_fit + len(refit)) + 50, "thresholds tuned", dev_f1=metrics["ensemble"]["strict"]["f1"])
         if refit:
             # The dev figures above are those of the CRFs trained on the train split; the published
             # CRFs have also seen the dev notes (more data, same settings and thresholds).
-            dev_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, "X", t) for s, e, t in _gold(d, schema)], labels)
-                        for d, (_, w) in zip(dev_docs, dev_items)]
-            all_texts = [t for t, _ in train_items + dev_items]
-            refit_dir = tmp / "refit"
-            times: dict[str, dict] = {}
-            refit_targets = {}
-            if hierarchical:
-                dev_cat_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, c) for s, e, c in g], cat_labels)
-                                for d, (_, w), g in zip(dev_docs, dev_items, dev_cat_gold)]
-                refit_targets[CATEGORY_MEMBER] = (targets[CATEGORY_MEMBER][0] + dev_cat_tags, cat_labels)
-            fit_crf_members(refit, train_items + dev_items, train_tags + dev_tags, refit_dir, dev_items=None,
-                            base=unit * n_fit + 50, texts=all_texts, results=None, meta=times,
-                            what="refit on train+dev, ", member_targets=refit_targets)
-            check_stop()
             for m in refit:
                 shutil.rmtree(tmp / "members" / m)
-                (refit_dir / m).rename(tmp / "members" / m)
-                metrics[m]["refit_seconds"] = times[m]["seconds"]
-                metrics[m]["refit_cpu_seconds"] = times[m]["cpu_seconds"]
-            refit_dir.rmdir()
+                (tmp / "members" / (m + REFIT)).rename(tmp / "members" / m)
+                metrics[m]["refit_seconds"] = fit_meta[m + REFIT]["seconds"]
+                metrics[m]["refit_cpu_seconds"] = fit_meta[m + REFIT]["cpu_seconds"]
             metrics["refit"] = list(refit)
 
         info = ModelVersionInfo(

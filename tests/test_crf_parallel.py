@@ -105,6 +105,25 @@ def test_cancel_while_members_fit_side_by_side_publishes_nothing(data, tmp_path)
     assert [p for p in os.listdir(tmp_path) if not p.startswith(".")] == []
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_one_member_fitted_twice_at_once_on_a_prefix_and_on_everything(data, tmp_path, workers):
+    """The trainer's first fit (training split, scored on dev) and refit (training + dev) of one
+    member in one call: the prefix fit equals a fit on the prefix alone, and only it scores dev."""
+    _, items, tags, labels = data
+    cfg = CRFConfig(max_iterations=6, clusters=False)
+    got = fit_crfs({"crf": cfg, "crf+dev": cfg}, items[:14], tags[:14], labels, gazetteer=None, clusters=None,
+                   save_root=tmp_path / "both", dev_items=items[10:14], workers=workers, fit_on={"crf": 10},
+                   dev_for={"crf"}, member_names={"crf+dev": "crf"})
+    alone = fit_crfs({"crf": cfg}, items[:10], tags[:10], labels, gazetteer=None, clusters=None,
+                     save_root=tmp_path / "alone", dev_items=items[10:14], workers=1)
+    assert got["crf+dev"].dev_probs is None and len(got["crf"].dev_probs) == 4
+    for p, q in zip(got["crf"].dev_probs, alone["crf"].dev_probs):
+        np.testing.assert_allclose(p, q, atol=1e-6)
+    refit = CRFMember.load(tmp_path / "both" / "crf+dev")
+    assert refit.name == "crf"                                           # saved under the member's name
+    assert set(refit.attrs) != set(CRFMember.load(tmp_path / "both" / "crf").attrs)   # learned from more notes
+
+
 def test_training_with_parallel_crfs_and_refit_publishes_every_member(data, tmp_path):
     docs = data[0]
     events = []
@@ -116,6 +135,8 @@ def test_training_with_parallel_crfs_and_refit_publishes_every_member(data, tmp_
         assert "refit_seconds" in info.metrics[m] and 0 <= info.metrics[m]["strict"]["f1"] <= 1
     assert info.metrics["refit"] == ["crf", "crf-l1", "crf-rules"]       # every member was refit
     assert not (Path(info.path) / "refit").exists()
+    assert sorted(p.name for p in (Path(info.path) / "members").iterdir()) == ["crf", "crf-l1", "crf-rules"]
     assert {e.member for e in events if e.member} == {"crf", "crf-l1", "crf-rules"}
+    assert any("refit on train+dev" in e.message for e in events)
     done = [e.done for e in events]
     assert done == sorted(done) and events[-1].done == events[-1].total
