@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from models.crf_features import Gazetteer, pattern_tags, tag_features, token_features
+from models.crf_features import Gazetteer, freq_tags, pattern_tags, tag_features, token_features
 from models.words import Words
 
 
@@ -34,6 +34,7 @@ class CRFConfig:
     clusters: bool = True           # word clusters learned from the texts (see models.clusters)
     line_context: bool = False      # first word and length of the token's line, 4-character affixes
     rule_features: bool = False     # the locale's rule recognizers' hits as features (pipeline.detection.rules)
+    word_freq: bool = False         # the word's frequency bucket in the locale's language (wordfreq) as a feature
     locale: str = "es"              # whose rule pack (set from the training config)
 
 
@@ -227,39 +228,7 @@ class CRFMember:
         documents at once: the recursion runs over positions with documents stacked, in scaled
         probability space (each step renormalised), so its cost is one small matrix product per
         position for the whole batch instead of per document."""
-        if not ems:
-            return []
-        L = self.trans.shape[0]
-        lens = np.array([e.shape[0] for e in ems])
-        T = int(lens.max())
-        B = len(ems)
-        out: list[np.ndarray] = [np.zeros((0, L), dtype=np.float32)] * B
-        if T == 0:
-            return out
-        E = np.ones((B, T, L))
-        for b, e in enumerate(ems):
-            if e.shape[0]:
-                E[b, :e.shape[0]] = np.exp(e - e.max(axis=1, keepdims=True))
-        A = np.exp(self.trans - self.trans.max())
-        AT = A.T.copy()
-        alpha = np.empty((B, T, L))
-        beta = np.empty((B, T, L))
-        a = E[:, 0]
-        alpha[:, 0] = a / a.sum(axis=1, keepdims=True)
-        for t in range(1, T):
-            a = (alpha[:, t - 1] @ A) * E[:, t]
-            alpha[:, t] = a / a.sum(axis=1, keepdims=True)
-        beta[:, T - 1] = 1.0
-        live = (np.arange(T)[None, :] + 1) < lens[:, None]   # position t has a successor
-        for t in range(T - 2, -1, -1):
-            b = (E[:, t + 1] * beta[:, t + 1]) @ AT
-            b /= b.sum(axis=1, keepdims=True)
-            beta[:, t] = np.where(live[:, t:t + 1], b, 1.0)
-        p = alpha * beta
-        p /= p.sum(axis=2, keepdims=True)
-        for b in range(B):
-            out[b] = p[b, :lens[b]].astype(np.float32)
-        return out
+        return chain_marginals([self.trans], [ems])[0]
 
     def predict_proba(self, items: list[tuple[str, Words]], batch_size: int = 32,
                       features: list[list[list[str]]] | None = None) -> list[np.ndarray]:
@@ -273,13 +242,7 @@ class CRFMember:
 
     def marginals_all(self, ems: list[np.ndarray], batch_size: int = 32) -> list[np.ndarray]:
         """Marginals for many documents' emissions, batched by length (input order kept)."""
-        order = sorted(range(len(ems)), key=lambda k: ems[k].shape[0])
-        out: list[np.ndarray | None] = [None] * len(ems)
-        for s in range(0, len(order), batch_size):
-            idx = order[s:s + batch_size]
-            for k, p in zip(idx, self.marginals_batch([ems[k] for k in idx])):
-                out[k] = p
-        return out  # type: ignore[return-value]
+        return marginals_all([self.trans], [ems], batch_size)[0]
 
     # ------------------------------------------------------------------- storage
     def save(self, directory: str | Path) -> None:
@@ -319,10 +282,64 @@ class CRFMember:
         return member
 
 
+def chain_marginals(trans: list[np.ndarray], ems: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+    """Per-token label marginals of several linear-chain CRFs over the same documents at once:
+    ``trans[m]`` is CRF ``m``'s ``(L, L)`` transition scores and ``ems[m]`` its emission scores per
+    document (equal lengths across CRFs). The CRFs are stacked with the documents, so the
+    position-by-position recursion (the Python loop) runs once for all of them. See
+    :meth:`CRFMember.marginals_batch`."""
+    M = len(trans)
+    if M == 0 or not ems[0]:
+        return [[] for _ in range(M)]
+    L = trans[0].shape[0]
+    B = len(ems[0])
+    lens = np.array([e.shape[0] for e in ems[0]])
+    T = int(lens.max())
+    if T == 0:
+        return [[np.zeros((0, L), dtype=np.float32)] * B for _ in range(M)]
+    E = np.ones((M, B, T, L))
+    for m in range(M):
+        for b, e in enumerate(ems[m]):
+            if e.shape[0]:
+                E[m, b, :e.shape[0]] = np.exp(e - e.max(axis=1, keepdims=True))
+    A = np.stack([np.exp(t - t.max()) for t in trans])          # (M, L, L)
+    AT = np.ascontiguousarray(A.transpose(0, 2, 1))
+    alpha = np.empty((M, B, T, L))
+    beta = np.empty((M, B, T, L))
+    a = E[:, :, 0]
+    alpha[:, :, 0] = a / a.sum(axis=2, keepdims=True)
+    for t in range(1, T):
+        a = np.matmul(alpha[:, :, t - 1], A) * E[:, :, t]
+        alpha[:, :, t] = a / a.sum(axis=2, keepdims=True)
+    beta[:, :, T - 1] = 1.0
+    live = ((np.arange(T)[None, :] + 1) < lens[:, None])[None, :, :, None]   # position t has a successor
+    for t in range(T - 2, -1, -1):
+        b = np.matmul(E[:, :, t + 1] * beta[:, :, t + 1], AT)
+        b /= b.sum(axis=2, keepdims=True)
+        beta[:, :, t] = np.where(live[:, :, t], b, 1.0)
+    p = alpha * beta
+    p /= p.sum(axis=3, keepdims=True)
+    return [[p[m, b, :lens[b]].astype(np.float32) for b in range(B)] for m in range(M)]
+
+
+def marginals_all(trans: list[np.ndarray], ems: list[list[np.ndarray]], batch_size: int = 32) -> list[list[np.ndarray]]:
+    """:func:`chain_marginals` for many documents, batched by length (input order kept)."""
+    n = len(ems[0]) if ems else 0
+    order = sorted(range(n), key=lambda k: ems[0][k].shape[0])
+    out: list[list[np.ndarray | None]] = [[None] * n for _ in trans]
+    for s in range(0, n, batch_size):
+        idx = order[s:s + batch_size]
+        got = chain_marginals(trans, [[e[k] for k in idx] for e in ems])
+        for m in range(len(trans)):
+            for k, p in zip(idx, got[m]):
+                out[m][k] = p
+    return out  # type: ignore[return-value]
+
+
 def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer | None,
               clusters: dict[str, list[int]] | None = None) -> list[list[str]]:
     tags = None
-    if gazetteer is not None or config.patterns or config.rule_features:
+    if gazetteer is not None or config.patterns or config.rule_features or config.word_freq:
         tags = [set() for _ in range(len(words))]
         if gazetteer is not None:
             for t, g in zip(tags, gazetteer.tag(words)):
@@ -332,6 +349,9 @@ def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer |
                 t |= g
         if config.rule_features:
             for t, g in zip(tags, rule_tags(text, words, config.locale)):
+                t |= g
+        if config.word_freq:
+            for t, g in zip(tags, freq_tags(words, config.locale.split("-")[0])):
                 t |= g
     return token_features(text, words, tags, extended=config.extended, clusters=clusters,
                           line_context=config.line_context)

@@ -42,6 +42,26 @@ def pattern_tags(text: str, words: Words) -> list[set[str]]:
 
 
 @lru_cache(maxsize=200_000)
+def _freq_tag(low: str, cap: bool, lang: str) -> str | None:
+    """The word's Zipf frequency in the language (``wordfreq``, pinned), bucketed, with its case."""
+    if not low[:1].isalpha():
+        return None
+    from wordfreq import zipf_frequency
+
+    return "zf%d%s" % (min(7, int(zipf_frequency(low, lang))), "C" if cap else "")
+
+
+def freq_tags(words: Words, lang: str) -> list[set[str]]:
+    """Per token its word-frequency bucket (0 = unknown to the language's table) as a tag: rare
+    capitalised words are names and places more often than common ones."""
+    out: list[set[str]] = []
+    for t in words.tokens:
+        tag = _freq_tag(t.lower(), t[:1].isupper(), lang)
+        out.append({tag} if tag else set())
+    return out
+
+
+@lru_cache(maxsize=200_000)
 def _shape(tok: str) -> str:
     out = []
     for ch in tok:
@@ -495,6 +515,8 @@ class Gazetteer:
                     continue
                 self.table.setdefault(" ".join(toks), set()).add(name)
                 self.max_len = max(self.max_len, len(toks))
+        # every proper prefix of a listed phrase: a lookup grows a key only while it can still match
+        self.prefixes = {" ".join(key.split(" ")[:k]) for key in self.table for k in range(1, key.count(" ") + 1)}
 
     @classmethod
     def for_locale(cls, locale: str) -> "Gazetteer":
@@ -516,7 +538,7 @@ class Gazetteer:
         low = [norm_token(t) for t in words.tokens]
         n = len(low)
         tags: list[set[str]] = [set() for _ in range(n)]
-        table = self.table
+        table, prefixes = self.table, self.prefixes
         for i in range(n):
             key = ""
             for k in range(i, min(n, i + self.max_len)):
@@ -527,6 +549,8 @@ class Gazetteer:
                         tags[i].add("B-" + nm)
                         for j in range(i + 1, k + 1):
                             tags[j].add("I-" + nm)
+                if key not in prefixes:
+                    break
         return tags
 
     def to_json(self) -> dict:

@@ -118,3 +118,55 @@ def test_a_stack_refuses_members_with_different_bases(docs):
     with pytest.raises(ValueError):
         CRFStack([a, b])
     assert len(stacks_of({"a": a, "b": b})) == 2
+
+
+def _tag_unpruned(gaz: Gazetteer, words) -> list[set[str]]:
+    """The gazetteer lookup without the prefix check: every key up to the longest phrase."""
+    from models.crf_features import norm_token
+
+    low = [norm_token(t) for t in words.tokens]
+    tags: list[set[str]] = [set() for _ in low]
+    for i in range(len(low)):
+        for k in range(i, min(len(low), i + gaz.max_len)):
+            for nm in gaz.table.get(" ".join(low[i:k + 1]), ()):
+                tags[i].add("B-" + nm)
+                for j in range(i + 1, k + 1):
+                    tags[j].add("I-" + nm)
+    return tags
+
+
+def test_gazetteer_stops_growing_a_key_that_cannot_match_and_finds_the_same(docs):
+    gaz = Gazetteer({"places": ["Santa Cruz de Tenerife", "Santa Cruz", "Cruz"], "names": ["Ana", "Ana María"]})
+    text = "Ana María vive en Santa Cruz de Tenerife; Santa Ana y Cruz de Santa Cruz."
+    words = tokenize(text)
+    assert gaz.tag(words) == _tag_unpruned(gaz, words)
+    assert "B-places" in gaz.tag(words)[words.tokens.index("Santa")]
+    real = Gazetteer.for_locale("es")
+    for d in docs[:8]:
+        words = tokenize(d.text)
+        assert real.tag(words) == _tag_unpruned(real, words)
+
+
+def test_members_forward_backward_together_equal_each_alone():
+    from models.crf import chain_marginals, marginals_all
+
+    rng = np.random.default_rng(3)
+    L = 7
+    trans = [rng.normal(size=(L, L)) for _ in range(3)]
+    lens = [0, 1, 4, 40, 9]
+    ems = [[rng.normal(size=(n, L)) * 3 for n in lens] for _ in trans]
+    together = marginals_all(trans, ems, batch_size=2)
+    for m in range(3):
+        alone = chain_marginals([trans[m]], [ems[m]])[0]
+        for n, a, b in zip(lens, alone, together[m]):
+            assert a.shape == b.shape == (n, L)
+            np.testing.assert_array_equal(a, b)
+            if n:
+                np.testing.assert_allclose(b.sum(axis=1), 1.0, atol=1e-5)
+    # a two-token chain by brute force: p(y1, y2) ~ exp(e1[y1] + t[y1, y2] + e2[y2])
+    e = [rng.normal(size=(2, L))]
+    joint = np.exp(e[0][0][:, None] + trans[0] + e[0][1][None, :])
+    joint /= joint.sum()
+    got = chain_marginals([trans[0]], [e])[0][0]
+    np.testing.assert_allclose(got[0], joint.sum(axis=1), atol=1e-6)
+    np.testing.assert_allclose(got[1], joint.sum(axis=0), atol=1e-6)
