@@ -179,9 +179,11 @@ def main() -> int:
     # --- ablation rows -------------------------------------------------------------------
     rows: dict[str, dict] = {}
 
+    outputs: dict[str, list] = {}
+
     def run(name: str, det: Detector) -> None:
         t0 = time.time()
-        out = det.detect_many(dev_docs)
+        out = outputs[name] = det.detect_many(dev_docs)
         rows[name] = _score({d.doc_id: s for d, s in zip(dev_docs, out)}, dev_docs)
         rows[name]["seconds"] = time.time() - t0
 
@@ -199,6 +201,15 @@ def main() -> int:
     run("ensemble+rules", Detector.load(version, dictionaries=False, mode=flat))
     run("everything", Detector.load(version, mode=flat))
     run("everything (union)", Detector.load(version, policy="union", mode=flat))
+    # the boundaries avenue: the gold's boundary conventions learned from train/ (not applied by
+    # detection: see pipeline/detection/boundaries.py) on the model spans of "everything"
+    from pipeline.detection.boundaries import adjust_spans, learn
+
+    for label, knobs in (("everything+edge trims", {"split": False}), ("everything+trims+splits", {})):
+        table = learn(train_docs, **knobs)
+        adjusted = {d.doc_id: adjust_spans(d.text, s, table, MEDDOCAN.category_of)
+                    for d, s in zip(dev_docs, outputs["everything"])}
+        rows[label] = _score(adjusted, dev_docs)
     if hier:
         h_det = Detector.load(version, rules=False, dictionaries=False)
         run("hierarchical (tuned)", h_det)
@@ -238,7 +249,8 @@ def main() -> int:
     short = {"CRF baseline": "base", "rules": "rul", "dictionaries": "dic", "rules+dictionaries": "r+d",
              "ensemble @0.5": "e.5", "ensemble (tuned)": "ens", "everything @0.5": "all.5", "ensemble+rules": "e+r",
              "everything": "all", "everything (union)": "uni", "hierarchical (tuned)": "hier",
-             "flat (same members)": "flat", "hierarchical+everything": "h.all"}
+             "flat (same members)": "flat", "hierarchical+everything": "h.all", "everything+edge trims": "trim",
+             "everything+trims+splits": "split"}
     cols = list(rows)
     heads = [short.get(c, c.replace("member ", "")[:4]) for c in cols]
     print()

@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from models.crf_features import Gazetteer, freq_tags, pattern_tags, tag_features, token_features
+from models.crf_features import Gazetteer, pattern_tags, tag_features, token_features
 from models.words import Words
 
 
@@ -34,7 +34,6 @@ class CRFConfig:
     clusters: bool = True           # word clusters learned from the texts (see models.clusters)
     line_context: bool = False      # first word and length of the token's line, 4-character affixes
     rule_features: bool = False     # the locale's rule recognizers' hits as features (pipeline.detection.rules)
-    word_freq: bool = False         # the word's frequency bucket in the locale's language (wordfreq) as a feature
     locale: str = "es"              # whose rule pack (set from the training config)
 
 
@@ -339,7 +338,7 @@ def marginals_all(trans: list[np.ndarray], ems: list[list[np.ndarray]], batch_si
 def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer | None,
               clusters: dict[str, list[int]] | None = None) -> list[list[str]]:
     tags = None
-    if gazetteer is not None or config.patterns or config.rule_features or config.word_freq:
+    if gazetteer is not None or config.patterns or config.rule_features:
         tags = [set() for _ in range(len(words))]
         if gazetteer is not None:
             for t, g in zip(tags, gazetteer.tag(words)):
@@ -349,9 +348,6 @@ def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer |
                 t |= g
         if config.rule_features:
             for t, g in zip(tags, rule_tags(text, words, config.locale)):
-                t |= g
-        if config.word_freq:
-            for t, g in zip(tags, freq_tags(words, config.locale.split("-")[0])):
                 t |= g
     return token_features(text, words, tags, extended=config.extended, clusters=clusters,
                           line_context=config.line_context)

@@ -42,26 +42,6 @@ def pattern_tags(text: str, words: Words) -> list[set[str]]:
 
 
 @lru_cache(maxsize=200_000)
-def _freq_tag(low: str, cap: bool, lang: str) -> str | None:
-    """The word's Zipf frequency in the language (``wordfreq``, pinned), bucketed, with its case."""
-    if not low[:1].isalpha():
-        return None
-    from wordfreq import zipf_frequency
-
-    return "zf%d%s" % (min(7, int(zipf_frequency(low, lang))), "C" if cap else "")
-
-
-def freq_tags(words: Words, lang: str) -> list[set[str]]:
-    """Per token its word-frequency bucket (0 = unknown to the language's table) as a tag: rare
-    capitalised words are names and places more often than common ones."""
-    out: list[set[str]] = []
-    for t in words.tokens:
-        tag = _freq_tag(t.lower(), t[:1].isupper(), lang)
-        out.append({tag} if tag else set())
-    return out
-
-
-@lru_cache(maxsize=200_000)
 def _shape(tok: str) -> str:
     out = []
     for ch in tok:
