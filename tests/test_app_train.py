@@ -69,7 +69,7 @@ def test_lead_sees_gold_form_and_no_jobs(demo_app):
     assert at.title[0].value == "Train"
     assert shows(at, "finished gold document(s)")
     assert shows(at, "No training or pre-annotation job is running.")
-    assert at.multiselect(key="train.members").value == ["crf", "crf-l1", "crf-rules"]
+    assert at.multiselect(key="train.members").value == ["crf"]          # one CRF by default
     assert at.selectbox(key="train.mode").value == "flat"
     assert not at.button(key="train.start").disabled          # the demo's gold spans 4 patients
     assert shows(at, "No model version yet.")

@@ -140,3 +140,24 @@ def test_training_with_parallel_crfs_and_refit_publishes_every_member(data, tmp_
     assert any("refit on train+dev" in e.message for e in events)
     done = [e.done for e in events]
     assert done == sorted(done) and events[-1].done == events[-1].total
+
+
+def test_the_app_and_the_trainer_agree_on_the_default_members():
+    from models.trainer import DEFAULT_MEMBERS, TrainConfig
+    from services.training import DEFAULT_MEMBERS as APP_DEFAULT
+
+    assert tuple(TrainConfig().members) == DEFAULT_MEMBERS == APP_DEFAULT == ("crf",)
+
+
+def test_one_member_with_refit_fits_both_at_once_and_publishes_the_refit(data, tmp_path):
+    docs = data[0]
+    events = []
+    cfg = dict(seed=3, threads=1, crf={"max_iterations": 8, "clusters": False}, crf_workers=2)
+    info = train_ensemble(docs[:12], docs[12:], MEDDOCAN, cfg, tmp_path, progress=events.append)
+    assert info.members == ["crf"] and info.metrics["refit"] == ["crf"]
+    assert sorted(p.name for p in (Path(info.path) / "members").iterdir()) == ["crf"]
+    # both fits reported iterations, the refit's marked as such, and progress never went back
+    assert any(e.message.startswith("crf: iteration") for e in events)
+    assert any(e.message.startswith("crf: refit on train+dev, iteration") for e in events)
+    done = [e.done for e in events]
+    assert done == sorted(done) and events[-1].done == events[-1].total

@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--locale", help="rules/dictionaries locale stored with the model (default: the schema's: es for meddocan, de for german-8, else en)")
     p.add_argument("--members", default=None,
                    help="comma-separated members: crf, crf-<variant> (crf-l1, crf-rules), bert, electra, roberta "
-                        "(default crf,crf-l1,crf-rules)")
+                        "(default crf)")
     p.add_argument("--epochs", type=int, help="encoder fine-tuning epochs (default per member config)")
     p.add_argument("--mlm-epochs", type=int, help="masked-LM pre-training epochs before fine-tuning (default 0)")
     p.add_argument("--seed", type=int, default=13, help="random seed (default 13)")

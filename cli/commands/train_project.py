@@ -17,9 +17,9 @@ HELP = "retrain a project's detection model from its finished gold documents (a 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=None, help="database file (default: $WORKBENCH_DB or var/workbench.db)")
     p.add_argument("--project", required=True, help="project name")
-    p.add_argument("--members", default="crf,crf-l1,crf-rules",
+    p.add_argument("--members", default="crf",
                    help="comma-separated members: crf, crf-l1, crf-rules, bert, electra, roberta "
-                        "(default crf,crf-l1,crf-rules)")
+                        "(default crf)")
     p.add_argument("--mode", default="flat",
                    help="ensemble mode: flat (default) or hierarchical (a category CRF beside the type members; "
                         "disagreements become OTHER, flagged for review)")
