@@ -20,6 +20,7 @@ import scipy.sparse as sp
 
 from models.crf_features import Gazetteer, pattern_tags, tag_features, token_features
 from models.words import Words
+from pipeline.errors import WorkbenchError
 
 
 @dataclass
@@ -39,6 +40,10 @@ class CRFConfig:
 
 class _Stopped(Exception):
     pass
+
+
+class IncompatibleModel(WorkbenchError):
+    """A saved member this version cannot run (safe to show: names the member and settings only)."""
 
 
 class CRFMember:
@@ -275,8 +280,15 @@ class CRFMember:
         clusters = None
         if (d / "clusters.json").is_file():
             clusters = json.loads((d / "clusters.json").read_text(encoding="utf-8"))
+        settings = dict(meta.get("config", {}))
+        unknown = sorted(set(settings) - set(CRFConfig.__dataclass_fields__))
+        if unknown:
+            # a member trained by another version of the workbench: its features cannot be
+            # computed here, and a model scored on other features than it learned misses PHI
+            raise IncompatibleModel(f"CRF member {meta.get('name', d.name)!r} uses settings this version does not know "
+                             f"({', '.join(unknown)}); retrain the model with this version")
         member = cls(meta["name"], meta["labels"], attrs, sp.load_npz(d / "state.npz"),
-                     np.load(d / "transitions.npy"), CRFConfig(**meta.get("config", {})), gaz, clusters)
+                     np.load(d / "transitions.npy"), CRFConfig(**settings), gaz, clusters)
         member._unseen = list(meta.get("unseen", []))
         return member
 

@@ -161,3 +161,22 @@ def test_one_member_with_refit_fits_both_at_once_and_publishes_the_refit(data, t
     assert any(e.message.startswith("crf: refit on train+dev, iteration") for e in events)
     done = [e.done for e in events]
     assert done == sorted(done) and events[-1].done == events[-1].total
+
+
+def test_a_member_saved_with_settings_this_version_lacks_is_refused_in_one_line(data, tmp_path):
+    import json
+
+    from models.crf import IncompatibleModel
+    from pipeline.errors import is_user_error
+
+    _, items, tags, labels = data
+    fit_crfs({"crf": CRFConfig(max_iterations=3, clusters=False)}, items[:4], tags[:4], labels, gazetteer=None,
+             clusters=None, save_root=tmp_path, workers=1)
+    meta_path = tmp_path / "crf" / "member.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta["config"]["word_freq"] = True                   # a feature a newer version might add
+    meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    with pytest.raises(IncompatibleModel) as e:
+        CRFMember.load(tmp_path / "crf")
+    assert is_user_error(e.value) and "\n" not in str(e.value)
+    assert "word_freq" in str(e.value) and "retrain" in str(e.value)
