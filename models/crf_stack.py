@@ -104,9 +104,15 @@ class CRFStack:
             tags = rule_tags[k] if rule_tags is not None else None
             for j, em in enumerate(self.emissions(self.features(text, words, tags))):
                 ems[j].append(em)
-        # the members' forward-backward recursions run together (one Python loop for all)
-        for m, probs in zip(self.members, marginals_all([m.trans for m in self.members], ems, batch_size)):
-            per[m.name] = probs
+        # the forward-backward recursions of members with the same labels run together (one
+        # Python loop for all; a hierarchical version's category member has labels of its own)
+        groups: dict[int, list[int]] = {}
+        for j, m in enumerate(self.members):
+            groups.setdefault(m.trans.shape[0], []).append(j)
+        for idx in groups.values():
+            got = marginals_all([self.members[j].trans for j in idx], [ems[j] for j in idx], batch_size)
+            for j, probs in zip(idx, got):
+                per[self.members[j].name] = probs
         return per
 
 
