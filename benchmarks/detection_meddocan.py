@@ -23,6 +23,12 @@ ablation adds "hierarchical (tuned)", "flat (same members)" and "hierarchical+ev
 how many of the hierarchical spans ended as their category's other type or as OTHER (flagged)::
 
     python benchmarks/detection_meddocan.py --mode hierarchical --skip-baseline --repeat 1
+
+Surrogate augmentation (``augment_copies``: K rewrites of every training note by the replace
+engine, seen by the encoders, and by the CRFs with ``augment_crf``) is a training setting::
+
+    echo '{"members": ["crf", "bert"], "augment_copies": 2}' > aug.json
+    python benchmarks/detection_meddocan.py --config aug.json --skip-baseline --skip-speed
 """
 from __future__ import annotations
 
@@ -162,6 +168,11 @@ def main() -> int:
             per_member += "; refit on train+dev: " + ", ".join(refits)
         print(f"training: {wall / 60:.1f} min wall, {cpu / 60:.1f} min CPU (all threads) for members "
               f"{','.join(info.members)} ({per_member}); load average now {os.getloadavg()[0]:.1f}")
+        aug = info.metrics.get("augment")
+        if aug:
+            print(f"surrogate copies: {aug['documents']} notes ({aug['copies']} per training note, {aug['skipped']} "
+                  f"left out where a surrogate fell back), seen by the encoders{' and the CRFs' if aug['crf'] else ''}")
+            result["augment"] = aug
         result["train_wall_s"] = wall
         result["train_cpu_s"] = cpu
     ens = Ensemble.load(version)

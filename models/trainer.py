@@ -112,6 +112,8 @@ class TrainConfig:
     crf_workers: int | None = None       # CRF members fitted at once, one process each (None: all, up to 2x the cores)
     mode: str = "flat"                   # "hierarchical": also a category member, joined with the type members
     category_members: dict[str, list[str]] = field(default_factory=dict)  # category -> members voting for its types
+    augment_copies: int = 0              # surrogate copies of every training note for the encoders (0: none)
+    augment_crf: bool = False            # the CRF members learn from the copies too
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
@@ -207,6 +209,10 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
         train_docs, dev_docs = patient_split(train_docs, cfg.dev_fraction, cfg.seed)
     if not dev_docs:
         raise ValueError("need at least two patients (or dev documents) to tune and evaluate")
+    if cfg.augment_copies < 0:
+        raise ValueError("augment_copies cannot be negative")
+    if cfg.augment_copies and cfg.augment_crf and hierarchical:
+        raise ValueError("augment_crf is not available in hierarchical mode")
 
     def check_stop() -> None:
         if should_stop is not None and should_stop():
@@ -238,6 +244,30 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
                   for d, (_, w) in zip(train_docs, train_items)]
     dev_gold = [_gold(d, schema) for d in dev_docs]
     dev_words = [w for _, w in dev_items]
+
+    def bio_of(docs: list[Document], items) -> list[list[str]]:
+        return [spans_to_bio(w, [Span(d.doc_id, s, e, "X", t) for s, e, t in _gold(d, schema)], labels)
+                for d, (_, w) in zip(docs, items)]
+
+    # Surrogate copies of the training notes (never of the notes thresholds are tuned on): the
+    # members listed see each context with other names, streets, ids and dates.
+    aug_train_items: list = []
+    aug_train_tags: list[list[str]] = []
+    aug_dev_items: list = []
+    aug_dev_tags: list[list[str]] = []
+    augment_meta: dict = {}
+    if cfg.augment_copies:
+        from pipeline.deid.augment import surrogate_copies
+
+        made = surrogate_copies(train_docs, cfg.augment_copies, locale=cfg.locale, seed=cfg.seed)
+        aug_train_items = [(d.text, tokenize(d.text)) for d in made.documents]
+        aug_train_tags = bio_of(made.documents, aug_train_items)
+        augment_meta = {"copies": cfg.augment_copies, "documents": len(made.documents), "skipped": made.skipped,
+                        "crf": cfg.augment_crf}
+        if cfg.augment_crf and cfg.refit_crf:
+            made_dev = surrogate_copies(dev_docs, cfg.augment_copies, locale=cfg.locale, seed=cfg.seed)
+            aug_dev_items = [(d.text, tokenize(d.text)) for d in made_dev.documents]
+            aug_dev_tags = bio_of(made_dev.documents, aug_dev_items)
 
     def dev_f1_of(probs: list[np.ndarray]) -> float:
         return score(decode_many(probs, dev_words, index), dev_gold).f1
@@ -323,13 +353,16 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             # thresholds nor the first fit, so both fits of every member run side by side: on two
             # cores no core waits for the slowest member of one round. Word clusters are learned
             # once from the texts of both (no labels are used).
-            jobs: dict[str, tuple[str, int | None]] = {m: (m, len(train_items)) for m in fitted}
+            crf_aug = cfg.augment_crf and bool(aug_train_items)
+            items = train_items + (aug_train_items if crf_aug else [])
+            tags = train_tags + (aug_train_tags if crf_aug else [])
+            jobs: dict[str, tuple[str, int | None]] = {m: (m, len(items)) for m in fitted}
             fit_targets = dict(targets)
-            items, tags = train_items, train_tags
             if refit:
-                dev_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, "X", t) for s, e, t in _gold(d, schema)], labels)
-                            for d, (_, w) in zip(dev_docs, dev_items)]
-                items, tags = train_items + dev_items, train_tags + dev_tags
+                dev_tags = bio_of(dev_docs, dev_items)
+                items, tags = items + dev_items, tags + dev_tags
+                if crf_aug:
+                    items, tags = items + aug_dev_items, tags + aug_dev_tags
                 jobs.update({m + REFIT: (m, None) for m in refit})
                 if hierarchical:
                     dev_cat_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, c) for s, e, c in g], cat_labels)
@@ -364,7 +397,7 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
                        None if f1 != f1 else f1)
 
             member = EncoderMember.train(
-                m, train_items, train_tags, labels, enc_cfg, dev_items=dev_items,
+                m, train_items + aug_train_items, train_tags + aug_train_tags, labels, enc_cfg, dev_items=dev_items,
                 dev_eval=lambda _mem, probs: dev_f1_of(probs), extra_texts=extra_texts,
                 hook=ProgressHook(begin=begin, step=step, epoch=epoch))
             check_stop()
@@ -429,6 +462,8 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
                 metrics[m]["refit_seconds"] = fit_meta[m + REFIT]["seconds"]
                 metrics[m]["refit_cpu_seconds"] = fit_meta[m + REFIT]["cpu_seconds"]
             metrics["refit"] = list(refit)
+        if augment_meta:
+            metrics["augment"] = augment_meta
 
         info = ModelVersionInfo(
             name=name, path=str(out_dir / name),

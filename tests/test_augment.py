@@ -1,0 +1,113 @@
+"""Surrogate copies of gold notes for training (pipeline/deid/augment.py, TrainConfig.augment_copies):
+the copies carry every gold span to its new value, the training split alone is copied, and the
+members that are meant to see the copies do."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import models.trainer as trainer
+from models.trainer import train_ensemble
+from pipeline.deid.augment import augment_profile, surrogate_copies
+from pipeline.formats import read_collection
+from pipeline.schemas import MEDDOCAN
+from pipeline.spans import Document, Span
+
+REPO = Path(__file__).resolve().parents[1]
+TINY_ENCODER = dict(hidden=32, layers=1, heads=2, intermediate=64, vocab_size=600, max_len=48, overlap=12,
+                    epochs=1, batch_size=8, lr=3e-3)
+
+
+@pytest.fixture(scope="module")
+def docs() -> list[Document]:
+    return read_collection(REPO / "tests" / "fixtures" / "meddocan" / "brat", "brat", MEDDOCAN)
+
+
+def test_every_copy_keeps_each_gold_span_with_its_type_over_a_new_value(docs):
+    out = surrogate_copies(docs, 2, locale="es", seed=5)
+    assert out.by_copy and sum(out.by_copy) == len(out.documents)
+    assert len(out.documents) + out.skipped == 2 * sum(1 for d in docs if d.spans)
+    by_id = {d.doc_id: d for d in docs}
+    replaced = changed = 0
+    for copy in out.documents:
+        orig = by_id[copy.doc_id.rsplit("~copy", 1)[0]]
+        assert [(s.category, s.type) for s in copy.spans] == [(s.category, s.type) for s in orig.spans]
+        for s, o in zip(copy.spans, orig.spans):
+            new, old = copy.text[s.start:s.end], orig.text[o.start:o.end]
+            assert new.strip() and not new.startswith("[")          # a surrogate, never a placeholder
+            if o.category == "OTHER":
+                assert new == old                                      # sex and relatives keep their words
+            elif o.category in ("NAME", "LOCATION", "ID", "CONTACT"):
+                replaced += 1
+                changed += new != old
+        # the text between spans is the note's own
+        assert copy.text[:copy.spans[0].start] == orig.text[:orig.spans[0].start]
+    assert replaced and changed / replaced > 0.95
+
+
+def test_copies_repeat_for_a_seed_and_differ_between_copies_and_seeds(docs):
+    a = surrogate_copies(docs[:4], 2, locale="es", seed=5).documents
+    b = surrogate_copies(docs[:4], 2, locale="es", seed=5).documents
+    c = surrogate_copies(docs[:4], 1, locale="es", seed=6).documents
+    assert [d.text for d in a] == [d.text for d in b]
+    first = [d for d in a if d.doc_id.endswith("~copy1")]
+    second = [d for d in a if d.doc_id.endswith("~copy2")]
+    assert [d.text for d in first] != [d.text for d in second]
+    assert [d.text for d in first] != [d.text for d in c]
+
+
+def test_a_note_whose_surrogate_falls_back_is_left_out_not_copied_with_a_placeholder():
+    # an age the shift cannot read falls back to a placeholder: that copy would teach "[AGE]"
+    d = Document("n1", "Edad: desconocida. Paciente Ana Pérez.",
+                 [Span("n1", 6, 17, "AGE", "EDAD_SUJETO_ASISTENCIA"), Span("n1", 28, 37, "NAME", "NOMBRE_SUJETO_ASISTENCIA")])
+    out = surrogate_copies([d], 1, locale="es")
+    assert out.documents == [] and out.skipped == 1
+    with pytest.raises(ValueError):
+        surrogate_copies([d], -1, locale="es")
+
+
+def test_the_profile_replaces_every_category_but_other_and_propagates_nothing():
+    p = augment_profile()
+    assert p.action_for("OTHER") == "keep" and p.action_for("NAME") == "replace" and not p.propagate
+
+
+def test_the_encoders_learn_from_the_copies_and_the_crfs_only_when_asked(docs, tmp_path, monkeypatch):
+    seen: dict[str, int] = {}
+    real_train = trainer.EncoderMember.train
+    real_fit = trainer.fit_crfs
+
+    def spy_train(name, items, tags, *a, **k):
+        seen[name] = len(items)
+        return real_train(name, items, tags, *a, **k)
+
+    def spy_fit(configs, items, *a, fit_on=None, **k):
+        seen["crf items"] = len(items)
+        seen["crf fit_on"] = max(fit_on.values())
+        return real_fit(configs, items, *a, fit_on=fit_on, **k)
+
+    monkeypatch.setattr(trainer.EncoderMember, "train", staticmethod(spy_train))
+    monkeypatch.setattr(trainer, "fit_crfs", spy_fit)
+    train, dev = docs[:12], docs[12:]
+    cfg = dict(members=["crf", "bert"], seed=3, threads=1, crf={"max_iterations": 5, "clusters": False},
+               encoders={"bert": dict(TINY_ENCODER)}, augment_copies=2, crf_workers=1)
+    info = train_ensemble(train, dev, MEDDOCAN, cfg, tmp_path / "a")
+    made = info.metrics["augment"]["documents"]
+    assert made > 12 and info.metrics["augment"]["copies"] == 2 and info.n_train_docs == 12
+    assert seen["bert"] == 12 + made                      # the encoder saw the notes and their copies
+    assert seen["crf fit_on"] == 12 and seen["crf items"] == 12 + len(dev)   # the CRF did not
+    info = train_ensemble(train, dev, MEDDOCAN, {**cfg, "members": ["crf"], "augment_crf": True, "name": "b"},
+                          tmp_path / "a")
+    made_dev = seen["crf items"] - 12 - made - len(dev)
+    assert seen["crf fit_on"] == 12 + made and made_dev > len(dev)   # refit: train, copies, dev, dev copies
+    # thresholds were tuned on the real dev notes only
+    assert info.n_dev_docs == len(dev)
+
+
+def test_bad_augment_settings_are_refused_before_anything_is_trained(docs, tmp_path):
+    with pytest.raises(ValueError, match="negative"):
+        train_ensemble(docs[:12], docs[12:], MEDDOCAN, dict(augment_copies=-1), tmp_path)
+    with pytest.raises(ValueError, match="hierarchical"):
+        train_ensemble(docs[:12], docs[12:], MEDDOCAN, dict(augment_copies=1, augment_crf=True, mode="hierarchical"),
+                       tmp_path)
+    assert not any(tmp_path.iterdir())
