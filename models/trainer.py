@@ -211,8 +211,6 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
         raise ValueError("need at least two patients (or dev documents) to tune and evaluate")
     if cfg.augment_copies < 0:
         raise ValueError("augment_copies cannot be negative")
-    if cfg.augment_copies and cfg.augment_crf and hierarchical:
-        raise ValueError("augment_crf is not available in hierarchical mode")
 
     def check_stop() -> None:
         if should_stop is not None and should_stop():
@@ -255,19 +253,23 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
     aug_train_tags: list[list[str]] = []
     aug_dev_items: list = []
     aug_dev_tags: list[list[str]] = []
+    aug_train_docs: list[Document] = []
+    aug_dev_docs: list[Document] = []
     augment_meta: dict = {}
     if cfg.augment_copies:
         from pipeline.deid.augment import surrogate_copies
 
         made = surrogate_copies(train_docs, cfg.augment_copies, locale=cfg.locale, seed=cfg.seed)
-        aug_train_items = [(d.text, tokenize(d.text)) for d in made.documents]
-        aug_train_tags = bio_of(made.documents, aug_train_items)
+        aug_train_docs = made.documents
+        aug_train_items = [(d.text, tokenize(d.text)) for d in aug_train_docs]
+        aug_train_tags = bio_of(aug_train_docs, aug_train_items)
         augment_meta = {"copies": cfg.augment_copies, "documents": len(made.documents), "skipped": made.skipped,
                         "crf": cfg.augment_crf}
         if cfg.augment_crf and cfg.refit_crf:
             made_dev = surrogate_copies(dev_docs, cfg.augment_copies, locale=cfg.locale, seed=cfg.seed)
-            aug_dev_items = [(d.text, tokenize(d.text)) for d in made_dev.documents]
-            aug_dev_tags = bio_of(made_dev.documents, aug_dev_items)
+            aug_dev_docs = made_dev.documents
+            aug_dev_items = [(d.text, tokenize(d.text)) for d in aug_dev_docs]
+            aug_dev_tags = bio_of(aug_dev_docs, aug_dev_items)
 
     def dev_f1_of(probs: list[np.ndarray]) -> float:
         return score(decode_many(probs, dev_words, index), dev_gold).f1
@@ -275,12 +277,18 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
     # the hierarchical mode's category member: its own labels, tags and dev gold
     cat_labels: list[str] = []
     targets: dict[str, tuple[list[list[str]], list[str]]] = {}
+
+    def cat_bio_of(docs: list[Document], items) -> list[list[str]]:
+        return [spans_to_bio(w, [Span(d.doc_id, s, e, c) for s, e, c in _gold_categories(d, schema)], cat_labels)
+                for d, (_, w) in zip(docs, items)]
+
+    crf_aug = cfg.augment_crf and bool(aug_train_items)
     if hierarchical:
         cats_present = {c for d in train_docs for _, _, c in _gold_categories(d, schema)}
         cat_labels = bio_labels([c for c in schema.categories if c in cats_present])
-        train_cat_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, c) for s, e, c in _gold_categories(d, schema)],
-                                       cat_labels) for d, (_, w) in zip(train_docs, train_items)]
-        targets[CATEGORY_MEMBER] = (train_cat_tags, cat_labels)
+        # the category member's tags follow the CRFs' items: training notes, then their copies
+        targets[CATEGORY_MEMBER] = (cat_bio_of(train_docs, train_items)
+                                    + (cat_bio_of(aug_train_docs, aug_train_items) if crf_aug else []), cat_labels)
     cat_index = LabelIndex.of(cat_labels) if hierarchical else None
     dev_cat_gold = [_gold_categories(d, schema) for d in dev_docs] if hierarchical else []
 
@@ -353,7 +361,6 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
             # thresholds nor the first fit, so both fits of every member run side by side: on two
             # cores no core waits for the slowest member of one round. Word clusters are learned
             # once from the texts of both (no labels are used).
-            crf_aug = cfg.augment_crf and bool(aug_train_items)
             items = train_items + (aug_train_items if crf_aug else [])
             tags = train_tags + (aug_train_tags if crf_aug else [])
             jobs: dict[str, tuple[str, int | None]] = {m: (m, len(items)) for m in fitted}
@@ -365,8 +372,8 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
                     items, tags = items + aug_dev_items, tags + aug_dev_tags
                 jobs.update({m + REFIT: (m, None) for m in refit})
                 if hierarchical:
-                    dev_cat_tags = [spans_to_bio(w, [Span(d.doc_id, s, e, c) for s, e, c in g], cat_labels)
-                                    for d, (_, w), g in zip(dev_docs, dev_items, dev_cat_gold)]
+                    dev_cat_tags = cat_bio_of(dev_docs, dev_items) + (
+                        cat_bio_of(aug_dev_docs, aug_dev_items) if crf_aug else [])
                     all_cat = (targets[CATEGORY_MEMBER][0] + dev_cat_tags, cat_labels)
                     fit_targets = {CATEGORY_MEMBER: all_cat, CATEGORY_MEMBER + REFIT: all_cat}
             fit_crf_members(jobs, items, tags, tmp / "members", dev_items=dev_items,

@@ -107,7 +107,26 @@ def test_the_encoders_learn_from_the_copies_and_the_crfs_only_when_asked(docs, t
 def test_bad_augment_settings_are_refused_before_anything_is_trained(docs, tmp_path):
     with pytest.raises(ValueError, match="negative"):
         train_ensemble(docs[:12], docs[12:], MEDDOCAN, dict(augment_copies=-1), tmp_path)
-    with pytest.raises(ValueError, match="hierarchical"):
-        train_ensemble(docs[:12], docs[12:], MEDDOCAN, dict(augment_copies=1, augment_crf=True, mode="hierarchical"),
-                       tmp_path)
     assert not any(tmp_path.iterdir())
+
+
+def test_in_hierarchical_mode_the_category_member_learns_from_the_copies_in_step_with_the_crfs(docs, tmp_path,
+                                                                                            monkeypatch):
+    seen: dict = {}
+    real_fit = trainer.fit_crfs
+
+    def spy_fit(configs, items, tags, *a, targets=None, fit_on=None, **k):
+        seen.update(items=len(items), tags=len(tags), fit_on=dict(fit_on),
+                    targets={j: len(t[0]) for j, t in (targets or {}).items()})
+        return real_fit(configs, items, tags, *a, targets=targets, fit_on=fit_on, **k)
+
+    monkeypatch.setattr(trainer, "fit_crfs", spy_fit)
+    cfg = dict(members=["crf"], seed=3, threads=1, crf={"max_iterations": 5, "clusters": False}, crf_workers=1,
+               augment_copies=1, augment_crf=True, mode="hierarchical")
+    info = train_ensemble(docs[:12], docs[12:], MEDDOCAN, cfg, tmp_path)
+    made = info.metrics["augment"]["documents"]
+    assert made > 6 and seen["fit_on"]["crf"] == 12 + made
+    # the category member's tags line up with every item, copies of train and dev included
+    assert seen["items"] == seen["tags"] > 12 + made + len(docs[12:])
+    assert set(seen["targets"].values()) == {seen["items"]} and len(seen["targets"]) == 2
+    assert info.mode == "hierarchical"
