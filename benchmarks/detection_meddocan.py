@@ -25,9 +25,13 @@ how many of the hierarchical spans ended as their category's other type or as OT
     python benchmarks/detection_meddocan.py --mode hierarchical --skip-baseline --repeat 1
 
 Surrogate augmentation (``augment_copies``: K rewrites of every training note by the replace
-engine, seen by the encoders, and by the CRFs with ``augment_crf``) is a training setting::
+engine, seen by the encoders, and by the CRFs unless ``augment_crf`` is false; the default is one
+copy for every member) is a training setting; the row without it, and bert beside the CRF on two
+copies that only bert learns from::
 
-    echo '{"members": ["crf", "bert"], "augment_copies": 2}' > aug.json
+    echo '{"augment_copies": 0}' > plain.json
+    python benchmarks/detection_meddocan.py --config plain.json --skip-baseline --skip-speed
+    echo '{"members": ["crf", "bert"], "augment_copies": 2, "augment_crf": false}' > aug.json
     python benchmarks/detection_meddocan.py --config aug.json --skip-baseline --skip-speed
 """
 from __future__ import annotations

@@ -57,6 +57,19 @@ def read_json_config(path: str | None) -> dict:
     return extra
 
 
+def augment_options(args) -> dict:
+    """The training config keys set by ``--augment-copies N`` and ``--no-augment-crf`` (only those
+    given: a ``--config`` file or the defaults decide the rest)."""
+    out: dict = {}
+    if getattr(args, "augment_copies", None) is not None:
+        if args.augment_copies < 0:
+            raise WorkbenchError("--augment-copies cannot be negative")
+        out["augment_copies"] = args.augment_copies
+    if getattr(args, "no_augment_crf", False):
+        out["augment_crf"] = False
+    return out
+
+
 def tqdm_progress(desc: str, unit: str = "file") -> tuple[Callable[[int, int], None], Callable[[], None]]:
     """A ``progress(done, total)`` callback drawing a tqdm bar on stderr (only on a terminal),
     and a ``close()`` for it."""

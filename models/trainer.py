@@ -112,8 +112,8 @@ class TrainConfig:
     crf_workers: int | None = None       # CRF members fitted at once, one process each (None: all, up to 2x the cores)
     mode: str = "flat"                   # "hierarchical": also a category member, joined with the type members
     category_members: dict[str, list[str]] = field(default_factory=dict)  # category -> members voting for its types
-    augment_copies: int = 0              # surrogate copies of every training note for the encoders (0: none)
-    augment_crf: bool = False            # the CRF members learn from the copies too
+    augment_copies: int = 1              # surrogate copies of every training note the members learn from (0: none)
+    augment_crf: bool = True             # the CRF members learn from the copies too (the encoders always do)
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":

@@ -148,7 +148,7 @@ def test_form_passes_the_chosen_ensemble_mode_to_the_job(demo_app, monkeypatch):
     [params] = started
     assert params["mode"] == "hierarchical"
     assert tj.TrainParams.from_params(params).mode == "hierarchical"   # what the worker reads back
-    assert tj.TrainParams.from_params(params).config == {"refit_crf": False}   # the faster training, chosen
+    assert tj.TrainParams.from_params(params).config["refit_crf"] is False   # the faster training, chosen
     job = store.list_jobs(demo_app.db(), "train")[0]
     assert job.params["mode"] == "hierarchical"
 
@@ -204,3 +204,32 @@ def test_stale_job_listed_as_failed_with_reason(demo_app):
     assert store.get_job(db, job_id).status == "failed"
     assert shows(at, "worker stopped (no heartbeat since 2000-01-01")
     assert shows(at, "No training or pre-annotation job is running.")
+
+
+def test_form_passes_the_surrogate_copies_chosen_to_the_job(demo_app, monkeypatch):
+    started: list[dict] = []
+
+    def fake_start(db_path, kind, params, *, user=None):
+        started.append(params)
+        return store.create_job(store.connect(db_path), kind, params, project_id=params["project_id"], user=user)
+
+    monkeypatch.setattr(tj, "start_job", fake_start)
+    at = _train_page(demo_app)
+    # the default: one copy, which the CRFs learn from too
+    assert at.number_input(key="train.augment").value == 1 and at.checkbox(key="train.augment_crf").value
+    at.number_input(key="train.augment").set_value(2)
+    at.checkbox(key="train.augment_crf").uncheck()
+    at.button(key="train.start").click().run()
+    assert not errors(at), errors(at)
+    [params] = started
+    assert tj.TrainParams.from_params(params).config == {"augment_copies": 2, "augment_crf": False}
+
+
+@pytest.mark.parametrize("config, words", [({"augment_copies": -1}, "between 0 and"),
+                                           ({"augment_copies": 99}, "between 0 and"),
+                                           ({"augment_copies": "two"}, "whole number"),
+                                           ({"augment_copies": 1, "augment_crf": "yes"}, "true or false")])
+def test_bad_surrogate_settings_are_refused_in_one_line(config, words):
+    with pytest.raises(tj.TrainingError) as e:
+        tj.TrainParams.from_params({"project_id": 1, "config": config})
+    assert "\n" not in str(e.value) and words in str(e.value)

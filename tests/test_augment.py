@@ -72,7 +72,7 @@ def test_the_profile_replaces_every_category_but_other_and_propagates_nothing():
     assert p.action_for("OTHER") == "keep" and p.action_for("NAME") == "replace" and not p.propagate
 
 
-def test_the_encoders_learn_from_the_copies_and_the_crfs_only_when_asked(docs, tmp_path, monkeypatch):
+def test_the_encoders_learn_from_the_copies_and_the_crfs_unless_told_not_to(docs, tmp_path, monkeypatch):
     seen: dict[str, int] = {}
     real_train = trainer.EncoderMember.train
     real_fit = trainer.fit_crfs
@@ -90,16 +90,19 @@ def test_the_encoders_learn_from_the_copies_and_the_crfs_only_when_asked(docs, t
     monkeypatch.setattr(trainer, "fit_crfs", spy_fit)
     train, dev = docs[:12], docs[12:]
     cfg = dict(members=["crf", "bert"], seed=3, threads=1, crf={"max_iterations": 5, "clusters": False},
-               encoders={"bert": dict(TINY_ENCODER)}, augment_copies=2, crf_workers=1)
+               encoders={"bert": dict(TINY_ENCODER)}, augment_copies=2, augment_crf=False, crf_workers=1)
     info = train_ensemble(train, dev, MEDDOCAN, cfg, tmp_path / "a")
     made = info.metrics["augment"]["documents"]
     assert made > 12 and info.metrics["augment"]["copies"] == 2 and info.n_train_docs == 12
     assert seen["bert"] == 12 + made                      # the encoder saw the notes and their copies
     assert seen["crf fit_on"] == 12 and seen["crf items"] == 12 + len(dev)   # the CRF did not
-    info = train_ensemble(train, dev, MEDDOCAN, {**cfg, "members": ["crf"], "augment_crf": True, "name": "b"},
-                          tmp_path / "a")
+    # the default: one copy, which the CRFs learn from too
+    default = {k: v for k, v in cfg.items() if not k.startswith("augment")}
+    info = train_ensemble(train, dev, MEDDOCAN, {**default, "members": ["crf"], "name": "b"}, tmp_path / "a")
+    assert info.metrics["augment"]["copies"] == 1 and info.metrics["augment"]["crf"]
+    made = info.metrics["augment"]["documents"]
     made_dev = seen["crf items"] - 12 - made - len(dev)
-    assert seen["crf fit_on"] == 12 + made and made_dev > len(dev)   # refit: train, copies, dev, dev copies
+    assert seen["crf fit_on"] == 12 + made and made_dev > len(dev) // 2   # refit: train, copies, dev, dev copies
     # thresholds were tuned on the real dev notes only
     assert info.n_dev_docs == len(dev)
 

@@ -149,6 +149,14 @@ def test_the_app_and_the_trainer_agree_on_the_default_members():
     assert tuple(TrainConfig().members) == DEFAULT_MEMBERS == APP_DEFAULT == ("crf",)
 
 
+def test_the_app_and_the_trainer_agree_on_the_default_surrogate_copies():
+    from models.trainer import TrainConfig
+    from services import training as tj
+
+    cfg = TrainConfig()
+    assert (cfg.augment_copies, cfg.augment_crf) == (tj.DEFAULT_AUGMENT_COPIES, tj.DEFAULT_AUGMENT_CRF) == (1, True)
+
+
 def test_one_member_with_refit_fits_both_at_once_and_publishes_the_refit(data, tmp_path):
     docs = data[0]
     events = []

@@ -109,9 +109,13 @@ def test_activation_and_rollback(fresh):
     assert store.active_model(db, pid).id == v1
     models_dir = fresh["models"] / f"project-{pid}"
     assert (models_dir / "ACTIVE").read_text().strip() == store.get_model_version(db, v1).name
-    # a second version (CRF only: fast), activated, then rolled back to the first
-    r2 = tj.train_from_store(fresh["db_path"], pid, members=["crf"], seed=5, config=TINY, user=LEAD)
+    # a second version (CRF only: fast; learning from a surrogate copy of every training note, as the
+    # Train page offers), activated, then rolled back to the first
+    r2 = tj.train_from_store(fresh["db_path"], pid, members=["crf"], seed=5, user=LEAD,
+                             config={**TINY, "augment_copies": 1, "augment_crf": True})
     v2 = r2["model_version_id"]
+    aug = store.get_model_version(db, v2).metrics["training"]["augment"]
+    assert aug["copies"] == 1 and aug["crf"] and aug["documents"] > 0
     assert store.active_model(db, pid).id == v1          # training never activates
     tj.activate_version(db, lead, v2)
     assert store.active_model(db, pid).id == v2
@@ -260,12 +264,18 @@ def test_cli_train_project_and_preannotate(trained, tmp_path, capsys):
     db = store.connect(path)
     name = store.get_project(db, trained["pid"]).name
     rc = main(["train-project", "--db", str(path), "--project", name, "--members", "crf", "--config", str(cfg),
-               "--activate", "--no-progress", "--user", LEAD])
+               "--activate", "--no-progress", "--user", LEAD, "--augment-copies", "2", "--no-augment-crf"])
     assert rc == 0
     out = capsys.readouterr().out
     assert "activated" in out and "dev strict" in out
     active = store.active_model(db, trained["pid"])
     assert active is not None and active.name in out
+    assert (active.config["augment_copies"], active.config["augment_crf"]) == (2, False)
+    assert active.metrics["training"]["augment"]["crf"] is False
+    assert main(["train-project", "--db", str(path), "--project", name, "--augment-copies", "-1",
+                 "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "--augment-copies cannot be negative" in err and err.count("\n") == 1
     rc = main(["preannotate", "--db", str(path), "--project", name, "--no-progress", "--doc",
                str(pa.unannotated_documents(db, trained["pid"])[0]), "--user", LEAD])
     assert rc == 0 and "1 document(s) pre-annotated" in capsys.readouterr().out
@@ -276,6 +286,7 @@ def test_cli_train_project_and_preannotate(trained, tmp_path, capsys):
     assert rc == 0
     newest = max(store.list_model_versions(db, trained["pid"]), key=lambda v: v.id)
     assert newest.config.get("mode") == "hierarchical" and (Path(newest.path) / "members" / "crf-category").is_dir()
+    assert newest.metrics["training"]["augment"] == {**newest.metrics["training"]["augment"], "copies": 1, "crf": True}
     capsys.readouterr()
     assert main(["train-project", "--db", str(path), "--project", name, "--mode", "tree", "--no-progress"]) == 1
     err = capsys.readouterr().err

@@ -45,6 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "'NAME=crf,crf-rules;DATE=crf' (unlisted categories: every member)")
     p.add_argument("--config", metavar="JSON", help="JSON file with further TrainConfig fields (encoders, crf, weights, "
                                                    "mode, category_members)")
+    p.add_argument("--augment-copies", type=int, metavar="N",
+                   help="surrogate copies of every training note the members learn from (default 1; 0: none)")
+    p.add_argument("--no-augment-crf", action="store_true", help="only the encoders learn from the surrogate copies")
     p.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     p.add_argument("--name", help="version name (default v<UTC time>-<random>)")
     p.add_argument("--no-activate", action="store_true", help="do not point MODEL_DIR/ACTIVE at the new version")
@@ -98,13 +101,14 @@ def run(args: argparse.Namespace) -> int:
 
     from models.registry import set_active
     from models.trainer import TrainConfig, train_ensemble
-    from cli.console import read_json_config
+    from cli.console import augment_options, read_json_config
     from pipeline.formats import read_collection
     from pipeline.schemas import default_locale
 
     schema, train_docs = read_gold(args.train, args.format, args.schema)
     dev_docs = read_collection(args.dev, args.format, schema) if args.dev else None
     extra = read_json_config(args.config)
+    extra.update(augment_options(args))
     if args.members:
         extra["members"] = [m.strip() for m in args.members.split(",") if m.strip()]
     if args.mode is not None:

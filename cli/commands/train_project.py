@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli.console import cli_user, open_db, message_bar, read_json_config, require_project
+from cli.console import augment_options, cli_user, open_db, message_bar, read_json_config, require_project
 
 NAME = "train-project"
 HELP = "retrain a project's detection model from its finished gold documents (a new, inactive version)"
@@ -28,6 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target-recall", type=float, help="per-type dev recall (default: the project's setting)")
     p.add_argument("--config", metavar="JSON",
                    help="JSON file with further TrainConfig fields (encoders, crf, weights)")
+    p.add_argument("--augment-copies", type=int, metavar="N",
+                   help="surrogate copies of every training note the members learn from (default 1; 0: none)")
+    p.add_argument("--no-augment-crf", action="store_true", help="only the encoders learn from the surrogate copies")
     p.add_argument("--threads", type=int, help="torch threads (default 2)")
     p.add_argument("--activate", action="store_true", help="activate the new version when training succeeds")
     p.add_argument("--user", help="name recorded in the audit log (default cli:<login>)")
@@ -45,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     db = open_db(args.db)
     project = require_project(db, args.project)
     extra = read_json_config(args.config)
+    extra.update(augment_options(args))
     user = cli_user(args.user)
     db_path = args.db or str(default_db_path())
     progress, close = message_bar(args.no_progress)

@@ -63,8 +63,26 @@ def version_rows(versions: Sequence[Any], flt: MetricsFilter | None = None) -> l
         rows.append({"id": v.id, "name": v.name, "created_at": v.created_at, "status": v.status,
                      "active": v.active, **h, "span_recall": _micro(m, "span_strict", "recall"),
                      "document_recall": m.get("document_recall"), "fn_per_1000": m.get("fn_per_1000"),
-                     "dev_documents": ev.get("documents"), "members": ", ".join((v.config or {}).get("members") or [])})
+                     "dev_documents": ev.get("documents"), "members": members_words(v.config)})
     return rows
+
+
+def members_words(config: Mapping[str, Any] | None) -> str:
+    """A version's members as the Train page lists them, with the surrogate copies they learned
+    from (two versions of the same members can differ only there).
+
+    >>> members_words({"members": ["crf", "bert"], "augment_copies": 2})
+    'crf, bert + 2 surrogate copies'
+    >>> members_words({"members": ["crf"], "augment_copies": 1, "augment_crf": True})
+    'crf + 1 surrogate copy (CRFs too)'
+    """
+    config = config or {}
+    words = ", ".join(config.get("members") or [])
+    copies = config.get("augment_copies") or 0
+    if copies:
+        words += f" + {copies} surrogate cop{'y' if copies == 1 else 'ies'}" + (
+            " (CRFs too)" if config.get("augment_crf") else "")
+    return words
 
 
 def _micro(metrics: Mapping, measure: str, key: str) -> float | None:
