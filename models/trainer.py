@@ -247,8 +247,9 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
         return [spans_to_bio(w, [Span(d.doc_id, s, e, "X", t) for s, e, t in _gold(d, schema)], labels)
                 for d, (_, w) in zip(docs, items)]
 
-    # Surrogate copies of the training notes (never of the notes thresholds are tuned on): the
-    # members listed see each context with other names, streets, ids and dates.
+    # Surrogate copies of the training notes, and of the dev notes for the CRFs' refit on train + dev:
+    # the members see each context with other names, streets, ids and dates. Thresholds, weights and
+    # dev figures only ever see the real dev notes.
     aug_train_items: list = []
     aug_train_tags: list[list[str]] = []
     aug_dev_items: list = []

@@ -99,6 +99,18 @@ def test_job_progress_survives_rerun_and_new_session_and_can_be_cancelled(demo_a
     assert shows(at, "cancelled on request")             # listed under failed jobs with its reason
 
 
+def _queue_jobs_only(monkeypatch) -> list[dict]:
+    """Jobs the form starts are queued in the store but run by no worker; their params are listed."""
+    started: list[dict] = []
+
+    def fake_start(db_path, kind, params, *, user=None):
+        started.append(params)
+        return store.create_job(store.connect(db_path), kind, params, project_id=params["project_id"], user=user)
+
+    monkeypatch.setattr(tj, "start_job", fake_start)
+    return started
+
+
 def test_form_queues_training_job(demo_app, monkeypatch):
     started: list[tuple] = []
 
@@ -129,13 +141,7 @@ def test_form_queues_training_job(demo_app, monkeypatch):
 
 
 def test_form_passes_the_chosen_ensemble_mode_to_the_job(demo_app, monkeypatch):
-    started: list[dict] = []
-
-    def fake_start(db_path, kind, params, *, user=None):
-        started.append(params)
-        return store.create_job(store.connect(db_path), kind, params, project_id=params["project_id"], user=user)
-
-    monkeypatch.setattr(tj, "start_job", fake_start)
+    started = _queue_jobs_only(monkeypatch)
     at = _train_page(demo_app)
     box = at.selectbox(key="train.mode")
     assert box.options == ["flat: the members label fine types",
@@ -207,13 +213,7 @@ def test_stale_job_listed_as_failed_with_reason(demo_app):
 
 
 def test_form_passes_the_surrogate_copies_chosen_to_the_job(demo_app, monkeypatch):
-    started: list[dict] = []
-
-    def fake_start(db_path, kind, params, *, user=None):
-        started.append(params)
-        return store.create_job(store.connect(db_path), kind, params, project_id=params["project_id"], user=user)
-
-    monkeypatch.setattr(tj, "start_job", fake_start)
+    started = _queue_jobs_only(monkeypatch)
     at = _train_page(demo_app)
     # the default: one copy, which the CRFs learn from too
     assert at.number_input(key="train.augment").value == 1 and at.checkbox(key="train.augment_crf").value

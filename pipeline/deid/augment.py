@@ -4,8 +4,9 @@ A detector that has seen each name, street and id once tends to memorise values 
 the contexts they sit in. The replace engine already writes a realistic note with fresh values
 and carries the spans to their new offsets (:func:`pipeline.deid.engine.deidentify`), so a copy of
 a gold note with other surrogates is a new training example whose gold is known exactly. Used by
-training (``TrainConfig.augment_copies``) on the training split only: thresholds and dev figures
-are always tuned and measured on real notes.
+training (``TrainConfig.augment_copies``: copies of the training split, and of the dev split for
+the published refit on both): thresholds and dev figures are always tuned and measured on real
+notes.
 
 The copies live in memory for one training run and are never stored or shown.
 """
