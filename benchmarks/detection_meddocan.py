@@ -277,6 +277,25 @@ def main() -> int:
         base = f"  {BASELINE_WEAK[t]:.2f}" if t in BASELINE_WEAK else ""
         print(f"{t:<34}{sup:>5}{vals}{base}")
 
+    # --- why the default point misses what it misses (counts only, no text) --------------------
+    from pipeline.metrics.misses import KINDS, classify_misses
+
+    reference = {d.doc_id: list(d.spans) for d in dev_docs}
+    ids = [d.doc_id for d in dev_docs]
+    misses = {name: classify_misses({d.doc_id: s for d, s in zip(dev_docs, outputs[name])}, reference, ids)
+              for name in ("ensemble (tuned)", "everything") if name in outputs}
+    result["misses"] = {name: {f"{label}|{kind}": n for (label, kind), n in m.counts.items()}
+                        for name, m in misses.items()}
+    m = misses["everything"]
+    print()
+    print(f"reference spans the default point ('everything') missed, by kind (offsets, any type): {m.total} of "
+          f"{m.reference_spans}; " + ", ".join(f"{name}: {dict(mm.by_kind())}" for name, mm in misses.items()
+                                              if name != "everything"))
+    print(f"{'type':<34}{'missed':>7}" + "".join(f"{k:>10}" for k in KINDS))
+    for label, n in m.by_label().most_common():
+        print(f"{label:<34}{n:>7}" + "".join(f"{m.counts.get((label, k), 0):>10}" for k in KINDS))
+    print(f"{'all':<34}{m.total:>7}" + "".join(f"{m.by_kind().get(k, 0):>10}" for k in KINDS))
+
     # --- speed and memory --------------------------------------------------------------------
     if not args.skip_speed:
         det = Detector.load(version)

@@ -178,6 +178,22 @@ def test_header_fields_edge_cases():
     assert len([g for g in got if g[1] == "NOMBRE_SUJETO_ASISTENCIA"]) == 1  # empty value: no span
 
 
+@pytest.mark.parametrize("value, places", [
+    ("Santiago de Compostela, A Coruña", ["Santiago de Compostela", "A Coruña"]),
+    ("Monterrey. Nvo León", ["Monterrey", "Nvo León"]),
+    ("Puerto de Santa María (Cádiz)", ["Puerto de Santa María", "Cádiz"]),
+    ("Sta. Coloma de Gramenet, Barcelona", ["Sta. Coloma de Gramenet", "Barcelona"]),   # "Sta." is no stop
+    ("México D.F.", ["México D.F."]),
+])
+def test_town_and_province_in_one_field_are_two_spans(value, places):
+    got = _texts(f"Localidad/ Provincia: {value}.\nCP: 11500.\n", "header_fields")
+    assert [t for t, ty in got if ty == "TERRITORIO" and not t.isdigit()] == places
+
+
+def test_a_record_number_key_written_with_a_slash_is_not_part_of_it():
+    assert ("976421", "ID_SUJETO_ASISTENCIA") in _texts("CIPA: nhc/976421.\nNASS: 37 86974135 55.\n", "header_fields")
+
+
 def test_doctor_names_without_titles():
     text = ("Médico:  Ignacio Navarro Cuéllar NºCol: 28 28 70973.\n"
             "Remitido por: Dra. María del Rosario García Luzardo. Hospital Ramon y Cajal Ctra. De Colmenar Viejo.\n"
@@ -267,6 +283,11 @@ def test_postal_codes_in_addresses():
     ("Servicio de Cirugía Maxilofacial Pº de la Castellana 261 28046 Madrid", ["Pº de la Castellana 261"]),
     ("Domicilio: C/ Lavapiés, 94, 3, A.", ["C/ Lavapiés, 94, 3, A"]),
     ("la calle estaba mojada y se cayó", []),
+    # the C of "C.P." (código postal) is no floor letter; separators before a postal code go
+    ("Avda. Purísima Concepción 6, 1o A C.P. 45006. Toledo", ["Avda. Purísima Concepción 6, 1o A"]),
+    ("Centro. C/ José Luis Gallo, 2. C.P. 45600 - Talavera", ["C/ José Luis Gallo, 2"]),
+    ("Doctor Peset Avda. Gaspar Aguilar, 90 - 46017 Valencia", ["Avda. Gaspar Aguilar, 90"]),
+    ("Domicilio: Avda. Reina Victoria, 5, 3º B. Madrid", ["Avda. Reina Victoria, 5, 3º B"]),
 ])
 def test_streets(text, expected):
     assert [t for t, _ in _texts(text, "streets")] == expected

@@ -95,6 +95,11 @@ def _header_type(label: str) -> str | None:
     return None
 
 
+# Between a town and its province in one field: a comma, a full stop after a word of four letters
+# or more (not an abbreviation such as "Sta."), or the brackets round the province.
+_PLACE_SEPARATOR = re.compile(rf"[ \t]*,[ \t]*|(?<=[{LETTER}]{{4}})\.[ \t]+(?=[{UPPER}])|[ \t]*\([ \t]*|[ \t]*\)")
+
+
 @register(LOCALE, "header_fields", "ID", score=0.97,
           type_by_schema={})
 def header_fields(text: str, doc_id: str) -> list[Span]:
@@ -117,7 +122,7 @@ def header_fields(text: str, doc_id: str) -> list[Span]:
                 continue
             s, e = trim(text, vstart, vend)
             if gtype == "MEDICALRECORD":
-                m = re.match(r"(?i)nhc\s*-\s*", text[s:e])
+                m = re.match(r"(?i)nhc\s*[-/]\s*", text[s:e])   # "nhc-150679", "nhc/976421": the key goes
                 if m:
                     s += m.end()
             if e <= s or not re.search(r"\w", text[s:e]):
@@ -126,10 +131,12 @@ def header_fields(text: str, doc_id: str) -> list[Span]:
                 continue
             if gtype in ("MEDICALRECORD", "HEALTHPLAN", "ENCOUNTER", "NATIONALID", "ZIP") and not re.search(r"\d", text[s:e]):
                 continue
-            if gtype in ("CITY", "STATE", "COUNTRY") and "," in text[s:e]:
-                # "Santiago de Compostela, A Coruña": town and province are two spans
-                for part in re.finditer(r"[^,]+", text[s:e]):
-                    ps, pe = trim(text, s + part.start(), s + part.end())
+            if gtype in ("CITY", "STATE", "COUNTRY") and _PLACE_SEPARATOR.search(text, s, e):
+                # "Santiago de Compostela, A Coruña", "Monterrey. Nvo León", "Puerto de Santa María
+                # (Cádiz)": town and province are two spans
+                cuts = [s] + [x for m in _PLACE_SEPARATOR.finditer(text, s, e) for x in m.span()] + [e]
+                for ps, pe in zip(cuts[::2], cuts[1::2]):
+                    ps, pe = trim(text, ps, pe)
                     if pe > ps:
                         out.append(mk(doc_id, ps, pe, gtype))
                 continue
@@ -454,8 +461,8 @@ _STREET_NAME = rf"(?:[ \t]*(?:[{UPPER}\d][{LETTER}\d'´’ºª.-]*|{NAME_PARTICL
 _STREET_NUM = (r"(?:,?[ \t]*(?:n[ºo°]\.?|n[ ]º|N[ºo°]\.?|número|num\.?)?[ \t]*(?:\d+(?:[ \t]?[A-Za-z](?![\wº°ª.]))?(?:[ \t]*-[ \t]*\d+(?:[A-Za-z](?![\wº°ª]))?(?![\wº°ª]))?|s/n|S/N)"
                r"|,?[ \t]*km\.?[ \t]*\d+(?:[.,]\d+)?)")
 _FLOOR_WORD = r"(?:[Dd]cha|[Ii]zda|[Ii]zq|[Dd]er|[Dd]ch|[Ee]sq|[Ii]zqda|[Dd]rcha)\.?"
-_STREET_EXTRA = (rf"(?:(?:[ \t]*[,\-./][ \t]*|[ \t]+)(?:\d{{1,3}}[ \t]*(?:º|ª|°|o|mo|\.º|\.o)?[ \t]*(?:[A-Z]\b(?![-.]\d)|{_FLOOR_WORD})?|"
-                 rf"[ºª°][ \t]?[A-Z]\b|[A-Z]\b(?!-)|[Bb]ajo(?:[ \t]+[A-Z]\b)?|[ÁA]tico(?:[ \t]+[A-Z]\b)?|"
+_STREET_EXTRA = (rf"(?:(?:[ \t]*[,\-./][ \t]*|[ \t]+)(?:\d{{1,3}}[ \t]*(?:º|ª|°|o|mo|\.º|\.o)?[ \t]*(?:[A-Z]\b(?![-.]\d|\.[ \t]?[A-Z]\b)|{_FLOOR_WORD})?|"
+                 rf"[ºª°][ \t]?[A-Z]\b|[A-Z]\b(?!-|\.[ \t]?[A-Z]\b)|[Bb]ajo(?:[ \t]+[A-Z]\b)?|[ÁA]tico(?:[ \t]+[A-Z]\b)?|"
                  rf"[Pp]iso(?:[ \t]+\d+)?|[Pp]uerta(?:[ \t]+\d+)?|[Pp]ortal(?:[ \t]+\d+)?|[Ee]sc(?:alera)?\.?[ \t]*[A-Z\d]|"
                  rf"{_FLOOR_WORD}|[Bb]loque[ \t]+[A-Z\d]+)(?![\w]))")
 _STREET = re.compile(
@@ -475,7 +482,7 @@ def streets(text: str, doc_id: str) -> list[Span]:
         # the postal code that follows an address is its own span
         zm = re.search(r"[ \t,]+(?:E-)?\d{5}$", text[s:e])
         if zm:
-            e = s + zm.start()
+            s, e = trim(text, s, s + zm.start(), trailing=" \t\r\n,;:-")   # "Aguilar, 90 - 46017"
         if e > s:
             out.append(mk(doc_id, s, e, "STREET"))
     return out
