@@ -113,6 +113,13 @@ with tab_pre:
         rows, cols, matrix = rep.confusion.matrix()
         if rows:
             st.plotly_chart(confusion_heatmap(rows, cols, matrix), key="metrics.confusion")
+        if rep.misses.total:
+            st.markdown(f"**Why gold spans were missed**: {rep.misses.total} of {rep.misses.reference_spans} "
+                        "have no pre-annotation with the same offsets")
+            table(rep.misses.rows(), "metrics.misses")
+            st.caption("None: no pre-annotation touches the span (a recall problem). Too long / too short / "
+                       "split / shifted: one was drawn with other boundaries (the annotation guideline's "
+                       "conventions, which training on more corrected gold teaches).")
         if rep.operating is not None:
             st.plotly_chart(operating_curve_figure(rep.operating), key="metrics.operating")
             table([{"target recall": p.target_recall, "reached": "yes" if p.achieved else "no",

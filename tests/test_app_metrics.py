@@ -101,3 +101,17 @@ def test_annotators_refused(demo_app):
     direct.run()
     assert any("may not see metrics" in e for e in errors(direct)), errors(direct)
     assert not direct.get("plotly_chart")
+
+
+def test_why_gold_spans_were_missed_table(demo_app):
+    at = _metrics_page(demo_app)
+    expected = pm.project_metrics(demo_app.db(), demo_app.project_id, pm.MetricsFilter()).pre.report.misses
+    assert expected.total > 0        # the demo's pre-annotations miss some spans and draw some too long
+    frames = [df.value for df in at.dataframe if "Too long" in df.value.columns]
+    assert len(frames) == 1
+    got = frames[0]
+    assert list(got["Type"]) == [r["type"] for r in expected.rows()]
+    assert int(got["Missed"].sum()) == expected.total
+    for kind, n in expected.by_kind().items():
+        assert int(got[kind[:1].upper() + kind[1:]].sum()) == n
+    assert shows(at, f"{expected.total} of {expected.reference_spans} have no pre-annotation with the same offsets")

@@ -456,6 +456,9 @@ def test_cli_json_matches_the_official_arithmetic(meddocan_sample, tmp_path, cap
         assert (round(got["precision"], 4), round(got["recall"], 4), round(got["f1"], 4)) == \
                (round(p, 4), round(r, 4), round(f, 4)), key
     assert out["span_merged"]["micro"]["recall"] > out["span_strict"]["micro"]["recall"]
+    # the joined pair is two reference spans inside one longer system span; every miss has a kind
+    assert out["misses"]["by_kind"]["too long"] >= 2
+    assert out["misses"]["missed"] == out["span_strict"]["micro"]["fn"] == sum(out["misses"]["by_kind"].values())
     for key in ("relaxed", "token", "binary_token"):
         assert {"precision", "recall", "f1"} <= set(out[key]["micro"]) and out[key]["per_category"]
     assert out["schema"] == "meddocan"
@@ -471,6 +474,7 @@ def test_cli_tables_print_no_document_text(meddocan_sample, tmp_path, capsys):
     cap = capsys.readouterr()
     assert "strict" in cap.out and "span_merged" in cap.out and "NOMBRE_SUJETO_ASISTENCIA" in cap.out
     assert "documents 15" in cap.out                    # the official scorer skips the missing file
+    assert "reference spans missed (offsets, any label)" in cap.out and "none " in cap.out
     assert "1 reference document(s) have no system file" in cap.err
     span_texts = {texts[d][s.start:s.end] for d, ss in gold.items() for s in ss if s.end - s.start >= 6}
     leaked = sum(1 for t in span_texts if t in cap.out or t in cap.err)

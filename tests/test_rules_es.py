@@ -184,6 +184,7 @@ def test_header_fields_edge_cases():
     ("Puerto de Santa María (Cádiz)", ["Puerto de Santa María", "Cádiz"]),
     ("Sta. Coloma de Gramenet, Barcelona", ["Sta. Coloma de Gramenet", "Barcelona"]),   # "Sta." is no stop
     ("México D.F.", ["México D.F."]),
+    ("Cdad. Real", ["Cdad. Real"]),                                                    # nor is "Cdad."
 ])
 def test_town_and_province_in_one_field_are_two_spans(value, places):
     got = _texts(f"Localidad/ Provincia: {value}.\nCP: 11500.\n", "header_fields")

@@ -67,6 +67,10 @@ def _print_tables(report, per_type: bool) -> None:
             print(f"{k:<{width}}{_fmt(c.precision):>8}{_fmt(c.recall):>8}{_fmt(c.f1):>8}{c.n_reference:>9}  "
                   f"{_fmt(rel.recall if rel else None):>9}{_fmt(tok.recall if tok else None):>9}")
 
+    miss = report.misses
+    if miss.total:
+        print(f"reference spans missed (offsets, any label) {miss.total}: "
+              + ", ".join(f"{k} {n}" for k, n in miss.by_kind().items()))
     table("per category (strict: same offsets and category)", report.strict.per_category, True)
     if per_type:
         table("per type (strict: same offsets and type)", report.strict.per_type, False)

@@ -55,6 +55,15 @@ class Misses:
             out[label] += n
         return out
 
+    def rows(self) -> list[dict]:
+        """One row per reference label with misses, most first: ``{"type", "missed", <kind>: n, ...}``."""
+        return [{"type": label, "missed": n, **{k: self.counts.get((label, k), 0) for k in KINDS}}
+                for label, n in sorted(self.by_label().items(), key=lambda kv: (-kv[1], kv[0]))]
+
+    def to_dict(self) -> dict:
+        return {"reference_spans": self.reference_spans, "missed": self.total, "by_kind": dict(self.by_kind()),
+                "per_type": self.rows()}
+
 
 def miss_kind(start: int, end: int, system: Sequence[tuple[int, int]]) -> str | None:
     """The kind of miss for reference offsets ``[start, end)`` against system offsets; None if found."""

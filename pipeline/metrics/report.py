@@ -12,6 +12,7 @@ from typing import Mapping, Sequence
 from pipeline.metrics import entity
 from pipeline.metrics.confusion import ConfusionTable, confusion_table
 from pipeline.metrics.counts import Counts, Measure
+from pipeline.metrics.misses import Misses, classify_misses
 from pipeline.metrics.operating import DEFAULT_TARGETS, OperatingCurve, operating_curve
 from pipeline.metrics.tokens import TokenIndex, binary_measure, per_1000, token_measure
 from pipeline.spans import Span, SpanError
@@ -61,6 +62,8 @@ class EvaluationReport:
     documents_all_found: int
     per_document: list[DocumentResult]
     confusion: ConfusionTable
+    #: why each reference span without an exact-offset match was missed (none, too long, ...)
+    misses: Misses = field(default_factory=Misses)
     #: threshold sweep; only when system spans carry more than one distinct score
     operating: OperatingCurve | None = None
     warnings: list[str] = field(default_factory=list)
@@ -79,7 +82,7 @@ class EvaluationReport:
                    document_recall=self.document_recall, documents_with_phi=self.documents_with_phi,
                    documents_all_found=self.documents_all_found,
                    per_document=[d.to_dict() for d in self.per_document],
-                   confusion=self.confusion.to_dict(),
+                   confusion=self.confusion.to_dict(), misses=self.misses.to_dict(),
                    operating_points=self.operating.to_dict() if self.operating else None,
                    warnings=list(self.warnings))
         return out
@@ -144,6 +147,6 @@ def evaluate(system: Layer, reference: Layer, texts: Mapping[str, str], *, doc_i
         fn_per_1000=per_1000(binary.micro.fn, idx.n_tokens), fp_per_1000=per_1000(binary.micro.fp, idx.n_tokens),
         document_recall=found / len(with_phi) if with_phi else 1.0,
         documents_with_phi=len(with_phi), documents_all_found=found, per_document=docs,
-        confusion=confusion_table(system, reference, ids),
+        confusion=confusion_table(system, reference, ids), misses=classify_misses(system, reference, ids),
         operating=operating_curve(gold_t, pred_t, idx.n_tokens, targets) if len(scores) > 1 else None,
     )

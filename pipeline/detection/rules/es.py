@@ -96,8 +96,19 @@ def _header_type(label: str) -> str | None:
 
 
 # Between a town and its province in one field: a comma, a full stop after a word of four letters
-# or more (not an abbreviation such as "Sta."), or the brackets round the province.
+# or more that is no abbreviation ("Sta.", "Cdad. Real"), or the brackets round the province.
 _PLACE_SEPARATOR = re.compile(rf"[ \t]*,[ \t]*|(?<=[{LETTER}]{{4}})\.[ \t]+(?=[{UPPER}])|[ \t]*\([ \t]*|[ \t]*\)")
+_PLACE_ABBREVIATIONS = {"cdad", "prov", "pcia", "avda", "gral", "dpto", "depto", "mpio", "munic"}
+
+
+def _place_cuts(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """The separators between the places of one field value ``text[s:e]``."""
+    cuts = []
+    for m in _PLACE_SEPARATOR.finditer(text, s, e):
+        if text[m.start()] == "." and re.search(r"\w+$", text[s:m.start()]).group().lower() in _PLACE_ABBREVIATIONS:
+            continue
+        cuts.append(m.span())
+    return cuts
 
 
 @register(LOCALE, "header_fields", "ID", score=0.97,
@@ -131,10 +142,11 @@ def header_fields(text: str, doc_id: str) -> list[Span]:
                 continue
             if gtype in ("MEDICALRECORD", "HEALTHPLAN", "ENCOUNTER", "NATIONALID", "ZIP") and not re.search(r"\d", text[s:e]):
                 continue
-            if gtype in ("CITY", "STATE", "COUNTRY") and _PLACE_SEPARATOR.search(text, s, e):
+            cuts = _place_cuts(text, s, e) if gtype in ("CITY", "STATE", "COUNTRY") else []
+            if cuts:
                 # "Santiago de Compostela, A Coruña", "Monterrey. Nvo León", "Puerto de Santa María
                 # (Cádiz)": town and province are two spans
-                cuts = [s] + [x for m in _PLACE_SEPARATOR.finditer(text, s, e) for x in m.span()] + [e]
+                cuts = [s] + [x for span in cuts for x in span] + [e]
                 for ps, pe in zip(cuts[::2], cuts[1::2]):
                     ps, pe = trim(text, ps, pe)
                     if pe > ps:
