@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from pipeline.detection.combine import CombinePolicy, clean_span, combine
+from pipeline.detection.combine import CombinePolicy, clean_span, combine, strip_leading_title
 from pipeline.spans import Span, SpanError
 
 
@@ -172,3 +172,23 @@ def test_errors_name_offsets_not_text():
     with pytest.raises(ValueError):
         combine([Span("d", 0, 2, "NAME")], text, resolve_by=("colour",))
     assert combine([], text) == ([], [])
+
+
+@pytest.mark.parametrize("drawn, kept", [
+    ("Doctora Marta García Torrelles", "Marta García Torrelles"),
+    ("Doctor Pablo Garrido Abad", "Pablo Garrido Abad"),
+    ("Dr. Nicolás Yanine", "Nicolás Yanine"),
+    ("DOCTOR JUAN PÉREZ", "JUAN PÉREZ"),
+    ("Doctorado Ruiz", "Doctorado Ruiz"),      # a word that starts like a title is no title
+    ("Doctora", "Doctora"),                    # a span that is only a title is left to the caller
+])
+def test_strip_leading_title_from_names(drawn, kept):
+    text = f"Remitido por: {drawn}. Servicio de Urología."
+    s = strip_leading_title(Span("d", 14, 14 + len(drawn), "NAME", "DOCTOR"), text)
+    assert text[s.start:s.end] == kept and s.end == 14 + len(drawn)
+
+
+def test_strip_leading_title_only_in_names():
+    text = "Hospital Doctor Peset, Valencia."
+    hosp = Span("d", 9, 21, "LOCATION", "HOSPITAL")
+    assert strip_leading_title(hosp, text) is hosp

@@ -20,7 +20,7 @@ from models.trainer import train_ensemble
 from pipeline.detection.detector import Detector
 from pipeline.formats import read_collection
 from pipeline.schemas import MEDDOCAN
-from pipeline.spans import validate_spans
+from pipeline.spans import Document, Span, validate_spans
 
 REPO = Path(__file__).resolve().parents[1]
 BRAT = REPO / "tests" / "fixtures" / "meddocan" / "brat"
@@ -210,3 +210,18 @@ def test_ensemble_shares_crf_features_without_changing_probabilities(docs, tmp_p
     own = {n: m.predict_proba(items) for n, m in ens.members.items()}
     for k, p in enumerate(ens.combined_probs(items)):
         assert np.allclose(p, average([own["crf"][k], own["crf-rules"][k]]), atol=1e-6)
+
+
+def test_model_first_leaves_a_leading_title_out_of_a_model_name(model_dir, monkeypatch):
+    text = "Remitido por: Doctora Marta García Torrelles. Servicio de Urología.\n"
+    doc = Document("t1", text, ())
+    det = Detector.load(model_dir, rules=False, dictionaries=False)
+    s = text.index("Doctora")
+    drawn = [Span("t1", s, s + len("Doctora Marta García Torrelles"), "NAME", "NOMBRE_PERSONAL_SANITARIO",
+                  source="model:crf", score=0.9),
+             Span("t1", text.index("Urología"), text.index("Urología") + 8, "LOCATION", "HOSPITAL",
+                  source="model:crf", score=0.9)]
+    monkeypatch.setattr(det.ensemble, "predict", lambda texts, ids, **kw: [list(drawn)])
+    got = det.detect(doc)
+    assert [(text[x.start:x.end], x.type) for x in got] == [("Marta García Torrelles", "NOMBRE_PERSONAL_SANITARIO"),
+                                                           ("Urología", "HOSPITAL")]

@@ -52,6 +52,7 @@ DEFAULT_MERGE_WHITESPACE: frozenset[str] = frozenset({"NAME", "DATE", "AGE", "PR
 TITLES: tuple[str, ...] = (
     "Dr.", "Dra.", "Drs.", "Dres.", "Dr", "Dra", "DR.", "DRA.", "Sr.", "Sra.", "Srta.", "Mr.", "Mrs.", "Ms.",
     "Mr", "Mrs", "Ms", "Miss", "Prof.", "Profa.", "Prof", "Dña.", "Dª", "D.", "Frau", "Herr", "Fr.", "Hr.",
+    "Doctor", "Doctora", "DOCTOR", "DOCTORA",
 )
 _TITLE_RE = re.compile(
     r"(?:(?:%s)(?::|(?<=\.)|(?=\s))\s*)+" % "|".join(
@@ -132,6 +133,24 @@ def clean_span(span: Span, text: str, policy: CombinePolicy = CombinePolicy()) -
     if e <= s:
         return None
     return span if (s, e) == (span.start, span.end) else span.with_(start=s, end=e)
+
+
+def strip_leading_title(span: Span, text: str, policy: CombinePolicy = CombinePolicy()) -> Span:
+    """``span`` without the titles it starts with, for the categories in ``policy.strip_titles``
+    (NAME): a title is never part of a name, whoever drew the span, and gold sets leave it out.
+    A span that is nothing but a title is returned as it is.
+
+    >>> text = "Remitido por: Doctora Marta García Torrelles."
+    >>> s = strip_leading_title(Span("d", 14, 44, "NAME", "DOCTOR"), text)
+    >>> text[s.start:s.end]
+    'Marta García Torrelles'
+    """
+    if span.category not in policy.strip_titles:
+        return span
+    m = _TITLE_RE.match(text, span.start, span.end)
+    if not m or m.end() >= span.end:
+        return span
+    return span.with_(start=m.end())
 
 
 def _rank_key(span: Span, policy: CombinePolicy) -> tuple:

@@ -7,11 +7,11 @@ be switched off (``rules=False``, ``dictionaries=False``, ``model=False`` throug
 
 How the parts meet (``policy``):
 
-* ``"model-first"`` (default): the model's spans are kept exactly as decoded (their boundaries are
-  what the model was trained and tuned to produce); rule and dictionary spans that overlap no
-  model span are added, after :func:`pipeline.detection.combine.combine` has resolved them among
-  themselves. Rules and dictionaries thus add recall where the model is silent and never move a
-  model boundary.
+* ``"model-first"`` (default): the model's spans are kept as decoded (their boundaries are what
+  the model was trained and tuned to produce), less a leading title, which is never part of a
+  name; rule and dictionary spans that overlap no model span are added, after
+  :func:`pipeline.detection.combine.combine` has resolved them among themselves. Rules and
+  dictionaries thus add recall where the model is silent and never move a model boundary.
 * ``"union"``: every candidate goes through :func:`pipeline.detection.combine.combine` together
   (overlaps within a category merge, boundaries are cleaned, conflicts resolved by score and source).
 
@@ -28,7 +28,7 @@ from typing import Sequence
 
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
-from pipeline.detection.combine import combine, merge_model_first
+from pipeline.detection.combine import combine, merge_model_first, strip_leading_title
 from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
@@ -141,6 +141,7 @@ class Detector:
             rest: list[Span] = []
             if others:
                 rest, _ = combine(others, doc.text)
+            model_spans = [strip_leading_title(s, doc.text) for s in model_spans]
             kept = merge_model_first(model_spans, rest, self.type_policy)
         return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
 
