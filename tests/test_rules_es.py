@@ -251,6 +251,13 @@ def test_dates(text, expected):
     ("A los 2 meses se suspendió el tratamiento", []),
     ("un ciclo de 15 días de antibiótico", []),
     ("fumaba desde los 20 años", []),
+    # the age at which something happened: "de vida" / "de edad" says it is the patient's age
+    ("Al cuarto mes de vida es internado con fiebre", ["cuarto mes"]),
+    ("A los 7 meses de edad inicia crisis", ["7 meses"]),
+    ("Notaron la tumoración al mes de vida.", ["mes"]),
+    ("ingresó a los 19 días de vida con ictericia", ["19 días"]),
+    ("Su hermano falleció a los 3 meses de edad.", []),          # a relative's age
+    ("A los 3 meses de la intervención estaba bien", []),        # an interval
 ])
 def test_ages(text, expected):
     assert [t for t, _ in _texts(text, "ages")] == expected

@@ -354,9 +354,18 @@ _FAMILY_BEFORE = re.compile(
     r"sobrin[oa]s?|niet[oa]s?|su\s+mujer|cuñad[oa]|suegr[oa]|gemel[oa]|familiar(?:es)?|progenitor)\b[^.;\n]{0,30}$")
 
 
+# "a los 7 meses de edad", "al cuarto mes de vida", "al mes de vida": the age at which something
+# happened to the patient (a bare "a los 2 meses" is a follow-up interval, see ages())
+_ORDINAL = r"(?:primer|segundo|tercer|cuarto|quinto|sexto|s[eé]ptimo|octavo|noveno|d[eé]cimo)"
+_AGE_AT = re.compile(
+    rf"(?i)\b(?:a\s+l[oa]s|al)\s+(?P<age>(?:{_QTY}|{_ORDINAL})\s+(?:meses|mes|días|dias|día|dia|semanas|semana)|mes)"
+    rf"\s+de\s+(?:vida|edad)\b")
+
+
 @register(LOCALE, "ages", "AGE", score=0.88)
 def ages(text: str, doc_id: str) -> list[Span]:
-    """Patient ages with their unit (``70 años``, ``tres meses y medio``, ``2 años y 8 meses``).
+    """Patient ages with their unit (``70 años``, ``tres meses y medio``, ``2 años y 8 meses``,
+    ``al cuarto mes de vida``).
 
     Durations ("hace 5 años", "2 años de evolución") and relatives' ages ("hermano de 65 años")
     are left out; the header ``Edad:`` field is read by :func:`header_fields`.
@@ -384,7 +393,11 @@ def ages(text: str, doc_id: str) -> list[Span]:
             continue  # "un ciclo de 15 días"
         # "a los 6 y 8 años": not an age of the patient in the gold; "de edad" optional
         out.append(mk(doc_id, s, e, "AGE"))
-    return out
+    for m in _AGE_AT.finditer(text):
+        s, e = m.span("age")
+        if not _FAMILY_BEFORE.search(text_before(text, m.start(), 45)) and all(x.end <= s or x.start >= e for x in out):
+            out.append(mk(doc_id, s, e, "AGE"))
+    return sorted(out, key=lambda x: (x.start, x.end))
 
 
 # --- sex -----------------------------------------------------------------------------------
