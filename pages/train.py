@@ -123,7 +123,7 @@ with st.form("train.form"):
     augment_crf = a2.checkbox(
         "The CRFs learn from the copies too", value=tj.DEFAULT_AUGMENT_CRF, key="train.augment_crf",
         help="Each copy adds a training set's worth of CRF fitting. On MEDDOCAN one copy cut the missed PHI "
-             "tokens per 1,000 from 1.15 to 0.99-1.09 (three surrogate seeds) at the same strict F1, for twice "
+             "tokens per 1,000 from 1.12 to 0.97-1.07 (three surrogate seeds) at the same strict F1, for twice "
              "the training time (about 6 instead of 3 minutes on two cores)")
     submitted = st.form_submit_button("Start training", disabled=not gold.trainable, key="train.start",
                                       icon=":material/model_training:")

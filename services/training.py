@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 DEFAULT_MEMBERS = ("crf",)
 #: surrogate copies of every training note the members learn from, and whether the CRFs do too
 #: (models.trainer.TrainConfig's defaults, repeated for the same reason): on MEDDOCAN one copy cut
-#: the missed PHI tokens per 1,000 from 1.15 to 0.99-1.09 over three surrogate seeds
+#: the missed PHI tokens per 1,000 from 1.12 to 0.97-1.07 over three surrogate seeds
 DEFAULT_AUGMENT_COPIES = 1
 DEFAULT_AUGMENT_CRF = True
 #: members models/ can train (checked again against models.trainer in the worker); listed here so

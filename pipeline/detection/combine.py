@@ -124,10 +124,8 @@ def clean_span(span: Span, text: str, policy: CombinePolicy = CombinePolicy()) -
         s, e = _balanced_strip(text, s, e)
         if span.category in policy.strip_titles and e > s:
             m = _TITLE_RE.match(text, s, e)
-            if m and m.end() < e:
-                s = m.end()
-            elif m:
-                s = e  # a title alone is not a name
+            if m:
+                s = m.end()  # a title alone is not a name: the span empties and is dropped
         if (s, e) == before:
             break
     if e <= s:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from pipeline.spans import Span
 
@@ -65,7 +65,7 @@ class Misses:
                 "per_type": self.rows()}
 
 
-def miss_kind(start: int, end: int, system: Sequence[tuple[int, int]]) -> str | None:
+def miss_kind(start: int, end: int, system: Iterable[tuple[int, int]]) -> str | None:
     """The kind of miss for reference offsets ``[start, end)`` against system offsets; None if found."""
     hit = [(a, b) for a, b in system if a < end and b > start]
     if (start, end) in hit:
@@ -85,7 +85,7 @@ def classify_misses(system: Mapping[str, Sequence[Span]], reference: Mapping[str
     """Every reference span of ``doc_ids`` that no system span matches exactly, by label and kind."""
     out = Misses()
     for doc_id in doc_ids:
-        offsets = sorted({(s.start, s.end) for s in system.get(doc_id, ())})
+        offsets = {(s.start, s.end) for s in system.get(doc_id, ())}
         for ref in {(s.start, s.end, s.label) for s in reference.get(doc_id, ())}:
             out.reference_spans += 1
             kind = miss_kind(ref[0], ref[1], offsets)
