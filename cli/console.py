@@ -62,8 +62,10 @@ def augment_options(args) -> dict:
     given: a ``--config`` file or the defaults decide the rest)."""
     out: dict = {}
     if getattr(args, "augment_copies", None) is not None:
-        if args.augment_copies < 0:
-            raise WorkbenchError("--augment-copies cannot be negative")
+        from services.training import MAX_AUGMENT_COPIES
+
+        if not 0 <= args.augment_copies <= MAX_AUGMENT_COPIES:
+            raise WorkbenchError(f"--augment-copies must be between 0 and {MAX_AUGMENT_COPIES}")
         out["augment_copies"] = args.augment_copies
     if getattr(args, "no_augment_crf", False):
         out["augment_crf"] = False

@@ -275,7 +275,11 @@ def test_cli_train_project_and_preannotate(trained, tmp_path, capsys):
     assert main(["train-project", "--db", str(path), "--project", name, "--augment-copies", "-1",
                  "--no-progress"]) == 1
     err = capsys.readouterr().err
-    assert "--augment-copies cannot be negative" in err and err.count("\n") == 1
+    assert "--augment-copies must be between 0 and 8" in err and err.count("\n") == 1
+    assert main(["train-project", "--db", str(path), "--project", name, "--augment-copies", "9",
+                 "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "--augment-copies must be between 0 and 8" in err and err.count("\n") == 1
     rc = main(["preannotate", "--db", str(path), "--project", name, "--no-progress", "--doc",
                str(pa.unannotated_documents(db, trained["pid"])[0]), "--user", LEAD])
     assert rc == 0 and "1 document(s) pre-annotated" in capsys.readouterr().out
