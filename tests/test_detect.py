@@ -194,6 +194,35 @@ def test_merge_model_first_policies():
     assert (30, 35) not in [(s.start, s.end) for s in silent]
 
 
+def test_rule_type_wins_at_the_model_spans_offsets():
+    """'País: España': the model said TERRITORIO, the header-field rule reads the label PAIS."""
+    from pipeline.detection.combine import merge_model_first
+    from pipeline.detection.detector import Detector
+    from pipeline.schemas import MEDDOCAN
+    from pipeline.spans import Document, Span
+
+    model = [Span("d", 6, 12, "LOCATION", "TERRITORIO", "model:v", 0.99),
+             Span("d", 20, 28, "LOCATION", "TERRITORIO", "model:v", 0.9)]
+    others = [Span("d", 6, 12, "LOCATION", "PAIS", "rule:header_fields", 0.9),
+              Span("d", 20, 28, "NAME", "NOMBRE_SUJETO_ASISTENCIA", "dict:first_names", 0.6)]
+    out = merge_model_first(model, others, {})
+    # the rule's type replaces the model's at the same offsets; a dictionary's never does
+    assert [(s.start, s.end, s.label, s.source) for s in out] == [
+        (6, 12, "PAIS", "rule:header_fields"), (20, 28, "TERRITORIO", "model:v")]
+    # a rule span with other offsets still never changes a model span of another type
+    wider = merge_model_first(model[:1], [Span("d", 0, 12, "LOCATION", "PAIS", "rule:x")], {})
+    assert [(s.start, s.end, s.label) for s in wider] == [(6, 12, "TERRITORIO")]
+    # and the type policy still silences the rule's type
+    assert [s.label for s in merge_model_first(model[:1], others[:1], {"PAIS": "model"})] == ["TERRITORIO"]
+
+    # end to end through the detector's combination step, on a real header line
+    doc = Document("d", "Nacimiento: 10/03/1985.\nPaís: España.\nEdad: 33 años")
+    start = doc.text.index("España")
+    det = Detector.without_model(MEDDOCAN, "es")
+    spans = det._combine(doc, [Span("d", start, start + 6, "LOCATION", "TERRITORIO", "model:v", 1.0)])
+    assert [(s.label, s.source.split(":")[0]) for s in spans if s.start == start] == [("PAIS", "rule")]
+
+
 def test_ensemble_shares_crf_features_without_changing_probabilities(docs, tmp_path):
     """crf and crf-rules: the ensemble extracts the common features once; its averaged
     probabilities equal the members' own, each computed from scratch."""

@@ -299,7 +299,13 @@ def merge_model_first(model_spans: list[Span], others: list[Span], type_policy: 
 
     * ``model+rules`` (default): added where no model span overlaps; where the model's spans
       it overlaps all have its type and lie inside it, it replaces them (the rule saw the whole
-      "diciembre-08" where the model stopped at "diciembre");
+      "diciembre-08" where the model stopped at "diciembre"); where a *rule* span has exactly a
+      model span's offsets but another type, the rule's type wins: a rule reads the field label
+      or the format ("País: España" is a country, "Fax: ..." a fax number, an address with "@"
+      an e-mail) where the model guesses between neighbouring types (MEDDOCAN dev, three
+      default models: strict F1 +0.0008 to +0.0014, span recall unchanged). A dictionary span
+      does not: a list cannot tell "Santiago" the town from the name, and the model was right
+      on 7 of 8 such disagreements;
     * ``model``: never added (the model alone decides this type);
     * ``rules-first``: added, and the model spans it overlaps are dropped (the rules know this
       type's boundaries better, e.g. ages "52 años" or phone numbers).
@@ -316,6 +322,9 @@ def merge_model_first(model_spans: list[Span], others: list[Span], type_policy: 
         hit = [m for m in out if o.start < m.end and m.start < o.end]
         if not hit:
             out.append(o)
+        elif len(hit) == 1 and (hit[0].start, hit[0].end) == (o.start, o.end) and hit[0].label != o.label \
+                and o.source.startswith("rule:"):
+            out = [m for m in out if m is not hit[0]] + [o]
         elif all(m.label == o.label and o.start <= m.start and m.end <= o.end for m in hit) \
                 and any((m.start, m.end) != (o.start, o.end) for m in hit):
             out = [m for m in out if m not in hit] + [o]
