@@ -129,6 +129,21 @@ def test_acronyms_in_capitals_are_not_first_names():
     assert [t for t, *_ in _hits(m, "Apellidos: GARCÍA LÓPEZ.")] == ["GARCÍA", "LÓPEZ"]
 
 
+def test_manufacturers_beside_a_drug_or_device_are_institutions():
+    """Case reports name the maker in brackets; MEDDOCAN's guideline counts makers as institutions."""
+    m = DictionaryMatcher.shipped("es", MEDDOCAN)
+    text = ("Prednisona 1 mg/kg/día (Dacortin 30 mg, Merck, Barcelona), lente de Alcon Cusí y prótesis "
+            "(Boston Scientific). Tinción de Diff-Quick (Merck).")
+    got = {(text[s.start:s.end], s.type, s.source) for s in m.match(text, "d")}
+    assert {("Merck", "INSTITUCION", "dict:manufacturers"), ("Alcon Cusí", "INSTITUCION", "dict:manufacturers"),
+            ("Boston Scientific", "INSTITUCION", "dict:manufacturers")} <= got
+    assert [text[s.start:s.end] for s in m.match(text, "d")].count("Merck") == 2
+    # the English pack ships the same makers, typed for the i2b2 schema
+    en = DictionaryMatcher.shipped("en", I2B2_2014)
+    assert [(s.type, s.source) for s in en.match("Stent by Boston Scientific was placed.", "d")] == [
+        ("ORGANIZATION", "dict:manufacturers")]
+
+
 # --- titles ------------------------------------------------------------------------------------
 
 def test_titles_are_never_part_of_names_and_mark_doctors():

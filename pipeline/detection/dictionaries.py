@@ -61,6 +61,7 @@ SHIPPED_KINDS: dict[str, tuple[str, str, bool]] = {
     "countries": ("LOCATION", "COUNTRY", True),
     "hospitals": ("LOCATION", "HOSPITAL", True),
     "organizations": ("LOCATION", "ORGANIZATION", True),
+    "manufacturers": ("LOCATION", "ORGANIZATION", True),
     "streets": ("LOCATION", "STREET", True),
     "professions": ("PROFESSION", "PROFESSION", False),
 }
