@@ -206,9 +206,13 @@ def test_rule_type_wins_at_the_model_spans_offsets():
     others = [Span("d", 6, 12, "LOCATION", "PAIS", "rule:header_fields", 0.9),
               Span("d", 20, 28, "NAME", "NOMBRE_SUJETO_ASISTENCIA", "dict:first_names", 0.6)]
     out = merge_model_first(model, others, {})
-    # the rule's type replaces the model's at the same offsets; a dictionary's never does
+    # the rule's type replaces the model's at the same offsets; a list of names' never does
     assert [(s.start, s.end, s.label, s.source) for s in out] == [
         (6, 12, "PAIS", "rule:header_fields"), (20, 28, "TERRITORIO", "model:v")]
+    # an organisation list's type wins too ("Merck" is a maker, not the model's place)
+    maker = merge_model_first([Span("d", 30, 35, "LOCATION", "TERRITORIO", "model:v")],
+                              [Span("d", 30, 35, "LOCATION", "INSTITUCION", "dict:manufacturers")], {})
+    assert [(s.label, s.source) for s in maker] == [("INSTITUCION", "dict:manufacturers")]
     # a rule span with other offsets still never changes a model span of another type
     wider = merge_model_first(model[:1], [Span("d", 0, 12, "LOCATION", "PAIS", "rule:x")], {})
     assert [(s.start, s.end, s.label) for s in wider] == [(6, 12, "TERRITORIO")]
