@@ -190,6 +190,16 @@ def test_crf_marginals_match_crfsuite(sample_docs, tmp_path):
     assert [labels[k] for k in probs.argmax(axis=1)] == tagger.tag()
 
 
+def test_the_manufacturers_list_is_a_dictionary_not_a_crf_feature():
+    """Measured: as a CRF feature it cost span recall; detection still matches it as a dictionary."""
+    from pipeline.locales import available_lists
+
+    assert "manufacturers" in available_lists("es")
+    names = {n for ns in Gazetteer.for_locale("es").table.values() for n in ns}
+    assert "organizations" in names and "manufacturers" not in names
+    assert "first_names_female" not in names
+
+
 def test_encoder_save_and_reload_offline_gives_identical_predictions(sample_docs, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     labels = bio_labels(MEDDOCAN.types)
