@@ -258,6 +258,12 @@ def test_dates(text, expected):
     ("ingresó a los 19 días de vida con ictericia", ["19 días"]),
     ("Su hermano falleció a los 3 meses de edad.", []),          # a relative's age
     ("A los 3 meses de la intervención estaba bien", []),        # an interval
+    # a duration named a few words before the number
+    ("se mantiene durante un periodo aproximado de 3 años.", []),
+    ("El tiempo de evolución era de 3 años. La paciente", []),
+    ("En el control realizado luego de 6 años, la paciente", []),
+    ("La duración del tratamiento fue de un año y medio.", []),
+    ("Paciente de 40 años de edad en tratamiento", ["40 años"]),
 ])
 def test_ages(text, expected):
     assert [t for t, _ in _texts(text, "ages")] == expected

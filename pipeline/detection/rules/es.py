@@ -346,6 +346,11 @@ _AGE_AFTER_BAD = re.compile(
     r"intervalo|retraso|espera|consumo|ingreso|hemodiálisis|diálisis|diferencia)|antes|atrás|después|más\s+tarde|"
     r"previos?|tras|desde|posteriores?|post|de\s+(?:la|el|su|sus|gestaci[oó]n|embarazo|amenorrea)\b|del\b|"
     r"transcurridos|que\s+(?:estuvo|lleva|llevaba))")
+# a duration named a few words before the number: "un periodo aproximado de 3 años", "el tiempo de
+# evolución era de 3 años", "la duración del tratamiento fue de un año y medio", "luego de 6 años"
+_DURATION_BEFORE = re.compile(
+    r"(?i)\b(?:periodo|período|evolución|duración|tiempo|luego|después|tras|intervalo|plazo|seguimiento)\b"
+    r"[^.;:\n]{0,30}\bde\s*$")
 _PERSON_BEFORE = re.compile(
     r"(?i)\b(?:var[oó]n|mujer|niñ[oa]|lactante|paciente|reci[eé]n\s+nacid[oa]|neonato|beb[eé]|edad|hombre|"
     r"adolescente|chic[oa]|joven|ni[ñn]a)\b[^.;\n]{0,25}\bde\s*$|\bEdad\s*:\s*$")
@@ -375,7 +380,7 @@ def ages(text: str, doc_id: str) -> list[Span]:
         s, e = m.span("age")
         before = text_before(text, s, 60)
         after = text[e:e + 30]
-        if _AGE_BEFORE_BAD.search(before) or _AGE_AFTER_BAD.search(after):
+        if _AGE_BEFORE_BAD.search(before) or _AGE_AFTER_BAD.search(after) or _DURATION_BEFORE.search(before):
             continue
         if not _AGE_BEFORE_OK.search(before):
             continue
