@@ -219,6 +219,15 @@ def test_rule_type_wins_at_the_model_spans_offsets():
     # and the type policy still silences the rule's type
     assert [s.label for s in merge_model_first(model[:1], others[:1], {"PAIS": "model"})] == ["TERRITORIO"]
 
+    # a field or format rule that contains the model's spans replaces them whatever their type
+    # ("NSS: 92-91-90-8443-1", the model saw a date in it); a rule that reads words does not
+    cut = [Span("d", 5, 18, "DATE", "FECHAS", "model:v")]
+    nss = merge_model_first(cut, [Span("d", 5, 20, "ID", "ID_ASEGURAMIENTO", "rule:header_fields")], {})
+    assert [(s.start, s.end, s.label) for s in nss] == [(5, 20, "ID_ASEGURAMIENTO")]
+    hosp = [Span("d", 0, 20, "LOCATION", "HOSPITAL", "model:v"), Span("d", 21, 35, "LOCATION", "CALLE", "model:v")]
+    kept = merge_model_first(hosp, [Span("d", 0, 35, "LOCATION", "HOSPITAL", "rule:hospitals")], {})
+    assert [(s.start, s.end, s.label) for s in kept] == [(0, 20, "HOSPITAL"), (21, 35, "CALLE")]
+
     # end to end through the detector's combination step, on a real header line
     doc = Document("d", "Nacimiento: 10/03/1985.\nPaís: España.\nEdad: 33 años")
     start = doc.text.index("España")
