@@ -288,6 +288,9 @@ def test_postal_codes_in_addresses():
             "Avda. Ronda Norte, s/n E-21006 Huelva. Tomó 12000 unidades. NHC: 28016 Madrid")
     got = [t for t, _ in _texts(text, "postal_codes")]
     assert got == ["28036", "02400", "E-21006"]
+    # with the country prefix, a code before a full stop is a postal code too
+    assert [t for t, _ in _texts("Avda. Manuel Siurot S/N. E-41013. Sevilla. (España)", "postal_codes")] == ["E-41013"]
+    assert _texts("Lote E-41013.5 del fabricante", "postal_codes") == []
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -313,6 +316,9 @@ def test_streets(text, expected):
     ("Servicio de Digestivo. Hospital Río Hortega. Rondilla de Santa Teresa", [("Hospital Río Hortega", "HOSPITAL")]),
     ("Acudió a su Centro de Salud Las Águilas por fiebre", [("Centro de Salud Las Águilas", "CENTRO_SALUD")]),
     ("ingresó en el Hospital de Día de Oncología", []),
+    # the "E" of a prefixed postal code is no word of the name
+    ("Servicio de Traumatología. Hospital San Juan de la Cruz E-23400 Ubeda (Jaén)",
+     [("Hospital San Juan de la Cruz", "HOSPITAL")]),
     ("precisó ingreso en el hospital durante dos días", []),
 ])
 def test_hospitals(text, expected):

@@ -465,6 +465,8 @@ _ZIP_LABELLED = re.compile(r"(?i)(?<!\w)(?:C\.\s?P\.|CP|c[oó]digo\s+postal)\s*:
 _ZIP_ADDRESS = re.compile(
     rf"(?<![\w/.,-])(?P<zip>(?:E-)?(?:0[1-9]|[1-4]\d|5[0-2])\d{{3}})(?![\w/]|[.,]\d)"
     rf"(?=[ \t]*(?:-[ \t]*|,[ \t]*)?(?:[{UPPER}]|\())")
+# "E-41013. Sevilla": with the country prefix a five-digit code is a postal code whatever follows
+_ZIP_PREFIXED = re.compile(r"(?<![\w/.,-])(?P<zip>E-(?:0[1-9]|[1-4]\d|5[0-2])\d{3})(?![\w/-]|[.,]\d)")
 _ZIP_AFTER_TOWN = re.compile(
     rf"(?<=[{LOWER}] )(?P<zip>(?:0[1-9]|[1-4]\d|5[0-2])\d{{3}})(?=[.,][ \t]*[{UPPER}])")
 
@@ -473,7 +475,7 @@ _ZIP_AFTER_TOWN = re.compile(
 def postal_codes(text: str, doc_id: str) -> list[Span]:
     """Postal codes after ``CP``/``Código postal`` and five-digit codes in addresses (``28036 Madrid``)."""
     out = spans_from(_ZIP_LABELLED, text, doc_id, "ZIP", "zip")
-    for rx in (_ZIP_ADDRESS, _ZIP_AFTER_TOWN):
+    for rx in (_ZIP_ADDRESS, _ZIP_AFTER_TOWN, _ZIP_PREFIXED):
         for m in rx.finditer(text):
             if re.search(r"(?i)(?:NHC|NASS|CIPA|Episodio|Col|n[ºo°]|tel|fax|tfno)\W*$", text_before(text, m.start(), 25)):
                 continue
@@ -524,7 +526,7 @@ _HOSP_HEAD = (r"(?:Hospital(?:\s+(?:Universitario|Universitari|Clínico|Clínic|
               r"Materno[- ]Infantil|Infantil|Militar|Central|Nacional|Psiquiátrico|Virgen))*|Complejo\s+Hospitalario(?:\s+Universitario)?|"
               r"Complexo\s+Hospitalario(?:\s+Universitario)?|Clínica(?:\s+Universitaria)?|Policlínica|Sanatorio|"
               r"Centro\s+Hospitalario|Ciudad\s+Sanitaria|Hospital\s+de\s+Día)")
-_HOSP_TAIL = rf"(?:[ \t]+(?:{NAME_PARTICLE}[ \t]+)*(?:[\"«“]?(?:[{UPPER}][{LETTER}'´’.-]*(?![\wº°ª/])|\d{{1,2}}[ \t]+de[ \t]+[{UPPER}][{LOWER}]+)[\"»”]?))"
+_HOSP_TAIL = rf"(?:[ \t]+(?:{NAME_PARTICLE}[ \t]+)*(?:[\"«“]?(?:[{UPPER}][{LETTER}'´’.-]*(?![\wº°ª/]|-\d)|\d{{1,2}}[ \t]+de[ \t]+[{UPPER}][{LOWER}]+)[\"»”]?))"
 _HOSPITAL = re.compile(rf"(?<![\w])(?P<h>{_HOSP_HEAD}{_HOSP_TAIL}{{0,6}})")
 _CENTRO_SALUD = re.compile(rf"(?<![\w])(?P<h>(?:Centro\s+de\s+Salud|C\.\s?S\.|CS|Centro\s+de\s+Atención\s+Primaria|CAP|"
                            rf"Consultorio)(?:{_HOSP_TAIL}){{1,5}})")
