@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from pipeline.detection.combine import CombinePolicy, clean_span, combine, strip_leading_title
+from pipeline.detection.combine import CombinePolicy, clean_span, combine, strip_leading_title, strip_trailing_full_stop
 from pipeline.spans import Span, SpanError
 
 
@@ -192,3 +192,25 @@ def test_strip_leading_title_only_in_names():
     text = "Hospital Doctor Peset, Valencia."
     hosp = Span("d", 9, 21, "LOCATION", "HOSPITAL")
     assert strip_leading_title(hosp, text) is hosp
+
+
+@pytest.mark.parametrize("drawn, kept", [
+    ("San Justo.", "San Justo"),                # the sentence's full stop after a town
+    ("Villapresente.", "Villapresente"),
+    ("México D.F.", "México D.F."),             # an abbreviation keeps its dot
+    ("DIAVERUM. CERER, S.A.", "DIAVERUM. CERER, S.A."),
+    ("Calle Rivadavia 12, 4 izq.", "Calle Rivadavia 12, 4 izq."),   # short floor words: the gold keeps both
+    ("C/ Navarro 3102, Apto.", "C/ Navarro 3102, Apto."),
+    ("BILBAO.", "BILBAO."),                     # capitals may be an acronym
+    ("Sevilla", "Sevilla"),
+])
+def test_strip_trailing_full_stop_from_places(drawn, kept):
+    text = f"Dirección: {drawn} Buenos Aires"
+    s = strip_trailing_full_stop(Span("d", 11, 11 + len(drawn), "LOCATION", "TERRITORIO"), text)
+    assert text[s.start:s.end] == kept and s.start == 11
+
+
+def test_strip_trailing_full_stop_only_in_places():
+    text = "Remitido por: Francisco Lara Medina. Servicio"
+    name = Span("d", 14, 36, "NAME", "DOCTOR")
+    assert strip_trailing_full_stop(name, text) is name

@@ -152,6 +152,30 @@ def strip_leading_title(span: Span, text: str, policy: CombinePolicy = CombinePo
     return span.with_(start=m.end())
 
 
+# a place name's last word with the sentence's full stop after it: four letters or more, not an
+# abbreviation ("Avda.", "Apto.") nor capitals ("D.F.", "S.A." never match: they hold a dot)
+_WORD_FULL_STOP = re.compile(r"(?<![\w.])([^\W\d_]{4,})\.$")
+_ABBREVIATIONS_4 = frozenset({"Avda", "Apto", "Ctra", "Dpto", "Prov", "Cdad", "Bros", "Corp", "Dept", "Univ", "Hosp",
+                              "Urbz", "Edif", "Trav", "Pasj"})
+
+
+def strip_trailing_full_stop(span: Span, text: str) -> Span:
+    """A model's LOCATION span without the full stop that ends the sentence after it ("San Justo."):
+    gold sets leave it out, as rules and dictionaries do. An abbreviation keeps its dot.
+
+    >>> text = "Dr. Luis León, DIAVERUM, San Justo. Buenos Aires"
+    >>> s = strip_trailing_full_stop(Span("d", 25, 35, "LOCATION", "TERRITORIO"), text)
+    >>> text[s.start:s.end]
+    'San Justo'
+    """
+    if span.category != "LOCATION":
+        return span
+    m = _WORD_FULL_STOP.search(text, span.start, span.end)
+    if not m or m.group(1) in _ABBREVIATIONS_4 or m.group(1).isupper():
+        return span
+    return span.with_(end=span.end - 1)
+
+
 def _rank_key(span: Span, policy: CombinePolicy) -> tuple:
     key: list = []
     for crit in policy.resolve_by:

@@ -28,7 +28,7 @@ from typing import Sequence
 
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
-from pipeline.detection.combine import combine, merge_model_first, strip_leading_title
+from pipeline.detection.combine import combine, merge_model_first, strip_leading_title, strip_trailing_full_stop
 from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
@@ -141,7 +141,7 @@ class Detector:
             rest: list[Span] = []
             if others:
                 rest, _ = combine(others, doc.text)
-            model_spans = [strip_leading_title(s, doc.text) for s in model_spans]
+            model_spans = [strip_trailing_full_stop(strip_leading_title(s, doc.text), doc.text) for s in model_spans]
             kept = merge_model_first(model_spans, rest, self.type_policy)
         return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
 
