@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from pipeline.detection.combine import CombinePolicy, clean_span, combine, strip_leading_title, strip_trailing_full_stop
+from pipeline.detection.combine import (CombinePolicy, clean_span, combine, strip_leading_title, strip_trailing_full_stop,
+                                        strip_trailing_function_word)
 from pipeline.spans import Span, SpanError
 
 
@@ -214,3 +215,20 @@ def test_strip_trailing_full_stop_only_in_places():
     text = "Remitido por: Francisco Lara Medina. Servicio"
     name = Span("d", 14, 36, "NAME", "DOCTOR")
     assert strip_trailing_full_stop(name, text) is name
+
+
+@pytest.mark.parametrize("drawn, label, kept", [
+    ("padre de", "FAMILIARES_SUJETO_ASISTENCIA", "padre"),
+    ("hermana gemela de", "FAMILIARES_SUJETO_ASISTENCIA", "hermana gemela"),
+    ("Marzo a", "FECHAS", "Marzo"),
+    ("Calle de la Paz y", "CALLE", "Calle de la Paz"),
+    ("son of", "PATIENT", "son"),
+    ("Hospital General de", "HOSPITAL", "Hospital General de"),       # an organisation's name goes on
+    ("Universidad Central de", "INSTITUCION", "Universidad Central de"),
+    ("Madrid y Alcalá de Henares", "TERRITORIO", "Madrid y Alcalá de Henares"),   # only at the end
+    ("de", "FECHAS", "de"),                                          # a span that is only the word stays
+])
+def test_strip_trailing_function_word(drawn, label, kept):
+    text = f"Texto: {drawn} 30 años"
+    s = strip_trailing_function_word(Span("d", 7, 7 + len(drawn), "OTHER", label), text)
+    assert text[s.start:s.end] == kept and s.start == 7

@@ -176,6 +176,34 @@ def strip_trailing_full_stop(span: Span, text: str) -> Span:
     return span.with_(end=span.end - 1)
 
 
+# lower-case function words (Spanish, English) that never end an entity in a gold set: "padre de",
+# "Marzo a", "hermano mayor de" end where the function word starts
+_TRAILING_FUNCTION_WORD = re.compile(r"\s+(?:de|del|y|a|en|con|e|o|la|el|los|las|of|and|the|in|at|to|with|or)$")
+# names of organisations go on after "de" ("Hospital General de" + "Ciudad Real"): a model that
+# stopped there cut the name short, and leaving the "de" in keeps more of it covered
+_ORGANISATION_TYPES = frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD", "ORGANIZATION", "HEALTHCENTER"})
+
+
+def strip_trailing_function_word(span: Span, text: str) -> Span:
+    """A model's span without a lower-case function word at its end, except for organisations.
+
+    Measured on MEDDOCAN dev with four models: span recall +0.0002 to +0.0003, strict F1 +0.0002 to
+    +0.0004; missed PHI tokens per 1,000 +0 to +0.009 (the "de" of a relative's "hermano mayor de
+    6 años", a function word).
+
+    >>> text = "padre de 30 años"
+    >>> s = strip_trailing_function_word(Span("d", 0, 8, "OTHER", "FAMILIARES_SUJETO_ASISTENCIA"), text)
+    >>> text[s.start:s.end]
+    'padre'
+    """
+    if span.label in _ORGANISATION_TYPES:
+        return span
+    m = _TRAILING_FUNCTION_WORD.search(text, span.start, span.end)
+    if not m or m.start() <= span.start:
+        return span
+    return span.with_(end=m.start())
+
+
 def _rank_key(span: Span, policy: CombinePolicy) -> tuple:
     key: list = []
     for crit in policy.resolve_by:

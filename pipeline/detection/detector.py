@@ -28,7 +28,8 @@ from typing import Sequence
 
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
-from pipeline.detection.combine import combine, merge_model_first, strip_leading_title, strip_trailing_full_stop
+from pipeline.detection.combine import (combine, merge_model_first, strip_leading_title, strip_trailing_full_stop,
+                                        strip_trailing_function_word)
 from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
@@ -37,6 +38,12 @@ from pipeline.spans import Document, Span
 log = logging.getLogger(__name__)
 
 POLICIES = ("model-first", "union")
+
+
+def _trim_model_span(span: Span, text: str) -> Span:
+    """A model's span with the edges gold sets leave out: a leading title, the sentence's full stop
+    after a place, a trailing function word (rules and dictionaries draw their spans without them)."""
+    return strip_trailing_function_word(strip_trailing_full_stop(strip_leading_title(span, text), text), text)
 
 
 @dataclass
@@ -141,7 +148,7 @@ class Detector:
             rest: list[Span] = []
             if others:
                 rest, _ = combine(others, doc.text)
-            model_spans = [strip_trailing_full_stop(strip_leading_title(s, doc.text), doc.text) for s in model_spans]
+            model_spans = [_trim_model_span(s, doc.text) for s in model_spans]
             kept = merge_model_first(model_spans, rest, self.type_policy)
         return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
 
