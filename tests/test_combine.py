@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from pipeline.detection.combine import (CombinePolicy, clean_span, combine, strip_leading_title, strip_trailing_full_stop,
-                                        strip_trailing_function_word)
+from pipeline.detection.combine import (CombinePolicy, clean_span, combine, split_on_format_rules, strip_leading_title,
+                                        strip_trailing_full_stop, strip_trailing_function_word)
 from pipeline.spans import Span, SpanError
 
 
@@ -232,3 +232,46 @@ def test_strip_trailing_function_word(drawn, label, kept):
     text = f"Texto: {drawn} 30 años"
     s = strip_trailing_function_word(Span("d", 7, 7 + len(drawn), "OTHER", label), text)
     assert text[s.start:s.end] == kept and s.start == 7
+
+
+def _contact_line(text: str, model: list[str], rules: list[tuple[str, str, str]]):
+    """Model spans (type NUMERO_TELEFONO) and format-rule spans (text, type, rule) found in ``text``."""
+    ms = [Span("d", text.index(m), text.index(m) + len(m), "CONTACT", "NUMERO_TELEFONO", "model:v") for m in model]
+    rs = [Span("d", text.index(t), text.index(t) + len(t), "CONTACT", ty, f"rule:{r}") for t, ty, r in rules]
+    return ms, rs
+
+
+@pytest.mark.parametrize("text, model, rules, kept", [
+    # numbers a model ran together, with separators and field labels between them
+    ("Telfs.: 918823884 / 918823984 / 619128686. Correo", ["918823884 / 918823984 / 619128686"],
+     [("918823884", "NUMERO_TELEFONO", "phones"), ("918823984", "NUMERO_TELEFONO", "phones"),
+      ("619128686", "NUMERO_TELEFONO", "phones")],
+     [("918823884", "NUMERO_TELEFONO"), ("918823984", "NUMERO_TELEFONO"), ("619128686", "NUMERO_TELEFONO")]),
+    ("Tfno. 848428434 Fax 848422528", ["848428434 Fax 848422528"],
+     [("848428434", "NUMERO_TELEFONO", "phones"), ("848422528", "NUMERO_FAX", "phones")],
+     [("848428434", "NUMERO_TELEFONO"), ("848422528", "NUMERO_FAX")]),
+    # the model's span starts at the label and stops inside the second number
+    ("Barcelona Tlf. 609 518571 / Fax 93 2607982 E-mail", ["Tlf. 609 518571 / Fax 93"],
+     [("609 518571", "NUMERO_TELEFONO", "phones"), ("93 2607982", "NUMERO_FAX", "phones")],
+     [("609 518571", "NUMERO_TELEFONO"), ("93 2607982", "NUMERO_FAX")]),
+    # a label the model took into an address
+    ("Madrid E-mail-jdemiguel@geodental.com", ["-mail-jdemiguel@geodental.com"],
+     [("jdemiguel@geodental.com", "CORREO_ELECTRONICO", "email")], [("jdemiguel@geodental.com", "CORREO_ELECTRONICO")]),
+    # any other word in the model's span: kept as the model drew it
+    ("Calle Mayor 5, 609518571", ["Calle Mayor 5, 609518571"], [("609518571", "NUMERO_TELEFONO", "phones")],
+     [("Calle Mayor 5, 609518571", "NUMERO_TELEFONO")]),
+    # a rule that reads words, not a format, never splits a model span
+    ("Hospital Sur / Hospital Norte", ["Hospital Sur / Hospital Norte"],
+     [("Hospital Sur", "HOSPITAL", "hospitals"), ("Hospital Norte", "HOSPITAL", "hospitals")],
+     [("Hospital Sur / Hospital Norte", "NUMERO_TELEFONO")]),
+    # a header field's value keeps the model's edges (the gold is split on "4 Izq.." and "4 Izq.")
+    ("Domicilio: Calle Tudela, 27, 4 der..", ["Calle Tudela, 27, 4 der."],
+     [("Calle Tudela, 27, 4 der", "CALLE", "header_fields")], [("Calle Tudela, 27, 4 der.", "NUMERO_TELEFONO")]),
+    # the rule agrees with the model: nothing changes
+    ("Tfno. 848428434", ["848428434"], [("848428434", "NUMERO_TELEFONO", "phones")], [("848428434", "NUMERO_TELEFONO")]),
+])
+def test_split_on_format_rules(text, model, rules, kept):
+    ms, rs = _contact_line(text, model, rules)
+    out = split_on_format_rules(ms, rs, text)
+    assert [(text[s.start:s.end], s.label) for s in out] == kept
+    assert all(not (a.start < b.end and b.start < a.end) for a, b in zip(out, out[1:]))

@@ -228,6 +228,14 @@ def test_rule_type_wins_at_the_model_spans_offsets():
     kept = merge_model_first(hosp, [Span("d", 0, 35, "LOCATION", "HOSPITAL", "rule:hospitals")], {})
     assert [(s.start, s.end, s.label) for s in kept] == [(0, 20, "HOSPITAL"), (21, 35, "CALLE")]
 
+    # end to end: a model span that ran a contact line together becomes the rule's numbers
+    line = Document("d", "Pamplona Tfno. 848428434 Fax 848422528\n")
+    s0 = line.text.index("848428434")
+    spans = Detector.without_model(MEDDOCAN, "es")._combine(
+        line, [Span("d", s0, s0 + 23, "CONTACT", "NUMERO_TELEFONO", "model:v", 0.9)])
+    assert [(line.text[s.start:s.end], s.label) for s in spans if s.category == "CONTACT"] == [
+        ("848428434", "NUMERO_TELEFONO"), ("848422528", "NUMERO_FAX")]
+
     # end to end through the detector's combination step, on a real header line
     doc = Document("d", "Nacimiento: 10/03/1985.\nPaís: España.\nEdad: 33 años")
     start = doc.text.index("España")

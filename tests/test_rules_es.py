@@ -358,6 +358,17 @@ def test_shared_recognizers():
                    ("192.168.10.254", "DIREC_PROT_INTERNET")}
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Navarra E-mail.hleonbrito@hotmail.com", ["hleonbrito@hotmail.com"]),     # a label written onto it
+    ("Madrid E-mail-jdemiguel@geodental.com", ["jdemiguel@geodental.com"]),
+    ("Email:agmorua@correo.es", ["agmorua@correo.es"]),
+    ("contacto: maria.e-mail@uv.es", ["maria.e-mail@uv.es"]),                  # inside the address: kept
+    ("e-mail: sonia.vazquez-cortes@gmail.com / jgraus@ya.com.", ["sonia.vazquez-cortes@gmail.com", "jgraus@ya.com"]),
+])
+def test_email_leaves_a_field_label_out(text, expected):
+    assert [t for t, _ in _texts(text, "email")] == expected
+
+
 def test_full_dev_split_strict_scores(meddocan_full):
     """The pack plus dictionaries on all of MEDDOCAN dev: the figures benchmarks/rules_meddocan.py prints."""
     from pipeline.detection.combine import combine

@@ -359,6 +359,57 @@ FORMAT_RULE_SOURCES: tuple[str, ...] = (
     "rule:header_fields", "rule:record_numbers", "rule:phones", "rule:email", "rule:ssn", "rule:colegiado")
 
 
+# what may stand between the numbers or addresses of one contact line: separators and the line's
+# field labels ("Tlf. 609 518571 / Fax 93 2607982", "917277336 - 606409021", "E-mail.x@y.es")
+_CONTACT_GLUE = re.compile(
+    r"(?:[\s/|;,.:()+\-\u2013]|\b(?:y|o|and|or|fax|tel|tfno|tfnos|tlf|tlfs|telf|telfs|tel[eé]fonos?|phone|"
+    r"m[oó]vil(?:es)?|(?:e-?)?mail|correos?|electr[oó]nicos?)\b)*", re.IGNORECASE)
+
+
+#: the format rules of a contact line (a header field's value keeps the model's edges: MEDDOCAN's
+#: gold is split on "4 Izq.." and "4 Izq." alike)
+CONTACT_RULE_SOURCES: tuple[str, ...] = ("rule:phones", "rule:email")
+
+
+def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str) -> list[Span]:
+    """Model spans where each one that runs a contact line together is replaced by the
+    :data:`CONTACT_RULE_SOURCES` spans it overlaps, when all else in it is separators and field labels.
+
+    A sequence model reads "918823884 / 918823984 / 619128686" or "848428434 Fax 848422528" as one
+    entity, and takes "E-mail." into the address after it; the phone and e-mail rules know where
+    each number or address starts and ends, and the label between them ("Fax") knows its type.
+    A model span with any other word in it (a street before the phone) is kept as it is.
+
+    >>> text = "Tfno. 848428434 Fax 848422528"
+    >>> model = [Span("d", 6, 29, "CONTACT", "NUMERO_TELEFONO")]
+    >>> rules = [Span("d", 6, 15, "CONTACT", "NUMERO_TELEFONO", source="rule:phones"),
+    ...          Span("d", 20, 29, "CONTACT", "NUMERO_FAX", source="rule:phones")]
+    >>> [(text[s.start:s.end], s.label) for s in split_on_format_rules(model, rules, text)]
+    [('848428434', 'NUMERO_TELEFONO'), ('848422528', 'NUMERO_FAX')]
+    """
+    fmt = sorted((o for o in others if o.source in CONTACT_RULE_SOURCES), key=lambda o: (o.start, o.end))
+    if not fmt:
+        return model_spans
+    out: list[Span] = []
+    for m in model_spans:
+        inside = [o for o in fmt if o.start < m.end and m.start < o.end]
+        if not inside or (len(inside) == 1 and (inside[0].start, inside[0].end) == (m.start, m.end)):
+            out.append(m)
+            continue
+        gaps, pos = [], m.start
+        for o in inside:
+            if o.start > pos:
+                gaps.append(text[pos:o.start])
+            pos = max(pos, o.end)
+        if pos < m.end:
+            gaps.append(text[pos:m.end])
+        if all(_CONTACT_GLUE.fullmatch(g) for g in gaps):
+            out.extend(o for o in inside if o not in out)
+        else:
+            out.append(m)
+    return sorted(out, key=lambda s: (s.start, s.end))
+
+
 def merge_model_first(model_spans: list[Span], others: list[Span], type_policy: dict[str, str]) -> list[Span]:
     """Model spans plus rule/dictionary spans, per the type of each rule/dictionary span:
 

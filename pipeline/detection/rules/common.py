@@ -97,7 +97,8 @@ def at_word_start(text: str, i: int) -> bool:
 
 # --- recognizers shared by all packs -------------------------------------------------------
 
-EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.%+-]+@(?:[\w-]+\.)+[A-Za-z]{2,}(?![\w@])")
+# a field label written onto the address ("E-mail.x@y.es", "Email-x@y.es") is not part of it
+EMAIL_RE = re.compile(r"(?<![\w.+-])(?:(?i:e-?mail)[.:\-](?=[\w%+]))?([\w.%+-]+@(?:[\w-]+\.)+[A-Za-z]{2,})(?![\w@])")
 URL_RE = re.compile(
     r"(?<![\w@/])(?:(?:https?|ftp)://|www\.)[^\s<>\"'()\[\]]+", re.IGNORECASE)
 IPV4_RE = re.compile(
@@ -107,7 +108,7 @@ IPV6_RE = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}(?![\w:
 
 def email(text: str, doc_id: str) -> list[Span]:
     """E-mail addresses."""
-    return spans_from(EMAIL_RE, text, doc_id, "EMAIL")
+    return spans_from(EMAIL_RE, text, doc_id, "EMAIL", group=1)
 
 
 def url(text: str, doc_id: str) -> list[Span]:
