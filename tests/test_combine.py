@@ -241,6 +241,22 @@ def _contact_line(text: str, model: list[str], rules: list[tuple[str, str, str]]
     return ms, rs
 
 
+def test_split_on_format_rules_never_leaves_overlaps():
+    text = "Tlf. 609 518571 / Fax 93 2607982 Calle 93 2607982"
+    ms = [Span("d", 5, 24, "CONTACT", "NUMERO_TELEFONO", "model:v"),       # "609 518571 / Fax 93"
+          Span("d", 25, 32, "LOCATION", "TERRITORIO", "model:v")]          # "2607982", inside the fax
+    rs = [Span("d", 5, 15, "CONTACT", "NUMERO_TELEFONO", "rule:phones"),
+          Span("d", 22, 32, "CONTACT", "NUMERO_FAX", "rule:phones")]
+    out = split_on_format_rules(ms, rs, text)
+    assert [(text[s.start:s.end], s.label) for s in out] == [("609 518571", "NUMERO_TELEFONO"), ("93 2607982", "NUMERO_FAX")]
+    # a model span that runs on past the rule's span is cut at its edge: every character stays covered
+    ms2 = [ms[0], Span("d", 25, 38, "LOCATION", "CALLE", "model:v")]           # "2607982 Calle"
+    out2 = split_on_format_rules(ms2, rs, text)
+    assert [(text[s.start:s.end], s.label) for s in out2] == [
+        ("609 518571", "NUMERO_TELEFONO"), ("93 2607982", "NUMERO_FAX"), ("Calle", "CALLE")]
+    assert set(range(5, 38)) - {i for s in out2 for i in range(s.start, s.end)} <= {15, 16, 17, 18, 19, 20, 21, 32}
+
+
 @pytest.mark.parametrize("text, model, rules, kept", [
     # numbers a model ran together, with separators and field labels between them
     ("Telfs.: 918823884 / 918823984 / 619128686. Correo", ["918823884 / 918823984 / 619128686"],

@@ -390,11 +390,12 @@ def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str
     fmt = sorted((o for o in others if o.source in CONTACT_RULE_SOURCES), key=lambda o: (o.start, o.end))
     if not fmt:
         return model_spans
-    out: list[Span] = []
+    kept: list[Span] = []
+    replacing: list[Span] = []
     for m in model_spans:
         inside = [o for o in fmt if o.start < m.end and m.start < o.end]
         if not inside or (len(inside) == 1 and (inside[0].start, inside[0].end) == (m.start, m.end)):
-            out.append(m)
+            kept.append(m)
             continue
         gaps, pos = [], m.start
         for o in inside:
@@ -404,9 +405,23 @@ def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str
         if pos < m.end:
             gaps.append(text[pos:m.end])
         if all(_CONTACT_GLUE.fullmatch(g) for g in gaps):
-            out.extend(o for o in inside if o not in out)
+            replacing.extend(o for o in inside if o not in replacing)
         else:
-            out.append(m)
+            kept.append(m)
+    # the other model spans give up what such a rule span covers (none overlap; none of the text
+    # the model covered is left uncovered): one inside it goes, one that runs on past it is cut
+    # at its edge ("garamendi.pm@aju.ej-gv.es" where the model began a street at "-gv.es")
+    out = list(replacing)
+    for x in kept:
+        for r in replacing:
+            if x is None or not (r.start < x.end and x.start < r.end):
+                continue
+            if r.start <= x.start and x.end <= r.end:
+                x = None
+            else:
+                x = clean_span(x.with_(start=r.end) if x.start >= r.start else x.with_(end=r.start), text)
+        if x is not None:
+            out.append(x)
     return sorted(out, key=lambda s: (s.start, s.end))
 
 
