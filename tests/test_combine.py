@@ -280,7 +280,12 @@ def test_split_on_format_rules_never_leaves_overlaps():
     ("Hospital Sur / Hospital Norte", ["Hospital Sur / Hospital Norte"],
      [("Hospital Sur", "HOSPITAL", "hospitals"), ("Hospital Norte", "HOSPITAL", "hospitals")],
      [("Hospital Sur / Hospital Norte", "NUMERO_TELEFONO")]),
-    # a header field's value keeps the model's edges (the gold is split on "4 Izq.." and "4 Izq.")
+    # a header field's values the model ran together are split as the rule splits them
+    ("Localidad/ Provincia: San Lucas, Coyoacan, CDMX.", ["San Lucas, Coyoacan, CDMX"],
+     [("San Lucas", "TERRITORIO", "header_fields"), ("Coyoacan", "TERRITORIO", "header_fields"),
+      ("CDMX", "TERRITORIO", "header_fields")],
+     [("San Lucas", "TERRITORIO"), ("Coyoacan", "TERRITORIO"), ("CDMX", "TERRITORIO")]),
+    # but one value keeps the model's edges (the gold is split on "4 Izq.." and "4 Izq.")
     ("Domicilio: Calle Tudela, 27, 4 der..", ["Calle Tudela, 27, 4 der."],
      [("Calle Tudela, 27, 4 der", "CALLE", "header_fields")], [("Calle Tudela, 27, 4 der.", "NUMERO_TELEFONO")]),
     # the rule agrees with the model: nothing changes

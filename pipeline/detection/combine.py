@@ -366,14 +366,16 @@ _CONTACT_GLUE = re.compile(
     r"m[oó]vil(?:es)?|(?:e-?)?mail|correos?|electr[oó]nicos?)\b)*", re.IGNORECASE)
 
 
-#: the format rules of a contact line (a header field's value keeps the model's edges: MEDDOCAN's
-#: gold is split on "4 Izq.." and "4 Izq." alike)
+#: the format rules of a contact line; a header field's value splits a model span only into two or
+#: more ("San Lucas, Coyoacan, CDMX" after "Localidad/ Provincia:"), never to move one edge (MEDDOCAN's
+#: gold draws "4 Izq.." both with and without the abbreviation's dot)
 CONTACT_RULE_SOURCES: tuple[str, ...] = ("rule:phones", "rule:email")
 
 
 def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str) -> list[Span]:
     """Model spans where each one that runs a contact line together is replaced by the
-    :data:`CONTACT_RULE_SOURCES` spans it overlaps, when all else in it is separators and field labels.
+    :data:`CONTACT_RULE_SOURCES` spans it overlaps, when all else in it is separators and field labels
+    (or by two or more values of a header field the model ran together).
 
     A sequence model reads "918823884 / 918823984 / 619128686" or "848428434 Fax 848422528" as one
     entity, and takes "E-mail." into the address after it; the phone and e-mail rules know where
@@ -387,7 +389,8 @@ def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str
     >>> [(text[s.start:s.end], s.label) for s in split_on_format_rules(model, rules, text)]
     [('848428434', 'NUMERO_TELEFONO'), ('848422528', 'NUMERO_FAX')]
     """
-    fmt = sorted((o for o in others if o.source in CONTACT_RULE_SOURCES), key=lambda o: (o.start, o.end))
+    fmt = sorted((o for o in others if o.source in CONTACT_RULE_SOURCES or o.source == "rule:header_fields"),
+                 key=lambda o: (o.start, o.end))
     if not fmt:
         return model_spans
     kept: list[Span] = []
@@ -404,7 +407,8 @@ def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str
             pos = max(pos, o.end)
         if pos < m.end:
             gaps.append(text[pos:m.end])
-        if all(_CONTACT_GLUE.fullmatch(g) for g in gaps):
+        if all(_CONTACT_GLUE.fullmatch(g) for g in gaps) and (
+                len(inside) > 1 or inside[0].source in CONTACT_RULE_SOURCES):
             replacing.extend(o for o in inside if o not in replacing)
         else:
             kept.append(m)
