@@ -366,10 +366,27 @@ _CONTACT_GLUE = re.compile(
     r"m[oó]vil(?:es)?|(?:e-?)?mail|correos?|electr[oó]nicos?)\b)*", re.IGNORECASE)
 
 
-#: the format rules of a contact line; a header field's value splits a model span only into two or
-#: more ("San Lucas, Coyoacan, CDMX" after "Localidad/ Provincia:"), never to move one edge (MEDDOCAN's
-#: gold draws "4 Izq.." both with and without the abbreviation's dot)
+#: the format rules of a contact line: one such span may replace a model span on its own
 CONTACT_RULE_SOURCES: tuple[str, ...] = ("rule:phones", "rule:email")
+#: a header field's values split a model span only two or more at a time ("San Lucas, Coyoacan, CDMX"
+#: after "Localidad/ Provincia:"), never to move one edge (MEDDOCAN's gold draws "4 Izq.." both with
+#: and without the abbreviation's dot)
+_HEADER_FIELD_SOURCE = "rule:header_fields"
+
+
+def _outside(span: Span, covers: list[Span], text: str) -> Span | None:
+    """``span`` without what ``covers`` (non-overlapping) cover: None if one holds it whole, cut at
+    the edge of one it runs past, cleaned as any machine span."""
+    for r in covers:
+        if not (r.start < span.end and span.start < r.end):
+            continue
+        if r.start <= span.start and span.end <= r.end:
+            return None
+        cut = clean_span(span.with_(start=r.end) if span.start >= r.start else span.with_(end=r.start), text)
+        if cut is None:
+            return None
+        span = cut
+    return span
 
 
 def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str) -> list[Span]:
@@ -389,7 +406,7 @@ def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str
     >>> [(text[s.start:s.end], s.label) for s in split_on_format_rules(model, rules, text)]
     [('848428434', 'NUMERO_TELEFONO'), ('848422528', 'NUMERO_FAX')]
     """
-    fmt = sorted((o for o in others if o.source in CONTACT_RULE_SOURCES or o.source == "rule:header_fields"),
+    fmt = sorted((o for o in others if o.source in CONTACT_RULE_SOURCES or o.source == _HEADER_FIELD_SOURCE),
                  key=lambda o: (o.start, o.end))
     if not fmt:
         return model_spans
@@ -415,17 +432,7 @@ def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str
     # the other model spans give up what such a rule span covers (none overlap; none of the text
     # the model covered is left uncovered): one inside it goes, one that runs on past it is cut
     # at its edge ("garamendi.pm@aju.ej-gv.es" where the model began a street at "-gv.es")
-    out = list(replacing)
-    for x in kept:
-        for r in replacing:
-            if x is None or not (r.start < x.end and x.start < r.end):
-                continue
-            if r.start <= x.start and x.end <= r.end:
-                x = None
-            else:
-                x = clean_span(x.with_(start=r.end) if x.start >= r.start else x.with_(end=r.start), text)
-        if x is not None:
-            out.append(x)
+    out = replacing + [x for x in (_outside(k, replacing, text) for k in kept) if x is not None]
     return sorted(out, key=lambda s: (s.start, s.end))
 
 
