@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from pipeline.detection.combine import (CombinePolicy, clean_span, combine, split_on_format_rules, strip_leading_title,
-                                        strip_trailing_full_stop, strip_trailing_function_word)
+from pipeline.detection.combine import (CombinePolicy, clean_span, combine, split_on_format_rules, split_trailing_place,
+                                        strip_leading_title, strip_trailing_full_stop, strip_trailing_function_word)
 from pipeline.spans import Span, SpanError
 
 
@@ -296,3 +296,47 @@ def test_split_on_format_rules(text, model, rules, kept):
     out = split_on_format_rules(ms, rs, text)
     assert [(text[s.start:s.end], s.label) for s in out] == kept
     assert all(not (a.start < b.end and b.start < a.end) for a, b in zip(out, out[1:]))
+
+
+@pytest.mark.parametrize("text, org, town, kept", [
+    # an affiliation the model ran into the town after it (MEDDOCAN's gold: two spans)
+    ("Hospital Virgen Del Puerto Plasencia. Av. Paraje", "Hospital Virgen Del Puerto Plasencia", "Plasencia",
+     [("Hospital Virgen Del Puerto", "HOSPITAL"), ("Plasencia", "TERRITORIO")]),
+    ("Instituto Colombiano del Dolor Medellín, Colombia", "Instituto Colombiano del Dolor Medellín", "Medellín",
+     [("Instituto Colombiano del Dolor", "INSTITUCION"), ("Medellín", "TERRITORIO")]),
+    # the town is part of the name: after an article, a linking word, a generic or a street word,
+    # after "de", or after one word only
+    ("Hospital Universitario La Paz de Madrid", "Hospital Universitario La Paz", "Paz", None),
+    ("Hospital Clinic i Provincial Barcelona", "Hospital Clinic i Provincial Barcelona", "Barcelona", None),
+    ("Hospital Universitario Donostia, San Sebastián", "Hospital Universitario Donostia", "Donostia", None),
+    ("Hospital de Getafe Carretera Toledo 28905", "Hospital de Getafe Carretera Toledo", "Toledo", None),
+    ("Instituto de Medicina Legal de Málaga", "Instituto de Medicina Legal de Málaga", "Málaga", None),
+    ("Hospital Torrevieja", "Hospital Torrevieja", "Torrevieja", None),
+    # not an organisation: a street keeps its town for the other rules and the gold to decide
+    ("Calle Mayor Sevilla", "Calle Mayor Sevilla", "Sevilla", None),
+])
+def test_split_trailing_place(text, org, town, kept):
+    label = "CALLE" if org.startswith("Calle") else "INSTITUCION" if org.startswith("Instituto") else "HOSPITAL"
+    model = [Span("d", text.index(org), text.index(org) + len(org), "LOCATION", label, "model:v")]
+    t0 = text.rindex(town, 0, model[0].end)
+    towns = [Span("d", t0, t0 + len(town), "LOCATION", "TERRITORIO", "dict:cities"),
+             Span("d", t0, t0 + len(town), "LOCATION", "TERRITORIO", "rule:header_fields")]   # not a place list
+    out = split_trailing_place(model, towns, text)
+    if kept is None:
+        assert out == model
+        return
+    assert [(text[s.start:s.end], s.label) for s in out] == kept
+    assert out[1].source == "dict:cities"
+    # nothing the model covered is left uncovered but the blank between the two
+    covered = {i for s in out for i in range(s.start, s.end)}
+    assert set(range(model[0].start, model[0].end)) - covered == {out[0].end}
+
+
+def test_split_trailing_place_takes_the_longest_town():
+    text = "Clínica Dental Sonrisa Alcalá Henares"       # both the town and its last word are listed
+    org = Span("d", 0, len(text), "LOCATION", "HOSPITAL", "model:v")
+    whole, tail = text.index("Alcalá"), text.index("Henares")
+    towns = [Span("d", tail, len(text), "LOCATION", "TERRITORIO", "dict:provinces"),
+             Span("d", whole, len(text), "LOCATION", "TERRITORIO", "dict:cities")]
+    out = split_trailing_place([org], towns, text)
+    assert [text[s.start:s.end] for s in out] == ["Clínica Dental Sonrisa", "Alcalá Henares"]

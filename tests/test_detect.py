@@ -236,6 +236,14 @@ def test_rule_type_wins_at_the_model_spans_offsets():
     assert [(line.text[s.start:s.end], s.label) for s in spans if s.category == "CONTACT"] == [
         ("848428434", "NUMERO_TELEFONO"), ("848422528", "NUMERO_FAX")]
 
+    # end to end: an affiliation run into its town gives the town back, from the shipped list of towns,
+    # although the hospital rule's span (which holds the town too) would hide the town's list hit
+    aff = Document("d", "Hospital Virgen Del Puerto Plasencia. Av. Paraje Valcorchero, S/N\n")
+    end = aff.text.index(".")
+    spans = Detector.without_model(MEDDOCAN, "es")._combine(aff, [Span("d", 0, end, "LOCATION", "HOSPITAL", "model:v", 0.9)])
+    assert [(aff.text[s.start:s.end], s.label) for s in spans if s.start < end] == [
+        ("Hospital Virgen Del Puerto", "HOSPITAL"), ("Plasencia", "TERRITORIO")]
+
     # end to end through the detector's combination step, on a real header line
     doc = Document("d", "Nacimiento: 10/03/1985.\nPaís: España.\nEdad: 33 años")
     start = doc.text.index("España")
