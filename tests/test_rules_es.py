@@ -62,7 +62,7 @@ def _texts(text: str, rule: str, schema=MEDDOCAN) -> list[tuple[str, str]]:
 def test_pack_lists_the_recognizers_and_sources():
     names = [r.name for r in get_pack("es")]
     for expected in ("header_fields", "doctor_names", "colegiado", "record_numbers", "dates", "ages", "sex",
-                     "phones", "postal_codes", "streets", "hospitals", "email", "url", "ipaddr"):
+                     "phones", "postal_codes", "streets", "hospitals", "maker_places", "email", "url", "ipaddr"):
         assert expected in names
     spans = run_rules("Fecha de nacimiento: 03/03/1946.", "d1", "es", MEDDOCAN)
     assert spans and all(s.source.startswith("rule:") and 0 < s.score <= 1 and s.doc_id == "d1" for s in spans)
@@ -349,6 +349,32 @@ def test_institutions(text, expected):
     got = _texts(text, "institutions")
     assert [t for t, _ in got] == expected
     assert all(ty == "INSTITUCION" for _, ty in got)
+
+
+@pytest.mark.parametrize("text, makers, places", [
+    # the town after a maker with a product mark is a town, not a second maker
+    ("implante SRV2007 (Allergan®, Irvine, California, EE.UU.), de 750 cc", [], ["Irvine", "California"]),
+    # a maker written first, then its town and country
+    ("membrana BioGide® (Geistlich, Wolhusen, Suiza). A los 8 meses", ["Geistlich"], ["Wolhusen"]),
+    ("(Ohio Medical Instrument Co, Inc., Cincinnati, Oh, USA)", [], ["Cincinnati", "Oh"]),
+    # a state code closes the citation and is a place too (no list holds two-letter codes)
+    ("Surgicel (Johnson & Johnson, Nuevo Brunswick, NJ) y", [], ["Nuevo Brunswick", "NJ"]),
+    # a listed maker or a company word stops the places; a product with a number is no maker
+    ("colirio (Tobradex®, Alcon-Cusí, Barcelona, España)", ["Alcon-Cusí"], ["Barcelona"]),
+    ("balón (Rigiflex®, Microvasive, Boston Scientific, EE. UU.)", [], []),
+    ("(Sonos 100 CF, Hewlett Packard, Andover, Massachusetts, USA)", [], ["Andover", "Massachusetts"]),
+    # not a maker's citation: no country or state at the end, or too few items
+    ("(Carmen, Laura, Pedro)", [], []),
+    ("(Madrid, España)", [], []),
+    ("(hipertensión, diabetes, España)", [], []),
+])
+def test_maker_citations(text, makers, places):
+    assert [t for t, _ in _texts(text, "maker_places")] == places
+    assert all(ty == "TERRITORIO" for _, ty in _texts(text, "maker_places"))
+    got = [t for t, ty in _texts(text, "institutions") if ty == "INSTITUCION"]
+    for m in makers:
+        assert m in got
+    assert not set(got) & set(places)
 
 
 def test_shared_recognizers():
