@@ -283,6 +283,19 @@ def test_phones_and_fax_lists():
     assert [t for t, ty in got if ty == "NUMERO_FAX"] == ["985-27-36-14"]
 
 
+@pytest.mark.parametrize("text, phones, faxes", [
+    # the number runs to its last digit, and the "+" before the country code is left out
+    ("España Tfno.+34 945007000 Fax: +34 945007359 E-mail", ["34 945007000"], ["34 945007359"]),
+    ("Navarra Tfno.+34679802102 E-mail", ["34679802102"], []),
+    ("Valencia 46010 FAX: + 34- 963864175 E-mail", [], ["34- 963864175"]),
+    ("Tel: 34-607819141. Fax", ["34-607819141"], []),
+])
+def test_phones_with_a_country_code(text, phones, faxes):
+    got = _texts(text, "phones")
+    assert [t for t, ty in got if ty == "NUMERO_TELEFONO"] == phones
+    assert [t for t, ty in got if ty == "NUMERO_FAX"] == faxes
+
+
 def test_postal_codes_in_addresses():
     text = ("c/ del Abedul 5-7, 2º dcha 28036 Madrid, España. C.P. 02400. Hellín. "
             "Avda. Ronda Norte, s/n E-21006 Huelva. Tomó 12000 unidades. NHC: 28016 Madrid")

@@ -423,7 +423,9 @@ def sex(text: str, doc_id: str) -> list[Span]:
 
 # --- phone and fax -------------------------------------------------------------------------
 
-_PHONE_NUM = r"(?:\(?\+?\d{1,4}\)?[ .-]?)?\d{2,4}(?:[ .-]?\d{2,4}){1,4}"
+# the number runs to its last digit ("+34 945007000", not "+34 94500700"); a "+ " before the country
+# code is left out, as MEDDOCAN's gold does every time ("+34 945007000" -> "34 945007000")
+_PHONE_NUM = r"(?:\(?\+?[ ]?\d{1,4}\)?[ .-]?[ ]?)?\d{2,4}(?:[ .-]?\d{2,4}){1,4}(?!\d)"
 _NUM_RE = re.compile(_PHONE_NUM)
 _PHONE_TRIGGER = re.compile(
     r"(?i)(?<!\w)(?P<kind>tel[eé]fonos?|telfs?|tfnos?|tlfs?|tlfnos?|tel|tf|m[oó]vil|fax|busca|m[oó]vil)\.?"
@@ -450,6 +452,8 @@ def phones(text: str, doc_id: str) -> list[Span]:
                 break
             s, e = trim(text, nm.start(), nm.end(), trailing=" .-")
             if text[s] == "(" and ")" not in text[s:e]:
+                s += 1
+            while text[s] in "+ ":
                 s += 1
             out.append(mk(doc_id, s, e, gtype))
             sep = _LIST_SEP.match(text, nm.end())
