@@ -6,7 +6,8 @@ import random
 import pytest
 
 from pipeline.detection.combine import (CombinePolicy, clean_span, combine, split_on_format_rules, split_trailing_place,
-                                        strip_leading_title, strip_trailing_full_stop, strip_trailing_function_word)
+                                        strip_age_tail, strip_leading_title, strip_trailing_full_stop,
+                                        strip_trailing_function_word)
 from pipeline.spans import Span, SpanError
 
 
@@ -340,3 +341,15 @@ def test_split_trailing_place_takes_the_longest_town():
              Span("d", whole, len(text), "LOCATION", "TERRITORIO", "dict:cities")]
     out = split_trailing_place([org], towns, text)
     assert [text[s.start:s.end] for s in out] == ["Clínica Dental Sonrisa", "Alcalá Henares"]
+
+
+@pytest.mark.parametrize("text, span, category, kept", [
+    ("Paciente de 5 años y 7 meses de edad, sin antecedentes", "5 años y 7 meses de edad", "AGE", "5 años y 7 meses"),
+    ("a girl 7 years of age", "7 years of age", "AGE", "7 years"),
+    ("una niña de 3 años", "3 años", "AGE", "3 años"),                       # nothing to strip
+    ("de edad", "de edad", "AGE", "de edad"),                               # never emptied
+    ("Residencia de edad avanzada", "Residencia de edad", "LOCATION", "Residencia de edad"),   # ages only
+])
+def test_strip_age_tail(text, span, category, kept):
+    s = strip_age_tail(Span("d", text.index(span), text.index(span) + len(span), category, "T"), text)
+    assert text[s.start:s.end] == kept

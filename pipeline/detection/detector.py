@@ -29,7 +29,8 @@ from typing import Sequence
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
 from pipeline.detection.combine import (combine, merge_model_first, split_on_format_rules, split_trailing_place,
-                                        strip_leading_title, strip_trailing_full_stop, strip_trailing_function_word)
+                                        strip_age_tail, strip_leading_title, strip_trailing_full_stop,
+                                        strip_trailing_function_word)
 from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
@@ -42,8 +43,10 @@ POLICIES = ("model-first", "union")
 
 def _trim_model_span(span: Span, text: str) -> Span:
     """A model's span with the edges gold sets leave out: a leading title, the sentence's full stop
-    after a place, a trailing function word (rules and dictionaries draw their spans without them)."""
-    return strip_trailing_function_word(strip_trailing_full_stop(strip_leading_title(span, text), text), text)
+    after a place, "de edad" after an age, a trailing function word (rules and dictionaries draw
+    their spans without them)."""
+    span = strip_age_tail(strip_trailing_full_stop(strip_leading_title(span, text), text), text)
+    return strip_trailing_function_word(span, text)
 
 
 @dataclass
