@@ -305,8 +305,10 @@ def test_split_on_format_rules(text, model, rules, kept):
      [("Hospital Virgen Del Puerto", "HOSPITAL"), ("Plasencia", "TERRITORIO")]),
     ("Instituto Colombiano del Dolor Medellín, Colombia", "Instituto Colombiano del Dolor Medellín", "Medellín",
      [("Instituto Colombiano del Dolor", "INSTITUCION"), ("Medellín", "TERRITORIO")]),
+    ("glicerina (Endoperox®, Septodont Francia).", "Septodont Francia", "Francia",
+     [("Septodont", "INSTITUCION"), ("Francia", "PAIS")]),
     # the town is part of the name: after an article, a linking word, a generic or a street word,
-    # after "de", or after one word only
+    # or after "de"
     ("Hospital Universitario La Paz de Madrid", "Hospital Universitario La Paz", "Paz", None),
     ("Hospital Clinic i Provincial Barcelona", "Hospital Clinic i Provincial Barcelona", "Barcelona", None),
     ("Hospital Universitario Donostia, San Sebastián", "Hospital Universitario Donostia", "Donostia", None),
@@ -317,17 +319,18 @@ def test_split_on_format_rules(text, model, rules, kept):
     ("Calle Mayor Sevilla", "Calle Mayor Sevilla", "Sevilla", None),
 ])
 def test_split_trailing_place(text, org, town, kept):
-    label = "CALLE" if org.startswith("Calle") else "INSTITUCION" if org.startswith("Instituto") else "HOSPITAL"
+    label = "CALLE" if org.startswith("Calle") else "HOSPITAL" if org.startswith("Hospital") else "INSTITUCION"
     model = [Span("d", text.index(org), text.index(org) + len(org), "LOCATION", label, "model:v")]
     t0 = text.rindex(town, 0, model[0].end)
-    towns = [Span("d", t0, t0 + len(town), "LOCATION", "TERRITORIO", "dict:cities"),
+    kind = ("PAIS", "dict:countries") if town == "Francia" else ("TERRITORIO", "dict:cities")
+    towns = [Span("d", t0, t0 + len(town), "LOCATION", *kind),
              Span("d", t0, t0 + len(town), "LOCATION", "TERRITORIO", "rule:header_fields")]   # not a place list
     out = split_trailing_place(model, towns, text)
     if kept is None:
         assert out == model
         return
     assert [(text[s.start:s.end], s.label) for s in out] == kept
-    assert out[1].source == "dict:cities"
+    assert out[1].source == kind[1]
     # nothing the model covered is left uncovered but the blank between the two
     covered = {i for s in out for i in range(s.start, s.end)}
     assert set(range(model[0].start, model[0].end)) - covered == {out[0].end}

@@ -484,8 +484,9 @@ def split_trailing_place(model_spans: list[Span], others: list[Span], text: str)
     Puerto Plasencia", "Instituto Colombiano del Dolor Medellín"); a sequence model takes the town
     into the name. In MEDDOCAN's 500 training notes the gold writes such a town as its own span 10
     times and inside the name 3 times, each of those 3 after a word of :data:`_NAME_GOES_ON`
-    ("Hospital Universitario Donostia"), which keeps the name whole here too, as does a town after
-    only one word. A town after "de" stays in the name: the gold goes both ways there.
+    ("Hospital Universitario Donostia"), which keeps the name whole here too. A maker run into its
+    country is split the same way ("Septodont Francia"). A town after "de" stays in the name: the
+    gold goes both ways there.
 
     >>> text = "Hospital Virgen Del Puerto Plasencia."
     >>> model = [Span("d", 0, 36, "LOCATION", "HOSPITAL")]
@@ -502,7 +503,7 @@ def split_trailing_place(model_spans: list[Span], others: list[Span], text: str)
         if m.label in _ORGANISATION_TYPES:
             for p in places:
                 words = text[m.start:p.start].split()
-                if p.end == m.end and p.start > m.start and text[p.start - 1] == " " and len(words) >= 2 \
+                if p.end == m.end and p.start > m.start and text[p.start - 1] == " " and words \
                         and words[-1][:1].isupper() and words[-1].strip(".,").lower() not in _NAME_GOES_ON:
                     place = p
                     break
