@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from pipeline.detection.combine import (CombinePolicy, clean_span, combine, split_on_format_rules, split_trailing_place,
+from pipeline.detection.combine import (CombinePolicy, clean_span, combine, split_on_format_rules, split_relative_name,
+                                        split_trailing_place,
                                         strip_age_tail, strip_leading_title, strip_trailing_full_stop,
                                         strip_trailing_function_word)
 from pipeline.spans import Span, SpanError
@@ -356,3 +357,23 @@ def test_split_trailing_place_takes_the_longest_town():
 def test_strip_age_tail(text, span, category, kept):
     s = strip_age_tail(Span("d", text.index(span), text.index(span) + len(span), category, "T"), text)
     assert text[s.start:s.end] == kept
+
+
+@pytest.mark.parametrize("text, span, name, kept", [
+    ("acompañada de su madre Carmen y su hermano", "madre Carmen", "Carmen", ["madre", "Carmen"]),
+    ("Su hermana mayor Maite no es portadora", "hermana mayor Maite", "Maite", ["hermana mayor", "Maite"]),
+    # the name must end the span and be a first-name hit; the words before it lower-case
+    ("su madre Carmen Ruiz vino", "madre Carmen Ruiz", "Carmen", ["madre Carmen Ruiz"]),
+    ("la hermana Gemela", "hermana Gemela", None, ["hermana Gemela"]),
+    ("Tía Carmen vino", "Tía Carmen", "Carmen", ["Tía Carmen"]),
+])
+def test_split_relative_name(text, span, name, kept):
+    model = [Span("d", text.index(span), text.index(span) + len(span), "OTHER", "FAMILIARES_SUJETO_ASISTENCIA", "model:v")]
+    names = [] if name is None else [
+        Span("d", text.index(name), text.index(name) + len(name), "NAME", "NOMBRE_SUJETO_ASISTENCIA", "dict:first_names")]
+    out = split_relative_name(model, names, text)
+    assert [text[s.start:s.end] for s in out] == kept
+    assert all(s.label == "FAMILIARES_SUJETO_ASISTENCIA" and s.source == "model:v" for s in out)
+    # another type is never split
+    other = [model[0].with_(category="NAME", type="NOMBRE_SUJETO_ASISTENCIA")]
+    assert split_relative_name(other, names, text) == other

@@ -244,6 +244,14 @@ def test_rule_type_wins_at_the_model_spans_offsets():
     assert [(aff.text[s.start:s.end], s.label) for s in spans if s.start < end] == [
         ("Hospital Virgen Del Puerto", "HOSPITAL"), ("Plasencia", "TERRITORIO")]
 
+    # end to end: a relative run into the name after it is two spans, the name from the first-name list
+    rel = Document("d", "Acude acompañada de su madre Carmen y su hermano.\n")
+    r0 = rel.text.index("madre")
+    spans = Detector.without_model(MEDDOCAN, "es")._combine(
+        rel, [Span("d", r0, r0 + 12, "OTHER", "FAMILIARES_SUJETO_ASISTENCIA", "model:v", 0.9)])
+    assert [(rel.text[s.start:s.end], s.label) for s in spans if s.start < r0 + 12] == [
+        ("madre", "FAMILIARES_SUJETO_ASISTENCIA"), ("Carmen", "FAMILIARES_SUJETO_ASISTENCIA")]
+
     # end to end through the detector's combination step, on a real header line
     doc = Document("d", "Nacimiento: 10/03/1985.\nPaís: España.\nEdad: 33 años")
     start = doc.text.index("España")

@@ -28,9 +28,9 @@ from typing import Sequence
 
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
-from pipeline.detection.combine import (combine, merge_model_first, split_on_format_rules, split_trailing_place,
-                                        strip_age_tail, strip_leading_title, strip_trailing_full_stop,
-                                        strip_trailing_function_word)
+from pipeline.detection.combine import (combine, merge_model_first, split_on_format_rules, split_relative_name,
+                                        split_trailing_place, strip_age_tail, strip_leading_title,
+                                        strip_trailing_full_stop, strip_trailing_function_word)
 from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
@@ -154,6 +154,7 @@ class Detector:
             model_spans = [_trim_model_span(s, doc.text) for s in model_spans]
             model_spans = split_on_format_rules(model_spans, rest, doc.text)
             model_spans = split_trailing_place(model_spans, others, doc.text)
+            model_spans = split_relative_name(model_spans, others, doc.text)
             kept = merge_model_first(model_spans, rest, self.type_policy)
         return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
 
