@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from pipeline.detection.combine import (CombinePolicy, clean_span, combine, split_on_format_rules, split_relative_name,
+from pipeline.detection.combine import (CombinePolicy, clean_span, combine, hand_street_word_over, split_on_format_rules,
+                                        split_relative_name,
                                         split_trailing_place,
                                         strip_age_tail, strip_leading_title, strip_trailing_full_stop,
                                         strip_trailing_function_word)
@@ -377,3 +378,24 @@ def test_split_relative_name(text, span, name, kept):
     # another type is never split
     other = [model[0].with_(category="NAME", type="NOMBRE_SUJETO_ASISTENCIA")]
     assert split_relative_name(other, names, text) == other
+
+
+@pytest.mark.parametrize("text, org, street, kept", [
+    ("Hospital Sant Joan de Déu Passeig Sant Joan de Déu, 2 08950", "Hospital Sant Joan de Déu Passeig",
+     "Sant Joan de Déu, 2", ["Hospital Sant Joan de Déu", "Passeig Sant Joan de Déu, 2"]),
+    ("Hospital de Cantoblanco. Carr. Vía de Servicio, Km 14.500,", "Hospital de Cantoblanco. Carr",
+     "Vía de Servicio, Km 14.500", ["Hospital de Cantoblanco", "Carr. Vía de Servicio, Km 14.500"]),
+    # "Camino" ends hospital names too; a word that is not a street's opener stays
+    ("Hospital Virgen del Camino Irunlarrea, 4 31008", "Hospital Virgen del Camino", "Irunlarrea, 4",
+     ["Hospital Virgen del Camino", "Irunlarrea, 4"]),
+    # no street span right after it: nothing moves
+    ("Hospital Central Avda. y luego Mayor 5", "Hospital Central Avda", "Mayor 5", ["Hospital Central Avda", "Mayor 5"]),
+])
+def test_hand_street_word_over(text, org, street, kept):
+    o, s0 = text.index(org), text.index(street, text.index(org) + len(org))
+    model = [Span("d", o, o + len(org), "LOCATION", "HOSPITAL", "model:v"),
+             Span("d", s0, s0 + len(street), "LOCATION", "CALLE", "model:v")]
+    out = hand_street_word_over(model, text)
+    assert [text[s.start:s.end] for s in out] == kept
+    assert [s.label for s in out] == ["HOSPITAL", "CALLE"]
+    assert out[0].end <= out[1].start
