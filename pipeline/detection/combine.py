@@ -536,7 +536,8 @@ def hand_street_word_over(model_spans: list[Span], text: str) -> list[Span]:
     ['Hospital de Cantoblanco', 'Carr. Vía de Servicio, Km 14.500']
     """
     out = sorted(model_spans, key=lambda s: (s.start, s.end))
-    for i, (org, street) in enumerate(zip(out, out[1:])):
+    for i in range(len(out) - 1):
+        org, street = out[i], out[i + 1]
         if org.label not in _ORGANISATION_TYPES or street.label not in STREET_TYPES:
             continue
         m = _STREET_OPENER.search(text, org.start, org.end)
