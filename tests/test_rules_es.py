@@ -380,6 +380,7 @@ def test_institutions(text, expected):
     ("(Carmen, Laura, Pedro)", [], []),
     ("(Madrid, España)", [], []),
     ("(hipertensión, diabetes, España)", [], []),
+    ("(, , ;) y (,)", [], []),
 ])
 def test_maker_citations(text, makers, places):
     assert [t for t, _ in _texts(text, "maker_places")] == places

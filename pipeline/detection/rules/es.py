@@ -453,7 +453,7 @@ def phones(text: str, doc_id: str) -> list[Span]:
             s, e = trim(text, nm.start(), nm.end(), trailing=" .-")
             if text[s] == "(" and ")" not in text[s:e]:
                 s += 1
-            while text[s] in "+ ":
+            while s < e and text[s] in "+ ":
                 s += 1
             out.append(mk(doc_id, s, e, gtype))
             sep = _LIST_SEP.match(text, nm.end())
@@ -683,13 +683,16 @@ def maker_citations(text: str) -> list[tuple[int, int, str]]:
             s, e = trim(text, m.start(1) + part.start(), m.start(1) + part.end(), trailing=" \t")
             if e > s:
                 items.append((s, e))
+        if len(items) < 3:
+            continue
         end = text[items[-1][0]:items[-1][1]].lower()
-        if len(items) < 3 or end not in _citation_ends():
+        if end not in _citation_ends():
             continue
         places: list[tuple[int, int, str]] = []
         for s, e in reversed(items[1:-1]):
             item = text[s:e]
-            if len(places) == 2 or _COMPANY_WORD.search(item) or not _PLACE_ITEM.fullmatch(item) or _is_maker(item):
+            if len(places) == 2 or _COMPANY_WORD.search(item) or not _PLACE_ITEM.fullmatch(item) \
+                    or item.lower() in _makers():
                 break
             places.append((s, e, "CITY"))
         if not places:
@@ -703,12 +706,9 @@ def maker_citations(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _is_maker(item: str) -> bool:
-    return item.lower() in _makers()
-
-
 @lru_cache(maxsize=1)
 def _makers() -> frozenset[str]:
+    """Lower-cased names on the locale's makers list: such an item is the maker, not a town."""
     from pipeline.locales import load_list
     return frozenset(x.lower() for x in load_list(LOCALE, "manufacturers"))
 
