@@ -458,8 +458,9 @@ SURROGATE_ONLY_LISTS = frozenset({"first_names_female", "first_names_male"})
 # Locale lists that detection matches as dictionaries but the CRF does not see as features: the
 # manufacturers list as a feature cost span recall on MEDDOCAN dev (three default models retrained
 # with it: 0.9724 / 0.9693 / 0.9705 against 0.9736 / 0.9693 / 0.9729 without, missed PHI tokens per
-# 1,000 1.02 against 0.97 on average), as a dictionary it adds makers the model did not mark.
-DICTIONARY_ONLY_LISTS = frozenset({"manufacturers"})
+# 1,000 1.02 against 0.97 on average), as a dictionary it adds makers the model did not mark. The
+# official country names are kept out so that the features of every model stay as they were.
+DICTIONARY_ONLY_LISTS = frozenset({"manufacturers", "countries_official"})
 
 # Word classes that generalise across rare forms: a month never seen in training is still a month.
 WORD_CLASSES: dict[str, tuple[str, ...]] = {

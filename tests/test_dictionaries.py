@@ -144,6 +144,22 @@ def test_manufacturers_beside_a_drug_or_device_are_institutions():
         ("ORGANIZATION", "dict:manufacturers")]
 
 
+
+def test_official_country_names_are_found_whole_but_never_drawn_as_surrogates():
+    """"República Argentina" is one country (MEDDOCAN's gold), not a word and a country; the long
+    names are for detection only: they are not CRF features and surrogates draw from ``countries``."""
+    from models.crf_features import Gazetteer
+    from pipeline.locales import load_list
+
+    m = DictionaryMatcher.shipped("es", MEDDOCAN)
+    text = "Policía de la Provincia de Buenos Aires (República Argentina). Vivió en Guinea Bissau."
+    got = [(text[s.start:s.end], s.type) for s in m.match(text, "d") if s.type == "PAIS"]
+    assert got == [("República Argentina", "PAIS"), ("Guinea Bissau", "PAIS")]
+    names = {n for ns in Gazetteer.for_locale("es").table.values() for n in ns}
+    assert "countries" in names and "countries_official" not in names
+    assert "República Argentina" not in load_list("es", "countries")
+
+
 # --- titles ------------------------------------------------------------------------------------
 
 def test_titles_are_never_part_of_names_and_mark_doctors():

@@ -59,6 +59,7 @@ SHIPPED_KINDS: dict[str, tuple[str, str, bool]] = {
     "states": ("LOCATION", "STATE", True),
     "provinces": ("LOCATION", "STATE", True),
     "countries": ("LOCATION", "COUNTRY", True),
+    "countries_official": ("LOCATION", "COUNTRY", True),
     "hospitals": ("LOCATION", "HOSPITAL", True),
     "organizations": ("LOCATION", "ORGANIZATION", True),
     "manufacturers": ("LOCATION", "ORGANIZATION", True),

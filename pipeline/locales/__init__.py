@@ -10,7 +10,9 @@ Lists (both locales unless noted): ``first_names``, ``first_names_female`` and
 ``first_names_male`` (subsets of ``first_names`` by common usage in the locale's language; names
 used for both sexes are in neither; read by surrogates so a given name keeps its sex, not matched
 by dictionaries), ``surnames``, ``cities``, ``states`` (en), ``provinces`` (es), ``countries``,
-``hospitals``, ``organizations``, ``streets`` (street names without numbers), ``professions``.
+``hospitals``, ``organizations``, ``streets`` (street names without numbers), ``professions``,
+``manufacturers`` (es, en) and ``countries_official`` (es: "República Argentina"), which
+detection matches and surrogates never draw from.
 ``states`` and ``provinces`` are aliases of each other, so a caller asking for a locale's
 first-level regions gets them under either name.
 """
