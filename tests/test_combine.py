@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from pipeline.detection.combine import (CombinePolicy, clean_span, combine, hand_street_word_over, split_on_format_rules,
+from pipeline.detection.combine import (CombinePolicy, add_bracketed_acronyms, clean_span, combine, hand_street_word_over,
+                                        split_on_format_rules,
                                         split_relative_name,
                                         split_trailing_place,
                                         strip_age_tail, strip_leading_title, strip_trailing_full_stop,
@@ -399,3 +400,24 @@ def test_hand_street_word_over(text, org, street, kept):
     assert [text[s.start:s.end] for s in out] == kept
     assert [s.label for s in out] == ["HOSPITAL", "CALLE"]
     assert out[0].end <= out[1].start
+
+
+@pytest.mark.parametrize("text, model, kept", [
+    ("Hospital Universitario La Paz (HULP). Paseo", [("Hospital Universitario La Paz", "HOSPITAL")],
+     [("Hospital Universitario La Paz", "HOSPITAL"), ("HULP", "HOSPITAL")]),
+    # a model span that took the bracket gives way to the acronym
+    ("Complejo Hospitalario de Vigo (CHUVI). C/ Pizarro", [("Complejo Hospitalario de Vigo", "HOSPITAL"),
+                                                           ("CHUVI)", "INSTITUCION")],
+     [("Complejo Hospitalario de Vigo", "HOSPITAL"), ("CHUVI", "HOSPITAL")]),
+    # not an acronym (one capital, lower case), not after an organisation, or a span running past it
+    ("Hospital del Mar (Barcelona)", [("Hospital del Mar", "HOSPITAL")], [("Hospital del Mar", "HOSPITAL")]),
+    ("Hospital del Mar (A)", [("Hospital del Mar", "HOSPITAL")], [("Hospital del Mar", "HOSPITAL")]),
+    ("Calle Mayor (CM) 5", [("Calle Mayor", "CALLE")], [("Calle Mayor", "CALLE")]),
+    ("Hospital Sur (HS) Calle Mayor", [("Hospital Sur", "HOSPITAL"), ("HS) Calle Mayor", "CALLE")],
+     [("Hospital Sur", "HOSPITAL"), ("HS) Calle Mayor", "CALLE")]),
+])
+def test_add_bracketed_acronyms(text, model, kept):
+    spans = [Span("d", text.index(t), text.index(t) + len(t), "LOCATION", label, "model:v", 0.8) for t, label in model]
+    out = add_bracketed_acronyms(spans, text)
+    assert [(text[s.start:s.end], s.label) for s in out] == kept
+    assert all(s.source == "model:v" and s.score == 0.8 for s in out)

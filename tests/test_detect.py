@@ -252,6 +252,12 @@ def test_rule_type_wins_at_the_model_spans_offsets():
     assert [(rel.text[s.start:s.end], s.label) for s in spans if s.start < r0 + 12] == [
         ("madre", "FAMILIARES_SUJETO_ASISTENCIA"), ("Carmen", "FAMILIARES_SUJETO_ASISTENCIA")]
 
+    # end to end: the acronym after an organisation a rule found (no model span at all)
+    acr = Document("d", "Remitido al Instituto Colombiano del Dolor (INCODOL) con 11 meses de dolor.\n")
+    spans = Detector.without_model(MEDDOCAN, "es")._combine(acr, [])
+    assert [(acr.text[s.start:s.end], s.label) for s in spans if s.label == "INSTITUCION"] == [
+        ("Instituto Colombiano del Dolor", "INSTITUCION"), ("INCODOL", "INSTITUCION")]
+
     # end to end through the detector's combination step, on a real header line
     doc = Document("d", "Nacimiento: 10/03/1985.\nPaís: España.\nEdad: 33 años")
     start = doc.text.index("España")

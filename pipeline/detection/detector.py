@@ -33,9 +33,10 @@ from typing import Sequence
 
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
-from pipeline.detection.combine import (combine, hand_street_word_over, merge_model_first, split_on_format_rules,
-                                        split_relative_name, split_trailing_place, strip_age_tail, strip_leading_title,
-                                        strip_trailing_full_stop, strip_trailing_function_word)
+from pipeline.detection.combine import (add_bracketed_acronyms, combine, hand_street_word_over, merge_model_first,
+                                        split_on_format_rules, split_relative_name, split_trailing_place,
+                                        strip_age_tail, strip_leading_title, strip_trailing_full_stop,
+                                        strip_trailing_function_word)
 from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
@@ -161,6 +162,6 @@ class Detector:
             model_spans = split_trailing_place(model_spans, others, doc.text)
             model_spans = split_relative_name(model_spans, others, doc.text)
             model_spans = hand_street_word_over(model_spans, doc.text)
-            kept = merge_model_first(model_spans, rest, self.type_policy)
+            kept = add_bracketed_acronyms(merge_model_first(model_spans, rest, self.type_policy), doc.text)
         return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
 
