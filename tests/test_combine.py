@@ -6,11 +6,9 @@ import random
 import pytest
 
 from pipeline.detection.combine import (CombinePolicy, add_bracketed_acronyms, clean_span, combine, hand_street_word_over,
-                                        split_on_format_rules,
-                                        split_relative_name,
-                                        split_trailing_place,
-                                        strip_age_tail, strip_leading_title, strip_trailing_full_stop,
-                                        strip_trailing_function_word)
+                                        split_on_format_rules, split_relative_name, split_trailing_place,
+                                        strip_age_tail, strip_glued_label, strip_leading_title,
+                                        strip_trailing_full_stop, strip_trailing_function_word)
 from pipeline.spans import Span, SpanError
 
 
@@ -421,3 +419,15 @@ def test_add_bracketed_acronyms(text, model, kept):
     out = add_bracketed_acronyms(spans, text)
     assert [(text[s.start:s.end], s.label) for s in out] == kept
     assert all(s.source == "model:v" and s.score == 0.8 for s in out)
+
+
+@pytest.mark.parametrize("text, span, kept", [
+    ("Dra. Lucrecia Sánchez-Rubio FerrándezCorreo electrónico: l@r.es", "Lucrecia Sánchez-Rubio FerrándezCorreo",
+     "Lucrecia Sánchez-Rubio Ferrández"),
+    ("Juan PérezTfno. 600", "Juan PérezTfno", "Juan Pérez"),
+    ("Calle del Correo 5", "Calle del Correo", "Calle del Correo"),        # a word of its own: kept
+    ("Fax", "Fax", "Fax"),                                                  # never emptied
+])
+def test_strip_glued_label(text, span, kept):
+    s = strip_glued_label(Span("d", text.index(span), text.index(span) + len(span), "NAME", "T"), text)
+    assert text[s.start:s.end] == kept

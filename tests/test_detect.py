@@ -258,6 +258,12 @@ def test_rule_type_wins_at_the_model_spans_offsets():
     assert [(acr.text[s.start:s.end], s.label) for s in spans if s.label == "INSTITUCION"] == [
         ("Instituto Colombiano del Dolor", "INSTITUCION"), ("INCODOL", "INSTITUCION")]
 
+    # end to end: a label glued to a doctor's name found by the rule is left out
+    glued = Document("d", "Responsable clínico: Dr. Ignacio Sarra DominguezCorreo electrónico: is@int.net\n")
+    spans = Detector.without_model(MEDDOCAN, "es")._combine(glued, [])
+    assert [glued.text[s.start:s.end] for s in spans if s.label == "NOMBRE_PERSONAL_SANITARIO"] == [
+        "Ignacio Sarra Dominguez"]
+
     # end to end through the detector's combination step, on a real header line
     doc = Document("d", "Nacimiento: 10/03/1985.\nPaís: España.\nEdad: 33 años")
     start = doc.text.index("España")

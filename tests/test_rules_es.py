@@ -404,6 +404,8 @@ def test_shared_recognizers():
     ("Email:agmorua@correo.es", ["agmorua@correo.es"]),
     ("contacto: maria.e-mail@uv.es", ["maria.e-mail@uv.es"]),                  # inside the address: kept
     ("e-mail: sonia.vazquez-cortes@gmail.com / jgraus@ya.com.", ["sonia.vazquez-cortes@gmail.com", "jgraus@ya.com"]),
+    ("E-mail: marias.alfageme@ juntadeandalucia.es\n", ["marias.alfageme@ juntadeandalucia.es"]),   # wrapped
+    ("escribe a @ hotmail o a x@  y.es", []),
 ])
 def test_email_leaves_a_field_label_out(text, expected):
     assert [t for t, _ in _texts(text, "email")] == expected

@@ -226,6 +226,27 @@ def strip_age_tail(span: Span, text: str) -> Span:
     return span.with_(end=m.start())
 
 
+# a field label written onto the word before it, a line break lost in the source ("Dominguez" +
+# "Correo electrónico: ..."): the label is no part of the name
+_GLUED_LABEL = re.compile(r"(?<=[a-záéíóúñü])(?:Correo|E-?mail|Email|Tel[eé]fono|Tfno|Tel|Fax)$")
+
+
+def strip_glued_label(span: Span, text: str) -> Span:
+    """A machine span without a contact label glued to its last word ("Ignacio Sarra DominguezCorreo"
+    -> "Ignacio Sarra Dominguez"); found twice in MEDDOCAN's training notes, both names after "Dr.",
+    where the doctor-name rule read the glued word as one.
+
+    >>> text = "Dr. Ignacio Sarra DominguezCorreo electrónico: x@y.es"
+    >>> s = strip_glued_label(Span("d", 4, 33, "NAME", "NOMBRE_PERSONAL_SANITARIO"), text)
+    >>> text[s.start:s.end]
+    'Ignacio Sarra Dominguez'
+    """
+    m = _GLUED_LABEL.search(text, span.start, span.end)
+    if not m or m.start() <= span.start:
+        return span
+    return span.with_(end=m.start())
+
+
 def _rank_key(span: Span, policy: CombinePolicy) -> tuple:
     key: list = []
     for crit in policy.resolve_by:

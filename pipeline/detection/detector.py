@@ -35,8 +35,8 @@ from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
 from pipeline.detection.combine import (add_bracketed_acronyms, combine, hand_street_word_over, merge_model_first,
                                         split_on_format_rules, split_relative_name, split_trailing_place,
-                                        strip_age_tail, strip_leading_title, strip_trailing_full_stop,
-                                        strip_trailing_function_word)
+                                        strip_age_tail, strip_glued_label, strip_leading_title,
+                                        strip_trailing_full_stop, strip_trailing_function_word)
 from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
@@ -49,10 +49,10 @@ POLICIES = ("model-first", "union")
 
 def _trim_model_span(span: Span, text: str) -> Span:
     """A model's span with the edges gold sets leave out: a leading title, the sentence's full stop
-    after a place, "de edad" after an age, a trailing function word (rules and dictionaries draw
-    their spans without them)."""
+    after a place, "de edad" after an age, a contact label glued to the last word, a trailing
+    function word (rules and dictionaries draw their spans without them)."""
     span = strip_age_tail(strip_trailing_full_stop(strip_leading_title(span, text), text), text)
-    return strip_trailing_function_word(span, text)
+    return strip_trailing_function_word(strip_glued_label(span, text), text)
 
 
 @dataclass
@@ -157,6 +157,7 @@ class Detector:
             rest: list[Span] = []
             if others:
                 rest, _ = combine(others, doc.text)
+                rest = [strip_glued_label(s, doc.text) for s in rest]      # a name rule reads "PérezCorreo" as one word
             model_spans = [_trim_model_span(s, doc.text) for s in model_spans]
             model_spans = split_on_format_rules(model_spans, rest, doc.text)
             model_spans = split_trailing_place(model_spans, others, doc.text)

@@ -98,7 +98,9 @@ def at_word_start(text: str, i: int) -> bool:
 # --- recognizers shared by all packs -------------------------------------------------------
 
 # a field label written onto the address ("E-mail.x@y.es", "Email-x@y.es") is not part of it
-EMAIL_RE = re.compile(r"(?<![\w.+-])(?:(?i:e-?mail)[.:\-](?=[\w%+]))?([\w.%+-]+@(?:[\w-]+\.)+[A-Za-z]{2,})(?![\w@])")
+# a space after the "@" is a line-wrapping accident of the source ("marias.alfageme@ juntadeandalucia.es"):
+# the address is still one, and MEDDOCAN's gold marks it whole
+EMAIL_RE = re.compile(r"(?<![\w.+-])(?:(?i:e-?mail)[.:\-](?=[\w%+]))?([\w.%+-]+@ ?(?:[\w-]+\.)+[A-Za-z]{2,})(?![\w@])")
 URL_RE = re.compile(
     r"(?<![\w@/])(?:(?:https?|ftp)://|www\.)[^\s<>\"'()\[\]]+", re.IGNORECASE)
 IPV4_RE = re.compile(
