@@ -389,15 +389,24 @@ def test_split_relative_name(text, span, name, kept):
      ["Hospital Virgen del Camino", "Irunlarrea, 4"]),
     # no street span right after it: nothing moves
     ("Hospital Central Avda. y luego Mayor 5", "Hospital Central Avda", "Mayor 5", ["Hospital Central Avda", "Mayor 5"]),
+    # a doctor's name that took the street's first word
+    ("Remitido por: Igor Azurmendi Arin Apartado Calle Oria 9, 3D, 48080", "Igor Azurmendi Arin Apartado",
+     "Calle Oria 9, 3D", ["Igor Azurmendi Arin", "Apartado Calle Oria 9, 3D"]),
+    ("Remitido por:Josep Rubio Palau Paseo. Av. Vall d´Hebron, 119-129 08035", "Josep Rubio Palau Paseo",
+     "Av. Vall d´Hebron, 119-129", ["Josep Rubio Palau", "Paseo. Av. Vall d´Hebron, 119-129"]),
 ])
 def test_hand_street_word_over(text, org, street, kept):
     o, s0 = text.index(org), text.index(street, text.index(org) + len(org))
-    model = [Span("d", o, o + len(org), "LOCATION", "HOSPITAL", "model:v"),
+    first = ("NAME", "NOMBRE_PERSONAL_SANITARIO") if org.startswith(("Igor", "Josep")) else ("LOCATION", "HOSPITAL")
+    model = [Span("d", o, o + len(org), *first, "model:v"),
              Span("d", s0, s0 + len(street), "LOCATION", "CALLE", "model:v")]
     out = hand_street_word_over(model, text)
     assert [text[s.start:s.end] for s in out] == kept
-    assert [s.label for s in out] == ["HOSPITAL", "CALLE"]
+    assert [s.label for s in out] == [first[1], "CALLE"]
     assert out[0].end <= out[1].start
+    # a date or any other type keeps its word
+    other = [model[0].with_(category="DATE", type="FECHAS"), model[1]]
+    assert hand_street_word_over(other, text) == other
 
 
 @pytest.mark.parametrize("text, model, kept", [

@@ -538,18 +538,20 @@ def split_trailing_place(model_spans: list[Span], others: list[Span], text: str)
 
 #: the type of a street in the schemas the workbench ships
 STREET_TYPES = frozenset({"CALLE", "STREET"})
-# words that open a street (es, ca, gl) and never end an organisation's name in MEDDOCAN's gold (0 of
-# its organisation spans end with one; 812 of its streets begin with one). "Camino" is left out: it
-# ends names too ("Hospital Virgen del Camino")
+# words that open a street or a postal address (es, ca, gl) and never end an organisation's or a
+# person's name in MEDDOCAN's gold (0 of its organisation and name spans end with one; 812 of its
+# streets begin with one). "Camino" is left out: it ends names too ("Hospital Virgen del Camino")
 _STREET_OPENER = re.compile(r"\s(?:Passeig|Carr|Ctra|Carretera|Calle|C/|Avda|Avenida|Av|Paseo|Plaza|Pza|Ronda|Rúa|Vía|"
-                            r"Travesía|Urb)\.?$")
+                            r"Travesía|Urb|Apartado)\.?$")
 
 
 def hand_street_word_over(model_spans: list[Span], text: str) -> list[Span]:
-    """Model spans where an organisation that took the first word of the street after it ("Hospital
-    Sant Joan de Déu Passeig" + "Sant Joan de Déu, 2") gives that word back to the street's span.
+    """Model spans where an organisation or a person's name that took the first word of the street
+    after it ("Hospital Sant Joan de Déu Passeig" + "Sant Joan de Déu, 2", "Igor Azurmendi Arin
+    Apartado" + "Calle Oria 9, 3D") gives that word back to the street's span.
 
-    Only when a street span of the model follows right after the word (blanks or its dot between).
+    Only when a street span of the model follows right after the word (blanks or its dot between),
+    so the word stays covered even where it was a surname ("Juan Calle").
 
     >>> text = "Hospital de Cantoblanco. Carr. Vía de Servicio, Km 14.500, 28049 Madrid"
     >>> model = [Span("d", 0, 29, "LOCATION", "HOSPITAL"), Span("d", 31, 57, "LOCATION", "CALLE")]
@@ -559,7 +561,7 @@ def hand_street_word_over(model_spans: list[Span], text: str) -> list[Span]:
     out = sorted(model_spans, key=lambda s: (s.start, s.end))
     for i in range(len(out) - 1):
         org, street = out[i], out[i + 1]
-        if org.label not in _ORGANISATION_TYPES or street.label not in STREET_TYPES:
+        if (org.label not in _ORGANISATION_TYPES and org.category != "NAME") or street.label not in STREET_TYPES:
             continue
         m = _STREET_OPENER.search(text, org.start, org.end)
         if m is None or text[org.end:street.start].strip(" .") or m.start() <= org.start:
