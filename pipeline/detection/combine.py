@@ -198,7 +198,13 @@ def strip_trailing_function_word(span: Span, text: str) -> Span:
     """
     if span.label in _ORGANISATION_TYPES:
         return span
-    m = _TRAILING_FUNCTION_WORD.search(text, span.start, span.end)
+    return _cut_tail(span, text, _TRAILING_FUNCTION_WORD)
+
+
+def _cut_tail(span: Span, text: str, tail: re.Pattern) -> Span:
+    """``span`` ending where ``tail`` (anchored at the span's end) starts; as it was when nothing
+    matches or the cut would leave it empty."""
+    m = tail.search(text, span.start, span.end)
     if not m or m.start() <= span.start:
         return span
     return span.with_(end=m.start())
@@ -220,10 +226,7 @@ def strip_age_tail(span: Span, text: str) -> Span:
     """
     if span.category != "AGE":
         return span
-    m = _AGE_TAIL.search(text, span.start, span.end)
-    if not m or m.start() <= span.start:
-        return span
-    return span.with_(end=m.start())
+    return _cut_tail(span, text, _AGE_TAIL)
 
 
 # a field label written onto the word before it, a line break lost in the source ("Dominguez" +
@@ -241,10 +244,7 @@ def strip_glued_label(span: Span, text: str) -> Span:
     >>> text[s.start:s.end]
     'Ignacio Sarra Dominguez'
     """
-    m = _GLUED_LABEL.search(text, span.start, span.end)
-    if not m or m.start() <= span.start:
-        return span
-    return span.with_(end=m.start())
+    return _cut_tail(span, text, _GLUED_LABEL)
 
 
 def _rank_key(span: Span, policy: CombinePolicy) -> tuple:
