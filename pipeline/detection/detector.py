@@ -9,14 +9,16 @@ How the parts meet (``policy``):
 
 * ``"model-first"`` (default): the model's spans are kept as decoded (their boundaries are what
   the model was trained and tuned to produce), less the edges gold sets leave out (a leading
-  title, a place's full stop, an age's "de edad", a trailing function word); rule and dictionary
+  title, a place's full stop, an age's "de edad", a label glued to a name, a trailing function
+  word); rule and dictionary
   spans that overlap no model span are added, after :func:`pipeline.detection.combine.combine`
   has resolved them among themselves. Rules and dictionaries add recall where the model is
   silent; they move a model boundary only where the model ran two entities together and a rule
   or list shows where one ends: a contact line or header field (format rules), a town after an
   organisation (place lists), a first name after a relative (first-name list), a street's
-  opening word after an organisation. Each step is a function of
-  :mod:`pipeline.detection.combine` with its measurement beside it.
+  opening word after an organisation or a name; an acronym in brackets after an organisation
+  is added. Each step is a function of :mod:`pipeline.detection.combine` with its measurement
+  beside it.
 * ``"union"``: every candidate goes through :func:`pipeline.detection.combine.combine` together
   (overlaps within a category merge, boundaries are cleaned, conflicts resolved by score and source).
 
