@@ -236,40 +236,52 @@ def test_rule_type_wins_at_the_model_spans_offsets():
     assert [(line.text[s.start:s.end], s.label) for s in spans if s.category == "CONTACT"] == [
         ("848428434", "NUMERO_TELEFONO"), ("848422528", "NUMERO_FAX")]
 
-    # end to end: an affiliation run into its town gives the town back, from the shipped list of towns,
-    # although the hospital rule's span (which holds the town too) would hide the town's list hit
-    aff = Document("d", "Hospital Virgen Del Puerto Plasencia. Av. Paraje Valcorchero, S/N\n")
-    end = aff.text.index(".")
-    spans = Detector.without_model(MEDDOCAN, "es")._combine(aff, [Span("d", 0, end, "LOCATION", "HOSPITAL", "model:v", 0.9)])
-    assert [(aff.text[s.start:s.end], s.label) for s in spans if s.start < end] == [
-        ("Hospital Virgen Del Puerto", "HOSPITAL"), ("Plasencia", "TERRITORIO")]
-
-    # end to end: a relative run into the name after it is two spans, the name from the first-name list
-    rel = Document("d", "Acude acompañada de su madre Carmen y su hermano.\n")
-    r0 = rel.text.index("madre")
-    spans = Detector.without_model(MEDDOCAN, "es")._combine(
-        rel, [Span("d", r0, r0 + 12, "OTHER", "FAMILIARES_SUJETO_ASISTENCIA", "model:v", 0.9)])
-    assert [(rel.text[s.start:s.end], s.label) for s in spans if s.start < r0 + 12] == [
-        ("madre", "FAMILIARES_SUJETO_ASISTENCIA"), ("Carmen", "FAMILIARES_SUJETO_ASISTENCIA")]
-
-    # end to end: the acronym after an organisation a rule found (no model span at all)
-    acr = Document("d", "Remitido al Instituto Colombiano del Dolor (INCODOL) con 11 meses de dolor.\n")
-    spans = Detector.without_model(MEDDOCAN, "es")._combine(acr, [])
-    assert [(acr.text[s.start:s.end], s.label) for s in spans if s.label == "INSTITUCION"] == [
-        ("Instituto Colombiano del Dolor", "INSTITUCION"), ("INCODOL", "INSTITUCION")]
-
-    # end to end: a label glued to a doctor's name found by the rule is left out
-    glued = Document("d", "Responsable clínico: Dr. Ignacio Sarra DominguezCorreo electrónico: is@int.net\n")
-    spans = Detector.without_model(MEDDOCAN, "es")._combine(glued, [])
-    assert [glued.text[s.start:s.end] for s in spans if s.label == "NOMBRE_PERSONAL_SANITARIO"] == [
-        "Ignacio Sarra Dominguez"]
-
     # end to end through the detector's combination step, on a real header line
     doc = Document("d", "Nacimiento: 10/03/1985.\nPaís: España.\nEdad: 33 años")
     start = doc.text.index("España")
     det = Detector.without_model(MEDDOCAN, "es")
     spans = det._combine(doc, [Span("d", start, start + 6, "LOCATION", "TERRITORIO", "model:v", 1.0)])
     assert [(s.label, s.source.split(":")[0]) for s in spans if s.start == start] == [("PAIS", "rule")]
+
+
+def test_boundary_steps_end_to_end_through_the_detectors_combination():
+    """Each step where a rule or a list moves a model boundary, run through ``Detector._combine``."""
+    det = Detector.without_model(MEDDOCAN, "es")
+    # an affiliation run into its town gives the town back, from the shipped list of towns,
+    # although the hospital rule's span (which holds the town too) would hide the town's list hit
+    aff = Document("d", "Hospital Virgen Del Puerto Plasencia. Av. Paraje Valcorchero, S/N\n")
+    end = aff.text.index(".")
+    spans = det._combine(aff, [Span("d", 0, end, "LOCATION", "HOSPITAL", "model:v", 0.9)])
+    assert [(aff.text[s.start:s.end], s.label) for s in spans if s.start < end] == [
+        ("Hospital Virgen Del Puerto", "HOSPITAL"), ("Plasencia", "TERRITORIO")]
+
+    # a relative run into the name after it is two spans, the name from the first-name list
+    rel = Document("d", "Acude acompañada de su madre Carmen y su hermano.\n")
+    r0 = rel.text.index("madre")
+    spans = det._combine(
+        rel, [Span("d", r0, r0 + 12, "OTHER", "FAMILIARES_SUJETO_ASISTENCIA", "model:v", 0.9)])
+    assert [(rel.text[s.start:s.end], s.label) for s in spans if s.start < r0 + 12] == [
+        ("madre", "FAMILIARES_SUJETO_ASISTENCIA"), ("Carmen", "FAMILIARES_SUJETO_ASISTENCIA")]
+
+    # the acronym after an organisation a rule found (no model span at all)
+    acr = Document("d", "Remitido al Instituto Colombiano del Dolor (INCODOL) con 11 meses de dolor.\n")
+    spans = det._combine(acr, [])
+    assert [(acr.text[s.start:s.end], s.label) for s in spans if s.label == "INSTITUCION"] == [
+        ("Instituto Colombiano del Dolor", "INSTITUCION"), ("INCODOL", "INSTITUCION")]
+
+    # a label glued to a doctor's name found by the rule is left out
+    glued = Document("d", "Responsable clínico: Dr. Ignacio Sarra DominguezCorreo electrónico: is@int.net\n")
+    spans = det._combine(glued, [])
+    assert [glued.text[s.start:s.end] for s in spans if s.label == "NOMBRE_PERSONAL_SANITARIO"] == [
+        "Ignacio Sarra Dominguez"]
+
+    # an organisation that took the street's first word gives it back to the street the model found
+    st = Document("d", "Hospital Sant Joan de Déu Passeig Sant Joan de Déu, 2 08950 Esplugues.\n")
+    h_end, c0 = st.text.index(" Sant Joan de Déu,"), st.text.index("Sant Joan de Déu,")
+    spans = det._combine(st, [Span("d", 0, h_end, "LOCATION", "HOSPITAL", "model:v", 0.9),
+                              Span("d", c0, c0 + 19, "LOCATION", "CALLE", "model:v", 0.9)])
+    assert [(st.text[s.start:s.end], s.label) for s in spans if s.start < c0 + 19] == [
+        ("Hospital Sant Joan de Déu", "HOSPITAL"), ("Passeig Sant Joan de Déu, 2", "CALLE")]
 
 
 def test_ensemble_shares_crf_features_without_changing_probabilities(docs, tmp_path):

@@ -144,10 +144,10 @@ def test_manufacturers_beside_a_drug_or_device_are_institutions():
         ("ORGANIZATION", "dict:manufacturers")]
 
 
-
 def test_official_country_names_are_found_whole_but_never_drawn_as_surrogates():
-    """"República Argentina" is one country (MEDDOCAN's gold), not a word and a country; the long
-    names are for detection only: they are not CRF features and surrogates draw from ``countries``."""
+    """An official name ("República Argentina") is one country in MEDDOCAN's gold, not a word and a
+    country; the long names are for detection only: not CRF features, and surrogates draw from
+    ``countries``, which does not hold them."""
     from models.crf_features import Gazetteer
     from pipeline.locales import load_list
 
