@@ -482,6 +482,12 @@ def split_on_format_rules(model_spans: list[Span], others: list[Span], text: str
 #: shipped place lists (towns, provinces or states, countries) whose hits may end an organisation
 PLACE_LIST_SOURCES: tuple[str, ...] = tuple(sorted(
     f"dict:{name}" for name, (_, generic, _) in SHIPPED_KINDS.items() if generic in {"CITY", "STATE", "COUNTRY"}))
+# words that open a street or a postal address (es, ca, gl) and never end an organisation's or a
+# person's name in MEDDOCAN's gold (0 of its organisation and name spans end with one; 812 of its
+# streets begin with one). "Camino" is left out: it ends names too ("Hospital Virgen del Camino")
+_STREET_WORDS: tuple[str, ...] = ("Passeig", "Carr", "Ctra", "Carretera", "Calle", "C/", "Avda", "Avenida", "Av",
+                                  "Paseo", "Plaza", "Pza", "Ronda", "Rúa", "Vía", "Travesía", "Urb", "Apartado")
+_STREET_OPENER = re.compile(r"\s(?:%s)\.?$" % "|".join(map(re.escape, _STREET_WORDS)))
 # a place after one of these words is part of the name, not beside it: an article or linking word
 # ("Hospital Universitario La Paz", "Hospital Clinic i Provincial Barcelona"), a generic word that a
 # town completes ("Hospital Universitario Donostia", "Hospital Torrevieja"), a street word ("Carretera
@@ -492,9 +498,8 @@ _NAME_GOES_ON = frozenset({
     "clinico", "clinic", "clínic", "hospitalario", "comarcal", "regional", "complejo", "centro", "center",
     "centre", "instituto", "institut", "institute", "clínica", "clinica", "fundación", "infantil", "materno",
     "nacional", "policlínica", "sanatorio", "ciudad", "área", "servicio", "medical", "county", "memorial",
-    "carretera", "ctra", "calle", "avenida", "avda", "av", "paseo", "plaza", "camino", "ronda", "vía", "via",
-    "street", "road", "avenue",
-})
+    "camino", "via", "street", "road", "avenue",
+}) | {w.lower() for w in _STREET_WORDS}
 
 
 def split_trailing_place(model_spans: list[Span], others: list[Span], text: str) -> list[Span]:
@@ -538,11 +543,6 @@ def split_trailing_place(model_spans: list[Span], others: list[Span], text: str)
 
 #: the type of a street in the schemas the workbench ships
 STREET_TYPES = frozenset({"CALLE", "STREET"})
-# words that open a street or a postal address (es, ca, gl) and never end an organisation's or a
-# person's name in MEDDOCAN's gold (0 of its organisation and name spans end with one; 812 of its
-# streets begin with one). "Camino" is left out: it ends names too ("Hospital Virgen del Camino")
-_STREET_OPENER = re.compile(r"\s(?:Passeig|Carr|Ctra|Carretera|Calle|C/|Avda|Avenida|Av|Paseo|Plaza|Pza|Ronda|Rúa|Vía|"
-                            r"Travesía|Urb|Apartado)\.?$")
 
 
 def hand_street_word_over(model_spans: list[Span], text: str) -> list[Span]:
