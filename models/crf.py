@@ -349,20 +349,22 @@ def marginals_all(trans: list[np.ndarray], ems: list[list[np.ndarray]], batch_si
 
 def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer | None,
               clusters: dict[str, list[int]] | None = None) -> list[list[str]]:
+    return token_features(text, words, feature_tags(text, words, config, gazetteer), extended=config.extended,
+                          clusters=clusters, line_context=config.line_context)
+
+
+def feature_tags(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer | None) -> list[set[str]] | None:
+    """Per token the tags its "gz" features come from: gazetteer phrases, surface patterns and
+    (when ``config`` uses them) rule hits; None when the config has no tag features at all."""
     tags = None
     if gazetteer is not None or config.patterns or config.rule_features:
-        tags = [set() for _ in range(len(words))]
-        if gazetteer is not None:
-            for t, g in zip(tags, gazetteer.tag(words)):
-                t |= g
+        tags = gazetteer.tag(words) if gazetteer is not None else [set() for _ in range(len(words))]
         if config.patterns:
-            for t, g in zip(tags, pattern_tags(text, words)):
-                t |= g
+            pattern_tags(text, words, into=tags)
         if config.rule_features:
             for t, g in zip(tags, rule_tags(text, words, config.locale)):
                 t |= g
-    return token_features(text, words, tags, extended=config.extended, clusters=clusters,
-                          line_context=config.line_context)
+    return tags
 
 
 def rule_tags(text: str, words: Words, locale: str, hits: dict | None = None) -> list[set[str]]:

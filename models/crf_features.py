@@ -27,10 +27,12 @@ PATTERNS: dict[str, re.Pattern] = {
 }
 
 
-def pattern_tags(text: str, words: Words) -> list[set[str]]:
+def pattern_tags(text: str, words: Words, into: list[set[str]] | None = None) -> list[set[str]]:
+    """Per token the surface patterns it is part of ("re:date", ...); added to the sets of
+    ``into`` when given (the token's other tags), which is returned."""
     import bisect
 
-    tags: list[set[str]] = [set() for _ in range(len(words))]
+    tags: list[set[str]] = into if into is not None else [set() for _ in range(len(words))]
     starts, ends = words.starts, words.ends
     for name, rx in PATTERNS.items():
         for m in rx.finditer(text):

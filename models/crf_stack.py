@@ -20,13 +20,16 @@ detected spans are identical).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import chain, repeat
 from typing import Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
-from models.crf import CRFMember, marginals_all
+from models.crf import CRFMember, feature_tags, marginals_all
+from models.crf import rule_tags as crf_rule_tags
+from models.crf_index import FeatureIndex
 from models.words import Words
 
 
@@ -61,6 +64,7 @@ class CRFStack:
             self.widths.append(m.state.shape[1])
         self.weights = sp.hstack(blocks, format="csr") if len(blocks) > 1 else blocks[0]
         self.weights.sort_indices()
+        self._index: FeatureIndex | None = None
 
     def features(self, text: str, words: Words, rule_tags: list[set[str]] | None = None) -> list[list[str]]:
         """The base features of ``words``, plus the rule-hit features when a member uses them
@@ -70,8 +74,9 @@ class CRFStack:
             return base
         return [b + r for b, r in zip(base, self._lead.rule_features(text, words, tags=rule_tags))]
 
-    def emissions(self, feats: list[list[str]]) -> list[np.ndarray]:
-        """Per member (in :attr:`names` order) the ``(n_tokens, n_labels)`` emission scores."""
+    def feature_ids(self, feats: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+        """``(indices, indptr)``: per token the vocabulary rows of its known feature strings,
+        in their order (what :meth:`document_ids` computes without the strings)."""
         n = len(feats)
         flat = list(map(self.vocab.get, chain.from_iterable(feats), repeat(-1)))
         ids = np.asarray(flat, dtype=np.int64)
@@ -82,8 +87,30 @@ class CRFStack:
             # per token, how many of its features are known: where the kept ids end
             tok = np.repeat(np.arange(n), lens)
             np.cumsum(np.bincount(tok[known], minlength=n), out=indptr[1:])
-        x = sp.csr_matrix((np.ones(int(known.sum()), dtype=np.float32), ids[known], indptr),
-                          shape=(n, len(self.vocab)))
+        return ids[known], indptr
+
+    def document_ids(self, text: str, words: Words, rule_tags: list[set[str]] | None = None
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`feature_ids` of :meth:`features`, gathered from per-form tables
+        (:class:`models.crf_index.FeatureIndex`) instead of built as strings: the same ids in
+        the same order, in a fraction of the time."""
+        lead = self._lead
+        base_config = replace(lead.config, rule_features=False)
+        if self._index is None:
+            self._index = FeatureIndex(self.vocab, base_config.extended, base_config.line_context, lead.clusters)
+        tags = [feature_tags(text, words, base_config, lead.gazetteer)]
+        if self.rule_features:
+            tags.append(rule_tags if rule_tags is not None else crf_rule_tags(text, words, lead.config.locale))
+        return self._index.ids(text, words, tags)
+
+    def emissions(self, feats: list[list[str]]) -> list[np.ndarray]:
+        """Per member (in :attr:`names` order) the ``(n_tokens, n_labels)`` emission scores."""
+        return self.emissions_of_ids(*self.feature_ids(feats))
+
+    def emissions_of_ids(self, ids: np.ndarray, indptr: np.ndarray) -> list[np.ndarray]:
+        """:meth:`emissions` from the tokens' feature rows (:meth:`feature_ids`)."""
+        n = len(indptr) - 1
+        x = sp.csr_matrix((np.ones(len(ids), dtype=np.float32), ids, indptr), shape=(n, len(self.vocab)))
         em_all = (x @ self.weights).toarray()
         out = []
         col = 0
@@ -102,7 +129,7 @@ class CRFStack:
         ems: list[list[np.ndarray]] = [[] for _ in self.members]
         for k, (text, words) in enumerate(items):
             tags = rule_tags[k] if rule_tags is not None else None
-            for j, em in enumerate(self.emissions(self.features(text, words, tags))):
+            for j, em in enumerate(self.emissions_of_ids(*self.document_ids(text, words, tags))):
                 ems[j].append(em)
         # the forward-backward recursions of members with the same labels run together (one
         # Python loop for all; a hierarchical version's category member has labels of its own)

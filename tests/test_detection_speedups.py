@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from models.crf import CRFConfig, CRFMember, _features, rule_tags
-from models.crf_features import Gazetteer, token_features, token_features_reference
+from models.crf_features import Gazetteer, norm_token, token_features, token_features_reference
 from models.crf_stack import CRFStack, stacks_of
 from models.words import bio_labels, spans_to_bio, tokenize
 from pipeline.detection.dictionaries import _normalize_slow, normalize
@@ -94,6 +94,10 @@ def test_stacked_members_score_exactly_as_alone(docs):
     test_items = [(d.text, tokenize(d.text)) for d in docs[10:]]
     together = stack.predict_proba(test_items)
     shared = [stack.features(t, w) for t, w in test_items]
+    # the stack scores from ids gathered per form: those of its feature strings, in order
+    for (t, w), f in zip(test_items, shared):
+        got, want = stack.document_ids(t, w), stack.feature_ids(f)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
     for name, m in members.items():
         # bit for bit, given the same feature lists (a member never reads features it was not trained with)
         for a, b in zip(m.predict_proba(test_items, features=shared), together[name]):
@@ -105,6 +109,69 @@ def test_stacked_members_score_exactly_as_alone(docs):
     text, words = test_items[0]
     own = _features(text, words, members["crf-rules"].config, gaz, members["crf-rules"].clusters)
     assert [sorted(f) for f in stack.features(text, words)] == [sorted(f) for f in own]
+
+
+def _string_ids(vocab: dict[str, int], feats: list[list[str]]) -> tuple[list[int], list[int]]:
+    """The readable definition of a document's CSR feature ids: known strings, in order."""
+    ids, indptr = [], [0]
+    for f in feats:
+        ids.extend(vocab[a] for a in f if a in vocab)
+        indptr.append(len(ids))
+    return ids, indptr
+
+
+@pytest.mark.parametrize("extended,line_context,with_clusters,with_tags,with_rules", [
+    (False, False, False, False, False), (True, False, False, True, False), (True, True, True, True, True),
+    (False, True, True, False, True), (True, False, True, True, True)])
+def test_feature_ids_from_form_tables_equal_the_strings_looked_up(docs, extended, line_context, with_clusters,
+                                                                   with_tags, with_rules):
+    from models.crf_features import pattern_tags, tag_features
+    from models.crf_index import FeatureIndex
+
+    gaz = Gazetteer.for_locale("es")
+    edge = ["", "x", "Dr. Ana", ": Nombre", "NHC: 123\nFecha: 1.2.2003;", "a b c d e f g h i j. k; l",
+            "Ana María García\n\n\nCalle Mayor 3, 28001 Madrid ; . ;"]
+    texts = edge + [d.text for d in docs[:8]]
+    vocab_words = sorted({norm_token(t) for x in texts for t in tokenize(x).tokens})
+    # two cluster levels for most words, one for some: the slots of a missing level stay empty
+    clusters = {w: ([i % 7, i % 3] if i % 5 else [i % 4]) for i, w in enumerate(vocab_words)} if with_clusters else None
+    per_doc = []
+    for text in texts:
+        words = tokenize(text)
+        tags = [t | p for t, p in zip(gaz.tag(words), pattern_tags(text, words))] if with_tags else None
+        rules = rule_tags(text, words, "es") if with_rules else None
+        feats = token_features(text, words, tags, extended=extended, clusters=clusters, line_context=line_context)
+        if rules is not None:
+            feats = [f + r for f, r in zip(feats, tag_features(rules))]
+        per_doc.append((text, words, tags, rules, feats))
+    every = sorted({a for *_, feats in per_doc for f in feats for a in f})
+    assert len(every) > 500
+    # every feature known, then two thirds of them (unknown ones are skipped, in place)
+    for vocab in ({a: k for k, a in enumerate(every)},
+                  {a: k for k, a in enumerate(every) if k % 3}):
+        index = FeatureIndex(vocab, extended, line_context, clusters)
+        for _ in range(2):   # the second pass reads the cached forms, pairs, keys and tags
+            for text, words, tags, rules, feats in per_doc:
+                ids, indptr = index.ids(text, words, [tags, rules])
+                want_ids, want_ptr = _string_ids(vocab, feats)
+                assert ids.tolist() == want_ids and indptr.tolist() == want_ptr
+
+
+def test_feature_ids_stay_the_same_when_the_caches_are_emptied(docs, monkeypatch):
+    import models.crf_index as crf_index
+
+    gaz = Gazetteer.for_locale("es")
+    texts = [d.text for d in docs[:6]]
+    feats = [token_features(t, tokenize(t), gaz.tag(tokenize(t)), extended=True) for t in texts]
+    vocab = {a: k for k, a in enumerate(sorted({a for fs in feats for f in fs for a in f}))}
+    monkeypatch.setattr(crf_index, "_CACHE_MAX", 700)   # below two notes' forms: emptied again and again
+    index = crf_index.FeatureIndex(vocab, True, False, None)
+    for _ in range(3):
+        for text, f in zip(texts, feats):
+            words = tokenize(text)
+            ids, indptr = index.ids(text, words, [gaz.tag(words)])
+            assert (ids.tolist(), indptr.tolist()) == _string_ids(vocab, f)
+            assert len(index._forms) <= 700
 
 
 def test_a_stack_refuses_members_with_different_bases(docs):
