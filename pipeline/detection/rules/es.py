@@ -288,28 +288,44 @@ def record_numbers(text: str, doc_id: str) -> list[Span]:
 
 # --- dates ---------------------------------------------------------------------------------
 
+# each pattern with the characters it can start with: Python's re tries a pattern that opens with a
+# lookbehind at every position of a note, and a lookahead for the first character rejects most
+# positions at once (the dates rule 2x faster on MEDDOCAN train + dev, the same matches)
+_MONTH_START = "[%s]" % "".join(sorted({m[0].lower() for m in (*MONTHS, *MONTH_ABBR)}))
+_DAY_OR_MONTH_START = r"[\d%s]" % _MONTH_START[1:-1]
+_SEASON_START = "[%s]" % "".join(sorted({s[0].lower() for s in SEASONS}))
 _DATE_PATTERNS = [
     # 10/10/1963, 3-3-46, 10.10.1963
-    r"(?<![\d/.-])(?:0?[1-9]|[12]\d|3[01])(?P<sep>[/.-])(?:0?[1-9]|1[0-2])(?P=sep)(?:\d{4}|\d{2})(?![\d/-]|\.\d)",
+    (r"\d", r"(?<![\d/.-])(?:0?[1-9]|[12]\d|3[01])(?P<sep>[/.-])(?:0?[1-9]|1[0-2])(?P=sep)(?:\d{4}|\d{2})(?![\d/-]|\.\d)"),
     # 2016-10-10
-    rf"(?<![\d/.-]){_YEAR4}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d-])",
+    (r"[12]", rf"(?<![\d/.-]){_YEAR4}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d-])"),
     # 10/2016, 4/66 (month/year)
-    rf"(?<![\d/.,-])(?:0?[1-9]|1[0-2])/(?:{_YEAR4}|[4-9]\d)(?![\d/]|,\d)",
+    (r"\d", rf"(?<![\d/.,-])(?:0?[1-9]|1[0-2])/(?:{_YEAR4}|[4-9]\d)(?![\d/]|,\d)"),
     # 12-abril-2005, 12-abr-05
-    rf"(?i)(?<![\w-])(?:0?[1-9]|[12]\d|3[01])[-/ ](?:{_MONTH_ANY})[-/](?:\d{{4}}|\d{{2}})(?![\w-])",
+    (r"\d", rf"(?i)(?<![\w-])(?:0?[1-9]|[12]\d|3[01])[-/ ](?:{_MONTH_ANY})[-/](?:\d{{4}}|\d{{2}})(?![\w-])"),
     # diciembre-08, sep-04, marzo/2009 (month and year, hyphen or slash; common in timelines)
-    rf"(?i)(?<![\w-])(?:{_MONTH_ANY})[-/](?:{_YEAR4}|\d{{2}})(?![\w-]|[.,/]\d)",
+    (_MONTH_START, rf"(?i)(?<![\w-])(?:{_MONTH_ANY})[-/](?:{_YEAR4}|\d{{2}})(?![\w-]|[.,/]\d)"),
     # (el) 10 de octubre (de|del) (año) 2016 | octubre de 2016 | Mayo 2003 | Junio 04 | octubre
-    rf"(?i)(?<![\w-])(?:(?:0?[1-9]|[12]\d|3[01])(?:º|o)?\s+de\s+)?{_MONTH}(?:\s+(?:de(?:l)?\s+)?(?:(?:año|a\u00f1o)\s+)?(?:{_YEAR4}|\d{{2}})(?![\d,.]\d))?(?![\w-])",
+    (_DAY_OR_MONTH_START, rf"(?i)(?<![\w-])(?:(?:0?[1-9]|[12]\d|3[01])(?:º|o)?\s+de\s+)?{_MONTH}(?:\s+(?:de(?:l)?\s+)?(?:(?:año|a\u00f1o)\s+)?(?:{_YEAR4}|\d{{2}})(?![\d,.]\d))?(?![\w-])"),
     # primavera de 2004, verano del 2010
-    rf"(?i)(?<![\w-])(?:{'|'.join(SEASONS)})\s+(?:de(?:l)?\s+)?{_YEAR4}(?!\d)",
+    (_SEASON_START, rf"(?i)(?<![\w-])(?:{'|'.join(SEASONS)})\s+(?:de(?:l)?\s+)?{_YEAR4}(?!\d)"),
     # (el) año 2004
-    rf"(?<![\w-])año\s+{_YEAR4}(?!\d)",
+    (r"a", rf"(?<![\w-])año\s+{_YEAR4}(?!\d)"),
     # navidad(es) de 2004
-    rf"(?i)(?<![\w-])Navidad(?:es)?\s+(?:de(?:l)?\s+)?{_YEAR4}(?!\d)",
+    (r"n", rf"(?i)(?<![\w-])Navidad(?:es)?\s+(?:de(?:l)?\s+)?{_YEAR4}(?!\d)"),
 ]
-_DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
-_BARE_YEAR = re.compile(rf"(?:(?<=\ben )|(?<=\bEn )|(?<=\bdesde )|(?<=\bDesde )|(?<=\bhasta )|(?<=\bHasta )|(?<=\())({_YEAR4})(?![\d/.,-]\d|\d|\s*(?:mg|ml|UI|cc|kg|mm|cm|pacientes|casos|%))")
+
+
+def _starting_with(first: str, pattern: str) -> str:
+    """``pattern`` behind a lookahead for its first character ``first`` (after a leading (?i))."""
+    flags = "(?i)" if pattern.startswith("(?i)") else ""
+    return f"{flags}(?={first}){pattern[len(flags):]}"
+
+
+_DATE_RES = [re.compile(_starting_with(first, p)) for first, p in _DATE_PATTERNS]
+# (the lookahead for the year's first digit spares trying seven lookbehinds at every position of
+# a note: the same matches, 10x faster on MEDDOCAN)
+_BARE_YEAR = re.compile(rf"(?=[12])(?:(?<=\ben )|(?<=\bEn )|(?<=\bdesde )|(?<=\bDesde )|(?<=\bhasta )|(?<=\bHasta )|(?<=\())({_YEAR4})(?![\d/.,-]\d|\d|\s*(?:mg|ml|UI|cc|kg|mm|cm|pacientes|casos|%))")
 # "Hospital Universitario 12 de Octubre" is a hospital, "mayo" a capitalised... still a month
 _HOSPITAL_DATE = re.compile(r"Hospital(?:\s+Universitario)?\s+[\"«“]?$")
 
