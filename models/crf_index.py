@@ -18,6 +18,7 @@ specification of both.
 """
 from __future__ import annotations
 
+import threading
 from typing import Sequence
 
 import numpy as np
@@ -93,7 +94,8 @@ class FeatureIndex:
         self._pad = {d: get("pad[%d]" % d) for d in _OFFSETS}
         self._run = np.array([[get("run=" + r), get("run[-1]=" + r), get("run[1]=" + r)] for r in _RUN_CODES])
         self._sent = get("sent_start")
-        self._llen = {}
+        self._llen: dict[int, int] = {}
+        self._lock = threading.Lock()
         self._clear()
 
     def _id(self, feature: str) -> int:
@@ -109,60 +111,64 @@ class FeatureIndex:
         self._tags: dict[tuple[str, ...], tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ per form
-    def _add_form(self, tok: str) -> int:
-        """The ids of ``tok``'s form-only templates, as a new table row (see ``_form`` in
-        models.crf_features for the strings)."""
-        get = self._id
-        lw = norm_token(tok)
-        shp = _shape(tok)
-        row = np.full(self._form_width, -1, dtype=np.int32)
+    def _form_strings(self, tok: str, lw: str, shp: str) -> list[str | None]:
+        """``tok``'s form-only template strings, one per table column (None where the form has
+        no such feature; see ``_form`` in models.crf_features)."""
+        row: list[str | None] = [None] * self._form_width
         digit = tok.isdigit()
-        length = ""
+        row[:6] = ["w=" + lw, "sh=" + shp, "s3=" + lw[-3:], "s2=" + lw[-2:], "p3=" + lw[:3], "p2=" + lw[:2]]
         if digit:
-            length = "dlen=" + _len_bucket(len(tok))
+            row[6] = "dlen=" + _len_bucket(len(tok))
         elif tok[0].isalpha():
-            length = "alen=" + _len_bucket(len(tok))
-        row[:7] = [get("w=" + lw), get("sh=" + shp), get("s3=" + lw[-3:]), get("s2=" + lw[-2:]),
-                   get("p3=" + lw[:3]), get("p2=" + lw[:2]), get(length) if length else -1]
+            row[6] = "alen=" + _len_bucket(len(tok))
         for d in _OFFSETS:
-            c = self._ctx_cols[d]
-            row[c.start] = get("w[%d]=%s" % (d, lw))
+            c = self._ctx_cols[d].start
+            row[c] = "w[%d]=%s" % (d, lw)
             if abs(d) <= 2:
-                row[c.start + 1] = get("sh[%d]=%s" % (d, shp))
+                row[c + 1] = "sh[%d]=%s" % (d, shp)
                 if digit:
-                    row[c.start + 2] = get("dlen[%d]=%s" % (d, _len_bucket(len(tok))))
-        row[self._c_w4m] = get("w[-4]=" + lw)
-        row[self._c_w4p] = get("w[4]=" + lw)
-        row[self._c_s4] = get("s4=" + lw[-4:])
-        row[self._c_p4] = get("p4=" + lw[:4])
-        row[self._c_lfirst] = get("lfirst=" + lw)
-        row[self._c_sent] = 1 if tok in ".;" else 0
+                    row[c + 2] = "dlen[%d]=%s" % (d, _len_bucket(len(tok)))
+        row[self._c_w4m] = "w[-4]=" + lw
+        row[self._c_w4p] = "w[4]=" + lw
+        row[self._c_s4] = "s4=" + lw[-4:]
+        row[self._c_p4] = "p4=" + lw[:4]
+        row[self._c_lfirst] = "lfirst=" + lw
         ids = self.clusters.get(lw) if self.clusters else None
         if ids is not None:
             for d in (-2, -1, 0, 1, 2):
-                c = self._cl_cols[d]
+                c = self._cl_cols[d].start
                 for level, cid in enumerate(ids if abs(d) <= 1 else ids[:1]):
-                    row[c.start + level] = get("c%d[%d]=%d" % (level, d, cid))
-        k = len(self._low)
-        if k >= len(self._table):
-            self._table = np.concatenate([self._table, np.full_like(self._table, -1)])
-        self._table[k] = row
-        self._forms[tok] = k
-        self._low.append(lw)
-        self._shp.append(shp)
-        return k
+                    row[c + level] = "c%d[%d]=%d" % (level, d, cid)
+        return row
 
     def _form_rows(self, toks: Sequence[str]) -> list[int]:
         """The table row of each token's form, new forms added (every cache is emptied first
         when one of them would pass its bound)."""
         if len(self._forms) + len(toks) > _CACHE_MAX or len(self._pairs) + len(toks) > _CACHE_MAX:
             self._clear()
-        rows = list(map(self._forms.get, toks))
+        forms = self._forms
+        rows = list(map(forms.get, toks))
+        new: list[list[int]] = []
+        get = self.vocab.get
         for i, r in enumerate(rows):
+            if r is not None:
+                continue
+            tok = toks[i]
+            r = forms.get(tok)
             if r is None:
-                rows[i] = self._forms.get(toks[i])
-                if rows[i] is None:
-                    rows[i] = self._add_form(toks[i])
+                lw, shp = norm_token(tok), _shape(tok)
+                ids = [-1 if f is None else get(f, -1) for f in self._form_strings(tok, lw, shp)]
+                ids[self._c_sent] = 1 if tok in ".;" else 0
+                r = forms[tok] = len(self._low)
+                self._low.append(lw)
+                self._shp.append(shp)
+                new.append(ids)
+            rows[i] = r
+        if new:
+            k = len(self._low) - len(new)
+            while len(self._low) > len(self._table):
+                self._table = np.concatenate([self._table, np.full_like(self._table, -1)])
+            self._table[k:k + len(new)] = new
         return rows
 
     def _pair_ids(self, low: list[str]) -> np.ndarray:
@@ -192,7 +198,23 @@ class FeatureIndex:
         """``(indices, indptr)`` of the document's feature matrix in CSR form: per token the
         vocabulary rows of its features, in ``token_features``' order. ``tags``: lists of
         per-token tag sets (gazetteer and patterns, then rule hits), each giving the ``gz``
-        features in turn, as the stack appends the rule-hit features after the base ones."""
+        features in turn, as the stack appends the rule-hit features after the base ones.
+
+        One document at a time: a detector cached by the app serves every session's thread, and
+        a form half added by one thread must never be read by another."""
+        with self._lock:
+            return self._ids(text, words, tags)
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def _ids(self, text: str, words: Words, tags: Sequence[list[set[str]] | None]) -> tuple[np.ndarray, np.ndarray]:
         toks = words.tokens
         n = len(toks)
         if n == 0:

@@ -174,6 +174,34 @@ def test_feature_ids_stay_the_same_when_the_caches_are_emptied(docs, monkeypatch
             assert len(index._forms) <= 700
 
 
+def test_feature_ids_are_right_from_many_threads_and_after_a_pickle(docs):
+    """The app's cached detector serves every session's thread: forms added by one thread while
+    another reads the table must not mix (each call holds the index's lock)."""
+    import pickle
+    from concurrent.futures import ThreadPoolExecutor
+
+    from models.crf_index import FeatureIndex
+
+    gaz = Gazetteer.for_locale("es")
+    items = [(d.text, tokenize(d.text)) for d in docs]
+    feats = [token_features(t, w, gaz.tag(w), extended=True) for t, w in items]
+    vocab = {a: k for k, a in enumerate(sorted({a for fs in feats for f in fs for a in f}))}
+    want = [_string_ids(vocab, f) for f in feats]
+    index = FeatureIndex(vocab, True, False, None)
+
+    def one(k: int) -> bool:
+        t, w = items[k % len(items)]
+        ids, indptr = index.ids(t, w, [gaz.tag(w)])
+        return (ids.tolist(), indptr.tolist()) == want[k % len(items)]
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(one, range(8 * len(items))))
+    again = pickle.loads(pickle.dumps(index))
+    t, w = items[0]
+    ids, indptr = again.ids(t, w, [gaz.tag(w)])
+    assert (ids.tolist(), indptr.tolist()) == want[0]
+
+
 def test_a_stack_refuses_members_with_different_bases(docs):
     labels = bio_labels(MEDDOCAN.types)
     items = [(d.text, tokenize(d.text)) for d in docs[:4]]
