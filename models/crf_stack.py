@@ -7,10 +7,12 @@ dictionary lookups per feature, the largest cost of detection. A :class:`CRFStac
 members that share one base (:attr:`models.crf.CRFMember.base_feature_key`), one vocabulary that
 is the union of their attribute tables, and one sparse weight matrix with the members' label
 columns side by side. Per document the base features (plus the rule-hit features, when a member
-uses them) are extracted once, every string is looked up once, and one sparse product gives all
-members' emissions.
+uses them) are computed once, as the vocabulary rows the strings would be looked up to
+(:class:`models.crf_index.FeatureIndex` gathers them from per-form tables without building the
+strings), and one sparse product gives all members' emissions.
 
-Given the same feature lists, the emissions are bit-for-bit those of
+Given the same feature lists (the index's rows are those of the strings, in their order), the
+emissions are bit-for-bit those of
 :meth:`models.crf.CRFMember.emissions`: a member's columns receive exactly the weights of the
 features it knows, added in the order of the token's feature list, in the same float32
 arithmetic; a member never sees the rule-hit features it was not trained with (its rows for them
