@@ -32,10 +32,15 @@ _CACHE_MAX = 200_000
 _RUN_CODES = ("", "S", "B", "I", "E")
 
 
-def _in_range(n: int, d: int) -> tuple[int, int]:
-    """The tokens ``lo:hi`` of a note of ``n`` whose neighbour at offset ``d`` exists."""
+def _from_neighbour(out: np.ndarray, slots: slice | int, values: np.ndarray, d: int) -> tuple[int, int]:
+    """``out[i, slots] = values[i + d]`` for the tokens ``i`` whose neighbour at offset ``d``
+    exists; returns those tokens' range ``lo:hi`` (the others are left for a pad)."""
+    n = len(out)
     lo = min(n, max(0, -d))
-    return lo, max(lo, min(n, n - d))
+    hi = max(lo, min(n, n - d))
+    if lo < hi:
+        out[lo:hi, slots] = values[lo + d:hi + d]
+    return lo, hi
 
 
 class FeatureIndex:
@@ -238,10 +243,8 @@ class FeatureIndex:
         out[:, self._s_lpos.start] = self._lpos[np.minimum(pos, 5)]
         out[:, self._s_lpos.start + 1] = self._line[np.minimum(line_no, 8)]
         for d in _OFFSETS:
-            s, c = self._s_ctx[d], self._ctx_cols[d]
-            lo, hi = _in_range(n, d)
-            if lo < hi:
-                out[lo:hi, s] = ft[lo + d:hi + d, c]
+            s = self._s_ctx[d]
+            lo, hi = _from_neighbour(out, s, ft[:, self._ctx_cols[d]], d)
             out[:lo, s.start] = self._pad[d]
             out[hi:, s.start] = self._pad[d]
         pairs = self._pair_ids(low)
@@ -254,10 +257,10 @@ class FeatureIndex:
             runs = _cap_runs(toks, low)
             code = np.fromiter((_RUN_CODES.index(r) for r in runs), dtype=np.int64, count=n)
             out[:, e] = self._run[code, 0]
-            out[1:, e + 1] = self._run[code[:-1], 1]
-            out[:-1, e + 2] = self._run[code[1:], 2]
-            out[4:, e + 3] = ft[:-4, self._c_w4m] if n > 4 else []
-            out[:-4, e + 4] = ft[4:, self._c_w4p] if n > 4 else []
+            _from_neighbour(out, e + 1, self._run[code, 1], -1)
+            _from_neighbour(out, e + 2, self._run[code, 2], 1)
+            _from_neighbour(out, e + 3, ft[:, self._c_w4m], -4)
+            _from_neighbour(out, e + 4, ft[:, self._c_w4p], 4)
             out[:-2, e + 5] = pairs[1:, 3]   # bi+2 at i: (i+1, i+2)
             sent = np.zeros(n, dtype=bool)
             sent[0] = True
@@ -267,10 +270,7 @@ class FeatureIndex:
             self._fill_line_context(out, ft, pos)
         if self._s_cl is not None:
             for d in (-2, -1, 0, 1, 2):
-                s, c = self._s_cl[d], self._cl_cols[d]
-                lo, hi = _in_range(n, d)
-                if lo < hi:
-                    out[lo:hi, s] = ft[lo + d:hi + d, c]
+                _from_neighbour(out, self._s_cl[d], ft[:, self._cl_cols[d]], d)
         return self._with_tags(out, tags)
 
     def _fill_keys(self, out: np.ndarray, words: Words, keys: list[str], dist: list[int], rows: list[int]) -> None:

@@ -48,6 +48,7 @@ class CRFStack:
         self.names = [m.name for m in self.members]
         self.rule_features = any(m.config.rule_features for m in self.members)
         self._lead = next((m for m in self.members if m.config.rule_features), self.members[0])
+        self._base_config = replace(self._lead.config, rule_features=False)   # what every member shares
         vocab: dict[str, int] = {}
         for m in self.members:
             for a in m.attrs:
@@ -96,8 +97,7 @@ class CRFStack:
         """:meth:`feature_ids` of :meth:`features`, gathered from per-form tables
         (:class:`models.crf_index.FeatureIndex`) instead of built as strings: the same ids in
         the same order, in a fraction of the time."""
-        lead = self._lead
-        base_config = replace(lead.config, rule_features=False)
+        lead, base_config = self._lead, self._base_config
         if self._index is None:
             self._index = FeatureIndex(self.vocab, base_config.extended, base_config.line_context, lead.clusters)
         tags = [feature_tags(text, words, base_config, lead.gazetteer)]
