@@ -169,9 +169,20 @@ def signature(b: NoteBuilder, ctx: NoteContext, signer: Clinician, dictated: dat
 
 # --- note kinds -----------------------------------------------------------------------------------
 def discharge_summary(b: NoteBuilder, ctx: NoteContext) -> None:
-    pt, p, rng, sc = ctx.patient, ctx.patient.person, ctx.rng, ctx.scenario
+    """Header, history, course and plan, in that order (each section draws from ``ctx.rng`` in turn)."""
     admit = ctx.before(3, 14)
     discharge = ctx.note_date
+    _discharge_header(b, ctx, admit, discharge)
+    _discharge_history(b, ctx, admit)
+    _discharge_course(b, ctx, admit)
+    family_history(b, ctx)
+    social_history(b, ctx)
+    _discharge_plan(b, ctx)
+    signature(b, ctx, ctx.attending, discharge)
+
+
+def _discharge_header(b: NoteBuilder, ctx: NoteContext, admit, discharge) -> None:
+    pt, p, rng = ctx.patient, ctx.patient.person, ctx.rng
     b.line("{hosp}", hosp=Phi(pt.hospital.name, "HOSPITAL", "full"))
     ctx.hospital_address(b)
     b.text("\n\nDISCHARGE SUMMARY\n\n")
@@ -186,6 +197,9 @@ def discharge_summary(b: NoteBuilder, ctx: NoteContext) -> None:
     b.line("Primary care: {pcp}, {tel}", pcp=ctx.doctor(pt.pcp), tel=V.phone_phi(rng))
     b.text("\n")
 
+
+def _discharge_history(b: NoteBuilder, ctx: NoteContext, admit) -> None:
+    pt, p, rng, sc = ctx.patient, ctx.patient.person, ctx.rng, ctx.scenario
     b.line("HISTORY OF PRESENT ILLNESS:")
     b.fill("{who} is a {age} {man} with {hx} who presented to the {hosp} Emergency Department {when} with {cc}. ",
            who=ctx.mr_last() if ctx.chance(0.6) else ctx.patient_name(("full", "first")),
@@ -208,6 +222,9 @@ def discharge_summary(b: NoteBuilder, ctx: NoteContext) -> None:
     b.line("{exam}.", exam=sc.exam)
     b.text("\n")
 
+
+def _discharge_course(b: NoteBuilder, ctx: NoteContext, admit) -> None:
+    pt, p, rng = ctx.patient, ctx.patient.person, ctx.rng
     b.line("HOSPITAL COURSE:")
     course = ctx.course()
     for i, sentence in enumerate(course):
@@ -230,9 +247,9 @@ def discharge_summary(b: NoteBuilder, ctx: NoteContext) -> None:
                dept=Phi(ctx.pick(ctx.pools.departments), "DEPARTMENT", "unit"))
     b.text("\n\n")
 
-    family_history(b, ctx)
-    social_history(b, ctx)
 
+def _discharge_plan(b: NoteBuilder, ctx: NoteContext) -> None:
+    pt, rng, sc = ctx.patient, ctx.rng, ctx.scenario
     b.line("DISCHARGE MEDICATIONS:")
     for i, med in enumerate(sc.meds, 1):
         b.line("{i}. {med}", i=str(i), med=med)
@@ -252,7 +269,6 @@ def discharge_summary(b: NoteBuilder, ctx: NoteContext) -> None:
         intro, plate = pt.vehicle
         b.line("Parking validation issued for {intro} {plate}.", intro=intro, plate=plate)
     b.text("\n")
-    signature(b, ctx, ctx.attending, discharge)
 
 
 def progress_note(b: NoteBuilder, ctx: NoteContext) -> None:
