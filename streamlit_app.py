@@ -23,6 +23,7 @@ from dashboard import auth, session_cookie, state
 from dashboard.components import guard, report_error
 from pipeline.durable import use_private_umask
 from services import jobs, session
+from services.runtime import go_offline
 
 
 @st.cache_resource(show_spinner=False)
@@ -33,6 +34,7 @@ def _startup(db_path: str) -> bool:
 
 
 def main() -> None:
+    go_offline()          # the app loads models in-process (and its jobs inherit this): never download
     use_private_umask()   # files the app and the jobs it starts write are owner-only
     st.set_page_config(page_title="De-identification workbench", page_icon=":material/shield_person:",
                        layout="wide")

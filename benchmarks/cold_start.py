@@ -36,8 +36,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+from services.runtime import go_offline  # noqa: E402
+
+go_offline()
 
 from english_generalisation import print_chars, print_rows, score  # noqa: E402
 

@@ -48,8 +48,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+from services.runtime import go_offline  # noqa: E402
+
+go_offline()
 
 # The categories the plain word-feature CRF baseline is weakest on (strict F1 on dev).
 BASELINE_WEAK = {"INSTITUCION": 0.52, "FAMILIARES_SUJETO_ASISTENCIA": 0.62, "NUMERO_TELEFONO": 0.72,

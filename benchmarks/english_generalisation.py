@@ -27,8 +27,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+from services.runtime import go_offline  # noqa: E402
+
+go_offline()
 
 CATEGORIES = ("NAME", "LOCATION", "DATE", "AGE", "CONTACT", "ID", "PROFESSION", "OTHER")
 

@@ -35,8 +35,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-os.environ["HF_HUB_OFFLINE"] = "1"
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+from services.runtime import go_offline  # noqa: E402
+
+go_offline()
 
 from models.llm_member import Generation, LLMConfig, LLMMember  # noqa: E402
 from models.words import bio_labels  # noqa: E402

@@ -29,7 +29,9 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
+from services.runtime import go_offline  # noqa: E402
+
+go_offline()
 
 from models.masked_lm import MaskedLMConfig, load_masked_lm, train_masked_lm, write_masked_lm  # noqa: E402
 from pipeline.deid import DeidContext, builtin_profiles, deidentify_batch  # noqa: E402

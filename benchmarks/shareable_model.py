@@ -10,14 +10,15 @@ Trains a version on ``<corpus>/train`` (or takes one with ``--model``), writes i
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
+from services.runtime import go_offline  # noqa: E402
+
+go_offline()
 
 from models.shareable import shareable_copy  # noqa: E402
 from models.trainer import TrainConfig, train_ensemble  # noqa: E402

@@ -15,6 +15,7 @@ from cli.commands import (audit, backup, deid_project, deidentify, demo, detect,
                           export_model, import_cmd, init_project, preannotate, restore, risk, risk_project, run_job,
                           stats, train, train_infill, train_project, users)
 from pipeline.errors import is_user_error, one_line
+from services.runtime import go_offline
 
 #: Every subcommand, in the order ``--help`` lists them (by name).
 COMMANDS = (audit, backup, deid_project, deidentify, demo, detect, detect_llm, evaluate, export, export_model,
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    go_offline()        # before any command imports a model library: this process never downloads
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,

@@ -21,7 +21,6 @@ Two refinements from the seed papers, both stored in the version and off unless 
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -113,7 +112,6 @@ class Ensemble:
     def load(cls, path: str | Path, members: list[str] | None = None, mode: str | None = None) -> "Ensemble":
         """Load a version directory; ``members`` restricts to a subset (ablation); ``mode``
         ``"flat"`` runs a hierarchical version as the flat ensemble of its type members."""
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
         p = Path(path)
         info = ModelVersionInfo.from_dir(p)
         schema = LabelSchema.from_json((p / "schema.json").read_text(encoding="utf-8"))

@@ -40,7 +40,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 import time
 from dataclasses import asdict, dataclass, field
@@ -292,8 +291,6 @@ class LLMMember:
         path = Path(config.checkpoint or "")
         if not config.checkpoint or not (path / "config.json").is_file():
             raise FileNotFoundError(f"LLM checkpoint folder {path} has no config.json")
-        os.environ["HF_HUB_OFFLINE"] = "1"
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 

@@ -305,7 +305,6 @@ class MaskedLM:
     @classmethod
     def load(cls, directory: str | Path) -> "MaskedLM":
         """A model folder written by :meth:`save` (offline: ``local_files_only``)."""
-        os.environ["HF_HUB_OFFLINE"] = "1"
         from transformers import AutoModelForMaskedLM
         from transformers.utils import logging as hf_logging
 

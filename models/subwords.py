@@ -9,7 +9,6 @@ the model sees every digit of a date, phone number or record number.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -133,7 +132,6 @@ def train_wordpiece(texts: Iterable[str], vocab_size: int = 8000, min_frequency:
 
 def from_checkpoint(path: str | Path) -> SubwordTokenizer:
     """The fast tokenizer saved in a local checkpoint directory; never touches the network."""
-    os.environ["HF_HUB_OFFLINE"] = "1"
     from transformers import AutoTokenizer
 
     hf = AutoTokenizer.from_pretrained(str(path), local_files_only=True, use_fast=True)

@@ -11,7 +11,6 @@ pairs until greedy decoding reproduces them, so a test can check real generation
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Sequence
 
@@ -22,7 +21,6 @@ def build_tiny_checkpoint(out_dir: str | Path, texts: Sequence[str], *, vocab_si
                           n_layer: int = 1, n_head: int = 2, n_positions: int = 512, seed: int = 0,
                           memorize: Sequence[tuple[str, str]] = (), steps: int = 400, lr: float = 1e-2) -> Path:
     """Write a tiny GPT-2 checkpoint into ``out_dir`` (created owner-only) and return it."""
-    os.environ["HF_HUB_OFFLINE"] = "1"
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast

@@ -38,6 +38,7 @@ from sqlite_utils import Database
 
 import store
 from pipeline.errors import WorkbenchError, is_user_error
+from pipeline.offline import OFFLINE_ENV
 from services import access
 from services.settings import STALE_JOB_SECONDS
 
@@ -140,7 +141,7 @@ def start_job(db_path: str | os.PathLike, kind: str, params: dict, *, user: str 
     subprocess.Popen(
         [sys.executable, "-m", "pipeline", "run-job", "--db", str(db_path), "--job", str(job_id)],
         cwd=str(root), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True, env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"},
+        start_new_session=True, env={**os.environ, **OFFLINE_ENV},
     )
     return job_id
 

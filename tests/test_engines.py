@@ -27,6 +27,7 @@ from pipeline.engines._summary import SummaryAccumulator
 from pipeline.engines.local import LocalEngine
 from pipeline.engines.ray_engine import RayEngine, runtime_env
 from pipeline.formats import read_collection, write_collection
+from pipeline.offline import OFFLINE_ENV
 from pipeline.schemas import MEDDOCAN, get_schema
 from pipeline.spans import Document
 from pipeline.synthetic import generate_corpus
@@ -91,6 +92,8 @@ def test_remote_clusters_get_the_code_uploaded_local_runtimes_the_path():
     remote = runtime_env("ray://head:10001", 2)
     assert {Path(m).name for m in remote["py_modules"]} >= {"pipeline"}
     assert remote["env_vars"]["OMP_NUM_THREADS"] == "2" and remote["env_vars"]["HF_HUB_OFFLINE"] == "1"
+    # a Ray worker is a process of its own: it goes offline through its runtime env, both ways
+    assert local["env_vars"].items() >= OFFLINE_ENV.items() and remote["env_vars"].items() >= OFFLINE_ENV.items()
 
 
 def test_streamed_summary_equals_batch_summary(notes):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from pipeline.offline import OFFLINE_ENV
 from pipeline.risk import (DeidDocument, DeidSpan, LexicalEmbedder, RiskConfig, RiskScorer, build_embedder,
                            extract_contexts, score_run)
 from pipeline.risk.embedders import Embedding, SentenceEncoderEmbedder, sketch, trigram_counts
@@ -182,10 +183,22 @@ def tiny_encoder(tmp_path_factory):
     return _tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
 
 
-def test_tiny_bert_loads_offline_as_a_mean_pooling_sentence_encoder(tiny_encoder):
+def test_tiny_bert_loads_offline_as_a_mean_pooling_sentence_encoder(tiny_encoder, monkeypatch):
+    from transformers import AutoConfig
+
+    seen = []
+    real = AutoConfig.from_pretrained
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("local_files_only"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(AutoConfig, "from_pretrained", spy)
+    for name in OFFLINE_ENV:     # offline by the load itself: pipeline/ is pure, the switch is set at process start
+        monkeypatch.delenv(name, raising=False)
     emb = build_embedder(str(tiny_encoder))
     assert isinstance(emb, SentenceEncoderEmbedder)
-    assert os.environ.get("HF_HUB_OFFLINE") == "1"
+    assert seen and all(v is True for v in seen) and not any(name in os.environ for name in OFFLINE_ENV)
     assert emb.name.startswith("encoder+mean-pooling+centred:")
     modules = list(emb.model)
     assert type(modules[1]).__name__ == "Pooling" and modules[1].get_config_dict()["pooling_mode"] == "mean"

@@ -118,8 +118,6 @@ def _infiller(args: argparse.Namespace, profile):
         return None
     if not profile.uses_paraphrase():
         raise DeidCommandError(f"--infill-model is only used by the paraphrase action; profile {profile.name} has none")
-    import os
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from models.masked_lm import MaskedLMError, load_masked_lm
     try:
         return load_masked_lm(args.infill_model)

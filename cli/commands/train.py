@@ -82,8 +82,6 @@ def read_gold(path: str, fmt: str, schema_arg: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-
     from pipeline.detection.hierarchy import MODES
     from pipeline.errors import WorkbenchError
 
@@ -95,8 +93,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise WorkbenchError(str(e)) from None
 
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     from pathlib import Path
 
     from models.registry import set_active

@@ -47,10 +47,6 @@ def _config(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     from cli.console import CommandError, cli_user, message_bar
 
     if bool(args.project) == bool(args.input):

@@ -16,7 +16,6 @@ import logging
 import os
 import secrets
 import stat
-import sys
 from pathlib import Path
 
 from pipeline.errors import WorkbenchError
@@ -83,7 +82,7 @@ def load_secret(path: str | os.PathLike) -> bytes:
     if len(key) < MIN_BYTES:
         raise SecretError(f"{p}: the secret must be at least {MIN_BYTES} bytes")
     if os.name == "posix" and stat.S_IMODE(p.stat().st_mode) & 0o077:
-        print(f"warning: {p} is readable by other users; chmod 600 it", file=sys.stderr)
+        log.warning("%s is readable by other users; chmod 600 it", p)
     return key
 
 

@@ -40,6 +40,7 @@ from pipeline.engines.types import (DOCS_PER_BATCH, DeidJob, DetectJob, DetectSp
                                     write_fingerprint)
 from pipeline.engines._sink import SUFFIX, OutputSink
 from pipeline.engines._summary import SummaryAccumulator
+from pipeline.offline import OFFLINE_ENV
 from pipeline.spans import Document
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,7 @@ def _quiet(ray) -> None:
 def runtime_env(address: str | None, threads: int) -> dict:
     """Workers find this code (PYTHONPATH locally; the packages uploaded to a remote cluster),
     stay offline, and use ``threads`` threads each."""
-    env = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+    env = {**OFFLINE_ENV, "TOKENIZERS_PARALLELISM": "false",
            "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     if address is None:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)

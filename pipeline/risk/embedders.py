@@ -11,7 +11,8 @@ Nothing here downloads anything. :func:`build_embedder` takes a *local directory
   token classifier is fine, its head is ignored) becomes ``Transformer`` + mean ``Pooling``;
 - a model-version directory whose ensemble members are sub-directories uses the first member
   (sorted by name) that has a ``config.json`` or ``modules.json``.
-The hub is switched off (``HF_HUB_OFFLINE``/``TRANSFORMERS_OFFLINE`` and ``local_files_only``).
+The hub is switched off (``local_files_only`` here; ``HF_HUB_OFFLINE``/``TRANSFORMERS_OFFLINE`` are
+set once at process start, see :mod:`pipeline.offline`).
 
 Without an encoder, :class:`LexicalEmbedder`: TF-IDF over character trigrams of the context
 (padded with a space each side; trigrams hashed into 2^20 buckets with vectorised numpy:
@@ -163,11 +164,6 @@ class LexicalEmbedder:
         return Embedding(sp.vstack(exact_parts, format="csr"), np.concatenate(search_parts))
 
 
-def _offline() -> None:
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TRANSFORMERS_OFFLINE"] = "1"
-
-
 def _model_dir(path: Path) -> Path:
     if (path / "modules.json").is_file() or (path / "config.json").is_file():
         return path
@@ -193,7 +189,6 @@ class SentenceEncoderEmbedder:
         if not p.is_dir():
             raise FileNotFoundError(f"{p}: encoder directory not found")
         d = _model_dir(p)
-        _offline()
         import torch
         from sentence_transformers import SentenceTransformer
         device = device or ("cuda" if torch.cuda.is_available() else "cpu")
