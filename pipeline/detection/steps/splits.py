@@ -216,7 +216,8 @@ def split_relative_name(model_spans: list[Span], ctx: StepContext) -> list[Span]
     >>> text = "acompañada de su madre Carmen y su hermano"
     >>> model = [Span("d", 17, 29, "OTHER", "FAMILIARES_SUJETO_ASISTENCIA")]
     >>> names = [Span("d", 23, 29, "NAME", "NOMBRE_SUJETO_ASISTENCIA", source="dict:first_names")]
-    >>> [text[s.start:s.end] for s in split_relative_name(model, StepContext.for_locale(text, "meddocan", "es", candidates=names))]
+    >>> ctx = StepContext.for_locale(text, "meddocan", "es", candidates=names)
+    >>> [text[s.start:s.end] for s in split_relative_name(model, ctx)]
     ['madre', 'Carmen']
     """
     names = {(o.start, o.end) for o in ctx.candidates if o.source == _FIRST_NAME_SOURCE}

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 def title_pattern(titles: tuple[str, ...]) -> re.Pattern:
     """One or more titles at the start of a name, with the colon or blanks after them. A title
     without a dot must be followed by a blank ("Dr" but not "Drake"); longer titles first."""
+    longest_first = sorted(titles, key=len, reverse=True)
     return re.compile(r"(?:(?:%s)(?::|(?<=\.)|(?=\s))\s*)+" % "|".join(
-        re.escape(t) if t.endswith(".") else re.escape(t) + r"(?![\w.])" for t in sorted(titles, key=len, reverse=True)))
+        re.escape(t) if t.endswith(".") else re.escape(t) + r"(?![\w.])" for t in longest_first))
 
 
 def _tail(alternatives: str) -> re.Pattern:
