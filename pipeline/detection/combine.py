@@ -33,6 +33,10 @@ text, never overlapping. The policy, in order:
 ``combine`` returns ``(kept, alternatives)``: ``kept`` sorted and non-overlapping,
 ``alternatives`` (which may overlap ``kept`` and each other) with the offsets they were proposed
 with after cleaning. It works on one document at a time.
+
+Model-first detection's repairs of a model's boundaries are the locale's boundary steps
+(:mod:`pipeline.detection.steps`); how rule and dictionary spans then join the model's is
+:mod:`pipeline.detection.merge_policy`.
 """
 from __future__ import annotations
 
