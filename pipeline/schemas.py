@@ -17,11 +17,25 @@ class SchemaError(ValueError):
     pass
 
 
+#: The roles a type can play for detection's boundary steps (:mod:`pipeline.detection.steps`):
+#: an organisation's name goes on after "de" and may be followed by its town or an acronym; a
+#: street opens with a street word; a relative's kinship words may run into a first name.
+ROLES = ("organisation", "street", "relative")
+#: The type names that play each role in a schema that does not say (a custom schema): the names
+#: the presets use, as the boundary steps knew them before schemas named their roles.
+DEFAULT_ROLE_TYPES: dict[str, frozenset[str]] = {
+    "organisation": frozenset({"HOSPITAL", "INSTITUCION", "CENTRO_SALUD", "ORGANIZATION", "HEALTHCENTER"}),
+    "street": frozenset({"CALLE", "STREET"}),
+    "relative": frozenset({"FAMILIARES_SUJETO_ASISTENCIA", "FAMILY"}),
+}
+
+
 @dataclass(frozen=True)
 class LabelSchema:
     name: str
     categories: dict[str, tuple[str, ...]]
     description: str = ""
+    roles: dict[str, tuple[str, ...]] | None = field(default=None, compare=False)
     _type_to_category: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -34,6 +48,26 @@ class LabelSchema:
                     raise SchemaError(f"schema {self.name!r}: type {t!r} is listed under {mapping[t]} and {cat}")
                 mapping[t] = cat
         object.__setattr__(self, "_type_to_category", mapping)
+        if self.roles is None:
+            object.__setattr__(self, "roles", self.default_roles())
+        for role, types in self.roles.items():
+            if role not in ROLES:
+                raise SchemaError(f"schema {self.name!r}: unknown role {role!r}; use one of {', '.join(ROLES)}")
+            stray = [t for t in types if t not in mapping]
+            if stray:
+                raise SchemaError(f"schema {self.name!r}: role {role} names types it lacks: {', '.join(stray)}")
+
+    def default_roles(self) -> dict[str, tuple[str, ...]]:
+        """The schema's types that play each role by name (:data:`DEFAULT_ROLE_TYPES`)."""
+        return {role: tuple(t for t in self.types if t in names) for role, names in DEFAULT_ROLE_TYPES.items()}
+
+    def types_in_role(self, role: str) -> tuple[str, ...]:
+        """The types that play ``role`` (``organisation``, ``street``, ``relative``); may be empty.
+
+        >>> MEDDOCAN.types_in_role("organisation"), I2B2_2014.types_in_role("relative")
+        (('HOSPITAL', 'CENTRO_SALUD', 'INSTITUCION'), ())
+        """
+        return (self.roles or {}).get(role, ())
 
     @property
     def types(self) -> list[str]:
@@ -67,8 +101,12 @@ class LabelSchema:
         return not type_ or type_ in self.categories[category]
 
     def to_json(self) -> str:
-        return json.dumps({"name": self.name, "description": self.description,
-                           "categories": {c: list(t) for c, t in self.categories.items()}}, ensure_ascii=False)
+        """The schema as JSON; ``roles`` only where they differ from the types' names' roles."""
+        obj: dict = {"name": self.name, "description": self.description,
+                     "categories": {c: list(t) for c, t in self.categories.items()}}
+        if self.roles != self.default_roles():
+            obj["roles"] = {r: list(t) for r, t in (self.roles or {}).items()}
+        return json.dumps(obj, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, data: str | dict) -> "LabelSchema":
@@ -83,7 +121,12 @@ class LabelSchema:
             if not isinstance(types, list) or not all(isinstance(t, str) and t for t in types):
                 raise SchemaError(f"schema JSON: category {cat!r} must map to a list of type names")
             cats[str(cat)] = tuple(types) if types else (str(cat),)
-        return cls(name=str(obj.get("name") or "custom"), categories=cats, description=str(obj.get("description", "")))
+        roles = obj.get("roles")
+        if roles is not None and (not isinstance(roles, dict) or not all(
+                isinstance(t, list) and all(isinstance(x, str) for x in t) for t in roles.values())):
+            raise SchemaError('schema JSON: "roles" must map each role to a list of type names')
+        return cls(name=str(obj.get("name") or "custom"), categories=cats, description=str(obj.get("description", "")),
+                   roles=None if roles is None else {str(r): tuple(t) for r, t in roles.items()})
 
 
 I2B2_2014 = LabelSchema(
@@ -99,6 +142,7 @@ I2B2_2014 = LabelSchema(
         "CONTACT": ("PHONE", "FAX", "EMAIL", "URL", "IPADDR"),
         "ID": ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"),
     },
+    roles={"organisation": ("HOSPITAL", "ORGANIZATION"), "street": ("STREET",), "relative": ()},
 )
 
 MEDDOCAN = LabelSchema(
@@ -117,6 +161,8 @@ MEDDOCAN = LabelSchema(
                "NUMERO_IDENTIF", "OTRO_NUMERO_IDENTIF"),
         "OTHER": ("SEXO_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA", "OTROS_SUJETO_ASISTENCIA"),
     },
+    roles={"organisation": ("HOSPITAL", "CENTRO_SALUD", "INSTITUCION"), "street": ("CALLE",),
+           "relative": ("FAMILIARES_SUJETO_ASISTENCIA",)},
 )
 
 GERMAN = LabelSchema(
@@ -132,6 +178,9 @@ GERMAN = LabelSchema(
         "PROFESSION": ("Profession", "Status"),
         "OTHER": ("Other",),
     },
+    # none: the boundary steps have never treated german-8's "Hospital", "Organization" or
+    # "Street" as organisations or streets (they knew the upper-case names only)
+    roles={"organisation": (), "street": (), "relative": ()},
 )
 
 PRESETS: dict[str, LabelSchema] = {s.name: s for s in (I2B2_2014, MEDDOCAN, GERMAN)}

@@ -5,10 +5,13 @@ import random
 
 import pytest
 
-from pipeline.detection.combine import (CombinePolicy, add_bracketed_acronyms, clean_span, combine, hand_street_word_over,
-                                        split_on_format_rules, split_relative_name, split_trailing_place,
-                                        strip_age_tail, strip_glued_label, strip_leading_title,
-                                        strip_trailing_full_stop, strip_trailing_function_word)
+from pipeline.detection.combine import CombinePolicy, clean_span, combine
+from pipeline.detection.steps.registry import StepContext
+from pipeline.detection.steps.splits import (add_bracketed_acronyms, hand_street_word_over, split_on_format_rules,
+                                             split_relative_name, split_trailing_place)
+from pipeline.detection.steps.trims import (strip_age_tail, strip_glued_label, strip_leading_title,
+                                            strip_trailing_full_stop, strip_trailing_function_word)
+from pipeline.schemas import MEDDOCAN
 from pipeline.spans import Span, SpanError
 
 
@@ -17,6 +20,16 @@ def S(text, piece, category, type_="", source="rule:x", score=0.9, nth=0):
     for _ in range(nth + 1):
         start = text.index(piece, start + 1)
     return Span("d", start, start + len(piece), category, type_, source, score)
+
+
+def ctx(text, candidates=(), resolved=()):
+    """A boundary step's context: Spanish words, MEDDOCAN's roles."""
+    return StepContext.for_locale(text, MEDDOCAN, "es", candidates=candidates, resolved=resolved)
+
+
+def one(step, span, text):
+    """A trim step on one span."""
+    return step([span], ctx(text))[0]
 
 
 def T(text, spans):
@@ -187,14 +200,14 @@ def test_errors_name_offsets_not_text():
 ])
 def test_strip_leading_title_from_names(drawn, kept):
     text = f"Remitido por: {drawn}. Servicio de Urología."
-    s = strip_leading_title(Span("d", 14, 14 + len(drawn), "NAME", "DOCTOR"), text)
+    s = one(strip_leading_title, Span("d", 14, 14 + len(drawn), "NAME", "DOCTOR"), text)
     assert text[s.start:s.end] == kept and s.end == 14 + len(drawn)
 
 
 def test_strip_leading_title_only_in_names():
     text = "Hospital Doctor Peset, Valencia."
     hosp = Span("d", 9, 21, "LOCATION", "HOSPITAL")
-    assert strip_leading_title(hosp, text) is hosp
+    assert one(strip_leading_title, hosp, text) is hosp
 
 
 @pytest.mark.parametrize("drawn, kept", [
@@ -209,14 +222,14 @@ def test_strip_leading_title_only_in_names():
 ])
 def test_strip_trailing_full_stop_from_places(drawn, kept):
     text = f"Dirección: {drawn} Buenos Aires"
-    s = strip_trailing_full_stop(Span("d", 11, 11 + len(drawn), "LOCATION", "TERRITORIO"), text)
+    s = one(strip_trailing_full_stop, Span("d", 11, 11 + len(drawn), "LOCATION", "TERRITORIO"), text)
     assert text[s.start:s.end] == kept and s.start == 11
 
 
 def test_strip_trailing_full_stop_only_in_places():
     text = "Remitido por: Francisco Lara Medina. Servicio"
     name = Span("d", 14, 36, "NAME", "DOCTOR")
-    assert strip_trailing_full_stop(name, text) is name
+    assert one(strip_trailing_full_stop, name, text) is name
 
 
 @pytest.mark.parametrize("drawn, label, kept", [
@@ -232,7 +245,7 @@ def test_strip_trailing_full_stop_only_in_places():
 ])
 def test_strip_trailing_function_word(drawn, label, kept):
     text = f"Texto: {drawn} 30 años"
-    s = strip_trailing_function_word(Span("d", 7, 7 + len(drawn), "OTHER", label), text)
+    s = one(strip_trailing_function_word, Span("d", 7, 7 + len(drawn), "OTHER", label), text)
     assert text[s.start:s.end] == kept and s.start == 7
 
 
@@ -249,11 +262,11 @@ def test_split_on_format_rules_never_leaves_overlaps():
           Span("d", 25, 32, "LOCATION", "TERRITORIO", "model:v")]          # "2607982", inside the fax
     rs = [Span("d", 5, 15, "CONTACT", "NUMERO_TELEFONO", "rule:phones"),
           Span("d", 22, 32, "CONTACT", "NUMERO_FAX", "rule:phones")]
-    out = split_on_format_rules(ms, rs, text)
+    out = split_on_format_rules(ms, ctx(text, resolved=rs))
     assert [(text[s.start:s.end], s.label) for s in out] == [("609 518571", "NUMERO_TELEFONO"), ("93 2607982", "NUMERO_FAX")]
     # a model span that runs on past the rule's span is cut at its edge: every character stays covered
     ms2 = [ms[0], Span("d", 25, 38, "LOCATION", "CALLE", "model:v")]           # "2607982 Calle"
-    out2 = split_on_format_rules(ms2, rs, text)
+    out2 = split_on_format_rules(ms2, ctx(text, resolved=rs))
     assert [(text[s.start:s.end], s.label) for s in out2] == [
         ("609 518571", "NUMERO_TELEFONO"), ("93 2607982", "NUMERO_FAX"), ("Calle", "CALLE")]
     assert set(range(5, 38)) - {i for s in out2 for i in range(s.start, s.end)} <= {15, 16, 17, 18, 19, 20, 21, 32}
@@ -295,7 +308,7 @@ def test_split_on_format_rules_never_leaves_overlaps():
 ])
 def test_split_on_format_rules(text, model, rules, kept):
     ms, rs = _contact_line(text, model, rules)
-    out = split_on_format_rules(ms, rs, text)
+    out = split_on_format_rules(ms, ctx(text, resolved=rs))
     assert [(text[s.start:s.end], s.label) for s in out] == kept
     assert all(not (a.start < b.end and b.start < a.end) for a, b in zip(out, out[1:]))
 
@@ -326,7 +339,7 @@ def test_split_trailing_place(text, org, town, kept):
     kind = ("PAIS", "dict:countries") if town == "Francia" else ("TERRITORIO", "dict:cities")
     towns = [Span("d", t0, t0 + len(town), "LOCATION", *kind),
              Span("d", t0, t0 + len(town), "LOCATION", "TERRITORIO", "rule:header_fields")]   # not a place list
-    out = split_trailing_place(model, towns, text)
+    out = split_trailing_place(model, ctx(text, candidates=towns))
     if kept is None:
         assert out == model
         return
@@ -343,7 +356,7 @@ def test_split_trailing_place_takes_the_longest_town():
     whole, tail = text.index("Alcalá"), text.index("Henares")
     towns = [Span("d", tail, len(text), "LOCATION", "TERRITORIO", "dict:provinces"),
              Span("d", whole, len(text), "LOCATION", "TERRITORIO", "dict:cities")]
-    out = split_trailing_place([org], towns, text)
+    out = split_trailing_place([org], ctx(text, candidates=towns))
     assert [text[s.start:s.end] for s in out] == ["Clínica Dental Sonrisa", "Alcalá Henares"]
 
 
@@ -355,7 +368,7 @@ def test_split_trailing_place_takes_the_longest_town():
     ("Residencia de edad avanzada", "Residencia de edad", "LOCATION", "Residencia de edad"),   # ages only
 ])
 def test_strip_age_tail(text, span, category, kept):
-    s = strip_age_tail(Span("d", text.index(span), text.index(span) + len(span), category, "T"), text)
+    s = one(strip_age_tail, Span("d", text.index(span), text.index(span) + len(span), category, "T"), text)
     assert text[s.start:s.end] == kept
 
 
@@ -371,12 +384,12 @@ def test_split_relative_name(text, span, name, kept):
     model = [Span("d", text.index(span), text.index(span) + len(span), "OTHER", "FAMILIARES_SUJETO_ASISTENCIA", "model:v")]
     names = [] if name is None else [
         Span("d", text.index(name), text.index(name) + len(name), "NAME", "NOMBRE_SUJETO_ASISTENCIA", "dict:first_names")]
-    out = split_relative_name(model, names, text)
+    out = split_relative_name(model, ctx(text, candidates=names))
     assert [text[s.start:s.end] for s in out] == kept
     assert all(s.label == "FAMILIARES_SUJETO_ASISTENCIA" and s.source == "model:v" for s in out)
     # another type is never split
     other = [model[0].with_(category="NAME", type="NOMBRE_SUJETO_ASISTENCIA")]
-    assert split_relative_name(other, names, text) == other
+    assert split_relative_name(other, ctx(text, candidates=names)) == other
 
 
 @pytest.mark.parametrize("text, org, street, kept", [
@@ -400,13 +413,13 @@ def test_hand_street_word_over(text, org, street, kept):
     first = ("NAME", "NOMBRE_PERSONAL_SANITARIO") if org.startswith(("Igor", "Josep")) else ("LOCATION", "HOSPITAL")
     model = [Span("d", o, o + len(org), *first, "model:v"),
              Span("d", s0, s0 + len(street), "LOCATION", "CALLE", "model:v")]
-    out = hand_street_word_over(model, text)
+    out = hand_street_word_over(model, ctx(text))
     assert [text[s.start:s.end] for s in out] == kept
     assert [s.label for s in out] == [first[1], "CALLE"]
     assert out[0].end <= out[1].start
     # a date or any other type keeps its word
     other = [model[0].with_(category="DATE", type="FECHAS"), model[1]]
-    assert hand_street_word_over(other, text) == other
+    assert hand_street_word_over(other, ctx(text)) == other
 
 
 @pytest.mark.parametrize("text, model, kept", [
@@ -425,7 +438,7 @@ def test_hand_street_word_over(text, org, street, kept):
 ])
 def test_add_bracketed_acronyms(text, model, kept):
     spans = [Span("d", text.index(t), text.index(t) + len(t), "LOCATION", label, "model:v", 0.8) for t, label in model]
-    out = add_bracketed_acronyms(spans, text)
+    out = add_bracketed_acronyms(spans, ctx(text))
     assert [(text[s.start:s.end], s.label) for s in out] == kept
     assert all(s.source == "model:v" and s.score == 0.8 for s in out)
 
@@ -438,5 +451,5 @@ def test_add_bracketed_acronyms(text, model, kept):
     ("Fax", "Fax", "Fax"),                                                  # never emptied
 ])
 def test_strip_glued_label(text, span, kept):
-    s = strip_glued_label(Span("d", text.index(span), text.index(span) + len(span), "NAME", "T"), text)
+    s = one(strip_glued_label, Span("d", text.index(span), text.index(span) + len(span), "NAME", "T"), text)
     assert text[s.start:s.end] == kept

@@ -173,7 +173,7 @@ def test_detect_command_reports_a_missing_model_as_one_line(tmp_path):
 
 
 def test_merge_model_first_policies():
-    from pipeline.detection.combine import merge_model_first
+    from pipeline.detection.merge_policy import merge_model_first
     from pipeline.spans import Span
 
     model = [Span("d", 0, 5, "AGE", "EDAD_SUJETO_ASISTENCIA", "model:v"),
@@ -196,7 +196,7 @@ def test_merge_model_first_policies():
 
 def test_rule_type_wins_at_the_model_spans_offsets():
     """'País: España': the model said TERRITORIO, the header-field rule reads the label PAIS."""
-    from pipeline.detection.combine import merge_model_first
+    from pipeline.detection.merge_policy import merge_model_first
     from pipeline.detection.detector import Detector
     from pipeline.schemas import MEDDOCAN
     from pipeline.spans import Document, Span

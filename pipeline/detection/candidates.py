@@ -2,7 +2,7 @@
 a trained model.
 
 Separate from :mod:`pipeline.detection.detector` because training needs the same candidates to
-learn how they join the model's spans (:func:`pipeline.detection.combine.learn_type_policy`),
+learn how they join the model's spans (:func:`pipeline.detection.merge_policy.learn_type_policy`),
 and the models package must never import the detector that loads models.
 
 A locale without a rule pack (``de`` today) has no rule candidates rather than an error, and a

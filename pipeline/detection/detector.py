@@ -17,8 +17,10 @@ How the parts meet (``policy``):
   or list shows where one ends: a contact line or header field (format rules), a town after an
   organisation (place lists), a first name after a relative (first-name list), a street's
   opening word after an organisation or a name; an acronym in brackets after an organisation
-  is added. Each step is a function of :mod:`pipeline.detection.combine` with its measurement
-  beside it.
+  is added. Each is a boundary step (:mod:`pipeline.detection.steps`) with its measurement
+  beside it; the locale's pack (:func:`pipeline.detection.steps.registry.pack_for`) says which
+  run, in which order, with which words, and the schema which types are organisations, streets
+  and relatives.
 * ``"union"``: every candidate goes through :func:`pipeline.detection.combine.combine` together
   (overlaps within a category merge, boundaries are cleaned, conflicts resolved by score and source).
 
@@ -29,17 +31,16 @@ A locale without a rule pack or shipped lists simply lacks that part (see :attr:
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
-from pipeline.detection.combine import (add_bracketed_acronyms, combine, hand_street_word_over, merge_model_first,
-                                        split_on_format_rules, split_relative_name, split_trailing_place,
-                                        strip_age_tail, strip_glued_label, strip_leading_title,
-                                        strip_trailing_full_stop, strip_trailing_function_word)
+from pipeline.detection.combine import CombinePolicy, combine
+from pipeline.detection.merge_policy import merge_model_first
 from pipeline.detection.rules import has_pack, pack_hits
+from pipeline.detection.steps.registry import LocalePack, StepContext, pack_for
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
 from pipeline.spans import Document, Span
@@ -47,14 +48,6 @@ from pipeline.spans import Document, Span
 log = logging.getLogger(__name__)
 
 POLICIES = ("model-first", "union")
-
-
-def _trim_model_span(span: Span, text: str) -> Span:
-    """A model's span with the edges gold sets leave out: a leading title, the sentence's full stop
-    after a place, "de edad" after an age, a contact label glued to the last word, a trailing
-    function word (rules and dictionaries draw their spans without them)."""
-    span = strip_age_tail(strip_trailing_full_stop(strip_leading_title(span, text), text), text)
-    return strip_trailing_function_word(strip_glued_label(span, text), text)
 
 
 @dataclass
@@ -146,6 +139,16 @@ class Detector:
                           matcher=self.matcher if self.dictionaries else None, hits=hits)
 
     @property
+    def pack(self) -> LocalePack:
+        """The locale's boundary steps and words (:mod:`pipeline.locales`)."""
+        return pack_for(self.locale)
+
+    @property
+    def combine_policy(self) -> CombinePolicy:
+        """How candidates are resolved among themselves: the defaults, with the locale's titles."""
+        return CombinePolicy(words=self.pack.words)
+
+    @property
     def type_policy(self) -> dict[str, str]:
         if self.ensemble is None:
             return {}
@@ -153,18 +156,16 @@ class Detector:
 
     def _combine(self, doc: Document, model_spans: list[Span], hits: dict | None = None) -> list[Span]:
         others = self.other_candidates(doc, hits)
+        pack, resolve = self.pack, self.combine_policy
         if self.policy == "union":
-            kept, _ = combine(model_spans + others, doc.text) if (model_spans or others) else ([], [])
+            kept, _ = combine(model_spans + others, doc.text, policy=resolve) if (model_spans or others) else ([], [])
         else:
+            ctx = StepContext(doc.text, self.schema, pack.words, candidates=others)
             rest: list[Span] = []
             if others:
-                rest, _ = combine(others, doc.text)
-                rest = [strip_glued_label(s, doc.text) for s in rest]      # a name rule reads "PérezCorreo" as one word
-            model_spans = [_trim_model_span(s, doc.text) for s in model_spans]
-            model_spans = split_on_format_rules(model_spans, rest, doc.text)
-            model_spans = split_trailing_place(model_spans, others, doc.text)
-            model_spans = split_relative_name(model_spans, others, doc.text)
-            model_spans = hand_street_word_over(model_spans, doc.text)
-            kept = add_bracketed_acronyms(merge_model_first(model_spans, rest, self.type_policy), doc.text)
+                rest = pack.run("candidates", combine(others, doc.text, policy=resolve)[0], ctx)
+            ctx = replace(ctx, resolved=rest)
+            model_spans = pack.run("model", model_spans, ctx)
+            kept = pack.run("merged", merge_model_first(model_spans, rest, self.type_policy), ctx)
         return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
 

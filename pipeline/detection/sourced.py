@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from pipeline.detection import pretrained_ner
-from pipeline.detection.combine import combine, merge_model_first
+from pipeline.detection.combine import combine
 from pipeline.detection.detector import Detector
+from pipeline.detection.merge_policy import merge_model_first
 from pipeline.schemas import SchemaMapping
 from pipeline.spans import Document, Span
 
@@ -76,7 +77,7 @@ class SourcedDetector:
             out = []
             for d, spans, more in zip(docs, found, extra):
                 more = pretrained_ner.for_schema(more, self.schema)
-                rest = combine(more, d.text)[0] if more else []
+                rest = combine(more, d.text, policy=self.base.combine_policy)[0] if more else []
                 out.append(merge_model_first(spans, rest, {}))
             found = out
         return [[s.with_(doc_id=d.doc_id, layer=self.layer) for s in spans] for d, spans in zip(docs, found)]
@@ -90,6 +91,6 @@ class SourcedDetector:
             self.dropped += dropped
             mapped = [s.with_(source=self.transfer_source) for s in mapped] if self.transfer_source else mapped
             cands = self.base.other_candidates(d)
-            rest = combine(cands, d.text)[0] if cands else []
+            rest = combine(cands, d.text, policy=self.base.combine_policy)[0] if cands else []
             out.append(merge_model_first(sorted(mapped, key=lambda s: (s.start, s.end)), rest, {}))
         return out

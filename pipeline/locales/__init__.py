@@ -15,6 +15,11 @@ by dictionaries), ``surnames``, ``cities``, ``states`` (en), ``provinces`` (es),
 detection matches and surrogates never draw from.
 ``states`` and ``provinces`` are aliases of each other, so a caller asking for a locale's
 first-level regions gets them under either name.
+
+A locale folder may also be a package (``<locale>/__init__.py``) that registers the locale's
+boundary steps and their words (:mod:`pipeline.detection.steps.registry`); ``es``, ``en`` and
+``de`` list the shared Western pack's (:mod:`pipeline.locales.western`), which a locale without
+a package of its own gets too.
 """
 from __future__ import annotations
 
