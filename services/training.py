@@ -221,11 +221,8 @@ class _History:
         if not force and now - self._flushed < HISTORY_FLUSH_S:
             return
         self._flushed = now
-        db = self.ctx.connect()
-        try:
+        with store.connect(self.ctx.db_path) as db:
             store.update_job(db, self.ctx.job_id, result=self.snapshot())
-        finally:
-            db.conn.close()
 
 
 # --------------------------------------------------------------------------- train
@@ -246,13 +243,10 @@ def train_job(ctx: JobContext) -> dict:
             member_kind(m)
         except ValueError:
             raise TrainingError(f"this installation cannot train ensemble member {m!r}") from None
-    db = ctx.connect()
-    try:
+    with store.connect(ctx.db_path) as db:
         check_user(db, p.user, "train")
         project = store.get_project(db, p.project_id)
         docs = store.load_documents(db, p.project_id, layer=GOLD, status="finished")
-    finally:
-        db.conn.close()
     summary_patients = len({patient_of(d) for d in docs})
     n_spans = sum(len(d.spans) for d in docs)
     if len(docs) < 2 or summary_patients < 2 or n_spans == 0:
@@ -327,12 +321,9 @@ def train_job(ctx: JobContext) -> dict:
         config = {**info.config, "train_doc_ids": [int(d.doc_id) for d in train_docs],
                   "dev_doc_ids": [int(d.doc_id) for d in dev_docs], "job_id": ctx.job_id,
                   "members": list(info.members), "locale": info.locale, "target_recall": info.target_recall}
-        db = ctx.connect()
-        try:
+        with store.connect(ctx.db_path) as db:
             mv_id = store.add_model_version(db, project.id, info.name, str(final), config=config, metrics=metrics,
                                             thresholds=info.thresholds, user=p.user)
-        finally:
-            db.conn.close()
     except BaseException:
         if final is not None:
             shutil.rmtree(final, ignore_errors=True)
