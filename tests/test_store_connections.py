@@ -6,8 +6,10 @@ opens one is a ``with`` item, so an early return or an exception cannot leak it.
 The source checks read the code's syntax trees (docstrings and doctests are text to them): a
 ``.close()`` on a receiver named like a connection (``db``, ``tdb``, ``conn``, ``db.conn``,
 ``connection``, ``database``) and an opener call (``connect``, ``open_db``, ``sqlite3.connect``)
-that is not the expression of a ``with`` item. The long-lived connections have one owner each:
-:func:`store.thread_db`'s per-thread cache, closed by :func:`store.close_thread_dbs`.
+that is not the expression of a ``with`` item. The long-lived connections have one owner:
+:func:`store.thread_db`'s per-thread cache (the app's), closed by :func:`store.close_thread_dbs`
+only, so a ``with`` around ``thread_db(...)``, which would close a connection the cache still
+hands out, is refused too.
 """
 from __future__ import annotations
 
@@ -55,8 +57,7 @@ def manual_closes(tree: ast.AST) -> list[tuple[int, str]]:
 
 
 def _opener(call: ast.Call) -> bool:
-    f = call.func
-    return (isinstance(f, ast.Name) and f.id in OPENERS) or (isinstance(f, ast.Attribute) and f.attr in OPENERS)
+    return _called(call) in OPENERS
 
 
 def unmanaged_opens(tree: ast.AST) -> list[tuple[int, str]]:
@@ -70,6 +71,18 @@ def unmanaged_opens(tree: ast.AST) -> list[tuple[int, str]]:
             managed.update(id(r.value) for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None)
     return [(node.lineno, ast.unparse(node)) for node in ast.walk(tree)
             if isinstance(node, ast.Call) and _opener(node) and id(node) not in managed]
+
+
+def closed_cached(tree: ast.AST) -> list[tuple[int, str]]:
+    """``(line, source)`` of every ``thread_db(...)`` used as a ``with`` item (it would close the
+    thread's cached connection under the next page run)."""
+    return [(item.context_expr.lineno, ast.unparse(item.context_expr)) for node in ast.walk(tree)
+            if isinstance(node, (ast.With, ast.AsyncWith)) for item in node.items
+            if isinstance(item.context_expr, ast.Call) and _called(item.context_expr) == "thread_db"]
+
+
+def _called(call: ast.Call) -> str | None:
+    return call.func.id if isinstance(call.func, ast.Name) else getattr(call.func, "attr", None)
 
 
 def _source_files() -> list[Path]:
@@ -104,7 +117,11 @@ def by_hand(conn, tdb):
 def fine(path, state):
     with store.connect(path) as db, projects.open_db(path) as other:
         state["bar"].close()  # a progress bar, not a connection
-        return db, other
+        return db, other, session.thread_db(path)
+
+def closes_the_cached_one(path):
+    with session.thread_db(path) as db:
+        return db
 '''
 
 
@@ -112,6 +129,7 @@ def test_the_checks_catch_a_planted_example():
     tree = ast.parse(PLANTED)
     assert [line for line, _ in manual_closes(tree)] == [8, 11, 12]
     assert unmanaged_opens(tree) == [(5, "store.connect(path)")]
+    assert closed_cached(tree) == [(20, "session.thread_db(path)")]
 
 
 def test_no_connection_is_closed_by_hand_outside_the_opener():
@@ -122,6 +140,11 @@ def test_no_connection_is_closed_by_hand_outside_the_opener():
 def test_every_connection_is_opened_as_a_context_manager():
     problems = _scan(unmanaged_opens)
     assert not problems, "open with `with store.connect(...) as db:`:\n" + "\n".join(problems)
+
+
+def test_no_block_closes_the_threads_cached_connection():
+    problems = _scan(closed_cached)
+    assert not problems, "thread_db(...) is owned by its cache; do not close it with `with`:\n" + "\n".join(problems)
 
 
 def _closed(db) -> bool:
