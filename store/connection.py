@@ -8,11 +8,11 @@ There is one way to open it: :func:`connect`, used as a context manager::
 
 The returned sqlite-utils ``Database`` is its own context manager and closes its connection when
 the block ends, however it ends (a return, an exception), so nothing outside this module closes
-a connection by hand (``tests/test_store_connections.py`` checks the source tree for that). Two
-owners keep a connection beyond one block, each with a single place that closes it:
-:func:`thread_db` (one cached connection per thread and path, for Streamlit script runs; closed
-by :func:`close_thread_dbs`, or with its thread), and :func:`sqlite_file`, the plain connection
-to a database *file* that must not be migrated (backups being copied and checked).
+a connection by hand (``tests/test_store_connections.py`` checks the source tree for that).
+The one connection that outlives a block is :func:`thread_db`'s: one cached per thread and path
+for the app's script runs, owned by that cache and closed by :func:`close_thread_dbs` (or with
+its thread), never by a ``with``. :func:`sqlite_file` is the ``with`` for a plain connection to
+a database *file* that must not be migrated (a backup being copied or checked).
 
 Apart from :mod:`store.db` because the migrations use that module's transactions: this module
 sits above both, so nothing imports in a circle.
@@ -115,7 +115,7 @@ def sqlite_file(path: str | os.PathLike[str], *, read_only: bool = False,
     >>> shutil.rmtree(folder)
     """
     p = Path(path)
-    conn = (sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True) if read_only
+    conn = (sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=timeout) if read_only
             else sqlite3.connect(str(p), timeout=timeout))
     try:
         yield conn
