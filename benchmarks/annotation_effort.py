@@ -396,8 +396,7 @@ def run(editor: str, ks: list[int], reps: int, width: int, height: int, seed: in
     results: list[Result] = []
     try:
         project = bh.prepare_db(tmp / "workbench.db", n_docs=30, seed=7)
-        db = store.connect(project.db_path)
-        try:
+        with store.connect(project.db_path) as db:
             store.create_user(db, USER, project.password, "annotator")
             docs = iter([d.id for d in store.list_documents(db, project.project_id)
                          if len(store.read_layer(db, d.id, "pre").spans) >= 12])
@@ -412,8 +411,6 @@ def run(editor: str, ks: list[int], reps: int, width: int, height: int, seed: in
                         break
                 else:
                     raise SystemExit(f"too few notes with room for {k} errors for {len(plan)} runs")
-        finally:
-            db.close()
         with bh.running_server(project.db_path) as server, bh.browser() as b:
             page = bh.new_page(b, width=width, height=height)
             bh.sign_in(page, server.url, USER, project.password)
@@ -436,11 +433,8 @@ def run(editor: str, ks: list[int], reps: int, width: int, height: int, seed: in
                 d.finish_and_next(tasks[i + 1] if i + 1 < len(tasks) else None)
                 per_kind["finish_and_next"] = d.n.total - before
                 seconds = time.perf_counter() - t0
-                db = store.connect(project.db_path)
-                try:
+                with store.connect(project.db_path) as db:
                     saved = store.read_layer(db, task.doc_id, f"annotator:{USER}").spans
-                finally:
-                    db.close()
                 got = {(s.start, s.end, s.type) for s in saved}
                 exact = got == set(task.truth)
                 if not exact and verbose:

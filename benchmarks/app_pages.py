@@ -5,11 +5,11 @@ import store
 from apptest_helpers import new_app, sign_in, DemoApp
 path = sys.argv[1]
 os.environ["WORKBENCH_DB"] = path
-db = store.connect(path)
-pid = store.list_projects(db)[0].id
-app = DemoApp(db_path=path, project_id=pid)
-for u, r in (("lead2", "lead"),):
-    if store.get_user(db, u) is None: store.create_user(db, u, "benchmark pass phrase " + u, r)
+with store.connect(path) as db:
+    pid = store.list_projects(db)[0].id
+    app = DemoApp(db_path=path, project_id=pid)
+    for u, r in (("lead2", "lead"),):
+        if store.get_user(db, u) is None: store.create_user(db, u, "benchmark pass phrase " + u, r)
 rows = []
 for page, user, role in (("home", "lead2", "lead"), ("home", "ana", "annotator"), ("annotate", "ana", "annotator"),
                          ("review", "rita", "reviewer"), ("admin", "lead2", "lead")):

@@ -43,9 +43,8 @@ def main() -> None:
 
         def demo() -> None:
             with tempfile.TemporaryDirectory() as tmp:
-                db = store.connect(Path(tmp) / "wb.db")
-                build_demo(db, n_docs=120, seed=7)
-                db.conn.close()
+                with store.connect(Path(tmp) / "wb.db") as db:
+                    build_demo(db, n_docs=120, seed=7)
 
         t = _median(demo, max(1, args.repeat // 2))
         rows.append(("demo project (120 docs, new db)", t, 120 / t))

@@ -71,17 +71,15 @@ def _train_source(db_path: Path, pid: int, seed: int) -> tuple[int, float, float
     import store
     from services import training as tj
 
-    db = store.connect(db_path)
-    active = store.active_model(db, pid)
-    db.conn.close()
+    with store.connect(db_path) as db:
+        active = store.active_model(db, pid)
     if active is not None:
         return active.id, 0.0, 0.0
     t, c = time.time(), time.process_time()
     res = tj.train_from_store(db_path, pid, members=["crf"], seed=seed, threads=2, user=LEAD)
     wall, cpu = time.time() - t, time.process_time() - c
-    db = store.connect(db_path)
-    store.activate_model(db, res["model_version_id"], user=LEAD)
-    db.conn.close()
+    with store.connect(db_path) as db:
+        store.activate_model(db, res["model_version_id"], user=LEAD)
     return res["model_version_id"], wall, cpu
 
 
@@ -89,14 +87,11 @@ def _setup(db_path: Path) -> bool:
     """Open (and on first use fill) a benchmark database; True when it was already filled."""
     import store
 
-    db = store.connect(db_path)
-    try:
+    with store.connect(db_path) as db:
         if store.get_user(db, LEAD) is not None:
             return True
         store.create_user(db, LEAD, "a long benchmark password", "lead")
         return False
-    finally:
-        db.conn.close()
 
 
 def _run_sources(db_path: Path, cold: int, gold_docs, sources: list[tuple[str, dict]], out: dict) -> list:
@@ -108,9 +103,8 @@ def _run_sources(db_path: Path, cold: int, gold_docs, sources: list[tuple[str, d
         c = time.process_time()
         r = pa.preannotate_from_store(db_path, cold, user=LEAD, **kw)
         cpu = time.process_time() - c
-        db = store.connect(db_path)
-        system = _pre_layer(db, cold)
-        db.conn.close()
+        with store.connect(db_path) as db:
+            system = _pre_layer(db, cold)
         row = score(system, gold_docs)
         row.update(cpu_s=cpu, load=os.getloadavg(), source=r["source"], dropped=r["dropped_outside_schema"])
         rows.append((label, row))
@@ -131,14 +125,13 @@ def meddocan(corpus: Path, tmp: Path, seed: int, out: dict) -> None:
     filled = _setup(db_path)
     train = read_collection(corpus / "train", "brat", MEDDOCAN)
     dev = read_collection(corpus / "dev", "brat", MEDDOCAN)
-    db = store.connect(db_path)
-    if not filled:
-        src = _project(db, "meddocan-train", MEDDOCAN, tmp / "models")
-        store.add_documents(db, src, train, layer="gold")
-        cold = _project(db, "meddocan-cold", MEDDOCAN, tmp / "models")
-        store.add_documents(db, cold, [Document(doc_id=d.doc_id, text=d.text) for d in dev], layer=None)
-    src, cold = (store.get_project_by_name(db, n).id for n in ("meddocan-train", "meddocan-cold"))
-    db.conn.close()
+    with store.connect(db_path) as db:
+        if not filled:
+            src = _project(db, "meddocan-train", MEDDOCAN, tmp / "models")
+            store.add_documents(db, src, train, layer="gold")
+            cold = _project(db, "meddocan-cold", MEDDOCAN, tmp / "models")
+            store.add_documents(db, cold, [Document(doc_id=d.doc_id, text=d.text) for d in dev], layer=None)
+        src, cold = (store.get_project_by_name(db, n).id for n in ("meddocan-train", "meddocan-cold"))
     mv, wall, cpu = _train_source(db_path, src, seed)
     print(f"MEDDOCAN: CRF trained on {len(train)} train/ notes in another project: {wall:.0f} s wall, {cpu:.0f} s CPU "
           f"(load {os.getloadavg()[0]:.2f})")
@@ -170,15 +163,14 @@ def english(tmp: Path, n_train: int, n_eval: int, seed: int, out: dict) -> None:
     coarse = LabelSchema.from_json(EN_COARSE)
     train = generate_corpus(n_train, seed, variety="wide", part="train")
     held = generate_corpus(n_eval, seed + 2000, variety="wide", part="heldout")
-    db = store.connect(db_path)
-    if not filled:
-        src = _project(db, "english-train", I2B2_2014, tmp / "models")
-        store.add_documents(db, src, train, layer="gold")
-        cold = _project(db, "english-cold", coarse, tmp / "models")
-        store.add_documents(db, cold, [Document(doc_id=d.doc_id, text=d.text) for d in held], layer=None)
-    src, cold = (store.get_project_by_name(db, n).id for n in ("english-train", "english-cold"))
-    mapping = schema_mapping(I2B2_2014, store.get_project(db, cold))
-    db.conn.close()
+    with store.connect(db_path) as db:
+        if not filled:
+            src = _project(db, "english-train", I2B2_2014, tmp / "models")
+            store.add_documents(db, src, train, layer="gold")
+            cold = _project(db, "english-cold", coarse, tmp / "models")
+            store.add_documents(db, cold, [Document(doc_id=d.doc_id, text=d.text) for d in held], layer=None)
+        src, cold = (store.get_project_by_name(db, n).id for n in ("english-train", "english-cold"))
+        mapping = schema_mapping(I2B2_2014, store.get_project(db, cold))
     gold = []
     for d in held:   # the held-out gold in the cold project's labels, for strict scores
         spans, _ = mapping.map_spans(list(d.spans))

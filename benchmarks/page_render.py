@@ -66,12 +66,9 @@ def first_review_doc(db_path: Path, project_id: int) -> int | None:
     import store
     from services import review
 
-    db = store.connect(db_path)
-    try:
+    with store.connect(db_path) as db:
         waiting = review.review_queue(db, project_id)
         return waiting[0].doc_id if waiting else None
-    finally:
-        db.close()
 
 
 # --------------------------------------------------------------------------- AppTest

@@ -13,18 +13,17 @@ rows = {k: [] for k in ("add_documents (all)", "read_project_layer gold", "read_
                         "save_layer (1 doc)", "stats", "backup")}
 for rep in range(5):
     d = Path(tempfile.mkdtemp())
-    db = store.connect(d / "b.db")
-    pid = store.create_project(db, "m", MEDDOCAN)
-    t = time.perf_counter(); ids = store.add_documents(db, pid, docs); rows["add_documents (all)"].append(time.perf_counter() - t)
-    t = time.perf_counter(); g = store.read_project_layer(db, pid, "gold"); rows["read_project_layer gold"].append(time.perf_counter() - t)
-    ts, tr = [], []
-    for i in ids[:50]:
-        t = time.perf_counter(); st = store.read_layer(db, i, "gold"); tr.append(time.perf_counter() - t)
-        t = time.perf_counter(); store.save_layer(db, i, "gold", st.spans, expected_version=st.version, user="x"); ts.append(time.perf_counter() - t)
-    rows["read_layer (1 doc)"].append(statistics.median(tr)); rows["save_layer (1 doc)"].append(statistics.median(ts))
-    t = time.perf_counter(); store.stats(db, pid); rows["stats"].append(time.perf_counter() - t)
-    t = time.perf_counter(); store.backup(d / "b.db", d / "bk.db"); rows["backup"].append(time.perf_counter() - t)
-    db.close()
+    with store.connect(d / "b.db") as db:
+        pid = store.create_project(db, "m", MEDDOCAN)
+        t = time.perf_counter(); ids = store.add_documents(db, pid, docs); rows["add_documents (all)"].append(time.perf_counter() - t)
+        t = time.perf_counter(); g = store.read_project_layer(db, pid, "gold"); rows["read_project_layer gold"].append(time.perf_counter() - t)
+        ts, tr = [], []
+        for i in ids[:50]:
+            t = time.perf_counter(); st = store.read_layer(db, i, "gold"); tr.append(time.perf_counter() - t)
+            t = time.perf_counter(); store.save_layer(db, i, "gold", st.spans, expected_version=st.version, user="x"); ts.append(time.perf_counter() - t)
+        rows["read_layer (1 doc)"].append(statistics.median(tr)); rows["save_layer (1 doc)"].append(statistics.median(ts))
+        t = time.perf_counter(); store.stats(db, pid); rows["stats"].append(time.perf_counter() - t)
+        t = time.perf_counter(); store.backup(d / "b.db", d / "bk.db"); rows["backup"].append(time.perf_counter() - t)
 print(f"{len(docs)} documents, {sum(len(x.spans) for x in docs)} spans")
 print(f"{'operation':28s} {'median ms':>10s}")
 for k, v in rows.items():

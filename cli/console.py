@@ -17,11 +17,6 @@ class CommandError(WorkbenchError):
     """A user error raised by a command (printed as one line by the CLI)."""
 
 
-def open_db(path: str | None):
-    """The database at ``path`` (``--db``), else the app's (``$WORKBENCH_DB`` or ``var/workbench.db``)."""
-    return projects.open_db(path)
-
-
 def cli_user(explicit: str | None) -> str:
     """Who the audit log names for a command-line action."""
     if explicit:

@@ -287,11 +287,8 @@ def _download(items_fn, target: str, key: str, *, leaked: bool = False) -> None:
     who = user
 
     def make() -> bytes:     # runs when the button is clicked (deferred), on its own connection
-        tdb = projects.open_db(db_path)
-        try:
+        with projects.open_db(db_path) as tdb:
             return rj.export_outputs(tdb, who, items_fn(tdb), fmt, target=target)
-        finally:
-            tdb.conn.close()
 
     c2.download_button("Download de-identified documents (zip)", data=make, file_name=f"deidentified-{fmt}.zip",
                        mime="application/zip", key=f"{key}.download", icon=":material/download:")

@@ -254,8 +254,7 @@ def deidentify_job(ctx: JobContext) -> dict:
     ``risk_params`` for the scoring that follows (skipped when the run fails the leak check)."""
     p = dict(ctx.params)
     user = p.get("user")
-    db = ctx.connect()
-    try:
+    with store.connect(ctx.db_path) as db:
         resume_id = p.get("run_id")
         secret = project_secret(db_path_of(db))
         if resume_id is not None:
@@ -301,8 +300,6 @@ def deidentify_job(ctx: JobContext) -> dict:
         if p.get("risk", True) and not result.get("failure"):
             result["risk"] = score_run_risk(ctx, db, run_id, dict(p.get("risk_params") or {}), user=user)
         return result
-    finally:
-        db.conn.close()
 
 
 def check_resume_fingerprint(run: store.DeidRun, profile: Profile, secret: bytes, locale: str | None = None, *,

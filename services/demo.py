@@ -157,11 +157,8 @@ def demo_model_job(ctx: JobContext) -> dict:
                                    "config": {"crf": {"max_iterations": 60}}})
     ctx.progress(0, None, f"demo set-up: {steps['train'][0]}", force=True)
     trained = steps["train"][1](train_ctx)
-    db = ctx.connect()
-    try:
+    with store.connect(ctx.db_path) as db:
         training.activate_version(db, user or "installer", trained["model_version_id"])
-    finally:
-        db.conn.close()
     ctx.check_stop()
     ctx.progress(0, None, f"demo set-up: {steps['deidentify'][0]}", force=True)
     deid_ctx = JobContext(db_path=ctx.db_path, job_id=ctx.job_id, on_progress=ctx.on_progress,

@@ -92,13 +92,10 @@ def train_infill_job(ctx: JobContext) -> dict:
     from models.masked_lm import MaskedLMConfig, TrainingStopped, train_masked_lm, write_masked_lm
 
     p = dict(ctx.params)
-    db = ctx.connect()
-    try:
+    with store.connect(ctx.db_path) as db:
         project = store.get_project(db, int(p["project_id"]))
         docs = store.load_documents(db, project.id)
         spans = store.read_project_layer(db, project.id, str(p.get("layer") or GOLD))
-    finally:
-        db.conn.close()
     docs = [d for d in docs if d.text and d.text.strip()]
     if not docs:
         raise InfillError(f"project {project.id} has no document text to train a language model on")
@@ -120,12 +117,9 @@ def train_infill_job(ctx: JobContext) -> dict:
     ctx.check_stop()
     root = infill_root(project, ctx.db_path)
     path = write_masked_lm(lm, root)
-    db = ctx.connect()
-    try:
+    with store.connect(ctx.db_path) as db:
         store.audit(db, p.get("user"), "infill.train", f"project:{project.id}",
                     detail={"name": lm.name, "documents": report.documents, "seconds": report.seconds})
-    finally:
-        db.conn.close()
     return {"project_id": project.id, "name": lm.name, "path": str(path), "documents": report.documents,
             "with_spans": sum(1 for d in docs if spans.get(int(d.doc_id))), "windows": report.windows,
             "steps": report.steps, "seconds": report.seconds, "losses": report.losses}

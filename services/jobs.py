@@ -69,7 +69,10 @@ def safe_error(e: BaseException) -> str:
 
 @dataclass
 class JobContext:
-    """What a job function gets: its parameters, the store path, and progress reporting."""
+    """What a job function gets: its parameters, the store path, and progress reporting.
+
+    A job opens the store for each step with ``with store.connect(ctx.db_path) as db:`` and
+    holds no connection while it computes (a forked detection worker must inherit none)."""
 
     db_path: str
     job_id: int | None
@@ -77,9 +80,6 @@ class JobContext:
     on_progress: Callable[[int, int | None, str | None], None] | None = None
     _last_write: float = field(default=0.0, repr=False)
     _cancel_checked: float = field(default=0.0, repr=False)
-
-    def connect(self) -> Database:
-        return store.connect(self.db_path)
 
     def progress(self, done: int, total: int | None = None, message: str | None = None, *, force: bool = False) -> None:
         """Record progress; throttled to one store write per 0.5 s unless ``force``."""
@@ -91,11 +91,8 @@ class JobContext:
         if not force and now - self._last_write < 0.5 and (total is None or done < total):
             return
         self._last_write = now
-        db = store.connect(self.db_path)
-        try:
+        with store.connect(self.db_path) as db:
             store.update_job(db, self.job_id, progress=done, total=total, message=message)
-        finally:
-            db.conn.close()
 
     def should_stop(self) -> bool:
         """True when a cancel was requested for this job, or the job already ended without this
@@ -107,11 +104,8 @@ class JobContext:
         if now - self._cancel_checked < 1.0:
             return False
         self._cancel_checked = now
-        db = store.connect(self.db_path)
-        try:
+        with store.connect(self.db_path) as db:
             job = store.get_job(db, self.job_id)
-        finally:
-            db.conn.close()
         return bool(job.cancel_requested) or job.finished
 
     def check_stop(self) -> None:
@@ -132,11 +126,8 @@ def start_job(db_path: str | os.PathLike, kind: str, params: dict, *, user: str 
     """Queue a job and start its worker process; returns the job id at once."""
     if kind not in JOB_KINDS:
         raise WorkbenchError(f"unknown job kind {kind!r}")
-    db = store.connect(db_path)
-    try:
+    with store.connect(db_path) as db:
         job_id = store.create_job(db, kind, params, project_id=params.get("project_id"), user=user)
-    finally:
-        db.conn.close()
     root = Path(__file__).resolve().parents[1]
     subprocess.Popen(
         [sys.executable, "-m", "pipeline", "run-job", "--db", str(db_path), "--job", str(job_id)],
@@ -164,11 +155,8 @@ class Heartbeat:
     def _beat(self) -> None:
         while not self.stop.wait(HEARTBEAT_S):
             try:
-                hdb = store.connect(self.db_path)
-                try:
+                with store.connect(self.db_path) as hdb:
                     alive = store.heartbeat(hdb, self.job_id)
-                finally:
-                    hdb.conn.close()
                 if not alive:  # the job ended without us (declared dead): nothing left to keep alive
                     return
             except Exception:  # noqa: BLE001 - a missed heartbeat is not fatal
@@ -179,15 +167,13 @@ def finish(db_path: str | os.PathLike, job_id: int, status: str, error: str | No
     """Record a job's outcome (the result made JSON-safe). Returns ``False`` when the job had
     already ended without this worker (failed for a stopped heartbeat): the store refused the
     late outcome and audited it; nothing of it was saved."""
-    db = store.connect(db_path)
-    try:
-        store.update_job(db, job_id, status=status, error=error,
-                         result=json.loads(json.dumps(result, default=str)) if result is not None else None)
-    except store.JobFinishedError:
-        log.warning("job %s had already ended; its late outcome (%s) was discarded", job_id, status)
-        return False
-    finally:
-        db.conn.close()
+    with store.connect(db_path) as db:
+        try:
+            store.update_job(db, job_id, status=status, error=error,
+                             result=json.loads(json.dumps(result, default=str)) if result is not None else None)
+        except store.JobFinishedError:
+            log.warning("job %s had already ended; its late outcome (%s) was discarded", job_id, status)
+            return False
     return True
 
 
@@ -200,8 +186,7 @@ def _late_error(job_id: int) -> store.JobFinishedError:
 def run_queued(db_path: str | os.PathLike, job_id: int, functions: dict[str, JobFunction]) -> int:
     """Run a queued job in this process (the worker's body) with the function for its kind.
     Returns an exit status."""
-    db = store.connect(db_path)
-    try:
+    with store.connect(db_path) as db:
         job = store.get_job(db, job_id)  # NotFoundError (a user error) for an unknown id
         if job.finished:  # cancelled while queued, or failed before this worker started
             log.warning("job %s already ended (%s); not running it", job_id, job.status)
@@ -214,8 +199,6 @@ def run_queued(db_path: str | os.PathLike, job_id: int, functions: dict[str, Job
             store.update_job(db, job_id, status="running", pid=os.getpid())
         except store.JobFinishedError:
             return 1
-    finally:
-        db.conn.close()
     ctx = JobContext(db_path=str(db_path), job_id=job_id, params=dict(job.params or {}))
     status, error, result = "done", None, None
     with Heartbeat(db_path, job_id):
@@ -237,12 +220,9 @@ def run_here(db_path: str | os.PathLike, kind: str, fn: JobFunction, params: dic
     If the job was marked failed while ``fn`` ran (its heartbeat stopped: the process was
     suspended), the result is discarded and :class:`store.JobFinishedError` says so in one line,
     also when ``fn`` itself failed because its late writes were refused."""
-    db = store.connect(db_path)
-    try:
+    with store.connect(db_path) as db:
         job_id = store.create_job(db, kind, params, project_id=params.get("project_id"), user=user)
         store.update_job(db, job_id, status="running", pid=os.getpid())
-    finally:
-        db.conn.close()
     ctx = JobContext(db_path=str(db_path), job_id=job_id, params=params, on_progress=on_progress)
     with Heartbeat(db_path, job_id):
         try:

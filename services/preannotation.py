@@ -86,8 +86,7 @@ def preannotate_job(ctx: JobContext) -> dict:
     except (KeyError, TypeError, ValueError):
         raise TrainingError("a pre-annotation job needs a project_id") from None
     user = params.get("user")
-    db = ctx.connect()
-    try:
+    with store.connect(ctx.db_path) as db:
         check_user(db, user, "train")
         project = store.get_project(db, pid)
         mv = None
@@ -102,8 +101,6 @@ def preannotate_job(ctx: JobContext) -> dict:
             choice = detector_for(db, project, model_version=mv, pretrained=pretrained)
         det = choice.detector
         ids = [int(i) for i in params["doc_ids"]] if params.get("doc_ids") else unannotated_documents(db, pid)
-    finally:
-        db.conn.close()
 
     schema = project.schema
     total = len(ids)
@@ -116,14 +113,10 @@ def preannotate_job(ctx: JobContext) -> dict:
         if ctx.should_stop():
             raise JobCancelled("cancelled on request")
         chunk = ids[i:i + step]
-        db = ctx.connect()
-        try:
+        with store.connect(ctx.db_path) as db:
             docs = store.load_documents(db, pid, ids=chunk)
-        finally:
-            db.conn.close()
         preds = detect_many_parallel(det, docs, batch_docs=PREANNOTATE_BATCH)
-        db = ctx.connect()
-        try:
+        with store.connect(ctx.db_path) as db:
             for doc, spans in zip(docs, preds):
                 keep = [s.with_(doc_id=doc.doc_id, layer=PRE) for s in spans if schema.has(s.category, s.type)]
                 dropped += len(spans) - len(keep)
@@ -138,8 +131,6 @@ def preannotate_job(ctx: JobContext) -> dict:
                         if attempt:
                             stale += 1
                 done += 1
-        finally:
-            db.conn.close()
         ctx.progress(done, total, f"{done} of {total} document(s) pre-annotated")
     ctx.progress(done, total, f"{done} of {total} document(s) pre-annotated", force=True)
     dropped += int(getattr(det, "dropped", 0))   # another project's labels the schema cannot hold
@@ -230,11 +221,8 @@ def preannotate_from_store(db_path: str | os.PathLike, project_id: int, *, model
                            transfer_version_id: int | None = None, pretrained: str | None = None) -> dict:
     """Run the ``preannotate`` job in this process, for the command line."""
     params = _params(project_id, user, rules_only, model_version_id, doc_ids, transfer_version_id, pretrained)
-    db = store.connect(db_path)
-    try:
+    with store.connect(db_path) as db:
         check_source(db, project_id, transfer_version_id=transfer_version_id, pretrained=pretrained)
-    finally:
-        db.conn.close()
     return run_here(db_path, "preannotate", preannotate_job, params, user=user, on_progress=progress)
 
 

@@ -35,7 +35,10 @@ class ProjectError(WorkbenchError):
 # --------------------------------------------------------------------------- opening and finding
 
 def open_db(path: str | os.PathLike | None = None) -> Database:
-    """A connection to the database at ``path`` (default: the app's, ``$WORKBENCH_DB``)."""
+    """A connection to the database at ``path`` (default: the app's, ``$WORKBENCH_DB``): the
+    store's one opener (:func:`store.connect`) for the callers that do not import the store (the
+    command line, a page's deferred download). Use it as ``with open_db(path) as db:``, which
+    closes it when the block ends."""
     return store.connect(path if path is not None else store.default_db_path())
 
 

@@ -123,11 +123,8 @@ def risk_job(ctx: JobContext) -> dict:
     """Params: ``run_id``; ``method`` (``document-share``), ``threshold``, ``k``, ``embedder``
     (``auto``/``lexical``), ``user``."""
     p = dict(ctx.params)
-    db = ctx.connect()
-    try:
+    with store.connect(ctx.db_path) as db:
         return score_run_risk(ctx, db, int(p["run_id"]), p, user=p.get("user"))
-    finally:
-        db.conn.close()
 
 
 def latest_risk_result(db: Database, run_id: int) -> dict | None:

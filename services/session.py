@@ -76,7 +76,8 @@ def token_from_cookie(database: str | os.PathLike, value: str | None, *, now: fl
 
 
 def thread_db(path: str | os.PathLike) -> Database:
-    """This thread's cached connection to the database at ``path``."""
+    """This thread's cached connection to the database at ``path`` (the app's long-lived one:
+    the per-thread cache of :func:`store.thread_db` owns it and closes it; never close it here)."""
     return store.thread_db(path)
 
 

@@ -221,11 +221,8 @@ class _History:
         if not force and now - self._flushed < HISTORY_FLUSH_S:
             return
         self._flushed = now
-        db = self.ctx.connect()
-        try:
+        with store.connect(self.ctx.db_path) as db:
             store.update_job(db, self.ctx.job_id, result=self.snapshot())
-        finally:
-            db.conn.close()
 
 
 # --------------------------------------------------------------------------- train
@@ -236,23 +233,77 @@ def _metrics_json(report) -> dict:
     return d
 
 
-def train_job(ctx: JobContext) -> dict:
-    """Retrain from the project's finished gold set; returns the new version's id and figures."""
-    from models.trainer import TrainConfig, TrainingCancelled, member_kind, train_ensemble
+#: progress units of the evaluation on held-out gold, after the trainer's own
+EVAL_UNITS = 100
 
+
+def train_job(ctx: JobContext) -> dict:
+    """Retrain from the project's finished gold set; returns the new version's id and figures.
+
+    The steps, each a function below: check the request, read the gold set, split it by
+    patient, make the training configuration, then train, evaluate and record the version from
+    a staging folder that goes whatever happens (the module docstring says why)."""
     p = TrainParams.from_params(ctx.params)
-    for m in p.members:
+    _check_members(p.members)
+    project, docs = _read_gold(ctx, p)
+    split = _split_gold(project, docs, p)
+    cfg = _train_config(project, p)
+    models_dir, stage = _fresh_stage(project, ctx.db_path)
+    history = _History(ctx)
+    progress = _TrainProgress(ctx, history, len(p.members))
+    t0 = time.time()
+    final: Path | None = None
+    try:
+        info = _train(ctx, progress, split, project, cfg, stage)
+        metrics = _evaluate_on_dev(ctx, progress, info, split)
+        final = models_dir / info.name
+        os.replace(info.path, final)
+        mv_id = _record_version(ctx, p.user, project, info, final, metrics, split)
+    except BaseException:
+        if final is not None:
+            shutil.rmtree(final, ignore_errors=True)
+        raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    history.phase = "done"
+    strict = metrics.get("strict", {}).get("micro", {})
+    return {**history.snapshot(), "model_version_id": mv_id, "name": info.name, "path": str(final),
+            "n_train_docs": len(split.train), "n_dev_docs": len(split.dev), "seconds": round(time.time() - t0, 1),
+            "dev_strict": {k: strict.get(k) for k in ("precision", "recall", "f1")},
+            "dev_document_recall": metrics.get("document_recall")}
+
+
+@dataclass(frozen=True)
+class _Split:
+    """The gold set split patient-disjoint: what the members learn from, and the held-out dev
+    documents the version is evaluated (and its thresholds tuned) on."""
+
+    train: list[Document]
+    dev: list[Document]
+
+
+def _check_members(members: Sequence[str]) -> None:
+    """Refuse, before anything is read, a member this installation cannot train (models/ says)."""
+    from models.trainer import member_kind
+
+    for m in members:
         try:
             member_kind(m)
         except ValueError:
             raise TrainingError(f"this installation cannot train ensemble member {m!r}") from None
-    db = ctx.connect()
-    try:
+
+
+def _read_gold(ctx: JobContext, p: TrainParams) -> tuple[store.Project, list[Document]]:
+    """The project and its finished gold documents (the user's role checked again)."""
+    with store.connect(ctx.db_path) as db:
         check_user(db, p.user, "train")
         project = store.get_project(db, p.project_id)
         docs = store.load_documents(db, p.project_id, layer=GOLD, status="finished")
-    finally:
-        db.conn.close()
+    return project, docs
+
+
+def _split_gold(project: store.Project, docs: list[Document], p: TrainParams) -> _Split:
+    """Split by patient; a gold set with fewer than two patients (or no span) cannot train."""
     summary_patients = len({patient_of(d) for d in docs})
     n_spans = sum(len(d.spans) for d in docs)
     if len(docs) < 2 or summary_patients < 2 or n_spans == 0:
@@ -263,6 +314,13 @@ def train_job(ctx: JobContext) -> dict:
     train_docs, dev_docs = patient_split(docs, p.dev_fraction, p.seed)
     if not dev_docs or not train_docs:
         raise TrainingError("the gold set could not be split into train and held-out dev documents by patient")
+    return _Split(train_docs, dev_docs)
+
+
+def _train_config(project: store.Project, p: TrainParams):
+    """The :class:`models.trainer.TrainConfig`: the request over the project's settings (target
+    recall, locale, a checkpoint folder the transformer members start from)."""
+    from models.trainer import TrainConfig
 
     settings = ProjectSettings.of(project)
     target = p.target_recall if p.target_recall is not None else settings.target_recall
@@ -280,71 +338,78 @@ def train_job(ctx: JobContext) -> dict:
             if m != "crf":
                 enc[m] = {**enc.get(m, {}), "init_from": str(cp.resolve())}
         cfg_dict["encoders"] = enc
-    cfg = TrainConfig.from_dict(cfg_dict)
+    return TrainConfig.from_dict(cfg_dict)
 
-    models_dir = models_dir_for(project, ctx.db_path)
+
+def _fresh_stage(project: store.Project, db_path: str) -> tuple[Path, Path]:
+    """The project's models folder (stale ``.tmp-*`` leftovers of killed runs removed) and this
+    run's empty staging folder in it."""
+    models_dir = models_dir_for(project, db_path)
     models_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_tmp(models_dir)
     stage = models_dir / f"{TMP_PREFIX}stage-{os.getpid()}"
     shutil.rmtree(stage, ignore_errors=True)
+    return models_dir, stage
 
-    history = _History(ctx)
-    eval_units = 100
-    state = {"total": 1000 * len(p.members) + 100 + eval_units}
-    t0 = time.time()
 
-    def on_event(ev) -> None:
-        state["total"] = ev.total + eval_units
-        history.add(ev.member, ev.loss, ev.dev_f1, ev.done)
+class _TrainProgress:
+    """The trainer's events as the job's progress line and its loss/F1 history. The total is
+    the trainer's (it learns its own as it goes) plus :data:`EVAL_UNITS` for the evaluation."""
+
+    def __init__(self, ctx: JobContext, history: _History, n_members: int):
+        self.ctx, self.history = ctx, history
+        self.total = 1000 * n_members + 100 + EVAL_UNITS
+
+    def __call__(self, ev) -> None:
+        self.total = ev.total + EVAL_UNITS
+        self.history.add(ev.member, ev.loss, ev.dev_f1, ev.done)
         msg = ev.message
         if ev.loss is not None:
             msg += f" · loss {ev.loss:.4f}"
         if ev.dev_f1 is not None:
             msg += f" · dev F1 {ev.dev_f1:.3f}"
-        ctx.progress(ev.done, state["total"], msg)
-        history.flush()
+        self.ctx.progress(ev.done, self.total, msg)
+        self.history.flush()
 
-    final: Path | None = None
+
+def _train(ctx: JobContext, progress: _TrainProgress, split: _Split, project: store.Project, cfg, stage: Path):
+    """Train the ensemble into ``stage``; a cancel (during or right after) ends the job."""
+    from models.trainer import TrainingCancelled, train_ensemble
+
     try:
-        try:
-            info = train_ensemble(train_docs, dev_docs, project.schema, cfg, stage, progress=on_event,
-                                  should_stop=ctx.should_stop)
-        except TrainingCancelled:
-            raise JobCancelled("cancelled on request") from None
-        if ctx.should_stop():
-            raise JobCancelled("cancelled on request")
-        history.phase = "evaluating"
-        ctx.progress(state["total"] - eval_units, state["total"], "evaluating on held-out gold", force=True)
-        history.flush(force=True)
-        metrics = _evaluate_version(Path(info.path), dev_docs)
-        metrics["training"] = info.metrics
-        metrics["evaluated_on"] = {"documents": len(dev_docs), "split": "dev (patient-disjoint)",
-                                   "note": "thresholds were tuned on these documents"}
-        if ctx.should_stop():
-            raise JobCancelled("cancelled on request")
-        final = models_dir / info.name
-        os.replace(info.path, final)
-        config = {**info.config, "train_doc_ids": [int(d.doc_id) for d in train_docs],
-                  "dev_doc_ids": [int(d.doc_id) for d in dev_docs], "job_id": ctx.job_id,
-                  "members": list(info.members), "locale": info.locale, "target_recall": info.target_recall}
-        db = ctx.connect()
-        try:
-            mv_id = store.add_model_version(db, project.id, info.name, str(final), config=config, metrics=metrics,
-                                            thresholds=info.thresholds, user=p.user)
-        finally:
-            db.conn.close()
-    except BaseException:
-        if final is not None:
-            shutil.rmtree(final, ignore_errors=True)
-        raise
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
-    history.phase = "done"
-    strict = metrics.get("strict", {}).get("micro", {})
-    return {**history.snapshot(), "model_version_id": mv_id, "name": info.name, "path": str(final),
-            "n_train_docs": len(train_docs), "n_dev_docs": len(dev_docs), "seconds": round(time.time() - t0, 1),
-            "dev_strict": {k: strict.get(k) for k in ("precision", "recall", "f1")},
-            "dev_document_recall": metrics.get("document_recall")}
+        info = train_ensemble(split.train, split.dev, project.schema, cfg, stage, progress=progress,
+                              should_stop=ctx.should_stop)
+    except TrainingCancelled:
+        raise JobCancelled("cancelled on request") from None
+    if ctx.should_stop():
+        raise JobCancelled("cancelled on request")
+    return info
+
+
+def _evaluate_on_dev(ctx: JobContext, progress: _TrainProgress, info, split: _Split) -> dict:
+    """The trained version's figures on the held-out dev documents (with the trainer's own);
+    a cancel meanwhile ends the job before the version is moved in."""
+    progress.history.phase = "evaluating"
+    ctx.progress(progress.total - EVAL_UNITS, progress.total, "evaluating on held-out gold", force=True)
+    progress.history.flush(force=True)
+    metrics = _evaluate_version(Path(info.path), split.dev)
+    metrics["training"] = info.metrics
+    metrics["evaluated_on"] = {"documents": len(split.dev), "split": "dev (patient-disjoint)",
+                               "note": "thresholds were tuned on these documents"}
+    if ctx.should_stop():
+        raise JobCancelled("cancelled on request")
+    return metrics
+
+
+def _record_version(ctx: JobContext, user: str | None, project: store.Project, info, final: Path, metrics: dict,
+                    split: _Split) -> int:
+    """Write the version's row (inactive), naming its train and dev documents; its id."""
+    config = {**info.config, "train_doc_ids": [int(d.doc_id) for d in split.train],
+              "dev_doc_ids": [int(d.doc_id) for d in split.dev], "job_id": ctx.job_id,
+              "members": list(info.members), "locale": info.locale, "target_recall": info.target_recall}
+    with store.connect(ctx.db_path) as db:
+        return store.add_model_version(db, project.id, info.name, str(final), config=config, metrics=metrics,
+                                       thresholds=info.thresholds, user=user)
 
 
 def _evaluate_version(path: Path, dev_docs: Sequence) -> dict:

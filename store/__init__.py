@@ -1,6 +1,7 @@
 """The workbench's SQLite store (sqlite-utils): one function per operation, dataclasses out.
 
-Open with :func:`connect` (one connection per thread; :func:`thread_db` caches one per thread).
+Open with ``with store.connect(path) as db:`` (one connection per thread, closed when the block
+ends; :func:`thread_db` caches one per thread for the app).
 Every write function runs in one ``BEGIN IMMEDIATE`` transaction, takes the acting ``user``
 (``None`` for the system) and appends an ``audit_log`` row in that same transaction. Spans read
 from the store have ``doc_id = str(documents.id)`` and ``layer`` set. Errors are

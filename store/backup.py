@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pipeline.durable import fsync_path
 from pipeline.errors import FormatError, StoreBusyError
 from store.audit import has_hash_chain, audit, audit_protection_problems, verify_audit_chain
-from store.connection import connect
+from store.connection import connect, sqlite_file
 from store.errors import InvalidValueError
 from store.migrations import LATEST_VERSION
 
@@ -43,17 +43,10 @@ def _copy(src_path: Path, dst_path: Path, *, busy_timeout_s: float = 10.0) -> No
     """Consistent copy of ``src_path`` into a fresh ``dst_path`` with the backup API."""
     if dst_path.exists():
         dst_path.unlink()
-    src = sqlite3.connect(str(src_path), timeout=busy_timeout_s)
-    try:
-        dst = sqlite3.connect(str(dst_path))
-        try:
-            src.backup(dst)  # all pages in one step: one consistent snapshot
-            dst.execute("PRAGMA journal_mode = DELETE")
-            dst.commit()
-        finally:
-            dst.close()
-    finally:
-        src.close()
+    with sqlite_file(src_path, timeout=busy_timeout_s) as src, sqlite_file(dst_path) as dst:
+        src.backup(dst)  # all pages in one step: one consistent snapshot
+        dst.execute("PRAGMA journal_mode = DELETE")
+        dst.commit()
     fsync_path(dst_path, strict=True)
 
 
@@ -65,7 +58,8 @@ def check_database_file(path: str | os.PathLike[str]) -> int:
     >>> import os, shutil, tempfile
     >>> folder = tempfile.mkdtemp()
     >>> path = os.path.join(folder, "workbench.db")
-    >>> store.connect(path).close()
+    >>> with store.connect(path):                             # created
+    ...     pass
     >>> store.check_database_file(path) == store.LATEST_VERSION
     True
     >>> with open(os.path.join(folder, "notes.txt"), "w") as f:
@@ -80,8 +74,7 @@ def check_database_file(path: str | os.PathLike[str]) -> int:
     if not p.is_file():
         raise FileNotFoundError(f"{p}: no such file")
     try:
-        conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
-        try:
+        with sqlite_file(p, read_only=True) as conn:
             result = [r[0] for r in conn.execute("PRAGMA integrity_check")]
             if result != ["ok"]:
                 raise FormatError(str(p), f"failed SQLite's integrity check ({len(result)} problem(s))")
@@ -90,8 +83,6 @@ def check_database_file(path: str | os.PathLike[str]) -> int:
             if missing:
                 raise FormatError(str(p), f"is not a workbench database (missing tables: {', '.join(missing)})")
             version = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
-        finally:
-            conn.close()
     except sqlite3.DatabaseError as e:
         raise FormatError(str(p), f"is not a readable SQLite database ({type(e).__name__})") from None
     if version is None or not 1 <= int(version) <= LATEST_VERSION:
@@ -106,12 +97,11 @@ def backup(db_path: str | os.PathLike[str], out_path: str | os.PathLike[str]) ->
     >>> import os, shutil, tempfile
     >>> folder = tempfile.mkdtemp()
     >>> path = os.path.join(folder, "workbench.db")
-    >>> db = store.connect(path)
-    >>> _ = store.create_user(db, "ana", "correct horse battery", "lead")
-    >>> copy = store.backup(path, os.path.join(folder, "backup.db"))    # while db stays open
+    >>> with store.connect(path) as db:
+    ...     _ = store.create_user(db, "ana", "correct horse battery", "lead")
+    ...     copy = store.backup(path, os.path.join(folder, "backup.db"))  # while db stays open
     >>> copy.name, store.check_database_file(copy) == store.LATEST_VERSION
     ('backup.db', True)
-    >>> db.close()
     >>> shutil.rmtree(folder)
     """
     src, out = Path(db_path), Path(out_path)
@@ -157,20 +147,19 @@ def restore(backup_path: str | os.PathLike[str], db_path: str | os.PathLike[str]
     >>> import os, shutil, tempfile
     >>> folder = tempfile.mkdtemp()
     >>> path, copy = os.path.join(folder, "workbench.db"), os.path.join(folder, "backup.db")
-    >>> db = store.connect(path)
-    >>> _ = store.create_user(db, "ana", "correct horse battery", "lead")
-    >>> _ = store.backup(path, copy)
-    >>> _ = store.create_user(db, "ben", "correct horse battery", "annotator")
-    >>> db.close()                                            # a restore needs the database closed
-    >>> store.restore(copy, path, user="cli:root").name       # the replaced database is kept
+    >>> with store.connect(path) as db:
+    ...     _ = store.create_user(db, "ana", "correct horse battery", "lead")
+    ...     _ = store.backup(path, copy)
+    ...     _ = store.create_user(db, "ben", "correct horse battery", "annotator")
+    >>> store.restore(copy, path, user="cli:root").name       # closed above: a restore needs that
     'workbench.db.before-restore'
-    >>> db = store.connect(path)
-    >>> [u.username for u in store.list_users(db)]
+    >>> with store.connect(path) as db:                      # the replaced database is kept, and
+    ...     users = [u.username for u in store.list_users(db)]
+    ...     row = store.list_audit(db, limit=1)[0]            # the restore is in the restored log
+    >>> users
     ['ana']
-    >>> row = store.list_audit(db, limit=1)[0]                # the restore is in the restored log
     >>> row.action, row.user, row.detail["dropped_audit_rows"], row.detail["dropped_audit_ids"]
     ('database.restore', 'cli:root', 1, [2, 2])
-    >>> db.close()
     >>> shutil.rmtree(folder)
     """
     src, dst = Path(backup_path), Path(db_path)
@@ -216,11 +205,11 @@ def check_audit_log_file(path: str | os.PathLike[str]) -> None:
     >>> from store.backup import check_audit_log_file
     >>> folder = tempfile.mkdtemp()
     >>> path = os.path.join(folder, "workbench.db")
-    >>> store.connect(path).close()
+    >>> with store.connect(path):                             # created
+    ...     pass
     >>> check_audit_log_file(path)                            # intact: nothing to say
-    >>> conn = sqlite3.connect(path)
-    >>> _ = conn.execute("DROP TRIGGER audit_log_no_delete")
-    >>> conn.close()
+    >>> with sqlite_file(path) as conn:
+    ...     _ = conn.execute("DROP TRIGGER audit_log_no_delete")
     >>> check_audit_log_file(path)                            # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -228,21 +217,20 @@ def check_audit_log_file(path: str | os.PathLike[str]) -> None:
     >>> shutil.rmtree(folder)
     """
     p = Path(path)
-    conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        problems = audit_protection_problems(conn)
-        if problems:
-            raise FormatError(str(p), f"its audit log is not protected any more (trigger {', '.join(problems)} "
-                                      "missing or altered); its history may have been rewritten, so it is not restored")
-        if has_hash_chain(conn):
-            check = verify_audit_chain(conn)
-            if not check.ok:
-                raise FormatError(str(p), f"its audit log's hash chain breaks at row {check.first_bad_id} "
-                                          "(it was altered); it is not restored")
-    except sqlite3.DatabaseError as e:
-        raise FormatError(str(p), f"is not a readable SQLite database ({type(e).__name__})") from None
-    finally:
-        conn.close()
+    with sqlite_file(p, read_only=True) as conn:
+        try:
+            problems = audit_protection_problems(conn)
+            if problems:
+                raise FormatError(str(p), f"its audit log is not protected any more (trigger {', '.join(problems)} "
+                                          "missing or altered); its history may have been rewritten, so it is not "
+                                          "restored")
+            if has_hash_chain(conn):
+                check = verify_audit_chain(conn)
+                if not check.ok:
+                    raise FormatError(str(p), f"its audit log's hash chain breaks at row {check.first_bad_id} "
+                                              "(it was altered); it is not restored")
+        except sqlite3.DatabaseError as e:
+            raise FormatError(str(p), f"is not a readable SQLite database ({type(e).__name__})") from None
 
 
 _CONTENT = "id, at, user, action, target, doc_id, detail_json"
@@ -253,8 +241,7 @@ def _dropped_audit_rows(current: Path, restored: Path) -> DroppedAudit:
     the first row where the two logs differ (usually the first row written after the backup)
     to the end."""
     try:
-        a, b = sqlite3.connect(str(current), timeout=5.0), sqlite3.connect(str(restored))
-        try:
+        with sqlite_file(current, timeout=5.0) as a, sqlite_file(restored) as b:
             mine = a.execute(f"SELECT {_CONTENT} FROM audit_log ORDER BY id")
             theirs = b.execute(f"SELECT {_CONTENT} FROM audit_log ORDER BY id")
             first: int | None = None
@@ -268,9 +255,6 @@ def _dropped_audit_rows(current: Path, restored: Path) -> DroppedAudit:
                 return DroppedAudit(head_hash=head)
             n, last = a.execute("SELECT COUNT(*), MAX(id) FROM audit_log WHERE id >= ?", [first]).fetchone()
             return DroppedAudit(int(n), first, int(last), head)
-        finally:
-            a.close()
-            b.close()
     except sqlite3.DatabaseError:  # a damaged database is what one restores over: say so, go on
         return DroppedAudit(readable=False)
 
@@ -279,8 +263,7 @@ def _record_restore(tmp: Path, src: Path, version: int, dropped: DroppedAudit, k
                     user: str | None) -> None:
     """Bring the copy to the current schema and append the ``database.restore`` row to its log,
     then make it a self-contained file again (rollback journal, not WAL)."""
-    db = connect(tmp)
-    try:
+    with connect(tmp) as db:
         backup_last = db.execute("SELECT MAX(id) FROM audit_log").fetchone()[0]
         audit(db, user, "database.restore", "database", detail={
             "backup": src.name, "backup_schema_version": version, "backup_last_audit_id": backup_last,
@@ -289,23 +272,15 @@ def _record_restore(tmp: Path, src: Path, version: int, dropped: DroppedAudit, k
             "replaced_audit_head": dropped.head_hash, "replaced_readable": dropped.readable,
             "kept_as": kept.name if kept is not None else None,
         })
-    finally:
-        db.close()
-    conn = sqlite3.connect(str(tmp))
-    try:
+    with sqlite_file(tmp) as conn:
         conn.execute("PRAGMA journal_mode = DELETE")
-    finally:
-        conn.close()
     fsync_path(tmp, strict=True)
 
 
 def _ensure_not_open(db_path: Path) -> None:
     """Checkpoint and close; if the WAL file survives our close, another connection holds it."""
-    conn = sqlite3.connect(str(db_path), timeout=5.0)
-    try:
+    with sqlite_file(db_path, timeout=5.0) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        conn.close()
     if Path(str(db_path) + "-wal").exists():
         raise StoreBusyError(f"{db_path.name} is open in another process (the app or a job?); "
                              "stop it before restoring; nothing was changed")

@@ -1,6 +1,19 @@
 """Opening the workbench database: one connection per thread, WAL, foreign keys, busy timeout,
 and forward migrations (:mod:`store.migrations`) applied on open.
 
+There is one way to open it: :func:`connect`, used as a context manager::
+
+    with store.connect(path) as db:
+        ...
+
+The returned sqlite-utils ``Database`` is its own context manager and closes its connection when
+the block ends, however it ends (a return, an exception), so nothing outside this module closes
+a connection by hand (``tests/test_store_connections.py`` checks the source tree for that).
+The one connection that outlives a block is :func:`thread_db`'s: one cached per thread and path
+for the app's script runs, owned by that cache and closed by :func:`close_thread_dbs` (or with
+its thread), never by a ``with``. :func:`sqlite_file` is the ``with`` for a plain connection to
+a database *file* that must not be migrated (a backup being copied or checked).
+
 Apart from :mod:`store.db` because the migrations use that module's transactions: this module
 sits above both, so nothing imports in a circle.
 """
@@ -9,7 +22,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from sqlite_utils import Database
 
@@ -34,12 +49,19 @@ def connect(
     ``$WORKBENCH_BUSY_RETRY_S``, else :data:`DEFAULT_RETRY_SECONDS`).
     ``migrate_to`` stops migrations at that version (tests of old files); leave it ``None``.
 
+    Use it as a context manager: ``with connect(path) as db:`` closes the connection when the
+    block ends, also on an early return or an exception.
+
     >>> import store
-    >>> db = store.connect(":memory:")
-    >>> store.schema_version(db) == store.LATEST_VERSION      # created and migrated
+    >>> with store.connect(":memory:") as db:
+    ...     store.schema_version(db) == store.LATEST_VERSION  # created and migrated
+    ...     "projects" in db.table_names()
     True
-    >>> "projects" in db.table_names()
     True
+    >>> db.execute("SELECT 1")                                # closed when the block ended
+    Traceback (most recent call last):
+    ...
+    sqlite3.ProgrammingError: Cannot operate on a closed database.
     """
     p = Path(path) if path is not None else default_db_path()
     new_file = False
@@ -74,6 +96,31 @@ def connect(
 
 
 _local = threading.local()
+
+
+@contextmanager
+def sqlite_file(path: str | os.PathLike[str], *, read_only: bool = False,
+                timeout: float = 5.0) -> Iterator[sqlite3.Connection]:
+    """A plain SQLite connection to a database file that is not opened as the workbench store:
+    no pragmas, no WAL, no migrations (a backup being copied or checked must stay as it is).
+    ``read_only`` opens it with ``mode=ro``; ``timeout`` is SQLite's busy timeout in seconds.
+    Closed when the block ends. (A ``sqlite3.Connection``'s own ``with`` only ends a transaction.)
+
+    >>> import os, shutil, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "plain.db")
+    >>> with sqlite_file(path) as conn:
+    ...     conn.execute("PRAGMA journal_mode").fetchone()[0]  # as SQLite made it, not WAL
+    'delete'
+    >>> shutil.rmtree(folder)
+    """
+    p = Path(path)
+    conn = (sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=timeout) if read_only
+            else sqlite3.connect(str(p), timeout=timeout))
+    try:
+        yield conn
+    finally:
+        conn.close()
 
 
 def thread_db(path: str | os.PathLike[str] | None = None) -> Database:

@@ -5,7 +5,8 @@ Why this shape:
 
 * **One connection per thread.** ``sqlite3`` refuses to use a connection from a thread other
   than the one that opened it (``check_same_thread``, left at its default): each thread (a
-  Streamlit script run, a job worker, a test thread) calls :func:`store.connection.connect` or
+  Streamlit script run, a job worker, a test thread) opens its own with
+  ``with store.connect(path) as db:`` (closed when the block ends), or uses
   :func:`store.connection.thread_db`, which caches one connection per thread and path.
 * **WAL.** Readers never block the writer and the writer never blocks readers, so pages stay
   responsive while a batch job writes.

@@ -25,21 +25,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from cli.console import CommandError, open_db
+    from cli.console import CommandError
     from services.maintenance import audit_entries, verify_audit
+    from services.projects import open_db
 
-    db = open_db(args.db)
-    if args.verify:
-        check = verify_audit(db)
-        if not check.ok:
-            raise CommandError(check.line())
-        print(check.line())
+    with open_db(args.db) as db:
+        if args.verify:
+            check = verify_audit(db)
+            if not check.ok:
+                raise CommandError(check.line())
+            print(check.line())
+            return 0
+        rows = audit_entries(db, doc_id=args.doc, user=args.user, action=args.action, limit=args.limit)
+        for r in rows:
+            if args.json:
+                print(json.dumps(dataclasses.asdict(r), default=str, ensure_ascii=False))
+            else:
+                doc = f" doc {r.doc_id}" if r.doc_id is not None else ""
+                print(f"{r.at}\t{r.user or 'system'}\t{r.action}\t{r.target or ''}{doc}")
         return 0
-    rows = audit_entries(db, doc_id=args.doc, user=args.user, action=args.action, limit=args.limit)
-    for r in rows:
-        if args.json:
-            print(json.dumps(dataclasses.asdict(r), default=str, ensure_ascii=False))
-        else:
-            doc = f" doc {r.doc_id}" if r.doc_id is not None else ""
-            print(f"{r.at}\t{r.user or 'system'}\t{r.action}\t{r.target or ''}{doc}")
-    return 0

@@ -55,15 +55,15 @@ def _profile_arg(value: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.console import CommandError, cli_user, open_db, require_project, stage_bars
+    from cli.console import CommandError, cli_user, require_project, stage_bars
     from services.deidentification import get_run, summary_line
+    from services.projects import open_db
     from services.settings import db_path as default_db_path
     from services.worker import run_inline
 
     db_path = str(args.db or default_db_path())
     user = cli_user(args.user)
-    db = open_db(db_path)
-    try:
+    with open_db(db_path) as db:
         if args.resume is not None:
             run_ = get_run(db, user, args.resume)
             params: dict = {"project_id": run_.project_id, "run_id": run_.id}
@@ -81,8 +81,6 @@ def run(args: argparse.Namespace) -> int:
                     raise CommandError("--docs takes comma-separated document ids") from None
             params = {"project_id": project.id, "doc_ids": doc_ids, "layer": args.layer, "missing": args.missing,
                       "profile": _profile_arg(args.profile or "replace")}
-    finally:
-        db.conn.close()
     params.update(user=user, risk=not args.no_risk)
     progress, close = stage_bars()
     try:
@@ -101,13 +99,10 @@ def _say_how_to_resume(db_path: str, params: dict, user: str) -> None:
     """After Ctrl-C: name the run that kept its finished outputs and how to finish it."""
     import sys
 
-    from cli.console import open_db
     from services.deidentification import runs as list_runs
-    db = open_db(db_path)
-    try:
+    from services.projects import open_db
+    with open_db(db_path) as db:
         runs = [r for r in list_runs(db, user, params["project_id"]) if r.status != "done"]
-    finally:
-        db.conn.close()
     run_id = params.get("run_id") or (runs[0].id if runs else None)
     if run_id is not None:
         print(f"run {run_id} kept its finished documents; finish it with --resume {run_id}", file=sys.stderr)

@@ -40,11 +40,11 @@ def run(args: argparse.Namespace) -> int:
         return _write_corpus(args)
     if args.start_patient or args.variety != "narrow" or args.part != "all":
         raise WorkbenchError("--start-patient, --variety and --part only apply with --out")
-    from cli.console import open_db
     from services.demo import DEMO_NAME, build_demo
+    from services.projects import open_db
 
-    db = open_db(args.db)
-    summary = build_demo(db, n_docs=args.docs, seed=args.seed, name=args.name or DEMO_NAME)
+    with open_db(args.db) as db:
+        summary = build_demo(db, n_docs=args.docs, seed=args.seed, name=args.name or DEMO_NAME)
     print(f"created demo project {summary.line()}")
     return 0
 

@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from cli.console import CommandError, cli_user, open_db, require_project
+from cli.console import CommandError, cli_user, require_project
 from pipeline.formats import WRITERS
 
 NAME = "export"
@@ -32,6 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from services.exports import export_layer
+    from services.projects import open_db
 
     user = cli_user(args.user)
     out = Path(args.out)
@@ -39,9 +40,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"{out} exists and is not a folder")
     if out.is_dir() and any(out.iterdir()) and not args.force:
         raise CommandError(f"{out} is not empty; choose another folder or pass --force")
-    db = open_db(args.db)
-    project = require_project(db, args.project)
-    s = export_layer(db, user, project, out, args.format, layer=args.layer, split=args.split, label=args.label)
+    with open_db(args.db) as db:
+        project = require_project(db, args.project)
+        s = export_layer(db, user, project, out, args.format, layer=args.layer, split=args.split, label=args.label)
     summary = {"project": args.project, "format": args.format, "layer": s.layer, "documents": s.documents,
                "spans": s.spans, "files": s.files, "out": str(out)}
     if args.json:

@@ -39,14 +39,15 @@ def run(args: argparse.Namespace) -> int:
         raise WorkbenchError("a model holds identifiers of its training notes and is never exported as it is; "
                              "pass --shareable to write a copy without them")
     if args.project:
-        from cli.console import cli_user, open_db, require_project
+        from cli.console import cli_user, require_project
+        from services.projects import open_db
         from services.training import training_documents, version_for_export
 
-        db = open_db(args.db)
-        project = require_project(db, args.project)
-        user = cli_user(None)
-        mv = version_for_export(db, user, project, args.version)
-        docs = training_documents(db, user, project, mv)
+        with open_db(args.db) as db:
+            project = require_project(db, args.project)
+            user = cli_user(None)
+            mv = version_for_export(db, user, project, args.version)
+            docs = training_documents(db, user, project, mv)
         model_dir = mv.path
     else:
         if not args.model or not args.train:

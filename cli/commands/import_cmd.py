@@ -9,7 +9,7 @@ import argparse
 import json
 from pathlib import Path
 
-from cli.console import CommandError, cli_user, find_project, open_db, print_table, tqdm_progress
+from cli.console import CommandError, cli_user, find_project, print_table, tqdm_progress
 from pipeline.formats import READERS, Limits
 from pipeline.schemas import get_schema
 
@@ -49,20 +49,21 @@ def _schema_for(db, args):
 
 def run(args: argparse.Namespace) -> int:
     from services.imports import import_path
+    from services.projects import open_db
 
     path = Path(args.path)
     if not args.project:
         args.project = path.stem if path.suffix.lower() == ".zip" or path.is_file() else path.name
     user = cli_user(args.user)
-    db = open_db(args.db)
-    _project, schema = _schema_for(db, args)
-    progress, close = tqdm_progress("reading")
-    try:  # the app's upload checks too: no archive inside the archive, no binary data in a text
-        s = import_path(db, path, args.format, project_name=args.project, schema=schema, user=user, layer=args.layer,
-                        split=args.split, allow_overlap=args.allow_overlap, progress=progress,
-                        limits=Limits(max_file_bytes=int(args.max_file_mb * 1_000_000)))
-    finally:
-        close()
+    with open_db(args.db) as db:
+        _project, schema = _schema_for(db, args)
+        progress, close = tqdm_progress("reading")
+        try:  # the app's upload checks too: no archive inside the archive, no binary data in a text
+            s = import_path(db, path, args.format, project_name=args.project, schema=schema, user=user,
+                            layer=args.layer, split=args.split, allow_overlap=args.allow_overlap, progress=progress,
+                            limits=Limits(max_file_bytes=int(args.max_file_mb * 1_000_000)))
+        finally:
+            close()
     summary = {
         "project": args.project, "project_id": s.project_id, "created": s.created, "schema": schema.name,
         "format": args.format, "layer": s.layer, "documents": s.documents, "spans": s.spans,

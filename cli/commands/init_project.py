@@ -31,28 +31,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.console import open_db
     from pipeline.deid.secret import load_or_create_secret
     from services import projects
     from services.demo import ensure_demo_summary, start_demo_setup
     from services.settings import db_path, secret_path
 
     path = args.db or db_path()
-    db = open_db(path)
-    restrict_permissions(path)
-    load_or_create_secret(secret_path(path))
-    ensure_first_lead(db, args.lead_user, from_stdin=args.lead_password_stdin)
-    summary = None if args.no_demo else ensure_demo_summary(db, n_docs=args.demo_docs, seed=args.seed)
-    if summary is not None:
-        print(f"database ready; created demo project {summary.line()}")
-        if args.train_demo:
-            job_id = start_demo_setup(path, summary.project_id)
-            print(f"training a model for the demo and de-identifying it in the background (job {job_id}; "
-                  "progress on the Train page)")
-    else:
-        found = projects.list_projects(db)
-        n_docs = sum(projects.stats(db, p.id)["documents"] for p in found)
-        print(f"database ready: {len(found)} project(s), {n_docs} documents")
+    with projects.open_db(path) as db:     # open while its -wal/-shm get the owner-only mode
+        restrict_permissions(path)
+        load_or_create_secret(secret_path(path))
+        ensure_first_lead(db, args.lead_user, from_stdin=args.lead_password_stdin)
+        summary = None if args.no_demo else ensure_demo_summary(db, n_docs=args.demo_docs, seed=args.seed)
+        if summary is not None:
+            print(f"database ready; created demo project {summary.line()}")
+            if args.train_demo:
+                job_id = start_demo_setup(path, summary.project_id)
+                print(f"training a model for the demo and de-identifying it in the background (job {job_id}; "
+                      "progress on the Train page)")
+        else:
+            found = projects.list_projects(db)
+            n_docs = sum(projects.stats(db, p.id)["documents"] for p in found)
+            print(f"database ready: {len(found)} project(s), {n_docs} documents")
     return 0
 
 

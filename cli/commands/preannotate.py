@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli.console import cli_user, open_db, require_project
+from cli.console import cli_user, require_project
 
 NAME = "preannotate"
 HELP = "pre-annotate a project's unannotated documents with its active model (writes the pre layer)"
@@ -35,10 +35,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from cli.console import message_bar
     from services.preannotation import preannotate_from_store
+    from services.projects import open_db
     from services.settings import db_path as default_db_path
 
-    db = open_db(args.db)
-    project = require_project(db, args.project)
+    with open_db(args.db) as db:
+        project = require_project(db, args.project)
     progress, close = message_bar(args.no_progress)
     try:
         r = preannotate_from_store(args.db or str(default_db_path()), project.id,

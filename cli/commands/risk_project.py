@@ -26,19 +26,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.console import cli_user, open_db, stage_bars
+    from cli.console import cli_user, stage_bars
     from services.deidentification import get_run
+    from services.projects import open_db
     from services.risk import risk_line
     from services.settings import db_path as default_db_path
     from services.worker import run_inline
 
     db_path = str(args.db or default_db_path())
     user = cli_user(args.user)
-    db = open_db(db_path)
-    try:
+    with open_db(db_path) as db:
         run_ = get_run(db, user, args.run)
-    finally:
-        db.conn.close()
     params = {"run_id": run_.id, "project_id": run_.project_id, "method": args.method, "threshold": args.threshold,
               "k": args.k, "embedder": args.embedder, "user": user}
     progress, close = stage_bars()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from cli.console import open_db, print_table, require_project
+from cli.console import print_table, require_project
 
 NAME = "stats"
 HELP = "show document, span and annotation counts of one project (or a line per project)"
@@ -45,17 +45,17 @@ def _print_project(s: dict) -> None:
 def run(args: argparse.Namespace) -> int:
     from services import projects as svc
 
-    db = open_db(args.db)
-    if args.project:
-        project = require_project(db, args.project)
-        figures = svc.stats(db, project.id)
-        if args.json:
-            print(json.dumps(figures, indent=2, sort_keys=True))
-        else:
-            _print_project(figures)
-        return 0
-    projects = svc.list_projects(db)
-    all_figures = {p.name: {"id": p.id, "schema": p.schema.name, **svc.stats(db, p.id)} for p in projects}
+    with svc.open_db(args.db) as db:
+        if args.project:
+            project = require_project(db, args.project)
+            figures = svc.stats(db, project.id)
+            if args.json:
+                print(json.dumps(figures, indent=2, sort_keys=True))
+            else:
+                _print_project(figures)
+            return 0
+        projects = svc.list_projects(db)
+        all_figures = {p.name: {"id": p.id, "schema": p.schema.name, **svc.stats(db, p.id)} for p in projects}
     if args.json:
         print(json.dumps(all_figures, indent=2, sort_keys=True))
         return 0

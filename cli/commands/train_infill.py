@@ -70,16 +70,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _train_project(args: argparse.Namespace, config: dict, progress, user: str) -> dict:
-    from cli.console import open_db, require_project
+    from cli.console import require_project
+    from services.projects import open_db
     from services.settings import db_path as default_db_path
     from services.worker import run_inline
 
     db_path = str(args.db or default_db_path())
-    db = open_db(db_path)
-    try:
+    with open_db(db_path) as db:
         project = require_project(db, args.project)
-    finally:
-        db.conn.close()
     return run_inline(db_path, "train_infill", {"project_id": project.id, "config": config, "user": user},
                       user=user, on_progress=progress)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli.console import augment_options, cli_user, open_db, message_bar, read_json_config, require_project
+from cli.console import augment_options, cli_user, message_bar, read_json_config, require_project
 
 NAME = "train-project"
 HELP = "retrain a project's detection model from its finished gold documents (a new, inactive version)"
@@ -39,10 +39,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from services.settings import db_path as default_db_path
+    from services.projects import open_db
     from services.training import activate_version, train_from_store
 
-    db = open_db(args.db)
-    project = require_project(db, args.project)
+    with open_db(args.db) as db:
+        project = require_project(db, args.project)
     extra = read_json_config(args.config)
     extra.update(augment_options(args))
     user = cli_user(args.user)
@@ -62,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"dev strict P {s.get('precision') or 0:.4f}  R {s.get('recall') or 0:.4f}  F1 {s.get('f1') or 0:.4f}   "
           f"document recall {result.get('dev_document_recall') or 0:.4f}")
     if args.activate:
-        mv = activate_version(db, user, result["model_version_id"])
+        with open_db(args.db) as db:
+            mv = activate_version(db, user, result["model_version_id"])
         print(f"activated {mv.name}")
     else:
         print("not activated: activate it on the Train page (or rerun with --activate)")

@@ -58,31 +58,33 @@ def read_password(from_stdin: bool, username: str | None = None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.console import cli_user, open_db
+    from cli.console import cli_user
     from services import users
+    from services.projects import open_db
 
-    db = open_db(args.db)
-    actor = cli_user(None)
-    if args.action == "add":
-        users.create_user(db, actor, args.username, read_password(args.password_stdin, args.username), args.role)
-        print(f"user {args.username} created ({args.role})")
-    elif args.action == "list":
-        states = users.sign_in_states(db)
-        for u in users.list_users(db):
-            state = states.get(u.username)
-            signin = "" if state is None else ("\tlocked" if state.locked else f"\t{state.failures} failed sign-in(s)")
-            print(f"{u.username}\t{u.role}\t{'disabled' if u.disabled else 'active'}{signin}")
-    elif args.action == "set-role":
-        users.set_role(db, actor, args.username, args.role)
-        print(f"user {args.username} is now {args.role}")
-    elif args.action == "reset-password":
-        users.set_password(db, actor, args.username, read_password(args.password_stdin, args.username))
-        print(f"password of {args.username} changed; their sessions were ended")
-    elif args.action in ("disable", "enable"):
-        users.set_disabled(db, actor, args.username, args.action == "disable")
-        print(f"user {args.username} {args.action}d")
-    elif args.action == "unlock":
-        was_locked = users.unlock(db, actor, args.username)
-        print(f"user {args.username} unlocked" if was_locked
-              else f"user {args.username} was not locked; their failed sign-ins were cleared")
+    with open_db(args.db) as db:
+        actor = cli_user(None)
+        if args.action == "add":
+            users.create_user(db, actor, args.username, read_password(args.password_stdin, args.username), args.role)
+            print(f"user {args.username} created ({args.role})")
+        elif args.action == "list":
+            states = users.sign_in_states(db)
+            for u in users.list_users(db):
+                state = states.get(u.username)
+                signin = "" if state is None else ("\tlocked" if state.locked
+                                                   else f"\t{state.failures} failed sign-in(s)")
+                print(f"{u.username}\t{u.role}\t{'disabled' if u.disabled else 'active'}{signin}")
+        elif args.action == "set-role":
+            users.set_role(db, actor, args.username, args.role)
+            print(f"user {args.username} is now {args.role}")
+        elif args.action == "reset-password":
+            users.set_password(db, actor, args.username, read_password(args.password_stdin, args.username))
+            print(f"password of {args.username} changed; their sessions were ended")
+        elif args.action in ("disable", "enable"):
+            users.set_disabled(db, actor, args.username, args.action == "disable")
+            print(f"user {args.username} {args.action}d")
+        elif args.action == "unlock":
+            was_locked = users.unlock(db, actor, args.username)
+            print(f"user {args.username} unlocked" if was_locked
+                  else f"user {args.username} was not locked; their failed sign-ins were cleared")
     return 0
