@@ -1,5 +1,9 @@
 """De-identify one document: resolve overlaps, choose each span's replacement, rewrite, check leaks.
 
+Each span's replacement comes from the operator registered for the profile's action on it
+(:mod:`pipeline.deid.operators`: keep, redact, replace, shift, paraphrase); this module only
+looks it up, so it holds no branch per action.
+
 The text is rewritten by :func:`pipeline.spans.rewrite` only (right to left, new offsets back),
 so every output span's offsets are exact: ``result.text[s.start:s.end]`` is the surrogate,
 placeholder or kept original.
