@@ -17,7 +17,7 @@ import streamlit as st
 from dashboard import components as C
 from dashboard import state
 from pipeline.annotation.queue import QUEUE_ORDERS
-from pipeline.deid.profile import ACTIONS, SHIFTABLE, Profile
+from pipeline.deid.profile import SHIFTABLE, Profile
 from pipeline.errors import FormatError
 from pipeline.formats import READERS
 from pipeline.schemas import PRESETS, LabelSchema
@@ -33,10 +33,6 @@ SETTINGS_VERSION_KEY = "admin.settings_version"
 SETTINGS_KEYS = ("admin.queue_order", "admin.queue_seed", "admin.models_dir", "admin.checkpoint_dir",
                  "admin.target_recall", "admin.low_confidence")
 DICT_VERSIONS_KEY = "admin.dict_versions_shown"
-
-
-def _allowed_actions(cat: str) -> list[str]:
-    return [a for a in ACTIONS if a != "shift" or cat in SHIFTABLE]
 
 
 def _profile_keys(categories: list[str]) -> list[str]:
@@ -56,7 +52,7 @@ def _load_profile(saved, categories: list[str]) -> None:
     st.session_state["admin.profile_name"] = saved.name if saved is not None else ""
     st.session_state["admin.profile_placeholder"] = prof.placeholder if prof is not None else "[{CATEGORY}]"
     for cat in categories:
-        allowed = _allowed_actions(cat)
+        allowed = Profile.allowed_actions(cat)
         default = "shift" if cat in SHIFTABLE else "redact"
         action = prof.actions.get(cat, prof.default_action) if prof is not None else default
         st.session_state[f"admin.profile_action.{cat}"] = action if action in allowed else default
@@ -272,7 +268,7 @@ if project is not None:
             actions = {}
             cols = st.columns(4)
             for i, cat in enumerate(categories):
-                actions[cat] = cols[i % 4].selectbox(cat, _allowed_actions(cat), key=f"admin.profile_action.{cat}")
+                actions[cat] = cols[i % 4].selectbox(cat, Profile.allowed_actions(cat), key=f"admin.profile_action.{cat}")
             placeholder = st.text_input("Placeholder for redact", key="admin.profile_placeholder")
             if st.form_submit_button("Save profile", key="admin.profile_submit"):
                 with C.guard():

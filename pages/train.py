@@ -22,7 +22,7 @@ from services import training as tj
 from services.settings import models_dir_for
 
 POLL_SECONDS = 2.0
-MEMBER_CHOICES = ["crf", "crf-l1", "crf-rules", "bert", "electra", "roberta"]
+MEMBER_CHOICES = list(tj.KNOWN_MEMBERS)
 MODE_WORDS = {"flat": "flat: the members label fine types",
               "hierarchical": "hierarchical: a category model checks the type members"}
 

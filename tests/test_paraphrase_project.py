@@ -145,7 +145,9 @@ def test_page_paraphrase_run_shows_the_quality_table(demo_app):
     at.selectbox(key="deid.profile").set_value("paraphrase").run()
     assert not errors(at)
     assert "paraphrase" in at.selectbox(key="deid.action.paraphrase.NAME").options
-    assert "paraphrase" not in at.selectbox(key="deid.action.paraphrase.DATE").options
+    # one list of actions per category (Profile.allowed_actions): a date may take paraphrase, which means shift
+    assert at.selectbox(key="deid.action.paraphrase.DATE").options == ["redact", "replace", "paraphrase", "shift", "keep"]
+    assert at.selectbox(key="deid.action.paraphrase.DATE").value == "shift"
     assert at.selectbox(key="deid.action.paraphrase.NAME").value == "paraphrase"
     assert any(model["name"] in c.value for c in at.caption)
     at.radio(key="deid.which").set_value("By status").run()

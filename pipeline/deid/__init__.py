@@ -6,6 +6,8 @@
   model is given by the caller as an ``Infiller``; shapes, checks and keyed choices are here).
 * :mod:`~pipeline.deid.dates` / :mod:`~pipeline.deid.ages`: shifting in the original format.
 * :mod:`~pipeline.deid.engine`: :func:`deidentify` for one document.
+* :mod:`~pipeline.deid.operators`: one registered operator per action (``keep``, ``redact``,
+  ``replace``, ``shift``, ``paraphrase``); the engine calls the one the profile names.
 * :mod:`~pipeline.deid.leaks`: the after-the-fact check, from the input spans (coverage and strings).
 * :mod:`~pipeline.deid.pseudonyms`: keyed output names for documents and patients, metadata filtering.
 * :mod:`~pipeline.deid.fingerprint`: which profile and key a run used (resumes must match).

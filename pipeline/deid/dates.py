@@ -191,13 +191,45 @@ def parse_date(text: str, locale: str = "en", near_year: int | None = None) -> P
 
 @lru_cache(maxsize=1 << 14)
 def _parse_cached(text: str, locale: str, near_year: int | None) -> ParsedDate:
+    """Tokens get roles in two passes: words first (:func:`_mark_words`), then numbers, read by
+    what stands beside them (a month name, a season word, or other numbers only)."""
     toks = tokenize(text)
-    nums: list[int] = []
-    month_word = season_word = weekday_word = None
+    words = _mark_words(toks, locale)
+    r = _Reading(toks, words.nums, near_year)
+    if words.month is not None:
+        _read_with_month_name(r, words.month)
+    elif words.season is not None:
+        _read_with_season(r, words.season)
+    else:
+        _read_numbers(r, dayfirst=locale != "en")
+    for i in r.nums:
+        toks[i].role = r.roles.get(i, "")
+        if not toks[i].role:
+            raise DateParseError("number without a role")
+    precision = _precision(r)
+    if words.weekday is not None and (precision != DAY or r.year is None):
+        raise DateParseError("weekday without a full date")
+    return ParsedDate(precision, r.year, r.month, r.day, r.season, toks, _padded(r, words.month))
+
+
+@dataclass
+class _Words:
+    """Token indices of a date's numbers and of its month, season and weekday words."""
+
+    nums: list[int] = field(default_factory=list)
+    month: int | None = None
+    season: int | None = None
+    weekday: int | None = None
+
+
+def _mark_words(toks: list[_Tok], locale: str) -> _Words:
+    """Give every token that is not a number its role (literal, ordinal, month name, season,
+    weekday) and say where the numbers are; raises on anything a date cannot hold."""
+    words = _Words()
     has_time = any(t.kind == "time" for t in toks)
     for i, t in enumerate(toks):
         if t.kind == "num":
-            nums.append(i)
+            words.nums.append(i)
         elif t.kind == "time":
             t.role = "literal"
         elif t.kind == "other":
@@ -205,159 +237,224 @@ def _parse_cached(text: str, locale: str, near_year: int | None) -> ParsedDate:
                 raise DateParseError("unexpected character in date")
             t.role = "literal"
         else:
-            bare = strip_accents(t.text.rstrip(".")).lower()
-            prev = toks[i - 1] if i else None
-            if prev is not None and prev.kind == "num" and bare in _ORDINALS:
-                t.role = "ordinal"
-            elif bare in _MONTHS:
-                if month_word is not None:
-                    raise DateParseError("more than one month name")
-                month_word = i
-                cands = _MONTHS[bare]
-                lang, month, form = next((c for c in cands if c[0] == locale), cands[0])
-                t.role, t.lang, t.form = "month_name", lang, form
-                t.form = "abbr" if t.text.endswith(".") and form == "full" and bare == "may" else form
-            elif bare in _SEASONS:
-                if season_word is not None:
-                    raise DateParseError("more than one season")
-                season_word = i
-                t.role, t.lang = "season", _SEASONS[bare][0]
-                t.form = bare
-            elif bare in _WEEKDAYS and weekday_word is None:
-                weekday_word = i
-                t.role, t.lang = "weekday", _WEEKDAYS[bare][0]
-                t.form = "abbr" if len(bare) <= 4 else "full"
-            elif bare in _FILLERS or (has_time and bare in _TIME_FILLERS):
-                t.role = "literal"
-            else:
-                raise DateParseError("word that is not part of a date")
-    if month_word is not None and season_word is not None:
+            _mark_word(toks, i, locale, has_time, words)
+    if words.month is not None and words.season is not None:
         raise DateParseError("month and season in one date")
+    return words
 
-    def apostrophe(i: int) -> bool:
-        return i > 0 and toks[i - 1].text in ("'", "’")
 
-    def ordinal(i: int) -> bool:
-        return i + 1 < len(toks) and toks[i + 1].role == "ordinal"
+def _mark_word(toks: list[_Tok], i: int, locale: str, has_time: bool, words: _Words) -> None:
+    """The role of the word ``toks[i]``: an ordinal suffix after a number, a month name (in the
+    locale's language where both have it), a season, the first weekday, or a filler word."""
+    t = toks[i]
+    bare = strip_accents(t.text.rstrip(".")).lower()
+    prev = toks[i - 1] if i else None
+    if prev is not None and prev.kind == "num" and bare in _ORDINALS:
+        t.role = "ordinal"
+    elif bare in _MONTHS:
+        if words.month is not None:
+            raise DateParseError("more than one month name")
+        words.month = i
+        cands = _MONTHS[bare]
+        lang, _, form = next((c for c in cands if c[0] == locale), cands[0])
+        t.role, t.lang = "month_name", lang
+        t.form = "abbr" if t.text.endswith(".") and form == "full" and bare == "may" else form
+    elif bare in _SEASONS:
+        if words.season is not None:
+            raise DateParseError("more than one season")
+        words.season = i
+        t.role, t.lang = "season", _SEASONS[bare][0]
+        t.form = bare
+    elif bare in _WEEKDAYS and words.weekday is None:
+        words.weekday = i
+        t.role, t.lang = "weekday", _WEEKDAYS[bare][0]
+        t.form = "abbr" if len(bare) <= 4 else "full"
+    elif bare in _FILLERS or (has_time and bare in _TIME_FILLERS):
+        t.role = "literal"
+    else:
+        raise DateParseError("word that is not part of a date")
 
-    year = month = day = season = None
-    roles: dict[int, str] = {}
-    vals = {i: int(toks[i].text) for i in nums}
-    lens = {i: len(toks[i].text) for i in nums}
-    dayfirst = locale != "en"
 
-    def set_year(i: int) -> None:
-        nonlocal year
-        if lens[i] == 4:
-            year = vals[i]
-        elif lens[i] == 2:
-            year = _year_from_2digit(vals[i], near_year)
+@dataclass
+class _Reading:
+    """A date's numbers (token indices, values, digit counts) and what they were read as so far."""
+
+    toks: list[_Tok]
+    nums: list[int]
+    near_year: int | None
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+    season: int | None = None
+    roles: dict[int, str] = field(default_factory=dict)
+    vals: dict[int, int] = field(init=False)
+    lens: dict[int, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.vals = {i: int(self.toks[i].text) for i in self.nums}
+        self.lens = {i: len(self.toks[i].text) for i in self.nums}
+
+    def apostrophe(self, i: int) -> bool:
+        """The number follows an apostrophe ('04): a two-digit year."""
+        return i > 0 and self.toks[i - 1].text in ("'", "’")
+
+    def ordinal(self, i: int) -> bool:
+        """The number carries an ordinal suffix (1st, 3º): a day."""
+        return i + 1 < len(self.toks) and self.toks[i + 1].role == "ordinal"
+
+    def set_year(self, i: int) -> None:
+        if self.lens[i] == 4:
+            self.year = self.vals[i]
+        elif self.lens[i] == 2:
+            self.year = _year_from_2digit(self.vals[i], self.near_year)
         else:
             raise DateParseError("year must have two or four digits")
-        roles[i] = "year"
+        self.roles[i] = "year"
 
-    if month_word is not None:
-        month = _MONTHS[strip_accents(toks[month_word].text.rstrip(".")).lower()][0][1]
-        if len(nums) > 2:
-            raise DateParseError("too many numbers for a date with a month name")
-        free = []
-        for i in nums:
-            if lens[i] == 4 or apostrophe(i):
-                if year is not None:
-                    raise DateParseError("two years")
-                set_year(i)
-            elif ordinal(i):
-                roles[i] = "day"
-            else:
-                free.append(i)
-        for i in free:
-            if "day" in roles.values():
-                set_year(i) if year is None else (_ for _ in ()).throw(DateParseError("two days"))
-            elif len(nums) == 2 and year is None and (vals[i] > 31 or i == max(nums)):
-                set_year(i)
-            elif len(nums) == 1 and (vals[i] > 31 or (i > month_word and lens[i] == 2 and month_word + 2 == i
-                                                       and toks[month_word + 1].text in "-/'’.")):
-                set_year(i)
-            else:
-                roles[i] = "day"
-        for i, r in roles.items():
-            if r == "day":
-                day = vals[i]
-    elif season_word is not None:
-        season = _SEASONS[strip_accents(toks[season_word].text.rstrip(".")).lower()][1]
-        if len(nums) > 1:
-            raise DateParseError("too many numbers for a season")
-        if nums:
-            set_year(nums[0])
+    def set_month(self, i: int) -> None:
+        self.roles[i] = "month"
+        self.month = self.vals[i]
+
+    def set_day_month(self, di: int, mi: int) -> None:
+        self.roles[di], self.roles[mi] = "day", "month"
+        self.day, self.month = self.vals[di], self.vals[mi]
+
+
+def _read_with_month_name(r: _Reading, month_word: int) -> None:
+    """At most two numbers beside a month name: a four-digit or apostrophed one is the year, one
+    with an ordinal suffix a day, the others are read by :func:`_read_free_number`."""
+    r.month = _MONTHS[strip_accents(r.toks[month_word].text.rstrip(".")).lower()][0][1]
+    if len(r.nums) > 2:
+        raise DateParseError("too many numbers for a date with a month name")
+    free = []
+    for i in r.nums:
+        if r.lens[i] == 4 or r.apostrophe(i):
+            if r.year is not None:
+                raise DateParseError("two years")
+            r.set_year(i)
+        elif r.ordinal(i):
+            r.roles[i] = "day"
+        else:
+            free.append(i)
+    for i in free:
+        _read_free_number(r, i, month_word)
+    for i, role in r.roles.items():
+        if role == "day":
+            r.day = r.vals[i]
+
+
+def _read_free_number(r: _Reading, i: int, month_word: int) -> None:
+    """A number beside a month name that is neither plainly a year nor an ordinal: the year once
+    there is a day, the later of two numbers (or one over 31), a two-digit number right after
+    "month-" ("mar-04"); else the day."""
+    nums = r.nums
+    if "day" in r.roles.values():
+        if r.year is not None:
+            raise DateParseError("two days")
+        r.set_year(i)
+    elif len(nums) == 2 and r.year is None and (r.vals[i] > 31 or i == max(nums)):
+        r.set_year(i)
+    elif len(nums) == 1 and (r.vals[i] > 31 or (i > month_word and r.lens[i] == 2 and month_word + 2 == i
+                                                 and r.toks[month_word + 1].text in "-/'’.")):
+        r.set_year(i)
     else:
-        if len(nums) == 1:
-            i = nums[0]
-            if lens[i] == 4 or (apostrophe(i) and lens[i] == 2):
-                set_year(i)
-            else:
-                raise DateParseError("a lone number that is not a year")
-        elif len(nums) == 2:
-            a, b = nums
-            if lens[a] == 4 and lens[b] <= 2:
-                set_year(a); roles[b] = "month"; month = vals[b]
-            elif lens[b] == 4 and lens[a] <= 2:
-                set_year(b); roles[a] = "month"; month = vals[a]
-            elif lens[a] <= 2 and lens[b] <= 2:
-                if vals[b] > 31 or apostrophe(b):
-                    set_year(b); roles[a] = "month"; month = vals[a]
-                else:
-                    di, mi = _day_month(vals, a, b, None, dayfirst)
-                    roles[di], roles[mi] = "day", "month"
-                    day, month = vals[di], vals[mi]
-            else:
-                raise DateParseError("numbers do not form a date")
-        elif len(nums) == 3:
-            a, b, c = nums
-            if lens[a] == 4 and lens[b] <= 2 and lens[c] <= 2:
-                set_year(a); roles[b], roles[c] = "month", "day"; month, day = vals[b], vals[c]
-            elif lens[c] in (2, 4) and lens[a] <= 2 and lens[b] <= 2:
-                set_year(c)
-                di, mi = _day_month(vals, a, b, year, dayfirst)
-                roles[di], roles[mi] = "day", "month"
-                day, month = vals[di], vals[mi]
-            else:
-                raise DateParseError("numbers do not form a date")
-        elif nums:
-            raise DateParseError("too many numbers for a date")
-        if not nums:
-            raise DateParseError("no date in span")
-        for i in nums:
-            if roles.get(i) not in ("day", "month", "year"):
-                raise DateParseError("number without a role")
+        r.roles[i] = "day"
+
+
+def _read_with_season(r: _Reading, season_word: int) -> None:
+    """A season word with at most one number, its year."""
+    r.season = _SEASONS[strip_accents(r.toks[season_word].text.rstrip(".")).lower()][1]
+    if len(r.nums) > 1:
+        raise DateParseError("too many numbers for a season")
+    if r.nums:
+        r.set_year(r.nums[0])
+
+
+def _read_numbers(r: _Reading, dayfirst: bool) -> None:
+    """One to three numbers and no month or season word: a year; a year and a month; or a day,
+    a month and a year (``dayfirst``: the locale's order of an ambiguous day and month)."""
+    nums = r.nums
+    if len(nums) == 1:
+        i = nums[0]
+        if r.lens[i] == 4 or (r.apostrophe(i) and r.lens[i] == 2):
+            r.set_year(i)
+        else:
+            raise DateParseError("a lone number that is not a year")
+    elif len(nums) == 2:
+        _read_two_numbers(r, dayfirst)
+    elif len(nums) == 3:
+        _read_three_numbers(r, dayfirst)
+    elif nums:
+        raise DateParseError("too many numbers for a date")
+    if not nums:
+        raise DateParseError("no date in span")
     for i in nums:
-        toks[i].role = roles.get(i, "")
-        if not toks[i].role:
+        if r.roles.get(i) not in ("day", "month", "year"):
             raise DateParseError("number without a role")
 
-    if year is not None and not 1 <= year <= 9999:
-        raise DateParseError("year out of range")
-    if month is not None and not 1 <= month <= 12:
-        raise DateParseError("month out of range")
-    if day is not None:
-        if month is None or not _valid_day(year, month, day):
-            raise DateParseError("day out of range")
-        precision = DAY
-    elif month is not None:
-        precision = MONTH
-    elif season is not None:
-        precision = SEASON
-    elif year is not None:
-        precision = YEAR
-    else:  # pragma: no cover - every branch above sets a value or raises
-        raise DateParseError("no date in span")
-    if weekday_word is not None and (precision != DAY or year is None):
-        raise DateParseError("weekday without a full date")
 
-    dm = [i for i in nums if toks[i].role in ("day", "month")]
-    pad = any(toks[i].text.startswith("0") for i in dm) or not any(lens[i] == 1 for i in dm)
-    if month_word is not None and not any(toks[i].text.startswith("0") for i in dm):
+def _read_two_numbers(r: _Reading, dayfirst: bool) -> None:
+    """A year and a month (either order), or a day and a month without a year."""
+    a, b = r.nums
+    lens = r.lens
+    if lens[a] == 4 and lens[b] <= 2:
+        r.set_year(a)
+        r.set_month(b)
+    elif lens[b] == 4 and lens[a] <= 2:
+        r.set_year(b)
+        r.set_month(a)
+    elif lens[a] <= 2 and lens[b] <= 2:
+        if r.vals[b] > 31 or r.apostrophe(b):
+            r.set_year(b)
+            r.set_month(a)
+        else:
+            r.set_day_month(*_day_month(r.vals, a, b, None, dayfirst))
+    else:
+        raise DateParseError("numbers do not form a date")
+
+
+def _read_three_numbers(r: _Reading, dayfirst: bool) -> None:
+    """Year-month-day, or a day and a month (the locale's order first) then the year."""
+    a, b, c = r.nums
+    lens = r.lens
+    if lens[a] == 4 and lens[b] <= 2 and lens[c] <= 2:
+        r.set_year(a)
+        r.roles[b], r.roles[c] = "month", "day"
+        r.month, r.day = r.vals[b], r.vals[c]
+    elif lens[c] in (2, 4) and lens[a] <= 2 and lens[b] <= 2:
+        r.set_year(c)
+        r.set_day_month(*_day_month(r.vals, a, b, r.year, dayfirst))
+    else:
+        raise DateParseError("numbers do not form a date")
+
+
+def _precision(r: _Reading) -> str:
+    """The finest unit the values give (after checking their ranges)."""
+    if r.year is not None and not 1 <= r.year <= 9999:
+        raise DateParseError("year out of range")
+    if r.month is not None and not 1 <= r.month <= 12:
+        raise DateParseError("month out of range")
+    if r.day is not None:
+        if r.month is None or not _valid_day(r.year, r.month, r.day):
+            raise DateParseError("day out of range")
+        return DAY
+    if r.month is not None:
+        return MONTH
+    if r.season is not None:
+        return SEASON
+    if r.year is not None:
+        return YEAR
+    raise DateParseError("no date in span")  # pragma: no cover - every reading sets a value or raises
+
+
+def _padded(r: _Reading, month_word: int | None) -> bool:
+    """Whether a re-rendered day or month is zero-padded: as written (a leading zero, or no
+    one-digit day or month); beside a month name only with a leading zero."""
+    dm = [i for i in r.nums if r.toks[i].role in ("day", "month")]
+    pad = any(r.toks[i].text.startswith("0") for i in dm) or not any(r.lens[i] == 1 for i in dm)
+    if month_word is not None and not any(r.toks[i].text.startswith("0") for i in dm):
         pad = False
-    return ParsedDate(precision, year, month, day, season, toks, pad)
+    return pad
 
 
 # -- rendering ----------------------------------------------------------------------------------

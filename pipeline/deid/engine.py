@@ -1,5 +1,9 @@
 """De-identify one document: resolve overlaps, choose each span's replacement, rewrite, check leaks.
 
+Each span's replacement comes from the operator registered for the profile's action on it
+(:mod:`pipeline.deid.operators`: keep, redact, replace, shift, paraphrase); this module only
+looks it up, so it holds no branch per action.
+
 The text is rewritten by :func:`pipeline.spans.rewrite` only (right to left, new offsets back),
 so every output span's offsets are exact: ``result.text[s.start:s.end]`` is the surrogate,
 placeholder or kept original.
@@ -16,20 +20,20 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
-from pipeline.deid.ages import OVER_MAX
-from pipeline.deid.context import DeidContext, DocState, Original, SurrogateContext
+from pipeline.deid.context import DeidContext, DocState, Original
 from pipeline.deid.leaks import (Leak, Needle, field_text, find_leaks, merge_needles, needles, propagate, scan_fields,
                                  uncovered)
 from pipeline.deid.normalize import norm_key
-from pipeline.deid.paraphrase import (ParaphraseOutcome, ParaphraseTarget, PatientMemory, paraphrase_document,
-                                      plan_slots)
+# QualityRecord, trigram_similarity and the digest live with the operators that make them; they
+# stay importable from here (the quality report and the ray engine read them from the engine)
+from pipeline.deid.operators import (DocRewrite, Outcome, QualityRecord, fixed_text, operator_for, prepare_document,
+                                     rewrites, trigram_similarity)
+from pipeline.deid.operators import quality_digest as _digest  # noqa: F401
 from pipeline.deid.profile import Profile
 from pipeline.deid.pseudonyms import (document_pseudonym, explicit_patient_id, file_names, filter_meta,
                                       patient_pseudonym)
-from pipeline.deid.surrogates import NoSurrogate, Unparseable, generator_for, generator_name
 from pipeline.spans import Document, Span, SpanError, rewrite
 
 
@@ -72,7 +76,7 @@ def strength(span: Span, action_of: ActionOf | None = None) -> tuple:
     """Sort key, strongest first: a span the profile rewrites before one it keeps (so a kept
     span never shields a rewritten one's characters), then the longer, then the more directly
     identifying category (:data:`CATEGORY_RANK`), then the higher score, the earlier start, the label."""
-    kept = action_of is not None and action_of(span) == "keep"
+    kept = action_of is not None and not rewrites(action_of(span))
     return (kept, -(span.end - span.start), CATEGORY_RANK.get(span.category, len(CATEGORY_RANK)), -span.score,
             span.start, span.label, span.source, span.layer)
 
@@ -120,33 +124,6 @@ def resolve_overlaps(spans: Iterable[Span], action_of: ActionOf | None = None) -
     (exact duplicates included), so ``len(result) + merged == len(spans)``."""
     groups = overlap_groups(list(spans), action_of)
     return [g.span for g in groups], sum(len(g.members) - 1 for g in groups)
-
-
-@lru_cache(maxsize=1 << 15)
-def _trigrams(s: str) -> frozenset[str]:
-    s = f"  {s} "
-    return frozenset(s[i:i + 3] for i in range(len(s) - 2))
-
-
-def trigram_similarity(a: str, b: str) -> float:
-    """Jaccard similarity of the character trigrams of two normalised strings (1 = same)."""
-    ta, tb = _trigrams(norm_key(a)), _trigrams(norm_key(b))
-    if not ta and not tb:
-        return 1.0
-    return len(ta & tb) / len(ta | tb)
-
-
-@dataclass(frozen=True)
-class QualityRecord:
-    """One surrogate's quality facts; originals appear only as in-process hashes (no PHI).
-    ``action``: ``replace`` (a list surrogate), ``paraphrase`` (infilled) or ``shift``."""
-
-    category: str
-    same: bool
-    similarity: float
-    original_digest: int
-    surrogate_digest: int
-    action: str = "replace"
 
 
 @dataclass
@@ -216,17 +193,6 @@ class DeidResult:
                 "paraphrase_fallbacks": dict(self.paraphrase_fallbacks)}
 
 
-def _digest(value: str) -> int:
-    """An in-process stand-in for a value (Python's per-process salted hash of its normalised
-    form): enough to count distinct values in a batch, useless outside this process."""
-    return hash(("deid-quality", norm_key(value)))
-
-
-def _top_coded(span: Span, value: str) -> bool:
-    """"90+" is the Safe Harbor group for every age over 89, not anyone's value: it may repeat."""
-    return span.category == "AGE" and OVER_MAX in value
-
-
 def _locale(profile: Profile, ctx: DeidContext) -> str:
     return profile.locale or ctx.locale
 
@@ -258,7 +224,7 @@ def _patient_needles(ctx: DeidContext, pid: str, others: list[Original]) -> list
 
 def _original(text: str, span: Span, profile: Profile) -> Original:
     return Original(span.category, span.type, text[span.start:span.end],
-                    profile.action_for(span.category, span.type) == "keep")
+                    not rewrites(profile.action_for(span.category, span.type)))
 
 
 def _with_inputs(resolved: list[Original], inputs: Iterable[Original]) -> list[Original]:
@@ -334,8 +300,8 @@ def check_leaks(doc: Document, spans: Sequence[Span], profile: Profile, *, new_t
       notes, see :func:`pipeline.deid.leaks.needles`) searched in the text outside kept spans
       and placeholders, and with the input's own ids in the metadata, the ids and the file names.
     """
-    rewritten = [(s.start, s.end) for (s, _, _), a in zip(placed, actions) if a != "keep"]
-    must = [s for s in spans if profile.action_for(s.category, s.type) != "keep"]
+    rewritten = [(s.start, s.end) for (s, _, _), a in zip(placed, actions) if rewrites(a)]
+    must = [s for s in spans if rewrites(profile.action_for(s.category, s.type))]
     to_output = _output_offsets(placed)
     leaks: list[Leak] = []
     holes: list[tuple[int, int]] = []
@@ -347,7 +313,7 @@ def check_leaks(doc: Document, spans: Sequence[Span], profile: Profile, *, new_t
         leaks.append(Leak(doc.doc_id, s.category, s.type, oa, ob, "document", "text", "uncovered"))
     # not leaks: hits inside a kept span (the profile keeps it) or inside a placeholder (the
     # profile's template, "[AGE]", whatever the original was: a patient called "Age" is not in it)
-    fixed = [(ns, ne) for (_, ns, ne), a in zip(placed, actions) if a in ("keep", "redact")]
+    fixed = [(ns, ne) for (_, ns, ne), a in zip(placed, actions) if fixed_text(a)]
     found, _ = find_leaks(doc.doc_id, new_text, kept_ranges=fixed, prepared=prepared)
     leaks += [lk for lk in found if not any(a <= lk.start and lk.end <= b for a, b in holes)]
     fields = {"meta": field_text([meta]) if meta else "",
@@ -365,143 +331,118 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
 
     Overlapping spans become one span over their union (:func:`overlap_groups`). A span outside
     the text raises :class:`SpanError` (offsets only): leaving it out could leave PHI behind.
+    Each span is then rewritten by the operator of its action (:mod:`pipeline.deid.operators`).
     """
     text = doc.text
     spans = list(doc.spans if spans is None else spans)
-    for s in spans:
-        if not (0 <= s.start < s.end <= len(text)):
-            raise SpanError(f"{doc.doc_id}: span {s.start}-{s.end} ({s.label}) lies outside the text "
-                            f"(length {len(text)})")
+    _check_inside(doc, spans)
     named_pid = patient_id or explicit_patient_id(doc)
     pid = patient_id or patient_id_of(doc)
-    locale = _locale(profile, ctx)
-    action_of = _action_of(profile)
-    groups = overlap_groups(spans, action_of)
-    merged = len(spans) - len(groups)
-    resolved = [g.span for g in groups]
-    alternatives: list[tuple[Span, ...]] = [g.alternatives for g in groups]
-    doc_originals = _originals(text, resolved, spans, profile)
-    others = ctx.patient_originals.get(pid, [])
-    doc_needles, skipped = needles((o.category, o.type, o.text, "document") for o in doc_originals if not o.kept)
-    all_needles = merge_needles(doc_needles, _patient_needles(ctx, pid, others))
-    propagated = 0
-    if profile.propagate:
-        extra = propagate(doc.doc_id, text, [(s.start, s.end) for s in resolved], prepared=all_needles)
-        if extra:
-            propagated = len(extra)
-            pairs = sorted([*zip(resolved, alternatives), *((x, ()) for x in extra)],
-                           key=lambda p: (p[0].start, p[0].end))
-            resolved = [p[0] for p in pairs]
-            alternatives = [p[1] for p in pairs]
-            doc_originals = _originals(text, resolved, spans, profile)
-    span_originals = doc_originals[:len(resolved)]
-    state = _state_for(ctx, pid, doc_originals, others)
-
-    edits: list[tuple[Span, str]] = []
-    actions: list[str] = []
-    counts: dict[str, Counter] = {}
-    quality: list[QualityRecord] = []
-    unparseable_dates = unparseable_ages = fallbacks = 0
-    para = _paraphrases(text, resolved, span_originals, profile, ctx, state, pid, locale)
-    para_fallbacks: Counter = Counter(para.fallbacks.values())
-    for i, (span, orig) in enumerate(zip(resolved, span_originals)):
-        original = orig.text
-        action = profile.action_for(span.category, span.type)
-        if action == "paraphrase" and i not in para.fills:
-            action = "replace"      # counted in para_fallbacks: the list surrogate of its type instead
-        if action == "keep":
-            new = original
-        elif action == "redact":
-            new = profile.placeholder_for(span.category, span.type, original)
-        else:
-            core = original.strip()
-            lead = original[:len(original) - len(original.lstrip())]
-            trail = original[len(original.rstrip()):]
-            gen = generator_for(span.category, span.type)
-            new_core = None
-            if action == "paraphrase":
-                new_core = para.fills[i]
-            elif gen is not None and core:
-                sctx = SurrogateContext(ctx, profile, pid, span.category, span.type, locale, state)
-                try:
-                    new_core = gen(core, sctx)
-                except Unparseable:
-                    if span.category == "DATE":
-                        unparseable_dates += 1
-                    else:
-                        unparseable_ages += 1
-                except NoSurrogate:
-                    pass
-            if new_core is not None and (norm_key(new_core) == norm_key(core)
-                                         or (state.clashes(new_core) and not _top_coded(span, new_core))):
-                new_core = None      # never the original, never another real value of the patient
-            if new_core is None:
-                fallbacks += 1
-                action = "redact"
-                new = profile.placeholder_for(span.category, span.type, original)
-            else:
-                new = lead + new_core + trail
-                quality.append(QualityRecord(span.category, norm_key(new_core) == norm_key(core),
-                                             trigram_similarity(core, new_core),
-                                             _digest(core), _digest(new_core), action))
-        edits.append((span, new))
-        actions.append(action)
-        counts.setdefault(span.category, Counter())[action] += 1
-
-    new_text, placed = rewrite(text, edits)
+    res = _resolve(doc, spans, profile, ctx, pid)
+    state = _state_for(ctx, pid, res.originals, res.others)
+    run = DocRewrite(text, res.spans, res.originals[:len(res.spans)], profile, ctx, state, pid, _locale(profile, ctx))
+    out = _apply_operators(run)
+    new_text, placed = rewrite(text, out.edits)
     new_spans = [Span(s.doc_id, ns, ne, s.category, s.type, s.source, s.score, s.layer) for s, ns, ne in placed]
 
     output_id = document_pseudonym(ctx.secret, doc.doc_id)
     output_pid = patient_pseudonym(ctx.secret, named_pid) if named_pid else None
     meta, meta_dropped = filter_meta(doc.meta, profile.meta_keys)
-    leaks, n_uncovered = check_leaks(doc, spans, profile, new_text=new_text, placed=placed, actions=actions,
-                                     prepared=all_needles, output_id=output_id, output_patient_id=output_pid,
+    leaks, n_uncovered = check_leaks(doc, spans, profile, new_text=new_text, placed=placed, actions=out.actions,
+                                     prepared=res.needles, output_id=output_id, output_patient_id=output_pid,
                                      meta=meta, patient_id=named_pid)
     return DeidResult(
-        doc_id=doc.doc_id, patient_id=pid, text=new_text, spans=new_spans, actions=actions,
-        counts={c: dict(v) for c, v in sorted(counts.items())}, unparseable_dates=unparseable_dates,
-        unparseable_ages=unparseable_ages, fallbacks=fallbacks, merged_overlaps=merged, propagated=propagated,
-        leaks=leaks, leak_check_skipped=skipped, quality=quality, source_spans=list(resolved), meta=meta,
-        source_file=doc.source_file, output_id=output_id, output_patient_id=output_pid, meta_dropped=meta_dropped,
-        uncovered_chars=n_uncovered, alternatives=alternatives,
-        paraphrased=sum(1 for a in actions if a == "paraphrase"),
-        paraphrase_fallbacks={k: int(v) for k, v in sorted(para_fallbacks.items())},
+        doc_id=doc.doc_id, patient_id=pid, text=new_text, spans=new_spans, actions=out.actions,
+        counts={c: dict(v) for c, v in sorted(out.counts.items())}, unparseable_dates=out.unparseable_dates,
+        unparseable_ages=out.unparseable_ages, fallbacks=out.fallbacks, merged_overlaps=res.merged,
+        propagated=res.propagated, leaks=leaks, leak_check_skipped=res.skipped, quality=out.quality,
+        source_spans=list(res.spans), meta=meta, source_file=doc.source_file, output_id=output_id,
+        output_patient_id=output_pid, meta_dropped=meta_dropped, uncovered_chars=n_uncovered,
+        alternatives=res.alternatives, paraphrased=Counter(out.actions)["paraphrase"],
+        paraphrase_fallbacks={k: int(v) for k, v in sorted(Counter(run.paraphrase.fallbacks.values()).items())},
     )
 
 
-def _paraphrases(text: str, resolved: Sequence[Span], originals: Sequence[Original], profile: Profile,
-                 ctx: DeidContext, state: DocState, pid: str, locale: str) -> ParaphraseOutcome:
-    """Fills for the document's ``paraphrase`` spans (one call to the model), by span index.
+def _check_inside(doc: Document, spans: Sequence[Span]) -> None:
+    """SpanError (offsets and label only) for the first span outside the text."""
+    for s in spans:
+        if not (0 <= s.start < s.end <= len(doc.text)):
+            raise SpanError(f"{doc.doc_id}: span {s.start}-{s.end} ({s.label}) lies outside the text "
+                            f"(length {len(doc.text)})")
 
-    A span with nothing a model could fill (only format words) falls back at once (``no_slot``);
-    the others go to :func:`pipeline.deid.paraphrase.paraphrase_document` with the same
-    acceptance test as list surrogates: not the original, no real value of the note or the
-    patient in it."""
-    targets: list[ParaphraseTarget] = []
-    out = ParaphraseOutcome()
-    for i, (span, orig) in enumerate(zip(resolved, originals)):
-        if profile.action_for(span.category, span.type) != "paraphrase":
-            continue
-        original = orig.text
-        core = original.strip()
-        lead = len(original) - len(original.lstrip())
-        plan = plan_slots(core, span.category, span.type, generator_name(span.category, span.type)) if core else None
-        if plan is None:
-            out.fallbacks[i] = "no_slot"
-            continue
-        targets.append(ParaphraseTarget(i, span.start + lead, span.start + lead + len(core), span.category,
-                                        span.type, plan))
-    if not targets:
-        return out
 
-    def accept_for(t: ParaphraseTarget) -> Callable[[str], bool]:
-        return SurrogateContext(ctx, profile, pid, t.category, t.type, locale, state).acceptable(t.plan.core)
+@dataclass
+class _Resolved:
+    """A document's spans after overlap resolution and propagation, sorted by offset.
 
-    if ctx._paraphrased is None:
-        ctx._paraphrased = PatientMemory()
-    done = paraphrase_document(text, targets, ctx.infiller, secret=ctx.secret, patient_id=pid,  # type: ignore[arg-type]
-                               accept_for=accept_for, memory=ctx._paraphrased,  # type: ignore[arg-type]
-                               real_words=state.all_words)
-    out.fills.update(done.fills)
-    out.fallbacks.update(done.fallbacks)
+    ``alternatives[i]``: the input spans merged into ``spans[i]``; ``originals``: the spans'
+    values, then those of the merged input spans; ``others``: the patient's values from other
+    notes; ``needles``: the leak scan's needles for both (``skipped`` values too short to search)."""
+
+    spans: list[Span]
+    alternatives: list[tuple[Span, ...]]
+    originals: list[Original]
+    others: list[Original]
+    needles: list[Needle]
+    skipped: int
+    merged: int
+    propagated: int = 0
+
+
+def _resolve(doc: Document, spans: list[Span], profile: Profile, ctx: DeidContext, pid: str) -> _Resolved:
+    """One span per group of overlapping input spans, their values and needles; then (if the
+    profile propagates) unannotated copies of those values as spans of their own."""
+    groups = overlap_groups(spans, _action_of(profile))
+    resolved = [g.span for g in groups]
+    doc_originals = _originals(doc.text, resolved, spans, profile)
+    others = ctx.patient_originals.get(pid, [])
+    doc_needles, skipped = needles((o.category, o.type, o.text, "document") for o in doc_originals if not o.kept)
+    res = _Resolved(resolved, [g.alternatives for g in groups], doc_originals, others,
+                    merge_needles(doc_needles, _patient_needles(ctx, pid, others)), skipped, len(spans) - len(groups))
+    if not profile.propagate:
+        return res
+    extra = propagate(doc.doc_id, doc.text, [(s.start, s.end) for s in resolved], prepared=res.needles)
+    if extra:
+        res.propagated = len(extra)
+        pairs = sorted([*zip(res.spans, res.alternatives), *((x, ()) for x in extra)],
+                       key=lambda p: (p[0].start, p[0].end))
+        res.spans = [p[0] for p in pairs]
+        res.alternatives = [p[1] for p in pairs]
+        res.originals = _originals(doc.text, res.spans, spans, profile)
+    return res
+
+
+@dataclass
+class _Rewritten:
+    """The operators' outcomes for a document's spans, gathered for the result."""
+
+    edits: list[tuple[Span, str]] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    counts: dict[str, Counter] = field(default_factory=dict)
+    quality: list[QualityRecord] = field(default_factory=list)
+    unparseable_dates: int = 0
+    unparseable_ages: int = 0
+    fallbacks: int = 0
+
+    def add(self, span: Span, out: Outcome) -> None:
+        self.edits.append((span, out.text))
+        self.actions.append(out.action)
+        self.counts.setdefault(span.category, Counter())[out.action] += 1
+        if out.quality is not None:
+            self.quality.append(out.quality)
+        self.fallbacks += out.fallback
+        if out.unparseable:
+            if span.category == "DATE":
+                self.unparseable_dates += 1
+            else:
+                self.unparseable_ages += 1
+
+
+def _apply_operators(run: DocRewrite) -> _Rewritten:
+    """Each span rewritten by the operator of the profile's action for it, in offset order (the
+    operators' once-per-document steps first: the keyed draws come in the same order every run)."""
+    prepare_document(run)
+    out = _Rewritten()
+    for i, span in enumerate(run.spans):
+        out.add(span, operator_for(run.profile.action_for(span.category, span.type))(run, i))
     return out

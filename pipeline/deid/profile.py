@@ -101,7 +101,7 @@ class Profile:
                     raise ProfileError(f"{where}: {scope} {key!r} has unknown action {action!r}; "
                                        f"use one of {', '.join(ACTIONS)}")
         for cat, action in self.actions.items():
-            if action == "shift" and cat not in SHIFTABLE:
+            if action not in self.allowed_actions(cat):     # (an unknown action was refused above)
                 raise ProfileError(f"{where}: only {' and '.join(SHIFTABLE)} can be shifted, not {cat}")
         if self.default_action not in ACTIONS or self.default_action == "shift":
             raise ProfileError(f"{where}: default action must be redact, replace, paraphrase or keep")
@@ -143,6 +143,17 @@ class Profile:
         except (KeyError, IndexError, ValueError):
             raise ProfileError(f"profile {self.name!r}: placeholder template {tmpl!r} is not valid; "
                                "use {CATEGORY}, {Category}, {category}, {TYPE}, {Type}, {type}") from None
+
+    @staticmethod
+    def allowed_actions(category: str) -> tuple[str, ...]:
+        """The actions a profile may give ``category``: the one list :meth:`validate` accepts and
+        the app's profile forms offer. Every action, but ``shift`` only for dates and ages (which
+        take ``replace`` and ``paraphrase`` too, as synonyms of ``shift``: see :meth:`action_for`).
+
+        >>> Profile.allowed_actions("DATE"), Profile.allowed_actions("NAME")
+        (('redact', 'replace', 'paraphrase', 'shift', 'keep'), ('redact', 'replace', 'paraphrase', 'keep'))
+        """
+        return tuple(a for a in ACTIONS if a != "shift" or category in SHIFTABLE)
 
     # -- decisions ----------------------------------------------------------------------------
     def action_for(self, category: str, type_: str = "") -> str:

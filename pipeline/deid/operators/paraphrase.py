@@ -1,0 +1,64 @@
+"""``paraphrase``: a surrogate of the span's shape that the project's masked language model
+infills in the note's context (:mod:`pipeline.deid.paraphrase`).
+
+The model is called once per document (:func:`prepare`, before any span); a span it could not
+fill gets the list surrogate of ``replace`` instead, recorded as ``replace`` and counted by
+reason in the run's ``paraphrase_fallbacks``."""
+from __future__ import annotations
+
+from typing import Callable
+
+from pipeline.deid.operators.base import DocRewrite, Outcome, surrogate_outcome
+from pipeline.deid.operators.registry import register
+from pipeline.deid.operators.replace import replace
+from pipeline.deid.paraphrase import (ParaphraseOutcome, ParaphraseTarget, PatientMemory, paraphrase_document,
+                                      plan_slots)
+from pipeline.deid.surrogates import generator_name
+
+NAME = "paraphrase"
+
+
+def prepare(run: DocRewrite) -> None:
+    """Fills for the document's ``paraphrase`` spans (one call to the model), by span index.
+
+    A span with nothing a model could fill (only format words) falls back at once (``no_slot``);
+    the others go to :func:`pipeline.deid.paraphrase.paraphrase_document` with the same
+    acceptance test as list surrogates: not the original, no real value of the note or the
+    patient in it."""
+    targets: list[ParaphraseTarget] = []
+    out = ParaphraseOutcome()
+    run.paraphrase = out
+    for i, (span, orig) in enumerate(zip(run.spans, run.originals)):
+        if run.profile.action_for(span.category, span.type) != NAME:
+            continue
+        original = orig.text
+        core = original.strip()
+        lead = len(original) - len(original.lstrip())
+        plan = plan_slots(core, span.category, span.type, generator_name(span.category, span.type)) if core else None
+        if plan is None:
+            out.fallbacks[i] = "no_slot"
+            continue
+        targets.append(ParaphraseTarget(i, span.start + lead, span.start + lead + len(core), span.category,
+                                        span.type, plan))
+    if not targets:
+        return
+    ctx = run.ctx
+
+    def accept_for(t: ParaphraseTarget) -> Callable[[str], bool]:
+        return run.surrogate_context(t.category, t.type).acceptable(t.plan.core)
+
+    if ctx._paraphrased is None:
+        ctx._paraphrased = PatientMemory()
+    done = paraphrase_document(run.text, targets, ctx.infiller, secret=ctx.secret,  # type: ignore[arg-type]
+                               patient_id=run.patient_id, accept_for=accept_for,
+                               memory=ctx._paraphrased, real_words=run.state.all_words)  # type: ignore[arg-type]
+    out.fills.update(done.fills)
+    out.fallbacks.update(done.fallbacks)
+
+
+@register(NAME, prepare=prepare)
+def paraphrase(run: DocRewrite, i: int) -> Outcome:
+    """The model's fill for the span, else (no model, no slot, nothing acceptable) ``replace``."""
+    if i not in run.paraphrase.fills:
+        return replace(run, i)      # counted in the run's paraphrase_fallbacks
+    return surrogate_outcome(run, i, NAME, run.paraphrase.fills[i])
