@@ -13,6 +13,13 @@ same side-by-side fit, tunes its per-category thresholds on dev like the type th
 records the hierarchical output's dev metrics (``metrics["hierarchical"]``) next to the flat
 ensemble's; see :mod:`models.ensemble` for how a version joins the two.
 ``TrainConfig.category_members`` picks, per category, the members that vote for its types.
+
+The run reads top to bottom as named steps, each in a small module and testable alone: the
+settings checked and dev split off (here), the data prepared once (:mod:`models.train_data`:
+one :class:`~models.train_data.TrainData` value), the CRFs and encoders fitted
+(:mod:`models.train_fit`), weights, thresholds and dev metrics tuned (:mod:`models.train_tune`),
+and the version written (here). Progress and cancel are one shared
+:class:`~models.train_progress.RunProgress` object.
 """
 from __future__ import annotations
 
