@@ -13,18 +13,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from models.decode import LabelIndex, decode_many
 from models.scoring import score
+from models.train_config import TrainConfig
 from models.words import Words, bio_labels, spans_to_bio, tokenize
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document, Span
-
-if TYPE_CHECKING:
-    from models.trainer import TrainConfig
 
 Items = list[tuple[str, Words]]
 
@@ -113,7 +110,7 @@ class TrainData:
 
 
 def prepare_data(train_docs: list[Document], dev_docs: list[Document], schema: LabelSchema,
-                 cfg: "TrainConfig") -> TrainData:
+                 cfg: TrainConfig) -> TrainData:
     """Labels of the types the training notes have, the notes tokenised and tagged, the surrogate
     copies (``cfg.augment_copies``) and, in hierarchical mode, the category member's data."""
     present = {t for d in train_docs for _, _, t in gold(d, schema)}
@@ -134,7 +131,7 @@ def prepare_data(train_docs: list[Document], dev_docs: list[Document], schema: L
     return data
 
 
-def _augment(data: TrainData, cfg: "TrainConfig") -> Augmented:
+def _augment(data: TrainData, cfg: TrainConfig) -> Augmented:
     """``cfg.augment_copies`` surrogate copies of every training note, and of every dev note
     when the CRFs learn from copies and are refitted on train + dev."""
     from pipeline.deid.augment import surrogate_copies

@@ -15,7 +15,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,17 +22,9 @@ from models.crf import CRFConfig
 from models.crf_features import Gazetteer
 from models.crf_parallel import CRFFitResult, fit_crfs
 from models.encoder import EncoderMember, ProgressHook
+from models.train_config import CATEGORY_MEMBER, REFIT, TrainConfig
 from models.train_data import Items, TrainData
 from models.train_progress import UNIT, RunProgress
-
-if TYPE_CHECKING:
-    from models.trainer import TrainConfig
-
-#: the hierarchical mode's category member (a CRF with the ``crf`` member's settings)
-CATEGORY_MEMBER = "crf-category"
-#: suffix of a CRF's second fit, on training plus dev (see ``TrainConfig.refit_crf``)
-REFIT = "+dev"
-
 
 @dataclass
 class MemberPlan:
@@ -50,7 +41,7 @@ class MemberPlan:
         return len(self.fitted) + len(self.refit) + len(self.encoders)
 
 
-def plan_members(cfg: "TrainConfig", kinds: dict[str, str]) -> MemberPlan:
+def plan_members(cfg: TrainConfig, kinds: dict[str, str]) -> MemberPlan:
     hierarchical = cfg.mode == "hierarchical"
     crf_members = [m for m in cfg.members if kinds[m] == "crf"]
     fitted = crf_members + ([CATEGORY_MEMBER] if hierarchical else [])
@@ -139,7 +130,7 @@ def _shared_clusters(configs: dict[str, CRFConfig], texts: list[str], extra_text
     return train_clusters(list(texts) + list(extra_texts or []), seed=seed)
 
 
-def fit_crf_stage(cfg: "TrainConfig", data: TrainData, plan: MemberPlan, progress: RunProgress, save_root: Path,
+def fit_crf_stage(cfg: TrainConfig, data: TrainData, plan: MemberPlan, progress: RunProgress, save_root: Path,
                   extra_texts: list[str] | None = None) -> tuple[dict[str, list[np.ndarray]], dict[str, dict]]:
     """Fit the CRF members (and their refits) side by side, saved under ``save_root/<fit>``.
     Returns the dev probabilities per member (first fits only) and the cost per fit."""
@@ -185,7 +176,7 @@ class _EncoderWatch:
                              self.member, loss, None if f1 != f1 else f1)
 
 
-def train_encoders(cfg: "TrainConfig", data: TrainData, plan: MemberPlan, progress: RunProgress, save_root: Path,
+def train_encoders(cfg: TrainConfig, data: TrainData, plan: MemberPlan, progress: RunProgress, save_root: Path,
                    extra_texts: list[str] | None = None) -> tuple[dict[str, list[np.ndarray]], dict[str, dict]]:
     """Train the encoder members one after another (after the CRF fits' progress slices), saved
     under ``save_root/<member>``; returns their dev probabilities and costs."""
@@ -197,7 +188,7 @@ def train_encoders(cfg: "TrainConfig", data: TrainData, plan: MemberPlan, progre
     return dev_probs, meta
 
 
-def train_encoder(cfg: "TrainConfig", data: TrainData, m: str, base: int, progress: RunProgress, save_root: Path,
+def train_encoder(cfg: TrainConfig, data: TrainData, m: str, base: int, progress: RunProgress, save_root: Path,
                   extra_texts: list[str] | None = None) -> tuple[list[np.ndarray], dict]:
     """One encoder member on the training notes and all their copies, early-stopped on dev F1."""
     t0 = time.time()

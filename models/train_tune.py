@@ -11,20 +11,17 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import numpy as np
 
 from models.decode import average, decode, decode_many, thresholds_array, tune_thresholds
 from models.ensemble import combine_members, label_vote_weights
 from models.scoring import score
+from models.train_config import CATEGORY_MEMBER, TrainConfig
 from models.train_data import TrainData, commonest_types
-from models.train_fit import CATEGORY_MEMBER
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document, Span
-
-if TYPE_CHECKING:
-    from models.trainer import TrainConfig
 
 
 @dataclass
@@ -39,7 +36,7 @@ class DevTuning:
     type_policy: dict[str, str] = field(default_factory=dict)
 
 
-def tune_on_dev(cfg: "TrainConfig", data: TrainData, crf_members: list[str], dev_probs: dict[str, list[np.ndarray]],
+def tune_on_dev(cfg: TrainConfig, data: TrainData, crf_members: list[str], dev_probs: dict[str, list[np.ndarray]],
                 member_meta: dict[str, dict]) -> DevTuning:
     """Weights, thresholds and dev metrics from every member's dev probabilities (``dev_probs``)
     and their costs (``member_meta``: seconds, cpu_seconds)."""
@@ -60,7 +57,7 @@ def tune_on_dev(cfg: "TrainConfig", data: TrainData, crf_members: list[str], dev
     return tuned
 
 
-def member_weights(cfg: "TrainConfig", crf_members: list[str], dev_probs: dict[str, list[np.ndarray]],
+def member_weights(cfg: TrainConfig, crf_members: list[str], dev_probs: dict[str, list[np.ndarray]],
                    f1_of: Callable[[list[np.ndarray]], float]) -> dict[str, float]:
     """The configured weights (1 for a member not named), or, with encoders beside the CRFs and
     no weights given, the ones that maximise dev F1 (:func:`_tune_weights`)."""
@@ -70,7 +67,7 @@ def member_weights(cfg: "TrainConfig", crf_members: list[str], dev_probs: dict[s
     return weights
 
 
-def dev_ensemble(cfg: "TrainConfig", data: TrainData, weights: dict[str, float],
+def dev_ensemble(cfg: TrainConfig, data: TrainData, weights: dict[str, float],
                  dev_probs: dict[str, list[np.ndarray]]) -> list[np.ndarray]:
     """The members' dev probabilities joined as detection joins them."""
     if cfg.category_members:
@@ -82,7 +79,7 @@ def dev_ensemble(cfg: "TrainConfig", data: TrainData, weights: dict[str, float],
     return combine_members(dev_probs, cfg.members, [weights[m] for m in cfg.members], len(data.dev_items))
 
 
-def _dev_metrics(cfg: "TrainConfig", data: TrainData, ens: list[np.ndarray], thresholds: dict[str, float],
+def _dev_metrics(cfg: TrainConfig, data: TrainData, ens: list[np.ndarray], thresholds: dict[str, float],
                  dev_probs: dict[str, list[np.ndarray]], member_meta: dict[str, dict]) -> dict:
     """Strict dev scores of the ensemble (with its thresholds and at 0.5) and of every member."""
     words, gold, index = data.dev_words, data.dev_gold, data.index
@@ -97,7 +94,7 @@ def _dev_metrics(cfg: "TrainConfig", data: TrainData, ens: list[np.ndarray], thr
     return metrics
 
 
-def _tune_categories(tuned: DevTuning, cfg: "TrainConfig", data: TrainData, ens: list[np.ndarray],
+def _tune_categories(tuned: DevTuning, cfg: TrainConfig, data: TrainData, ens: list[np.ndarray],
                      cat_probs: list[np.ndarray], cat_meta: dict) -> None:
     """The category member's thresholds and dev scores, and the hierarchical join's, into ``tuned``."""
     words, cat_index = data.dev_words, data.cat_index

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from models.train_data import gold, prepare_data
-from models.train_fit import CATEGORY_MEMBER, REFIT, crf_jobs, fit_crf_stage, plan_members
+from models.train_config import CATEGORY_MEMBER, REFIT, TrainConfig, member_kind
+from models.train_fit import crf_jobs, fit_crf_stage, plan_members
 from models.train_progress import UNIT, RunProgress, TrainingCancelled
 from models.train_tune import dev_ensemble, member_weights, tune_on_dev
-from models.trainer import TrainConfig, member_kind
 from pipeline.formats import read_collection
 from pipeline.schemas import MEDDOCAN
 from pipeline.spans import Document
