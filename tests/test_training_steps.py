@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.train_data import gold, prepare_data
 from models.train_config import CATEGORY_MEMBER, REFIT, TrainConfig, member_kind
+from models.train_data import gold, prepare_data
 from models.train_fit import crf_jobs, fit_crf_stage, plan_members
 from models.train_progress import UNIT, RunProgress, TrainingCancelled
 from models.train_tune import dev_ensemble, member_weights, tune_on_dev
