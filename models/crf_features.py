@@ -239,28 +239,34 @@ def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | Non
     """Feature strings per word token (pycrfsuite takes lists of ``name=value`` strings).
 
     Exactly the lists of :func:`token_features_reference` (the readable specification; a test
-    compares them), built from per-form pieces cached across documents."""
+    compares them), built from per-form pieces cached across documents. A token's list is its
+    base features, then each switched-on group in turn (runs, line context, clusters, tags):
+    one pass over the tokens per group, in that order."""
     toks = words.tokens
-    n = len(toks)
     forms = [_form(t) for t in toks]
     low = [f[4] for f in forms]
-    starts, ends = words.starts, words.ends
-    glued = [False] + [starts[i] == ends[i - 1] for i in range(1, n)]
-    keys, dist, pos, line_no = _line_info(text, words)
-    runs = _cap_runs(toks, low) if extended else None
-    line_len: list[int] = []
+    lines = _line_info(text, words)
+    feats = _base_rows(words, forms, low, lines)
+    if extended:
+        _add_run_rows(feats, toks, low, forms)
     if line_context:
-        line_len = [0] * n
-        k = 0
-        while k < n:
-            j = k + 1
-            while j < n and pos[j] != 0:
-                j += 1
-            for m in range(k, j):
-                line_len[m] = j - k
-            k = j
-    cfeats = _cluster_feats(clusters, low) if clusters else None
-    gz = _tag_strings(gazetteer_tags) if gazetteer_tags is not None else None
+        _add_line_context(feats, low, lines[2])
+    if clusters:
+        _add_cluster_rows(feats, _cluster_feats(clusters, low))
+    if gazetteer_tags is not None:
+        _add_tag_rows(feats, _tag_strings(gazetteer_tags))
+    return feats
+
+
+def _base_rows(words: Words, forms: list[tuple], low: list[str],
+               lines: tuple[list[str], list[int], list[int], list[int]]) -> list[list[str]]:
+    """Every token's base features: its form, glue, line key and position, the words and shapes
+    at offsets -3..3, and the bigrams around it (the hot loop of feature extraction)."""
+    toks = words.tokens
+    n = len(toks)
+    starts, ends = words.starts, words.ends
+    keys, dist, pos, line_no = lines
+    glued = [False] + [starts[i] == ends[i - 1] for i in range(1, n)]
     is_colon = [t == ":" for t in toks]
     feats: list[list[str]] = []
     for i in range(n):
@@ -293,132 +299,105 @@ def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | Non
             f.append("bi+1=%s|%s" % (lw, low[i + 1]))
         if i > 1:
             f.append("bi-2=%s|%s" % (low[i - 2], low[i - 1]))
-        if runs is not None:
-            f.append("run=" + runs[i])
-            if i > 0:
-                f.append("run[-1]=" + runs[i - 1])
-            if i + 1 < n:
-                f.append("run[1]=" + runs[i + 1])
-            if i >= 4:
-                f.append(forms[i - 4][2])
-            if i + 4 < n:
-                f.append(forms[i + 4][3])
-            if i + 2 < n:
-                f.append("bi+2=%s|%s" % (low[i + 1], low[i + 2]))
-            if i > 0 and toks[i - 1] in ".;" or i == 0:
-                f.append("sent_start")
-        if line_context:
-            f.append("s4=" + lw[-4:])
-            f.append("p4=" + lw[:4])
-            if pos[i] > 0:
-                f.append("lfirst=" + low[i - pos[i]])
-            f.append("llen=" + _len_bucket(line_len[i]))
-        if cfeats is not None:
-            for d in (-2, -1, 0, 1, 2):
-                j = i + d
-                if 0 <= j < n and cfeats[j] is not None:
-                    f.extend(cfeats[j][d + 2])
-        if gz is not None:
-            f.extend(gz[i][0])
-            if i > 0:
-                f.extend(gz[i - 1][1])
-            if i + 1 < n:
-                f.extend(gz[i + 1][2])
         feats.append(f)
     return feats
+
+
+def _add_run_rows(feats: list[list[str]], toks: list[str], low: list[str], forms: list[tuple]) -> None:
+    """The ``extended`` group: capitalised-run positions, w[-4]/w[4], bi+2, sentence start."""
+    runs = _cap_runs(toks, low)
+    n = len(toks)
+    for i, f in enumerate(feats):
+        f.append("run=" + runs[i])
+        if i > 0:
+            f.append("run[-1]=" + runs[i - 1])
+        if i + 1 < n:
+            f.append("run[1]=" + runs[i + 1])
+        if i >= 4:
+            f.append(forms[i - 4][2])
+        if i + 4 < n:
+            f.append(forms[i + 4][3])
+        if i + 2 < n:
+            f.append("bi+2=%s|%s" % (low[i + 1], low[i + 2]))
+        if i > 0 and toks[i - 1] in ".;" or i == 0:
+            f.append("sent_start")
+
+
+def _line_lengths(pos: list[int]) -> list[int]:
+    """Per token, how many tokens its line has (``pos``: each token's index within its line)."""
+    n = len(pos)
+    line_len = [0] * n
+    k = 0
+    while k < n:
+        j = k + 1
+        while j < n and pos[j] != 0:
+            j += 1
+        for m in range(k, j):
+            line_len[m] = j - k
+        k = j
+    return line_len
+
+
+def _add_line_context(feats: list[list[str]], low: list[str], pos: list[int]) -> None:
+    """The ``line_context`` group (both extractors share it): 4-character affixes, the first
+    word of the token's line and the line's length."""
+    line_len = _line_lengths(pos)
+    for i, f in enumerate(feats):
+        lw = low[i]
+        f.append("s4=" + lw[-4:])
+        f.append("p4=" + lw[:4])
+        if pos[i] > 0:
+            f.append("lfirst=" + low[i - pos[i]])
+        f.append("llen=" + _len_bucket(line_len[i]))
+
+
+def _add_cluster_rows(feats: list[list[str]], cfeats: list[tuple | None]) -> None:
+    """The clusters group: each neighbour's (-2..2) cluster features at its offset."""
+    n = len(feats)
+    for i, f in enumerate(feats):
+        for d in (-2, -1, 0, 1, 2):
+            j = i + d
+            if 0 <= j < n and cfeats[j] is not None:
+                f.extend(cfeats[j][d + 2])
+
+
+def _add_tag_rows(feats: list[list[str]], gz: list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]) -> None:
+    """The tags group: the token's own tags, then its left and right neighbours'."""
+    n = len(feats)
+    for i, f in enumerate(feats):
+        f.extend(gz[i][0])
+        if i > 0:
+            f.extend(gz[i - 1][1])
+        if i + 1 < n:
+            f.extend(gz[i + 1][2])
 
 
 def token_features_reference(text: str, words: Words, gazetteer_tags: list[set[str]] | None = None,
                    extended: bool = False, clusters: dict[str, list[int]] | None = None,
                    line_context: bool = False) -> list[list[str]]:
     """Feature strings per word token (pycrfsuite takes lists of ``name=value`` strings): the
-    readable specification. :func:`token_features` computes exactly the same lists, faster."""
+    readable specification. :func:`token_features` computes exactly the same lists, faster.
+
+    A token's features, in order: its own word (:func:`_reference_word`), its place in its line
+    (:func:`_reference_line`), its neighbours (:func:`_reference_context`); then with
+    ``extended`` its capitalised run and wider context (:func:`_reference_runs`), with
+    ``line_context`` its line's first word and length, with ``clusters`` the word clusters at
+    offsets -2..2, and with ``gazetteer_tags`` its own and its neighbours' tags."""
     toks = words.tokens
     n = len(toks)
     low = [norm_token(t) for t in toks]
-    shp = [_shape(t) for t in toks]
-    glued = [i > 0 and words.starts[i] == words.ends[i - 1] for i in range(n)]
-    keys, dist, pos, line_no = _line_info(text, words)
+    lines = _line_info(text, words)
     runs = _cap_runs(toks, low) if extended else None
-    line_len: list[int] = []
-    if line_context:
-        line_len = [0] * n
-        k = 0
-        while k < n:
-            j = k + 1
-            while j < n and pos[j] != 0:
-                j += 1
-            for m in range(k, j):
-                line_len[m] = j - k
-            k = j
-    cl = None
-    if clusters:
-        cl = [clusters.get(w) for w in low]
+    cl = [clusters.get(w) for w in low] if clusters else None
     feats: list[list[str]] = []
     for i in range(n):
-        t = toks[i]
-        lw = low[i]
-        f = [
-            "b",
-            "w=" + lw,
-            "sh=" + shp[i],
-            "s3=" + lw[-3:],
-            "s2=" + lw[-2:],
-            "p3=" + lw[:3],
-            "p2=" + lw[:2],
-        ]
-        if t.isdigit():
-            f.append("dlen=" + _len_bucket(len(t)))
-        elif t[0].isalpha():
-            f.append("alen=" + _len_bucket(len(t)))
-        if glued[i]:
-            f.append("glued")
-        if i + 1 < n and glued[i + 1]:
-            f.append("glued+1")
-        if keys[i]:
-            f.append("key=" + keys[i])
-            f.append("key=%s|d=%s" % (keys[i], min(dist[i], 4)))
-            f.append("key=%s|sh=%s" % (keys[i], shp[i]))
-        elif dist[i] == 0 and any(toks[k] == ":" for k in range(i + 1, min(n, i + 4))):
-            f.append("inkey")
-        f.append("lpos=%d" % min(pos[i], 5))
-        f.append("line=%d" % min(line_no[i], 8))
-        for d in (-3, -2, -1, 1, 2, 3):
-            j = i + d
-            if 0 <= j < n:
-                f.append("w[%d]=%s" % (d, low[j]))
-                if abs(d) <= 2:
-                    f.append("sh[%d]=%s" % (d, shp[j]))
-                    if toks[j].isdigit():
-                        f.append("dlen[%d]=%s" % (d, _len_bucket(len(toks[j]))))
-            else:
-                f.append("pad[%d]" % d)
-        if i > 0:
-            f.append("bi-1=%s|%s" % (low[i - 1], lw))
-        if i + 1 < n:
-            f.append("bi+1=%s|%s" % (lw, low[i + 1]))
-        if i > 1:
-            f.append("bi-2=%s|%s" % (low[i - 2], low[i - 1]))
+        f = _reference_word(toks[i], low[i]) + _reference_line(words, lines, i) + _reference_context(toks, low, i)
         if runs is not None:
-            f.append("run=" + runs[i])
-            for d in (-1, 1):
-                j = i + d
-                if 0 <= j < n:
-                    f.append("run[%d]=%s" % (d, runs[j]))
-            for d in (-4, 4):
-                j = i + d
-                if 0 <= j < n:
-                    f.append("w[%d]=%s" % (d, low[j]))
-            if i + 2 < n:
-                f.append("bi+2=%s|%s" % (low[i + 1], low[i + 2]))
-            if i > 0 and toks[i - 1] in ".;" or i == 0:
-                f.append("sent_start")
-        if line_context:
-            f.append("s4=" + lw[-4:])
-            f.append("p4=" + lw[:4])
-            if pos[i] > 0:
-                f.append("lfirst=" + low[i - pos[i]])
-            f.append("llen=" + _len_bucket(line_len[i]))
+            f += _reference_runs(toks, low, runs, i)
+        feats.append(f)
+    if line_context:
+        _add_line_context(feats, low, lines[2])
+    for i, f in enumerate(feats):
         if cl is not None:
             for d in (-2, -1, 0, 1, 2):
                 j = i + d
@@ -428,8 +407,79 @@ def token_features_reference(text: str, words: Words, gazetteer_tags: list[set[s
                         f.append("c%d[%d]=%d" % (level, d, c))
         if gazetteer_tags is not None:
             _add_tag_features(f, gazetteer_tags, i)
-        feats.append(f)
     return feats
+
+
+def _reference_word(t: str, lw: str) -> list[str]:
+    """The token's own features: its lowercased form, shape, affixes, and length by kind."""
+    f = ["b", "w=" + lw, "sh=" + _shape(t), "s3=" + lw[-3:], "s2=" + lw[-2:], "p3=" + lw[:3], "p2=" + lw[:2]]
+    if t.isdigit():
+        f.append("dlen=" + _len_bucket(len(t)))
+    elif t[0].isalpha():
+        f.append("alen=" + _len_bucket(len(t)))
+    return f
+
+
+def _reference_line(words: Words, lines: tuple[list[str], list[int], list[int], list[int]], i: int) -> list[str]:
+    """Glued to a neighbour, the key of its line (or "inkey" inside one), place in the line."""
+    toks, n = words.tokens, len(words.tokens)
+    keys, dist, pos, line_no = lines
+    f = []
+    if i > 0 and words.starts[i] == words.ends[i - 1]:
+        f.append("glued")
+    if i + 1 < n and words.starts[i + 1] == words.ends[i]:
+        f.append("glued+1")
+    if keys[i]:
+        f.append("key=" + keys[i])
+        f.append("key=%s|d=%s" % (keys[i], min(dist[i], 4)))
+        f.append("key=%s|sh=%s" % (keys[i], _shape(toks[i])))
+    elif dist[i] == 0 and any(toks[k] == ":" for k in range(i + 1, min(n, i + 4))):
+        f.append("inkey")
+    f.append("lpos=%d" % min(pos[i], 5))
+    f.append("line=%d" % min(line_no[i], 8))
+    return f
+
+
+def _reference_context(toks: list[str], low: list[str], i: int) -> list[str]:
+    """Words at offsets -3..3 (shapes and digit lengths at -2..2), pads past the ends, bigrams."""
+    n = len(toks)
+    f = []
+    for d in (-3, -2, -1, 1, 2, 3):
+        j = i + d
+        if 0 <= j < n:
+            f.append("w[%d]=%s" % (d, low[j]))
+            if abs(d) <= 2:
+                f.append("sh[%d]=%s" % (d, _shape(toks[j])))
+                if toks[j].isdigit():
+                    f.append("dlen[%d]=%s" % (d, _len_bucket(len(toks[j]))))
+        else:
+            f.append("pad[%d]" % d)
+    if i > 0:
+        f.append("bi-1=%s|%s" % (low[i - 1], low[i]))
+    if i + 1 < n:
+        f.append("bi+1=%s|%s" % (low[i], low[i + 1]))
+    if i > 1:
+        f.append("bi-2=%s|%s" % (low[i - 2], low[i - 1]))
+    return f
+
+
+def _reference_runs(toks: list[str], low: list[str], runs: list[str], i: int) -> list[str]:
+    """The ``extended`` features: run positions at -1..1, words at -4 and 4, bi+2, sentence start."""
+    n = len(toks)
+    f = ["run=" + runs[i]]
+    for d in (-1, 1):
+        j = i + d
+        if 0 <= j < n:
+            f.append("run[%d]=%s" % (d, runs[j]))
+    for d in (-4, 4):
+        j = i + d
+        if 0 <= j < n:
+            f.append("w[%d]=%s" % (d, low[j]))
+    if i + 2 < n:
+        f.append("bi+2=%s|%s" % (low[i + 1], low[i + 2]))
+    if i > 0 and toks[i - 1] in ".;" or i == 0:
+        f.append("sent_start")
+    return f
 
 
 def _add_tag_features(f: list[str], tags: list[set[str]], i: int) -> None:

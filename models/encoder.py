@@ -16,7 +16,6 @@ import copy
 import json
 import logging
 import math
-import os
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -235,14 +234,34 @@ class EncoderMember:
               dev_items: list[tuple[str, Words]] | None = None,
               dev_eval: Callable[["EncoderMember", list[np.ndarray]], float] | None = None,
               extra_texts: list[str] | None = None, hook: ProgressHook | None = None) -> "EncoderMember":
-        """Fit a member; early-stops on ``dev_eval`` (dev F1 from the member's dev probabilities)."""
+        """Fit a member; early-stops on ``dev_eval`` (dev F1 from the member's dev probabilities).
+
+        The steps: seed and build the untrained member (:meth:`_untrained`), cut the training
+        notes into labelled windows, pre-train as a masked LM when asked (:meth:`_pretrain_mlm`),
+        then fine-tune with early stopping (:meth:`_finetune`)."""
+        hook = hook or ProgressHook()
+        texts = [t for t, _ in train_items] + list(extra_texts or [])  # the vocabulary sees them all
+        member = cls._untrained(name, labels, config, texts)
+        docs = member._docs([w for _, w in train_items], train_tags)
+        wins = member._windows(docs, overlap=min(config.overlap, 32), with_labels=True)
+        steps_per_epoch = math.ceil(len(wins) / config.batch_size)
+        mlm_wins = member._mlm_windows(docs, extra_texts) if config.mlm_epochs > 0 and not config.init_from else None
+        hook.begin(steps_per_epoch * config.epochs
+                   + (math.ceil(len(mlm_wins) / config.batch_size) * config.mlm_epochs if mlm_wins is not None else 0))
+        if mlm_wins is not None:
+            member._pretrain_mlm(mlm_wins, hook)
+        member._finetune(docs, wins, steps_per_epoch, hook, dev_items, dev_eval)
+        return member
+
+    @classmethod
+    def _untrained(cls, name: str, labels: list[str], config: EncoderConfig, texts: list[str]) -> "EncoderMember":
+        """Seed the run, then a member from ``config.init_from`` (offline: ``local_files_only``)
+        or a fresh model over a vocabulary trained on ``texts``. ``config.max_len`` shrinks to
+        what a checkpoint's position table holds."""
         from transformers import AutoModelForTokenClassification
 
-        hook = hook or ProgressHook()
         _set_seed(config.seed)
-        texts = [t for t, _ in train_items] + list(extra_texts or [])  # the vocabulary sees them all
         if config.init_from:
-            os.environ["HF_HUB_OFFLINE"] = "1"
             tokenizer = from_checkpoint(config.init_from)
             model = AutoModelForTokenClassification.from_pretrained(
                 config.init_from, local_files_only=True, num_labels=len(labels), ignore_mismatched_sizes=True)
@@ -256,70 +275,47 @@ class EncoderMember:
             model = AutoModelForTokenClassification.from_config(hf_cfg)
         model.config.id2label = {i: l for i, l in enumerate(labels)}
         model.config.label2id = {l: i for i, l in enumerate(labels)}
-        member = cls(name, labels, config, tokenizer, model)
+        return cls(name, labels, config, tokenizer, model)
 
-        docs = member._docs([w for _, w in train_items], train_tags)
-        wins = member._windows(docs, overlap=min(config.overlap, 32), with_labels=True)
-        steps_per_epoch = math.ceil(len(wins) / config.batch_size)
-        do_mlm = config.mlm_epochs > 0 and not config.init_from
-        mlm_wins = None
-        if do_mlm:
-            from models.words import tokenize
-            extra = [tokenize(t) for t in (extra_texts or [])]
-            mlm_docs = docs + member._docs(extra)
-            mlm_wins = member._windows(mlm_docs, overlap=0, with_labels=False)
-        hook.begin(steps_per_epoch * config.epochs
-                   + (math.ceil(len(mlm_wins) / config.batch_size) * config.mlm_epochs if do_mlm else 0))
-        if do_mlm:
-            member._pretrain_mlm(mlm_wins, hook)
-        counts = np.ones(len(labels))
+    def _mlm_windows(self, docs: list[_Doc], extra_texts: list[str] | None) -> list:
+        """Unlabelled windows of the training notes and the extra texts, for masked-LM pre-training."""
+        from models.words import tokenize
+
+        extra = [tokenize(t) for t in (extra_texts or [])]
+        return self._windows(docs + self._docs(extra), overlap=0, with_labels=False)
+
+    def _loss(self, docs: list[_Doc]) -> torch.nn.CrossEntropyLoss:
+        """Cross-entropy with rare labels up-weighted (:func:`class_weights` of the label counts)."""
+        counts = np.ones(len(self.labels))
         for d in docs:
             for y in d.labels:
                 counts[y] += 1
-        weights = class_weights(counts, config.class_weight_power, config.max_class_weight)
-        loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(weights, dtype=torch.float32), ignore_index=-100)
+        weights = class_weights(counts, self.config.class_weight_power, self.config.max_class_weight)
+        return torch.nn.CrossEntropyLoss(weight=torch.tensor(weights, dtype=torch.float32), ignore_index=-100)
 
-        model = member.model
+    def _finetune(self, docs: list[_Doc], wins: list, steps_per_epoch: int, hook: ProgressHook,
+                  dev_items: list[tuple[str, Words]] | None,
+                  dev_eval: Callable[["EncoderMember", list[np.ndarray]], float] | None) -> None:
+        """Epochs over the labelled windows; after each, dev F1 (when ``dev_eval`` and
+        ``dev_items`` are given) keeps the best weights and stops after ``patience`` epochs
+        without gain."""
+        config, model = self.config, self.model
+        loss_fn = self._loss(docs)
         # tiny gradients of a small model drift into denormal floats, which x86 CPUs handle
         # a hundred times slower; flushing them to zero changes nothing that matters here
         torch.set_flush_denormal(True)
         opt = _adamw(model.parameters(), config.lr, config.weight_decay)
-        total = steps_per_epoch * config.epochs
-        sched = torch.optim.lr_scheduler.LambdaLR(opt, _linear_warmup(total, config.warmup))
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, _linear_warmup(steps_per_epoch * config.epochs, config.warmup))
         rng = random.Random(config.seed)
         gen = torch.Generator().manual_seed(config.seed + 2)
         best_f1, best_state, best_epoch, bad = -1.0, None, -1, 0
         for epoch in range(config.epochs):
-            model.train()
-            order = list(range(len(wins)))
-            rng.shuffle(order)
-            run_loss, n = 0.0, 0
-            for s in range(0, len(order), config.batch_size):
-                batch = [wins[k] for k in order[s:s + config.batch_size]]
-                ids, att, lab = member._batch(batch, with_labels=True)
-                if config.input_mask > 0:
-                    # hide some pieces (labels stay): names and numbers must be recognised from
-                    # their context too, not only memorised from the few hundred training notes
-                    hide = (torch.rand(ids.shape, generator=gen) < config.input_mask) & att.bool()
-                    hide &= (ids != tokenizer.cls_id) & (ids != tokenizer.sep_id)
-                    ids = ids.masked_fill(hide, tokenizer.mask_id)
-                with torch.autocast("cpu", dtype=torch.bfloat16, enabled=config.bf16):
-                    logits = model(input_ids=ids, attention_mask=att).logits
-                loss = loss_fn(logits.float().view(-1, len(labels)), lab.view(-1))
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                opt.step()
-                sched.step()
-                opt.zero_grad(set_to_none=True)
-                run_loss += loss.item()
-                n += 1
-                hook.step("finetune", loss.item())
-            avg = run_loss / max(1, n)
+            avg = self._finetune_epoch(wins, rng, gen, loss_fn, opt, sched, hook)
             dev_f1 = float("nan")
             if dev_items and dev_eval is not None:
                 model.eval()
-                dev_f1 = float(dev_eval(member, member.predict_proba(dev_items)))
-            member.history.append({"epoch": epoch + 1, "loss": avg, "dev_f1": dev_f1})
+                dev_f1 = float(dev_eval(self, self.predict_proba(dev_items)))
+            self.history.append({"epoch": epoch + 1, "loss": avg, "dev_f1": dev_f1})
             hook.epoch(epoch + 1, avg, dev_f1)
             if dev_eval is None or not dev_items:
                 continue
@@ -336,8 +332,37 @@ class EncoderMember:
         if best_state is not None:
             model.load_state_dict(best_state)
         model.eval()
-        member.best_epoch = best_epoch
-        return member
+        self.best_epoch = best_epoch
+
+    def _finetune_epoch(self, wins: list, rng: random.Random, gen: torch.Generator, loss_fn, opt, sched,
+                        hook: ProgressHook) -> float:
+        """One pass over the windows in ``rng``'s order; the mean loss."""
+        config, model, tokenizer = self.config, self.model, self.tokenizer
+        model.train()
+        order = list(range(len(wins)))
+        rng.shuffle(order)
+        run_loss, n = 0.0, 0
+        for s in range(0, len(order), config.batch_size):
+            batch = [wins[k] for k in order[s:s + config.batch_size]]
+            ids, att, lab = self._batch(batch, with_labels=True)
+            if config.input_mask > 0:
+                # hide some pieces (labels stay): names and numbers must be recognised from
+                # their context too, not only memorised from the few hundred training notes
+                hide = (torch.rand(ids.shape, generator=gen) < config.input_mask) & att.bool()
+                hide &= (ids != tokenizer.cls_id) & (ids != tokenizer.sep_id)
+                ids = ids.masked_fill(hide, tokenizer.mask_id)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=config.bf16):
+                logits = model(input_ids=ids, attention_mask=att).logits
+            loss = loss_fn(logits.float().view(-1, len(self.labels)), lab.view(-1))
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            opt.zero_grad(set_to_none=True)
+            run_loss += loss.item()
+            n += 1
+            hook.step("finetune", loss.item())
+        return run_loss / max(1, n)
 
     def _pretrain_mlm(self, wins: list, hook: ProgressHook) -> None:
         from transformers import AutoModelForMaskedLM
@@ -400,7 +425,6 @@ class EncoderMember:
 
     @classmethod
     def load(cls, directory: str | Path) -> "EncoderMember":
-        os.environ["HF_HUB_OFFLINE"] = "1"
         from transformers import AutoModelForTokenClassification
 
         d = Path(directory)

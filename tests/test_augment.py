@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import models.trainer as trainer
+import models.train_fit as train_fit   # the fitting steps train_ensemble runs
 from models.trainer import train_ensemble
 from pipeline.deid.augment import augment_profile, surrogate_copies
 from pipeline.formats import read_collection
@@ -74,8 +74,8 @@ def test_the_profile_replaces_every_category_but_other_and_propagates_nothing():
 
 def test_the_encoders_learn_from_the_copies_and_the_crfs_unless_told_not_to(docs, tmp_path, monkeypatch):
     seen: dict[str, int] = {}
-    real_train = trainer.EncoderMember.train
-    real_fit = trainer.fit_crfs
+    real_train = train_fit.EncoderMember.train
+    real_fit = train_fit.fit_crfs
 
     def spy_train(name, items, tags, *a, **k):
         seen[name] = len(items)
@@ -86,8 +86,8 @@ def test_the_encoders_learn_from_the_copies_and_the_crfs_unless_told_not_to(docs
         seen["crf fit_on"] = max(fit_on.values())
         return real_fit(configs, items, *a, fit_on=fit_on, **k)
 
-    monkeypatch.setattr(trainer.EncoderMember, "train", staticmethod(spy_train))
-    monkeypatch.setattr(trainer, "fit_crfs", spy_fit)
+    monkeypatch.setattr(train_fit.EncoderMember, "train", staticmethod(spy_train))
+    monkeypatch.setattr(train_fit, "fit_crfs", spy_fit)
     train, dev = docs[:12], docs[12:]
     cfg = dict(members=["crf", "bert"], seed=3, threads=1, crf={"max_iterations": 5, "clusters": False},
                encoders={"bert": dict(TINY_ENCODER)}, augment_copies=2, augment_crf=False, crf_workers=1)
@@ -116,14 +116,14 @@ def test_bad_augment_settings_are_refused_before_anything_is_trained(docs, tmp_p
 def test_in_hierarchical_mode_the_category_member_learns_from_the_copies_in_step_with_the_crfs(docs, tmp_path,
                                                                                             monkeypatch):
     seen: dict = {}
-    real_fit = trainer.fit_crfs
+    real_fit = train_fit.fit_crfs
 
     def spy_fit(configs, items, tags, *a, targets=None, fit_on=None, **k):
         seen.update(items=len(items), tags=len(tags), fit_on=dict(fit_on),
                     targets={j: len(t[0]) for j, t in (targets or {}).items()})
         return real_fit(configs, items, tags, *a, targets=targets, fit_on=fit_on, **k)
 
-    monkeypatch.setattr(trainer, "fit_crfs", spy_fit)
+    monkeypatch.setattr(train_fit, "fit_crfs", spy_fit)
     cfg = dict(members=["crf"], seed=3, threads=1, crf={"max_iterations": 5, "clusters": False}, crf_workers=1,
                augment_copies=1, augment_crf=True, mode="hierarchical")
     info = train_ensemble(docs[:12], docs[12:], MEDDOCAN, cfg, tmp_path)

@@ -1,0 +1,123 @@
+"""A training run's settings: :class:`TrainConfig`, the default members and their settings,
+and the checks that refuse a bad member list or mode before anything is read or trained.
+
+Kept apart from :mod:`models.trainer` so that the run's steps (:mod:`models.train_data`,
+:mod:`models.train_fit`, :mod:`models.train_tune`) can take a ``TrainConfig`` without importing
+the module that calls them. :mod:`models.trainer` re-exports every name here.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from models.crf import CRFConfig
+from models.encoder import ARCHITECTURES, EncoderConfig
+from models.ensemble import MODES
+from pipeline.schemas import LabelSchema
+
+# Defaults sized for two CPU cores and a few hundred notes (see benchmarks/detection_meddocan.py).
+# Two layers of width 128: on two shared CPU cores a wider or deeper encoder cannot be trained
+# for enough epochs within the 20-minute budget, nor run at 20 notes/s.
+DEFAULT_ENCODERS: dict[str, dict] = {
+    "bert": dict(arch="bert", hidden=128, layers=2, heads=4, intermediate=512, epochs=8, patience=3, lr=2e-3),
+    "electra": dict(arch="electra", hidden=128, layers=2, heads=4, intermediate=512, embedding_size=64,
+                    epochs=8, patience=3, lr=2e-3),
+    "roberta": dict(arch="roberta", hidden=128, layers=2, heads=4, intermediate=512, epochs=8, patience=3,
+                    lr=2e-3),
+}
+
+
+# CRF members differ in regularisation and features; averaged they are a little better than the
+# best of them (MEDDOCAN dev, trained on train: 0.9641 alone, 0.9652 for these three).
+DEFAULT_CRFS: dict[str, dict] = {
+    "crf": {},
+    "crf-l1": dict(c1=0.05, c2=0.01),
+    "crf-rules": dict(rule_features=True),
+}
+
+
+#: what a training run fits when no members are named (see ``TrainConfig.members``)
+DEFAULT_MEMBERS: tuple[str, ...] = ("crf",)
+
+#: the hierarchical mode's category member (a CRF with the ``crf`` member's settings)
+CATEGORY_MEMBER = "crf-category"
+#: suffix of a CRF's second fit, on training plus dev (see ``TrainConfig.refit_crf``)
+REFIT = "+dev"
+
+@dataclass
+class TrainConfig:
+    # One CRF. On MEDDOCAN the encoder members reached 0.70 F1 and were tuned to weight 0, and the
+    # three CRFs together (crf, crf-l1, crf-rules) matched this one at the default operating point
+    # (span recall 0.9671 both, strict F1 0.9613 vs 0.9605, missed PHI tokens per 1,000 1.08 vs
+    # 1.15) for three times the training (9.5 vs 3.1 minutes); every other member trains when asked
+    members: list[str] = field(default_factory=lambda: list(DEFAULT_MEMBERS))
+    locale: str = "es"
+    seed: int = 13
+    target_recall: float = 0.99
+    dev_fraction: float = 0.15           # used when no dev documents are given
+    epochs: int | None = None            # overrides every encoder's epochs
+    encoders: dict[str, dict] = field(default_factory=dict)   # per-member EncoderConfig overrides
+    crf: dict = field(default_factory=dict)                   # CRFConfig overrides for every CRF member
+    crfs: dict[str, dict] = field(default_factory=dict)       # per-CRF-member overrides (crf, crf-l1, ...)
+    weights: dict[str, float] = field(default_factory=dict)   # member weights in the average
+    tune_weights: bool = True            # pick member weights on dev (when none are given)
+    refit_crf: bool = True               # after tuning, retrain the CRF members on train + dev (cheap)
+    mlm_epochs: int | None = None        # overrides every encoder's mlm_epochs
+    threads: int | None = None           # torch.set_num_threads
+    name: str | None = None              # version name (default: v<UTC time>-<random>)
+    min_threshold_support: int = 5
+    threshold_measure: str = "token"     # recall the thresholds aim at: "token" (PHI coverage) or "strict"
+    learn_type_policy: bool = False      # per type, how rule/dictionary spans join the model's (on dev; noisy on small dev sets)
+    crf_workers: int | None = None       # CRF members fitted at once, one process each (None: all, up to 2x the cores)
+    mode: str = "flat"                   # "hierarchical": also a category member, joined with the type members
+    category_members: dict[str, list[str]] = field(default_factory=dict)  # category -> members voting for its types
+    augment_copies: int = 1              # surrogate copies of every training note the members learn from (0: none)
+    augment_crf: bool = True             # the CRF members learn from the copies too (the encoders always do)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TrainConfig":
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+    def crf_config(self, name: str) -> CRFConfig:
+        if name == CATEGORY_MEMBER:    # the category member learns with the crf member's settings
+            name = "crf"
+        over = {**DEFAULT_CRFS.get(name, {}), **self.crf, **self.crfs.get(name, {})}
+        return CRFConfig(**{**asdict(CRFConfig()), "locale": self.locale, **over})
+
+    def encoder_config(self, name: str) -> EncoderConfig:
+        base = dict(DEFAULT_ENCODERS.get(name, {"arch": name}))
+        base.update(self.encoders.get(name, {}))
+        base.setdefault("seed", self.seed)
+        if "seed" not in self.encoders.get(name, {}):
+            base["seed"] = self.seed + sum(map(ord, name))  # members differ, runs repeat
+        if self.epochs is not None:
+            base["epochs"] = self.epochs
+        if self.mlm_epochs is not None:
+            base["mlm_epochs"] = self.mlm_epochs
+        return EncoderConfig.from_dict(base)
+
+
+def member_kind(name: str) -> str:
+    """``crf`` and ``crf-<variant>`` are CRF members; the encoder architectures are encoders."""
+    if name == "crf" or (name.startswith("crf-") and len(name) > 4 and name[4:].replace("-", "").isalnum()):
+        return "crf"
+    if name in ARCHITECTURES or name in DEFAULT_ENCODERS:
+        return "encoder"
+    raise ValueError(f"unknown member {name!r}: use crf, crf-<variant> ({', '.join(list(DEFAULT_CRFS)[1:])}), "
+                     f"{', '.join(ARCHITECTURES)}")
+
+
+def check_mode(cfg: "TrainConfig", schema: LabelSchema) -> None:
+    """Refuse an unknown mode or a category-members choice that names an unknown category or a
+    member not in the ensemble (one line, no document content)."""
+    if cfg.mode not in MODES:
+        raise ValueError(f"unknown ensemble mode {cfg.mode!r}; use one of {', '.join(MODES)}")
+    if cfg.mode == "hierarchical" and CATEGORY_MEMBER in cfg.members:
+        raise ValueError(f"{CATEGORY_MEMBER} is the hierarchical mode's own member; do not list it")
+    if not isinstance(cfg.category_members, dict):
+        raise ValueError("category members must map a category to a list of members")
+    for cat, names in cfg.category_members.items():
+        if cat not in schema.categories:
+            raise ValueError(f"category members: the schema has no category {cat!r}")
+        if isinstance(names, str) or not names or any(n not in cfg.members for n in names):
+            raise ValueError(f"category members for {cat}: list one or more of the ensemble's members "
+                             f"({', '.join(cfg.members)})")
