@@ -48,7 +48,7 @@ def tune_on_dev(cfg: TrainConfig, data: TrainData, crf_members: list[str], dev_p
     if cfg.mode == "hierarchical":
         _tune_categories(tuned, cfg, data, ens, dev_probs[CATEGORY_MEMBER], member_meta[CATEGORY_MEMBER])
     if cfg.learn_type_policy:
-        from pipeline.detection.combine import learn_type_policy
+        from pipeline.detection.merge_policy import learn_type_policy
 
         thr = thresholds_array(data.index, thresholds)
         model_spans = [[Span(d.doc_id, s, e, data.schema.category_of(t), t) for s, e, t in spans]

@@ -12,7 +12,7 @@ A project with no gold (a cold start) can ask for more than rules and dictionari
   spans are relabelled through the schemas (:func:`pipeline.schemas.map_schema`; types the
   target cannot hold are dropped and counted) and joined with this project's rules and
   dictionaries exactly as a project's own model is (model spans first,
-  :func:`pipeline.detection.combine.merge_model_first`);
+  :func:`pipeline.detection.merge_policy.merge_model_first`);
 * a **pretrained member** that needs no gold (``pretrained``, e.g. spaCy ``es_core_news_sm``,
   :mod:`pipeline.detection.pretrained_ner`): its spans are added where nothing else found
   anything (the same merge, the detector's output first).

@@ -40,7 +40,6 @@ Model-first detection's repairs of a model's boundaries are the locale's boundar
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -271,11 +270,3 @@ def combine(spans: Iterable[Span], text: str, *, source_priority: Sequence[str] 
     alternatives.sort(key=lambda x: (x.start, x.end, x.label))
     return kept, dedupe(alternatives)
 
-
-def __getattr__(name: str):
-    """``learn_type_policy`` and ``merge_model_first`` moved to :mod:`pipeline.detection.merge_policy`;
-    the old import path keeps working (``models.trainer`` uses it). Imported when asked for, so
-    the two modules do not import each other."""
-    if name in ("learn_type_policy", "merge_model_first"):
-        return getattr(importlib.import_module("pipeline.detection.merge_policy"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
