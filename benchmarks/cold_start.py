@@ -94,6 +94,21 @@ def _setup(db_path: Path) -> bool:
         return False
 
 
+def _source_and_cold(db, filled: bool, name: str, schemas: tuple, gold_docs, notes, models: Path) -> tuple[int, int]:
+    """The ids of the ``<name>-train`` project (``gold_docs`` as gold) and the ``<name>-cold`` one
+    (``notes`` without spans), made on the database's first use."""
+    import store
+    from pipeline.spans import Document
+
+    names = (f"{name}-train", f"{name}-cold")
+    if not filled:
+        src = _project(db, names[0], schemas[0], models)
+        store.add_documents(db, src, gold_docs, layer="gold")
+        cold = _project(db, names[1], schemas[1], models)
+        store.add_documents(db, cold, [Document(doc_id=d.doc_id, text=d.text) for d in notes], layer=None)
+    return tuple(store.get_project_by_name(db, n).id for n in names)
+
+
 def _run_sources(db_path: Path, cold: int, gold_docs, sources: list[tuple[str, dict]], out: dict) -> list:
     import store
     from services import preannotation as pa
@@ -119,19 +134,13 @@ def meddocan(corpus: Path, tmp: Path, seed: int, out: dict) -> None:
     from pipeline.detection.pretrained_ner import unavailable_reason
     from pipeline.formats import read_collection
     from pipeline.schemas import MEDDOCAN
-    from pipeline.spans import Document
 
     db_path = tmp / "meddocan.db"
     filled = _setup(db_path)
     train = read_collection(corpus / "train", "brat", MEDDOCAN)
     dev = read_collection(corpus / "dev", "brat", MEDDOCAN)
     with store.connect(db_path) as db:
-        if not filled:
-            src = _project(db, "meddocan-train", MEDDOCAN, tmp / "models")
-            store.add_documents(db, src, train, layer="gold")
-            cold = _project(db, "meddocan-cold", MEDDOCAN, tmp / "models")
-            store.add_documents(db, cold, [Document(doc_id=d.doc_id, text=d.text) for d in dev], layer=None)
-        src, cold = (store.get_project_by_name(db, n).id for n in ("meddocan-train", "meddocan-cold"))
+        src, cold = _source_and_cold(db, filled, "meddocan", (MEDDOCAN, MEDDOCAN), train, dev, tmp / "models")
     mv, wall, cpu = _train_source(db_path, src, seed)
     print(f"MEDDOCAN: CRF trained on {len(train)} train/ notes in another project: {wall:.0f} s wall, {cpu:.0f} s CPU "
           f"(load {os.getloadavg()[0]:.2f})")
@@ -164,12 +173,7 @@ def english(tmp: Path, n_train: int, n_eval: int, seed: int, out: dict) -> None:
     train = generate_corpus(n_train, seed, variety="wide", part="train")
     held = generate_corpus(n_eval, seed + 2000, variety="wide", part="heldout")
     with store.connect(db_path) as db:
-        if not filled:
-            src = _project(db, "english-train", I2B2_2014, tmp / "models")
-            store.add_documents(db, src, train, layer="gold")
-            cold = _project(db, "english-cold", coarse, tmp / "models")
-            store.add_documents(db, cold, [Document(doc_id=d.doc_id, text=d.text) for d in held], layer=None)
-        src, cold = (store.get_project_by_name(db, n).id for n in ("english-train", "english-cold"))
+        src, cold = _source_and_cold(db, filled, "english", (I2B2_2014, coarse), train, held, tmp / "models")
         mapping = schema_mapping(I2B2_2014, store.get_project(db, cold))
     gold = []
     for d in held:   # the held-out gold in the cold project's labels, for strict scores
