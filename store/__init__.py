@@ -30,15 +30,16 @@ from store.migrations import LATEST_VERSION, migrate
 from store.misses import DismissedMiss, dismiss_miss, list_dismissed_misses
 from store.models import (ModelVersion, activate_model, active_model, add_model_version, get_model_version,
                           list_model_versions, rollback_model, update_model_version)
+from store.passwords import PASSWORD_RULES, check_password_policy, password_problem
 from store.profiles import DeidProfile, get_deid_profile, list_deid_profiles, save_deid_profile
 from store.projects import (Project, create_project, get_project, get_project_by_name, list_projects,
                             update_project_schema, update_project_settings)
 from store.risk import COLOURS, DECISIONS, RiskScore, decide_risk, risk_queue, save_risk_scores
+from store.signin import (LOCK_AFTER, SignInResult, SignInState, authenticate, sign_in_attempt, sign_in_states,
+                          unlock_user)
 from store.stats import document_statuses, stats
-from store.users import (LOCK_AFTER, PASSWORD_RULES, ROLES, SignInResult, SignInState, User, authenticate,
-                         check_password_policy, create_session, create_user, end_session, get_user, list_users,
-                         password_problem, set_disabled, set_password, set_role, sign_in_attempt, sign_in_states,
-                         unlock_user, user_for_session)
+from store.users import (ROLES, User, create_session, create_user, end_session, get_user, list_users, set_disabled,
+                         set_password, set_role, user_for_session)
 
 __all__ = [
     # connection

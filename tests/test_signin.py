@@ -18,7 +18,8 @@ from apptest_helpers import LEAD, PASSWORD, demo_app, errors, new_app, open_page
 from cli import main
 from dashboard import auth, state
 from services import users as accounts
-from store import users as store_users
+from store import passwords as store_passwords
+from store import signin as store_signin
 
 T0 = datetime(2070, 1, 2, tzinfo=timezone.utc)
 
@@ -42,14 +43,14 @@ def _fail(db, name: str, times: int, *, start: datetime = T0, spacing: timedelta
 
 def test_9_failures_are_counted_per_account_in_the_database_not_per_session(tmp_path, db):
     # five failures from five different connections (five browser sessions, or five processes)
-    for i in range(store_users.FREE_FAILURES):
+    for i in range(store_signin.FREE_FAILURES):
         other = store.connect(tmp_path / "wb.db")
         assert store.sign_in_attempt(other, "ana", "not the password", now=T0 + timedelta(seconds=i)).outcome == "refused"
         other.close()
     fresh = store.connect(tmp_path / "wb.db")                     # a brand-new session...
     r = store.sign_in_attempt(fresh, "ana", PASSWORD, now=T0 + timedelta(seconds=10))
     assert r.outcome == "throttled" and r.user is None          # ...waits, even with the right password
-    assert r.retry_after_s == pytest.approx(store_users.BASE_DELAY_S - 6)
+    assert r.retry_after_s == pytest.approx(store_signin.BASE_DELAY_S - 6)
     assert store.sign_in_attempt(fresh, LEAD, PASSWORD, now=T0 + timedelta(seconds=10)).ok   # per account
     assert store.sign_in_attempt(fresh, "ana", PASSWORD, now=T0 + timedelta(seconds=40)).ok  # after the wait
     assert store.sign_in_states(fresh) == {}                    # a success clears the count
@@ -59,8 +60,8 @@ def test_9_failures_are_counted_per_account_in_the_database_not_per_session(tmp_
 
 
 def test_9_the_delay_grows_then_the_account_locks_until_a_lead_unlocks(db):
-    assert [store_users.delay_after(n) for n in range(4, 10)] == [0, 30, 60, 120, 240, 480]
-    outcomes = _fail(db, "ana", store_users.LOCK_AFTER)
+    assert [store_signin.delay_after(n) for n in range(4, 10)] == [0, 30, 60, 120, 240, 480]
+    outcomes = _fail(db, "ana", store_signin.LOCK_AFTER)
     assert outcomes == ["refused"] * 9 + ["locked"]
     later = T0 + timedelta(days=20)
     r = store.sign_in_attempt(db, "ana", PASSWORD, now=later)
@@ -75,7 +76,7 @@ def test_9_the_delay_grows_then_the_account_locks_until_a_lead_unlocks(db):
 
 
 def test_9_unlock_needs_a_lead(db):
-    _fail(db, "ana", store_users.LOCK_AFTER)
+    _fail(db, "ana", store_signin.LOCK_AFTER)
     from pipeline.errors import PermissionDenied
     with pytest.raises(PermissionDenied):
         accounts.unlock(db, store.get_user(db, "ana"), "ana")
@@ -83,7 +84,7 @@ def test_9_unlock_needs_a_lead(db):
 
 
 def test_9_users_unlock_command(tmp_path, db, capsys):
-    _fail(db, "ana", store_users.LOCK_AFTER)
+    _fail(db, "ana", store_signin.LOCK_AFTER)
     path = str(tmp_path / "wb.db")
     assert main(["users", "--db", path, "list"]) == 0
     assert "ana\tannotator\tactive\tlocked" in capsys.readouterr().out
@@ -168,7 +169,7 @@ def test_9_admin_page_refuses_weak_passwords_in_words(demo_app):
 def test_9_admin_page_unlocks_a_locked_account(demo_app):
     db = demo_app.db()
     store.set_password(db, "ana", PASSWORD)
-    _fail(db, "ana", store_users.LOCK_AFTER, start=datetime.now(timezone.utc) - timedelta(days=1),
+    _fail(db, "ana", store_signin.LOCK_AFTER, start=datetime.now(timezone.utc) - timedelta(days=1),
           spacing=timedelta(minutes=30))
     db.close()
     at = new_app(demo_app)
@@ -189,23 +190,23 @@ def test_9_admin_page_unlocks_a_locked_account(demo_app):
 # --------------------------------------------------------------------------- hashing cost
 
 def test_9_scrypt_default_cost_is_2_17_and_tests_lower_it(monkeypatch):
-    assert store_users.SCRYPT_N == 2 ** 17
-    assert store_users.scrypt_cost() == 2 ** 10                 # set by tests/conftest.py, for speed
-    monkeypatch.delenv(store_users.TEST_COST_ENV)
-    assert store_users.scrypt_cost() == 2 ** 17
-    hashed = store_users.hash_password("correct horse battery")   # one real hash: ~0.6 s, 128 MiB
+    assert store_passwords.SCRYPT_N == 2 ** 17
+    assert store_passwords.scrypt_cost() == 2 ** 10             # set by tests/conftest.py, for speed
+    monkeypatch.delenv(store_passwords.TEST_COST_ENV)
+    assert store_passwords.scrypt_cost() == 2 ** 17
+    hashed = store_passwords.hash_password("correct horse battery")   # one real hash: ~0.6 s, 128 MiB
     assert hashed.startswith("scrypt$131072$8$1$")
-    assert store_users.verify_password("correct horse battery", hashed)
-    monkeypatch.setenv(store_users.TEST_COST_ENV, "1000")       # not a power of two
+    assert store_passwords.verify_password("correct horse battery", hashed)
+    monkeypatch.setenv(store_passwords.TEST_COST_ENV, "1000")   # not a power of two
     with pytest.raises(store.InvalidValueError):
-        store_users.scrypt_cost()
+        store_passwords.scrypt_cost()
 
 
 def test_9_old_hash_is_rehashed_at_the_next_successful_sign_in(db, monkeypatch):
-    old = store_users.hash_password(PASSWORD, n=2 ** 14)        # what the workbench stored before
+    old = store_passwords.hash_password(PASSWORD, n=2 ** 14)    # what the workbench stored before
     db.execute("UPDATE users SET password_hash = ? WHERE username = 'ana'", [old])
     db.conn.commit()
-    monkeypatch.delenv(store_users.TEST_COST_ENV)               # the production cost
+    monkeypatch.delenv(store_passwords.TEST_COST_ENV)           # the production cost
     assert store.authenticate(db, "ana", "not the password") is None
     assert db.execute("SELECT password_hash FROM users WHERE username = 'ana'").fetchone()[0] == old
     assert store.authenticate(db, "ana", PASSWORD).username == "ana"
@@ -235,7 +236,7 @@ def test_9_sign_in_page_throttles_across_browser_sessions_and_says_so(demo_app):
     db.close()
     first = new_app(demo_app)
     first.run()
-    for _ in range(store_users.FREE_FAILURES - 1):
+    for _ in range(store_signin.FREE_FAILURES - 1):
         assert _attempt(first, "ana", "not the password") == [auth.REFUSED]
     last = _attempt(first, "ana", "not the password")
     assert last[0].startswith(auth.REFUSED) and "wait" in last[0]
@@ -250,11 +251,11 @@ def test_9_sign_in_page_shows_the_lockout_without_saying_whether_the_user_exists
     db = demo_app.db()
     store.set_password(db, "ana", PASSWORD)
     yesterday = datetime.now(timezone.utc) - timedelta(days=1)
-    _fail(db, "ana", store_users.LOCK_AFTER, start=yesterday, spacing=timedelta(minutes=30))
-    _fail(db, "nobody-here", store_users.LOCK_AFTER, start=yesterday, spacing=timedelta(minutes=30))
+    _fail(db, "ana", store_signin.LOCK_AFTER, start=yesterday, spacing=timedelta(minutes=30))
+    _fail(db, "nobody-here", store_signin.LOCK_AFTER, start=yesterday, spacing=timedelta(minutes=30))
     now = datetime.now(timezone.utc)
-    _fail(db, "ben", store_users.FREE_FAILURES, start=now, spacing=timedelta(0))      # throttled from now on
-    _fail(db, "ghost", store_users.FREE_FAILURES, start=now, spacing=timedelta(0))
+    _fail(db, "ben", store_signin.FREE_FAILURES, start=now, spacing=timedelta(0))      # throttled from now on
+    _fail(db, "ghost", store_signin.FREE_FAILURES, start=now, spacing=timedelta(0))
     db.close()
     at = new_app(demo_app)
     at.run()

@@ -350,7 +350,7 @@ def test_users_scrypt_hashes_roles_and_authentication(db):
     store.create_user(db, "ana", "correct horse", "annotator", user="lead")
     store.create_user(db, "bob", "correct horse", "reviewer", user="lead")
     hashes = dict(db.execute("SELECT username, password_hash FROM users"))
-    assert hashes["ana"].startswith(f"scrypt${store.users.scrypt_cost()}$8$1$") and hashes["ana"] != hashes["bob"]  # random salt
+    assert hashes["ana"].startswith(f"scrypt${store.passwords.scrypt_cost()}$8$1$") and hashes["ana"] != hashes["bob"]  # random salt
     assert "correct horse" not in hashes["ana"]
     assert store.authenticate(db, "ana", "correct horse").role == "annotator"
     assert store.authenticate(db, "ana", "wrong") is None
