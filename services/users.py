@@ -8,7 +8,7 @@ disabled.
 
 Passwords follow one policy, :func:`store.password_problem` (the store enforces it; the Admin
 page and the command line show its words before asking the store). Failed sign-ins are counted
-per name in the database: after :data:`store.users.FREE_FAILURES` each try waits longer, after
+per name in the database: after :data:`store.signin.FREE_FAILURES` each try waits longer, after
 :data:`store.LOCK_AFTER` the name is locked until a lead unlocks it (:func:`unlock`).
 """
 from __future__ import annotations

@@ -302,7 +302,7 @@ def _v6_audit_hash_chain(db: Database) -> None:
 
 def _v7_signin_failures(db: Database) -> None:
     """Failed sign-ins counted per name in the database (not in one browser session), for the
-    back-off and lockout of :mod:`store.users`. Keyed by the name typed, whether or not such an
+    back-off and lockout of :mod:`store.signin`. Keyed by the name typed, whether or not such an
     account exists, so the answers never tell which accounts exist."""
     db.execute(
         """CREATE TABLE signin_failures (

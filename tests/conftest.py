@@ -10,7 +10,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 # Password hashing at the production cost (scrypt n=2**17, ~0.6 s and 128 MiB a hash) would make
-# the many accounts the tests create slow; tests, and only tests, lower it (store.users.TEST_COST_ENV).
+# the many accounts the tests create slow; tests, and only tests, lower it (store.passwords.TEST_COST_ENV).
 # Subprocesses the tests start (the CLI, the Streamlit server) inherit it.
 os.environ["WORKBENCH_TEST_SCRYPT_N"] = str(2 ** 10)
 
