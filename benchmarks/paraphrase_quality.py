@@ -33,7 +33,9 @@ from services.runtime import go_offline  # noqa: E402
 
 go_offline()
 
-from models.masked_lm import MaskedLMConfig, load_masked_lm, train_masked_lm, write_masked_lm  # noqa: E402
+from models.masked_lm import MaskedLMConfig  # noqa: E402
+from models.masked_lm_folders import load_masked_lm, write_masked_lm  # noqa: E402
+from models.masked_lm_train import train_masked_lm  # noqa: E402
 from pipeline.deid import DeidContext, builtin_profiles, deidentify_batch  # noqa: E402
 from pipeline.deid.quality import (compare_with_list_surrogates, format_table, quality_row,  # noqa: E402
                                    replacements)

@@ -1,11 +1,10 @@
-"""The project's own masked language model: trained on its notes, used to infill PHI spans.
+"""The project's own masked language model: the model itself, used to infill PHI spans.
 
-A small BERT-style ``AutoModelForMaskedLM`` built from a config (never downloaded) over a
-WordPiece vocabulary learned from the project's texts (:func:`models.subwords.train_wordpiece`),
-trained with whole-word masking on every document. Where PHI spans are known (gold), words
-inside them are masked more often (``phi_mask_prob``), so the model learns what fits where a
-name, a place or a record number stands: that is what the ``paraphrase`` action asks of it
-(:mod:`pipeline.deid.paraphrase`, which decides everything else: shape, checks, keyed choice).
+A small BERT-style ``AutoModelForMaskedLM`` over a WordPiece vocabulary learned from the
+project's texts, with the word lists it may propose from. Where PHI spans are known (gold), it
+was trained to learn what fits where a name, a place or a record number stands: that is what
+the ``paraphrase`` action asks of it (:mod:`pipeline.deid.paraphrase`, which decides everything
+else: shape, checks, keyed choice).
 
 What it may propose for a word slot is restricted to whole words of its vocabulary seen in at
 least ``min_docs`` different documents (patients, where known) - and, for a category the spans
@@ -15,40 +14,27 @@ surrogate is therefore never a word that only one patient's note contains.
 The model also gives token embeddings (:meth:`MaskedLM.embed`) for the BERTScore-style
 similarity of the quality report (:mod:`pipeline.deid.quality`).
 
-Folders: a model is written like a model version (:class:`models.version.VersionWriter`:
-complete or not at all, owner-only: the vocabulary and the word lists hold words of the notes)
-into ``<root>/<name>/``, and ``<root>/CURRENT`` names the one in use (written atomically after
-the folder is complete, so a failed or cancelled training leaves the previous model in use).
-It is loaded with ``from_pretrained(path, local_files_only=True)``.
+This module is what a loaded model needs at inference time (its settings, :class:`MaskedLM`,
+its own folder format: :meth:`MaskedLM.save` / :meth:`MaskedLM.load`); training it lives in
+:mod:`models.masked_lm_train`, and the root folder of versions with its ``CURRENT`` pointer in
+:mod:`models.masked_lm_folders`, so neither weighs on the code that only fills spans.
 """
 from __future__ import annotations
 
 import json
-import math
-import os
-import random
-import shutil
-import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 import torch
 
-from models.subwords import SubwordTokenizer, train_wordpiece
-from models.version import TMP_PREFIX, VersionWriter, check_name, new_version_name
+from models.subwords import SubwordTokenizer
 from pipeline.deid.paraphrase import Candidates, InfillRequest, piece_fits
-from pipeline.durable import fsync_path
-from pipeline.spans import Span
 
-CURRENT_FILE = "CURRENT"
 META_FILE = "masked_lm.json"
 FILLERS_FILE = "fillers.json"
-KEEP_OLD = 2                 # previous models kept beside the current one
 MIN_FILLERS = 12             # a learned word list smaller than this is not used on its own
-
-Progress = Callable[[int, int, float], None]        # (step, total steps, loss)
 
 
 class MaskedLMError(RuntimeError):
@@ -85,10 +71,6 @@ class MaskedLMConfig:
         return cls(**d)
 
 
-def _threads(cfg: MaskedLMConfig) -> None:
-    torch.set_num_threads(max(1, cfg.threads or min(2, os.cpu_count() or 1)))
-
-
 class _InferenceThreads:
     """Torch threads for one inference call, restored after: a model this small runs its many
     small products fastest on one thread (several spin against each other on a busy machine,
@@ -106,15 +88,6 @@ class _InferenceThreads:
     def __exit__(self, *exc) -> None:
         if torch.get_num_threads() != self.before:
             torch.set_num_threads(self.before)
-
-
-def _hf_config(cfg: MaskedLMConfig, tok: SubwordTokenizer):
-    from transformers import BertConfig
-
-    return BertConfig(vocab_size=tok.vocab_size, hidden_size=cfg.hidden, num_hidden_layers=cfg.layers,
-                      num_attention_heads=cfg.heads, intermediate_size=cfg.intermediate,
-                      max_position_embeddings=cfg.max_len, type_vocab_size=1, pad_token_id=tok.pad_id,
-                      hidden_dropout_prob=0.1, attention_probs_dropout_prob=0.0)
 
 
 # --------------------------------------------------------------------------- the model
@@ -324,283 +297,3 @@ class MaskedLM:
 def _head(model):
     """The masked-LM head (transform and vocabulary projection) of a BERT masked LM."""
     return model.cls
-
-
-# --------------------------------------------------------------------------- training
-
-@dataclass
-class _Window:
-    ids: np.ndarray       # pieces
-    words: np.ndarray     # word index of each piece (window-local)
-    phi: np.ndarray       # piece inside a known PHI span
-
-
-@dataclass
-class TrainReport:
-    """What a training did (figures only)."""
-
-    documents: int
-    windows: int
-    steps: int
-    seconds: float
-    losses: list[float] = field(default_factory=list)    # mean loss per epoch
-
-
-class TrainingStopped(RuntimeError):
-    """``should_stop`` asked the training to stop; nothing was written."""
-
-
-def _encode(tok: SubwordTokenizer, texts: Sequence[str]):
-    return tok.tok.encode_batch(list(texts), add_special_tokens=False)
-
-
-def _inside(starts: np.ndarray, ends: np.ndarray, spans: Iterable[Span]) -> np.ndarray:
-    flags = np.zeros(len(starts), dtype=bool)
-    for s in spans:
-        flags |= (starts < s.end) & (ends > s.start)
-    return flags
-
-
-def _windows(encs, spans: Sequence[Sequence[Span]], size: int) -> list[_Window]:
-    out = []
-    for enc, sp in zip(encs, spans):
-        ids = np.asarray(enc.ids, dtype=np.int64)
-        if not len(ids):
-            continue
-        wids = np.asarray([w if w is not None else -1 for w in enc.word_ids], dtype=np.int64)
-        starts = np.asarray([a for a, _ in enc.offsets], dtype=np.int64)
-        ends = np.asarray([b for _, b in enc.offsets], dtype=np.int64)
-        phi = _inside(starts, ends, sp)
-        for a in range(0, len(ids), size):
-            w = wids[a:a + size]
-            out.append(_Window(ids[a:a + size], w - w.min(), phi[a:a + size]))
-    return out
-
-
-def _fillers(tok: SubwordTokenizer, encs, spans: Sequence[Sequence[Span]], groups: Sequence[str],
-             min_docs: int) -> dict:
-    """Whole-word pieces by the documents (groups) holding them: overall, and inside spans of
-    each type and category. Only those held by ``min_docs`` groups are kept."""
-    overall: dict[int, set[str]] = {}
-    by_label: dict[str, dict[int, set[str]]] = {}
-    for enc, sp, g in zip(encs, spans, groups):
-        wids = enc.word_ids
-        n = len(wids)
-        if not n:
-            continue
-        # a word that is one piece: its word id differs from both neighbours'
-        single = [k for k in range(n) if wids[k] is not None and (k == 0 or wids[k - 1] != wids[k])
-                  and (k == n - 1 or wids[k + 1] != wids[k])]
-        ids = [enc.ids[k] for k in single]
-        for pid in ids:
-            overall.setdefault(pid, set()).add(g)
-        if not sp or not single:
-            continue
-        a = np.asarray([enc.offsets[k][0] for k in single])
-        b = np.asarray([enc.offsets[k][1] for k in single])
-        starts = np.asarray([s.start for s in sp])
-        ends = np.asarray([s.end for s in sp])
-        inside = (starts[:, None] <= a[None, :]) & (b[None, :] <= ends[:, None])      # spans x words
-        for si, wi in zip(*np.nonzero(inside)):
-            s = sp[int(si)]
-            pid = ids[int(wi)]
-            for label in {s.category, s.type} - {""}:
-                by_label.setdefault(label, {}).setdefault(pid, set()).add(g)
-    keep = lambda m: sorted(i for i, gs in m.items() if len(gs) >= min_docs)  # noqa: E731
-    return {"min_docs": min_docs, "frequent": keep(overall),
-            "labels": {label: keep(m) for label, m in sorted(by_label.items())}}
-
-
-def _schedule(total: int, warmup: float) -> Callable[[int], float]:
-    w = max(1, int(total * warmup))
-    return lambda step: (step + 1) / w if step < w else max(0.0, (total - step) / max(1, total - w))
-
-
-def train_masked_lm(texts: Sequence[str], *, spans: Sequence[Sequence[Span]] | None = None,
-                    groups: Sequence[str] | None = None, config: MaskedLMConfig | None = None,
-                    name: str | None = None, progress: Progress | None = None,
-                    should_stop: Callable[[], bool] | None = None) -> tuple[MaskedLM, TrainReport]:
-    """Train a masked LM on ``texts`` (every document of the project).
-
-    ``spans[i]``: known PHI spans of text ``i`` (masked more often, and the source of the
-    per-category word lists); ``groups[i]``: its patient (default: each text its own), for
-    ``min_docs``. ``should_stop`` is polled every step (:class:`TrainingStopped`).
-    """
-    from transformers import AutoModelForMaskedLM
-
-    cfg = config or MaskedLMConfig()
-    texts = [t for t in texts]
-    if not any(t.strip() for t in texts):
-        raise ValueError("no text to train a language model on")
-    spans = [list(s) for s in spans] if spans is not None else [[] for _ in texts]
-    groups = [str(g) for g in groups] if groups is not None else [str(i) for i in range(len(texts))]
-    if not (len(spans) == len(groups) == len(texts)):
-        raise ValueError("texts, spans and groups must have the same length")
-    t0 = time.time()
-    _threads(cfg)
-    random.seed(cfg.seed)
-    np.random.seed(cfg.seed)
-    torch.manual_seed(cfg.seed)
-    tok = train_wordpiece(texts, vocab_size=cfg.vocab_size)
-    encs = _encode(tok, texts)
-    wins = _windows(encs, spans, cfg.max_len - 2)
-    fillers = _fillers(tok, encs, spans, groups, cfg.min_docs)
-    model = AutoModelForMaskedLM.from_config(_hf_config(cfg, tok))
-    torch.set_flush_denormal(True)
-    params = list(model.parameters())
-    try:
-        opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True)
-    except (RuntimeError, TypeError, ValueError):
-        opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
-    per_epoch = math.ceil(len(wins) / cfg.batch_size)
-    total = per_epoch * cfg.epochs
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, _schedule(total, cfg.warmup))
-    rng = np.random.default_rng(cfg.seed)
-    specials = len(("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"))
-    report = TrainReport(documents=len(texts), windows=len(wins), steps=total, seconds=0.0)
-    step = 0
-    model.train()
-    for _epoch in range(cfg.epochs):
-        order = rng.permutation(len(wins))
-        run_loss, n = 0.0, 0
-        for b in range(0, len(order), cfg.batch_size):
-            if should_stop is not None and should_stop():
-                raise TrainingStopped("stopped on request")
-            batch = [wins[k] for k in order[b:b + cfg.batch_size]]
-            inp, att, labels = _masked_batch(batch, tok, cfg, rng, specials)
-            if labels is None:
-                step += 1
-                continue
-            hidden = model.base_model(input_ids=inp, attention_mask=att).last_hidden_state
-            sel = labels != -100
-            # the vocabulary head only at masked positions: it is most of a small model's cost
-            logits = _head(model)(hidden[sel])
-            loss = torch.nn.functional.cross_entropy(logits.float(), labels[sel])
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(params, 1.0)
-            opt.step()
-            sched.step()
-            opt.zero_grad(set_to_none=True)
-            step += 1
-            run_loss += float(loss.item())
-            n += 1
-            if progress is not None:
-                progress(step, total, float(loss.item()))
-        report.losses.append(round(run_loss / max(1, n), 4))
-    model.eval()
-    report.seconds = round(time.time() - t0, 2)
-    meta = {"created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "documents": len(texts),
-            "windows": len(wins), "train_seconds": report.seconds, "losses": report.losses,
-            "with_spans": sum(1 for s in spans if s)}
-    lm = MaskedLM(name or new_version_name("mlm-"), tok, model, cfg, fillers, meta)
-    return lm, report
-
-
-def _masked_batch(batch: Sequence[_Window], tok: SubwordTokenizer, cfg: MaskedLMConfig,
-                  rng: np.random.Generator, specials: int):
-    """Whole-word masking: a chosen word's pieces all become targets (80 % [MASK], 10 % a
-    random piece, 10 % kept); words in PHI spans are chosen with ``phi_mask_prob``."""
-    width = max(len(w.ids) for w in batch) + 2
-    inp = np.full((len(batch), width), tok.pad_id, dtype=np.int64)
-    att = np.zeros((len(batch), width), dtype=np.int64)
-    labels = np.full((len(batch), width), -100, dtype=np.int64)
-    for j, w in enumerate(batch):
-        n = len(w.ids)
-        inp[j, 0], inp[j, n + 1] = tok.cls_id, tok.sep_id
-        inp[j, 1:n + 1] = w.ids
-        att[j, :n + 2] = 1
-        n_words = int(w.words.max()) + 1
-        word_phi = np.zeros(n_words, dtype=bool)
-        np.logical_or.at(word_phi, w.words, w.phi)
-        p = np.where(word_phi, cfg.phi_mask_prob, cfg.mask_prob)
-        chosen = rng.random(n_words) < p
-        pick = chosen[w.words]
-        if not pick.any():
-            continue
-        labels[j, 1:n + 1][pick] = w.ids[pick]
-        r = rng.random(n)
-        row = inp[j, 1:n + 1]
-        row[pick & (r < 0.8)] = tok.mask_id
-        rnd = pick & (r >= 0.8) & (r < 0.9)
-        if rnd.any():
-            row[rnd] = rng.integers(specials, tok.vocab_size, int(rnd.sum()))
-    if not (labels != -100).any():
-        return None, None, None
-    return torch.from_numpy(inp), torch.from_numpy(att), torch.from_numpy(labels)
-
-
-# --------------------------------------------------------------------------- folders
-
-def is_model_dir(path: str | Path) -> bool:
-    p = Path(path)
-    return p.is_dir() and (p / META_FILE).is_file() and not p.name.startswith(TMP_PREFIX)
-
-
-def current_model_dir(root: str | Path) -> Path | None:
-    """The folder in use under ``root`` (named by ``CURRENT``), or None when there is none."""
-    r = Path(root)
-    f = r / CURRENT_FILE
-    if not f.is_file():
-        return None
-    name = f.read_text(encoding="utf-8").strip()
-    if not name:
-        return None
-    try:
-        check_name(name)
-    except ValueError:
-        return None
-    p = r / name
-    return p if is_model_dir(p) else None
-
-
-def resolve_model_dir(path: str | Path) -> Path:
-    """A model folder itself, or the current one under a root folder."""
-    p = Path(path)
-    if is_model_dir(p):
-        return p
-    cur = current_model_dir(p)
-    if cur is None:
-        raise MaskedLMError(f"{p} holds no masked language model (train one with train-infill)")
-    return cur
-
-
-def load_masked_lm(path: str | Path) -> MaskedLM:
-    """The model at ``path`` (a model folder, or a root folder's current model)."""
-    return MaskedLM.load(resolve_model_dir(path))
-
-
-def write_masked_lm(lm: MaskedLM, root: str | Path) -> Path:
-    """Write ``lm`` into ``root/<name>`` (complete or not at all, owner-only), then make it
-    current; older models beyond the previous :data:`KEEP_OLD` are removed. A failure before
-    ``CURRENT`` is replaced leaves the previous model in use."""
-    r = Path(root)
-    with VersionWriter(r, lm.name) as tmp:
-        lm.save(tmp)
-    final = r / lm.name
-    pointer = r / f".{CURRENT_FILE}.{os.getpid()}.tmp"
-    fd = os.open(pointer, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(lm.name + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(pointer, r / CURRENT_FILE)
-    fsync_path(r)
-    _prune(r, keep=lm.name)
-    return final
-
-
-def _prune(root: Path, keep: str) -> None:
-    models = sorted((p for p in root.iterdir() if is_model_dir(p) and p.name != keep), key=lambda p: p.name)
-    for p in models[:max(0, len(models) - KEEP_OLD)]:
-        shutil.rmtree(p, ignore_errors=True)
-
-
-def model_info(path: str | Path) -> dict:
-    """What a model folder says about itself (figures and its name only)."""
-    d = resolve_model_dir(path)
-    meta = json.loads((d / META_FILE).read_text(encoding="utf-8"))
-    cfg = meta.get("config") or {}
-    return {"name": meta.get("name") or d.name, "created": meta.get("created"), "documents": meta.get("documents"),
-            "train_seconds": meta.get("train_seconds"), "losses": meta.get("losses") or [],
-            "hidden": cfg.get("hidden"), "layers": cfg.get("layers"), "epochs": cfg.get("epochs"),
-            "path": str(d)}

@@ -1,7 +1,7 @@
 """The project's masked language model for paraphrase surrogates: train it (a job), find and load it.
 
 * :func:`train_infill_job` (job kind ``train_infill``): a small masked LM trained on the texts of
-  *every* document of the project (:func:`models.masked_lm.train_masked_lm`), with the gold
+  *every* document of the project (:func:`models.masked_lm_train.train_masked_lm`), with the gold
   layer's spans where there are any (PHI words masked more often, per-category word lists),
   written to ``<models dir>/infill/<name>`` and made current only when complete: a failed or
   cancelled training leaves the previous model in use. Progress and cancel like any job.
@@ -51,7 +51,7 @@ def infill_root(project: store.Project, db_path: str | os.PathLike) -> Path:
 
 
 def current_model(project: store.Project, db_path: str | os.PathLike) -> Path | None:
-    from models.masked_lm import current_model_dir
+    from models.masked_lm_folders import current_model_dir
 
     return current_model_dir(infill_root(project, db_path))
 
@@ -59,7 +59,7 @@ def current_model(project: store.Project, db_path: str | os.PathLike) -> Path | 
 def model_status(db: Database, user: store.User | str | None, project_id: int, db_path: str | os.PathLike) -> dict | None:
     """The project's current language model (name, when, documents, seconds), or None."""
     access.actor(user, "deidentify")
-    from models.masked_lm import model_info
+    from models.masked_lm_folders import model_info
 
     project = store.get_project(db, int(project_id))
     path = current_model(project, db_path)
@@ -76,7 +76,7 @@ def project_infiller(project: store.Project, db_path: str | os.PathLike):
     with _lock:
         lm = _cache.get(key)
         if lm is None:
-            from models.masked_lm import load_masked_lm
+            from models.masked_lm_folders import load_masked_lm
 
             lm = load_masked_lm(path)
             _cache.clear()          # one model at a time: the previous one is not used again
@@ -89,7 +89,9 @@ def project_infiller(project: store.Project, db_path: str | os.PathLike):
 def train_infill_job(ctx: JobContext) -> dict:
     """Params: ``project_id``; ``user``; ``config`` (:class:`models.masked_lm.MaskedLMConfig`
     fields over :data:`DEFAULT_CONFIG`); ``layer`` whose spans guide the masking (``gold``)."""
-    from models.masked_lm import MaskedLMConfig, TrainingStopped, train_masked_lm, write_masked_lm
+    from models.masked_lm import MaskedLMConfig
+    from models.masked_lm_folders import write_masked_lm
+    from models.masked_lm_train import TrainingStopped, train_masked_lm
 
     p = dict(ctx.params)
     with store.connect(ctx.db_path) as db:

@@ -1,5 +1,6 @@
-"""The project's masked language model (models/masked_lm.py), tiny: what it proposes, its word
-lists, saving and loading (offline, owner-only, atomic), embeddings, and paraphrase with it."""
+"""The project's masked language model (models/masked_lm.py, its training in masked_lm_train.py,
+its folders in masked_lm_folders.py), tiny: what it proposes, its word lists, saving and loading
+(offline, owner-only, atomic), embeddings, and paraphrase with it."""
 from __future__ import annotations
 
 import os
@@ -9,8 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.masked_lm import (CURRENT_FILE, KEEP_OLD, MaskedLM, MaskedLMConfig, MaskedLMError, TrainingStopped,
-                              current_model_dir, load_masked_lm, model_info, train_masked_lm, write_masked_lm)
+from models.masked_lm import MaskedLM, MaskedLMConfig, MaskedLMError
+from models.masked_lm_folders import CURRENT_FILE, KEEP_OLD, current_model_dir, load_masked_lm, model_info, write_masked_lm
+from models.masked_lm_train import TrainingStopped, train_masked_lm
 from pipeline.deid import DeidContext, builtin_profiles, deidentify_batch
 from pipeline.deid.paraphrase import InfillRequest, piece_fits, plan_slots
 from pipeline.deid.quality import compare_with_list_surrogates, greedy_match

@@ -118,7 +118,8 @@ def _infiller(args: argparse.Namespace, profile):
         return None
     if not profile.uses_paraphrase():
         raise DeidCommandError(f"--infill-model is only used by the paraphrase action; profile {profile.name} has none")
-    from models.masked_lm import MaskedLMError, load_masked_lm
+    from models.masked_lm import MaskedLMError
+    from models.masked_lm_folders import load_masked_lm
     try:
         return load_masked_lm(args.infill_model)
     except MaskedLMError as e:

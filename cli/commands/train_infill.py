@@ -83,7 +83,9 @@ def _train_project(args: argparse.Namespace, config: dict, progress, user: str) 
 
 
 def _train_folder(args: argparse.Namespace, config: dict, progress) -> dict:
-    from models.masked_lm import MaskedLMConfig, train_masked_lm, write_masked_lm
+    from models.masked_lm import MaskedLMConfig
+    from models.masked_lm_folders import write_masked_lm
+    from models.masked_lm_train import train_masked_lm
     from pipeline.deid import patient_id_of
     from pipeline.formats import read_collection_auto
 
