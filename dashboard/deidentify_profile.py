@@ -10,19 +10,19 @@ from dashboard.state import PageContext
 from pipeline.deid import Profile, builtin_profiles
 from pipeline.deid.profile import ProfileError
 from services import access, projects
-from services import deidentification as rj
+from services import deid_batch
 
 
 def profile_editor(ctx: PageContext) -> Profile:
     """Choose a built-in or saved profile and adjust it per category (not saved unless asked)."""
     db, project = ctx.db, ctx.project
     builtins = builtin_profiles()
-    saved = rj.saved_profiles(db, project.id)
+    saved = deid_batch.saved_profiles(db, project.id)
     options = list(builtins) + [n for n in saved if n not in builtins]
     c1, c2 = st.columns([2, 3])
     base_name = c1.selectbox("Profile", options, key="deid.profile",
                              format_func=lambda n: n + (" (saved)" if n in saved else " (built-in)"))
-    base = rj.resolve_profile(db, project.id, base_name)
+    base = deid_batch.resolve_profile(db, project.id, base_name)
     # the version of each saved profile as first shown: a save states it, so a profile someone
     # else saved meanwhile is not overwritten (a stale save is refused, as for layers)
     seen_versions = st.session_state.setdefault("deid.profile_versions", {})

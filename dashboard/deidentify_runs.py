@@ -14,7 +14,7 @@ from dashboard.state import PageContext
 from pipeline.deid import Profile
 from pipeline.layers import DETECTED, parse_output_layer
 from services import access, jobs, projects
-from services import deidentification as rj
+from services import deid_files, deid_runs
 from services.risk import risk_line
 
 JOB_KEY = "deid.job_id"
@@ -35,12 +35,12 @@ def project_documents(ctx: PageContext, profile: Profile) -> None:
     running = not jobs.job_finished(db, st.session_state.get(JOB_KEY))
     if st.button(f"De-identify {len(ids)} document(s)", key="deid.run", type="primary", disabled=not ids or running,
                  icon=":material/play_arrow:"):
-        st.session_state[JOB_KEY] = rj.start_run(state.db_path(), ctx.user, project.id,
-                                                 doc_ids=ids if how != "All" else "all", layer=layer,
-                                                 missing=missing, profile=profile)
+        st.session_state[JOB_KEY] = deid_runs.start_run(state.db_path(), ctx.user, project.id,
+                                                        doc_ids=ids if how != "All" else "all", layer=layer,
+                                                        missing=missing, profile=profile)
         st.rerun()
     _job_panel(ctx)
-    runs = rj.runs(db, ctx.user, project.id)
+    runs = deid_runs.runs(db, ctx.user, project.id)
     if runs:
         _stored_run(ctx, runs, names, running)
 
@@ -68,7 +68,7 @@ def _job_panel(ctx: PageContext) -> None:
     if job.status == "failed":
         st.error(f"Job #{job.id} failed: {job.error or 'no reason recorded'}")
         if isinstance(job.params, dict) and job.params.get("run_id") is None:
-            runs = [r for r in rj.runs(ctx.db, ctx.user, ctx.project.id) if r.job_id == job.id]
+            runs = [r for r in deid_runs.runs(ctx.db, ctx.user, ctx.project.id) if r.job_id == job.id]
             if runs:
                 st.caption(f"Run {runs[0].id} kept its finished outputs; resume it below.")
     elif isinstance(job.result, dict) and job.result.get("run_id") and st.session_state.get("deid.job_seen") != job.id:
@@ -99,12 +99,12 @@ def _stored_run(ctx: PageContext, runs: list, names: dict, running: bool) -> Non
                  "scored or downloaded; fix the spans and start a new run.")
     elif run.status != "done":
         st.warning(f"Run {run.id} is {run.status}: its outputs may be incomplete.")
-        if rj.resumable(ctx.db, run) and st.button("Resume this run", key="deid.resume", disabled=running,
-                                                   help="writes only the documents the run lacks"):
-            st.session_state[JOB_KEY] = rj.resume_run(state.db_path(), ctx.user, ctx.project.id, run.id)
+        if deid_runs.resumable(ctx.db, run) and st.button("Resume this run", key="deid.resume", disabled=running,
+                                                          help="writes only the documents the run lacks"):
+            st.session_state[JOB_KEY] = deid_runs.resume_run(state.db_path(), ctx.user, ctx.project.id, run.id)
             st.rerun()
     render_summary(run.counts or {}, run.quality or {}, int(run.leaks or 0), {str(k): v for k, v in names.items()})
-    outputs = rj.run_outputs(ctx.db, ctx.user, run.id)
+    outputs = deid_runs.run_outputs(ctx.db, ctx.user, run.id)
     if outputs:
         _run_output(ctx, run, outputs)
 
@@ -113,7 +113,7 @@ def _run_output(ctx: PageContext, run, outputs: list) -> None:
     """One output of a stored run beside its document (spans of the input layer as stored now)."""
     db, user, project = ctx.db, ctx.user, ctx.project
     pos = navigator(len(outputs), POS_KEY + ".run")
-    out = rj.run_output(db, user, run.id, outputs[pos].doc_id)
+    out = deid_runs.run_output(db, user, run.id, outputs[pos].doc_id)
     opened: set = st.session_state.setdefault("deid.opened", set())
     doc = access.open_document(db, user, out.doc_id, project_id=project.id, record=out.doc_id not in opened)
     opened.add(out.doc_id)
@@ -128,5 +128,5 @@ def _run_output(ctx: PageContext, run, outputs: list) -> None:
     elif in_layer == DETECTED:
         note = "spans were detected when the run was made (not stored)"
     side_by_side(list(project.schema.categories), doc.text or "", in_spans, out.text or "", out.spans, note=note)
-    download(user, lambda tdb, rid=run.id: rj.stored_outputs_as_documents(tdb, rid), f"deid_run:{run.id}",
+    download(user, lambda tdb, rid=run.id: deid_files.stored_outputs_as_documents(tdb, rid), f"deid_run:{run.id}",
              "deid.run_dl", leaked=run.failed_leak_check)

@@ -10,7 +10,7 @@ from dashboard.deidentify_views import FORMATS, POS_KEY, download, navigator, si
 from dashboard.state import PageContext
 from pipeline.deid import Profile
 from pipeline.layers import DETECTED
-from services import deidentification as rj
+from services import deid_batch, deid_files
 from services import detectors, session
 
 UPLOAD_KEY = "deid.upload_run"
@@ -34,7 +34,7 @@ def upload(ctx: PageContext, profile: Profile) -> None:
                  icon=":material/play_arrow:"):
         model_id = detectors.active_version_id(db, project.id)
         bar = st.empty()      # a progress bar once de-identification starts (after the checks)
-        result = rj.deidentify_upload(
+        result = deid_files.deidentify_upload(
             db, ctx.user, project, up.name, up.getvalue(), fmt, profile,
             detector=lambda: _detector(str(state.db_path()), project.id, model_id),
             progress=lambda d, t: bar.progress(d / max(1, t), text=f"de-identifying {d}/{t}"))
@@ -49,7 +49,7 @@ def upload(ctx: PageContext, profile: Profile) -> None:
 
 def _upload_result(ctx: PageContext, result) -> None:
     """The upload's summary and each document beside its output, with the download."""
-    counts, quality = rj.summary_dicts(result.batch.summary, result.batch.leaks)
+    counts, quality = deid_batch.summary_dicts(result.batch.summary, result.batch.leaks)
     quality.update(getattr(result, "quality", None) or {})
     if result.detected:
         counts["detector"] = result.detector

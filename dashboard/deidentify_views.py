@@ -8,7 +8,7 @@ import streamlit as st
 from dashboard import components as C
 from dashboard import state
 from services import access, projects
-from services import deidentification as rj
+from services import deid_files
 from services.session import User
 
 POS_KEY = "deid.pos"
@@ -59,7 +59,7 @@ def download(user: User, items_fn, target: str, key: str, *, leaked: bool = Fals
 
     def make() -> bytes:     # runs when the button is clicked (deferred), on its own connection
         with projects.open_db(db_path) as tdb:
-            return rj.export_outputs(tdb, who, items_fn(tdb), fmt, target=target)
+            return deid_files.export_outputs(tdb, who, items_fn(tdb), fmt, target=target)
 
     c2.download_button("Download de-identified documents (zip)", data=make, file_name=f"deidentified-{fmt}.zip",
                        mime="application/zip", key=f"{key}.download", icon=":material/download:")

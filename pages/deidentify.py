@@ -10,13 +10,13 @@ Paraphrase: a profile may infill surrogates with the project's own masked langua
 surrogates and the summary says how many; a paraphrase run shows its quality table beside list
 surrogates (Same rate, n-gram overlap, BERTScore-style similarity).
 
-Logic lives in :mod:`services.deidentification` (jobs, uploads, exports),
-:mod:`services.detectors` (which detector) and :mod:`pipeline.deid`; this page only gathers
-choices and shows results, through its rooms in :mod:`dashboard`: ``deidentify_profile`` (the
-profile editor), ``deidentify_model`` (the language model panel), ``deidentify_runs`` (project
-documents and stored runs), ``deidentify_upload`` (an upload), ``deidentify_summary`` and
-``deidentify_views`` (what both show). Uploads are never stored: their results live in this
-session only.
+Logic lives in :mod:`services.deid_runs` (runs as jobs), :mod:`services.deid_files` (uploads,
+exports), :mod:`services.deid_batch` (profiles, inputs, figures), :mod:`services.detectors`
+(which detector) and :mod:`pipeline.deid`; this page only gathers choices and shows results,
+through its rooms in :mod:`dashboard`: ``deidentify_profile`` (the profile editor),
+``deidentify_model`` (the language model panel), ``deidentify_runs`` (project documents and
+stored runs), ``deidentify_upload`` (an upload), ``deidentify_summary`` and ``deidentify_views``
+(what both show). Uploads are never stored: their results live in this session only.
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import os
 import time
 from typing import Callable
 
-from services import deidentification, demo, infill, preannotation, risk, training
+from services import deid_runs, demo, infill, preannotation, risk, training
 from services.jobs import JOB_KINDS, JobCancelled, JobContext, JobFunction, run_here, run_queued
 
 
@@ -32,7 +32,7 @@ def _selftest(ctx: JobContext) -> dict:
 
 JOBS: dict[str, JobFunction] = {
     "demo_setup": demo.demo_model_job,
-    "deidentify": deidentification.deidentify_job,
+    "deidentify": deid_runs.deidentify_job,
     "preannotate": preannotation.preannotate_job,
     "risk": risk.risk_job,
     "selftest": _selftest,

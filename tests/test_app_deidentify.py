@@ -9,7 +9,7 @@ import pytest
 
 import store
 from apptest_helpers import demo_app, errors, new_app, open_page, sign_in  # noqa: F401
-from services import deidentification as rj
+from services import deid_files
 from pipeline.errors import PermissionDenied
 from pipeline.formats import write_collection
 from services import access
@@ -114,7 +114,7 @@ def test_annotators_and_reviewers_are_refused(demo_app):
         with pytest.raises(PermissionDenied):
             access.require(store.get_user(db, name), "deidentify")
         with pytest.raises(PermissionDenied):      # and cannot download outputs either
-            rj.export_outputs(db, store.get_user(db, name), [], "brat", target="t")
+            deid_files.export_outputs(db, store.get_user(db, name), [], "brat", target="t")
     db.close()
     at = new_app(demo_app)
     sign_in(at, demo_app, "ana")

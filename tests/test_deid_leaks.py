@@ -32,7 +32,7 @@ from pipeline.deid.leaks import field_text, find_leaks, needles, uncovered
 from pipeline.formats import write_collection
 from pipeline.schemas import I2B2_2014
 from pipeline.spans import Document, Span
-from services import deidentification as rj
+from services import deid_batch, deid_files, deid_runs
 from services import risk as rs
 from services import worker
 from services.jobs import JobCancelled, JobContext
@@ -139,7 +139,7 @@ def test_defect1_project_run_and_upload_leave_no_phi(project):
         assert res["leaks"] == 0 and res["status"] == "done"
         assert run.counts["merged_overlaps"] == 1 and run.status == "done"
     for profile in builtin_profiles().values():
-        up = rj.deidentify_documents([overlap_doc()], profile, SECRET, "en")
+        up = deid_files.deidentify_documents([overlap_doc()], profile, SECRET, "en")
         assert phi_in(up.batch.results[0].text) == []
         assert up.batch.summary.leaks == 0 and up.batch.summary.merged_overlaps == 1
 
@@ -186,19 +186,19 @@ def test_defect1_a_leak_fails_the_project_run(project, capsys):
     assert res["leaks"] >= 1 and run.status == "failed" and "risk" not in res
     assert res["status"] == "failed" and res["failure"] == "leaks"
     assert run.failed_leak_check and run.leaks == res["leaks"]
-    assert not rj.resumable(db, run)
+    assert not deid_runs.resumable(db, run)
     assert store.risk_queue(db, run.id) == []
     store.create_user(db, "lea2", "a long test password for leads", "lead")
     assert run.id not in [r.id for r in rs.runs(db, store.get_user(db, "lea2"), pid)]
     with pytest.raises(rs.RiskError):
         rs.score_run_risk(None, db, run.id)
-    with pytest.raises(rj.DeidentificationError, match="leak check"):
-        rj.stored_outputs_as_documents(db, run.id)
+    with pytest.raises(deid_batch.DeidentificationError, match="leak check"):
+        deid_files.stored_outputs_as_documents(db, run.id)
     detail = run.counts["leak_details"][0]
     assert {detail["category"], detail["location"], detail["doc_id"]} == {"NAME", "text", str(did)}
     assert phi_in(json.dumps(run.counts)) == []
     db.close()
-    with pytest.raises(rj.DeidentificationError, match="failed the leak check"):
+    with pytest.raises(deid_batch.DeidentificationError, match="failed the leak check"):
         worker.run_inline(path, "deidentify", {"run_id": run.id, "risk": False})
     prof = path.parent / "np.json"
     prof.write_text(json.dumps(no_prop), encoding="utf-8")
@@ -213,12 +213,12 @@ def test_defect1_an_upload_with_a_leak_cannot_be_downloaded(project):
     t = f"Seen {NAME} twice: {NAME}.\n"
     doc = Document("up", t, [Span("up", 5, 5 + len(NAME), "NAME", "PATIENT")])
     no_prop = Profile(name="np", actions=builtin_profiles()["redact"].actions, propagate=False)
-    up = rj.deidentify_documents([doc], no_prop, SECRET, "en")
+    up = deid_files.deidentify_documents([doc], no_prop, SECRET, "en")
     assert up.batch.summary.leaks >= 1
     db = store.connect(path)
     store.create_user(db, "lea3", "a long test password for leads", "lead")
-    with pytest.raises(rj.DeidentificationError, match="leak check"):
-        rj.export_outputs(db, store.get_user(db, "lea3"), up.batch.results, "brat", target="t")
+    with pytest.raises(deid_batch.DeidentificationError, match="leak check"):
+        deid_files.export_outputs(db, store.get_user(db, "lea3"), up.batch.results, "brat", target="t")
     db.close()
 
 
@@ -358,10 +358,10 @@ def test_defect2_page_download_and_project_export_are_pseudonymised(project):
     db = store.connect(path)
     store.create_user(db, "lea4", "a long test password for leads", "lead")
     lead = store.get_user(db, "lea4")
-    up = rj.deidentify_documents([overlap_doc(meta={"patient_name": NAME, "mrn": MRN}, patient_id=MRN)],
-                                 builtin_profiles()["replace"], SECRET, "en")
+    up = deid_files.deidentify_documents([overlap_doc(meta={"patient_name": NAME, "mrn": MRN}, patient_id=MRN)],
+                                         builtin_profiles()["replace"], SECRET, "en")
     for fmt in ("jsonl", "brat", "xml", "text"):
-        data = rj.export_outputs(db, lead, up.batch.results, fmt, target="t")
+        data = deid_files.export_outputs(db, lead, up.batch.results, fmt, target="t")
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             assert not any(phi_in(n) for n in zf.namelist())
             assert not any(phi_in(zf.read(n)) for n in zf.namelist())
@@ -369,9 +369,9 @@ def test_defect2_page_download_and_project_export_are_pseudonymised(project):
     outputs = store.list_deid_outputs(db, res["run_id"])
     secret = store_secret(path)
     assert [o.output_name for o in outputs] == [document_pseudonym(secret, str(i)) for i in ids]
-    docs = rj.stored_outputs_as_documents(db, res["run_id"])
+    docs = deid_files.stored_outputs_as_documents(db, res["run_id"])
     assert [d.doc_id for d in docs] == [o.output_name for o in outputs] and all(d.meta == {} for d in docs)
-    data = rj.export_outputs(db, lead, docs, "jsonl", target="t")
+    data = deid_files.export_outputs(db, lead, docs, "jsonl", target="t")
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         assert not any(phi_in(zf.read(n)) for n in zf.namelist())
     db.close()
@@ -435,7 +435,8 @@ class StopAfter(JobContext):
 
 def _interrupted_run(path: Path, pid: int, profile: str = "replace") -> int:
     with pytest.raises(JobCancelled):
-        rj.deidentify_job(StopAfter(str(path), None, {"project_id": pid, "profile": profile, "risk": False}, n=1))
+        deid_runs.deidentify_job(StopAfter(str(path), None, {"project_id": pid, "profile": profile, "risk": False},
+                                           n=1))
     db = store.connect(path)
     run = store.list_deid_runs(db, pid)[0]
     assert run.status == "failed" and len(store.list_deid_outputs(db, run.id)) == 1
@@ -480,7 +481,7 @@ def test_defect8_a_run_without_fingerprint_is_checked_output_by_output(project):
     key = secret_path(path)
     original = key.read_bytes()
     key.write_text("cd" * 32 + "\n", encoding="ascii")
-    with pytest.raises(rj.DeidentificationError, match="another secret key"):
+    with pytest.raises(deid_batch.DeidentificationError, match="another secret key"):
         worker.run_inline(path, "deidentify", {"run_id": run_id, "risk": False})
     assert len(store.list_deid_outputs(db, run_id)) == 1
     key.write_bytes(original)

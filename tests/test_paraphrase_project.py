@@ -12,7 +12,7 @@ import store
 from apptest_helpers import demo_app, errors, make_demo_db, new_app, open_page, sign_in  # noqa: F401
 from cli import main
 from pipeline.errors import PermissionDenied
-from services import deidentification as rj
+from services import deid_batch, deid_runs
 from services import infill, jobs, worker
 from services.demo import DEMO_NAME
 from services.jobs import JobCancelled, JobContext
@@ -72,10 +72,10 @@ def test_train_infill_command_then_deidentify_project_paraphrase(small_app, tmp_
     # the run's outputs were infilled by that model: resuming after a retraining is refused
     retrained = _train(small_app)
     assert retrained["name"] != status["name"]
-    profile = rj.resolve_profile(small_app.db(), small_app.project_id, "paraphrase")
+    profile = deid_batch.resolve_profile(small_app.db(), small_app.project_id, "paraphrase")
     new_model = infill.project_infiller(_project(small_app), db_path)
-    with pytest.raises(rj.DeidentificationError, match="language model"):
-        rj.check_resume_fingerprint(run, profile, project_secret(db_path), "en", infiller=new_model)
+    with pytest.raises(deid_batch.DeidentificationError, match="language model"):
+        deid_runs.check_resume_fingerprint(run, profile, project_secret(db_path), "en", infiller=new_model)
 
 
 def test_paraphrase_without_a_model_falls_back_and_says_so(small_app, capsys):

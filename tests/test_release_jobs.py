@@ -13,7 +13,7 @@ import pytest
 import store
 from services import jobs
 from services import worker
-from services import deidentification as rj
+from services import deid_batch, deid_files, deid_runs
 from services import detectors
 from services import risk as rs
 from pipeline import layers
@@ -119,7 +119,7 @@ def test_interrupted_run_resumes_with_identical_outputs(demo):
     path, pid, _ = demo
     params = {"project_id": pid, "doc_ids": "all", "profile": "replace", "risk": False, "user": "lea"}
     with pytest.raises(JobCancelled):
-        rj.deidentify_job(StopAfter(str(path), None, dict(params), n=7))
+        deid_runs.deidentify_job(StopAfter(str(path), None, dict(params), n=7))
     db = store.connect(path)
     run = store.list_deid_runs(db, pid)[0]
     assert run.status == "failed"
@@ -149,12 +149,12 @@ def test_a_run_still_being_written_is_not_resumed_until_its_worker_is_gone(demo)
     job_id = store.create_job(db, "deidentify", {"project_id": pid, "doc_ids": gold}, project_id=pid)
     store.update_job(db, job_id, status="running", pid=999999)
     run_id = store.create_deid_run(db, pid, "replace", builtin_profiles()["replace"].to_dict(), job_id=job_id)
-    assert not rj.resumable(db, store.get_deid_run(db, run_id))
-    with pytest.raises(rj.DeidentificationError, match="still being written"):
+    assert not deid_runs.resumable(db, store.get_deid_run(db, run_id))
+    with pytest.raises(deid_batch.DeidentificationError, match="still being written"):
         worker.run_inline(path, "deidentify", {"run_id": run_id, "risk": False})
     assert store.list_deid_outputs(db, run_id) == []
     store.mark_stale_jobs_failed(db, older_than_s=0)      # the worker was killed: its heartbeat stopped
-    assert rj.resumable(db, store.get_deid_run(db, run_id))
+    assert deid_runs.resumable(db, store.get_deid_run(db, run_id))
     res = worker.run_inline(path, "deidentify", {"run_id": run_id, "risk": False})
     assert res["saved"] == len(gold) and sorted(o.doc_id for o in store.list_deid_outputs(db, run_id)) == gold
     db.close()
@@ -165,12 +165,12 @@ def test_run_deidentifier_matches_deidentify_batch(demo):
     db = store.connect(path)
     project = store.get_project(db, pid)
     ids = [r.id for r in store.list_documents(db, pid)]
-    inputs = rj.gather_inputs(db, project, ids, "pre", "skip")
+    inputs = deid_batch.gather_inputs(db, project, ids, "pre", "skip")
     db.close()
     profile = builtin_profiles()["replace"]
     ctx = DeidContext(secret=b"k" * 32, locale="en")
     batch = deidentify_batch(inputs.docs, profile, ctx)
-    mine = rj.RunDeidentifier(inputs.docs, profile, ctx)
+    mine = deid_batch.RunDeidentifier(inputs.docs, profile, ctx)
     assert [mine(d).text for d in inputs.docs] == [r.text for r in batch.results]
 
 
@@ -233,10 +233,10 @@ def test_upload_path_detects_plain_text_and_refuses_without_detector(demo):
     from pipeline.formats.uploads import read_upload
     uploaded = read_upload("notes.zip", buf.getvalue(), "text", project.schema)
     assert len(uploaded) == 3 and not any(d.spans for d in uploaded)
-    with pytest.raises(rj.DeidentificationError):
-        rj.deidentify_documents(uploaded, builtin_profiles()["redact"], b"s" * 32, "en")
-    up = rj.deidentify_documents(uploaded, builtin_profiles()["redact"], b"s" * 32, "en",
-                                 detector=lambda: detectors.detector_for(db, project))
+    with pytest.raises(deid_batch.DeidentificationError):
+        deid_files.deidentify_documents(uploaded, builtin_profiles()["redact"], b"s" * 32, "en")
+    up = deid_files.deidentify_documents(uploaded, builtin_profiles()["redact"], b"s" * 32, "en",
+                                         detector=lambda: detectors.detector_for(db, project))
     assert sorted(up.detected) == sorted(d.doc_id for d in uploaded) and up.detector == "rules+dictionaries"
     assert all(r.spans for r in up.batch.results) and up.batch.summary.leaks == 0
 
@@ -250,12 +250,12 @@ def test_export_needs_the_export_right(demo):
     path, pid, gold = demo
     res = worker.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": gold, "risk": False})
     db = store.connect(path)
-    items = rj.stored_outputs_as_documents(db, res["run_id"])
+    items = deid_files.stored_outputs_as_documents(db, res["run_id"])
     with pytest.raises(PermissionDenied):
-        rj.export_outputs(db, store.get_user(db, "ana"), items, "brat", target="x")
+        deid_files.export_outputs(db, store.get_user(db, "ana"), items, "brat", target="x")
     with pytest.raises(PermissionDenied):
-        rj.export_outputs(db, store.get_user(db, "rita"), items, "brat", target="x")
-    data = rj.export_outputs(db, store.get_user(db, "lea"), items, "jsonl", target=f"deid_run:{res['run_id']}")
+        deid_files.export_outputs(db, store.get_user(db, "rita"), items, "brat", target="x")
+    data = deid_files.export_outputs(db, store.get_user(db, "lea"), items, "jsonl", target=f"deid_run:{res['run_id']}")
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         assert zf.namelist()
     entry = store.list_audit(db, limit=1)[0]

@@ -9,7 +9,7 @@ import models.trainer
 import store
 from pipeline.schemas import GERMAN, I2B2_2014, MEDDOCAN, default_locale
 from pipeline.spans import Document, Span
-from services import deidentification, detectors, training, worker
+from services import deid_batch, detectors, training, worker
 from services.settings import ProjectSettings, project_locale
 
 TEXT = "Patient Hans Weber, geboren am 03.04.1950, Station 4."
@@ -56,13 +56,13 @@ def test_german_project_uses_one_locale_for_training_detection_and_deidentificat
         detectors.detector_for(db, project)
 
     deidentified_with: list[str] = []
-    original_init = deidentification.RunDeidentifier.__init__
+    original_init = deid_batch.RunDeidentifier.__init__
 
     def spy(self, docs, profile, ctx):
         deidentified_with.append(ctx.locale)
         original_init(self, docs, profile, ctx)
 
-    monkeypatch.setattr(deidentification.RunDeidentifier, "__init__", spy)
+    monkeypatch.setattr(deid_batch.RunDeidentifier, "__init__", spy)
     result = worker.run_inline(str(db_path), "deidentify", {"project_id": pid, "doc_ids": "all", "risk": False})
     assert deidentified_with == ["de"] and result["documents"] == 4
 

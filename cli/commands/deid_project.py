@@ -1,6 +1,6 @@
 """``python -m pipeline deidentify-project``: de-identify a project's documents into a run.
 
-Runs the same job function as the app's De-identify page (:mod:`services.deidentification`), in this
+Runs the same job function as the app's De-identify page (:mod:`services.deid_runs`), in this
 process with a progress bar, and records it in the jobs table. Spans come from a layer
 (``gold`` by default); documents lacking it are detected with the active model (or rules and
 dictionaries) unless ``--missing skip``. The run is then scored for re-identification risk
@@ -56,7 +56,7 @@ def _profile_arg(value: str):
 
 def run(args: argparse.Namespace) -> int:
     from cli.console import CommandError, cli_user, require_project, stage_bars
-    from services.deidentification import get_run, summary_line
+    from services.deid_runs import get_run, summary_line
     from services.projects import open_db
     from services.settings import db_path as default_db_path
     from services.worker import run_inline
@@ -99,7 +99,7 @@ def _say_how_to_resume(db_path: str, params: dict, user: str) -> None:
     """After Ctrl-C: name the run that kept its finished outputs and how to finish it."""
     import sys
 
-    from services.deidentification import runs as list_runs
+    from services.deid_runs import runs as list_runs
     from services.projects import open_db
     with open_db(db_path) as db:
         runs = [r for r in list_runs(db, user, params["project_id"]) if r.status != "done"]

@@ -1,6 +1,6 @@
 """``python -m pipeline risk-project``: score (or re-score) a de-identification run's risk.
 
-Same job function as the Risk page's Re-score button (``services.deidentification``), run in this
+Same job function as the Risk page's Re-score button (``services.risk``), run in this
 process. Scores replace earlier ones; reviewers' decisions are kept. Prints one line with the
 colour counts, the method and which embedder was used; never document text.
 """
@@ -27,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cli.console import cli_user, stage_bars
-    from services.deidentification import get_run
+    from services.deid_runs import get_run
     from services.projects import open_db
     from services.risk import risk_line
     from services.settings import db_path as default_db_path
