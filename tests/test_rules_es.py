@@ -246,7 +246,7 @@ def test_first_character_lookaheads_change_no_match(fixture_docs):
     where it did without."""
     import re
 
-    from pipeline.detection.rules import es
+    from pipeline.detection.rules.es import dates_ages as es
     from pipeline.detection.rules.common import IPV4_RE
 
     texts = [t for _, t, _ in fixture_docs] + [

@@ -7,9 +7,9 @@ fixed confidence on them and maps their types onto the project's schema
 (:mod:`pipeline.detection.rules.typemap`), so one pack serves MEDDOCAN and i2b2 projects alike.
 Spans from different rules may overlap: :func:`pipeline.detection.combine.combine` decides.
 
-Packs live in ``pipeline/detection/rules/<locale>.py`` and are imported lazily the first time a locale is
-asked for. Shared recognizers (email, URL, IP address) are in :mod:`pipeline.detection.rules.common` and
-registered in every pack.
+Packs live in ``pipeline/detection/rules/<locale>.py`` (or a package ``<locale>/``, as ``es``) and are
+imported lazily the first time a locale is asked for. Shared recognizers (email, URL, IP address) are in
+:mod:`pipeline.detection.rules.common` and registered in every pack.
 """
 from __future__ import annotations
 
