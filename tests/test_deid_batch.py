@@ -14,7 +14,8 @@ import pytest
 
 from pipeline.deid import (DeidContext, Profile, builtin_profiles, deidentify_batch, write_outputs,
                            zip_outputs)
-from pipeline.deid.dates import DAY, DateParseError, parse_date
+from pipeline.deid.date_parse import DAY, parse_date
+from pipeline.deid.date_words import DateParseError
 from pipeline.deid.normalize import norm_key
 from pipeline.formats import read_collection
 from pipeline.schemas import I2B2_2014, MEDDOCAN

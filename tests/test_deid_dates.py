@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from pipeline.deid.dates import (DAY, MONTH, SEASON, YEAR, DateParseError, is_partial_date, parse_date, shift_date,
-                                 units_for)
+from pipeline.deid.date_parse import DAY, MONTH, SEASON, YEAR, parse_date
+from pipeline.deid.date_words import DateParseError
+from pipeline.deid.dates import is_partial_date, shift_date, units_for
 
 OFFSETS = (1, -1, 45, -200, 365, -400, 1000, -1095)
 

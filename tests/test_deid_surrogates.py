@@ -226,7 +226,7 @@ def test_lead_can_extend_lists():
 # -- dates and ages through the registry ----------------------------------------------------------
 
 def test_date_generator_uses_the_patients_offset_and_flags_unparseable():
-    from pipeline.deid.dates import parse_date
+    from pipeline.deid.date_parse import parse_date
 
     deid = DeidContext(secret=SECRET, locale="en")
     a = gen("DATE", "DATE", "2070-12-01", deid=deid)

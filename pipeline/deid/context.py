@@ -252,7 +252,8 @@ class SurrogateContext:
         """The patient's date offset in days: keyed, non-zero, in the profile's range; re-drawn
         (deterministically, up to 32 draws, keeping the draw with the fewest) while it would turn
         one of the patient's dates into another. A date that still clashes is redacted."""
-        from pipeline.deid.dates import DateParseError, shift_date
+        from pipeline.deid.date_words import DateParseError
+        from pipeline.deid.dates import shift_date
         lo, hi = self.profile.date_shift_days
         m = self.profile.date_shift_min_days
         return self._least_clashing_offset(

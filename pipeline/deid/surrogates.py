@@ -18,7 +18,8 @@ from typing import Callable
 
 from pipeline.deid.ages import OVER_MAX, AgeParseError, shift_age
 from pipeline.deid.context import SurrogateContext
-from pipeline.deid.dates import DateParseError, shift_date
+from pipeline.deid.date_words import DateParseError
+from pipeline.deid.dates import shift_date
 from pipeline.deid.keys import choose, keyed_stream
 from pipeline.deid.names import name_surrogate
 from pipeline.deid.normalize import case_style, norm_key, strip_accents
