@@ -13,7 +13,8 @@ from pipeline.deid.context import DeidContext, DocState, Original, SurrogateCont
 from pipeline.deid.keys import choose, keyed_offset
 from pipeline.deid.normalize import norm_key
 from pipeline.deid.profile import builtin_profiles
-from pipeline.deid.surrogates import GENERATORS, REGISTRY, NoSurrogate, Unparseable, generator_for, generator_name
+from pipeline.deid.surrogate_kit import GENERATORS, NoSurrogate, Unparseable
+from pipeline.deid.surrogates import REGISTRY, generator_for, generator_name
 from pipeline.locales import load_list
 from pipeline.schemas import GERMAN, I2B2_2014, MEDDOCAN
 

@@ -1,7 +1,9 @@
 """De-identification: turn a document and its PHI spans into a readable text without PHI.
 
 * :mod:`~pipeline.deid.profile`: what to do per category/type (redact, replace, paraphrase, shift, keep).
-* :mod:`~pipeline.deid.surrogates`: the registry of surrogate generators, keyed by type.
+* :mod:`~pipeline.deid.surrogates`: the registry of surrogate generators, keyed by type (the
+  generators in :mod:`~pipeline.deid.surrogate_names` and :mod:`~pipeline.deid.surrogate_numbers`,
+  their tools in :mod:`~pipeline.deid.surrogate_kit`).
 * :mod:`~pipeline.deid.paraphrase`: surrogates a masked language model infills in context (the
   model is given by the caller as an ``Infiller``; shapes, checks and keyed choices are here).
 * :mod:`~pipeline.deid.dates` / :mod:`~pipeline.deid.ages`: shifting in the original format.
@@ -23,7 +25,8 @@ from pipeline.deid.leaks import Leak, find_leaks
 from pipeline.deid.profile import Profile, ProfileError, builtin_profiles, load_profile
 from pipeline.deid.pseudonyms import PseudonymError, document_pseudonym, patient_pseudonym
 from pipeline.deid.secret import SecretError, ensure_secret, load_or_create_secret, load_secret, secret_path_for
-from pipeline.deid.surrogates import GENERATORS, REGISTRY, generator_for, map_type, register
+from pipeline.deid.surrogate_kit import GENERATORS, register
+from pipeline.deid.surrogates import REGISTRY, generator_for, map_type
 
 __all__ = [
     "BatchResult", "BatchSummary", "DeidContext", "DeidResult", "GENERATORS", "Leak",

@@ -29,7 +29,7 @@ What is searched:
 Words inside a span: a surrogate never carries a word of its original through. List-based
 surrogates replace the whole value; digit-by-digit ones (phones, ages, house numbers) refuse a
 span holding words outside their format ("ext", "años", "izda"), so the engine redacts it
-(see :func:`pipeline.deid.surrogates.check_words`).
+(see :func:`pipeline.deid.surrogate_kit.check_words`).
 
 What is not a leak:
 

@@ -40,7 +40,7 @@ from typing import Callable, Protocol, Sequence
 
 from pipeline.deid.keys import keyed_int
 from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, case_style, norm_key, strip_accents
-from pipeline.deid.surrogates import ADDRESS_WORDS, PHONE_WORDS
+from pipeline.deid.surrogate_kit import ADDRESS_WORDS, PHONE_WORDS
 
 #: What a slot may hold. ``name``: a capitalised word (a name part, a place); ``word``: any
 #: word (a profession); ``ascii``: a plain lower-case word (e-mail and URL parts); ``initial`` /

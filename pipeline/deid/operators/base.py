@@ -17,7 +17,8 @@ from pipeline.deid.context import DeidContext, DocState, Original, SurrogateCont
 from pipeline.deid.normalize import norm_key
 from pipeline.deid.paraphrase import ParaphraseOutcome
 from pipeline.deid.profile import Profile
-from pipeline.deid.surrogates import NoSurrogate, Unparseable, generator_for
+from pipeline.deid.surrogate_kit import NoSurrogate, Unparseable
+from pipeline.deid.surrogates import generator_for
 from pipeline.spans import Span
 
 
