@@ -14,7 +14,7 @@ from typing import Iterable
 import numpy as np
 import scipy.sparse as sp
 
-from models.crf_features import norm_token
+from models.crf_feature_spec import norm_token
 from models.words import tokenize
 
 

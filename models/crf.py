@@ -18,7 +18,9 @@ from typing import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from models.crf_features import Gazetteer, pattern_tags, tag_features, token_features
+from models.crf_feature_spec import tag_features
+from models.crf_features import token_features
+from models.crf_tags import Gazetteer, pattern_tags
 from models.words import Words
 from pipeline.errors import WorkbenchError
 

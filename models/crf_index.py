@@ -13,7 +13,7 @@ key, word pairs, tags) touch Python per token, through caches of their own.
 The ids come out in exactly the order of ``token_features``'s strings, unknown ones dropped, so
 the sparse matrix, and the float32 product with the weights, are bit-for-bit those of the strings
 (tests/test_detection_speedups.py checks every switch). The training path keeps the strings:
-crfsuite needs them, and :func:`models.crf_features.token_features_reference` stays the readable
+crfsuite needs them, and :func:`models.crf_feature_spec.token_features_reference` stays the readable
 specification of both.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from models.crf_features import _cap_runs, _len_bucket, _line_info, _shape, norm_token
+from models.crf_feature_spec import _cap_runs, _len_bucket, _line_info, _shape, norm_token
 from models.words import Words
 
 _OFFSETS = (-3, -2, -1, 1, 2, 3)

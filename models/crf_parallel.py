@@ -29,7 +29,8 @@ from typing import Callable
 import numpy as np
 
 from models.crf import CRFConfig, CRFMember, _features, rule_tags
-from models.crf_features import Gazetteer, tag_features
+from models.crf_feature_spec import tag_features
+from models.crf_tags import Gazetteer
 from models.words import Words
 
 Items = list[tuple[str, Words]]

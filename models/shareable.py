@@ -38,7 +38,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from models.crf_features import norm_token
+from models.crf_feature_spec import norm_token
 from models.registry import resolve
 from models.version import VERSION_FILE
 from models.words import tokenize

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from models.crf import CRFConfig
-from models.crf_features import Gazetteer
+from models.crf_tags import Gazetteer
 from models.crf_parallel import CRFFitResult, fit_crfs
 from models.encoder import EncoderMember, ProgressHook
 from models.train_config import CATEGORY_MEMBER, REFIT, TrainConfig

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from models.crf import CRFConfig, CRFMember
-from models.crf_features import Gazetteer
+from models.crf_tags import Gazetteer
 from models.crf_parallel import CRFFitFailed, fit_crfs, shared_features
 from models.registry import list_versions
 from models.trainer import TrainingCancelled, train_ensemble

@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 
 from models.crf import CRFConfig, CRFMember, _features, rule_tags
-from models.crf_features import Gazetteer, norm_token, token_features, token_features_reference
+from models.crf_feature_spec import norm_token, token_features_reference
+from models.crf_features import token_features
 from models.crf_stack import CRFStack, stacks_of
+from models.crf_tags import Gazetteer
 from models.words import bio_labels, spans_to_bio, tokenize
 from pipeline.detection.dictionaries import _normalize_slow, normalize
 from pipeline.detection.rules import pack_hits, run_rules
@@ -125,7 +127,8 @@ def _string_ids(vocab: dict[str, int], feats: list[list[str]]) -> tuple[list[int
     (False, True, True, False, True), (True, False, True, True, True)])
 def test_feature_ids_from_form_tables_equal_the_strings_looked_up(docs, extended, line_context, with_clusters,
                                                                    with_tags, with_rules):
-    from models.crf_features import pattern_tags, tag_features
+    from models.crf_feature_spec import tag_features
+    from models.crf_tags import pattern_tags
     from models.crf_index import FeatureIndex
 
     gaz = Gazetteer.for_locale("es")
@@ -217,7 +220,7 @@ def test_a_stack_refuses_members_with_different_bases(docs):
 
 def _tag_unpruned(gaz: Gazetteer, words) -> list[set[str]]:
     """The gazetteer lookup without the prefix check: every key up to the longest phrase."""
-    from models.crf_features import norm_token
+    from models.crf_feature_spec import norm_token
 
     low = [norm_token(t) for t in words.tokens]
     tags: list[set[str]] = [set() for _ in low]

@@ -148,7 +148,7 @@ def test_official_country_names_are_found_whole_but_never_drawn_as_surrogates():
     """An official name ("República Argentina") is one country in MEDDOCAN's gold, not a word and a
     country; the long names are for detection only: not CRF features, and surrogates draw from
     ``countries``, which does not hold them."""
-    from models.crf_features import Gazetteer
+    from models.crf_tags import Gazetteer
     from pipeline.locales import load_list
 
     m = DictionaryMatcher.shipped("es", MEDDOCAN)

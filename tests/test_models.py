@@ -18,7 +18,7 @@ import pytest
 import torch
 
 from models.crf import CRFConfig, CRFMember
-from models.crf_features import Gazetteer, pattern_tags
+from models.crf_tags import Gazetteer, pattern_tags
 from models.decode import GRID, LabelIndex, decode, decode_many, thresholds_array, tune_thresholds
 from models.encoder import EncoderConfig, EncoderMember, windows
 from models.ensemble import Ensemble
@@ -538,7 +538,7 @@ def test_rule_feature_member_reuses_the_base_features_exactly(sample_docs):
     """A CRF with rule-hit features = the plain member's features + the rule-hit features alone,
     so the ensemble extracts the shared part once; the emissions are the same either way."""
     from models.crf import _features, rule_tags
-    from models.crf_features import tag_features
+    from models.crf_feature_spec import tag_features
 
     labels = bio_labels(MEDDOCAN.types)
     items = [(d.text, tokenize(d.text)) for d in sample_docs[:8]]

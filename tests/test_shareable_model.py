@@ -14,7 +14,7 @@ import torch
 from tokenizers import Tokenizer
 
 from cli import main
-from models.crf_features import norm_token
+from models.crf_feature_spec import norm_token
 from models.shareable import attribute_is_safe, safe_and_phi_words, shareable_copy
 from models.trainer import TrainConfig, train_ensemble
 from models.words import tokenize
