@@ -286,6 +286,8 @@ def _evaluate_version(path: Path, dev_docs: Sequence) -> dict:
     return out
 
 
+# --------------------------------------------------------------------------- for the command line
+
 def train_from_store(db_path: str | os.PathLike, project_id: int, *, members: Sequence[str] = DEFAULT_MEMBERS,
                      epochs: int | None = None, seed: int = 13, target_recall: float | None = None,
                      config: dict | None = None, threads: int | None = None, user: str | None = None,
