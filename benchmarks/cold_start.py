@@ -69,7 +69,7 @@ def _train_source(db_path: Path, pid: int, seed: int) -> tuple[int, float, float
     """Train (CRF member only) and activate a version in the source project; a rerun with the
     same ``--workdir`` reuses the active one (wall and CPU then read 0)."""
     import store
-    from services import training as tj
+    from services import training_job as tj
 
     with store.connect(db_path) as db:
         active = store.active_model(db, pid)

@@ -26,7 +26,7 @@ from pipeline.spans import Document
 from pipeline.synthetic import generate_corpus, simulate_annotator
 from pipeline.synthetic.demo_plan import (ANNOTATORS, DEMO_NAME, DEMO_SOURCE, DEMO_USERS, PRE_RATES, REVIEWER, STAGES,
                                           annotation_seconds, plan_stages, pre_annotations, split_for)
-from services import deid_runs, training
+from services import deid_runs, training, training_job
 from services.jobs import JobContext, start_job
 
 __all__ = ["ANNOTATORS", "DEMO_NAME", "DEMO_SOURCE", "DEMO_USERS", "PRE_RATES", "REVIEWER", "STAGES", "DemoSummary",
@@ -150,7 +150,7 @@ def demo_model_job(ctx: JobContext) -> dict:
     the app is usable at once; progress shows on the Train page."""
     pid = int(ctx.params["project_id"])
     user = ctx.params.get("user")
-    steps = {"train": ("training a model", training.train_job),
+    steps = {"train": ("training a model", training_job.train_job),
              "deidentify": ("de-identifying the project", deid_runs.deidentify_job)}
     train_ctx = JobContext(db_path=ctx.db_path, job_id=ctx.job_id, on_progress=ctx.on_progress,
                            params={"project_id": pid, "members": list(DEMO_MODEL_MEMBERS), "user": user,

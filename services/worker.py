@@ -11,7 +11,7 @@ import os
 import time
 from typing import Callable
 
-from services import deid_runs, demo, infill, preannotation, risk, training
+from services import deid_runs, demo, infill, preannotation, risk, training_job
 from services.jobs import JOB_KINDS, JobCancelled, JobContext, JobFunction, run_here, run_queued
 
 
@@ -36,7 +36,7 @@ JOBS: dict[str, JobFunction] = {
     "preannotate": preannotation.preannotate_job,
     "risk": risk.risk_job,
     "selftest": _selftest,
-    "train": training.train_job,
+    "train": training_job.train_job,
     "train_infill": infill.train_infill_job,
 }
 assert set(JOBS) == set(JOB_KINDS), "services.jobs.JOB_KINDS and services.worker.JOBS must name the same kinds"

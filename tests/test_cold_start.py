@@ -20,6 +20,7 @@ from pipeline.spans import Document, Span
 from services import detectors
 from services import preannotation as pa
 from services import training as tj
+from services.training_job import train_from_store
 from services.demo import create_demo_project
 
 LEAD = "lea"
@@ -120,8 +121,8 @@ def two_projects(tmp_path_factory):
     store.update_project_settings(db, src, settings)
     store.create_user(db, LEAD, "a long test password", "lead")
     db.close()
-    res = tj.train_from_store(db_path, src, members=["crf"], seed=3, config={"crf": {"max_iterations": 8}},
-                              threads=1, user=LEAD)
+    res = train_from_store(db_path, src, members=["crf"], seed=3, config={"crf": {"max_iterations": 8}},
+                           threads=1, user=LEAD)
     db = store.connect(db_path)
     store.activate_model(db, res["model_version_id"], user=LEAD)
     cold = store.create_project(db, "Cold ward", CUSTOM)

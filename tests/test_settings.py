@@ -9,7 +9,7 @@ import models.trainer
 import store
 from pipeline.schemas import GERMAN, I2B2_2014, MEDDOCAN, default_locale
 from pipeline.spans import Document, Span
-from services import deid_batch, detectors, training, worker
+from services import deid_batch, detectors, training_job, worker
 from services.settings import ProjectSettings, project_locale
 
 TEXT = "Patient Hans Weber, geboren am 03.04.1950, Station 4."
@@ -48,7 +48,7 @@ def test_german_project_uses_one_locale_for_training_detection_and_deidentificat
 
     monkeypatch.setattr(models.trainer, "train_ensemble", fake_train)
     with pytest.raises(_Stop):
-        training.train_from_store(db_path, pid, members=["crf"])
+        training_job.train_from_store(db_path, pid, members=["crf"])
     assert trained_with == ["de"]
 
     # detection without a model: the project's locale, named in the refusal (no German rule pack yet)

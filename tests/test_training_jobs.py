@@ -14,6 +14,7 @@ import pytest
 import store
 from services import jobs
 from services import training as tj
+from services.training_job import train_from_store
 from services import preannotation as pa
 from services.demo import create_demo_project
 from pipeline.errors import PermissionDenied
@@ -55,8 +56,8 @@ def trained(tmp_path_factory):
     db_path, models = base / "base.db", base / "models"
     pid = _make_demo(db_path, models)
     seen: list[tuple] = []
-    result = tj.train_from_store(db_path, pid, members=["crf", "bert"], epochs=1, seed=3, config=TINY, threads=1,
-                                 user=LEAD, progress=lambda d, t, m: seen.append((d, t, m)))
+    result = train_from_store(db_path, pid, members=["crf", "bert"], epochs=1, seed=3, config=TINY, threads=1,
+                              user=LEAD, progress=lambda d, t, m: seen.append((d, t, m)))
     return {"base": base, "db_path": db_path, "models": models, "pid": pid, "result": result, "seen": seen}
 
 
@@ -111,8 +112,8 @@ def test_activation_and_rollback(fresh):
     assert (models_dir / "ACTIVE").read_text().strip() == store.get_model_version(db, v1).name
     # a second version (CRF only: fast; learning from a surrogate copy of every training note, as the
     # Train page offers), activated, then rolled back to the first
-    r2 = tj.train_from_store(fresh["db_path"], pid, members=["crf"], seed=5, user=LEAD,
-                             config={**TINY, "augment_copies": 1, "augment_crf": True})
+    r2 = train_from_store(fresh["db_path"], pid, members=["crf"], seed=5, user=LEAD,
+                          config={**TINY, "augment_copies": 1, "augment_crf": True})
     v2 = r2["model_version_id"]
     aug = store.get_model_version(db, v2).metrics["training"]["augment"]
     assert aug["copies"] == 1 and aug["crf"] and aug["documents"] > 0
@@ -142,8 +143,8 @@ def test_cancelled_training_leaves_store_and_models_unchanged(fresh):
             asked.append(job.id)
 
     with pytest.raises(JobCancelled):
-        tj.train_from_store(fresh["db_path"], pid, members=["crf", "bert"], epochs=1, config=TINY, user=LEAD,
-                            progress=cancel_at_first_progress)
+        train_from_store(fresh["db_path"], pid, members=["crf", "bert"], epochs=1, config=TINY, user=LEAD,
+                         progress=cancel_at_first_progress)
     job = store.get_job(db, asked[0])
     assert job.status == "failed" and "cancelled" in job.error
     assert [v.id for v in store.list_model_versions(db, pid)] == [v1]
@@ -238,12 +239,12 @@ def test_training_refuses_too_little_gold_and_non_leads(tmp_path):
     store.add_documents(db, pid, docs, layer="gold")
     store.create_user(db, "ana", "a long test password", "annotator")
     with pytest.raises(tj.TrainingError) as err:
-        tj.train_from_store(db_path, pid, members=["crf"], config=TINY)
+        train_from_store(db_path, pid, members=["crf"], config=TINY)
     assert "at least 2 patients" in str(err.value)
     job = store.list_jobs(db, "train", project_id=pid)[0]
     assert job.status == "failed" and "at least 2 patients" in job.error and "Alvarez" not in job.error
     with pytest.raises(PermissionDenied):
-        tj.train_from_store(db_path, pid, members=["crf"], config=TINY, user="ana")
+        train_from_store(db_path, pid, members=["crf"], config=TINY, user="ana")
     with pytest.raises(tj.TrainingError):
         tj.TrainParams.from_params({"project_id": pid, "members": ["crf", "gpt"]})
     with pytest.raises(tj.TrainingError):

@@ -1,6 +1,6 @@
 """``python -m pipeline train-project --project NAME``: retrain a project's model from its gold set.
 
-The same job the Train page starts (``services.training.train_job``), run in this process
+The same job the Train page starts (``services.training_job.train_job``), run in this process
 with a tqdm bar and recorded in the jobs table. The new version is evaluated on held-out gold
 and recorded in the store, but not activated unless ``--activate``. Prints figures only.
 """
@@ -40,7 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from services.settings import db_path as default_db_path
     from services.projects import open_db
-    from services.training import activate_version, train_from_store
+    from services.training import activate_version
+    from services.training_job import train_from_store
 
     with open_db(args.db) as db:
         project = require_project(db, args.project)
