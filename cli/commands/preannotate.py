@@ -1,6 +1,6 @@
 """``python -m pipeline preannotate --project NAME``: write the ``pre`` layer with a model version.
 
-The same job as the Train page's pre-annotate button (``services.training.preannotate_job``),
+The same job as the Train page's pre-annotate button (``services.preannotation.preannotate_job``),
 run in this process with a tqdm bar. Default documents: those with no gold and no annotator
 layer; default model: the project's active version. A project with no model of its own (a cold
 start) can use ``--transfer-version ID`` (a version trained in another project of the same
