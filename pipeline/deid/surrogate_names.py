@@ -14,8 +14,24 @@ from pipeline.deid.context import SurrogateContext
 from pipeline.deid.keys import choose
 from pipeline.deid.names import name_surrogate
 from pipeline.deid.normalize import norm_key
-from pipeline.deid.surrogate_kit import (ADDRESS_WORDS, NoSurrogate, _list_case, check_words, from_list,
-                                         pattern_surrogate, register)
+from pipeline.deid.surrogate_kit import (ADDRESS_WORDS, NoSurrogate, Surrogate, _list_case, check_words,
+                                         from_list, pattern_surrogate, register)
+
+
+def drawn_from(list_name: str) -> Surrogate:
+    """The generator that draws from the locale's list ``list_name`` (:func:`from_list`)."""
+    def generate(original: str, ctx: SurrogateContext) -> str:
+        return from_list(list_name, original, ctx)
+    generate.__name__ = f"drawn_from_{list_name}"
+    return generate
+
+
+def in_shape(kind: str) -> Surrogate:
+    """The generator that re-draws a code's digits and letters in place (:func:`pattern_surrogate`)."""
+    def generate(original: str, ctx: SurrogateContext) -> str:
+        return pattern_surrogate(original, ctx, kind)
+    generate.__name__ = f"in_shape_{kind.lower()}"
+    return generate
 
 
 # -- names and professions ------------------------------------------------------------------------
@@ -28,21 +44,13 @@ def name(original: str, ctx: SurrogateContext) -> str:
         raise NoSurrogate(str(e)) from None
 
 
-@register("username")
-def username(original: str, ctx: SurrogateContext) -> str:
-    return pattern_surrogate(original, ctx, "USERNAME")
-
-
-@register("profession")
-def profession(original: str, ctx: SurrogateContext) -> str:
-    return from_list("professions", original, ctx)
+username = register("username")(in_shape("USERNAME"))
+profession = register("profession")(drawn_from("professions"))
 
 
 # -- locations ------------------------------------------------------------------------------------
 
-@register("hospital")
-def hospital(original: str, ctx: SurrogateContext) -> str:
-    return from_list("hospitals", original, ctx)
+hospital = register("hospital")(drawn_from("hospitals"))
 
 
 @register("health_center")
@@ -51,14 +59,8 @@ def health_center(original: str, ctx: SurrogateContext) -> str:
     return from_list(name_, original, ctx, kind="hospitals")
 
 
-@register("organization")
-def organization(original: str, ctx: SurrogateContext) -> str:
-    return from_list("organizations", original, ctx)
-
-
-@register("city")
-def city(original: str, ctx: SurrogateContext) -> str:
-    return from_list("cities", original, ctx)
+organization = register("organization")(drawn_from("organizations"))
+city = register("city")(drawn_from("cities"))
 
 
 @register("state")
@@ -73,29 +75,11 @@ def state(original: str, ctx: SurrogateContext) -> str:
     return from_list("states", original, ctx, pool=full or items)  # type: ignore[arg-type]
 
 
-@register("country")
-def country(original: str, ctx: SurrogateContext) -> str:
-    return from_list("countries", original, ctx)
-
-
-@register("zip")
-def zip_code(original: str, ctx: SurrogateContext) -> str:
-    return pattern_surrogate(original, ctx, "ZIP")
-
-
-@register("room")
-def room(original: str, ctx: SurrogateContext) -> str:
-    return pattern_surrogate(original, ctx, "ROOM")
-
-
-@register("department")
-def department(original: str, ctx: SurrogateContext) -> str:
-    return from_list("departments", original, ctx)
-
-
-@register("location_other")
-def location_other(original: str, ctx: SurrogateContext) -> str:
-    return from_list("locations_other", original, ctx)
+country = register("country")(drawn_from("countries"))
+zip_code = register("zip")(in_shape("ZIP"))
+room = register("room")(in_shape("ROOM"))
+department = register("department")(drawn_from("departments"))
+location_other = register("location_other")(drawn_from("locations_other"))
 
 
 @register("territory")
