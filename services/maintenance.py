@@ -1,10 +1,12 @@
 """Keeping an installation: backups, restores, the audit log and its hash chain.
 
 A backup is a consistent copy of the database file (never the secret key, which lives beside
-it); a restore refuses files that are not a workbench database, and backups whose audit log
-lost its append-only triggers or whose hash chain is broken; it keeps the replaced file as
-``.before-restore`` and records itself (with the audit rows it drops) in the restored log. The
-audit log records who did what to which document, never text.
+it) with a manifest sealed by the audit chain's key; a restore refuses files that are not a
+workbench database and backups with any evidence of tampering (triggers dropped, the manifest's
+seal or digest broken, the keyed chain broken or not ending at the manifest's head), restores
+one it cannot verify only when asked to (``allow_unverified``, recorded as unverifiable), keeps
+the replaced file as ``.before-restore`` and records itself (with the audit rows it drops) in
+the restored log. The audit log records who did what to which document, never text.
 """
 from __future__ import annotations
 
@@ -20,15 +22,23 @@ def backup(db_path: str | os.PathLike, out_path: str | os.PathLike) -> Path:
     return store.backup(db_path, out_path)
 
 
-def restore(backup_path: str | os.PathLike, db_path: str | os.PathLike, *, user: str | None = None) -> Path | None:
+def restore(backup_path: str | os.PathLike, db_path: str | os.PathLike, *, user: str | None = None,
+            allow_unverified: bool = False) -> Path | None:
     """Replace the database with a checked backup; ``user`` (the command line's ``cli:<login>``)
     is named in the ``database.restore`` audit row. Only the command line restores: whoever runs
-    it already holds the database file."""
-    return store.restore(backup_path, db_path, user=user)
+    it already holds the database file. ``allow_unverified`` accepts a backup whose audit log
+    cannot be verified (from before the keyed chain, or without a manifest head), recorded so."""
+    return store.restore(backup_path, db_path, user=user, allow_unverified=allow_unverified)
+
+
+def backup_manifest(backup_path: str | os.PathLike) -> Path:
+    """Where a backup's sealed manifest lies (beside it)."""
+    return store.backup_manifest_path(backup_path)
 
 
 def verify_audit(db: Database) -> store.AuditCheck:
-    """Recompute the audit log's hash chain and check its triggers (``audit --verify``)."""
+    """Recompute the audit log's keyed chain, check its triggers and its end against the head kept
+    beside the key (``audit --verify``)."""
     return store.verify_audit_chain(db)
 
 

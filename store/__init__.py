@@ -11,8 +11,11 @@ safe to show: they never contain document text.
 """
 from store.assignments import (ASSIGNMENT_STATUSES, Assignment, assign, list_assignments, record_time,
                                set_assignment_status, unassign)
-from store.audit import AuditCheck, AuditEntry, audit, list_audit, verify_audit_chain
-from store.backup import backup, check_audit_log_file, check_database_file, restore
+from store.audit import AuditEntry, audit, list_audit
+from store.audit_chain import existing_key as audit_key, head_path_for as audit_head_path
+from store.audit_verify import AuditCheck, verify_audit_chain
+from store.backup import backup, backup_manifest_path, check_audit_log_file, check_database_file, restore
+from store.leftovers import backup_marker_path
 from store.connection import close_thread_dbs, connect, thread_db
 from store.db import default_db_path, read_snapshot, schema_version, transaction, with_retry
 from store.deid import (DeidOutput, DeidRun, create_deid_run, finish_deid_run, get_deid_output, get_deid_run,
@@ -74,6 +77,7 @@ __all__ = [
     "RiskScore", "COLOURS", "DECISIONS", "save_risk_scores", "risk_queue", "decide_risk",
     "DismissedMiss", "dismiss_miss", "list_dismissed_misses",
     # audit, figures, backups
-    "AuditEntry", "AuditCheck", "audit", "list_audit", "verify_audit_chain", "stats", "document_statuses", "backup",
+    "AuditEntry", "AuditCheck", "audit", "list_audit", "verify_audit_chain", "audit_head_path", "audit_key",
+    "backup_manifest_path", "backup_marker_path", "stats", "document_statuses", "backup",
     "restore", "check_database_file", "check_audit_log_file",
 ]

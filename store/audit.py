@@ -1,17 +1,24 @@
 """The audit log: who did what to which document, when.
 
-Append-only, and tamper-evident:
+Append-only, and tamper-evident against someone who holds the database but not the key:
 
 * Triggers abort any UPDATE or DELETE of ``audit_log`` and any INSERT that would replace an
   existing row (``INSERT OR REPLACE``, ``REPLACE``, ``INSERT ... ON CONFLICT DO UPDATE``: SQLite's
   REPLACE deletes the old row without firing delete triggers, so a BEFORE INSERT trigger is
   what stops it). The app cannot rewrite history.
-* Each row carries a **hash chain**: ``row_hash = sha256(prev_hash + the row's content)`` and
-  ``prev_hash`` is the previous row's ``row_hash`` (:data:`GENESIS_HASH` for the first row). A
-  person with the file and a SQLite shell can still drop the triggers and edit rows, but then
-  :func:`verify_audit_chain` (``python -m pipeline audit --verify``) names the first row where
-  the chain breaks. Removing rows at the very end leaves a shorter, valid chain: compare the
-  head hash it prints with an earlier one (a backup, a note) to see that.
+* Each row carries a **keyed chain**: ``row_hash = HMAC(key, prev_hash + the row's id and
+  content)`` and ``prev_hash`` is the previous row's ``row_hash`` (:data:`GENESIS_HASH` for the
+  first row). The key is derived from the installation key beside the database
+  (:mod:`store.audit_chain`), never stored in it, so a person with the file and a SQLite shell
+  can drop the triggers and edit, insert, delete or renumber rows but cannot make the MACs hold
+  again: :func:`verify_audit_chain` (``python -m pipeline audit --verify``) names the first row
+  where the chain breaks.
+* The newest row (its id, MAC and the row count) is also recorded **outside** the database, in
+  ``<db>.audit.head`` beside the key and in every backup's manifest, so rows removed from the
+  end (or the file put back from an older copy) are reported too.
+
+Schemas 6 to 9 chained rows with plain SHA-256 (:func:`chain_hash`), which anyone can recompute;
+the migration to schema 10 re-keys such a chain once and records that (``audit.rekey``).
 
 Every write function of the store calls :func:`audit` inside its own transaction, so the record
 and the change commit together. ``detail`` holds counts, ids, labels and versions, never
@@ -27,10 +34,13 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from store.db import dumps, loads, now_iso, read_snapshot, retrying, transaction
+from store.audit_chain import chain_mac, keying_for
+from store.db import dumps, loads, now_iso, retrying, transaction
 
 #: ``prev_hash`` of the first row of every audit log.
 GENESIS_HASH = "0" * 64
+#: The first schema version whose chain is keyed (HMAC); 6 to 9 used plain SHA-256.
+KEYED_SINCE = 10
 
 #: The triggers that keep ``audit_log`` append-only and chained, as the schema creates them.
 #: :func:`audit_protection_problems` compares the stored ones with these (whitespace aside), so a
@@ -66,28 +76,10 @@ class AuditEntry:
     row_hash: str | None = None
 
 
-@dataclass(frozen=True)
-class AuditCheck:
-    """What :func:`verify_audit_chain` found. ``problem`` is words about ids and triggers only."""
-
-    ok: bool
-    rows: int
-    head_hash: str | None = None
-    first_bad_id: int | None = None
-    problem: str | None = None
-
-    def line(self) -> str:
-        """One line for a person: whether the chain holds and, if not, where it breaks."""
-        if self.ok:
-            head = f", head {self.head_hash[:16]}" if self.head_hash else ""
-            return f"audit log intact: {self.rows} row(s), the hash chain holds{head}"
-        where = f" at row {self.first_bad_id}" if self.first_bad_id is not None else ""
-        return f"audit log NOT intact{where}: {self.problem} ({self.rows} row(s) in the log)"
-
-
 def chain_hash(prev_hash: str, id: int, at: str, user: str | None, action: str, target: str | None,
                doc_id: int | None, detail_json: str) -> str:
-    """The hash of one row: SHA-256 over the previous row's hash and this row's content.
+    """The unkeyed hash of one row (schemas 6 to 9): SHA-256 over the previous row's hash and
+    this row's content. Anyone can recompute it; kept to check such a chain before re-keying it.
 
     >>> from store.audit import GENESIS_HASH, chain_hash
     >>> h = chain_hash(GENESIS_HASH, 1, "2070-01-02T00:00:00.000000+00:00", "ana", "export", "project:1", None, "{}")
@@ -121,14 +113,46 @@ def has_hash_chain(db: Any) -> bool:
     return chained
 
 
+def is_keyed(db: Any) -> bool:
+    """Whether this file's chain is keyed (schema :data:`KEYED_SINCE` on); cached once seen."""
+    if getattr(db, "_wb_audit_keyed", False):
+        return True
+    row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    keyed = row is not None and row[0] is not None and int(row[0]) >= KEYED_SINCE
+    if keyed:
+        try:
+            db._wb_audit_keyed = True  # type: ignore[attr-defined]
+        except AttributeError:  # a plain sqlite3.Connection
+            pass
+    return keyed
+
+
+def _keying(db: Any):
+    keying = getattr(db, "_wb_chain", None)
+    if keying is None:
+        keying = keying_for(getattr(db, "_wb_path", None))
+        try:
+            db._wb_chain = keying  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+    return keying
+
+
+def row_mac(key: bytes | None, prev: str, *row: Any) -> str:
+    """A row's chain value: keyed (``key`` given) or the legacy SHA-256 (schemas 6 to 9)."""
+    return chain_mac(key, prev, *row) if key is not None else chain_hash(prev, *row)
+
+
 def audit(db: Database, user: str | None, action: str, target: str | None = None,
           doc_id: int | None = None, detail: dict | None = None) -> int:
     """Append one audit row (in the caller's transaction if one is open); return its id.
 
     ``action`` is ``<area>.<verb>`` (``document.add``, ``layer.save``, ``model.activate``,
     ``export``...); ``target`` names the object (``document:12``, ``model:3``); ``user`` is
-    ``None`` for the system. The row extends the hash chain; the write lock the transaction
-    holds (``BEGIN IMMEDIATE``) keeps two writers from chaining onto the same row.
+    ``None`` for the system. The row extends the keyed chain; the write lock the transaction
+    holds (``BEGIN IMMEDIATE``) keeps two writers from chaining onto the same row. Once the
+    outermost transaction commits, the head file beside the key is moved to the newest row
+    (:func:`store.audit_chain.advance_head`, called by :func:`store.db.transaction`).
 
     >>> import store
     >>> db = store.connect(":memory:")
@@ -152,11 +176,14 @@ def audit(db: Database, user: str | None, action: str, target: str | None = None
         last = db.execute("SELECT id, row_hash FROM audit_log ORDER BY id DESC LIMIT 1").fetchone()
         new_id = int(last[0]) + 1 if last else 1
         prev = (last[1] or GENESIS_HASH) if last else GENESIS_HASH
-        row_hash = chain_hash(prev, new_id, at, who, str(action), tgt, doc, detail_json)
+        key = _keying(db).key if is_keyed(db) else None
+        row_hash = row_mac(key, prev, new_id, at, who, str(action), tgt, doc, detail_json)
         db.execute(
             "INSERT INTO audit_log (id, at, user, action, target, doc_id, detail_json, prev_hash, row_hash) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (new_id, at, who, str(action), tgt, doc, detail_json, prev, row_hash))
+        if key is not None:
+            db._wb_head_dirty = True  # type: ignore[attr-defined]   # the head advances after the commit
         return new_id
 
 
@@ -225,67 +252,6 @@ def audit_protection_problems(db: Any, *, chained: bool | None = None) -> list[s
     stored = {name: sql for name, sql in db.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'").fetchall()}
     return [name for name, sql in expected.items() if _normal_sql(stored.get(name)) != _normal_sql(sql)]
-
-
-def verify_audit_chain(db: Any, *, batch: int = 5000) -> AuditCheck:
-    """Recompute the whole hash chain, oldest row first, and check the protective triggers.
-
-    Returns an :class:`AuditCheck`: ``ok`` when every row's hash matches its content and links to
-    the row before it and the triggers are in place; otherwise the first row id where the chain
-    breaks (or the missing triggers) in words, without any row's content.
-
-    >>> import store
-    >>> db = store.connect(":memory:")
-    >>> for n in range(3):
-    ...     _ = store.audit(db, "ana", "export", f"project:{n}")
-    >>> store.verify_audit_chain(db).line()                  # doctest: +ELLIPSIS
-    'audit log intact: 3 row(s), the hash chain holds, head ...'
-    >>> _ = db.execute("DROP TRIGGER audit_log_no_update")    # someone with a SQLite shell...
-    >>> _ = db.execute("UPDATE audit_log SET user = 'mallory' WHERE id = 2")
-    >>> store.verify_audit_chain(db).line()
-    'audit log NOT intact at row 2: the row does not match its hash (it was altered); append-only triggers missing or altered: audit_log_no_update (3 row(s) in the log)'
-    """
-    if isinstance(db, Database):
-        with read_snapshot(db):
-            return _verify(db, batch)
-    return _verify(db, batch)
-
-
-def _verify(db: Any, batch: int) -> AuditCheck:
-    if not has_hash_chain(db):
-        rows = int(db.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0])
-        return AuditCheck(False, rows, problem="this database has no hash chain yet (open it with the workbench "
-                                                "to bring its schema up to date)")
-    bad_triggers = audit_protection_problems(db, chained=True)
-    expected_prev, last_id, rows = GENESIS_HASH, 0, 0
-    first_bad: int | None = None
-    problem: str | None = None
-    while first_bad is None:
-        chunk = db.execute(f"SELECT {_CONTENT}, prev_hash, row_hash FROM audit_log WHERE id > ? ORDER BY id LIMIT ?",
-                           (last_id, int(batch))).fetchall()
-        if not chunk:
-            break
-        for (rid, at, user, action, target, doc_id, detail_json, prev_hash, row_hash) in chunk:
-            rows += 1
-            last_id = rid
-            if row_hash is None or prev_hash is None:
-                first_bad, problem = rid, "the row has no hash (it was added outside the workbench)"
-            elif prev_hash != expected_prev:
-                first_bad, problem = rid, ("the row does not follow the row before it "
-                                           "(a row was removed, inserted or altered before it)")
-            elif chain_hash(prev_hash, rid, at, user, action, target, doc_id, detail_json) != row_hash:
-                first_bad, problem = rid, "the row does not match its hash (it was altered)"
-            if first_bad is not None:
-                break
-            expected_prev = row_hash
-    if first_bad is not None:
-        rows = int(db.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0])
-    problems = [problem] if problem else []
-    if bad_triggers:
-        problems.append(f"append-only triggers missing or altered: {', '.join(bad_triggers)}")
-    if problems:
-        return AuditCheck(False, rows, first_bad_id=first_bad, problem="; ".join(problems))
-    return AuditCheck(True, rows, head_hash=expected_prev if rows else None)
 
 
 def _entry(r: dict[str, Any]) -> AuditEntry:

@@ -30,7 +30,9 @@ from sqlite_utils import Database
 
 from pipeline.durable import make_private
 from pipeline.errors import FormatError
+from store.audit_chain import advance_head, keying_for
 from store.db import DEFAULT_BUSY_TIMEOUT_MS, default_db_path, env_retry_seconds, with_retry
+from store.leftovers import remove_leftovers
 from store.migrations import migrate
 
 
@@ -40,6 +42,7 @@ def connect(
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
     retry_seconds: float | None = None,
     migrate_to: int | None = None,
+    keyed_as: str | os.PathLike[str] | None = None,
 ) -> Database:
     """Open (creating if needed) the workbench database and bring its schema up to date.
 
@@ -48,6 +51,11 @@ def connect(
     waits for a lock inside SQLite; ``retry_seconds`` bounds the retries around it (``None``:
     ``$WORKBENCH_BUSY_RETRY_S``, else :data:`DEFAULT_RETRY_SECONDS`).
     ``migrate_to`` stops migrations at that version (tests of old files); leave it ``None``.
+    ``keyed_as`` keys the audit chain with the installation key of that database instead and
+    writes no head (a restore's copy, before it takes that database's place).
+
+    Opening a file is also the one place where copies left by a killed backup or restore are
+    removed (:func:`store.leftovers.remove_leftovers`): they are full copies of the database.
 
     Use it as a context manager: ``with connect(path) as db:`` closes the connection when the
     block ends, also on an early return or an exception.
@@ -69,6 +77,8 @@ def connect(
         if not p.parent.exists():
             p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)   # threads may race to create it
         new_file = not p.exists()
+    if str(p) != ":memory:":
+        remove_leftovers(p)
     conn = sqlite3.connect(str(p), timeout=busy_timeout_ms / 1000.0)
     if new_file:
         make_private(p)       # every note and password hash lives here (its -wal/-shm take its mode)
@@ -78,6 +88,9 @@ def connect(
         db._wb_retry_seconds = float(retry)  # type: ignore[attr-defined]
         db._wb_path = str(p)  # type: ignore[attr-defined]
         db._wb_read_only = False  # type: ignore[attr-defined]
+        db._wb_chain = (keying_for(keyed_as, head=False) if keyed_as is not None  # type: ignore[attr-defined]
+                        else keying_for(p))
+        db._wb_after_commit = advance_head  # type: ignore[attr-defined]
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         conn.execute("PRAGMA foreign_keys = ON")
         if str(p) != ":memory:":

@@ -221,20 +221,34 @@ def transaction(db: Database) -> Iterator[Database]:
             yield db
         return
     with_retry(db, lambda: conn.execute("BEGIN IMMEDIATE"))
+    db._wb_head_dirty = False  # type: ignore[attr-defined]
     try:
         yield db
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
+        db._wb_head_dirty = False  # type: ignore[attr-defined]
         raise
     try:
         conn.execute("COMMIT")
     except sqlite3.OperationalError as e:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
+        db._wb_head_dirty = False  # type: ignore[attr-defined]
         if is_locked_error(e):
             raise _busy_error(db, 0.0) from None
         raise
+    _after_commit(db)
+
+
+def _after_commit(db: Database) -> None:
+    """Once audit rows are committed, the connection's hook (set by :func:`store.connect`:
+    advancing the audit head kept outside the database) runs; never for a rollback."""
+    if getattr(db, "_wb_head_dirty", False):
+        db._wb_head_dirty = False  # type: ignore[attr-defined]
+        hook = getattr(db, "_wb_after_commit", None)
+        if hook is not None:
+            hook(db)
 
 
 @contextlib.contextmanager

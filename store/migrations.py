@@ -322,6 +322,27 @@ def _v8_versioned_settings_profiles_dictionaries(db: Database) -> None:
         db.execute(f"ALTER TABLE {table} ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
 
 
+def _v10_audit_chain_keyed(db: Database) -> None:
+    """The audit chain is keyed: each row's MAC is an HMAC with a key derived from the
+    installation key beside the database (:mod:`store.audit_chain`), which someone holding only
+    the file cannot recompute. The existing rows are re-keyed once, as they are (whether their
+    SHA-256 chain held is written down), and that is recorded as the ``audit.rekey`` row; the
+    head file beside the key is written when the migration commits. An empty log has nothing
+    to re-key and records nothing."""
+    from store.audit import _keying, audit
+    from store.audit_rekey import legacy_chain_break, rekey_chain
+
+    if db.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0] == 0:
+        return
+    broken_at = legacy_chain_break(db)
+    n = rekey_chain(db, _keying(db).key)
+    db._wb_audit_keyed = True  # type: ignore[attr-defined]   # the rekey row below is keyed
+    db._wb_head_reset = True  # type: ignore[attr-defined]    # and its head replaces any earlier one
+    audit(db, None, "audit.rekey", "audit_log", detail={
+        "rows": n, "previous_chain_held": broken_at is None,
+        "previous_chain_broke_at": broken_at})
+
+
 def _v9_finished_jobs_stay_finished(db: Database) -> None:
     """A job that ended (``done`` or ``failed``) keeps its status and result: a worker that was
     declared dead (no heartbeat) and then finishes late cannot turn it ``done``, and a training
@@ -348,6 +369,7 @@ MIGRATIONS: list[Callable[[Database], None]] = [
     _v7_signin_failures,
     _v8_versioned_settings_profiles_dictionaries,
     _v9_finished_jobs_stay_finished,
+    _v10_audit_chain_keyed,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -1,4 +1,5 @@
-"""``python -m pipeline backup``: a consistent copy of the database while the app runs."""
+"""``python -m pipeline backup``: a consistent copy of the database while the app runs, and its
+manifest (``<out>.manifest``: the file's digest and the audit log's head, sealed with the key)."""
 from __future__ import annotations
 
 import argparse
@@ -15,10 +16,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from services.maintenance import backup
+    from services.maintenance import backup, backup_manifest
     from services.settings import db_path as default_db_path
 
     db_path = args.db or default_db_path()
     out = backup(db_path, args.out)
-    print(f"backed up {db_path} to {out} ({out.stat().st_size:,} bytes)")
+    print(f"backed up {db_path} to {out} ({out.stat().st_size:,} bytes); keep {backup_manifest(out).name} "
+          "beside it: a restore checks the backup against it")
     return 0
