@@ -47,7 +47,12 @@ class HeadFileError(Exception):
 
 
 def head_path_for(db_path: str | os.PathLike) -> Path:
-    """Where the head of the database at ``db_path`` lives, beside its key: ``x.db`` -> ``x.audit.head``."""
+    """Where the head of the database at ``db_path`` lives, beside its key: ``x.db`` -> ``x.audit.head``.
+
+    >>> import store
+    >>> store.audit_head_path("var/workbench.db").as_posix(), store.audit_head_path("var/wb.sqlite").name
+    ('var/workbench.audit.head', 'wb.sqlite.audit.head')
+    """
     p = Path(db_path)
     return p.with_name(p.name + ".audit.head") if p.suffix != ".db" else p.with_suffix(".audit.head")
 
@@ -106,7 +111,20 @@ def keying_for(db_path: str | os.PathLike | None, *, head: bool = True) -> Chain
 
 
 def existing_key(db_path: str | os.PathLike) -> bytes | None:
-    """The chain key of an installation whose key file exists, else ``None`` (never creates one)."""
+    """The chain key of an installation whose key file exists, else ``None`` (never creates one).
+
+    >>> import store
+    >>> import os, shutil, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "workbench.db")
+    >>> store.audit_key(path) is None                         # no key file yet
+    True
+    >>> with store.connect(path) as db:
+    ...     _ = store.audit(db, "ana", "export", "project:1")  # the first keyed row creates it
+    >>> len(store.audit_key(path)), os.path.exists(os.path.join(folder, "workbench.secret.key"))
+    (32, True)
+    >>> shutil.rmtree(folder)
+    """
     path = secret_path_for(db_path)
     return chain_key(load_or_create_secret(path)) if path.is_file() else None
 

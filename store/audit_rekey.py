@@ -15,7 +15,20 @@ from store.audit_chain import chain_mac
 
 
 def legacy_chain_break(conn: Any) -> int | None:
-    """The first row id where the unkeyed SHA-256 chain breaks (``None`` when it holds)."""
+    """The first row id where the unkeyed SHA-256 chain breaks (``None`` when it holds).
+
+    >>> import store
+    >>> from store.audit_rekey import legacy_chain_break
+    >>> db = store.connect(":memory:", migrate_to=9)          # a file of schema 9: unkeyed chain
+    >>> for n in range(3):
+    ...     _ = store.audit(db, "ana", "export", f"project:{n}")
+    >>> legacy_chain_break(db) is None
+    True
+    >>> _ = db.execute("DROP TRIGGER audit_log_no_update")
+    >>> _ = db.execute("UPDATE audit_log SET user = 'mallory' WHERE id = 2")
+    >>> legacy_chain_break(db)
+    2
+    """
     prev = GENESIS_HASH
     for (*row, prev_hash, row_hash) in conn.execute(
             f"SELECT {_CONTENT}, prev_hash, row_hash FROM audit_log ORDER BY id"):

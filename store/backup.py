@@ -265,18 +265,18 @@ def _check_backup(src: Path, copy: Path, digest: str, version: int, key: bytes |
     """Refuse a copy with evidence of tampering; say whether it was verified (or refuse an
     unverifiable one without ``allow_unverified``)."""
     manifest = read_manifest(src, key) if key is not None else None
-    if manifest is not None and manifest.sha256 != digest:
-        raise FormatError(str(src), "does not match its manifest (the file was rewritten after the backup); "
-                                    "it is not restored")
     head = manifest.audit_head if manifest is not None else None
     check_audit_log_file(copy, key=key if head is not None else None, heads=[head] if head else None,
                          name=str(src))
+    if manifest is not None and manifest.sha256 != digest:
+        raise FormatError(str(src), "does not match its manifest (the file was rewritten after the backup); "
+                                    "it is not restored")
     if head is not None and version >= KEYED_SINCE:
         return Provenance(True)
-    if key is None:
-        reason = "this installation has no key yet to check it with"
-    elif version < KEYED_SINCE:
+    if version < KEYED_SINCE:
         reason = "it is from before the keyed audit chain"
+    elif key is None:
+        reason = "this installation has no key to check it with"
     elif manifest is None:
         reason = "it has no manifest"
     else:

@@ -23,7 +23,12 @@ MANIFEST_FORMAT = 1
 
 
 def backup_manifest_path(backup_path: str | os.PathLike) -> Path:
-    """``backup.db`` -> ``backup.db.manifest``."""
+    """``backup.db`` -> ``backup.db.manifest``.
+
+    >>> import store
+    >>> store.backup_manifest_path("backups/monday.db").as_posix()
+    'backups/monday.db.manifest'
+    """
     p = Path(backup_path)
     return p.with_name(p.name + ".manifest")
 
@@ -56,7 +61,18 @@ def file_sha256(path: Path) -> str:
 
 def copy_hashing(src: Path, dst: Path) -> str:
     """Copy ``src`` to a fresh owner-only ``dst`` and return the SHA-256 of exactly the bytes
-    copied, so what is checked is what is restored."""
+    copied, so what is checked is what is restored.
+
+    >>> import os, shutil, tempfile
+    >>> from pathlib import Path
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.db").write_bytes(b"abc")
+    >>> copy_hashing(folder / "a.db", folder / "b.db") == file_sha256(folder / "b.db")
+    True
+    >>> oct(os.stat(folder / "b.db").st_mode & 0o777)
+    '0o600'
+    >>> shutil.rmtree(folder)
+    """
     h = hashlib.sha256()
     fd = os.open(str(dst), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with open(src, "rb") as fin, os.fdopen(fd, "wb") as fout:

@@ -28,7 +28,12 @@ _SIDES = ("", "-journal", "-wal", "-shm")
 
 
 def backup_marker_path(db_path: str | os.PathLike, pid: int | None = None) -> Path:
-    """The marker a backup by process ``pid`` (default: this one) leaves beside the database."""
+    """The marker a backup by process ``pid`` (default: this one) leaves beside the database.
+
+    >>> import store
+    >>> store.backup_marker_path("var/workbench.db", 4242).as_posix()
+    'var/.workbench.db.backup-4242'
+    """
     p = Path(db_path)
     return p.with_name(f".{p.name}.backup-{os.getpid() if pid is None else int(pid)}")
 
@@ -63,7 +68,19 @@ def _unlink(path: Path) -> int:
 def remove_leftovers(db_path: str | os.PathLike) -> int:
     """Remove what killed backups and restores of the database at ``db_path`` left; return how
     many files went. Never touches a file whose process is alive, nor the kept
-    ``.before-restore`` database (a restore keeps that on purpose)."""
+    ``.before-restore`` database (a restore keeps that on purpose).
+
+    >>> import os, shutil, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "workbench.db")
+    >>> for name in (".workbench.db.restore-999999999", f".workbench.db.restore-{os.getpid()}", "workbench.db.before-restore"):
+    ...     open(os.path.join(folder, name), "wb").close()
+    >>> remove_leftovers(path)                                # the dead process's copy goes
+    1
+    >>> sorted(os.listdir(folder))                            # a live one's, and the kept file, stay
+    ['.workbench.db.restore-...', 'workbench.db.before-restore']
+    >>> shutil.rmtree(folder)
+    """
     p = Path(db_path)
     folder = p.parent
     if not folder.is_dir():

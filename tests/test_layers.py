@@ -12,7 +12,8 @@ functions alike), so the floor plan in ``docs/architecture.md`` stays true:
   detector (which loads trained versions) and the engines (which run the detector) import
   ``models``; ``pipeline/__main__.py`` only launches the command line.
 * ``models/`` uses pipeline's pure pieces but never the detector that loads models.
-* ``store/`` uses only pipeline's core types (spans, schemas, errors, layer names, fsync).
+* ``store/`` uses only pipeline's core types (spans, schemas, errors, layer names, fsync) and the
+  installation key file (``pipeline.deid.secret``: the audit chain is keyed from it).
 * pages, ``dashboard/`` and ``cli/`` reach the store only through ``services/``.
 * No two modules import each other, directly or round a longer circle.
 
@@ -42,7 +43,9 @@ HARNESSES = {"tests": "pytest's tests and their helpers",
 #: (recognised by their ``pyvenv.cfg``) are skipped as well
 NOT_CODE = {"data", "var", "test-artifacts"}
 
-STORE_MAY_USE = {"pipeline.spans", "pipeline.schemas", "pipeline.errors", "pipeline.durable", "pipeline.layers"}
+#: ``pipeline.deid.secret``: the installation key file, from which the store derives the audit chain's key
+STORE_MAY_USE = {"pipeline.spans", "pipeline.schemas", "pipeline.errors", "pipeline.durable", "pipeline.layers",
+                 "pipeline.deid.secret"}
 MODEL_LOADERS = ("pipeline.detection.detector", "pipeline.engines")   # may import models
 UI = ("dashboard", "pages", "streamlit_app")
 DYNAMIC = {"import_module", "__import__"}   # callables that import the module their first argument names

@@ -97,14 +97,17 @@ def test_5_a_row_that_does_not_extend_the_chain_is_refused(db):
     assert _audit_rows(db) == before
 
 
-def test_5_every_row_carries_the_hash_of_the_one_before(db):
+def test_5_every_row_carries_the_hash_of_the_one_before(db_path, db):
+    from store.audit_chain import chain_mac
+
     _some_history(db, 3)
     rows = db.execute("SELECT id, at, user, action, target, doc_id, detail_json, prev_hash, row_hash "
                       "FROM audit_log ORDER BY id").fetchall()
     prev = AUDIT.GENESIS_HASH
+    key = store.audit_key(db_path)          # keyed (issue 29): the unkeyed recipe no longer matches
     for r in rows:
         assert r[7] == prev
-        assert r[8] == AUDIT.chain_hash(prev, *r[:7])
+        assert r[8] == chain_mac(key, prev, *r[:7]) != AUDIT.chain_hash(prev, *r[:7])
         prev = r[8]
     check = store.verify_audit_chain(db)
     assert check.ok and check.rows == 3 and check.head_hash == prev and check.first_bad_id is None
@@ -160,10 +163,12 @@ def test_5_migration_chains_the_rows_of_an_existing_database(db_path):
 
     db = store.connect(db_path)
     rows = db.execute("SELECT id, prev_hash, row_hash FROM audit_log ORDER BY id").fetchall()
-    assert len(rows) == n_old and rows[0][1] == AUDIT.GENESIS_HASH and all(r[2] for r in rows)
+    # chained, then re-keyed once on the way to the keyed chain (issue 29), which adds its own row
+    assert len(rows) == n_old + 1 and rows[0][1] == AUDIT.GENESIS_HASH and all(r[2] for r in rows)
+    assert store.list_audit(db, limit=1)[0].action == "audit.rekey"
     store.audit(db, "lea", "export", f"project:{pid}")           # new rows extend the migrated chain
     check = store.verify_audit_chain(db)
-    assert check.ok and check.rows == n_old + 1
+    assert check.ok and check.rows == n_old + 2
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         db.execute("UPDATE audit_log SET user = 'mallory' WHERE id = 1")
     db.close()
@@ -193,7 +198,7 @@ def test_5_restore_records_itself_and_the_audit_rows_it_drops(tmp_path, db_path,
     assert store.get_user(restored, "ben") is None
     restored.close()
     # the dropped rows are still in the kept file, chain intact
-    keptdb = store.connect(kept)
+    keptdb = store.connect(kept, keyed_as=db_path)               # the installation's key checks it
     assert keptdb.execute("SELECT MAX(id) FROM audit_log").fetchone()[0] == replaced_last
     assert store.verify_audit_chain(keptdb).ok
     keptdb.close()
@@ -251,10 +256,12 @@ def test_5_restore_of_an_old_backup_chains_it_and_records_the_restore(tmp_path, 
     conn = sqlite3.connect(old_path)
     conn.execute("PRAGMA journal_mode = DELETE")
     conn.close()
-    store.restore(old_path, db_path, user="cli:root")
+    # from before the keyed chain: only with the flag (issue 29), and recorded as unverifiable
+    store.restore(old_path, db_path, user="cli:root", allow_unverified=True)
     db = store.connect(db_path)
     assert store.schema_version(db) == store.LATEST_VERSION
-    assert [e.action for e in store.list_audit(db)] == ["database.restore", "export"]
+    assert [e.action for e in store.list_audit(db)] == ["database.restore", "audit.rekey", "export"]
+    assert store.list_audit(db, limit=1)[0].detail["verified"] is False
     assert store.verify_audit_chain(db).ok
     db.close()
 
