@@ -14,7 +14,9 @@ from store.assignments import (ASSIGNMENT_STATUSES, Assignment, assign, list_ass
 from store.audit import AuditEntry, audit, list_audit
 from store.audit_chain import existing_key as audit_key, head_path_for as audit_head_path
 from store.audit_verify import AuditCheck, verify_audit_chain
-from store.backup import backup, backup_manifest_path, check_audit_log_file, check_database_file, restore
+from store.backup import backup, check_audit_log_file, check_database_file
+from store.backup_manifest import backup_manifest_path
+from store.restore import restore
 from store.leftovers import backup_marker_path
 from store.connection import close_thread_dbs, connect, thread_db
 from store.db import default_db_path, read_snapshot, schema_version, transaction, with_retry
