@@ -11,9 +11,12 @@ verification sees a log that ends before it.
 
 The head is written after each write transaction that appended audit rows commits (never
 before: a rolled-back row must not become the head), under an exclusive ``flock`` and only
-forward (a slower process cannot move it back), atomically (temporary file, ``fsync``,
-``os.replace``). A crash between a commit and the head write leaves the head one step behind:
-rows past it whose MACs hold were written by a key holder, so that is not a false alarm.
+forward (a slower process cannot move it back), atomically (temporary file, ``os.replace``; not
+synced on every commit, which tripled the cost of a one-row write in
+``benchmarks/audit_chain.py``, while a restore's head is synced). A crash between a commit and
+the head write leaves the head behind: rows past it whose MACs hold were written by a key
+holder, so that is not a false alarm. Its row count costs nothing per commit: since the
+insert trigger makes each new row the next id, the count grows with the id from the last head.
 """
 from __future__ import annotations
 
@@ -169,15 +172,16 @@ def _locked(path: Path) -> Iterator[None]:
         os.close(fd)   # releases the lock
 
 
-def _write(path: Path, key: bytes, heads: list[Head]) -> None:
+def _write(path: Path, key: bytes, heads: list[Head], *, sync: bool) -> None:
     data = {"format": HEAD_FORMAT, "heads": [asdict(h) for h in heads], "seal": _seal(key, heads)}
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     fd = os.open(str(tmp), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="ascii") as f:
             f.write(json.dumps(data, sort_keys=True) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -185,17 +189,24 @@ def _write(path: Path, key: bytes, heads: list[Head]) -> None:
 
 
 def write_heads(path: Path, key: bytes, heads: list[Head]) -> None:
-    """Replace the head file with ``heads`` whatever it held (a restore moves the head back)."""
+    """Replace the head file with ``heads`` whatever it held (a restore moves the head back),
+    synced to disk."""
     with _locked(path):
-        _write(path, key, heads)
+        _write(path, key, heads, sync=True)
 
 
-def current_head(conn: Any) -> Head | None:
-    """The newest row of the log behind ``conn`` as a :class:`Head` (``None`` for an empty log)."""
+def current_head(conn: Any, since: Head | None = None) -> Head | None:
+    """The newest row of the log behind ``conn`` as a :class:`Head` (``None`` for an empty log).
+
+    The row count is counted (a scan), unless ``since`` is an earlier head still in the log: the
+    insert trigger makes every row after it the next id, so the count grows with the id."""
     last = conn.execute("SELECT id, row_hash FROM audit_log ORDER BY id DESC LIMIT 1").fetchone()
     if last is None or last[1] is None:
         return None
-    rows = conn.execute("SELECT COUNT(*) FROM audit_log WHERE id <= ?", [int(last[0])]).fetchone()[0]
+    if since is not None and since.id <= int(last[0]):
+        rows = since.rows + int(last[0]) - since.id
+    else:
+        rows = conn.execute("SELECT COUNT(*) FROM audit_log WHERE id <= ?", [int(last[0])]).fetchone()[0]
     return Head(int(last[0]), str(last[1]), int(rows))
 
 
@@ -214,17 +225,20 @@ def advance_head(db: Any) -> None:
     path = keying.head_file
     try:
         with _locked(path):
-            head = current_head(db.conn)
-            if head is None:
-                return
             try:
                 known = read_heads(path, keying.key)
             except HeadFileError:
                 known = None    # replaced below by a good one; verify reported the damage already
             reset = getattr(db, "_wb_head_reset", False)   # the whole chain was just re-keyed
             db._wb_head_reset = False
-            if known and not reset and (known[0].id >= head.id or not _still_there(db.conn, known[0])):
-                return      # a head that no longer matches stays as evidence for verify
-            _write(path, keying.key, [head])
+            if known and not reset:
+                if not _still_there(db.conn, known[0]):
+                    return      # a head that no longer matches stays as evidence for verify
+                head = current_head(db.conn, since=known[0])
+            else:
+                head = current_head(db.conn)
+            if head is None or (known and not reset and known[0].id >= head.id):
+                return
+            _write(path, keying.key, [head], sync=False)   # a lost write only leaves the head behind
     except OSError as e:  # the rows are committed; a head left behind is weaker, not wrong
         log.warning("could not record the audit log's head (%s); it lags until the next write", type(e).__name__)
