@@ -199,6 +199,14 @@ def test_two_processes_appending_keep_the_head_at_the_newest_row(db_path):
 
 # =========================================================================== item 2: migration
 
+def test_the_keyed_chain_starts_at_its_own_migration():
+    """Guards a merge that renumbers migrations: ``KEYED_SINCE`` must name the re-keying one."""
+    from store.audit import KEYED_SINCE
+    from store.migrations import MIGRATIONS
+
+    assert MIGRATIONS[KEYED_SINCE - 1].__name__ == "_v10_audit_chain_keyed"
+
+
 def test_upgrading_a_sha_chained_database_rekeys_it_once_and_says_so(db_path):
     with store.connect(db_path, migrate_to=9) as old:
         for i in range(4):

@@ -1,6 +1,8 @@
 """``python -m pipeline audit``: read the audit log (who did what, when, to which document), or
-check it: ``--verify`` recomputes the whole hash chain and checks the append-only triggers, and
-says in one line whether the log is intact or the first row where it breaks (exit status 1)."""
+check it: ``--verify`` recomputes the whole keyed chain (HMAC with a key derived from the
+installation key beside the database), checks the append-only triggers and that the log reaches
+the head recorded beside the key, and says in one line whether the log is intact or the first
+row where it breaks: an edit, a forged or renumbered row, rows cut from the end (exit status 1)."""
 from __future__ import annotations
 
 import argparse
@@ -18,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=50)
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--verify", action="store_true",
-                   help="check the audit log's hash chain and triggers instead of printing rows "
+                   help="check the audit log's keyed chain, triggers and recorded head instead of printing rows "
                         "(exit status 1 when it does not hold)")
 
 
