@@ -88,6 +88,11 @@ class Head:
     rows: int
 
 
+#: The head of an empty log: written when a log starts (a new database, or the upgrade of one
+#: whose log is empty), so that from then on a missing head file is always a sign of tampering.
+EMPTY_HEAD = Head(0, "0" * 64, 0)
+
+
 @dataclass
 class ChainKeying:
     """How one connection keys and records its chain: the key file to read (lazily, so a
@@ -103,6 +108,13 @@ class ChainKeying:
         if self._key is None:
             self._key = chain_key(load_or_create_secret(self.key_file) if self.key_file else secrets.token_bytes(32))
         return self._key
+
+    @property
+    def existing_key(self) -> bytes | None:
+        """The key when its file exists (``None`` otherwise): checking must never create a key."""
+        if self._key is None and self.key_file is not None and not self.key_file.is_file():
+            return None
+        return self.key
 
 
 def keying_for(db_path: str | os.PathLike | None, *, head: bool = True) -> ChainKeying:
@@ -211,6 +223,8 @@ def current_head(conn: Any, since: Head | None = None) -> Head | None:
 
 
 def _still_there(conn: Any, head: Head) -> bool:
+    if head.id == 0:
+        return True
     row = conn.execute("SELECT row_hash FROM audit_log WHERE id = ?", [head.id]).fetchone()
     return row is not None and row[0] == head.mac
 
@@ -225,19 +239,22 @@ def advance_head(db: Any) -> None:
     path = keying.head_file
     try:
         with _locked(path):
+            if getattr(db, "_wb_head_reset", False):    # a log starts, or was just re-keyed whole
+                db._wb_head_reset = False
+                _write(path, keying.key, [current_head(db.conn) or EMPTY_HEAD], sync=True)
+                return
             try:
                 known = read_heads(path, keying.key)
             except HeadFileError:
-                known = None    # replaced below by a good one; verify reported the damage already
-            reset = getattr(db, "_wb_head_reset", False)   # the whole chain was just re-keyed
-            db._wb_head_reset = False
-            if known and not reset:
-                if not _still_there(db.conn, known[0]):
-                    return      # a head that no longer matches stays as evidence for verify
-                head = current_head(db.conn, since=known[0])
-            else:
-                head = current_head(db.conn)
-            if head is None or (known and not reset and known[0].id >= head.id):
+                log.warning("the audit head file does not hold; left as it is for `audit --verify`")
+                return
+            if known is None:   # removed: re-creating it would hide what was cut from the log
+                log.warning("the audit head file is missing; not re-created (run `audit --verify`)")
+                return
+            if not _still_there(db.conn, known[0]):
+                return      # a head that no longer matches stays as evidence for verify
+            head = current_head(db.conn, since=known[0])
+            if head is None or known[0].id >= head.id:
                 return
             _write(path, keying.key, [head], sync=False)   # a lost write only leaves the head behind
     except OSError as e:  # the rows are committed; a head left behind is weaker, not wrong

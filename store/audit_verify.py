@@ -67,20 +67,24 @@ def verify_audit_chain(db: Any, *, key: bytes | None = None, heads: Any = _FROM_
     'audit log NOT intact at row 2: the row does not match its MAC (it was altered, added or renumbered without the key); append-only triggers missing or altered: audit_log_no_update (3 row(s) in the log)'
     """
     head_problem: str | None = None
+    if key is None:
+        key = _keying(db).existing_key
+        if key is None:
+            rows = int(db.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0])
+            return AuditCheck(False, rows, problem=f"the installation key ({_keying(db).key_file.name}) is missing, "
+                                                   "so the chain cannot be checked")
     if heads is _FROM_FILE:
         keying = _keying(db)
         heads = None
         if keying.head_file is not None:
             try:
-                heads = read_heads(keying.head_file, key or keying.key)
+                heads = read_heads(keying.head_file, key)
             except HeadFileError as e:
                 head_problem = str(e)
             else:
                 if heads is None:
                     head_problem = (f"its recorded head ({keying.head_file.name}) is missing, so rows removed "
                                     "from the end could not be seen")
-    if key is None:
-        key = _keying(db).key
     if isinstance(db, Database):
         with read_snapshot(db):
             check = _verify(db, key, heads, exact_end, batch)
@@ -142,11 +146,17 @@ def _against_heads(db: Any, heads: list[Head], exact_end: bool, last_id: int | N
     if last_id is None:
         last_id = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM audit_log").fetchone()[0])
     for head in heads:
+        if head.id == 0:                                  # the head of an empty log
+            if not exact_end or last_id == 0:
+                return None, None
+            continue
         row = db.execute("SELECT row_hash FROM audit_log WHERE id = ?", [head.id]).fetchone()
         count = int(db.execute("SELECT COUNT(*) FROM audit_log WHERE id <= ?", [head.id]).fetchone()[0])
         if row is not None and row[0] == head.mac and count == head.rows and not (exact_end and last_id > head.id):
             return None, None
     head = heads[0]
+    if head.id == 0:
+        return 1, "the log goes on past its recorded head (rows were added after it was taken)"
     row = db.execute("SELECT row_hash FROM audit_log WHERE id = ?", [head.id]).fetchone()
     if last_id < head.id:
         return last_id + 1, (f"the log ends at row {last_id}, before its recorded head (row {head.id}): rows were "

@@ -328,16 +328,18 @@ def _v10_audit_chain_keyed(db: Database) -> None:
     the file cannot recompute. The existing rows are re-keyed once, as they are (whether their
     SHA-256 chain held is written down), and that is recorded as the ``audit.rekey`` row; the
     head file beside the key is written when the migration commits. An empty log has nothing
-    to re-key and records nothing."""
+    to re-key and records nothing, but its head file starts, as a new database's does: from then
+    on a missing head file is a sign of tampering, never re-created by a write."""
     from store.audit import _keying, audit
     from store.audit_rekey import legacy_chain_break, rekey_chain
 
+    db._wb_head_reset = True  # type: ignore[attr-defined]     # the head file starts (again) here,
+    db._wb_head_dirty = True  # type: ignore[attr-defined]     # written once the migration commits
     if db.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0] == 0:
         return
     broken_at = legacy_chain_break(db)
     n = rekey_chain(db, _keying(db).key)
     db._wb_audit_keyed = True  # type: ignore[attr-defined]   # the rekey row below is keyed
-    db._wb_head_reset = True  # type: ignore[attr-defined]    # and its head replaces any earlier one
     audit(db, None, "audit.rekey", "audit_log", detail={
         "rows": n, "previous_chain_held": broken_at is None,
         "previous_chain_broke_at": broken_at})

@@ -153,11 +153,34 @@ def test_an_intact_log_verifies_and_the_head_lives_outside_the_database(db_path)
     assert db_path.read_bytes().find(store.audit_key(db_path)) == -1     # the key is not in the database
 
 
-def test_a_missing_key_or_a_deleted_head_file_is_not_reported_intact(db_path):
-    _history(db_path, 3)
+def test_a_deleted_head_file_is_reported_and_not_re_created_by_the_next_write(db_path):
+    _history(db_path, 6)
+    sh = Shell(db_path)                                      # cut the log, then remove the evidence
+    sh.conn.execute("DELETE FROM audit_log WHERE id > 4")
+    sh.close()
     store.audit_head_path(db_path).unlink()
     check = _verify(db_path)
-    assert not check.ok and "head" in check.problem
+    assert not check.ok and "head" in check.problem and "\n" not in check.line()
+    _history(db_path, 3)                                     # the app goes on writing
+    assert not store.audit_head_path(db_path).exists()
+    assert not _verify(db_path).ok
+
+
+def test_a_missing_key_is_reported_and_verify_creates_none(db_path):
+    _history(db_path, 3)
+    key_file = db_path.with_name("wb.secret.key")
+    key_file.unlink()
+    check = _verify(db_path)
+    assert not check.ok and "key" in check.problem and not key_file.exists()
+
+
+def test_a_new_database_starts_its_head_and_verifies(db_path):
+    with store.connect(db_path):
+        pass
+    assert json.loads(store.audit_head_path(db_path).read_text())["heads"][0]["id"] == 0
+    assert _verify(db_path).ok
+    _history(db_path, 2)
+    assert _verify(db_path).ok
 
 
 def test_a_lagging_head_is_not_a_false_alarm(db_path):
