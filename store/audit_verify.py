@@ -13,7 +13,7 @@ from sqlite_utils import Database
 
 from store.audit import GENESIS_HASH, _CONTENT, _keying, audit_protection_problems, has_hash_chain, is_keyed
 from store.audit_chain import Head, HeadFileError, chain_mac, read_heads
-from store.db import read_snapshot
+from store.db import loads, read_snapshot
 
 
 @dataclass(frozen=True)
@@ -26,13 +26,19 @@ class AuditCheck:
     first_bad_id: int | None = None
     problem: str | None = None
     head_id: int | None = None
+    #: rows 1 to this one were taken as they were, unverified (re-keyed on upgrade or by a restore
+    #: with ``allow_unverified``), as the audit row ``unverified_by`` records
+    unverified_up_to: int | None = None
+    unverified_by: int | None = None
 
     def line(self) -> str:
         """One line for a person: whether the chain holds and, if not, where it breaks."""
         if self.ok:
             head = f", head {self.head_hash[:16]}" if self.head_hash else ""
             recorded = (f" up to its recorded head (row {self.head_id})" if self.head_id is not None else "")
-            return f"audit log intact: {self.rows} row(s), the keyed chain holds{recorded}{head}"
+            taken = (f"; rows 1 to {self.unverified_up_to} were taken unverified (see audit row {self.unverified_by})"
+                     if self.unverified_up_to else "")
+            return f"audit log intact: {self.rows} row(s), the keyed chain holds{recorded}{head}{taken}"
         where = f" at row {self.first_bad_id}" if self.first_bad_id is not None else ""
         return f"audit log NOT intact{where}: {self.problem} ({self.rows} row(s) in the log)"
 
@@ -138,7 +144,23 @@ def _verify(db: Any, key: bytes, heads: list[Head] | None, exact_end: bool, batc
         problems.append(f"append-only triggers missing or altered: {', '.join(bad_triggers)}")
     if problems:
         return AuditCheck(False, rows, first_bad_id=first_bad, problem="; ".join(problems))
-    return AuditCheck(True, rows, head_hash=expected_prev if rows else None, head_id=head_id)
+    up_to, by = _unverified_prefix(db)
+    return AuditCheck(True, rows, head_hash=expected_prev if rows else None, head_id=head_id,
+                      unverified_up_to=up_to, unverified_by=by)
+
+
+def _unverified_prefix(db: Any) -> tuple[int | None, int | None]:
+    """The newest record of rows taken unverified: an upgrade's ``audit.rekey`` (the rows before
+    it) or a ``database.restore`` with ``verified: false`` (its ``unverifiable_up_to``)."""
+    for rid, action, detail_json in db.execute(
+            "SELECT id, action, detail_json FROM audit_log WHERE action IN ('audit.rekey', 'database.restore') "
+            "ORDER BY id DESC"):
+        detail = loads(detail_json, {}) or {}
+        if action == "audit.rekey":
+            return int(rid) - 1, int(rid)
+        if detail.get("verified") is False:
+            return detail.get("unverifiable_up_to"), int(rid)
+    return None, None
 
 
 def _against_heads(db: Any, heads: list[Head], exact_end: bool, last_id: int | None) -> tuple[int | None, str | None]:

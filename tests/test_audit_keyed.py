@@ -329,7 +329,9 @@ def test_an_edited_pre_chain_backup_needs_the_flag_and_is_recorded_unverifiable(
         entry = store.list_audit(db, limit=1)[0]
         assert entry.action == "database.restore"
         assert entry.detail["verified"] is False and entry.detail["unverifiable_up_to"] >= 4
-        assert store.verify_audit_chain(db).ok              # new rows are keyed from here on
+        check = store.verify_audit_chain(db)                # new rows are keyed from here on, and
+        assert check.ok and check.unverified_by == entry.id  # verify says what was taken unverified
+        assert f"rows 1 to {entry.detail['unverifiable_up_to']} were taken unverified" in check.line()
 
 
 def test_the_restore_command_takes_the_flag(db_path, tmp_path, capsys):
