@@ -108,5 +108,5 @@ def remove_leftovers(db_path: str | os.PathLike) -> int:
                 removed += sum(_unlink(t) for t in backup_temp_paths(out, int(m.group(1))))
             _unlink(folder / name)
     if removed:
-        log.warning("removed %d temporary database copie(s) left by an interrupted backup or restore", removed)
+        log.warning("removed %d temporary file(s) (copies of the database) left by an interrupted backup or restore", removed)
     return removed
