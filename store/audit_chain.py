@@ -251,10 +251,11 @@ def advance_head(db: Any) -> None:
             if known is None:   # removed: re-creating it would hide what was cut from the log
                 log.warning("the audit head file is missing; not re-created (run `audit --verify`)")
                 return
-            if not _still_there(db.conn, known[0]):
+            base = next((h for h in known if _still_there(db.conn, h)), None)   # two while a restore swaps
+            if base is None:
                 return      # a head that no longer matches stays as evidence for verify
-            head = current_head(db.conn, since=known[0])
-            if head is None or known[0].id >= head.id:
+            head = current_head(db.conn, since=base)
+            if head is None or (base is known[0] and base.id >= head.id):
                 return
             _write(path, keying.key, [head], sync=False)   # a lost write only leaves the head behind
     except OSError as e:  # the rows are committed; a head left behind is weaker, not wrong

@@ -193,6 +193,21 @@ def test_a_lagging_head_is_not_a_false_alarm(db_path):
     assert _verify(db_path).ok
 
 
+def test_a_restore_killed_while_swapping_is_not_a_false_alarm(db_path):
+    """Before the swap the head file names both the restored log's head and the replaced one's;
+    a kill there leaves the replaced database, which still verifies and moves its head on."""
+    from store.audit_chain import Head, read_heads, write_heads
+
+    _history(db_path, 4)
+    key, head_file = store.audit_key(db_path), store.audit_head_path(db_path)
+    current = read_heads(head_file, key)[0]
+    write_heads(head_file, key, [Head(2, "ab" * 32, 2), current])      # the restore's new head first
+    assert _verify(db_path).ok
+    _history(db_path, 1)
+    assert read_heads(head_file, key) == [Head(5, read_heads(head_file, key)[0].mac, 5)]
+    assert _verify(db_path).ok
+
+
 def test_the_verify_command_reports_truncation_in_one_line(db_path, capsys):
     _history(db_path, 8)
     sh = Shell(db_path)
