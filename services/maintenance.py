@@ -10,6 +10,7 @@ the restored log. The audit log records who did what to which document, never te
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -34,6 +35,16 @@ def restore(backup_path: str | os.PathLike, db_path: str | os.PathLike, *, user:
 def backup_manifest(backup_path: str | os.PathLike) -> Path:
     """Where a backup's sealed manifest lies (beside it)."""
     return store.backup_manifest_path(backup_path)
+
+
+def backup_audit_problem(backup_path: str | os.PathLike) -> str | None:
+    """Why a backup's manifest records no audit head (its log did not verify when it was taken,
+    so restoring it will need ``--allow-unverified``), or ``None``: for the command's output."""
+    try:
+        data = json.loads(store.backup_manifest_path(backup_path).read_text(encoding="ascii"))
+    except (OSError, ValueError):
+        return "it has no readable manifest"
+    return None if data.get("audit_head") else (data.get("audit_problem") or "its manifest has no audit head")
 
 
 def verify_audit(db: Database) -> store.AuditCheck:

@@ -276,6 +276,18 @@ def test_a_backup_carries_a_sealed_manifest_with_the_head(db_path, tmp_path):
     assert data["audit_head"]["id"] == data["audit_head"]["rows"] == 3 and "seal" in data
 
 
+def test_a_backup_of_a_log_that_does_not_verify_records_no_head_and_says_so(db_path, tmp_path, capsys):
+    _history(db_path, 6)
+    sh = Shell(db_path)
+    sh.conn.execute("DELETE FROM audit_log WHERE id > 4")                  # cut short in the database
+    sh.close()
+    assert main(["backup", "--db", str(db_path), "--out", str(tmp_path / "b.db")]) == 0
+    assert "row 5" in capsys.readouterr().err
+    assert json.loads(store.backup_manifest_path(tmp_path / "b.db").read_text())["audit_head"] is None
+    with pytest.raises(FormatError, match="allow-unverified"):          # the cut is not laundered
+        store.restore(tmp_path / "b.db", db_path, user="cli:root")
+
+
 @pytest.mark.parametrize("rewrite", ["audit_rows_rechained", "a_user_made_lead", "tail_dropped"])
 def test_a_rewritten_backup_is_not_restored(db_path, tmp_path, rewrite):
     _history(db_path, 5)
