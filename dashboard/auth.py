@@ -143,7 +143,7 @@ def sidebar(db: Database, user: session.User) -> None:
         with st.form("auth.password", clear_on_submit=True):
             current = st.text_input("Current password", type="password", key="auth.pw_current")
             new = st.text_input("New password", type="password", key="auth.pw_new",
-                                help="at least 12 characters, or a passphrase of several words; not a common password")
+                                help="at least 12 characters, or a passphrase of several words; not a common password, not easy to guess")
             again = st.text_input("New password again", type="password", key="auth.pw_again")
             changed = st.form_submit_button("Change password", key="auth.pw_submit")
         if changed:
