@@ -1,9 +1,9 @@
 """Sign-in, sign-out, the first lead account, and the sidebar with who is signed in.
 
 A successful sign-in (:func:`services.users.sign_in`, scrypt) creates a server-side session
-whose random token is kept in ``st.session_state`` and, signed and with its expiry, in a
-cookie (:mod:`dashboard.session_cookie`, never in the URL), so a reload, a new tab or a deep
-link find the session again; the token is checked on every script run
+whose random token is kept in ``st.session_state`` and, signed and with its expiry, in an
+``HttpOnly`` cookie bound to this installation and port (:mod:`dashboard.session_cookie`, never
+in the URL), so a reload, a new tab or a deep link find the session again; the token is checked on every script run
 (``dashboard.state.current_user``). Sessions end after ``WORKBENCH_SESSION_HOURS`` (default 8),
 on sign-out, on a password reset and when the account is disabled.
 
@@ -56,15 +56,16 @@ def signed_in_user(db: Database) -> session.User | None:
     tok = state.token()
     from_cookie = False
     if not tok:
-        tok = session.token_from_cookie(state.db_path(), session_cookie.read())
+        tok = session.token_from_cookie(state.db_path(), session_cookie.read(state.db_path()),
+                                        port=session_cookie.server_port())
         from_cookie = tok is not None
         if not tok:
             return None
     user = session.user_for_session(db, tok)
     if user is None:
         st.session_state.pop(state.TOKEN_KEY, None)
-        if session_cookie.read():
-            session_cookie.queue_clear()
+        if session_cookie.read(state.db_path()):
+            session_cookie.queue_clear(state.db_path())
         return None
     if from_cookie:
         start_session(user, tok, write_cookie=False)
@@ -82,14 +83,15 @@ def start_session(user: session.User, tok: str, *, write_cookie: bool = True) ->
     st.session_state[LAST_USER_KEY] = user.username
     if write_cookie:
         ttl = state.session_ttl_seconds()
-        session_cookie.queue_write(session.cookie_for(state.db_path(), tok, ttl), ttl)
+        value = session.cookie_for(state.db_path(), tok, ttl, port=session_cookie.server_port())
+        session_cookie.queue_write(state.db_path(), value, ttl)
 
 
 def sign_out(db: Database) -> None:
     session.sign_out(db, state.token())
     for k in list(st.session_state.keys()):
         del st.session_state[k]
-    session_cookie.queue_clear()
+    session_cookie.queue_clear(state.db_path())
 
 
 def sign_in_page() -> None:
