@@ -10,7 +10,9 @@ on sign-out, on a password reset and when the account is disabled.
 Guessing is slowed down in the database, per name typed, not in this browser session (a new
 session, tab or script would start afresh): after a few failures each try must wait longer,
 after more the name is locked until a lead unlocks it. The page says so in words that are the
-same for names that are not accounts, so it never tells whether an account exists.
+same for names that are not accounts, so it never tells whether an account exists, and says how
+the only lead, once locked, is unlocked: on the command line (``users unlock``), since no lead
+can reach the Admin page then.
 
 The first lead account is made on the command line (``python -m pipeline init-project`` or
 ``python -m pipeline users add``), never from the browser: whoever reached the page first would
@@ -29,7 +31,9 @@ LAST_USER_KEY = "wb.last_user"
 PASSWORD_CHANGED_KEY = "wb.password_changed"
 
 REFUSED = "Wrong username or password, or the account is disabled."
-LOCKED = "Too many failed sign-ins with this username: sign-in is locked until a lead unlocks it."
+LOCKED = ("Too many failed sign-ins with this username: sign-in is locked until a lead unlocks it on the "
+          "Admin page. If no other lead can sign in (the only lead is locked), unlock it on the machine that "
+          "runs the workbench: `python -m pipeline users unlock <username>`.")
 
 
 def _seconds(s: float) -> str:
@@ -101,7 +105,7 @@ def sign_in_page() -> None:
     if not users.has_lead(db):
         _no_lead_notice()  # sign-in stays possible for other accounts
     with st.form("signin", clear_on_submit=False):
-        username = st.text_input("Username", key="signin.username")
+        username = st.text_input("Username", key="signin.username", max_chars=users.MAX_USERNAME_LENGTH)
         password = st.text_input("Password", type="password", key="signin.password")
         submitted = st.form_submit_button("Sign in", key="signin.submit")
     if submitted:

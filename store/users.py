@@ -26,6 +26,8 @@ from store.passwords import check_password_policy, hash_password
 from store.session_ends import ended_hashes, record_ended
 
 ROLES = ("annotator", "reviewer", "lead")
+#: The longest username (accounts, and any name typed at sign-in: longer input is refused).
+MAX_USERNAME_LENGTH = 64
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,8 @@ def create_user(db: Database, username: str, password: str, role: str, *, user: 
     username = (username or "").strip()
     if not username or ":" in username:
         raise InvalidValueError("a username must be non-empty and may not contain ':'")
+    if len(username) > MAX_USERNAME_LENGTH:
+        raise InvalidValueError(f"a username has at most {MAX_USERNAME_LENGTH} characters")
     check_choice(role, ROLES, "role")
     check_password_policy(password, username)
     hashed = hash_password(password)
