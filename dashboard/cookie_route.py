@@ -3,7 +3,8 @@
 ``POST <base>/_workbench/session-cookie`` with a grant of :mod:`dashboard.cookie_grants` as its
 body answers ``204`` with the grant's ``Set-Cookie`` headers (plus ``Secure`` when the request
 came over https), or ``403`` for an unknown, used or expired grant, a request from another
-origin (its ``Origin`` header names another host or port) or an oversized body. The grant is
+origin (its ``Origin`` header names another host or port than ``Host``, or than the
+``X-Forwarded-Host`` a reverse proxy sets) or an oversized body. The grant is
 useless to anyone but the page it was made for within a minute, once; the route never sees a
 password and never logs anything.
 """
@@ -37,7 +38,8 @@ def _refused() -> Response:
 
 async def set_session_cookie(request: Request) -> Response:
     origin = request.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc != request.headers.get("host", ""):
+    hosts = {request.headers.get("host", ""), request.headers.get("x-forwarded-host", "")} - {""}
+    if origin is not None and urlsplit(origin).netloc not in hosts:
         return _refused()
     length = request.headers.get("content-length", "")
     if not length.isdigit() or int(length) > MAX_BODY:

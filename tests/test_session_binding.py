@@ -123,6 +123,8 @@ def test_the_route_sets_the_cookie_http_only_once_per_grant(installation):
     again = cookie_grants.issue(["wb_abc=x"])
     assert client.post(cookie_route.route_path(), content=again,
                        headers={"Origin": "http://127.0.0.1:9999"}).status_code == 403          # another origin
+    assert client.post(cookie_route.route_path(), content=again, headers={
+        "Origin": "https://wb.example", "X-Forwarded-Host": "wb.example"}).status_code == 204    # behind a proxy
     assert client.post(cookie_route.route_path(), content="x" * 1000).status_code == 403        # oversized
     assert client.get(cookie_route.route_path()).status_code == 405
     https = TestClient(Starlette(routes=cookie_route.routes()), base_url="https://wb.example")
