@@ -5,7 +5,9 @@ A Streamlit script cannot set response headers, and a cookie written by page Jav
 ``Set-Cookie`` header and leaves it under a one-time grant (:mod:`dashboard.cookie_grants`); a
 tiny invisible Components v2 element posts the grant to the server's own route
 (:mod:`dashboard.cookie_route`, mounted by ``workbench_app.py``), whose answer sets the cookie:
-``HttpOnly`` (no script reads it), ``Path=/``, ``SameSite=Strict`` (never sent with another
+``HttpOnly`` (no script reads it), ``Path`` the websocket's own (``/_stcore/stream``: the one
+request that reads it, so the browser sends it nowhere else, not to this server's other paths nor
+to other apps' pages on the host), ``SameSite=Strict`` (never sent with another
 site's requests), ``Secure`` over https, and a ``Max-Age`` equal to the server session's
 lifetime. The page only ever sees the grant (single use, a minute), never the token.
 
@@ -52,21 +54,32 @@ def name(database: str | os.PathLike) -> str:
     return session.cookie_name(database, server_port())
 
 
-def set_cookie_headers(cookie: str, value: str, max_age_s: int) -> list[str]:
+def cookie_path(base_url_path: str = "") -> str:
+    """The websocket's path (Streamlit reads cookies from its handshake alone).
+
+    >>> cookie_path(""), cookie_path("/wb/")
+    ('/_stcore/stream', '/wb/_stcore/stream')
+    """
+    base = base_url_path.strip("/")
+    return f"/{base}/_stcore/stream" if base else "/_stcore/stream"
+
+
+def set_cookie_headers(cookie: str, value: str, max_age_s: int, path: str = "/_stcore/stream") -> list[str]:
     """The ``Set-Cookie`` values for the route (it adds ``Secure`` over https); the first,
     script-readable ``wb_session`` cookie of earlier versions is cleared with them.
 
     >>> set_cookie_headers("wb_x", "v2.t.1.s", 60)[0]
-    'wb_x=v2.t.1.s; Path=/; Max-Age=60; HttpOnly; SameSite=Strict'
+    'wb_x=v2.t.1.s; Path=/_stcore/stream; Max-Age=60; HttpOnly; SameSite=Strict'
     """
-    return [f"{cookie}={value}; Path=/; Max-Age={int(max_age_s)}; HttpOnly; SameSite=Strict",
+    return [f"{cookie}={value}; Path={path}; Max-Age={int(max_age_s)}; HttpOnly; SameSite=Strict",
             f"{session.LEGACY_COOKIE_NAME}=; Path=/; Max-Age=0; SameSite=Strict"]
 
 
 def _queue(database: str | os.PathLike, value: str, max_age_s: float) -> None:
     max_age = max(0, int(max_age_s))
-    grant = cookie_grants.issue(set_cookie_headers(name(database), value, max_age))
-    st.session_state[PENDING_KEY] = {"grant": grant, "url": route_path(config.get_option("server.baseUrlPath") or "")}
+    base = config.get_option("server.baseUrlPath") or ""
+    grant = cookie_grants.issue(set_cookie_headers(name(database), value, max_age, cookie_path(base)))
+    st.session_state[PENDING_KEY] = {"grant": grant, "url": route_path(base)}
 
 
 def queue_write(database: str | os.PathLike, value: str, max_age_s: float) -> None:

@@ -92,6 +92,7 @@ def test_reload_and_a_new_tab_keep_the_session_and_a_deep_link_opens_the_documen
         assert cookie["name"] == cookie_name(project.db_path, _port(server.url))   # this installation and port
         assert cookie["sameSite"] == "Strict" and cookie["expires"] > 0
         assert cookie["httpOnly"] is True                               # page scripts cannot read it
+        assert cookie["path"] == "/_stcore/stream"                      # sent with the websocket only
         assert cookie["value"] not in page.evaluate("document.cookie")
         assert cookie["value"].split(".")[1] not in page.url           # never in the URL
         port = _port(server.url)                                        # bound to this server's port

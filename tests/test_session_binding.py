@@ -117,7 +117,7 @@ def test_the_route_sets_the_cookie_http_only_once_per_grant(installation):
     r = client.post(cookie_route.route_path(), content=grant, headers={"Origin": "http://127.0.0.1:8501"})
     assert r.status_code == 204
     set_cookies = r.headers.get_list("set-cookie")
-    assert set_cookies[0] == f"wb_abc={value}; Path=/; Max-Age=3600; HttpOnly; SameSite=Strict"
+    assert set_cookies[0] == f"wb_abc={value}; Path=/_stcore/stream; Max-Age=3600; HttpOnly; SameSite=Strict"
     assert set_cookies[1].startswith(f"{session.LEGACY_COOKIE_NAME}=; Path=/; Max-Age=0")
     assert client.post(cookie_route.route_path(), content=grant).status_code == 403             # used
     again = cookie_grants.issue(["wb_abc=x"])
