@@ -1,6 +1,7 @@
 """The workbench app: sign-in, navigation by role, and an error boundary around every page.
 
-Run with ``./workbench start`` (or ``streamlit run streamlit_app.py``); the database is
+Run with ``./workbench start`` (or ``streamlit run workbench_app.py``: this script plus the route that
+sets the session cookie ``HttpOnly``); the database is
 :func:`services.settings.db_path` (``$WORKBENCH_DB`` overrides).
 
 Writing a page: put ``pages/<name>.py`` in ``dashboard.state.PAGES`` (train, deidentify, metrics

@@ -1,16 +1,18 @@
 """Sign-in, sign-out, the first lead account, and the sidebar with who is signed in.
 
 A successful sign-in (:func:`services.users.sign_in`, scrypt) creates a server-side session
-whose random token is kept in ``st.session_state`` and, signed and with its expiry, in a
-cookie (:mod:`dashboard.session_cookie`, never in the URL), so a reload, a new tab or a deep
-link find the session again; the token is checked on every script run
+whose random token is kept in ``st.session_state`` and, signed and with its expiry, in an
+``HttpOnly`` cookie bound to this installation and port (:mod:`dashboard.session_cookie`, never
+in the URL), so a reload, a new tab or a deep link find the session again; the token is checked on every script run
 (``dashboard.state.current_user``). Sessions end after ``WORKBENCH_SESSION_HOURS`` (default 8),
 on sign-out, on a password reset and when the account is disabled.
 
 Guessing is slowed down in the database, per name typed, not in this browser session (a new
 session, tab or script would start afresh): after a few failures each try must wait longer,
 after more the name is locked until a lead unlocks it. The page says so in words that are the
-same for names that are not accounts, so it never tells whether an account exists.
+same for names that are not accounts, so it never tells whether an account exists, and says how
+the only lead, once locked, is unlocked: on the command line (``users unlock``), since no lead
+can reach the Admin page then.
 
 The first lead account is made on the command line (``python -m pipeline init-project`` or
 ``python -m pipeline users add``), never from the browser: whoever reached the page first would
@@ -29,7 +31,9 @@ LAST_USER_KEY = "wb.last_user"
 PASSWORD_CHANGED_KEY = "wb.password_changed"
 
 REFUSED = "Wrong username or password, or the account is disabled."
-LOCKED = "Too many failed sign-ins with this username: sign-in is locked until a lead unlocks it."
+LOCKED = ("Too many failed sign-ins with this username: sign-in is locked until a lead unlocks it on the "
+          "Admin page. If no other lead can sign in (the only lead is locked), unlock it on the machine that "
+          "runs the workbench: `python -m pipeline users unlock <username>`.")
 
 
 def _seconds(s: float) -> str:
@@ -56,15 +60,16 @@ def signed_in_user(db: Database) -> session.User | None:
     tok = state.token()
     from_cookie = False
     if not tok:
-        tok = session.token_from_cookie(state.db_path(), session_cookie.read())
+        tok = session.token_from_cookie(state.db_path(), session_cookie.read(state.db_path()),
+                                        port=session_cookie.server_port())
         from_cookie = tok is not None
         if not tok:
             return None
     user = session.user_for_session(db, tok)
     if user is None:
         st.session_state.pop(state.TOKEN_KEY, None)
-        if session_cookie.read():
-            session_cookie.queue_clear()
+        if session_cookie.read(state.db_path()):
+            session_cookie.queue_clear(state.db_path())
         return None
     if from_cookie:
         start_session(user, tok, write_cookie=False)
@@ -82,14 +87,15 @@ def start_session(user: session.User, tok: str, *, write_cookie: bool = True) ->
     st.session_state[LAST_USER_KEY] = user.username
     if write_cookie:
         ttl = state.session_ttl_seconds()
-        session_cookie.queue_write(session.cookie_for(state.db_path(), tok, ttl), ttl)
+        value = session.cookie_for(state.db_path(), tok, ttl, port=session_cookie.server_port())
+        session_cookie.queue_write(state.db_path(), value, ttl)
 
 
 def sign_out(db: Database) -> None:
     session.sign_out(db, state.token())
     for k in list(st.session_state.keys()):
         del st.session_state[k]
-    session_cookie.queue_clear()
+    session_cookie.queue_clear(state.db_path())
 
 
 def sign_in_page() -> None:
@@ -99,7 +105,7 @@ def sign_in_page() -> None:
     if not users.has_lead(db):
         _no_lead_notice()  # sign-in stays possible for other accounts
     with st.form("signin", clear_on_submit=False):
-        username = st.text_input("Username", key="signin.username")
+        username = st.text_input("Username", key="signin.username", max_chars=users.MAX_USERNAME_LENGTH)
         password = st.text_input("Password", type="password", key="signin.password")
         submitted = st.form_submit_button("Sign in", key="signin.submit")
     if submitted:
@@ -143,7 +149,7 @@ def sidebar(db: Database, user: session.User) -> None:
         with st.form("auth.password", clear_on_submit=True):
             current = st.text_input("Current password", type="password", key="auth.pw_current")
             new = st.text_input("New password", type="password", key="auth.pw_new",
-                                help="at least 12 characters, or a passphrase of several words; not a common password")
+                                help="at least 12 characters, or a passphrase of several words; not a common password, not easy to guess")
             again = st.text_input("New password again", type="password", key="auth.pw_again")
             changed = st.form_submit_button("Change password", key="auth.pw_submit")
         if changed:

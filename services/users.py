@@ -13,16 +13,21 @@ per name in the database: after :data:`store.signin.FREE_FAILURES` each try wait
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 
 from sqlite_utils import Database
 
 import store
+from pipeline.errors import WorkbenchError
 from services import access
+from services.settings import db_path_of, project_secret
 
 ROLES = store.ROLES
 PASSWORD_RULES = store.PASSWORD_RULES
 LOCK_AFTER = store.LOCK_AFTER
+MAX_USERNAME_LENGTH = store.MAX_USERNAME_LENGTH
 
 
 @dataclass(frozen=True)
@@ -98,12 +103,23 @@ def sign_in_states(db: Database) -> dict[str, store.SignInState]:
     return store.sign_in_states(db)
 
 
+def name_key(db: Database) -> bytes | None:
+    """The key that hashes sign-in names that are not accounts (derived from the installation's
+    secret, so the app and the command line count the same wrong name together); ``None`` for a
+    database without a file (the store then uses a key of this process)."""
+    try:
+        secret = project_secret(db_path_of(db))
+    except WorkbenchError:
+        return None
+    return hmac.new(secret, b"workbench sign-in names v1", hashlib.sha256).digest()
+
+
 # --------------------------------------------------------------------------- sessions
 
 def sign_in(db: Database, username: str, password: str, ttl_seconds: float) -> SignIn:
     """Check the name and password (with the per-name back-off and lockout) and, when they are
     right, start a session."""
-    result = store.sign_in_attempt(db, username, password)
+    result = store.sign_in_attempt(db, username, password, name_key=name_key(db))
     if result.user is None:
         return SignIn(result.outcome, retry_after_s=result.retry_after_s)
     return SignIn("ok", user=result.user, token=store.create_session(db, result.user.username, ttl_seconds))
@@ -124,7 +140,7 @@ def change_own_password(db: Database, user: store.User, current: str, new: str,
     (counted and slowed down the same way, so this is no side door for guessing), the new one
     must pass the policy. Every session of the user ends (other browsers are signed out) and a
     new one starts for this browser: its token is in the result."""
-    check = store.sign_in_attempt(db, user.username, current)
+    check = store.sign_in_attempt(db, user.username, current, name_key=name_key(db))
     if check.user is None:
         return SignIn(check.outcome, retry_after_s=check.retry_after_s)
     store.set_password(db, user.username, new, user=user.username)

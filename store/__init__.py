@@ -43,7 +43,7 @@ from store.risk import COLOURS, DECISIONS, RiskScore, decide_risk, risk_queue, s
 from store.signin import (LOCK_AFTER, SignInResult, SignInState, authenticate, sign_in_attempt, sign_in_states,
                           unlock_user)
 from store.stats import document_statuses, stats
-from store.users import (ROLES, User, create_session, create_user, end_session, get_user, list_users, set_disabled,
+from store.users import (MAX_USERNAME_LENGTH, ROLES, User, create_session, create_user, end_session, get_user, list_users, set_disabled,
                          set_password, set_role, user_for_session)
 
 __all__ = [
@@ -63,7 +63,7 @@ __all__ = [
     # people and work
     "Assignment", "ASSIGNMENT_STATUSES", "assign", "unassign", "list_assignments", "set_assignment_status",
     "record_time",
-    "User", "ROLES", "create_user", "get_user", "list_users", "authenticate", "set_password", "set_role",
+    "User", "ROLES", "MAX_USERNAME_LENGTH", "create_user", "get_user", "list_users", "authenticate", "set_password", "set_role",
     "set_disabled", "create_session", "user_for_session", "end_session",
     "SignInResult", "SignInState", "LOCK_AFTER", "PASSWORD_RULES", "sign_in_attempt", "sign_in_states", "unlock_user",
     "password_problem", "check_password_policy",

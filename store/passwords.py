@@ -16,7 +16,9 @@ store enforces it on every create and reset; the Admin page and the command line
 words): at least :data:`MIN_PASSWORD_LENGTH` characters (a passphrase of several words is the
 easy way there), not one of the most common passwords (``common_passwords.txt`` beside this
 module, checked case-insensitively, also with digits and symbols stripped), not the username,
-and not a few characters repeated.
+and hard to guess: zxcvbn (Dropbox's estimator, the ``zxcvbn`` package) must score it at least
+:data:`MIN_STRENGTH`, so repeats, sequences, keyboard rows, dates, dictionary words and the
+username count against it, while a random string of symbols and digits does not.
 """
 from __future__ import annotations
 
@@ -38,11 +40,14 @@ _MAX_N = 2 ** 20  # never verify a stored hash that asks for more (1 GiB of memo
 
 MIN_PASSWORD_LENGTH = 12
 MAX_PASSWORD_LENGTH = 1024
-MIN_DISTINCT_CHARACTERS = 5
+#: The least zxcvbn score (0-4) a password must reach: 3 is "safely unguessable" (about 10**8
+#: guesses and more), which an attacker holding a hash must pay scrypt's cost for each.
+MIN_STRENGTH = 3
+STRENGTH_PREFIX = 100
 COMMON_PASSWORDS_FILE = Path(__file__).with_name("common_passwords.txt")
 #: The policy in one sentence, for forms and ``--help``.
 PASSWORD_RULES = (f"at least {MIN_PASSWORD_LENGTH} characters (a passphrase of several words is easiest), "
-                  "not a common password, not the username")
+                  "not a common password, not the username, not easy to guess")
 
 
 # --------------------------------------------------------------------------- hashing
@@ -125,11 +130,28 @@ def _forms(password: str) -> set[str]:
     return forms
 
 
+def _strength(password: str, username: str) -> dict:
+    """zxcvbn's estimate, with the username as a word an attacker would try first. Only the
+    first :data:`STRENGTH_PREFIX` characters are scored (zxcvbn's matching grows fast with
+    length; a password that long is past any guessing anyway)."""
+    from zxcvbn import zxcvbn
+
+    return zxcvbn(password[:STRENGTH_PREFIX], user_inputs=[username] if username else [])
+
+
+def _uses_username(matches: list) -> bool:
+    """Whether zxcvbn found the username among the parts (also inside a repeated part)."""
+    return any((m.get("pattern") == "dictionary" and m.get("dictionary_name") == "user_inputs")
+               or _uses_username(m.get("base_matches") or []) for m in matches)
+
+
 def password_problem(password: str, username: str | None = None) -> str | None:
     """Why ``password`` is not acceptable, in words (never quoting it), or ``None`` if it is.
 
     >>> import store
     >>> print(store.password_problem("correct horse battery"))
+    None
+    >>> print(store.password_problem("7$9#2!4&8*1%", username="ana"))    # strong, whatever its letters
     None
     >>> store.password_problem("abc")
     'password too short: at least 12 characters (a passphrase of several words is easiest)'
@@ -137,6 +159,8 @@ def password_problem(password: str, username: str | None = None) -> str | None:
     'password too common: it is one of the most used passwords; choose another'
     >>> store.password_problem("anastasia1234", username="anastasia")
     'the password must not be (or be made from) the username'
+    >>> store.password_problem("abcdeabcdeab")
+    'password too easy to guess: repeats like "abcabcabc" are only slightly harder to guess than "abc"'
     """
     if not isinstance(password, str) or not password:
         return "a password cannot be empty"
@@ -145,16 +169,20 @@ def password_problem(password: str, username: str | None = None) -> str | None:
                 "(a passphrase of several words is easiest)")
     if len(password) > MAX_PASSWORD_LENGTH:
         return f"password too long: at most {MAX_PASSWORD_LENGTH} characters"
-    if len(set(password)) < MIN_DISTINCT_CHARACTERS:
-        return f"password too simple: use at least {MIN_DISTINCT_CHARACTERS} different characters"
-    forms = _forms(password)
     name = (username or "").strip().casefold()
-    if name and (name in forms or (len(name) >= 3 and len("".join(ch for ch in password.casefold() if ch.isalpha())
-                                                          .replace(name, "")) < 4)):
+    if name and name in _forms(password):
         return "the password must not be (or be made from) the username"
-    if forms & _common_passwords():
+    if _forms(password) & _common_passwords():
         return "password too common: it is one of the most used passwords; choose another"
-    return None
+    result = _strength(password, name)
+    if result["score"] >= MIN_STRENGTH:
+        return None
+    if name and (_uses_username(result.get("sequence", [])) or name in password.casefold()):
+        return "the password must not be (or be made from) the username"
+    warning = str(result.get("feedback", {}).get("warning") or "").strip().rstrip(".")
+    reason = (warning[:1].lower() + warning[1:]) if warning else (
+        "it follows a pattern (repeats, sequences, keyboard rows, dates or common words)")
+    return f"password too easy to guess: {reason}"
 
 
 def check_password_policy(password: str, username: str | None = None) -> None:

@@ -13,9 +13,19 @@ unlocks it (:func:`unlock_user`). A success clears the count; a count left alone
 delayed, locked and forgotten the same way, so no answer tells which accounts exist. The
 attempt is counted *before* the (slow) password check, so parallel guesses cannot slip through
 one window.
+
+**What is kept of a typed name.** A name that is not an account is never stored as typed (it may
+be a password typed into the wrong box): its failure count and its audit rows use
+``unknown:`` and a keyed hash of it (:func:`recorded_name`, keyed with a key derived from the
+installation's secret, which the service passes in), so the same wrong name is still counted
+and locked, and nobody holding the database can read it or test guesses against it. Names
+longer than :data:`MAX_USERNAME_LENGTH` are refused in one line before anything is stored.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -23,14 +33,18 @@ from sqlite_utils import Database
 
 from store.audit import audit
 from store.db import now_iso, parse_time, retrying, transaction
-from store.errors import NotFoundError
+from store.errors import InvalidValueError, NotFoundError
 from store.passwords import _dummy_hash, hash_password, needs_rehash, scrypt_cost, verify_password
-from store.users import User, _user
+from store.users import MAX_USERNAME_LENGTH, User, _user
 
 FREE_FAILURES = 5          # failed sign-ins of one name before any delay
 LOCK_AFTER = 10            # failed sign-ins that lock the name until a lead unlocks it
 BASE_DELAY_S = 30.0        # the wait after FREE_FAILURES failures, doubling with each further one
 FORGET_AFTER = timedelta(days=30)   # an unlocked count with no failure for this long is forgotten
+UNKNOWN_PREFIX = "unknown:"         # recorded names of non-accounts (":" is never in a username)
+#: Used when a caller passes no key (a database without a file, doctests): hashes then differ
+#: from one process to the next, so the service always passes the installation's key.
+_PROCESS_KEY = secrets.token_bytes(32)
 
 
 @dataclass(frozen=True)
@@ -79,13 +93,35 @@ def _wait_left(failures: int, last_failed_at: str | None, now: datetime) -> floa
     return max(0.0, (last + timedelta(seconds=delay_after(failures)) - now).total_seconds())
 
 
+def recorded_name(db: Database, name: str, key: bytes | None) -> str:
+    """The name as the failure count and the audit log keep it: an account's name as it is,
+    anything else as ``unknown:`` and 24 hex digits of a keyed hash.
+
+    >>> import store
+    >>> db = store.connect(":memory:")
+    >>> _ = store.create_user(db, "ana", "correct horse battery", "annotator")
+    >>> recorded_name(db, "ana", b"k" * 32), recorded_name(db, "my password 123", b"k" * 32)[:8]
+    ('ana', 'unknown:')
+    >>> recorded_name(db, "x", b"k" * 32) == recorded_name(db, "x", b"k" * 32) != recorded_name(db, "x", b"j" * 32)
+    True
+    """
+    if db.execute("SELECT 1 FROM users WHERE username = ?", [name]).fetchone() is not None:
+        return name
+    digest = hmac.new(key or _PROCESS_KEY, b"sign-in name|" + name.encode("utf-8", "surrogatepass"),
+                      hashlib.sha256).hexdigest()
+    return UNKNOWN_PREFIX + digest[:24]
+
+
 @retrying
-def sign_in_attempt(db: Database, username: str, password: str, *, now: datetime | None = None) -> SignInResult:
+def sign_in_attempt(db: Database, username: str, password: str, *, now: datetime | None = None,
+                    name_key: bytes | None = None) -> SignInResult:
     """Check a sign-in with per-name back-off and lockout (see the module's docstring).
 
     Every outcome is audited without the password: ``user.login``, ``user.login_failed`` (with
     the reason and the name's failure count) or ``user.login_refused`` (throttled or locked,
-    the password unchecked). A success rehashes a hash made at a lower cost.
+    the password unchecked). A success rehashes a hash made at a lower cost. A name that is not
+    an account is kept only as :func:`recorded_name` (keyed with ``name_key``); one longer than
+    :data:`MAX_USERNAME_LENGTH` raises :class:`InvalidValueError` and nothing is stored.
 
     >>> import store
     >>> from datetime import datetime, timedelta, timezone
@@ -103,8 +139,11 @@ def sign_in_attempt(db: Database, username: str, password: str, *, now: datetime
     'refused'
     """
     name = username if isinstance(username, str) else ""
+    if len(name) > MAX_USERNAME_LENGTH:
+        raise InvalidValueError(f"a username has at most {MAX_USERNAME_LENGTH} characters")
     now = now or datetime.now(timezone.utc)
     at = now_iso(now)
+    typed, name = name, recorded_name(db, name, name_key)
     # 1. count the attempt first (under the write lock), unless the name must wait or is locked
     with transaction(db):
         row = db.execute("SELECT failures, last_failed_at FROM signin_failures WHERE username = ?", [name]).fetchone()
@@ -125,7 +164,7 @@ def sign_in_attempt(db: Database, username: str, password: str, *, now: datetime
         db.execute("DELETE FROM signin_failures WHERE last_failed_at < ? AND locked_at IS NULL",
                    [now_iso(now - FORGET_AFTER)])
     # 2. the slow part, outside any transaction
-    rows = list(db.query("SELECT * FROM users WHERE username = ?", [name]))
+    rows = list(db.query("SELECT * FROM users WHERE username = ?", [typed]))
     row_user = rows[0] if rows else None
     if row_user is None:
         verify_password(password or "", _dummy_hash(scrypt_cost()))

@@ -5,7 +5,9 @@ and sign-in throttling (:mod:`store.signin`) moved out: the ``users`` and ``sess
 Changing a password or disabling an account ends the account's sessions, so both live here.
 
 **Sessions.** Session tokens are random and only their SHA-256 is stored, so a copy of the
-database (a backup) does not hold usable tokens.
+database (a backup) does not hold usable tokens. A session that ends (sign-out, password reset,
+disabled account) is also recorded beside the database (:mod:`store.session_ends`), so restoring
+a backup that still holds its row does not bring it back.
 """
 from __future__ import annotations
 
@@ -21,8 +23,11 @@ from store.audit import audit
 from store.db import check_choice, now_iso, retrying, transaction
 from store.errors import DuplicateError, InvalidValueError, NotFoundError
 from store.passwords import check_password_policy, hash_password
+from store.session_ends import ended_hashes, record_ended
 
 ROLES = ("annotator", "reviewer", "lead")
+#: The longest username (accounts, and any name typed at sign-in: longer input is refused).
+MAX_USERNAME_LENGTH = 64
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,8 @@ def create_user(db: Database, username: str, password: str, role: str, *, user: 
     username = (username or "").strip()
     if not username or ":" in username:
         raise InvalidValueError("a username must be non-empty and may not contain ':'")
+    if len(username) > MAX_USERNAME_LENGTH:
+        raise InvalidValueError(f"a username has at most {MAX_USERNAME_LENGTH} characters")
     check_choice(role, ROLES, "role")
     check_password_policy(password, username)
     hashed = hash_password(password)
@@ -120,7 +127,7 @@ def set_password(db: Database, username: str, new_password: str, *, user: str | 
     with transaction(db):
         if db.execute("UPDATE users SET password_hash = ? WHERE username = ?", [hashed, username]).rowcount == 0:
             raise NotFoundError(f"user {username!r} does not exist")
-        db.execute("DELETE FROM sessions WHERE username = ?", [username])
+        _end_sessions_of(db, username)
         audit(db, user, "user.password", f"user:{username}")
 
 
@@ -161,12 +168,20 @@ def set_disabled(db: Database, username: str, disabled: bool = True, *, user: st
         if db.execute("UPDATE users SET disabled = ? WHERE username = ?", [int(bool(disabled)), username]).rowcount == 0:
             raise NotFoundError(f"user {username!r} does not exist")
         if disabled:
-            db.execute("DELETE FROM sessions WHERE username = ?", [username])
+            _end_sessions_of(db, username)
         audit(db, user, "user.disable" if disabled else "user.enable", f"user:{username}")
 
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _end_sessions_of(db: Database, username: str) -> None:
+    """Delete ``username``'s sessions, recorded beside the database first (in the caller's
+    transaction)."""
+    rows = db.execute("SELECT token_hash, expires_at FROM sessions WHERE username = ?", [username]).fetchall()
+    record_ended(db, [(h, exp) for h, exp in rows])
+    db.execute("DELETE FROM sessions WHERE username = ?", [username])
 
 
 @retrying
@@ -199,7 +214,8 @@ def create_session(db: Database, username: str, ttl_seconds: float, *, now: date
 
 @retrying
 def user_for_session(db: Database, token: str | None, *, now: datetime | None = None) -> User | None:
-    """The signed-in user for a token, or ``None`` if unknown, expired or the user is disabled.
+    """The signed-in user for a token, or ``None`` if unknown, expired, ended (also when a
+    restored database brought its row back) or the user is disabled.
 
     >>> import store
     >>> db = store.connect(":memory:")
@@ -212,7 +228,7 @@ def user_for_session(db: Database, token: str | None, *, now: datetime | None = 
     >>> print(store.user_for_session(db, token, now=now + timedelta(hours=2)))   # expired
     None
     """
-    if not token:
+    if not token or _token_hash(token) in ended_hashes(db):
         return None
     rows = list(db.query(
         """SELECT u.* FROM sessions s JOIN users u ON u.username = s.username
@@ -236,8 +252,10 @@ def end_session(db: Database, token: str | None) -> None:
     if not token:
         return
     with transaction(db):
-        row = db.execute("SELECT username FROM sessions WHERE token_hash = ?", [_token_hash(token)]).fetchone()
+        row = db.execute("SELECT username, expires_at FROM sessions WHERE token_hash = ?",
+                         [_token_hash(token)]).fetchone()
         if row is not None:
+            record_ended(db, [(_token_hash(token), row[1])])
             db.execute("DELETE FROM sessions WHERE token_hash = ?", [_token_hash(token)])
             audit(db, row[0], "user.logout", f"user:{row[0]}")
 

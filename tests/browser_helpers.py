@@ -123,7 +123,7 @@ class AppServer:
 
 
 def start_server(db_path: Path, *, timeout: float = 90.0, extra_env: dict | None = None) -> AppServer:
-    """``streamlit run streamlit_app.py`` on a free local port; returns once ``/_stcore/health``
+    """``streamlit run workbench_app.py`` (the app and its cookie route) on a free local port; returns once ``/_stcore/health``
     answers. The caller must :meth:`AppServer.stop` it (use :func:`running_server`)."""
     port = free_port()
     env = dict(os.environ, WORKBENCH_DB=str(db_path), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
@@ -132,7 +132,7 @@ def start_server(db_path: Path, *, timeout: float = 90.0, extra_env: dict | None
     log_path = Path(tempfile.mkstemp(prefix="streamlit-", suffix=".log")[1])
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.port", str(port),
+            [sys.executable, "-m", "streamlit", "run", "workbench_app.py", "--server.port", str(port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
              "--browser.gatherUsageStats", "false"],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -1,7 +1,9 @@
 """Sessions survive a reload, a new tab and a deep link (issue 15, item 5), in Debian's chromium.
 
 The session token lives in a signed, expiring cookie (never in the URL); the server's session
-row stays the authority, so signing out ends it and an altered cookie is ignored.
+row stays the authority, so signing out ends it and an altered cookie is ignored. The cookie is
+``HttpOnly`` (issue 29, item 3: page scripts could read it), named for this installation and
+port, and bound to the port: the same value replayed to a server on another port is refused.
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ if _skip:
     pytest.skip(_skip, allow_module_level=True)
 
 import store  # noqa: E402
-from services.session import COOKIE_NAME  # noqa: E402
+from urllib.parse import urlsplit  # noqa: E402
+
+from services.session import LEGACY_COOKIE_NAME, cookie_name, token_from_cookie  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -36,10 +40,15 @@ def browser():
         yield b
 
 
+def _port(url: str) -> int:
+    return int(urlsplit(url).port)
+
+
 def _session_cookie(page) -> dict:
-    """The session cookie, once the page has written it (a moment after the sign-in's rerun)."""
+    """The session cookie, once the server's route has set it (a moment after the sign-in's rerun)."""
     for _ in range(200):
-        found = [c for c in page.context.cookies() if c["name"] == COOKIE_NAME and c["value"]]
+        found = [c for c in page.context.cookies()
+                 if c["name"].startswith("wb_") and c["name"] != LEGACY_COOKIE_NAME and c["value"]]
         if found:
             return found[0]
         page.wait_for_timeout(100)
@@ -80,8 +89,15 @@ def test_reload_and_a_new_tab_keep_the_session_and_a_deep_link_opens_the_documen
     with bh.screenshot_on_failure(page, "session-reload"):
         bh.sign_in(page, server.url, "ana")
         cookie = _session_cookie(page)
+        assert cookie["name"] == cookie_name(project.db_path, _port(server.url))   # this installation and port
         assert cookie["sameSite"] == "Strict" and cookie["expires"] > 0
+        assert cookie["httpOnly"] is True                               # page scripts cannot read it
+        assert cookie["path"] == "/_stcore/stream"                      # sent with the websocket only
+        assert cookie["value"] not in page.evaluate("document.cookie")
         assert cookie["value"].split(".")[1] not in page.url           # never in the URL
+        port = _port(server.url)                                        # bound to this server's port
+        assert token_from_cookie(project.db_path, cookie["value"], port=port) == cookie["value"].split(".")[1]
+        assert token_from_cookie(project.db_path, cookie["value"], port=port + 1) is None
         page.reload()
         bh.wait_idle(page)
         page.locator('[data-testid="stSidebar"]').get_by_text("ana", exact=False).first.wait_for()

@@ -32,9 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: every top-level package (or module) of the app and the layer it sits in: the table in
-#: ``docs/architecture.md`` ("ui" is pages/, dashboard/ and streamlit_app.py together)
+#: ``docs/architecture.md`` ("ui" is pages/, dashboard/, streamlit_app.py and workbench_app.py together)
 LAYER = {"pipeline": "pipeline", "models": "models", "store": "store", "services": "services",
-         "dashboard": "ui", "pages": "ui", "streamlit_app": "ui", "cli": "cli"}
+         "dashboard": "ui", "pages": "ui", "streamlit_app": "ui", "workbench_app": "ui", "cli": "cli"}
 #: outside the floor plan: they may import any of the code, and no module of the app imports them
 HARNESSES = {"tests": "pytest's tests and their helpers",
              "benchmarks": "measuring scripts, each a process of its own"}
@@ -47,7 +47,7 @@ NOT_CODE = {"data", "var", "test-artifacts"}
 STORE_MAY_USE = {"pipeline.spans", "pipeline.schemas", "pipeline.errors", "pipeline.durable", "pipeline.layers",
                  "pipeline.deid.secret"}
 MODEL_LOADERS = ("pipeline.detection.detector", "pipeline.engines")   # may import models
-UI = ("dashboard", "pages", "streamlit_app")
+UI = ("dashboard", "pages", "streamlit_app", "workbench_app")
 DYNAMIC = {"import_module", "__import__"}   # callables that import the module their first argument names
 BEYOND_TOP = "<relative import beyond its top-level package>"
 

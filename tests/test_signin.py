@@ -35,7 +35,8 @@ def db(tmp_path):
 
 def _fail(db, name: str, times: int, *, start: datetime = T0, spacing: timedelta = timedelta(hours=1)) -> list[str]:
     """``times`` failed sign-ins spaced so that none waits (an hour apart by default)."""
-    return [store.sign_in_attempt(db, name, "not the password", now=start + i * spacing).outcome
+    key = accounts.name_key(db)      # the app's key: names that are not accounts are kept hashed with it
+    return [store.sign_in_attempt(db, name, "not the password", now=start + i * spacing, name_key=key).outcome
             for i in range(times)]
 
 
@@ -120,7 +121,7 @@ def test_9_parallel_guesses_are_counted_before_the_password_check(db):
 @pytest.mark.parametrize("bad,words", [
     ("a", "too short"), ("abc", "too short"), ("short pass", "too short"),
     ("password1234", "too common"), ("Password2024!", "too common"), ("qwertyuiop12", "too common"),
-    ("correct horse battery staple", "too common"), ("aaaaaaaaaaaaaaa", "too simple"),
+    ("correct horse battery staple", "too common"), ("aaaaaaaaaaaaaaa", "too easy to guess"),
     ("ana-ana-ana-12345", "username"),
 ])
 def test_9_password_policy_refuses_weak_passwords_everywhere(db, bad, words):

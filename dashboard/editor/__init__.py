@@ -164,7 +164,7 @@ def _value(raw: Any, token: str, *, action: bool) -> EditorValue | None:
         return None
     try:
         seq = int(raw.get("seq", 0))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):     # OverflowError: an infinite number
         seq = 0
     spans = raw.get("spans")
     decided = raw.get("decided")

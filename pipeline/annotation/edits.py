@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -145,6 +146,7 @@ class EditorSpans:
 
     spans: list[Span]
     invalid: int = 0                                          # unusable offsets
+    not_numbers: int = 0                                      # offsets that are not whole finite numbers
     unknown_labels: dict[str, int] = field(default_factory=dict)  # label outside the schema -> spans dropped
     trimmed: int = 0                                          # whitespace taken off an end
     overlaps: list[tuple[Span, Span]] = field(default_factory=list)
@@ -152,7 +154,7 @@ class EditorSpans:
     @property
     def changed(self) -> bool:
         """Whether the spans differ from what the browser sent (the page then shows the result)."""
-        return bool(self.invalid or self.unknown_labels or self.trimmed or self.overlaps)
+        return bool(self.invalid or self.not_numbers or self.unknown_labels or self.trimmed or self.overlaps)
 
     def messages(self, text: str) -> list[str]:
         """What the page says about it, in words (screen only: names spans by their text)."""
@@ -162,6 +164,8 @@ class EditorSpans:
         if self.unknown_labels:
             out.append("Left out spans with labels that are not in the project's schema: " + ", ".join(
                 f"{label} ({n})" for label, n in sorted(self.unknown_labels.items())) + ".")
+        if self.not_numbers:
+            out.append(f"Left out {self.not_numbers} span(s) whose offsets are not whole numbers.")
         if self.invalid:
             out.append(f"Left out {self.invalid} span(s) that lie outside the note.")
         if self.trimmed:
@@ -186,8 +190,16 @@ def from_editor(items: Any, text: str, schema: LabelSchema, doc_id: int | str, *
     seen: dict[tuple[int, int, str], Span] = {}
     for it in items if isinstance(items, (list, tuple)) else []:
         try:
-            start, end, label = int(it["start"]), int(it["end"]), str(it["type"])
-        except (KeyError, TypeError, ValueError):
+            raw_start, raw_end, label = it["start"], it["end"], str(it["type"])
+        except (KeyError, TypeError):
+            out.invalid += 1
+            continue
+        if not_a_whole_number(raw_start) or not_a_whole_number(raw_end):
+            out.not_numbers += 1
+            continue
+        try:
+            start, end = int(raw_start), int(raw_end)
+        except (TypeError, ValueError, OverflowError):
             out.invalid += 1
             continue
         if label not in types:
@@ -214,14 +226,25 @@ def from_editor(items: Any, text: str, schema: LabelSchema, doc_id: int | str, *
                         source=source, score=1.0, layer=layer)
         seen.setdefault((start, end, label), span)
     kept: list[Span] = []
+    # sort and sweep: the kept spans never overlap and come in order of start, so the only one a
+    # later span can overlap is the last kept (the one reaching furthest): linear after the sort
     for s in sorted(seen.values(), key=lambda s: (s.start, -s.end)):
-        clash = next((k for k in kept if k.start < s.end and s.start < k.end), None)
-        if clash is not None:
-            out.overlaps.append((clash, s))
+        if kept and kept[-1].end > s.start:
+            out.overlaps.append((kept[-1], s))
         else:
             kept.append(s)
     out.spans = sorted(kept, key=lambda s: (s.start, s.end, s.label))
     return out
+
+
+def not_a_whole_number(raw: Any) -> bool:
+    """Whether an offset is a number no index can be: ``Infinity``, ``NaN`` (a browser may send
+    any JSON number, and Streamlit reads both) or a fraction. ``12.0`` is fine.
+
+    >>> [not_a_whole_number(v) for v in (12, 12.0, "12", float("inf"), float("nan"), 0.5)]
+    [False, False, False, True, True, True]
+    """
+    return isinstance(raw, float) and not (math.isfinite(raw) and raw.is_integer())
 
 
 # --------------------------------------------------------------------------- span edits
