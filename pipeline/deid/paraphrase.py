@@ -48,8 +48,10 @@ from pipeline.deid.surrogate_kit import ADDRESS_WORDS, PHONE_WORDS
 SLOT_KINDS = ("name", "word", "ascii", "initial", "letter", "digit")
 #: Why a paraphrase span used a list surrogate instead: no model was available; the span has
 #: no part a model could fill (only format words, an IP address); nothing the model proposed
-#: passed the checks.
-FALLBACK_REASONS = ("no_model", "no_slot", "no_candidate")
+#: passed the checks; the fill was, or held, a real PHI value of the project (the gate of
+#: :mod:`pipeline.deid.operators.paraphrase`).
+PROJECT_VALUE = "project_value"
+FALLBACK_REASONS = ("no_model", "no_slot", "no_candidate", PROJECT_VALUE)
 TOP_K = 32              # candidates per slot the model returns
 DRAW_FROM = 8           # of which the best this many (after the checks) are drawn from
 ATTEMPTS = 8            # whole-span draws before giving up on a span
