@@ -3,6 +3,7 @@ surrogates, speed, and the masked-LM training time.
 
     python benchmarks/paraphrase_quality.py [--data ../shared/data/meddocan] [--epochs 6] [--hidden 128]
         [--layers 2] [--threads 1] [--repeat 3] [--model DIR] [--save DIR] [--raw-training]
+        [--synthetic N] [--dev-notes N]
 
 1. Trains the project masked LM (:mod:`models.masked_lm`) on the notes of train, their gold PHI
    replaced by list surrogates first, as ``train-infill`` does (:mod:`models.masked_lm_source`;
@@ -76,14 +77,25 @@ def main() -> int:
     ap.add_argument("--save", type=Path, help="write the trained model under this folder")
     ap.add_argument("--raw-training", action="store_true",
                     help="train on the real notes without the keyed set of project values (before issue 29)")
+    ap.add_argument("--synthetic", type=int, default=0, metavar="N",
+                    help="train on N synthetic English notes, paraphrase N/4 notes of other patients (not MEDDOCAN)")
     ap.add_argument("--dev-notes", type=int, default=0, help="only the first N dev notes (0: all)")
     args = ap.parse_args()
 
-    train = read_collection(args.data / "train", "brat", MEDDOCAN)
-    dev = read_collection(args.data / "dev", "brat", MEDDOCAN)
+    if args.synthetic:
+        from pipeline.synthetic import generate_corpus
+
+        # the project's notes, and held-out notes of other patients (another seed)
+        train = generate_corpus(args.synthetic, 2024)
+        dev = generate_corpus(max(1, args.synthetic // 4), 2025, start_patient=1_000_000)
+        locale, corpus = "en", f"synthetic English: train {len(train)}, held-out"
+    else:
+        train = read_collection(args.data / "train", "brat", MEDDOCAN)
+        dev = read_collection(args.data / "dev", "brat", MEDDOCAN)
+        locale, corpus = "es", f"MEDDOCAN train {len(train)} + dev"
     if args.dev_notes:
         dev = dev[:args.dev_notes]
-    print(f"MEDDOCAN train {len(train)} + dev {len(dev)} notes; dev has {sum(len(d.spans) for d in dev)} gold spans")
+    print(f"{corpus} {len(dev)} notes; dev has {sum(len(d.spans) for d in dev)} gold spans")
 
     # ---------------------------------------------------------------- 1. the masked LM
     if args.model:
@@ -97,7 +109,7 @@ def main() -> int:
                                             [d.doc_id for d in train], None)
             print("training on the real train notes, no keyed set (--raw-training: before issue 29)")
         else:
-            source, wall, cpu = timed(lambda: surrogate_source(train, secret=SECRET, locale="es"))
+            source, wall, cpu = timed(lambda: surrogate_source(train, secret=SECRET, locale=locale))
             texts, spans, groups, values = source.texts, source.spans, source.groups, source.project_values
             print(f"train notes with PHI replaced by list surrogates: {source.counts()} ({wall:.1f} s wall)")
         before = load()
@@ -112,7 +124,7 @@ def main() -> int:
 
     # ---------------------------------------------------------------- 2. speed
     para, listed = builtin_profiles()["paraphrase"], builtin_profiles()["replace"]
-    warm = DeidContext(secret=SECRET, locale="es")
+    warm = DeidContext(secret=SECRET, locale=locale)
     deidentify_batch(dev[:20], listed, warm)                 # word lists loaded once
     runs: dict[str, list] = {}
     print(f"\nspeed on dev ({len(dev)} notes, gold spans), {args.repeat} runs each, fresh context per run")
@@ -121,7 +133,7 @@ def main() -> int:
     for name, profile, infiller in (("paraphrase", para, lm), ("replace", listed, None)):
         walls, cpus = [], []
         for _ in range(args.repeat):
-            ctx = DeidContext(secret=SECRET, locale="es", infiller=infiller)
+            ctx = DeidContext(secret=SECRET, locale=locale, infiller=infiller)
             ctx._lists, ctx._sets, ctx._derived = warm._lists, warm._sets, warm._derived
             batch, wall, cpu = timed(lambda: deidentify_batch(dev, profile, ctx))
             walls.append(wall)
@@ -139,7 +151,7 @@ def main() -> int:
           f"Same rate: {s.same_rate:.4f} (must be 0)")
     print(f"paraphrased spans: {s.paraphrased} · list-surrogate fallbacks: {s.list_fallbacks} "
           f"{dict(s.paraphrase_fallbacks)}" + (f" ({s.fallback_note()})" if s.fallback_note() else ""))
-    forms, public = training_forms(train), public_forms("es")
+    forms, public = training_forms(train), public_forms(locale)
     real = {a: count_real_values(batch.results, forms, public, [a]) for a in ("paraphrase", "replace")}
     listed_real = count_real_values(runs["replace"][0].results, forms, public)
     print(f"real value of the project (surrogates equal to or containing a train PHI value that is no public "

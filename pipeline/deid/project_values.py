@@ -12,24 +12,30 @@ dates, ages or OTHER descriptions) and, for person names, for each name part ("G
 "Pedro Garcia"), keyed like the document-name pseudonyms (:func:`pipeline.deid.keys.keyed_bytes`
 with the installation secret), so the set never stores a plain value and nobody without the
 key can test a guess against it. Values too short to search (:func:`pipeline.deid.leaks.too_short`:
-under 3 letters or digits, under 4 digits) are left out, as the leak check leaves them out.
+under 3 letters or digits, under 4 digits) are left out, as the leak check leaves them out, and
+so are values made only of words that say what kind of place or value it is ("hospital",
+"Hospital General Universitario", "calle": :func:`generic_words`), which MEDDOCAN's gold
+sometimes annotates alone and which identify no one.
 
 What a hit is (:meth:`ProjectValues.hits`): a run of whole words of a surrogate (one word, or
 up to :data:`MAX_WORDS` in a row, split at every non-letter-or-digit, so a surname inside an
 e-mail address is a word) whose keyed form is in the set, unless that run is itself an
-ordinary entry of the locale's public surrogate lists (a common first name, a large city:
-:func:`public_entries`): a list surrogate may be such a word by chance, and it identifies no one.
+ordinary entry of the locale's public surrogate lists, or one word of such an entry (a common
+first name, a large city, the "Castilla" of "Castilla y León": :func:`public_entries`): a list
+surrogate may be such a word by chance, and it identifies no one. A run of several public words
+is not public unless it is an entry itself: "María García López" of a patient is a hit.
 """
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from pipeline.deid.keys import keyed_bytes
 from pipeline.deid.leaks import name_parts, too_short
-from pipeline.deid.normalize import norm_key
+from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, norm_key
 from pipeline.errors import WorkbenchError
 
 KEY_LABEL = "project-value"
@@ -63,6 +69,15 @@ def _check(secret: bytes) -> str:
     return keyed_bytes(secret, KEY_LABEL, "key-check")[:8].hex()
 
 
+@lru_cache(maxsize=1)
+def generic_words() -> frozenset[str]:
+    """Words that say what kind of value a span is, not whose: a value made only of them is not
+    keyed (the paraphrase slot planner's words; imported here late, it imports the context)."""
+    from pipeline.deid.paraphrase import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS
+
+    return GENERIC_PLACE_WORDS | STREET_WORDS | FUNCTION_WORDS | NAME_TITLES | NAME_PARTICLES
+
+
 def value_forms(category: str, value: str) -> list[str]:
     """The normalised forms of one PHI value that are keyed: the value, and a name's parts."""
     if category in UNKEYED_CATEGORIES:
@@ -73,7 +88,8 @@ def value_forms(category: str, value: str) -> list[str]:
         out.append(whole)
     if category == "NAME":
         out += [normalised(p) for p in name_parts(value)]
-    return out
+    generic = generic_words()
+    return [f for f in out if not all(w in generic for w in f.split())]
 
 
 @dataclass(frozen=True)
@@ -137,5 +153,12 @@ class ProjectValues:
 
 
 def public_entries(lists: Sequence[Sequence[str]]) -> frozenset[str]:
-    """Normalised entries of the public surrogate lists (whole entries, as a list surrogate uses them)."""
-    return frozenset(n for entries in lists for e in entries if (n := normalised(e)))
+    """Normalised entries of the public surrogate lists, and each word of every entry."""
+    out: set[str] = set()
+    for entries in lists:
+        for e in entries:
+            n = normalised(e)
+            if n:
+                out.add(n)
+                out.update(n.split())
+    return frozenset(out)
