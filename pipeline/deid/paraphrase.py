@@ -41,6 +41,7 @@ from typing import Callable, Protocol, Sequence
 from pipeline.deid.keys import keyed_int
 from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, case_style, norm_key, strip_accents
 from pipeline.deid.surrogate_kit import ADDRESS_WORDS, PHONE_WORDS
+from pipeline.deid.value_words import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS  # noqa: F401 - re-exported
 
 #: What a slot may hold. ``name``: a capitalised word (a name part, a place); ``word``: any
 #: word (a profession); ``ascii``: a plain lower-case word (e-mail and URL parts); ``initial`` /
@@ -97,25 +98,6 @@ class Infiller(Protocol):
 # --------------------------------------------------------------------------- slot plans
 
 _RUN = re.compile(r"[^\W\d_ºª]+|\d")
-FUNCTION_WORDS = frozenset({
-    "of", "the", "and", "for", "at", "in", "on", "to", "y", "e", "o", "u", "en", "a", "al", "con", "para",
-    "und", "im", "am", "zum", "zur", "fur", "bei",
-}) | NAME_PARTICLES
-#: Words that say what kind of place a name is, not which one: kept when another word of the
-#: span is replaced ("Hospital Universitario X" -> "Hospital Universitario Y").
-GENERIC_PLACE_WORDS = frozenset({
-    "hospital", "hospitales", "clinico", "clinica", "universitario", "universitaria", "general", "centro",
-    "salud", "sanitario", "servicio", "unidad", "residencia", "instituto", "fundacion", "consultorio",
-    "ambulatorio", "complejo", "hospitalario", "provincial", "comarcal", "regional", "nacional", "materno",
-    "infantil", "policlinico", "sanatorio", "medical", "center", "centre", "clinic", "university", "memorial",
-    "community", "county", "klinikum", "krankenhaus", "universitatsklinikum", "praxis", "klinik",
-})
-STREET_WORDS = frozenset({
-    "calle", "avenida", "avda", "av", "paseo", "plaza", "pza", "ronda", "carretera", "ctra", "camino",
-    "travesia", "glorieta", "via", "rambla", "callejon", "pasaje", "urbanizacion", "urb", "carrer", "rua",
-    "poligono", "barrio", "street", "avenue", "ave", "road", "lane", "drive", "boulevard", "blvd", "way",
-    "court", "place", "strasse", "str", "weg", "platz", "allee", "gasse", "c", "n", "s", "p", "pl", "po", "bo",
-})
 WEB_WORDS = frozenset({"www", "http", "https", "mailto", "html", "htm", "php", "com", "org", "net", "edu", "gov",
                        "info", "gmail", "yahoo", "hotmail", "outlook", "live", "msn", "aol", "icloud", "mail",
                        "protonmail", "gmx", "terra", "telefonica", "movistar", "ono", "orange", "wanadoo"})

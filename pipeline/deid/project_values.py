@@ -36,6 +36,7 @@ from typing import Iterable, Sequence
 from pipeline.deid.keys import keyed_bytes
 from pipeline.deid.leaks import name_parts, too_short
 from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, norm_key
+from pipeline.deid.value_words import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS
 from pipeline.errors import WorkbenchError
 
 KEY_LABEL = "project-value"
@@ -71,10 +72,7 @@ def _check(secret: bytes) -> str:
 
 @lru_cache(maxsize=1)
 def generic_words() -> frozenset[str]:
-    """Words that say what kind of value a span is, not whose: a value made only of them is not
-    keyed (the paraphrase slot planner's words; imported here late, it imports the context)."""
-    from pipeline.deid.paraphrase import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS
-
+    """Words that say what kind of value a span is, not whose: a value made only of them is not keyed."""
     return GENERIC_PLACE_WORDS | STREET_WORDS | FUNCTION_WORDS | NAME_TITLES | NAME_PARTICLES
 
 
