@@ -31,9 +31,11 @@ import torch
 
 from models.subwords import SubwordTokenizer
 from pipeline.deid.paraphrase import Candidates, InfillRequest, piece_fits
+from pipeline.deid.project_values import ProjectValues
 
 META_FILE = "masked_lm.json"
 FILLERS_FILE = "fillers.json"
+PROJECT_VALUES_FILE = "project_values.json"     # keyed digests only (pipeline.deid.project_values)
 MIN_FILLERS = 12             # a learned word list smaller than this is not used on its own
 
 
@@ -112,6 +114,9 @@ class MaskedLM:
         self._allowed: dict[tuple[str, str, str], torch.Tensor] = {}
         self._literal: dict[str, list[int]] = {}
         self.inference_threads = 1
+        #: the keyed set of the PHI values of the notes it was trained from (None: a model made
+        #: before the set existed, which services refuse to use)
+        self.project_values: ProjectValues | None = None
 
     def __repr__(self) -> str:
         return f"MaskedLM(name={self.name!r}, vocab={self.tokenizer.vocab_size}, hidden={self.config.hidden})"
@@ -272,6 +277,8 @@ class MaskedLM:
         self.model.save_pretrained(str(d / "model"), safe_serialization=True)
         self.tokenizer.save(d / "tokenizer")
         (d / FILLERS_FILE).write_text(json.dumps(self.fillers), encoding="utf-8")
+        if self.project_values is not None:
+            (d / PROJECT_VALUES_FILE).write_text(self.project_values.to_json(), encoding="utf-8")
         meta = {**self.meta, "name": self.name, "config": asdict(self.config)}
         (d / META_FILE).write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
@@ -291,7 +298,11 @@ class MaskedLM:
         except (OSError, ValueError, KeyError) as e:
             raise MaskedLMError(f"{d}: not a usable masked-LM folder ({type(e).__name__})") from None
         cfg = MaskedLMConfig.from_dict(meta.get("config"))
-        return cls(str(meta.get("name") or d.name), tokenizer, model, cfg, fillers, meta)
+        lm = cls(str(meta.get("name") or d.name), tokenizer, model, cfg, fillers, meta)
+        pv = d / PROJECT_VALUES_FILE
+        if pv.is_file():
+            lm.project_values = ProjectValues.from_json(pv.read_text(encoding="utf-8"))
+        return lm
 
 
 def _head(model):

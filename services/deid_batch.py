@@ -153,7 +153,7 @@ class RunDeidentifier:
         self.ctx = DeidContext(secret=ctx.secret, locale=ctx.locale, extra_lists=ctx.extra_lists,
                                list_loader=ctx.list_loader,
                                patient_originals={k: list(v) for k, v in ctx.patient_originals.items()},
-                               infiller=ctx.infiller)
+                               infiller=ctx.infiller, project_values=ctx.project_values)
         for doc in docs:
             self.ctx.add_patient_originals(patient_id_of(doc), collect_originals(doc, doc.spans, profile))
 

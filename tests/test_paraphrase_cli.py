@@ -17,6 +17,7 @@ from pipeline.schemas import MEDDOCAN
 from tests.test_deid_cli import no_phi
 
 SAMPLE = Path(__file__).parent / "fixtures" / "meddocan"
+SECRET_TEXT = "paraphrase-cli-secret-0123456789abcdef\n"
 TINY = {"hidden": 32, "layers": 1, "heads": 2, "intermediate": 64, "epochs": 1, "vocab_size": 2000, "max_len": 64,
         "min_docs": 2, "batch_size": 16}
 
@@ -24,7 +25,7 @@ TINY = {"hidden": 32, "layers": 1, "heads": 2, "intermediate": 64, "epochs": 1, 
 @pytest.fixture
 def secret_file(tmp_path) -> Path:
     p = tmp_path / "secret.key"
-    p.write_text("paraphrase-cli-secret-0123456789abcdef\n", encoding="ascii")
+    p.write_text(SECRET_TEXT, encoding="ascii")
     p.chmod(0o600)
     return p
 
@@ -34,8 +35,11 @@ def model_root(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("mlm") / "infill"
     cfg = root.parent / "tiny.json"
     cfg.write_text(json.dumps(TINY), encoding="utf-8")
+    key = root.parent / "secret.key"        # the key the runs use (secret_file): the model's set of values is keyed with it
+    key.write_text(SECRET_TEXT, encoding="ascii")
+    key.chmod(0o600)
     assert main(["train-infill", "--input", str(SAMPLE / "brat"), "--format", "brat", "--schema", "meddocan",
-                 "--out", str(root), "--config", str(cfg), "--no-progress"]) == 0
+                 "--out", str(root), "--config", str(cfg), "--secret-file", str(key), "--no-progress"]) == 0
     return root
 
 

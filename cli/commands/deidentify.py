@@ -120,10 +120,13 @@ def _infiller(args: argparse.Namespace, profile):
         raise DeidCommandError(f"--infill-model is only used by the paraphrase action; profile {profile.name} has none")
     from models.masked_lm import MaskedLMError
     from models.masked_lm_folders import load_masked_lm
+    from services.infill import InfillError, require_project_values
     try:
-        return load_masked_lm(args.infill_model)
-    except MaskedLMError as e:
+        lm = load_masked_lm(args.infill_model)
+        require_project_values(lm)
+    except (MaskedLMError, InfillError) as e:
         raise DeidCommandError(str(e)) from None
+    return lm
 
 
 def run(args: argparse.Namespace) -> int:
@@ -183,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
     if s.paraphrase_fallbacks.get("no_model"):
         print(f"note: {s.fallback_note()} (train one with python -m pipeline train-infill, pass --infill-model)",
               file=sys.stderr)
+    elif s.paraphrase_fallbacks.get("project_value"):
+        print(f"note: {s.fallback_note()}", file=sys.stderr)
     if s.leaks:
         where = ", ".join(f"{k}={n}" for k, n in sorted(s.leaks_by_location.items()))
         print(f"error: the leak check found {s.leaks} piece(s) of input PHI in the output "

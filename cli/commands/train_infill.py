@@ -3,9 +3,12 @@
 With ``--project NAME`` it runs the job the De-identify page starts (``train_infill``, see
 :mod:`services.infill`) in this process, recorded in the jobs table: every document of the
 project, the gold layer's spans where there are any; the model becomes the project's current
-one when it is complete. With ``--input DIR --out DIR`` it trains on a folder of documents
-(their spans, where the format has any) and writes the model under ``DIR`` for
-``deidentify --infill-model DIR``. Nothing is downloaded. Prints figures only.
+one when it is complete. With ``--input DIR --out DIR`` it trains on a folder of documents with
+their gold spans (brat, xml or jsonl) and writes the model under ``DIR`` for
+``deidentify --infill-model DIR``. Either way the notes' PHI is replaced by list surrogates
+before the model sees them, and the keyed set of the real values is saved with the model
+(keyed with ``--secret-file``, default the workbench's key: de-identify with the same key).
+Nothing is downloaded. Prints figures only.
 """
 from __future__ import annotations
 
@@ -23,6 +26,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="format of --input (default brat)")
     p.add_argument("--schema", default="auto", help="label schema of --input (meddocan, i2b2-2014, ... or auto)")
     p.add_argument("--out", metavar="DIR", help="with --input: the folder the model is written under")
+    p.add_argument("--secret-file", metavar="PATH",
+                   help="with --input: the key of the set of the notes' real values saved with the model; "
+                        "deidentify with the same key (default: the workbench database's key)")
     p.add_argument("--epochs", type=int, help="passes over the texts (default 4)")
     p.add_argument("--hidden", type=int, help="hidden size (default 128)")
     p.add_argument("--layers", type=int, help="transformer layers (default 2)")
@@ -66,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"language model {result['name']} written to {result['path']}")
     print(f"documents {result['documents']}   with spans {result.get('with_spans', 0)}   steps {result['steps']}   "
           f"seconds {float(result['seconds']):.1f}   loss per epoch [{losses}]")
+    print(f"PHI replaced by surrogates before training; real values keyed {result.get('project_values', 0)}   "
+          f"left out: without gold {result.get('without_gold', 0)}, a real value left {result.get('left_out', 0)}")
     return 0
 
 
@@ -85,11 +93,18 @@ def _train_project(args: argparse.Namespace, config: dict, progress, user: str) 
 def _train_folder(args: argparse.Namespace, config: dict, progress) -> dict:
     from models.masked_lm import MaskedLMConfig
     from models.masked_lm_folders import write_masked_lm
+    from models.masked_lm_source import surrogate_source
     from models.masked_lm_train import train_masked_lm
-    from pipeline.deid import patient_id_of
+    from pipeline.deid import load_secret
     from pipeline.formats import read_collection_auto
+    from pipeline.schemas import default_locale
+    from services.settings import project_secret
 
-    _schema, docs = read_collection_auto(args.input, args.format, args.schema)
+    if args.format == "text":
+        from cli.console import CommandError
+        raise CommandError("plain text carries no gold spans: the model learns only from notes whose PHI is "
+                           "known and replaced first; use brat, xml or jsonl")
+    schema, docs = read_collection_auto(args.input, args.format, args.schema)
     docs = [d for d in docs if d.text.strip()]
 
     def on_step(step: int, total: int, loss: float) -> None:
@@ -103,12 +118,17 @@ def _train_folder(args: argparse.Namespace, config: dict, progress) -> dict:
         raise CommandError(f"language-model settings: {e}") from None
     if not docs:
         raise CommandError(f"{args.input} holds no document text")
-    lm, report = train_masked_lm([d.text for d in docs], spans=[d.spans for d in docs],
-                                 groups=[patient_id_of(d) for d in docs], config=cfg, progress=on_step)
+    secret = load_secret(args.secret_file) if args.secret_file else project_secret()
+    source = surrogate_source(docs, secret=secret, locale=default_locale(schema))
+    if not source.texts:
+        raise CommandError(f"{args.input}: no note could be rewritten without a real value left in it")
+    lm, report = train_masked_lm(source.texts, spans=source.spans, groups=source.groups, config=cfg,
+                                 progress=on_step)
+    lm.project_values = source.project_values
     path = write_masked_lm(lm, args.out)
     return {"name": lm.name, "path": str(path), "documents": report.documents,
-            "with_spans": sum(1 for d in docs if d.spans), "steps": report.steps, "seconds": report.seconds,
-            "losses": report.losses}
+            "with_spans": sum(1 for s in source.spans if s), "steps": report.steps, "seconds": report.seconds,
+            "losses": report.losses, **source.counts()}
 
 
 def _defaults() -> dict:

@@ -44,7 +44,8 @@ class BatchSummary:
     ``paraphrased``: spans the project's language model filled; ``paraphrase_fallbacks``:
     ``paraphrase`` spans that got a list surrogate instead, by reason (``no_model``: there was
     no model; ``no_slot``: nothing in the span a model fills; ``no_candidate``: nothing it
-    proposed passed the checks).
+    proposed passed the checks; ``project_value``: its fill was, or held, a real PHI value of the
+    project, see :mod:`pipeline.deid.project_values`).
     """
 
     documents: int = 0
@@ -122,6 +123,10 @@ def fallback_note(fallbacks: dict[str, int]) -> str:
     n = int(fallbacks.get("no_candidate", 0))
     if n:
         parts.append(f"{n} span{'s' if n != 1 else ''} got no acceptable infill (list surrogates)")
+    n = int(fallbacks.get("project_value", 0))
+    if n:
+        parts.append(f"{n} infill{'s' if n != 1 else ''} held a real value of the project and "
+                     f"{'were' if n != 1 else 'was'} replaced by list surrogates")
     return "; ".join(parts)
 
 
@@ -214,7 +219,7 @@ def deidentify_batch(docs: Sequence[Document], profile: Profile, ctx: DeidContex
     run_ctx = DeidContext(secret=ctx.secret, locale=ctx.locale, extra_lists=ctx.extra_lists,
                           list_loader=ctx.list_loader,
                           patient_originals={k: list(v) for k, v in ctx.patient_originals.items()},
-                          infiller=ctx.infiller)
+                          infiller=ctx.infiller, project_values=ctx.project_values)
     run_ctx._lists, run_ctx._sets, run_ctx._derived = ctx._lists, ctx._sets, ctx._derived
     for doc in docs:
         pid = patient_id_of(doc)

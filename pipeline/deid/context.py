@@ -18,6 +18,7 @@ from pipeline.deid.dates import is_partial_date
 from pipeline.deid.keys import keyed_bytes, keyed_int, keyed_offset
 from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, norm_key
 from pipeline.deid.profile import Profile
+from pipeline.deid.project_values import PUBLIC_LISTS, UNKEYED_CATEGORIES, ProjectValues, public_entries
 
 ListLoader = Callable[[str, str], list[str]]
 _NONWORD = re.compile(r"[^\w]+")
@@ -56,6 +57,10 @@ class DeidContext:
     ``infiller``: the project's masked language model for the ``paraphrase`` action (a
     :class:`pipeline.deid.paraphrase.Infiller`, given by the caller: this package loads no
     model); ``None``: paraphrase spans get list surrogates, counted as fallbacks.
+    ``project_values``: the keyed set of the project's PHI values
+    (:class:`pipeline.deid.project_values.ProjectValues`; by default the infiller's own, saved
+    with the model): no surrogate may be or contain one unless it is a public list entry; it
+    must be keyed with ``secret``.
     """
 
     secret: bytes
@@ -64,6 +69,7 @@ class DeidContext:
     list_loader: ListLoader | None = None
     patient_originals: dict[str, list[Original]] = field(default_factory=dict)
     infiller: object | None = field(default=None, repr=False, compare=False)
+    project_values: ProjectValues | None = field(default=None, repr=False, compare=False)
     _lists: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, repr=False)
     _sets: dict[tuple[str, str, str], frozenset[str]] = field(default_factory=dict, repr=False)
     _offsets: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
@@ -78,6 +84,10 @@ class DeidContext:
         if not isinstance(self.secret, (bytes, bytearray)) or len(self.secret) < 16:
             raise ValueError("the de-identification secret must be at least 16 bytes")
         self.secret = bytes(self.secret)
+        if self.project_values is None and self.infiller is not None:
+            self.project_values = getattr(self.infiller, "project_values", None)
+        if self.project_values is not None:
+            self.project_values.require_key(self.secret)
 
     def __repr__(self) -> str:  # never show the secret
         return f"DeidContext(locale={self.locale!r}, extra_lists={sorted(self.extra_lists)})"
@@ -114,6 +124,20 @@ class DeidContext:
         if key not in self._derived:
             self._derived[key] = fn(self.lookup(locale, name))
         return self._derived[key]
+
+    def public_entries(self, locale: str) -> frozenset[str]:
+        """Normalised entries of the locale's public surrogate lists (cached per context)."""
+        key = (locale, "*", "public-entries")
+        if key not in self._derived:
+            self._derived[key] = public_entries([self.lookup(locale, name) for name in PUBLIC_LISTS])
+        return self._derived[key]  # type: ignore[return-value]
+
+    def project_value_hits(self, text: str, locale: str, category: str = "") -> list[tuple[int, int]]:
+        """Offsets of real project values in a generated ``text`` (none without a keyed set, and
+        none for dates, ages and OTHER, which are shifted or redacted, never drawn)."""
+        if self.project_values is None or category in UNKEYED_CATEGORIES:
+            return []
+        return self.project_values.hits(self.secret, text, self.public_entries(locale))
 
     def add_patient_originals(self, patient_id: str, originals: Iterable[Original]) -> None:
         self.patient_originals.setdefault(patient_id, []).extend(originals)
@@ -211,12 +235,16 @@ class SurrogateContext:
     def derived(self, name: str, how: str, fn: Callable[[tuple[str, ...]], object]) -> object:
         return self.deid.derived(self.locale, name, how, fn)
 
-    def acceptable(self, original: str) -> Callable[[str], bool]:
-        """A candidate is usable when it differs from the original and clashes with no real value."""
+    def acceptable(self, original: str, *, project_values: bool = True) -> Callable[[str], bool]:
+        """A candidate is usable when it differs from the original and clashes with no real value
+        of the note or the patient, nor (``project_values``) with one of the project's keyed
+        values (a list surrogate that happens to be one is drawn again; the paraphrase gate
+        checks the model's fills itself, so that it can count them)."""
         ok = norm_key(original)
 
         def accept(candidate: str) -> bool:
-            return norm_key(candidate) != ok and not self.state.clashes(candidate)
+            return (norm_key(candidate) != ok and not self.state.clashes(candidate)
+                    and not (project_values and self.deid.project_value_hits(candidate, self.locale, self.category)))
         return accept
 
     # -- per-patient offsets --------------------------------------------------------------------

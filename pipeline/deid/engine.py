@@ -32,8 +32,8 @@ from pipeline.deid.operators import (DocRewrite, Outcome, QualityRecord, fixed_t
                                      rewrites, trigram_similarity)
 from pipeline.deid.operators import quality_digest as _digest  # noqa: F401
 from pipeline.deid.profile import Profile
-from pipeline.deid.pseudonyms import (document_pseudonym, explicit_patient_id, file_names, filter_meta,
-                                      patient_pseudonym)
+from pipeline.deid.pseudonyms import (blank_generated, document_pseudonym, explicit_patient_id, file_names,
+                                      filter_meta, patient_pseudonym)
 from pipeline.spans import Document, Span, SpanError, rewrite
 
 
@@ -287,10 +287,26 @@ def _output_offsets(placed: Sequence[tuple[Span, int, int]]) -> Callable[[int], 
     return to_output
 
 
+ProjectHits = Callable[[str, str], list[tuple[int, int]]]
+
+
+def project_value_leaks(doc_id: str, new_text: str, placed: Sequence[tuple[Span, int, int]],
+                        actions: Sequence[str], project_hits: ProjectHits) -> list[Leak]:
+    """Real project values inside the surrogates written (output offsets; never the value)."""
+    out = []
+    for (s, ns, ne), a in zip(placed, actions):
+        if not rewrites(a) or fixed_text(a):
+            continue
+        for x, y in project_hits(new_text[ns:ne], s.category):
+            out.append(Leak(doc_id, s.category, s.type, ns + x, ns + y, "project", "text", "project_value"))
+    return out
+
+
 def check_leaks(doc: Document, spans: Sequence[Span], profile: Profile, *, new_text: str,
                 placed: Sequence[tuple[Span, int, int]], actions: Sequence[str], prepared: Sequence[Needle],
                 output_id: str, output_patient_id: str | None, meta: dict,
-                patient_id: str | None = None) -> tuple[list[Leak], int]:
+                patient_id: str | None = None,
+                project_hits: ProjectHits | None = None) -> tuple[list[Leak], int]:
     """The leak check of one output, from the *input* spans; returns (leaks, uncovered characters).
 
     * coverage: each input span the profile does not keep must lie inside rewritten spans
@@ -298,7 +314,11 @@ def check_leaks(doc: Document, spans: Sequence[Span], profile: Profile, *, new_t
       output offsets;
     * strings: ``prepared`` (every original of the input spans and of the patient's other
       notes, see :func:`pipeline.deid.leaks.needles`) searched in the text outside kept spans
-      and placeholders, and with the input's own ids in the metadata, the ids and the file names.
+      and placeholders, and with the input's own ids in the metadata, the ids and the file names;
+    * project values: ``project_hits(text, category)`` (the run's keyed set of the project's PHI
+      values, :meth:`pipeline.deid.context.DeidContext.project_value_hits`) over every surrogate
+      the engine made up (not kept text, not placeholders): a real value of *another* note of the
+      project, not a public list entry, is a leak too (``kind="project_value"``).
     """
     rewritten = [(s.start, s.end) for (s, _, _), a in zip(placed, actions) if rewrites(a)]
     must = [s for s in spans if rewrites(profile.action_for(s.category, s.type))]
@@ -316,9 +336,12 @@ def check_leaks(doc: Document, spans: Sequence[Span], profile: Profile, *, new_t
     fixed = [(ns, ne) for (_, ns, ne), a in zip(placed, actions) if fixed_text(a)]
     found, _ = find_leaks(doc.doc_id, new_text, kept_ranges=fixed, prepared=prepared)
     leaks += [lk for lk in found if not any(a <= lk.start and lk.end <= b for a, b in holes)]
+    if project_hits is not None:
+        leaks += project_value_leaks(doc.doc_id, new_text, placed, actions, project_hits)
+    # the prefix and extension the tool writes are no one's PHI ("Ann" is not in "doc-….ann")
     fields = {"meta": field_text([meta]) if meta else "",
-              "id": field_text([output_id, output_patient_id]),
-              "name": field_text(file_names(output_id))}
+              "id": blank_generated("id", field_text([output_id, output_patient_id])),
+              "name": blank_generated("name", field_text(file_names(output_id)))}
     leaks += scan_fields(doc.doc_id, fields, merge_needles(prepared, _identifier_needles(doc, patient_id)))
     order = {"text": 0, "meta": 1, "id": 2, "name": 3}
     leaks.sort(key=lambda x: (order.get(x.location, 9), x.start, x.end, x.category, x.kind))
@@ -350,7 +373,9 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
     meta, meta_dropped = filter_meta(doc.meta, profile.meta_keys)
     leaks, n_uncovered = check_leaks(doc, spans, profile, new_text=new_text, placed=placed, actions=out.actions,
                                      prepared=res.needles, output_id=output_id, output_patient_id=output_pid,
-                                     meta=meta, patient_id=named_pid)
+                                     meta=meta, patient_id=named_pid,
+                                     project_hits=(lambda t, c: ctx.project_value_hits(t, run.locale, c))
+                                     if ctx.project_values is not None else None)
     return DeidResult(
         doc_id=doc.doc_id, patient_id=pid, text=new_text, spans=new_spans, actions=out.actions,
         counts={c: dict(v) for c, v in sorted(out.counts.items())}, unparseable_dates=out.unparseable_dates,

@@ -31,6 +31,12 @@ surrogates replace the whole value; digit-by-digit ones (phones, ages, house num
 span holding words outside their format ("ext", "años", "izda"), so the engine redacts it
 (see :func:`pipeline.deid.surrogate_kit.check_words`).
 
+Real values of the project: given the run's keyed set of the project's PHI values
+(:mod:`pipeline.deid.project_values`), a surrogate the engine made up (paraphrase or list) that
+is, or contains as whole words, a value of any note of the project and is not a public list
+entry is a leak too (``kind="project_value"``, ``scope="project"``; see
+:func:`pipeline.deid.engine.check_leaks`).
+
 What is not a leak:
 
 * a hit inside a ``keep`` span's output range (the profile chose to keep it); originals of
@@ -76,12 +82,14 @@ class Leak:
     type: str
     start: int
     end: int
-    scope: str = "document"   # "document": this document's PHI; "patient": another note's
+    scope: str = "document"   # "document": this document's PHI; "patient": another note's; "project": any note's
     location: str = "text"    # "text", "meta", "id" or "name" (see LOCATIONS)
-    kind: str = "string"      # "string": an original found; "uncovered": input PHI left unrewritten
+    kind: str = "string"      # "string": an original found; "uncovered": input PHI left unrewritten;
+    #                           "project_value": a surrogate that is a real PHI value of the project
 
     def __str__(self) -> str:
-        what = "PHI left unrewritten" if self.kind == "uncovered" else "original found"
+        what = {"uncovered": "PHI left unrewritten", "project_value": "real value of the project"}.get(
+            self.kind, "original found")
         return (f"{self.doc_id}: {self.type or self.category} {what} at {self.start}-{self.end} "
                 f"of the output {self.location} ({self.scope} PHI)")
 

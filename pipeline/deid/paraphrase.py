@@ -41,6 +41,7 @@ from typing import Callable, Protocol, Sequence
 from pipeline.deid.keys import keyed_int
 from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, case_style, norm_key, strip_accents
 from pipeline.deid.surrogate_kit import ADDRESS_WORDS, PHONE_WORDS
+from pipeline.deid.value_words import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS  # noqa: F401 - re-exported
 
 #: What a slot may hold. ``name``: a capitalised word (a name part, a place); ``word``: any
 #: word (a profession); ``ascii``: a plain lower-case word (e-mail and URL parts); ``initial`` /
@@ -48,8 +49,10 @@ from pipeline.deid.surrogate_kit import ADDRESS_WORDS, PHONE_WORDS
 SLOT_KINDS = ("name", "word", "ascii", "initial", "letter", "digit")
 #: Why a paraphrase span used a list surrogate instead: no model was available; the span has
 #: no part a model could fill (only format words, an IP address); nothing the model proposed
-#: passed the checks.
-FALLBACK_REASONS = ("no_model", "no_slot", "no_candidate")
+#: passed the checks; the fill was, or held, a real PHI value of the project (the gate of
+#: :mod:`pipeline.deid.operators.paraphrase`).
+PROJECT_VALUE = "project_value"
+FALLBACK_REASONS = ("no_model", "no_slot", "no_candidate", PROJECT_VALUE)
 TOP_K = 32              # candidates per slot the model returns
 DRAW_FROM = 8           # of which the best this many (after the checks) are drawn from
 ATTEMPTS = 8            # whole-span draws before giving up on a span
@@ -95,25 +98,6 @@ class Infiller(Protocol):
 # --------------------------------------------------------------------------- slot plans
 
 _RUN = re.compile(r"[^\W\d_ºª]+|\d")
-FUNCTION_WORDS = frozenset({
-    "of", "the", "and", "for", "at", "in", "on", "to", "y", "e", "o", "u", "en", "a", "al", "con", "para",
-    "und", "im", "am", "zum", "zur", "fur", "bei",
-}) | NAME_PARTICLES
-#: Words that say what kind of place a name is, not which one: kept when another word of the
-#: span is replaced ("Hospital Universitario X" -> "Hospital Universitario Y").
-GENERIC_PLACE_WORDS = frozenset({
-    "hospital", "hospitales", "clinico", "clinica", "universitario", "universitaria", "general", "centro",
-    "salud", "sanitario", "servicio", "unidad", "residencia", "instituto", "fundacion", "consultorio",
-    "ambulatorio", "complejo", "hospitalario", "provincial", "comarcal", "regional", "nacional", "materno",
-    "infantil", "policlinico", "sanatorio", "medical", "center", "centre", "clinic", "university", "memorial",
-    "community", "county", "klinikum", "krankenhaus", "universitatsklinikum", "praxis", "klinik",
-})
-STREET_WORDS = frozenset({
-    "calle", "avenida", "avda", "av", "paseo", "plaza", "pza", "ronda", "carretera", "ctra", "camino",
-    "travesia", "glorieta", "via", "rambla", "callejon", "pasaje", "urbanizacion", "urb", "carrer", "rua",
-    "poligono", "barrio", "street", "avenue", "ave", "road", "lane", "drive", "boulevard", "blvd", "way",
-    "court", "place", "strasse", "str", "weg", "platz", "allee", "gasse", "c", "n", "s", "p", "pl", "po", "bo",
-})
 WEB_WORDS = frozenset({"www", "http", "https", "mailto", "html", "htm", "php", "com", "org", "net", "edu", "gov",
                        "info", "gmail", "yahoo", "hotmail", "outlook", "live", "msn", "aol", "icloud", "mail",
                        "protonmail", "gmx", "terra", "telefonica", "movistar", "ono", "orange", "wanadoo"})

@@ -126,3 +126,35 @@ def filter_meta(meta: Mapping | None, allowed: Iterable[str]) -> tuple[dict, int
 def file_names(output_id: str) -> list[str]:
     """The file names the per-document writers give a document with this output id."""
     return [output_id + s for s in FILE_SUFFIXES]
+
+
+_PSEUDONYM_LINE = re.compile(rf"(?P<prefix>(?:{DOC_PREFIX}|{PATIENT_PREFIX})-)[0-9a-f]{{{HEX_DIGITS}}}"
+                             rf"(?P<suffix>{'|'.join(re.escape(x) for x in FILE_SUFFIXES)})?\Z")
+_SUFFIX = re.compile(rf"(?:{'|'.join(re.escape(x) for x in FILE_SUFFIXES)})\Z")
+
+
+def blank_generated(location: str, text: str) -> str:
+    """``text`` (a :func:`pipeline.deid.leaks.field_text`, one name per line) with the parts the
+    tool itself writes blanked out (same length, so leak offsets stay): in ``id`` and ``name``
+    the ``doc-``/``pat-`` prefix of a pseudonym, and in ``name`` the extension the writers add.
+
+    Those parts are the same for every document, so a patient called "Ann" or "Doc", or an
+    input id "doc", is not in them; everything else (the keyed hex digits, a name that is not a
+    pseudonym at all) is still scanned, so a real value in a file name or id is still a leak.
+
+    >>> blank_generated("name", "doc-0123456789ab.ann")
+    '    0123456789ab    '
+    """
+    if location not in ("id", "name"):
+        return text
+    out = []
+    for line in text.split("\n"):
+        m = _PSEUDONYM_LINE.match(line)
+        if m:
+            a = len(m.group("prefix"))
+            suffix = m.group("suffix") or ""
+            line = " " * a + line[a:len(line) - len(suffix)] + " " * len(suffix)
+        elif location == "name":
+            line = _SUFFIX.sub(lambda x: " " * len(x.group()), line)
+        out.append(line)
+    return "\n".join(out)

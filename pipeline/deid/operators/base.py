@@ -115,16 +115,19 @@ def list_surrogate(run: DocRewrite, i: int) -> tuple[str | None, bool]:
 
 
 def surrogate_outcome(run: DocRewrite, i: int, action: str, new_core: str | None, *,
-                      unparseable: bool = False) -> Outcome:
+                      unparseable: bool = False, project_checked: bool = False) -> Outcome:
     """``new_core`` in place of the span's trimmed value (its surrounding whitespace kept), or
     the profile's placeholder (recorded as ``redact``) when there is none or it is the original
-    or another real value of the note or the patient."""
+    or another real value of the note or the patient, or of the project (the run's keyed set;
+    ``project_checked``: the operator's own gate did that check and counted its hits)."""
     span = run.spans[i]
     original = run.originals[i].text
     core = original.strip()
     if new_core is not None and (norm_key(new_core) == norm_key(core)
-                                 or (run.state.clashes(new_core) and not _top_coded(span, new_core))):
-        new_core = None      # never the original, never another real value of the patient
+                                 or (run.state.clashes(new_core) and not _top_coded(span, new_core))
+                                 or (not project_checked
+                                     and run.ctx.project_value_hits(new_core, run.locale, span.category))):
+        new_core = None      # never the original, another real value of the patient, nor of the project
     if new_core is None:
         return Outcome(run.profile.placeholder_for(span.category, span.type, original), "redact",
                        fallback=True, unparseable=unparseable)

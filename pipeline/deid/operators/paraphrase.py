@@ -3,7 +3,8 @@ infills in the note's context (:mod:`pipeline.deid.paraphrase`).
 
 The model is called once per document (:func:`prepare`, before any span); a span it could not
 fill gets the list surrogate of ``replace`` instead, recorded as ``replace`` and counted by
-reason in the run's ``paraphrase_fallbacks``."""
+reason in the run's ``paraphrase_fallbacks``; so does a fill that is, or contains, a real PHI
+value of the project (:func:`gate_project_values`, reason ``project_value``)."""
 from __future__ import annotations
 
 from typing import Callable
@@ -11,7 +12,7 @@ from typing import Callable
 from pipeline.deid.operators.base import DocRewrite, Outcome, surrogate_outcome
 from pipeline.deid.operators.registry import register
 from pipeline.deid.operators.replace import replace
-from pipeline.deid.paraphrase import (ParaphraseOutcome, ParaphraseTarget, PatientMemory, paraphrase_document,
+from pipeline.deid.paraphrase import (PROJECT_VALUE, ParaphraseOutcome, ParaphraseTarget, PatientMemory, paraphrase_document,
                                       plan_slots)
 from pipeline.deid.surrogates import generator_name
 
@@ -45,7 +46,7 @@ def prepare(run: DocRewrite) -> None:
     ctx = run.ctx
 
     def accept_for(t: ParaphraseTarget) -> Callable[[str], bool]:
-        return run.surrogate_context(t.category, t.type).acceptable(t.plan.core)
+        return run.surrogate_context(t.category, t.type).acceptable(t.plan.core, project_values=False)
 
     if ctx._paraphrased is None:
         ctx._paraphrased = PatientMemory()
@@ -54,6 +55,18 @@ def prepare(run: DocRewrite) -> None:
                                memory=ctx._paraphrased, real_words=run.state.all_words)  # type: ignore[arg-type]
     out.fills.update(done.fills)
     out.fallbacks.update(done.fallbacks)
+    gate_project_values(run, out)
+
+
+def gate_project_values(run: DocRewrite, out: ParaphraseOutcome) -> None:
+    """Every fill, and every run of its words, checked against the project's keyed values
+    (:mod:`pipeline.deid.project_values`): a hit that is not a public list entry is dropped, so
+    the span takes its list surrogate, counted as ``project_value``."""
+    for i, fill in sorted(out.fills.items()):
+        span = run.spans[i]
+        if run.ctx.project_value_hits(fill, run.locale, span.category):
+            del out.fills[i]
+            out.fallbacks[i] = PROJECT_VALUE
 
 
 @register(NAME, prepare=prepare)
@@ -61,4 +74,4 @@ def paraphrase(run: DocRewrite, i: int) -> Outcome:
     """The model's fill for the span, else (no model, no slot, nothing acceptable) ``replace``."""
     if i not in run.paraphrase.fills:
         return replace(run, i)      # counted in the run's paraphrase_fallbacks
-    return surrogate_outcome(run, i, NAME, run.paraphrase.fills[i])
+    return surrogate_outcome(run, i, NAME, run.paraphrase.fills[i], project_checked=True)
