@@ -12,9 +12,9 @@ import random
 from typing import Callable
 
 from pipeline.synthetic import values as V
-from pipeline.synthetic.builder import NoteBuilder, Phi, Piece
+from pipeline.synthetic.builder import NoteBuilder, Piece
 from pipeline.synthetic.partition import part_of
-from pipeline.synthetic.ward import WardContext
+from pipeline.synthetic.ward_context import WardContext
 
 UNITS = ("MICU", "SICU", "CCU", "CSRU", "TSICU", "Neuro ICU", "MICU/SICU", "CVICU")
 SHIFTS = ("7a-7p", "7p-7a", "0700-1900", "1900-0700", "7a-3p", "3p-11p", "11p-7a", "days", "nights")
