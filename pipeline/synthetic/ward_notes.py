@@ -56,9 +56,12 @@ def _systems(b: NoteBuilder, w: WardContext, stacked: bool) -> None:
         w.say(b, "vitals")
         b.text("\n")
     bullet = w.pick(("", "- ", "  ", "* "))
-    for s in shown + ["social", "plan"]:
+    soap = w.chance(0.15)   # "O- Neuro: ..." ... "P- ...": a SOAP note written by systems
+    for i, s in enumerate(shown + ["social", "plan"]):
         if s == "social" and not w.chance(0.7):
             continue
+        if soap and (i == 0 or s == "plan"):
+            b.text("O- " if i == 0 else "A/P- ")
         b.text(w.pick(HEADERS[s]) + (colon.rstrip() + "\n" + bullet if stacked else colon))
         w.say(b, s, w.rng.randint(1, 3), sep="\n" + bullet if stacked else w.pick((" ", " ", "\n")))
         b.text("\n")
