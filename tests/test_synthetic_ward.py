@@ -174,3 +174,15 @@ def test_existing_generators_unchanged_and_bad_arguments_refused():
         generate_corpus(5, 2, variety="ward", part="test")
     with pytest.raises(ValueError):
         generate_corpus(-1, 2, variety="ward")
+
+
+def test_demo_command_writes_ward_notes(tmp_path, capsys):
+    from cli import main
+    formats = pytest.importorskip("pipeline.formats")
+    out = tmp_path / "ward"
+    assert main(["demo", "--out", str(out), "--format", "jsonl", "--docs", "6", "--seed", "5", "--variety", "ward",
+                 "--part", "heldout"]) == 0
+    assert "6 synthetic notes" in capsys.readouterr().out
+    back = formats.read_collection(out, "jsonl", I2B2_2014)
+    truth = generate_corpus(6, 5, variety="ward", part="heldout")
+    assert [(d.doc_id, d.text, len(d.spans)) for d in back] == [(d.doc_id, d.text, len(d.spans)) for d in truth]
