@@ -48,7 +48,8 @@ def gap_table(rows: dict) -> None:
           f"{'drop in P':>10s}")
     for model, own, other in (("ward CRF", "ward held-out", "wide held-out"),
                               ("wide CRF", "wide held-out", "ward held-out")):
-        a, b = rows[own][f"{model.split()[0]}-trained"]["chars"]["ALL"], rows[other][f"{model.split()[0]}-trained"]["chars"]["ALL"]
+        key = f"{model.split()[0]}-trained"
+        a, b = rows[own][key]["chars"]["ALL"], rows[other][key]["chars"]["ALL"]
         print(f"{model:12s} {_f(a['precision'])} / {_f(a['recall'])}       {_f(b['precision'])} / {_f(b['recall'])}  "
               f"{_f(a['recall'] - b['recall'])}     {_f(a['precision'] - b['precision'])}")
 

@@ -25,6 +25,7 @@ HEADERS = {
     "endo": ("ENDO", "Endo"), "heme": ("HEME", "Heme"), "lines": ("ACCESS", "Lines", "LINES"),
     "social": ("SOCIAL", "Social", "Soc", "FAMILY", "Dispo/Family"), "plan": ("PLAN", "Plan", "A/P", "P"),
 }
+FOCI = ("Resp distress", "Hypotension", "Alteration in comfort", "Sepsis", "Knowledge deficit", "Safety")
 SYSTEMS = ("neuro", "cv", "resp", "gi", "gu", "id", "skin", "endo", "heme", "lines")
 
 
@@ -81,7 +82,7 @@ def nursing_systems_stacked(b: NoteBuilder, w: WardContext) -> None:
 def nursing_dar(b: NoteBuilder, w: WardContext) -> None:
     """Focus charting: a focus, then data, action and response."""
     _header(b, w)
-    b.text(f"Focus: {w.pick(('Resp distress', 'Hypotension', 'Alteration in comfort', 'Sepsis', 'Knowledge deficit', 'Safety'))}\n")
+    b.text(f"Focus: {w.pick(FOCI)}\n")
     for label, secs in (("D", ("neuro", "cv", "resp")), ("A", ("gi", "gu", "id", "events")), ("R", ("plan", "brief"))):
         b.text(f"{w.pick((label, label.lower()))}{w.pick((': ', ') ', '- '))}")
         w.say(b, w.pick(secs), w.rng.randint(1, 3))
