@@ -13,10 +13,11 @@ scores its ``pre`` layer against the gold the cold project never saw:
   notes; **CRF member only**, a quick train, not the default ensemble); that model + the
   pretrained member.
 * **English synthetic held-out notes** (``--english-eval`` notes of the wide generator's held-out
-  part: templates, names, places and formats no training note used), in a project whose schema
-  is *not* i2b2 (``en-coarse``, below), so another project's labels go through the schema
-  mapping: rules and dictionaries; a CRF model trained on ``--english-train`` train-part notes in
-  an i2b2-2014 project; there is no English pretrained member (see the report).
+  part, or of the ward generator's with ``--english-generator ward``: templates, names, places
+  and formats no training note used), in a project whose schema is *not* i2b2 (``en-coarse``,
+  below), so another project's labels go through the schema mapping: rules and dictionaries; a
+  CRF model trained on ``--english-train`` train-part notes in an i2b2-2014 project; there is no
+  English pretrained member (see the report).
 
 Figures: strict P/R/F1 (the gold relabelled to the cold schema the same way), span recall
 (offsets, any type), binary token recall/precision, character recall/precision, document recall
@@ -160,18 +161,19 @@ def meddocan(corpus: Path, tmp: Path, seed: int, out: dict) -> None:
     print_chars("MEDDOCAN dev, 0 gold", rows)
 
 
-def english(tmp: Path, n_train: int, n_eval: int, seed: int, out: dict) -> None:
+def english(tmp: Path, n_train: int, n_eval: int, seed: int, out: dict, generator: str = "wide") -> None:
     import store
     from pipeline.schemas import I2B2_2014, LabelSchema
     from pipeline.spans import Document
     from pipeline.synthetic import generate_corpus
     from services.detectors import schema_mapping
 
-    db_path = tmp / f"english-{n_train}-{n_eval}-{seed}.db"
+    db_path = tmp / (f"english-{n_train}-{n_eval}-{seed}.db" if generator == "wide" else
+                     f"english-{generator}-{n_train}-{n_eval}-{seed}.db")
     filled = _setup(db_path)
     coarse = LabelSchema.from_json(EN_COARSE)
-    train = generate_corpus(n_train, seed, variety="wide", part="train")
-    held = generate_corpus(n_eval, seed + 2000, variety="wide", part="heldout")
+    train = generate_corpus(n_train, seed, variety=generator, part="train")
+    held = generate_corpus(n_eval, seed + 2000, variety=generator, part="heldout")
     with store.connect(db_path) as db:
         src, cold = _source_and_cold(db, filled, "english", (I2B2_2014, coarse), train, held, tmp / "models")
         mapping = schema_mapping(I2B2_2014, store.get_project(db, cold))
@@ -181,7 +183,7 @@ def english(tmp: Path, n_train: int, n_eval: int, seed: int, out: dict) -> None:
         gold.append(Document(doc_id=d.doc_id, text=d.text, spans=spans, meta=d.meta, patient_id=d.patient_id))
     lost = sum(len(d.spans) for d in held) - sum(len(d.spans) for d in gold)
     mv, wall, cpu = _train_source(db_path, src, seed)
-    print(f"English: CRF trained on {len(train)} wide train-part notes (schema i2b2-2014): {wall:.0f} s wall, "
+    print(f"English: CRF trained on {len(train)} {generator} train-part notes (schema i2b2-2014): {wall:.0f} s wall, "
           f"{cpu:.0f} s CPU (load {os.getloadavg()[0]:.2f}); cold project schema {coarse.name} "
           f"({lost} held-out gold span(s) have no place in it)")
     out["train"] = {"wall_s": wall, "cpu_s": cpu, "notes": len(train), "gold_without_place": lost}
@@ -198,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--english-train", type=int, default=400)
     ap.add_argument("--english-eval", type=int, default=200)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--english-generator", default="wide", choices=("wide", "ward"),
+                    help="the English notes: the wide generator (default) or ward notes (ICU nursing notes and the like)")
     ap.add_argument("--workdir", default=None, help="keep the databases and models here (default: a temporary "
                     "folder); a rerun reuses what it finds (the MEDDOCAN one holds PHI: owner-only, delete it after)")
     ap.add_argument("--skip-meddocan", action="store_true")
@@ -212,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_meddocan:
             meddocan(Path(args.corpus), tmp, args.seed, results.setdefault("meddocan", {}))
         if not args.skip_english:
-            english(tmp, args.english_train, args.english_eval, args.seed, results.setdefault("english", {}))
+            english(tmp, args.english_train, args.english_eval, args.seed, results.setdefault("english", {}),
+                    args.english_generator)
     print(f"\nload average at end: {os.getloadavg()}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=1, default=str))

@@ -26,11 +26,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="brat", choices=OUT_FORMATS, help="format for --out (default brat)")
     p.add_argument("--start-patient", type=int, default=0,
                    help="number of the first synthetic patient (to draw further, disjoint patients)")
-    p.add_argument("--variety", default="narrow", choices=("narrow", "wide"),
-                   help="with --out: the original generator (narrow, default) or the widened one")
+    p.add_argument("--variety", default="narrow", choices=("narrow", "wide", "ward"),
+                   help="with --out: the original generator (narrow, default), the widened one, or ward notes "
+                        "(ICU nursing notes, discharge summaries, radiology, ED triage; PHI sparse)")
     p.add_argument("--part", default="all", choices=("all", "train", "heldout"),
-                   help="with --out --variety wide: the train or held-out part of templates, lists and formats")
-    p.add_argument("--split-seed", type=int, default=0, help="with --variety wide: which split into parts")
+                   help="with --out --variety wide or ward: the train or held-out part of templates, lists and formats")
+    p.add_argument("--split-seed", type=int, default=0, help="with --variety wide or ward: which split into parts")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,7 +31,7 @@ def doc_id_for(seed: int, patient_number: int, note_number: int) -> str:
     return f"s{seed}-p{patient_number:05d}-n{note_number}"
 
 
-VARIETIES = ("narrow", "wide")
+VARIETIES = ("narrow", "wide", "ward")
 
 
 def generate_notes(n: int, seed: int, *, start_patient: int = 0, variety: str = "narrow", part: str = "all",
@@ -40,8 +40,9 @@ def generate_notes(n: int, seed: int, *, start_patient: int = 0, variety: str = 
 
     ``variety="wide"``: the widened generator (:mod:`pipeline.synthetic.wide`), whose ``part``
     (``all``, ``train`` or ``heldout``, split by ``split_seed``) chooses templates, lists and
-    formats. The narrow generator (the default, unchanged) is all train: its ``part`` may be
-    ``all`` or ``train``.
+    formats. ``variety="ward"``: notes as an ICU and its hospital write them, PHI sparse
+    (:mod:`pipeline.synthetic.ward`), with the same parts. The narrow generator (the default,
+    unchanged) is all train: its ``part`` may be ``all`` or ``train``.
     """
     if variety not in VARIETIES:
         raise ValueError(f"unknown variety {variety!r}; use one of {', '.join(VARIETIES)}")
@@ -49,6 +50,10 @@ def generate_notes(n: int, seed: int, *, start_patient: int = 0, variety: str = 
         from pipeline.synthetic.wide import generate_wide
 
         return generate_wide(n, seed, part=part, split_seed=split_seed, start_patient=start_patient)
+    if variety == "ward":
+        from pipeline.synthetic.ward import generate_ward
+
+        return generate_ward(n, seed, part=part, split_seed=split_seed, start_patient=start_patient)
     if part not in ("all", "train"):
         raise ValueError("the narrow generator has no held-out part: use variety='wide'")
     if n < 0:
