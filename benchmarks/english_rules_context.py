@@ -14,8 +14,9 @@ Figures (character-level, binary: any label counts, over non-blank characters):
   precision and recall.
 
 The lines below were written for this benchmark from what ICU nursing notes look like (no real
-note was read); detection was tuned on the generated train notes and on these lines, so the
-held-out notes are the figure to trust. Prints labels, counts and the invented lines' spans.
+note was read), in two batches: the second (from "Nursing Progress Note") was first run as an
+unseen check (3 false positives, "2/10" and "DNR/DNI", then fixed). Detection was tuned on the
+generated train notes and on these lines, so the held-out notes are the figure to trust. Prints labels, counts and the invented lines' spans.
 """
 from __future__ import annotations
 
@@ -77,7 +78,48 @@ Glucose 60 at 0300, 1/2 amp D50 given, recheck 110.
 Rhythm: NSR 80-90, occasional PVCs, 10/5 beats.
 Dose 10/5 mg. Ratio 1:1 FFP:PRBC.
 ICP 10-15, CPP 60-70. Next dose due 2000.
-Received 3 L crystalloid, 2 FFP, 1 plt. 90 % of feeds tolerated.""".splitlines()
+Received 3 L crystalloid, 2 FFP, 1 plt. 90 % of feeds tolerated.
+Nursing Progress Note 0700-1900
+Pt remains intubated and sedated on fentanyl and versed gtts, RASS -3 to -4.
+Received pt from PACU at 1530 s/p CABG x3. Chest tubes to sxn with minimal drainage.
+Pt transferred to step down unit at 1600 with belongings. Report called to receiving RN.
+Per team, will continue lasix gtt at 10 mg/hr, goal neg 1-2 L today.
+Family in to visit this afternoon, son and daughter updated by MD at bedside.
+Wife at bedside most of the day, very supportive, asking appropriate questions.
+Daughter called x2 for update, spoke with her re plan of care.
+Brother visiting from out of town, will be here through weekend.
+Pt's husband states pt was in usual state of health until 3 days ago.
+Seen by renal fellow, no plans for HD today. Per renal, hold K repletion.
+CXR per radiology shows improved L lower lobe atelectasis.
+Pt febrile to 101.5 at 0200, blood cultures x2 sent, tylenol given with good effect.
+Lytes repleted per sliding scale. Mg 1.6 -> 2 g Mg sulfate IV.
+HR 110s ST with occasional PACs, lopressor 5 mg IV x1 with HR down to 90s.
+Started on heparin gtt per weight-based protocol, bolus given at 1200.
+Pt seen by PT, able to dangle at edge of bed with assist of 2.
+Pt continues with poor appetite, taking sips only. Nutrition consult placed.
+Pt with episodes of agitation overnight, pulling at lines, haldol 2 mg IV given.
+Dr aware of low UO, bolus ordered. Attending in to see pt, plan discussed with team.
+Resident notified of BP 88/40, NS 500 cc bolus given with SBP up to 100s.
+Pt to go to OR in am for ex-lap. NPO after MN. Consent signed and on chart.
+ABG on AC 500x14, 50%, +5: 7.35/45/88. No changes made per resp.
+Sputum thick tan, suctioned q2-3h. RT following.
+Skin: coccyx with stage 1, DuoDerm applied. Heels offloaded with pillows.
+Social: pt lives with wife, retired teacher. Full code per family discussion.
+Transferred to the floor at 1800 with all belongings, family aware of transfer.
+Pt came to ED with CP, ruled in for NSTEMI, taken to cath lab, RCA stented.
+Pt returned from IR at 1330 s/p PICC placement, tip confirmed by CXR.
+Case management following for dispo, likely rehab vs home with services.
+SBP goals 100-140 per neurosurgery. Nicardipine gtt titrated 2.5-5 mg/hr.
+Neuro checks q1h: PERRL 3 mm brisk, moves all ext, follows commands.
+Pt states pain 6/10 in incision, dilaudid 0.5 mg IV with relief to 2/10.
+Glucose 180-220 covered per insulin sliding scale, total 8 units.
+Will continue to monitor hemodynamics and resp status. Update family as needed.
+Family meeting held with attending, SW and chaplain. Pt made DNR/DNI.
+Per wife, pt has hx of ETOH abuse, last drink 2 days prior to admit.
+Pt OOB to chair x 2 hours with assist, tolerated well. Incentive spirometer 750.
+Pt with large loose BM x2, C diff sent. Flexiseal placed.
+Alert and oriented x3, anxious at times, ativan 0.5 mg po with good effect.
+Plan: wean vent as tolerated, SBT in am, diurese, advance diet.""".splitlines()
 
 PHI_LINES = """Pt is a [[78|AGE]] yo male admitted [[3/14|DATE]] from [[BMC|HOSPITAL]] with CHF.
 Transferred from [[St. Anne's Hospital|HOSPITAL]] on [[3-14-2098|DATE]].

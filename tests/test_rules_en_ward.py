@@ -26,7 +26,8 @@ def _detected(text: str) -> list[tuple[str, str]]:
     "NEURO: A+Ox3, MAE 5/5 strength, PERRL.", "SBT tolerated 30 min on PS 5/5.", "Pain 3/10 after morphine.",
     "occasional PVCs, 10/5 beats.", "Dose 10/5 mg.", "a 3/6 holosystolic murmur", "PAIN 0-2/10, TMAX 99.1",
     "strength 4/5 in RLE", "Heparin gtt, next PTT due by 2000.", "BP 120-130/60-70, HR 90-100 SR",
-    "MAY INCREASE PROPOFOL", "pt may need lasix", "MAR reviewed",
+    "MAY INCREASE PROPOFOL", "pt may need lasix", "MAR reviewed", "dilaudid 0.5 mg IV with relief to 2/10.",
+    "strength improved from 3/5 to 4/5",
 ])
 def test_clinical_numbers_are_not_dates(text):
     assert _texts(text, "dates") == []
@@ -112,6 +113,7 @@ def test_model_names_lose_their_context_words():
     ("Family meeting at 1100. Dr called re low UO. Charge RN aware.", []),
     ("NEURO: sedated on propofol. GU: foley. ID: afebrile", []),
     ("Attending attestation: seen and examined.", []),
+    ("Family meeting held. Pt made DNR/DNI.", []), ("pt made dnr/dni", []),
     ("diuresed with lasix, started with propofol, titrated per neuro", []),
 ])
 def test_context_names(text, expected):

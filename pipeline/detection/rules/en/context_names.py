@@ -140,9 +140,11 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, s, e, "DOCTOR"))
     for rx in (_SIGN_OFF, _SIGN_OFF_REVERSED):
         for m in rx.finditer(text):
-            init = m.group("init")
-            if init.lower() in _HEADERS or is_safe_word(init) or not looks_like_name(m.group("name"), True):
+            init, name = m.group("init"), m.group("name")
+            if init.lower() in _HEADERS or is_safe_word(init) or not looks_like_name(name, True):
                 continue
+            if name.isupper() and (rx is _SIGN_OFF_REVERSED or _has_lower(text, m.start())):
+                continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))

@@ -60,7 +60,7 @@ bid tid qid qd qhs hs prn stat npo po pr sl im sq sc gtt gtts drip drips mcg mg 
 bp hr rr sat sats spo2 fio2 peep map cvp ci co svr hct hgb wbc inr ptt abg vbg bun cr glu lytes
 max min mod moderate mild severe good fair poor small large trace none some
 mae mae's perrl perla wnl nad ntnd abd bs bm loc gcs cam rass ciwa colon
-attestation addendum
+attestation addendum dnr dni dnh cmo fc
 carevue metavision""".split()
 
 

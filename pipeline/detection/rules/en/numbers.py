@@ -41,8 +41,6 @@ STRONG_DATE_CUE = re.compile(
     r"(?i)(?<![\w/])(?:on|since|dated?|dos|dob|d\.o\.b\.?|until|till|thru|through|as of|admitted|admission|adm|"
     r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective)"
     r"\s*[:#]?\s*(?:on\s+)?$")
-# words that say a date follows unless the value looks like a measurement ("from 3/14", "of 3/14")
-WEAK_DATE_CUE = re.compile(r"(?i)(?<![\w/])(?:from|of|by|due|last|next|to|and|-|&|date|day|week)\s*:?\s*$")
 
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 # a strength, a grade or a score out of 4, 5, 6 or 10 ("MAE 5/5", "4+/5", "pain 3/10", "pulses 2/4",
@@ -80,7 +78,7 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     """Whether a month/day without a year (``3/14``, ``10/5``, ``5/5``) at ``[start, end)`` is a
     date: a possible day of the year, and either a date word right before ("on", "since",
     "admitted") or neither a measurement's look (:func:`measurement_context`) nor a score's
-    ("5/5", "4/5", "3/6", "3/10") with a weak cue at most."""
+    ("5/5", "4/5", "3/6", "3/10": "improved from 3/5 to 4/5", "relief to 2/10")."""
     value = text[start:end]
     m = re.fullmatch(r"(\d{1,2})[/-](\d{1,4})", value)
     if not m:
@@ -93,9 +91,7 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
         return True
     if measurement_context(text, start, end):
         return False
-    if _SCORE.fullmatch(value) and int(m.group(1)) <= int(m.group(2)):
-        return bool(WEAK_DATE_CUE.search(before))
-    return True
+    return not (_SCORE.fullmatch(value) and int(m.group(1)) <= int(m.group(2)))
 
 
 _CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
