@@ -10,8 +10,9 @@ Figures (character-level, binary: any label counts, over non-blank characters):
   and recall of NAME and LOCATION characters, for each of the three case copies;
 * ``CLEAN_LINES`` (no PHI at all): every span found is a false positive; counted with its text
   (the lines are invented, no patient's);
-* ``PHI_LINES`` (PHI marked ``[[text|TYPE]]``, names and places as nurses write them): character
-  precision and recall.
+* ``PHI_LINES`` (PHI marked ``[[text|TYPE]]``, names and places as nurses write them) and
+  ``NOTES`` (four short ICU notes written after the rules and scored once, never tuned on):
+  character precision and recall.
 
 The lines below were written for this benchmark from what ICU nursing notes look like (no real
 note was read), in two batches: the second (from "Nursing Progress Note") was first run as an
@@ -139,6 +140,34 @@ Will follow up at [[Mercy Hospital|HOSPITAL]] clinic. Friend [[Bob|PATIENT]] vis
 Transferred to [[Baystate|HOSPITAL]] for cath. Pager [[12345|PHONE]].
 PT FROM [[WORCESTER|CITY]], WIFE [[MARY|PATIENT]] AT BEDSIDE. DR [[SMITH|DOCTOR]] AWARE.""".splitlines()
 
+# four short notes written after the rules, scored once as they stood (never tuned on):
+NOTES = [
+"""NPN 7P-7A
+NEURO: Pt lethargic but arousable to voice, MAE x4 weakly, 4/5 strength BUE. Pupils 3mm brisk.
+CV: HR 70-80s SR no ectopy. SBP 100-120s. K 3.6 repleted w/ 40 meq KCL. Mg 2.1.
+RESP: LS coarse bilat, sx'd for mod amt thick yellow sputum. RR 16-24, sats 93-96% on 4L NC.
+GI/GU: Abd soft, +BS. Foley to gravity, UO 30-60 cc/hr. BUN/Cr 32/1.4.
+SOCIAL: Wife [[Ellen|PATIENT]] called at 2200, updated on plan. Son [[Mike|PATIENT]] to visit in am.
+PLAN: cont to monitor, f/u am labs, ? transfer to floor.
+[[RDK|DOCTOR]]:[[mcallister|DOCTOR]]""",
+"""CCU NURSING PROGRESS NOTE
+PT IS A [[82|AGE]] YO F ADMITTED FROM [[CARNEY|HOSPITAL]] ON [[4/2|DATE]] WITH CHF EXACERBATION.
+HR 60-70 AFIB, BP 110-130/50-60. LASIX 40 MG IV BID WITH GOOD EFFECT, NEG 1.2 L.
+PT LIVES IN [[DORCHESTER|CITY]] WITH DAUGHTER [[KATHLEEN|PATIENT]] WHO IS HCP.
+DR. [[OBRIEN|DOCTOR]] AWARE OF K 3.2, REPLETED. INR 2.4, COUMADIN HELD PER CARDS.
+PLAN: DIURESE, CHECK LYTES @ 1600, OOB TO CHAIR.""",
+"""resp care note: pt remains on ps 10/5, fio2 40%, rsbi 48 this am. abg 7.41/40/92.
+sbt attempted x30 min, tolerated. md [[sanchez|DOCTOR]] aware, plan extubation later today.
+will follow. ett 7.5 @ 22 cm at lip.""",
+"""Nursing Note
+Pt [[78|AGE]] y/o M s/p fall at home, transferred from [[Beverly Hospital|HOSPITAL]] for SDH.
+Neuro: GCS 14 (E3V5M6), PERRL, follows commands, MAE 5/5 except LUE 4/5.
+VS: T 99.2, HR 88, BP 142/78, RR 18, SpO2 98% RA. Nicardipine gtt off since 0300.
+Per Dr [[Whitfield|DOCTOR]] (neurosurg), SBP goal <160, repeat head CT at 0600 - stable.
+Pt's niece [[Dana Coleman|PATIENT]] called from [[Lowell|CITY]], number on chart. Pt's PCP is Dr. [[Hsu|DOCTOR]].
+Dilantin level 12.4. Plan: q1h neuro checks, keep HOB >30."""]
+
+
 _MARK = re.compile(r"\[\[(.+?)\|([A-Z-]+)\]\]")
 
 
@@ -239,6 +268,14 @@ def main(argv: list[str] | None = None) -> int:
             for d in docs:
                 for s in found[d.doc_id]:
                     print(f"    {s.label:10s} {s.source:26s} {d.text[s.start:s.end]!r}")
+    notes = [Document(doc_id=f"n{i}", text=d.text.replace("\u2028", "\n"),
+                      spans=[sp.with_(doc_id=f"n{i}") for sp in d.spans])
+             for i, d in enumerate(parse_marked([n.replace("\n", "\u2028") for n in NOTES]))]
+    for how in ("as is", "upper", "lower"):
+        docs = notes if how == "as is" else case_copy(notes, how)
+        found = run(docs)
+        r = binary_chars(found, docs)
+        print(f"ICU notes ({len(docs)}, {how}): charP {r['P']:.3f} charR {r['R']:.3f}")
     phi = parse_marked(PHI_LINES)
     for how in ("as is", "upper", "lower"):
         docs = phi if how == "as is" else case_copy(phi, how)

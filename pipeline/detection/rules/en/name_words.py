@@ -60,15 +60,20 @@ bid tid qid qd qhs hs prn stat npo po pr sl im sq sc gtt gtts drip drips mcg mg 
 bp hr rr sat sats spo2 fio2 peep map cvp ci co svr hct hgb wbc inr ptt abg vbg bun cr glu lytes
 max min mod moderate mild severe good fair poor small large trace none some
 mae mae's perrl perla wnl nad ntnd abd bs bm loc gcs cam rass ciwa colon
-attestation addendum dnr dni dnh cmo fc
+attestation addendum dnr dni dnh cmo fc practitioner physician physicians telemetry tele stepdown step-down
+sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical orthopedic orthopedics hs mn noc qam
+qpm ac pc bl etoh baseline
 carevue metavision""".split()
 
 
 _SAFE: frozenset[str] = frozenset(w.lower() for w in _FUNCTION + _CONTEXT + _CALENDAR + _WARD)
 # words whose ending says they are a drug, a procedure or a condition, not a name
-_CLINICAL_ENDING = re.compile(r"(?:itis|emia|ectomy|otomy|ostomy|oscopy|ography|ogram|ology|algia|osis|opathy|"
-                              r"azole|mycin|cillin|statin|parin|olol|pril|sartan|idine|oxacin|afil|prazole|"
-                              r"dipine|tidine|triptan|umab|inib|ase)$")
+_CLINICAL_ENDING = re.compile(r"(?:itis|emia|ectomy|otomy|ostomy|oscopy|ography|ogram|ology|ologist|iatrist|ician|"
+                              r"algia|osis|opathy|azole|mycin|cillin|statin|parin|olol|pril|sartan|idine|oxacin|"
+                              r"afil|prazole|dipine|tidine|triptan|umab|inib|ase)$")
+# an unlisted word in lower case or capitals with a verb's or an adjective's ending ("rounded",
+# "titrating", "cardiothoracic") is taken for one ("Ted", "King" are listed or capitalised)
+_WORD_ENDING = re.compile(r"(?:ed|ing|ly|ness|ment|ic|ical|ive|ous|ary)$")
 
 
 def is_safe_word(word: str) -> bool:
@@ -120,6 +125,8 @@ def looks_like_name(word: str, strong: bool, cased: bool = False) -> bool:
         return z is None or z < (5.0 if strong else 4.5)
     if not strong or z is None or _CLINICAL_ENDING.search(w.lower()):
         return False
+    if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()):
+        return False
     return z < (5.0 if cased else 3.3)
 
 
@@ -133,6 +140,6 @@ def looks_like_place(word: str, strong: bool) -> bool:
     z = zipf(w)
     if w.lower() in _listed("place") or w.lower() in _listed("person"):
         return z is None or z < (5.0 if strong else 4.5)
-    if z is None or _CLINICAL_ENDING.search(w.lower()):
+    if z is None or _CLINICAL_ENDING.search(w.lower()) or (len(w) > 4 and _WORD_ENDING.search(w.lower())):
         return False
     return z < (3.5 if strong else 2.5)
