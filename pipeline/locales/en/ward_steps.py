@@ -1,8 +1,9 @@
 """The English pack's own boundary steps: numbers and names as ward notes write them.
 
-* ``drop_numbers_without_context`` (merged stage): a span of digits marked an age, a date or a
-  phone number is dropped unless the text says it is one (:mod:`pipeline.detection.rules.en.numbers`):
-  "HR 90-100", "MAE 5/5", "K 3.9", "@ 1400" are measurements and times. A model trained on
+* ``drop_numbers_without_context`` (merged stage): an age, a date or a phone number with digits
+  in it is dropped unless the text says one of its numbers is one
+  (:mod:`pipeline.detection.rules.en.numbers`): "HR 90-100", "RR 18-22", "PS 5/5", "K 3.9", "@ 1400",
+  "10/5 beats" are measurements and times; a span naming a month or a weekday stays. A model trained on
   generated notes learns that a bare number near a name is an age; a ward's notes are full of
   bare numbers. A person's span is never dropped.
 * ``strip_context_words`` (model stage): a NAME span loses the kinship or role word it starts with
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.en.numbers import NUMERIC, age_context, numeric_date_is_date, phone_context
+from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context, numeric_date_is_date,
+                                                phone_context)
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.spans import Span
 
@@ -23,21 +25,27 @@ _PHONE_TYPES = {"PHONE", "FAX", "NUMERO_TELEFONO", "NUMERO_FAX"}
 
 
 def _has_context(span: Span, text: str) -> bool:
+    """Whether the text makes ``span`` what its category says: one of its numbers has an age's
+    context, a date's shape (or the span names a month or a weekday), a phone's shape or label."""
+    value = text[span.start:span.end]
+    pieces = [(span.start + m.start(), span.start + m.end()) for m in NUMBER_PIECE.finditer(value)]
     if span.category == "AGE":
-        return age_context(text, span.start, span.end)
+        return any(age_context(text, s, e) for s, e in pieces)
     if span.category == "DATE":
-        return numeric_date_is_date(text, span.start, span.end)
-    return phone_context(text, span.start, span.end)
+        return bool(DATE_WORD.search(value)) or any(numeric_date_is_date(text, s, e) for s, e in pieces)
+    if sum(c.isdigit() for c in value) >= 7:
+        return True
+    return phone_context(text, span.start, span.end) or any(phone_context(text, s, e) for s, e in pieces)
 
 
 def _judged(span: Span, text: str) -> bool:
-    """Whether ``span`` is one this step judges: a machine's age, date or phone number made of
-    digits alone (a month's name, a word, an e-mail address are someone else's business)."""
+    """Whether ``span`` is one this step judges: a machine's age, date or phone number with a
+    digit in it (ages in words and e-mail addresses are someone else's business)."""
     if span.source.startswith("human"):
         return False
     if span.category not in ("AGE", "DATE") and not (span.category == "CONTACT" and span.type in _PHONE_TYPES):
         return False
-    return bool(NUMERIC.fullmatch(text[span.start:span.end]))
+    return any(c.isdigit() for c in text[span.start:span.end])
 
 
 @boundary_step("drop_numbers_without_context", "merged")

@@ -82,7 +82,7 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     m = re.fullmatch(r"(\d{1,2})[/-](\d{1,4})", value)
     if not m:
-        return True
+        return False
     month, second = int(m.group(1)), int(m.group(2))
     if second <= 31 and not plausible_month_day(month, second):
         return False
@@ -143,8 +143,12 @@ def phone_context(text: str, start: int, end: int) -> bool:
     return bool(_PHONE_LABEL.search(line_before(text, start)))
 
 
-# what a numeric span is made of: digits and the marks between them
-NUMERIC = re.compile(r"[\d\s./:,'+-]*\d[\d\s./:,'+-]*'?s?")
+# the numbers of a span: digits and the marks that join them ("120-130/60-70", "3/14/2098", "80s")
+NUMBER_PIECE = re.compile(r"\d+(?:[./:-]\d+)*(?:'?s(?![a-z]))?")
+# what makes a span a date without its numbers' help: a month, a weekday, a season, a holiday
+DATE_WORD = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|spring|"
+                       r"summer|fall|autumn|winter|christmas|thanksgiving|easter|new year|halloween|today|yesterday|"
+                       r"tomorrow|tonight)[a-z]*\.?")
 _MONTH_NEAR = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*(?:the\s+)?$")
 _MONTH_AFTER = re.compile(r"(?i)^(?:st|nd|rd|th)?\s*(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)")
 
@@ -168,5 +172,6 @@ def numeric_date_is_date(text: str, start: int, end: int) -> bool:
     if value.isdigit() and len(value) == 4:
         return year_is_date(text, start, end)
     if value.isdigit() and len(value) <= 2:
-        return bool(_MONTH_NEAR.search(line_before(text, start, 12)) or _MONTH_AFTER.match(line_after(text, end, 12)))
+        return bool(_MONTH_NEAR.search(line_before(text, start, 12)) or _MONTH_AFTER.match(line_after(text, end, 12))
+                    or re.match(r"(?i)(?:st|nd|rd|th)\b", line_after(text, end, 3)))
     return False
