@@ -86,15 +86,17 @@ def test_merged_step_judges_the_numbers_inside_wider_model_spans():
     # what a CRF trained on generated notes marks on vitals lines (found with a quick CRF on 200
     # wide train notes): the measure's name or unit inside the span
     text = ("RR 18-22, PS 5/5, NSR 80-90. Dose 10/5 mg, 10/5 BEATS. ICP 10-15, CPP 60-70. A+Ox3, 20 MCG/KG/MIN.\n"
-            "Admitted on 3/14, CABG in 2098, seen the 14th, March 3, in her 80s, pager 12345, 78-year-old.")
+            "Admitted on 3/14, CABG in 2098, seen the 14th, March 3, in her 80s, pager 12345, 78-year-old.\n"
+            "BP 110-130/50-60, GCS 14, call 617-555-0134.")
     pieces = [("RR 18-22", "DATE"), ("PS 5/5", "DATE"), ("NSR 80-90", "DATE"), ("Dose 10/5", "DATE"),
               ("10/5 BEATS", "DATE"), ("10-15, CPP 60-70", "DATE"), ("A+Ox3", "CONTACT"), ("20 MCG/KG/MIN", "DATE"),
               ("on 3/14", "DATE"), ("in 2098", "DATE"), ("the 14th", "DATE"), ("March 3", "DATE"), ("her 80s", "AGE"),
-              ("pager 12345", "CONTACT"), ("78-year-old", "AGE")]
+              ("pager 12345", "CONTACT"), ("78-year-old", "AGE"), ("110-130/50-60", "CONTACT"), ("GCS 14", "NAME"),
+              ("call 617-555-0134", "CONTACT")]
     spans = [_model(text, p, c) for p, c in pieces]
     kept = pack_for("en").run("merged", spans, StepContext.for_locale(text, I2B2_2014, "en"))
     assert sorted(text[s.start:s.end] for s in kept) == sorted(
-        ["on 3/14", "in 2098", "the 14th", "March 3", "her 80s", "pager 12345", "78-year-old"])
+        ["on 3/14", "in 2098", "the 14th", "March 3", "her 80s", "pager 12345", "78-year-old", "call 617-555-0134"])
 
 
 def test_spanish_and_german_packs_keep_model_numbers():

@@ -22,6 +22,11 @@ from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.spans import Span
 
 _PHONE_TYPES = {"PHONE", "FAX", "NUMERO_TELEFONO", "NUMERO_FAX"}
+# a phone's shape inside a wider span ("call 617-555-0134"), not a run of values ("110-130/50-60")
+_PHONE_INSIDE = re.compile(r"(?<![\d/.-])(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-]?\d{4}(?![\d/-])|"
+                           r"(?<![\d/.-])\d{3}[\s.-]\d{4}(?![\d/-])")
+# a name never holds a bare number ("GCS 14" is a score)
+_NUMBER_TOKEN = re.compile(r"(?<!\S)\d+(?:[./:-]\d+)*(?!\S)")
 
 
 def _has_context(span: Span, text: str) -> bool:
@@ -33,7 +38,7 @@ def _has_context(span: Span, text: str) -> bool:
         return any(age_context(text, s, e) for s, e in pieces)
     if span.category == "DATE":
         return bool(DATE_WORD.search(value)) or any(numeric_date_is_date(text, s, e) for s, e in pieces)
-    if sum(c.isdigit() for c in value) >= 7:
+    if _PHONE_INSIDE.search(value):
         return True
     return phone_context(text, span.start, span.end) or any(phone_context(text, s, e) for s, e in pieces)
 
@@ -50,7 +55,8 @@ def _judged(span: Span, text: str) -> bool:
 
 @boundary_step("drop_numbers_without_context", "merged")
 def drop_numbers_without_context(spans: list[Span], ctx: StepContext) -> list[Span]:
-    """Ages, dates and phone numbers written in digits alone that their context does not make one.
+    """Ages, dates and phone numbers whose numbers their context does not make one; names holding a
+    bare number.
 
     >>> text = "HR 90-100, MAE 5/5, 78 yo, seen 3/14."
     >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
@@ -60,7 +66,9 @@ def drop_numbers_without_context(spans: list[Span], ctx: StepContext) -> list[Sp
     >>> [text[s.start:s.end] for s in got]
     ['78', '3/14']
     """
-    return [s for s in spans if not _judged(s, ctx.text) or _has_context(s, ctx.text)]
+    return [s for s in spans if not (_judged(s, ctx.text) and not _has_context(s, ctx.text))
+            and not (s.category == "NAME" and not s.source.startswith("human")
+                     and _NUMBER_TOKEN.search(ctx.text, s.start, s.end))]
 
 
 # kinship and role words that say a name follows, and the credentials that say one came before
