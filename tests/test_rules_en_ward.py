@@ -131,6 +131,8 @@ def test_model_names_lose_their_context_words():
     ("NEURO: sedated on propofol. GU: foley. ID: afebrile", []),
     ("Attending attestation: seen and examined.", []),
     ("Family meeting held. Pt made DNR/DNI.", []), ("pt made dnr/dni", []),
+    ("SON ANXIOUS, WIFE TEARFUL.", []), ("Daughter Reports pt confused.", []),
+    ("Pt with Hep Lock. With Bair Hugger on.", []), ("NP ordered CXR. Covering MD paged.", []),
     ("diuresed with lasix, started with propofol, titrated per neuro", []),
 ])
 def test_context_names(text, expected):
@@ -153,6 +155,10 @@ def test_context_names(text, expected):
 ])
 def test_ward_places(text, expected):
     assert _texts(text, "ward_places") == expected
+
+
+def test_a_title_before_a_safe_word_is_no_name():
+    assert _texts("Dr. Alert? Mrs. Smith aware.", "titled_names") == ["Smith"]
 
 
 @pytest.mark.parametrize("case", ["as is", "upper", "lower"])

@@ -119,9 +119,11 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         tokens = [(m.start("name") + t.start(), m.start("name") + t.end()) for t in re.finditer(r"[^\s,]+", m.group("name"))]
         tokens = [(s, e - (1 if text[e - 1] in ".," and e - s > 2 else 0)) for s, e in tokens]
         end = _name_end(text, tokens[0][0], tokens, strong)
-        if end is None and not strong and len(tokens) >= 2 and all(_title_case(text[s:e]) for s, e in tokens[:2]):
-            # a weak context ("with", "per") before two rare words in title case in a mixed-case
-            # line that both pass as names after a strong one: "follow up with Tory Connell"
+        if end is None and not strong and len(tokens) >= 2 and all(_title_case(text[s:e]) for s, e in tokens[:2]) \
+                and all(looks_like_name(text[s:e], False) or (zipf(text[s:e]) or 0) < 3.0 for s, e in tokens[:2]):
+            # a weak context ("with", "per") before two title-case words in a mixed-case line, each
+            # a listed name or a rare word, that pass as names after a strong one: "follow up with
+            # Tory Connell" (and not "with Hep Lock")
             two = _name_end(text, tokens[0][0], tokens[:2], True)
             end = two if two == tokens[1][1] and _has_lower(text, tokens[0][0]) else None
         if end is not None and _eponym_or_label(text, end):

@@ -62,7 +62,7 @@ max min mod moderate mild severe good fair poor small large trace none some
 mae mae's perrl perla wnl nad ntnd abd bs bm loc gcs cam rass ciwa colon
 attestation addendum dnr dni dnh cmo fc practitioner physician physicians telemetry tele stepdown step-down
 sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical orthopedic orthopedics hs mn noc qam
-qpm ac pc bl etoh baseline
+qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
 carevue metavision""".split()
 
 
@@ -73,7 +73,7 @@ _CLINICAL_ENDING = re.compile(r"(?:itis|emia|ectomy|otomy|ostomy|oscopy|ography|
                               r"afil|prazole|dipine|tidine|triptan|umab|inib|ase)$")
 # an unlisted word in lower case or capitals with a verb's or an adjective's ending ("rounded",
 # "titrating", "cardiothoracic") is taken for one ("Ted", "King" are listed or capitalised)
-_WORD_ENDING = re.compile(r"(?:ed|ing|ly|ness|ment|ic|ical|ive|ous|ary)$")
+_WORD_ENDING = re.compile(r"(?:ed|ing|ly|ness|ment|ic|ical|ive|ous|ary|ful|less|able|ible)$")
 
 
 def is_safe_word(word: str) -> bool:
@@ -123,11 +123,22 @@ def looks_like_name(word: str, strong: bool, cased: bool = False) -> bool:
     z = zipf(w)
     if w.lower() in _listed("person"):
         return z is None or z < (5.0 if strong else 4.5)
-    if not strong or z is None or _CLINICAL_ENDING.search(w.lower()):
+    if not strong or z is None or _CLINICAL_ENDING.search(w.lower()) or _inflected_common_word(w):
         return False
     if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()):
         return False
     return z < (5.0 if cased else 3.3)
+
+
+def _inflected_common_word(w: str) -> bool:
+    """A plural or a verb's -s form of a common word ("Reports", "Visits"), which a surname ending
+    in s ("Jones", "Collins") is not: their stems are rare words or listed names."""
+    low = w.lower()
+    if len(low) < 5 or not low.endswith("s") or low.endswith("ss"):
+        return False
+    stem = low[:-2] if low.endswith("es") and zipf(low[:-2]) and zipf(low[:-2]) >= 4.8 else low[:-1]
+    z = zipf(stem)
+    return z is not None and z >= 4.8 and stem not in _listed("person")
 
 
 def looks_like_place(word: str, strong: bool) -> bool:

@@ -5,6 +5,7 @@ import re
 
 from pipeline.detection.rules.common import mk, trim
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.name_words import is_safe_word
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
@@ -24,7 +25,7 @@ def titled_names(text: str, doc_id: str) -> list[Span]:
         tokens = m.group("name").split()
         keep = []
         for tkn in tokens:
-            if tkn in _NOT_NAMES:
+            if tkn in _NOT_NAMES or is_safe_word(tkn):
                 break
             keep.append(tkn)
         if not keep:
