@@ -1,0 +1,27 @@
+"""English rule pack, following i2b2 2014 annotation boundaries.
+
+i2b2 conventions that decide boundaries here:
+
+- AGE is the number alone ("45" in "45 yo", "45-year-old", "45 y/o", "aged 45");
+- DATE is the date expression without a weekday's comma or "on": "01/20/2071", "1/20",
+  "4/66", "January 5, 2071", "Jan 2071", "5th of March", "Spring 2071", "2071" after "in/since";
+- phone numbers keep their punctuation: "(617) 555-1234", "617.555.1234", with "x123" extensions;
+  "Fax" before a number makes it FAX, "pager/beeper/pgr" a PHONE;
+- record numbers are the value after the label ("MRN: 1234567" -> "1234567").
+
+The pack is a package, one job per module: :mod:`.dates_ages`, :mod:`.contact` (phones, record
+numbers, ZIP codes, streets), :mod:`.names` (names after titles), :mod:`.context_names` and
+:mod:`.places` (names, hospitals and towns as ward notes write them: after "wife", "per", "RN",
+"transferred from", in any case); :mod:`.numbers` says when a number is a measurement rather
+than an age, a date or a phone number, and :mod:`.name_words` whether a word may be a name. A
+pack runs its rules in registration order, which can decide ties, so the shared rules come first
+and the modules are imported below in the order their rules have always run.
+"""
+from __future__ import annotations
+
+from pipeline.detection.rules.common import register_common
+from pipeline.detection.rules.en._shared import LOCALE
+
+register_common(LOCALE)
+
+from pipeline.detection.rules.en import dates_ages, contact, names, context_names, places  # noqa: E402,F401  (register, in this order)

@@ -1,0 +1,2 @@
+"""What the modules of the English pack share."""
+LOCALE = "en"

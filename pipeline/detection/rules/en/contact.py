@@ -1,0 +1,114 @@
+"""English contact details and identifiers: phone, fax and pager numbers, social security,
+record, account, licence, health-plan, device and vehicle numbers after their labels, ZIP codes
+and street addresses (i2b2 2014 boundaries: phones keep their punctuation, record numbers are the
+value after the label)."""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk, spans_from, text_before, trimmed_spans
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.numbers import line_before
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span, dedupe
+
+_PHONE = re.compile(
+    r"(?<![\w/-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])"
+    r"|(?<![\w/-])\d{3}-\d{4}(?![\w-])")
+_FAX_BEFORE = re.compile(r"(?i)\bfax\b\s*(?:#|no\.?|number)?\s*:?\s*$")
+_PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(?P<num>\d{4,6})(?![\d-])")
+# an extension written alone after a phone or a pager on the same line ("pager #22522 or x7316")
+_EXTENSION = re.compile(r"(?i)(?<![\w])(?P<num>x\d{4,5})(?![\w-])")
+_EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension|#\d)")
+
+
+@register(LOCALE, "phones", "CONTACT", score=0.88)
+def phones(text: str, doc_id: str) -> list[Span]:
+    """Phone numbers (``(617) 555-1234``, ``617-555-1234 x12``, ``555-1234``), FAX after "fax",
+    and short pager numbers after "pager"/"pgr"/"beeper"."""
+    out: list[Span] = []
+    for m in _PHONE.finditer(text):
+        before = text_before(text, m.start(), 20)
+        if re.search(r"(?i)\b(?:MRN|SSN|record|acct|account)\b[^\n]{0,6}$", before):
+            continue
+        out.append(mk(doc_id, m.start(), m.end(), "FAX" if _FAX_BEFORE.search(before) else "PHONE"))
+    for m in _PAGER.finditer(text):
+        if m.group(0)[:1].lower() == "p" and len(m.group(0).split()[0]) == 1 and not re.search(r"#|:", m.group(0)):
+            continue  # a lone "p 1234" is too ambiguous
+        out.append(mk(doc_id, *m.span("num"), "PHONE"))
+    for m in _EXTENSION.finditer(text):
+        if _EXTENSION_CONTEXT.search(line_before(text, m.start(), 40)):
+            out.append(mk(doc_id, *m.span("num"), "PHONE"))
+    return dedupe(out)
+
+
+_SSN = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
+_SSN_CTX = re.compile(r"(?i)\b(?:SSN|social security(?: number| no\.?| #)?)\s*:?\s*#?\s*(?P<id>\d{3}[- ]?\d{2}[- ]?\d{4})(?!\d)")
+
+
+@register(LOCALE, "ssn", "ID", score=0.93)
+def ssn(text: str, doc_id: str) -> list[Span]:
+    """US social security numbers: ``123-45-6789`` (valid area/group/serial) or after "SSN"."""
+    return dedupe(spans_from(_SSN, text, doc_id, "SSN") + spans_from(_SSN_CTX, text, doc_id, "SSN", "id"))
+
+
+_ID_TRIGGERS: list[tuple[str, str]] = [
+    (r"MRN|MR\s?#|Med(?:ical)?\s+Rec(?:ord)?(?:\s+(?:No\.?|Number|#))?|Unit\s+(?:No\.?|Number|#)|Record\s+(?:No\.?|Number|#)|"
+     r"Hospital\s+(?:No\.?|Number|#)|Patient\s+ID|Pt\s+ID|EMPI|BWH|MGH|CPI", "MEDICALRECORD"),
+    (r"Acct|Account(?:\s+(?:No\.?|Number|#))?|Encounter(?:\s+(?:No\.?|Number|#))?|Visit\s+(?:No\.?|Number|#)", "ACCOUNT"),
+    (r"License(?:\s+(?:No\.?|Number|#))?|Lic\.?\s?#?|DEA(?:\s+(?:No\.?|Number|#))?|NPI", "LICENSE"),
+    (r"Member\s+ID|Policy(?:\s+(?:No\.?|Number|#))?|Health\s*plan(?:\s+(?:No\.?|Number|#|ID))?|Insurance\s+(?:ID|No\.?|Number|#)|"
+     r"Medicaid(?:\s+(?:No\.?|Number|#|ID))?|Medicare(?:\s+(?:No\.?|Number|#|ID))?|Group\s+(?:No\.?|Number|#)", "HEALTHPLAN"),
+    (r"Device\s+(?:ID|serial|S/N)|Serial\s+(?:No\.?|Number|#)|S/N", "DEVICE"),
+    (r"VIN|License\s+plate|Plate\s+(?:No\.?|Number|#)", "VEHICLE"),
+]
+_ID_RES = [(re.compile(rf"(?<![\w])(?:{p})\s*[:#]?\s*#?\s*(?P<id>[A-Z]{{0,4}}[-]?\d[\dA-Z-]{{2,18}}|\d{{3,}})(?![\w-])"), t)
+           for p, t in _ID_TRIGGERS]
+
+
+@register(LOCALE, "record_numbers", "ID", score=0.92)
+def record_numbers(text: str, doc_id: str) -> list[Span]:
+    """Identifiers after their labels: MRN/medical record/unit number, account, licence/DEA/NPI,
+    health plan/member/policy, device serial and vehicle numbers."""
+    out: list[Span] = []
+    for rx, gtype in _ID_RES:
+        out += trimmed_spans(rx, text, doc_id, gtype, "id", trailing=" .,;:-")
+    return dedupe(out)
+
+
+_STATE_ABBR = ("AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND "
+               "OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR").split()
+_ZIP_STATE = re.compile(rf"(?<![\w])(?P<state>{'|'.join(_STATE_ABBR)})\.?,?\s+(?P<zip>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
+_ZIP_LABEL = re.compile(r"(?i)\b(?:zip|zip\s*code|postal\s*code)\s*:?\s*(?P<zip>\d{5}(?:-\d{4})?)(?![\w-])")
+
+
+@register(LOCALE, "postal_codes", "LOCATION", score=0.9)
+def postal_codes(text: str, doc_id: str) -> list[Span]:
+    """ZIP codes after a state abbreviation (``Boston, MA 02114`` gives STATE "MA" and ZIP "02114")
+    or after "ZIP"."""
+    out: list[Span] = []
+    for m in _ZIP_STATE.finditer(text):
+        out.append(mk(doc_id, *m.span("state"), "STATE"))
+        out.append(mk(doc_id, *m.span("zip"), "ZIP"))
+    out += spans_from(_ZIP_LABEL, text, doc_id, "ZIP", "zip")
+    return dedupe(out)
+
+
+_SUFFIX = (r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Lane|Ln\.?|Way|Court|Ct\.?|Place|Pl\.?|"
+           r"Terrace|Ter\.?|Parkway|Pkwy\.?|Circle|Cir\.?|Highway|Hwy\.?|Square|Sq\.?|Trail|Path|Pike|Row|Alley)")
+_STREET = re.compile(
+    rf"(?<![\w#/-])(?P<st>\d{{1,6}}[A-Z]?\s+(?:[NSEW]\.?\s+)?(?:[A-Z][a-z]+|\d+(?:st|nd|rd|th))(?:\s+[A-Z][a-z]+){{0,3}}\s+{_SUFFIX}"
+    rf"(?:,?\s+(?:Apt\.?|Apartment|Unit|Suite|Ste\.?|#)\s*#?\s*[\w-]+)?)(?![\w])")
+_PO_BOX = re.compile(r"(?i)\bP\.?\s?O\.?\s+Box\s+\d+\b")
+
+
+@register(LOCALE, "streets", "LOCATION", score=0.88)
+def streets(text: str, doc_id: str) -> list[Span]:
+    """Street addresses with a house number and a street suffix (``123 Main Street``,
+    ``45 W. Elm St., Apt 4B``) and P.O. boxes."""
+    # the match keeps an abbreviation's full stop ("St."): it belongs to the street
+    out = spans_from(_STREET, text, doc_id, "STREET", "st")
+    out += spans_from(_PO_BOX, text, doc_id, "STREET")
+    return out
+
+

@@ -1,0 +1,153 @@
+"""Names as ward notes write them: a surname alone, in lower case or capitals, after the word
+that says a person is meant, or before a credential, or after a sign-off's initials.
+
+* after a role ("Dr", "Doctor", "RN", "MD", "NP", "attending", "resident", "nurse") -> DOCTOR;
+* after kinship ("wife", "son", "daughter", "friend", ...) -> PATIENT (i2b2 files relatives' names
+  with the patient's);
+* after "per" (DOCTOR), "with" and "family" (PATIENT): weak contexts, a listed name only;
+* before a credential ("Smith, RN", "Jones RN") -> DOCTOR;
+* a staff sign-off at the end of a line: initials, a colon or a slash, a name ("JGT:holmes").
+
+The context word is never part of the span. Each word must pass
+:func:`.name_words.looks_like_name`, which keeps "with good effect", "per protocol", "family
+meeting", "Dr called", "charge RN" out.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_name, zipf
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span
+
+_ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
+          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported)\s+by")
+_KIN = (r"wife|husband|son|daughter|sister|brother|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
+        r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
+        r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:")
+_WEAK = r"per|with|family|pt|this\s+is|called\s+to"
+_TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
+_CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")
+_NAME_AT = re.compile(
+    rf"(?i)\.?(?:'s)?[ \t]*[:,]?[ \t]+(?:(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+)?"
+    rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
+_CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+)?"
+                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|RRT|PA-C|LICSW|LCSW)\b")
+# "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
+_SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
+_SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])/(?P<init>[A-Z]{2,4})[ \t.]*$")
+# section headers of a nursing note, which a colon follows as a sign-off's initials do
+_HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
+lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
+ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp impr rec recs goal goals""".split())
+
+
+# a name followed by one of these is an eponym ("Graves' disease", "Crohn's", "Foley catheter") or a
+# field label ("Attending attestation:"), not a person
+_NOT_A_PERSON_AFTER = re.compile(
+    r"(?i)(?:'s|s'|')?\s*(?::|(?:disease|syndrome|lymphoma|sarcoma|sign|test|procedure|catheter|criteria|score|"
+    r"scale|palsy|phenomenon|reflex|maneuver|manoeuvre|ulcer|esophagus|oesophagus|tube|triad|fracture|"
+    r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage)\b)")
+
+
+def _eponym_or_label(text: str, end: int) -> bool:
+    return bool(_NOT_A_PERSON_AFTER.match(text, end))
+
+
+def _kind(ctx: str) -> tuple[str, bool]:
+    """The generic type a context gives and whether it is strong."""
+    c = re.sub(r"\s+", " ", ctx.lower().rstrip("."))
+    if re.fullmatch(_ROLES, c):
+        return "DOCTOR", True
+    if re.fullmatch(_KIN, c):
+        return "PATIENT", True
+    return ("DOCTOR" if c in ("per", "called to") else "PATIENT"), False
+
+
+def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool) -> int | None:
+    """Where the name starting at the first token ends: the tokens that look like names (an initial
+    only before another token), or None when the first does not. A column's gap (two blanks or a
+    tab) ends a name, and so does a field label ("mrn:"); a word after a comma ("burns, venita")
+    must be a listed name, a capitalised word in a mixed-case line, or a very rare word."""
+    end = None
+    for k, (s, e) in enumerate(tokens):
+        word = text[s:e]
+        gap = text[tokens[k - 1][1]:s] if k else ""
+        if k and ("  " in gap or "\t" in gap or text[e:e + 1] == ":"):
+            break
+        if re.fullmatch(r"[A-Za-z]\.", word):
+            if k + 1 < len(tokens) and looks_like_name(text[slice(*tokens[k + 1])], strong):
+                continue  # an initial before a surname: "J. Smith"
+            break
+        cased = _title_case(word) and _has_lower(text, s)
+        if "," in gap:
+            z = zipf(word)
+            ok = looks_like_name(word, False) or (looks_like_name(word, True, cased) and (cased or (z is not None and z < 2.0)))
+        else:
+            ok = looks_like_name(word, strong if k == 0 else True, cased)
+        if not ok:
+            break
+        end = e
+    return end
+
+
+def _title_case(word: str) -> bool:
+    return word[:1].isupper() and word[1:].replace("'", "").replace("-", "").islower()
+
+
+def _has_lower(text: str, i: int) -> bool:
+    """Whether the line around ``i`` has lower-case words, so that its title case means something."""
+    s = text.rfind("\n", 0, i) + 1
+    e = text.find("\n", i)
+    return sum(w.islower() for w in text[s:e if e >= 0 else len(text)].split()) >= 2
+
+
+@register(LOCALE, "context_names", "NAME", score=0.8)
+def context_names(text: str, doc_id: str) -> list[Span]:
+    """Names after a kinship or role word ("wife Mary", "dr mcmanus", "per Gupta"), before a
+    credential ("Smith, RN") and in a sign-off ("JGT:holmes"); the context word left out."""
+    out: list[Span] = []
+    for c in _CONTEXT.finditer(text):
+        m = _NAME_AT.match(text, c.end())
+        if m is None:
+            continue
+        gtype, strong = _kind(c.group())
+        if m.group("title"):
+            gtype, strong = "DOCTOR" if m.group("title").lower().startswith("dr") else gtype, True
+        tokens = [(m.start("name") + t.start(), m.start("name") + t.end()) for t in re.finditer(r"[^\s,]+", m.group("name"))]
+        tokens = [(s, e - (1 if text[e - 1] in ".," and e - s > 2 else 0)) for s, e in tokens]
+        end = _name_end(text, tokens[0][0], tokens, strong)
+        if end is None and not strong and len(tokens) >= 2 and all(_title_case(text[s:e]) for s, e in tokens[:2]) \
+                and all(looks_like_name(text[s:e], False) or (zipf(text[s:e]) or 0) < 3.0 for s, e in tokens[:2]):
+            # a weak context ("with", "per") before two title-case words in a mixed-case line, each
+            # a listed name or a rare word, that pass as names after a strong one: "follow up with
+            # Tory Connell" (and not "with Hep Lock")
+            two = _name_end(text, tokens[0][0], tokens[:2], True)
+            end = two if two == tokens[1][1] and _has_lower(text, tokens[0][0]) else None
+        if end is not None and _eponym_or_label(text, end):
+            continue
+        if end is not None:
+            s = tokens[0][0]
+            if text.startswith("'s", end - 2):
+                end -= 2
+            out.append(mk(doc_id, s, end, gtype))
+    for m in _CREDENTIAL.finditer(text):
+        s, e = m.span("name")
+        words = m.group("name").split()
+        if not looks_like_name(words[-1], True) or _eponym_or_label(text, m.end("name")):
+            continue
+        if len(words) == 2 and not (looks_like_name(words[0], True) or re.fullmatch(r"[A-Za-z]\.", words[0])):
+            s = e - len(words[-1])
+        out.append(mk(doc_id, s, e, "DOCTOR"))
+    for rx in (_SIGN_OFF, _SIGN_OFF_REVERSED):
+        for m in rx.finditer(text):
+            init, name = m.group("init"), m.group("name")
+            if init.lower() in _HEADERS or is_safe_word(init) or not looks_like_name(name, True):
+                continue
+            if name.isupper() and (rx is _SIGN_OFF_REVERSED or _has_lower(text, m.start())):
+                continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
+    by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
+    return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))

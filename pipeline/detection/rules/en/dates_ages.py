@@ -1,0 +1,120 @@
+"""English dates and ages (i2b2 2014 boundaries: an age is the number alone, a date the
+expression without a weekday's comma or "on").
+
+Month and weekday names are read in any case, since ward notes are often in capitals or in lower
+case; a month written in capitals or lower case ("MARCH", "may") needs a day or a year beside it
+(a lower-case "may" is a verb, "MAR" a medication record), and an abbreviated one a year. A
+numeric month/day or a bare year must be a possible date in its context
+(:mod:`.numbers`): "MAE 5/5", "pain 3/10", "10/5 beats" and "by 2000" are not dates.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import merge_overlapping, mk, text_before
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.numbers import short_date_is_date, year_is_date
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span, dedupe
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+MONTH_ABBR = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+SEASONS = ("spring", "summer", "fall", "autumn", "winter")
+HOLIDAYS = ("Christmas", "Thanksgiving", "Easter", "New Year's Day", "New Year's Eve", "Memorial Day",
+            "Labor Day", "Independence Day", "Halloween", "Valentine's Day", "Yom Kippur", "Hanukkah",
+            "Passover", "Ramadan")
+
+_MON = r"(?i:%s|(?:%s)\.?)" % ("|".join(MONTHS), "|".join(MONTH_ABBR))
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])(?i:st|nd|rd|th)?"
+_YEAR4 = r"(?:1[89]\d\d|20\d\d|21\d\d)"
+_YEAR = rf"(?:{_YEAR4}|'\d\d)"
+
+_DATE_PATTERNS = [
+    # 01/20/2071, 1-20-71, 2071-01-20
+    r"(?<![\d/.-])(?:0?[1-9]|1[0-2])(?P<s>[/.-])(?:0?[1-9]|[12]\d|3[01])(?P=s)(?:\d{4}|\d{2})(?![\d/-]|\.\d)",
+    rf"(?<![\d/.-]){_YEAR4}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d-])",
+    # 1/20 (month/day) and 4/66, 04/2071 (month/year)
+    r"(?<![\d/.,-])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]|[4-9]\d|(?:19|20)\d\d)(?![\d/]|[.,]\d)",
+    # January 5, 2071 | Jan. 5th 2071 | January 2071 | January 5 | Jan '71
+    rf"(?<![\w]){_MON}(?:\s+{_DAY})?(?:,?\s+{_YEAR})?(?![\w'])",
+    # 5 January 2071 | 5th of March | 5-Jan-2071
+    rf"(?<![\w]){_DAY}(?:\s+of)?[\s-]+{_MON}(?:[\s,-]+{_YEAR})?(?![\w'])",
+    # Spring 2071 | summer of '71
+    rf"(?i)(?<![\w])(?:{'|'.join(SEASONS)})(?:\s+of)?\s+{_YEAR}(?![\w])",
+    # weekdays and holidays
+    rf"(?<![\w])(?i:{'|'.join(WEEKDAYS)}|{'|'.join(re.escape(h) for h in HOLIDAYS)})(?![\w])",
+]
+_DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
+_BARE_YEAR = re.compile(rf"(?:(?<=\bin )|(?<=\bIn )|(?<=\bsince )|(?<=\bSince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
+                        rf"({_YEAR4})(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
+_FRACTION = re.compile(r"[1-7]/[2348]")
+_DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
+_DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)\s+$")
+# "may" is a modal verb: the bare month needs a day or a year next to it
+_BARE_MAY = re.compile(r"^May\.?$")
+# which of _DATE_RES are month/day numbers and which name the month
+_MONTH_DAY = 2
+_TEXTUAL = (3, 4)
+_MONTH_WORD = re.compile(r"(?i)(?<![a-z])(?:%s|%s)(?![a-z])" % ("|".join(MONTHS), "|".join(MONTH_ABBR)))
+_HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
+
+
+def _month_case_ok(found: str) -> bool:
+    """A month name in title case stands as written ("March"); in capitals or lower case it needs
+    a day or a year beside it ("MARCH 14", "march 2098"), and an abbreviation a year ("mar 2098")."""
+    m = _MONTH_WORD.search(found)
+    if m is None:
+        return True
+    word = m.group()
+    if word[:1].isupper() and (len(word) == 1 or word[1:].islower()):
+        return True
+    rest = found[:m.start()] + found[m.end():]
+    if word.lower() not in {w.lower() for w in MONTHS}:
+        return bool(_HAS_YEAR.search(rest))
+    return bool(re.search(r"\d", rest))
+
+
+@register(LOCALE, "dates", "DATE", score=0.9)
+def dates(text: str, doc_id: str) -> list[Span]:
+    """Numeric (01/20/2071, 1/20, 4/66), textual (January 5, 2071; 5th of March), seasonal
+    (Spring 2071), weekday and holiday dates, and years after in/since/until/by."""
+    found: list[tuple[int, int]] = []
+    for k, rx in enumerate(_DATE_RES):
+        for m in rx.finditer(text):
+            if _BARE_MAY.match(m.group()) or (k in _TEXTUAL and not _month_case_ok(m.group())):
+                continue
+            if _FRACTION.fullmatch(m.group()) and (_DOSE_AFTER.match(text, m.end()) or not _DATE_BEFORE.search(text_before(text, m.start(), 12))):
+                continue  # "1/2 tab", "3/4 strength": a fraction, not January 2nd
+            if k == _MONTH_DAY and not short_date_is_date(text, *m.span()):
+                continue  # "MAE 5/5", "pain 3/10", "10/5 beats": a strength, a score, a ratio
+            found.append(m.span())
+    found += [m.span(1) for m in _BARE_YEAR.finditer(text) if year_is_date(text, *m.span(1))]
+    return merge_overlapping(found, doc_id, "DATE")
+
+
+_AGE_TAIL = (r"(?:yo\b|y/o\b|y\.o\.?|yr?s?\.?[\s-]*old\b|years?[\s-]*old\b|years?\s+of\s+age\b|-?year-old\b|"
+             r"yo[mf]\b|y\.?\s?o\.?\s?(?:male|female|man|woman|m|f)\b|y\s+(?:male|female|man|woman|boy|girl)\b)")
+_AGE_AFTER = re.compile(rf"(?<![\w.])(?P<age>\d{{1,3}})(?:\s*-\s*|\s+)?{_AGE_TAIL}", re.IGNORECASE)
+_AGE_BEFORE = re.compile(r"(?i)\b(?:age|aged|age of|at age)\s*:?\s*(?P<age>\d{1,3})(?!\d|[./]\d)")
+# ages in words ("eighty-two years of age", "turned ninety"): a number word from one to 119
+_UNITS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+          "seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_NUMBER_WORD = (rf"(?:(?:one\s+)?hundred(?:\s+and)?\s+)?(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_UNITS[:9])}))?|"
+                rf"{'|'.join(_UNITS)})|(?:one\s+)?hundred")
+_AGE_WORD_AFTER = re.compile(rf"(?i)(?<![\w-])(?P<age>{_NUMBER_WORD})(?:\s*-\s*|\s+){_AGE_TAIL}")
+_AGE_WORD_BEFORE = re.compile(rf"(?i)\b(?:aged|age of|at age|turned|turns|turning)\s+(?P<age>{_NUMBER_WORD})(?![\w-])")
+
+
+@register(LOCALE, "ages", "AGE", score=0.9)
+def ages(text: str, doc_id: str) -> list[Span]:
+    """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``;
+    in words after "turned" or before "years of age" ("eighty-two years of age")."""
+    out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE) for m in rx.finditer(text)
+           if int(m.group("age")) <= 125]
+    out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE) for m in rx.finditer(text)]
+    return dedupe(out)
+
+

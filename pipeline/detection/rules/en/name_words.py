@@ -1,0 +1,156 @@
+"""Whether a word read after a name's context ("wife", "Dr", "transferred from") may be a name or
+a place, in any case.
+
+The contexts that announce a name are followed by other words as often ("with good effect", "per
+protocol", "family meeting", "Dr called", "transferred to MICU"), so a candidate must pass
+:func:`looks_like_name` (people) or :func:`looks_like_place` (hospitals, towns):
+
+* never a safe word (:func:`is_safe_word`: function words, kinship and role words, months, units,
+  ward abbreviations, drugs and devices nurses write; the one place to plug in a fuller safe
+  vocabulary);
+* a hit in the pack's name (or place) lists that is not a common English word, or, after a strong
+  context, a rare word (``wordfreq``'s Zipf frequency, Apache-2.0 code, CC BY-SA 4.0 data; without
+  it, list hits alone count).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from pipeline.locales import load_list
+
+_FUNCTION = """a an the this that these those his her hers him he she they them their theirs our ours your yours my me
+we us it its i you who whom whose which what when where why how all any some no not none each every both either
+neither other another same such and or but nor so yet if then than as at by for from in into of off on onto out
+over to up with within without about above after again against along among around before behind below beneath
+beside between beyond down during except inside near outside past since through toward towards under until upon
+via per re is are was were be been being am has have had having do does did done will would shall should can could
+may might must ok okay yes also still just very well too now here there today tonight tomorrow yesterday am pm
+again once twice further further more most less least much many few several only own""".split()
+_CONTEXT = """wife husband son sons daughter daughters sister sisters brother brothers mother father mom dad parents
+parent friend friends family families fiance fiancee partner niece nephew aunt uncle cousin grandson granddaughter
+grandmother grandfather grandchildren girlfriend boyfriend neighbor neighbour spouse children child kids relative
+relatives visitor visitors nurse nurses rn rns md mds np nps pa doctor doctors dr drs attending attendings resident
+residents fellow fellows intern interns team teams staff physician physicians surgeon surgeons hospitalist
+intensivist pcp hcp proxy guardian chaplain pt pts patient patients self""".split()
+_CALENDAR = """january february march april may june july august september october november december jan feb mar apr
+jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur
+thurs fri sat sun""".split()
+# what follows "with", "per", "family", "Dr", "at", "to" in ICU notes and is no one's name
+_WARD = """protocol protocols good effect effects meeting meetings called call calls aware notified paged updated
+update plan plans care order orders orders present bedside phone visit visiting visited in-house house night day
+evening charge primary float resource covering coverage admitting oncall on-call service services consult consults
+consulted team recommendations rec recs discussion discussed help assist assistance support instructions
+instruction teaching status report regards regard regarding input agreement approval permission consent
+micu sicu ccu csru ctsicu nicu picu tsicu icu pacu ed er or ct cta mri mra ir ep us cxr kub ekg ecg echo tee
+cath lab floor floors home rehab snf ltc ltac hospice nh osh vna ems ambulance unit units room rooms bed beds
+chair stretcher wheelchair commode bathroom shower radiology dialysis hd crrt cvvh cvvhd ot slp pt rt sw cm
+neuro neurology neurosurgery nsgy cardiology cards surgery surg ortho gi renal pulm pulmonary id heme onc
+ent urology uro psych psychiatry derm gyn ob ccm medicine med meds trauma transplant vascular plastics
+stable unstable intact alert oriented afebrile lethargic sedated comfortable awake asleep agitated calm
+foley picc cvl tlc aline a-line art line lines swan ett ngt ogt peg peg-tube trach bipap cpap vent ventilator
+ng og ij sc fem piv iv ivf drain drains jp chest tube tubes pacer pacemaker icd lvad iabp ecmo
+lasix furosemide propofol fentanyl versed midazolam ativan lorazepam haldol morphine dilaudid tylenol heparin
+insulin levophed neo neosynephrine dopamine dobutamine vasopressin epi vanco vancomycin zosyn cefepime
+ceftriaxone flagyl levaquin cipro abx coumadin warfarin lovenox plavix aspirin asa lopressor metoprolol
+labetalol hydralazine nitro ntg amio amiodarone dilt diltiazem digoxin kcl kphos mag magnesium calcium
+potassium sodium lactulose colace senna dulcolax protonix pepcid zofran reglan ativan precedex nimbex
+albumin prbc prbcs ffp plt plts cryo ns lr d5w d50 tpn tf tube-feeds feeds ensure
+bid tid qid qd qhs hs prn stat npo po pr sl im sq sc gtt gtts drip drips mcg mg kg ml cc meq hr hrs min
+bp hr rr sat sats spo2 fio2 peep map cvp ci co svr hct hgb wbc inr ptt abg vbg bun cr glu lytes
+max min mod moderate mild severe good fair poor small large trace none some
+mae mae's perrl perla wnl nad ntnd abd bs bm loc gcs cam rass ciwa colon
+attestation addendum dnr dni dnh cmo fc practitioner physician physicians telemetry tele stepdown step-down
+sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical orthopedic orthopedics hs mn noc qam
+qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
+carevue metavision""".split()
+
+
+_SAFE: frozenset[str] = frozenset(w.lower() for w in _FUNCTION + _CONTEXT + _CALENDAR + _WARD)
+# words whose ending says they are a drug, a procedure or a condition, not a name
+_CLINICAL_ENDING = re.compile(r"(?:itis|emia|ectomy|otomy|ostomy|oscopy|ography|ogram|ology|ologist|iatrist|ician|"
+                              r"algia|osis|opathy|azole|mycin|cillin|statin|parin|olol|pril|sartan|idine|oxacin|"
+                              r"afil|prazole|dipine|tidine|triptan|umab|inib|ase)$")
+# an unlisted word in lower case or capitals with a verb's or an adjective's ending ("rounded",
+# "titrating", "cardiothoracic") is taken for one ("Ted", "King" are listed or capitalised)
+_WORD_ENDING = re.compile(r"(?:ed|ing|ly|ness|ment|ic|ical|ive|ous|ary|ful|less|able|ible)$")
+
+
+def is_safe_word(word: str) -> bool:
+    """Whether ``word`` (any case) is never a name or a place in a clinical note. The one test to
+    swap for a fuller safe vocabulary."""
+    return word.lower().strip(".'") in _SAFE
+
+
+@lru_cache(maxsize=None)
+def _listed(kind: str) -> frozenset[str]:
+    lists = {"person": ("first_names", "surnames"), "place": ("cities", "hospitals", "states", "countries")}[kind]
+    out: set[str] = set()
+    for name in lists:
+        for entry in load_list("en", name):
+            out.update(w.lower().strip(".,'") for w in entry.split() if len(w) > 1)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float | None:
+    """How common ``word`` is in English (Zipf scale, 0 to 8), or None without ``wordfreq``."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover - the pinned requirement is installed
+        return None
+    return zipf_frequency(word.lower(), "en")
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+
+
+def _clean(word: str) -> str:
+    w = word.strip(".,;:'\"()")
+    if w.lower().endswith("'s"):
+        w = w[:-2]
+    return w
+
+
+def looks_like_name(word: str, strong: bool, cased: bool = False) -> bool:
+    """Whether ``word`` may be a person's name after a name's context: not a safe word, and a
+    listed name that is not a very common word, or (after a ``strong`` context: "Dr", "RN",
+    "wife") a rare word, or a word not among the commonest written with a capital in a line
+    that has lower case (``cased``: "son Jim", while "son brought" is no name)."""
+    w = _clean(word)
+    if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w):
+        return False
+    z = zipf(w)
+    if w.lower() in _listed("person"):
+        return z is None or z < (5.0 if strong else 4.5)
+    if not strong or z is None or _CLINICAL_ENDING.search(w.lower()) or _inflected_common_word(w):
+        return False
+    if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()):
+        return False
+    return z < (5.0 if cased else 3.3)
+
+
+def _inflected_common_word(w: str) -> bool:
+    """A plural or a verb's -s form of a common word ("Reports", "Visits"), which a surname ending
+    in s ("Jones", "Collins") is not: their stems are rare words or listed names."""
+    low = w.lower()
+    if len(low) < 5 or not low.endswith("s") or low.endswith("ss"):
+        return False
+    stem = low[:-2] if low.endswith("es") and zipf(low[:-2]) and zipf(low[:-2]) >= 4.8 else low[:-1]
+    z = zipf(stem)
+    return z is not None and z >= 4.8 and stem not in _listed("person")
+
+
+def looks_like_place(word: str, strong: bool) -> bool:
+    """Whether ``word`` may be (part of) a hospital's or a town's name after a place's context
+    ("transferred from", "lives in"): not a safe word, and a listed place or name, or a rare word
+    (a strong context), or an abbreviation in capitals that is no ward's."""
+    w = _clean(word)
+    if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w):
+        return False
+    z = zipf(w)
+    if w.lower() in _listed("place") or w.lower() in _listed("person"):
+        return z is None or z < (5.0 if strong else 4.5)
+    if z is None or _CLINICAL_ENDING.search(w.lower()) or (len(w) > 4 and _WORD_ENDING.search(w.lower())):
+        return False
+    return z < (3.5 if strong else 2.5)

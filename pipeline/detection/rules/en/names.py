@@ -1,0 +1,40 @@
+"""English names: after a title (``Dr. Smith``), and as nurses write them (:mod:`.context_names`)."""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk, trim
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.name_words import is_safe_word
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span
+
+_NAME_TOKEN = r"[A-Z](?:[a-z]+(?:[-'][A-Z][a-z]+)?|'[A-Z][a-z]+|\.)"
+_TITLED = re.compile(
+    rf"(?<![\w.])(?P<title>Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor)\.?\s+(?P<name>{_NAME_TOKEN}(?:\s+{_NAME_TOKEN}){{0,2}})")
+_NOT_NAMES = {"The", "He", "She", "His", "Her", "They", "We", "I", "In", "On", "At", "To", "For", "And", "Of", "Office",
+              "Clinic", "Hospital", "Service", "Team", "Note", "Department"}
+
+
+@register(LOCALE, "titled_names", "NAME", score=0.85)
+def titled_names(text: str, doc_id: str) -> list[Span]:
+    """Names after titles, without the title: ``Dr. Smith`` -> DOCTOR "Smith";
+    ``Mrs. Jones`` -> PATIENT "Jones"."""
+    out: list[Span] = []
+    for m in _TITLED.finditer(text):
+        tokens = m.group("name").split()
+        keep = []
+        for tkn in tokens:
+            if tkn in _NOT_NAMES or is_safe_word(tkn):
+                break
+            keep.append(tkn)
+        if not keep:
+            continue
+        s = m.start("name")
+        e = s + len(" ".join(keep)) if "  " not in m.group("name") else m.end("name")
+        s, e = trim(text, s, e)
+        if e <= s:
+            continue
+        gtype = "DOCTOR" if m.group("title") in ("Dr", "Drs", "Prof", "Doctor") else "PATIENT"
+        out.append(mk(doc_id, s, e, gtype))
+    return out

@@ -1,0 +1,177 @@
+"""What the words around a number say it is, in English clinical notes.
+
+A nurse's note is full of numbers that are not identifiers: vitals ("HR 90-100", "BP
+120-130/60-70"), labs ("K 3.9"), doses ("lasix 40 mg"), scores and strengths ("GCS 15", "MAE
+5/5", "pain 3/10"), ratios, settings and times ("@ 1400", "0400"). A number is an age only when
+the text says so ("78 yo", "age 90"), a date only with a date's shape that is a possible date and
+not a measurement, a phone number only with a phone's shape or a label. The rules
+(:mod:`.dates_ages`) and the ``en`` pack's merged-stage step
+(:mod:`pipeline.locales.en.numbers`, for a model's spans) ask the same functions here.
+"""
+from __future__ import annotations
+
+import re
+
+# a measurement's name written right before its value ("HR 90", "K 3.9", "MAE 5/5", "PS 5/5",
+# "pain 3/10", "I/O 2400/1800"): vitals, ventilator settings, labs, scores, weights
+_MEASURES = (
+    "hr|heart rate|pulse|p|bp|sbp|dbp|map|nbp|nibp|abp|art|a-line|aline|cvp|pap|pas|pad|pa|pcwp|wedge|ci|co|svr|"
+    "svo2|scvo2|rr|resp|resps|sat|sats|spo2|sao2|o2 sat|o2sat|o2|fio2|peep|ps|psv|cpap|bipap|ipap|epap|tv|vt|"
+    "rate|temp|t|tmax|t max|tm|tc|icp|cpp|rsbi|nif|mv|ve|pip|pplat|plat|gcs|rass|cam|pain|strength|mae|motor|"
+    "grip|grade|score|apache|apache ii|sofa|wt|weight|ht|height|bmi|i/o|i&o|ins|outs|uo|los|fs|bs|fsbs|"
+    "fingerstick|glucose|gluc|glu|bg|k|na|cl|co2|hco3|bun|cr|creat|creatinine|bun/cr|mg|phos|ca|ica|hct|hgb|hb|"
+    "wbc|plt|plts|platelets|inr|ptt|pt/ptt|lactate|lact|ck|cpk|trop|tropo|troponin|abg|vbg|ph|pco2|po2|alb|ast|"
+    "alt|alk phos|tbili|bili|lipase|amylase|ammonia|vanco|trough|level|dose|ratio|x|q|goal|range|drip|gtt|rhythm|"
+    "sr|nsr|st|af|afib|vt|beats|strength|ppd|pack years|qtc|pr|qrs|ef|lvef|fev1|peak flow|edema|pulses"
+)
+_MEASURE_BEFORE = re.compile(rf"(?i)(?<![\w/])(?:{_MEASURES})\s*(?:[:=~]|of|at|@|is|was|now|down to|up to)?\s*[<>]?\s*$")
+# units and counting words after a value ("40 mg", "5/5 strength", "10/5 beats", "2-3 units/hr")
+_UNIT_AFTER = re.compile(
+    r"(?i)^\s*(?:%|mg|mcg|ug|g|gm|grams?|kg|lbs?|ml|cc|l|liters?|litres?|units?|u|meq|mmol|mmhg|mm|cm|ft|feet|"
+    r"inches|bpm|beats|breaths|mins?|minutes?|hrs?|hours?|h|secs?|seconds?|x|times|degrees|deg|°|strength|drops?|"
+    r"gtts?|puffs?|tabs?|tablets?|caps?|capsules?|amps?|bags?|doses?|liter|ngt|French|fr|gauge|g\b|mEq|mm\s*hg|"
+    r"mcg/kg/min|mcg/min|mg/hr|mg/h|ml/hr|cc/hr|/hr|/h|/min|strength|sec)(?![a-z])")
+# what is one value among others in a line of values ("120-130/60-70", "7.38/42/98/24"): the
+# number touches another number through a slash or a dash
+_TOUCHES_NUMBER = re.compile(r"\d\s*[/-]\s*$")
+_TOUCHES_NUMBER_AFTER = re.compile(r"^\s*[/-]\s*\d")
+
+# words that say a date follows, and override a measurement's look ("on 5/5", "admitted 3/14")
+STRONG_DATE_CUE = re.compile(
+    r"(?i)(?<![\w/])(?:on|since|dated?|dos|dob|d\.o\.b\.?|until|till|thru|through|as of|admitted|admission|adm|"
+    r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective)"
+    r"\s*[:#]?\s*(?:on\s+)?$")
+
+_DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+# a strength, a grade or a score out of 4, 5, 6 or 10 ("MAE 5/5", "4+/5", "pain 3/10", "pulses 2/4",
+# a "3/6" murmur)
+_SCORE = re.compile(r"(\d{1,2})\+?/(4|5|6|10)")
+
+
+def line_before(text: str, i: int, width: int = 40) -> str:
+    """Up to ``width`` characters before ``i`` on the same line."""
+    start = max(0, i - width)
+    nl = text.rfind("\n", start, i)
+    return text[(nl + 1 if nl >= 0 else start):i]
+
+
+def line_after(text: str, i: int, width: int = 30) -> str:
+    """Up to ``width`` characters from ``i`` on the same line."""
+    end = min(len(text), i + width)
+    nl = text.find("\n", i, end)
+    return text[i:(nl if nl >= 0 else end)]
+
+
+def measurement_context(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``[start, end)`` reads as a measurement: a measure's name right before,
+    a unit right after, or another number joined to it by a slash or a dash."""
+    before, after = line_before(text, start), line_after(text, end)
+    return bool(_MEASURE_BEFORE.search(before) or _UNIT_AFTER.match(after)
+                or _TOUCHES_NUMBER.search(before) or _TOUCHES_NUMBER_AFTER.match(after))
+
+
+def plausible_month_day(month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= _DAYS_IN_MONTH[month - 1]
+
+
+def short_date_is_date(text: str, start: int, end: int) -> bool:
+    """Whether a month/day without a year (``3/14``, ``10/5``, ``5/5``) at ``[start, end)`` is a
+    date: a possible day of the year, and either a date word right before ("on", "since",
+    "admitted") or neither a measurement's look (:func:`measurement_context`) nor a score's
+    ("5/5", "4/5", "3/6", "3/10": "improved from 3/5 to 4/5", "relief to 2/10")."""
+    value = text[start:end]
+    m = re.fullmatch(r"(\d{1,2})[/-](\d{1,4})", value)
+    if not m:
+        return False
+    month, second = int(m.group(1)), int(m.group(2))
+    if second <= 31 and not plausible_month_day(month, second):
+        return False
+    before = line_before(text, start)
+    if STRONG_DATE_CUE.search(before):
+        return True
+    if measurement_context(text, start, end):
+        return False
+    return not (_SCORE.fullmatch(value) and int(m.group(1)) <= int(m.group(2)))
+
+
+_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_TIME_BEFORE = re.compile(r"(?i)(?:@|\bat|\bby|\buntil|\btill|\bbefore|\bafter|\baround|\babout|\bapprox\.?|~|\bq|"
+                          r"\bfrom|\bto|\bbetween|\bsince|\bdue)\s*$")
+_TIME_AFTER = re.compile(r"(?i)^\s*(?:hrs?|hours|h|pm|am|o'?clock)\b")
+
+
+def year_is_date(text: str, start: int, end: int) -> bool:
+    """Whether a four-digit number alone at ``[start, end)`` is a year and not a time or a value:
+    not a clock time after "@"/"at"/"by"/"until"/... or before "hrs", not a measurement."""
+    value = text[start:end]
+    if not re.fullmatch(r"(?:1[89]|2[01])\d\d", value):
+        return False
+    before, after = line_before(text, start), line_after(text, end)
+    if _CLOCK.fullmatch(value) and (_TIME_BEFORE.search(before) or _TIME_AFTER.match(after)):
+        return False
+    return not measurement_context(text, start, end)
+
+
+AGE_AFTER = re.compile(
+    r"(?i)^\s*-?\s*(?:yo\b|y/o\b|y\.o\b|yr?s?\b|years?\b|-?year|yo[mf]\b|y[mf]\b|m\b(?!\s*[/g])|f\b|male|female|"
+    r"man\b|woman|gentleman|gent\b|lady|boy|girl|mo\b|months? old)")
+AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=)\s*:?\s*[<>~]?\s*$")
+_DECADE_BEFORE = re.compile(r"(?i)\b(?:his|her|their|early|mid|late|in (?:his|her|their)?)\s*-?\s*$")
+
+
+def age_context(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``[start, end)`` is said to be an age: "yo", "y/o", "year old", "M"/"F",
+    "male" after it, "age"/"aged" before it, or "his"/"her"/"early" before a decade ("her 80s")."""
+    value = text[start:end]
+    before, after = line_before(text, start), line_after(text, end)
+    if AGE_AFTER.match(after) or AGE_BEFORE.search(before):
+        return True
+    return bool(re.fullmatch(r"\d0'?s", value) and _DECADE_BEFORE.search(before))
+
+
+_PHONE_LABEL = re.compile(r"(?i)(?:phone|ph|tel|telephone|cell|mobile|pager|beeper|pgr|page[d]?|beep(?:ed)?|"
+                          r"call(?:ed)?|contact|fax|number|ext|#)\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
+_PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-]?\d{4}|\d{3}[\s.-]\d{4}")
+
+
+def phone_context(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``[start, end)`` is a phone number: a phone's shape (seven or ten
+    digits grouped as phones are) or a label before it ("pager", "call", "#")."""
+    value = text[start:end]
+    if _PHONE_SHAPE.fullmatch(value.strip()):
+        return True
+    return bool(_PHONE_LABEL.search(line_before(text, start)))
+
+
+# the numbers of a span: digits and the marks that join them ("120-130/60-70", "3/14/2098", "80s")
+NUMBER_PIECE = re.compile(r"\d+(?:[./:-]\d+)*(?:'?s(?![a-z]))?")
+# what makes a span a date without its numbers' help: a month, a weekday, a season, a holiday
+DATE_WORD = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|spring|"
+                       r"summer|fall|autumn|winter|christmas|thanksgiving|easter|new year|halloween|today|yesterday|"
+                       r"tomorrow|tonight)[a-z]*\.?")
+_MONTH_NEAR = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*(?:the\s+)?$")
+_MONTH_AFTER = re.compile(r"(?i)^(?:st|nd|rd|th)?\s*(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)")
+
+
+def numeric_date_is_date(text: str, start: int, end: int) -> bool:
+    """Whether a span of digits marked a date has a date's shape and is a possible date in its
+    context: day/month/year in any order (``3-14-2098``, ``2098-03-14``, ``14.03.2098``), a
+    month/day or month/year (:func:`short_date_is_date`), a year (:func:`year_is_date`), or a day
+    next to a month's name. Ranges ("20-30"), decimals ("3.9") and lone numbers are not."""
+    value = text[start:end].strip()
+    parts = re.split(r"[/.-]", value)
+    if len(parts) == 3 and all(p.isdigit() for p in parts):
+        a, b, c = (int(p) for p in parts)
+        if len(parts[0]) == 4:
+            return plausible_month_day(b, c)
+        return plausible_month_day(a, b) or plausible_month_day(b, a)
+    if len(parts) == 2 and all(p.isdigit() for p in parts) and "." not in value:
+        if len(parts[1]) == 4:
+            return 1 <= int(parts[0]) <= 12
+        return short_date_is_date(text, start, end)
+    if value.isdigit() and len(value) == 4:
+        return year_is_date(text, start, end)
+    if value.isdigit() and len(value) <= 2:
+        return bool(_MONTH_NEAR.search(line_before(text, start, 12)) or _MONTH_AFTER.match(line_after(text, end, 12))
+                    or re.match(r"(?i)(?:st|nd|rd|th)\b", line_after(text, end, 3)))
+    return False

@@ -1,0 +1,145 @@
+"""Hospitals and towns as ward notes write them: in any case, abbreviated, without a state.
+
+* a hospital by its head word: the name-like words before "Hospital", "Medical Center", "Med
+  Ctr", "Nursing Home", "Rehab Center" ("mercy hospital", "ST. ANNE'S HOSPITAL"), head included;
+* a hospital after a transfer: the name or abbreviation after "transferred from/to", "admitted
+  to", "sent to", "came from", "returned from" ("transferred from NEBH", "to Baystate"), and an
+  abbreviation in capitals after "at" or "from" in a mixed-case line ("seen at MGH");
+* a town after "lives in", "resides in", "moved from", "born in" ("LIVES IN BROCKTON"), and a
+  listed one after "from".
+
+Ward abbreviations (MICU, CCU, OR, ED, CT, "OSH" for an outside hospital, "floor", "rehab") are
+safe words (:func:`.name_words.is_safe_word`) and never a place here.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_place, zipf
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span, dedupe
+
+_HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|med\s+center|"
+                   r"health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|rehab(?:ilitation)?\s+(?:center|"
+                   r"centre|hospital)|infirmary)(?![\w])")
+# words a hospital's name is made of besides its own name: kept inside a name, never a name alone
+_GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
+state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
+lady our of the and""".split())
+# what stands before a hospital's head word and is no name ("the hospital", "outside hospital")
+_NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
+nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
+referring receiving home community""".split()) - {"community"}
+_TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
+
+_MOVE = re.compile(
+    r"(?i)(?<![\w])(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged|dc'?d|d/c'?d|"
+    r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred)"
+    r"(?:\s+(?:back|here|over|in|out))?\s+(?:from|to)\s+(?:the\s+)?")
+_AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
+_TOWN = re.compile(
+    r"(?i)(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
+    r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
+    r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
+# "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
+_FROM = re.compile(r"(?i)(?<![\w])from\s+")
+_PLACE_TOKEN = re.compile(r"[A-Za-z][A-Za-z.'-]*[A-Za-z]")
+
+
+def _mixed_case(text: str, i: int) -> bool:
+    """Whether the line around ``i`` has lower-case letters: its capitals then mean something."""
+    s = text.rfind("\n", 0, i) + 1
+    e = text.find("\n", i)
+    line = text[s:e if e >= 0 else len(text)]
+    return any(c.islower() for c in line)
+
+
+def _abbreviation(word: str, text: str, i: int) -> bool:
+    """A hospital's abbreviation: 2 to 6 capitals, no ward's and no English word, written in
+    capitals in a line that has lower case (in an ALL-CAPS line: a rare word only)."""
+    if not re.fullmatch(r"[A-Z]{2,6}", word) or is_safe_word(word):
+        return False
+    z = zipf(word)
+    if _mixed_case(text, i):
+        return z is None or z < 4.0
+    return z is not None and z < 2.0
+
+
+def _hospital_names(text: str, doc_id: str) -> list[Span]:
+    out: list[Span] = []
+    for h in _HEAD.finditer(text):
+        start, pos, named = h.start(), h.start(), False
+        for _ in range(4):
+            m = _TOKEN_BEFORE.search(text, max(0, pos - 40), pos)
+            if m is None:
+                break
+            word = m.group(1)
+            low = word.lower()
+            if low in _NOT_PLACE or (is_safe_word(word) and low not in _GENERIC):
+                break
+            if low in _GENERIC:
+                pos = m.start(1)
+                start = pos if named or low in ("st", "st.", "saint", "mount", "mt", "mt.") else start
+                continue
+            possessive = low.endswith("'s") and pos == h.start()   # "St. Anne's Hospital"
+            if not (possessive or looks_like_place(word, True)
+                    or (word[:1].isupper() and _mixed_case(text, m.start()) and not is_safe_word(word))):
+                break
+            named, pos, start = True, m.start(1), m.start(1)
+        if named:
+            out.append(mk(doc_id, start, h.end(), "HOSPITAL"))
+    return out
+
+
+def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, int, str] | None:
+    """The place starting at ``i``: an abbreviation in capitals or up to three name-like words
+    (generic ones such as "General" inside), with its head word when one follows."""
+    tokens = []
+    for m in _PLACE_TOKEN.finditer(text, i, min(len(text), i + 60)):
+        if tokens and (text[tokens[-1][1]:m.start()] not in (" ", "\t")):
+            break
+        if not tokens and m.start() != i:
+            return None
+        tokens.append((m.start(), m.end()))
+        if len(tokens) == 4:
+            break
+    if not tokens:
+        return None
+    first = text[slice(*tokens[0])]
+    if _abbreviation(first, text, tokens[0][0]):
+        return tokens[0][0], tokens[0][1], "HOSPITAL"
+    end = None
+    for s, e in tokens:
+        word = text[s:e]
+        if word.lower() in _GENERIC and end is not None:
+            end = e
+            continue
+        if not looks_like_place(word, strong):
+            break
+        end = e
+    if end is None:
+        return None
+    h = _HEAD.match(text, end + 1) if end < len(text) and text[end] == " " else None
+    return tokens[0][0], (h.end() if h else end), ("HOSPITAL" if h else gtype)
+
+
+@register(LOCALE, "ward_places", "LOCATION", score=0.8)
+def ward_places(text: str, doc_id: str) -> list[Span]:
+    """Hospitals by their head word ("mercy hospital"), after a transfer ("transferred from NEBH"),
+    abbreviations after "at" in mixed case ("seen at MGH"), and towns after "lives in"."""
+    out = _hospital_names(text, doc_id)
+    for m in _MOVE.finditer(text):
+        got = _following_place(text, m.end(), True, "HOSPITAL")
+        if got:
+            out.append(mk(doc_id, got[0], got[1], got[2]))
+    for m in _AT_ABBR.finditer(text):
+        if _mixed_case(text, m.start()) and _abbreviation(m.group("abbr"), text, m.start("abbr")):
+            out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
+    for rx, strong in ((_TOWN, True), (_FROM, False)):
+        for m in rx.finditer(text):
+            got = _following_place(text, m.end(), strong, "CITY")
+            if got:
+                out.append(mk(doc_id, got[0], got[1], got[2]))
+    return dedupe(out)

@@ -1,0 +1,104 @@
+"""The English pack's own boundary steps: numbers and names as ward notes write them.
+
+* ``drop_numbers_without_context`` (merged stage): an age, a date or a phone number with digits
+  in it is dropped unless the text says one of its numbers is one
+  (:mod:`pipeline.detection.rules.en.numbers`): "HR 90-100", "RR 18-22", "PS 5/5", "K 3.9", "@ 1400",
+  "10/5 beats" are measurements and times; a span naming a month or a weekday stays. A model trained on
+  generated notes learns that a bare number near a name is an age; a ward's notes are full of
+  bare numbers. A person's span is never dropped.
+* ``strip_context_words`` (model stage): a NAME span loses the kinship or role word it starts with
+  and the credential it ends with ("wife Mary" -> "Mary", "Smith, RN" -> "Smith"): they are the
+  context that says a name follows, never part of it.
+
+Only the ``en`` pack lists them; Spanish and German keep the shared Western steps alone.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context, numeric_date_is_date,
+                                                phone_context)
+from pipeline.detection.steps.registry import StepContext, boundary_step
+from pipeline.spans import Span
+
+_PHONE_TYPES = {"PHONE", "FAX", "NUMERO_TELEFONO", "NUMERO_FAX"}
+# a phone's shape inside a wider span ("call 617-555-0134"), not a run of values ("110-130/50-60")
+_PHONE_INSIDE = re.compile(r"(?<![\d/.-])(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-]?\d{4}(?![\d/-])|"
+                           r"(?<![\d/.-])\d{3}[\s.-]\d{4}(?![\d/-])")
+# a name never holds a bare number ("GCS 14" is a score)
+_NUMBER_TOKEN = re.compile(r"(?<!\S)\d+(?:[./:-]\d+)*(?!\S)")
+
+
+def _has_context(span: Span, text: str) -> bool:
+    """Whether the text makes ``span`` what its category says: one of its numbers has an age's
+    context, a date's shape (or the span names a month or a weekday), a phone's shape or label."""
+    value = text[span.start:span.end]
+    pieces = [(span.start + m.start(), span.start + m.end()) for m in NUMBER_PIECE.finditer(value)]
+    if span.category == "AGE":
+        return any(age_context(text, s, e) for s, e in pieces)
+    if span.category == "DATE":
+        return bool(DATE_WORD.search(value)) or any(numeric_date_is_date(text, s, e) for s, e in pieces)
+    if _PHONE_INSIDE.search(value):
+        return True
+    return phone_context(text, span.start, span.end) or any(phone_context(text, s, e) for s, e in pieces)
+
+
+def _judged(span: Span, text: str) -> bool:
+    """Whether ``span`` is one this step judges: a machine's age, date or phone number with a
+    digit in it (ages in words and e-mail addresses are someone else's business)."""
+    if span.source.startswith("human"):
+        return False
+    if span.category not in ("AGE", "DATE") and not (span.category == "CONTACT" and span.type in _PHONE_TYPES):
+        return False
+    return any(c.isdigit() for c in text[span.start:span.end])
+
+
+@boundary_step("drop_numbers_without_context", "merged")
+def drop_numbers_without_context(spans: list[Span], ctx: StepContext) -> list[Span]:
+    """Ages, dates and phone numbers whose numbers their context does not make one; names holding a
+    bare number.
+
+    >>> text = "HR 90-100, MAE 5/5, 78 yo, seen 3/14."
+    >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
+    >>> got = drop_numbers_without_context([Span("d", 3, 9, "DATE", "DATE", source="model:crf"),
+    ...     Span("d", 15, 18, "DATE", "DATE", source="model:crf"), Span("d", 20, 22, "AGE", "AGE", source="model:crf"),
+    ...     Span("d", 32, 36, "DATE", "DATE", source="model:crf")], ctx)
+    >>> [text[s.start:s.end] for s in got]
+    ['78', '3/14']
+    """
+    return [s for s in spans if not (_judged(s, ctx.text) and not _has_context(s, ctx.text))
+            and not (s.category == "NAME" and not s.source.startswith("human")
+                     and _NUMBER_TOKEN.search(ctx.text, s.start, s.end))]
+
+
+# kinship and role words that say a name follows, and the credentials that say one came before
+CONTEXT_WORDS = ("wife|husband|son|daughter|sister|brother|mother|father|mom|dad|friend|family|fiance|fiancee|"
+                 "partner|niece|nephew|aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|"
+                 "girlfriend|boyfriend|neighbor|neighbour|nurse|attending|resident|fellow|intern|per|with|"
+                 "rn|md|np|pa|dr|dr\\.|hcp|proxy|guardian|pcp")
+_LEADING = re.compile(rf"(?i)(?:(?:{CONTEXT_WORDS})'?s?\s*[:,]?\s+)+")
+_TRAILING = re.compile(r"(?i)(?:,?\s+(?:RN|R\.N\.|MD|M\.D\.|NP|PA-C|CNA|RRT|LICSW|LCSW|PhD|DO))+\.?$")
+
+
+@boundary_step("strip_context_words", "model")
+def strip_context_words(spans: list[Span], ctx: StepContext) -> list[Span]:
+    """NAME spans without a leading kinship or role word or a trailing credential.
+
+    >>> text = "Spoke with wife Mary; Smith, RN aware."
+    >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
+    >>> got = strip_context_words([Span("d", 11, 20, "NAME", "PATIENT"), Span("d", 22, 31, "NAME", "DOCTOR")], ctx)
+    >>> [text[s.start:s.end] for s in got]
+    ['Mary', 'Smith']
+    """
+    out: list[Span] = []
+    for s in spans:
+        if s.category == "NAME" and not s.source.startswith("human"):
+            piece = ctx.text[s.start:s.end]
+            lead = _LEADING.match(piece)
+            start = s.start + (lead.end() if lead and lead.end() < len(piece) else 0)
+            tail = _TRAILING.search(ctx.text, start, s.end)
+            end = tail.start() if tail and tail.start() > start else s.end
+            if (start, end) != (s.start, s.end):
+                s = s.with_(start=start, end=end)
+        out.append(s)
+    return out
