@@ -1,6 +1,27 @@
-"""The English locale pack: the word lists beside this file (:mod:`pipeline.locales`) and the
-boundary steps with their words, today the shared Western pack's (:mod:`pipeline.locales.western`)."""
+"""The English locale pack: the word lists beside this file (:mod:`pipeline.locales`), the shared
+Western pack's boundary steps and words (:mod:`pipeline.locales.western`), and English's own step:
+spans made only of safe clinical words (``vocab/``, :mod:`pipeline.detection.steps.safe_words`)
+need strong evidence to stay."""
 from pipeline.detection.steps.registry import register_pack
-from pipeline.locales.western import STEPS, WORDS
+from pipeline.detection.steps.safe_words import register_safe_word_step
+from pipeline.locales import load_vocabulary
+from pipeline.locales.western import STEPS as WESTERN_STEPS
+from pipeline.locales.western import WORDS
+
+#: field labels whose value is PHI: a span after one keeps its place even when its words are
+#: ordinary ones ("Name: Hope", "Attending: Grant"); the label's words, case-insensitive
+PHI_LABELS = (
+    "name", "patient", "patient name", "pt name", "pt", "attending", "physician", "doctor", "dr", "provider",
+    "pcp", "primary care", "referring", "surgeon", "resident", "intern", "fellow", "nurse", "rn", "np", "pa",
+    "md", "author", "signed", "signed by", "dictated by", "transcribed by", "cc", "contact", "emergency contact",
+    "next of kin", "nok", "family", "spouse", "wife", "husband", "son", "daughter", "mother", "father",
+    "guardian", "hospital", "facility", "clinic", "location", "address", "street", "city", "town", "state",
+    "country", "zip", "employer", "occupation", "school", "phone", "tel", "telephone", "fax", "email", "e-mail",
+    "mrn", "id", "account", "ssn", "insurance", "member", "unit no", "room", "bed",
+)
+
+STEPS = WESTERN_STEPS + (
+    register_safe_word_step("drop_safe_word_spans_en", load_vocabulary("en").safe, PHI_LABELS),   # merged
+)
 
 PACK = register_pack("en", WORDS, STEPS)
