@@ -71,10 +71,13 @@ def _edges(span):
 
 
 def test_existing_locales_share_the_western_pack():
-    """es, en and de (and any locale without a pack) run the steps and words they always ran."""
-    for loc in ("es", "en", "de", "es-ES", "fr", "my own"):
+    """es and de (and any locale without a pack) run the steps and words they always ran; en runs
+    them too, then its own safe-word step (issue 30)."""
+    for loc in ("es", "de", "es-ES", "fr", "my own"):
         pack = pack_for(loc)
         assert pack.steps == western.STEPS and pack.words is western.WORDS
+    en = pack_for("en")
+    assert en.steps == western.STEPS + ("drop_safe_word_spans_en",) and en.words is western.WORDS
     assert pack_for("fr").code == registry.DEFAULT_PACK
     assert [s.name for s in pack_for("es").steps_in("model")][:2] == ["strip_leading_title", "strip_trailing_full_stop"]
 

@@ -58,6 +58,12 @@ def test_strong_evidence_keeps_a_span_of_ordinary_words():
     assert _run(text, [labelled, titled, listed], [hit]) == ["Stable", "Alert", "General"]
 
 
+def test_an_institution_made_of_ordinary_words_stays():
+    text = "Transferred from University Hospital; seen at general clinic"
+    spans = [_span(text, "University Hospital", "LOCATION"), _span(text, "general", "LOCATION")]
+    assert _run(text, spans) == ["University Hospital"]
+
+
 def test_a_label_that_is_not_a_phi_field_is_no_evidence():
     text = "Neuro: Alert\nSkin: Intact"
     assert _run(text, [_span(text, "Alert"), _span(text, "Intact", "LOCATION")]) == []
