@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--train", type=int, default=300)
     ap.add_argument("--eval", type=int, default=150)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--eval-variety", default="wide",
+                    help="the generator of the held-out notes (any variety generate_corpus knows; training is always wide)")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "english_case.json"))
     args = ap.parse_args(argv)
 
@@ -62,10 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     from pipeline.synthetic import generate_corpus
 
     train_docs = generate_corpus(args.train, args.seed, variety="wide", part="train", split_seed=0)
-    heldout = generate_corpus(args.eval, args.seed + 2000, variety="wide", part="heldout", split_seed=0)
+    heldout = generate_corpus(args.eval, args.seed + 2000, variety=args.eval_variety, part="heldout", split_seed=0)
     copies = {"as written": heldout, "UPPER": recased(heldout, "upper"), "lower": recased(heldout, "lower")}
     print(f"load average at start: {os.getloadavg()}")
-    results: dict = {"n_train": args.train, "n_eval": args.eval, "rows": {}}
+    results: dict = {"n_train": args.train, "n_eval": args.eval, "eval_variety": args.eval_variety, "rows": {}}
     with tempfile.TemporaryDirectory() as tmp:
         cfg = TrainConfig(locale="en", seed=args.seed, threads=2, members=["crf"])
         t = time.time()
