@@ -114,3 +114,32 @@ def test_english_crfs_get_caseless_features_spanish_keep_theirs():
     assert not TrainConfig(locale="es").crf_config("crf").caseless
     assert not TrainConfig(locale="en", crf={"caseless": False}).crf_config("crf").caseless
     assert not CRFConfig().caseless      # a saved model without the setting reads as before
+
+
+def test_an_english_crf_saved_and_loaded_scores_its_ids_as_its_strings(tmp_path):
+    """The caseless group and the vocabulary tags reach the stack's per-form ids (crf_index)
+    exactly as the strings do, after a save and a load."""
+    from models.crf import CRFMember
+    from models.crf_stack import CRFStack
+    from models.crf_tags import Gazetteer
+    from models.train_config import TrainConfig
+    from models.words import bio_labels, spans_to_bio, tokenize
+    from pipeline.synthetic import generate_corpus
+
+    docs = generate_corpus(4, 3, variety="wide", part="train", split_seed=0)
+    docs += [d.__class__(d.doc_id + "-up", d.text.upper(), list(d.spans)) for d in docs[:2]]
+    labels = bio_labels(I2B2_2014.types)
+    items = [(d.text, tokenize(d.text)) for d in docs]
+    tags = [spans_to_bio(w, d.spans, labels) for d, (_, w) in zip(docs, items)]
+    cfg = TrainConfig(locale="en", crf={"max_iterations": 3}).crf_config("crf")
+    member = CRFMember.train("crf", items, tags, labels, cfg, gazetteer=Gazetteer.for_locale("en"))
+    member.save(tmp_path / "crf")
+    again = CRFMember.load(tmp_path / "crf")
+    assert again.config.caseless and "voc:safe" in again.gazetteer.lists
+    stack = CRFStack([again])
+    for text, words in items:
+        feats = stack.features(text, words)
+        assert any(f.startswith("shn=") for f in feats[0]) and any("voc:" in f for fs in feats for f in fs)
+        ids, ptr = stack.document_ids(text, words)
+        want_ids, want_ptr = stack.feature_ids(feats)
+        assert ids.tolist() == want_ids.tolist() and ptr.tolist() == want_ptr.tolist()
