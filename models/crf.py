@@ -38,6 +38,7 @@ class CRFConfig:
     line_context: bool = False      # first word and length of the token's line, 4-character affixes
     rule_features: bool = False     # the locale's rule recognizers' hits as features (pipeline.detection.rules)
     locale: str = "es"              # whose rule pack (set from the training config)
+    caseless: bool = False          # shapes without case beside the cased ones (on for English: notes in capitals)
 
 
 class _Stopped(Exception):
@@ -352,7 +353,7 @@ def marginals_all(trans: list[np.ndarray], ems: list[list[np.ndarray]], batch_si
 def _features(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer | None,
               clusters: dict[str, list[int]] | None = None) -> list[list[str]]:
     return token_features(text, words, feature_tags(text, words, config, gazetteer), extended=config.extended,
-                          clusters=clusters, line_context=config.line_context)
+                          clusters=clusters, line_context=config.line_context, caseless=config.caseless)
 
 
 def feature_tags(text: str, words: Words, config: CRFConfig, gazetteer: Gazetteer | None) -> list[set[str]] | None:

@@ -40,6 +40,19 @@ def _shape(tok: str) -> str:
     return "".join(out)[:6]
 
 
+@lru_cache(maxsize=200_000)
+def shape_caseless(tok: str) -> str:
+    """The shape without case: letters "a", digits "d", other characters themselves, runs
+    collapsed. "Foley", "FOLEY" and "foley" read alike, so a note in capitals or in lower case
+    gives the ``caseless`` group the same signal as a cased one."""
+    out = []
+    for ch in tok:
+        c = "a" if ch.isalpha() else ("d" if ch.isdigit() else ch)
+        if not out or out[-1] != c:
+            out.append(c)
+    return "".join(out)[:6]
+
+
 def _strip_accents(s: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", s) if unicodedata.category(c) != "Mn")
 
@@ -154,17 +167,33 @@ def _add_line_context(feats: list[list[str]], low: list[str], pos: list[int]) ->
         f.append("llen=" + _len_bucket(line_len[i]))
 
 
+def _add_caseless(feats: list[list[str]], toks: list[str]) -> None:
+    """The ``caseless`` group (both extractors share it): the shape without case of the token
+    and of its neighbours at -1 and 1, beside the cased shapes, so that a model trained on cased
+    notes still has a word-shape signal on notes written in capitals or in lower case (the word
+    itself, its affixes and the gazetteer's tags are lower-cased already)."""
+    n = len(toks)
+    shapes = [shape_caseless(t) for t in toks]
+    for i, f in enumerate(feats):
+        f.append("shn=" + shapes[i])
+        if i > 0:
+            f.append("shn[-1]=" + shapes[i - 1])
+        if i + 1 < n:
+            f.append("shn[1]=" + shapes[i + 1])
+
+
 def token_features_reference(text: str, words: Words, gazetteer_tags: list[set[str]] | None = None,
                    extended: bool = False, clusters: dict[str, list[int]] | None = None,
-                   line_context: bool = False) -> list[list[str]]:
+                   line_context: bool = False, caseless: bool = False) -> list[list[str]]:
     """Feature strings per word token (pycrfsuite takes lists of ``name=value`` strings): the
     readable specification. :func:`token_features` computes exactly the same lists, faster.
 
     A token's features, in order: its own word (:func:`_reference_word`), its place in its line
     (:func:`_reference_line`), its neighbours (:func:`_reference_context`); then with
     ``extended`` its capitalised run and wider context (:func:`_reference_runs`), with
-    ``line_context`` its line's first word and length, with ``clusters`` the word clusters at
-    offsets -2..2, and with ``gazetteer_tags`` its own and its neighbours' tags."""
+    ``line_context`` its line's first word and length, with ``caseless`` its own and its
+    neighbours' shapes without case (:func:`_add_caseless`), with ``clusters`` the word clusters
+    at offsets -2..2, and with ``gazetteer_tags`` its own and its neighbours' tags."""
     toks = words.tokens
     n = len(toks)
     low = [norm_token(t) for t in toks]
@@ -179,6 +208,8 @@ def token_features_reference(text: str, words: Words, gazetteer_tags: list[set[s
         feats.append(f)
     if line_context:
         _add_line_context(feats, low, lines[2])
+    if caseless:
+        _add_caseless(feats, toks)
     for i, f in enumerate(feats):
         if cl is not None:
             for d in (-2, -1, 0, 1, 2):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from models.crf_feature_spec import _add_line_context, _cap_runs, _len_bucket, _line_info, _shape, norm_token
+from models.crf_feature_spec import _add_caseless, _add_line_context, _cap_runs, _len_bucket, _line_info, _shape, norm_token
 from models.words import Words
 
 
@@ -104,12 +104,13 @@ def _tag_strings(tags: list[set[str]]) -> list[tuple[tuple[str, ...], tuple[str,
 
 def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | None = None,
                    extended: bool = False, clusters: dict[str, list[int]] | None = None,
-                   line_context: bool = False) -> list[list[str]]:
+                   line_context: bool = False, caseless: bool = False) -> list[list[str]]:
     """Feature strings per word token (pycrfsuite takes lists of ``name=value`` strings).
 
     Exactly the lists of :func:`token_features_reference` (the readable specification; a test
     compares them), built from per-form pieces cached across documents. A token's list is its
-    base features, then each switched-on group in turn (runs, line context, clusters, tags):
+    base features, then each switched-on group in turn (runs, line context, caseless shapes,
+    clusters, tags):
     one pass over the tokens per group, in that order."""
     toks = words.tokens
     forms = [_form(t) for t in toks]
@@ -120,6 +121,8 @@ def token_features(text: str, words: Words, gazetteer_tags: list[set[str]] | Non
         _add_run_rows(feats, toks, low, forms)
     if line_context:
         _add_line_context(feats, low, lines[2])
+    if caseless:
+        _add_caseless(feats, toks)
     if clusters:
         _add_cluster_rows(feats, _cluster_feats(clusters, low))
     if gazetteer_tags is not None:

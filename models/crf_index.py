@@ -23,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from models.crf_feature_spec import _cap_runs, _len_bucket, _line_info, _shape, norm_token
+from models.crf_feature_spec import _cap_runs, _len_bucket, _line_info, _shape, norm_token, shape_caseless
 from models.words import Words
 
 _OFFSETS = (-3, -2, -1, 1, 2, 3)
@@ -52,10 +52,11 @@ class FeatureIndex:
     stays flat over any number of notes."""
 
     def __init__(self, vocab: dict[str, int], extended: bool, line_context: bool,
-                 clusters: dict[str, list[int]] | None):
+                 clusters: dict[str, list[int]] | None, caseless: bool = False):
         self.vocab = vocab
         self.extended = extended
         self.line_context = line_context
+        self.caseless = caseless
         self.clusters = clusters or None
         self.levels = max((len(v) for v in self.clusters.values()), default=0) if self.clusters else 0
         get = self._id
@@ -67,6 +68,8 @@ class FeatureIndex:
             col += _CTX_WIDTH[d]
         self._c_w4m, self._c_w4p, self._c_s4, self._c_p4, self._c_lfirst, self._c_sent = range(col, col + 6)
         col += 6
+        self._c_shn = col          # "shn=", "shn[-1]=", "shn[1]=" of the form (the caseless group)
+        col += 3
         self._cl_cols: dict[int, slice] = {}
         for d in (-2, -1, 0, 1, 2):
             w = self.levels if abs(d) <= 1 else min(1, self.levels)
@@ -87,6 +90,7 @@ class FeatureIndex:
         self._s_bi = take(3)
         self._s_ext = take(7) if extended else None
         self._s_line = take(4) if line_context else None
+        self._s_shn = take(3) if caseless else None
         self._s_cl = {d: take(self._cl_cols[d].stop - self._cl_cols[d].start) for d in (-2, -1, 0, 1, 2)} \
             if self.clusters else None
         self._slots = slot
@@ -138,6 +142,8 @@ class FeatureIndex:
         row[self._c_s4] = "s4=" + lw[-4:]
         row[self._c_p4] = "p4=" + lw[:4]
         row[self._c_lfirst] = "lfirst=" + lw
+        shn = shape_caseless(tok)
+        row[self._c_shn:self._c_shn + 3] = ["shn=" + shn, "shn[-1]=" + shn, "shn[1]=" + shn]
         ids = self.clusters.get(lw) if self.clusters else None
         if ids is not None:
             for d in (-2, -1, 0, 1, 2):
@@ -268,6 +274,11 @@ class FeatureIndex:
             out[sent, e + 6] = self._sent
         if self._s_line is not None:
             self._fill_line_context(out, ft, pos)
+        if self._s_shn is not None:
+            c = self._s_shn.start
+            out[:, c] = ft[:, self._c_shn]
+            _from_neighbour(out, c + 1, ft[:, self._c_shn + 1], -1)
+            _from_neighbour(out, c + 2, ft[:, self._c_shn + 2], 1)
         if self._s_cl is not None:
             for d in (-2, -1, 0, 1, 2):
                 _from_neighbour(out, self._s_cl[d], ft[:, self._cl_cols[d]], d)

@@ -99,7 +99,8 @@ class CRFStack:
         the same order, in a fraction of the time."""
         lead, base_config = self._lead, self._base_config
         if self._index is None:
-            self._index = FeatureIndex(self.vocab, base_config.extended, base_config.line_context, lead.clusters)
+            self._index = FeatureIndex(self.vocab, base_config.extended, base_config.line_context, lead.clusters,
+                                       base_config.caseless)
         tags = [feature_tags(text, words, base_config, lead.gazetteer)]
         if self.rule_features:
             tags.append(rule_tags if rule_tags is not None else crf_rule_tags(text, words, lead.config.locale))

@@ -73,6 +73,24 @@ WORD_CLASSES: dict[str, tuple[str, ...]] = {
 }
 
 
+def vocabulary_lists(locale: str) -> dict[str, list[str]]:
+    """The locale's safe vocabulary (``voc:safe``) and frequency buckets (``voc:zipf<b>``) as
+    gazetteer lists, empty for a locale that ships none (today all but ``en``, so Spanish and
+    German features are unchanged). Case-insensitive like every gazetteer list, so "FOLEY" and
+    "foley" carry the tag "Foley" does."""
+    try:
+        from pipeline.locales import load_vocabulary
+    except ImportError:  # pragma: no cover
+        return {}
+    voc = load_vocabulary(locale.split("-")[0].split("_")[0].lower())
+    out: dict[str, list[str]] = {}
+    if voc.safe:
+        out["voc:safe"] = sorted(voc.safe)
+    for w, b in voc.zipf.items():
+        out.setdefault("voc:zipf%d" % b, []).append(w)
+    return out
+
+
 class Gazetteer:
     """Phrase lists matched on word tokens (case- and accent-insensitive); tags tokens B-/I-<list>.
 
@@ -110,6 +128,7 @@ class Gazetteer:
                 lists[name] = load_list(locale, name)
             except KeyError:
                 continue
+        lists.update(vocabulary_lists(locale))
         return cls(lists)
 
     def tag(self, words: Words) -> list[set[str]]:

@@ -43,6 +43,12 @@ CATEGORY_MEMBER = "crf-category"
 #: suffix of a CRF's second fit, on training plus dev (see ``TrainConfig.refit_crf``)
 REFIT = "+dev"
 
+#: CRF settings a locale gets unless a member's overrides say otherwise. English notes are often
+#: written in capitals or in lower case, so English CRFs add shapes without case; Spanish and
+#: German keep the features their models were tuned with.
+LOCALE_CRF: dict[str, dict] = {"en": {"caseless": True}}
+
+
 @dataclass
 class TrainConfig:
     # One CRF. On MEDDOCAN the encoder members reached 0.70 F1 and were tuned to weight 0, and the
@@ -81,7 +87,8 @@ class TrainConfig:
         if name == CATEGORY_MEMBER:    # the category member learns with the crf member's settings
             name = "crf"
         over = {**DEFAULT_CRFS.get(name, {}), **self.crf, **self.crfs.get(name, {})}
-        return CRFConfig(**{**asdict(CRFConfig()), "locale": self.locale, **over})
+        by_locale = LOCALE_CRF.get(self.locale.split("-")[0].split("_")[0].lower(), {})
+        return CRFConfig(**{**asdict(CRFConfig()), "locale": self.locale, **by_locale, **over})
 
     def encoder_config(self, name: str) -> EncoderConfig:
         base = dict(DEFAULT_ENCODERS.get(name, {"arch": name}))

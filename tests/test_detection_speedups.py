@@ -33,16 +33,18 @@ def docs():
     return read_collection(REPO / "tests" / "fixtures" / "meddocan" / "brat", "brat", MEDDOCAN)
 
 
-@pytest.mark.parametrize("extended,line_context,with_clusters,with_tags", [
-    (False, False, False, False), (True, False, False, True), (True, True, True, True), (False, True, True, False)])
-def test_cached_features_equal_the_reference(docs, extended, line_context, with_clusters, with_tags):
+@pytest.mark.parametrize("extended,line_context,with_clusters,with_tags,caseless", [
+    (False, False, False, False, False), (True, False, False, True, False), (True, True, True, True, False),
+    (False, True, True, False, False), (True, True, True, True, True), (False, False, False, False, True)])
+def test_cached_features_equal_the_reference(docs, extended, line_context, with_clusters, with_tags, caseless):
     gaz = Gazetteer.for_locale("es")
     for d in docs[:8]:
         words = tokenize(d.text)
         clusters = {w: [i % 7, i % 3] for i, w in enumerate(sorted({t.lower() for t in words.tokens}))} \
             if with_clusters else None
         tags = rule_tags(d.text, words, "es") if with_tags else None
-        args = dict(gazetteer_tags=tags, extended=extended, clusters=clusters, line_context=line_context)
+        args = dict(gazetteer_tags=tags, extended=extended, clusters=clusters, line_context=line_context,
+                    caseless=caseless)
         assert token_features(d.text, words, **args) == token_features_reference(d.text, words, **args)
 
 
@@ -122,11 +124,12 @@ def _string_ids(vocab: dict[str, int], feats: list[list[str]]) -> tuple[list[int
     return ids, indptr
 
 
-@pytest.mark.parametrize("extended,line_context,with_clusters,with_tags,with_rules", [
-    (False, False, False, False, False), (True, False, False, True, False), (True, True, True, True, True),
-    (False, True, True, False, True), (True, False, True, True, True)])
+@pytest.mark.parametrize("extended,line_context,with_clusters,with_tags,with_rules,caseless", [
+    (False, False, False, False, False, False), (True, False, False, True, False, False),
+    (True, True, True, True, True, False), (False, True, True, False, True, False),
+    (True, False, True, True, True, False), (True, True, True, True, True, True), (False, False, False, False, False, True)])
 def test_feature_ids_from_form_tables_equal_the_strings_looked_up(docs, extended, line_context, with_clusters,
-                                                                   with_tags, with_rules):
+                                                                   with_tags, with_rules, caseless):
     from models.crf_feature_spec import tag_features
     from models.crf_tags import pattern_tags
     from models.crf_index import FeatureIndex
@@ -143,7 +146,8 @@ def test_feature_ids_from_form_tables_equal_the_strings_looked_up(docs, extended
         words = tokenize(text)
         tags = [t | p for t, p in zip(gaz.tag(words), pattern_tags(text, words))] if with_tags else None
         rules = rule_tags(text, words, "es") if with_rules else None
-        feats = token_features(text, words, tags, extended=extended, clusters=clusters, line_context=line_context)
+        feats = token_features(text, words, tags, extended=extended, clusters=clusters, line_context=line_context,
+                               caseless=caseless)
         if rules is not None:
             feats = [f + r for f, r in zip(feats, tag_features(rules))]
         per_doc.append((text, words, tags, rules, feats))
@@ -152,7 +156,7 @@ def test_feature_ids_from_form_tables_equal_the_strings_looked_up(docs, extended
     # every feature known, then two thirds of them (unknown ones are skipped, in place)
     for vocab in ({a: k for k, a in enumerate(every)},
                   {a: k for k, a in enumerate(every) if k % 3}):
-        index = FeatureIndex(vocab, extended, line_context, clusters)
+        index = FeatureIndex(vocab, extended, line_context, clusters, caseless)
         for _ in range(2):   # the second pass reads the cached forms, pairs, keys and tags
             for text, words, tags, rules, feats in per_doc:
                 ids, indptr = index.ids(text, words, [tags, rules])

@@ -72,13 +72,13 @@ def _edges(span):
 
 def test_existing_locales_share_the_western_pack():
     """es and de (and any locale without a pack) run the steps and words they always ran; en runs
-    them too, then its own ward steps."""
+    them too, then its own ward steps and its safe-word step (issue 30)."""
     for loc in ("es", "de", "es-ES", "fr", "my own"):
         pack = pack_for(loc)
         assert pack.steps == western.STEPS and pack.words is western.WORDS
     en = pack_for("en-US")
-    assert en.words is western.WORDS and en.steps[:len(western.STEPS)] == western.STEPS
-    assert set(en.steps[len(western.STEPS):]) == {"strip_context_words", "drop_numbers_without_context"}
+    assert en.words is western.WORDS and en.steps == western.STEPS + (
+        "strip_context_words", "drop_numbers_without_context", "drop_safe_word_spans_en")
     assert pack_for("fr").code == registry.DEFAULT_PACK
     assert [s.name for s in pack_for("es").steps_in("model")][:2] == ["strip_leading_title", "strip_trailing_full_stop"]
 

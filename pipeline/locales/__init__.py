@@ -76,3 +76,41 @@ def load_list(locale: str, name: str) -> list[str]:
     list each call, so callers may mutate it.
     """
     return list(_load(locale, name))
+
+
+@lru_cache(maxsize=None)
+def load_vocabulary(locale: str) -> "Vocabulary":
+    """The locale's safe vocabulary and word frequencies (``<locale>/vocab/``), empty when it
+    ships none. Kept apart from the lists above so that dictionaries and surrogates never read
+    them: these words are what a note says that is *not* PHI."""
+    d = LOCALES_DIR / locale / "vocab"
+    if not locale.replace("_", "").replace("-", "").isalnum() or not d.is_dir():
+        return Vocabulary(frozenset(), {})
+    safe: set[str] = set()
+    zipf: dict[str, int] = {}
+    p = d / "safe_words.txt"
+    if p.is_file():
+        safe = {w.strip() for w in p.read_text(encoding="utf-8").splitlines() if w.strip() and not w.startswith("#")}
+    p = d / "word_zipf.tsv"
+    if p.is_file():
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                w, _, b = line.partition("\t")
+                zipf[w] = int(b)
+    return Vocabulary(frozenset(safe), zipf)
+
+
+class Vocabulary:
+    """Lower-case words never PHI alone (``safe``) and each common word's integer Zipf bucket
+    (``zipf``: 3 to 7; a word absent is rarer). Built from maintained packages by
+    ``benchmarks/build_en_vocab.py``; see README, "English safe vocabulary"."""
+
+    def __init__(self, safe: frozenset[str], zipf: dict[str, int]):
+        self.safe = safe
+        self.zipf = zipf
+
+    def __bool__(self) -> bool:
+        return bool(self.safe or self.zipf)
+
+    def is_safe(self, word: str) -> bool:
+        return word.lower() in self.safe

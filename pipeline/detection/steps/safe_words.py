@@ -1,0 +1,112 @@
+"""A boundary step for locales with a safe vocabulary: a span made only of words a note uses that
+are never PHI alone ("Alert", "FOLEY"-like device and drug words, "Afebrile", units, section
+headers) stays only with strong evidence.
+
+Why: a cold-start model and context rules read capitals and position as the name signal, so on
+notes written in capitals or in clinical shorthand they mark clinical words as names. The words
+come from the locale's vocabulary (:func:`pipeline.locales.load_vocabulary`, built from
+maintained packages; names and places are subtracted from it), matched without case.
+
+Strong evidence, read from the text and from the spans' sources:
+
+* a title right before the span or at its start ("Dr. ", "Mrs ": the pack's titles);
+* a field label right before it on its line that asks for PHI (the pack's ``labels``:
+  "Name:", "Attending:", "Hospital:");
+* a name or place list hit (a ``dict:`` candidate) overlapping it;
+* a structured rule (dates, ids, phones, ages: a ``rule:`` candidate of another category than
+  names and places) overlapping it;
+* an institution's shape: two words or more, one of them a word the pack says a place's name
+  goes on with, four letters or more ("University Hospital", "Middletown General": found on
+  generated English train notes, where 1 in 20 hospital names is made of ordinary words).
+
+Only spans of the categories ``NAME``, ``LOCATION``, ``ID`` and ``CONTACT`` are judged: a
+profession ("nurse"), a date ("Monday") or an age is made of ordinary words by nature.
+A locale pack registers its own step with :func:`register_safe_word_step`.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from pipeline.detection.steps.registry import StepContext, boundary_step
+from pipeline.spans import Span
+
+JUDGED = frozenset({"NAME", "LOCATION", "ID", "CONTACT"})
+# categories whose rules read a shape (a date, a number), not a word's case: strong evidence
+STRUCTURED = frozenset({"DATE", "ID", "CONTACT", "AGE"})
+_WORD = re.compile(r"[^\W_]+")
+
+
+def safe_only(text: str, safe: frozenset[str]) -> bool:
+    """Whether every word of ``text`` is a safe word or a lone letter, with one safe word at
+    least ("O-Neuro", "HEMODYNAMICALLY STABLE"); digits are never safe ("Bed 5" is judged by
+    the model alone)."""
+    words = _WORD.findall(text)
+    seen = False
+    for w in words:
+        lw = w.lower()
+        if len(lw) >= 2 and lw in safe:
+            seen = True
+        elif not (len(w) == 1 and w.isalpha()):
+            return False
+    return seen
+
+
+def _label_before(text: str, start: int, labels: re.Pattern) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    return bool(labels.search(text[line_start:start]))
+
+
+def _title_at(ctx: StepContext, span: Span) -> bool:
+    if ctx.words.title.match(ctx.text, span.start, span.end):
+        return True
+    line_start = ctx.text.rfind("\n", 0, span.start) + 1
+    lo = max(line_start, span.start - 24)
+    return any(m.end() == span.start for m in ctx.words.title.finditer(ctx.text, lo, span.start))
+
+
+def _sourced(span: Span, candidates: Iterable[Span]) -> bool:
+    for c in candidates:
+        if c.end <= span.start or c.start >= span.end:
+            continue
+        if c.source.startswith("dict:"):
+            return True
+        if c.source.startswith("rule:") and c.category in STRUCTURED:
+            return True
+    return False
+
+
+def keeps(span: Span, ctx: StepContext, safe: frozenset[str], labels: re.Pattern) -> bool:
+    """Whether ``span`` stays: not judged, not made only of safe words, or with strong evidence."""
+    if span.category not in JUDGED or not safe_only(ctx.text[span.start:span.end], safe):
+        return True
+    if span.source.startswith("rule:") and span.category in STRUCTURED:
+        return True
+    return (_sourced(span, (*ctx.candidates, *ctx.resolved)) or _title_at(ctx, span)
+            or _label_before(ctx.text, span.start, labels) or _institution(ctx, span))
+
+
+def _institution(ctx: StepContext, span: Span) -> bool:
+    words = [w.lower() for w in _WORD.findall(ctx.text[span.start:span.end])]
+    return len(words) >= 2 and any(len(w) >= 4 and w in ctx.words.name_goes_on for w in words)
+
+
+def label_pattern(labels: Iterable[str]) -> re.Pattern:
+    """A PHI field label ending right before a value: the label's words, a colon or a dash, blanks."""
+    alts = "|".join(r"\s+".join(map(re.escape, lab.split())) for lab in sorted(labels, key=len, reverse=True))
+    return re.compile(r"(?:^|[^\w])(?:%s)\s*(?::|-|#|=)\s*$" % (alts or "(?!)"), re.IGNORECASE)
+
+
+def register_safe_word_step(name: str, safe: frozenset[str], labels: Iterable[str]) -> str:
+    """Register the ``merged``-stage step ``name`` that drops spans made only of ``safe`` words
+    (lower case) without strong evidence; ``labels``: the language's PHI field labels. Returns
+    ``name`` for the pack's list of steps."""
+    pattern = label_pattern(labels)
+
+    @boundary_step(name, "merged", description="drop spans made only of safe words without strong evidence")
+    def _step(spans: list[Span], ctx: StepContext) -> list[Span]:
+        if not safe:
+            return spans
+        return [s for s in spans if keeps(s, ctx, safe, pattern)]
+
+    return name

@@ -1,0 +1,145 @@
+"""The English pack's safe vocabulary: what it holds, the CRF features it gives, and the step that
+makes a span made only of safe words show strong evidence (issue 30, items 1 and 3)."""
+from __future__ import annotations
+
+from pipeline.detection.steps.registry import StepContext, pack_for
+from pipeline.locales import load_list, load_vocabulary
+from pipeline.schemas import I2B2_2014
+from pipeline.spans import Span
+
+
+def _run(text: str, spans: list[Span], candidates: list[Span] = ()) -> list[str]:
+    ctx = StepContext.for_locale(text, I2B2_2014, "en", candidates=candidates)
+    return [text[s.start:s.end] for s in pack_for("en").run("merged", spans, ctx)]
+
+
+def _span(text: str, part: str, category: str = "NAME", source: str = "model", nth: int = 0) -> Span:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(part, start + 1)
+    return Span("d", start, start + len(part), category, "DOCTOR" if category == "NAME" else category, source)
+
+
+def test_vocabulary_holds_clinical_words_and_no_name_or_place_of_the_pack():
+    voc = load_vocabulary("en")
+    for w in ("heparin", "catheter", "intubated", "tachycardic", "propofol", "mg", "picc", "npo", "cxr", "abg"):
+        assert voc.is_safe(w) and voc.is_safe(w.upper()), w
+    for w in ("hope", "bill", "chase", "paris", "brown", "grant", "john", "mary", "smith"):
+        assert not voc.is_safe(w), w
+    for name in ("first_names", "surnames", "cities", "states", "countries"):
+        single = [e.lower() for e in load_list("en", name) if " " not in e]
+        assert not [e for e in single if e in voc.safe], name
+    assert len(voc.safe) > 20_000 and voc.zipf["the"] == 7
+
+
+def test_other_locales_have_no_vocabulary():
+    assert not load_vocabulary("es") and not load_vocabulary("de")
+
+
+def test_a_model_span_made_only_of_safe_words_is_dropped_in_any_case():
+    text = "Neuro: Alert and oriented x3.\nNEURO: ALERT, FOLLOWS COMMANDS\ncv: tachycardic on bipap"
+    spans = [_span(text, "Alert"), _span(text, "ALERT"), _span(text, "tachycardic", "LOCATION"),
+             _span(text, "FOLLOWS COMMANDS")]
+    assert _run(text, spans) == []
+
+
+def test_a_span_with_a_word_outside_the_vocabulary_stays():
+    text = "Seen by Zorbanek, family at bedside; Alert Zorbanek called"
+    spans = [_span(text, "Zorbanek"), _span(text, "Alert Zorbanek")]
+    assert _run(text, spans) == ["Zorbanek", "Alert Zorbanek"]
+
+
+def test_strong_evidence_keeps_a_span_of_ordinary_words():
+    text = "Attending: Stable\nSeen by Dr. Alert today.\nPt transferred to Dover General. Called 911."
+    titled = _span(text, "Alert")
+    labelled = _span(text, "Stable")
+    listed = _span(text, "General", "LOCATION")
+    hit = Span("d", listed.start, listed.end, "LOCATION", "HOSPITAL", "dict:hospitals")
+    assert _run(text, [labelled, titled, listed], [hit]) == ["Stable", "Alert", "General"]
+
+
+def test_an_institution_made_of_ordinary_words_stays():
+    text = "Transferred from University Hospital; seen at general clinic"
+    spans = [_span(text, "University Hospital", "LOCATION"), _span(text, "general", "LOCATION")]
+    assert _run(text, spans) == ["University Hospital"]
+
+
+def test_a_label_that_is_not_a_phi_field_is_no_evidence():
+    text = "Neuro: Alert\nSkin: Intact"
+    assert _run(text, [_span(text, "Alert"), _span(text, "Intact", "LOCATION")]) == []
+
+
+def test_professions_dates_and_numbers_are_not_judged():
+    text = "Works as a nurse. Seen on Monday. Bed 5."
+    spans = [_span(text, "nurse", "PROFESSION"), _span(text, "Monday", "DATE"), _span(text, "Bed 5", "LOCATION")]
+    assert _run(text, spans) == ["nurse", "Monday", "Bed 5"]
+
+
+def test_spanish_and_german_packs_do_not_run_the_step():
+    for code in ("es", "de"):
+        assert "drop_safe_word_spans_en" not in pack_for(code).steps
+    assert pack_for("en").steps[:-1] == pack_for("es").steps
+
+
+def test_english_gazetteer_tags_safe_words_and_frequency_without_case():
+    from models.crf_tags import Gazetteer
+    from models.words import tokenize
+
+    gaz = Gazetteer.for_locale("en")
+    for text in ("Heparin drip titrated", "HEPARIN DRIP TITRATED", "heparin drip titrated"):
+        tags = gaz.tag(tokenize(text))
+        assert "B-voc:safe" in tags[0] and "B-voc:safe" in tags[1]
+    assert not any(k.startswith("voc:") for k in Gazetteer.for_locale("es").lists)
+
+
+def test_caseless_shapes_read_alike_in_capitals_lower_and_mixed_case():
+    from models.crf_features import token_features
+    from models.words import tokenize
+
+    def shn(text: str) -> list[list[str]]:
+        feats = token_features(text, tokenize(text), caseless=True)
+        return [[f for f in fs if f.startswith("shn")] for fs in feats]
+
+    mixed = shn("Foley to gravity, K-cl 20 meq")
+    assert mixed == shn("FOLEY TO GRAVITY, K-CL 20 MEQ") == shn("foley to gravity, k-cl 20 meq")
+    assert ["shn=a", "shn[1]=a"] == mixed[0]
+
+
+def test_english_crfs_get_caseless_features_spanish_keep_theirs():
+    from models.crf import CRFConfig
+    from models.train_config import TrainConfig
+
+    assert TrainConfig(locale="en").crf_config("crf").caseless
+    assert TrainConfig(locale="en-GB").crf_config("crf").caseless
+    assert not TrainConfig(locale="es").crf_config("crf").caseless
+    assert not TrainConfig(locale="en", crf={"caseless": False}).crf_config("crf").caseless
+    assert not CRFConfig().caseless      # a saved model without the setting reads as before
+
+
+def test_an_english_crf_saved_and_loaded_scores_its_ids_as_its_strings(tmp_path):
+    """The caseless group and the vocabulary tags reach the stack's per-form ids (crf_index)
+    exactly as the strings do, after a save and a load."""
+    from models.crf import CRFMember
+    from models.crf_stack import CRFStack
+    from models.crf_tags import Gazetteer
+    from models.train_config import TrainConfig
+    from models.words import bio_labels, spans_to_bio, tokenize
+    from pipeline.synthetic import generate_corpus
+
+    docs = generate_corpus(4, 3, variety="wide", part="train", split_seed=0)
+    docs += [d.__class__(d.doc_id + "-up", d.text.upper(), list(d.spans)) for d in docs[:2]]
+    labels = bio_labels(I2B2_2014.types)
+    items = [(d.text, tokenize(d.text)) for d in docs]
+    tags = [spans_to_bio(w, d.spans, labels) for d, (_, w) in zip(docs, items)]
+    cfg = TrainConfig(locale="en", crf={"max_iterations": 3}).crf_config("crf")
+    member = CRFMember.train("crf", items, tags, labels, cfg, gazetteer=Gazetteer.for_locale("en"))
+    member.save(tmp_path / "crf")
+    again = CRFMember.load(tmp_path / "crf")
+    assert again.config.caseless and "voc:safe" in again.gazetteer.lists
+    stack = CRFStack([again])
+    for text, words in items:
+        feats = stack.features(text, words)
+        assert any(f.startswith("shn=") for f in feats[0]) and any("voc:" in f for fs in feats for f in fs)
+        ids, ptr = stack.document_ids(text, words)
+        want_ids, want_ptr = stack.feature_ids(feats)
+        assert ids.tolist() == want_ids.tolist() and ptr.tolist() == want_ptr.tolist()
