@@ -18,8 +18,9 @@ A word is safe when a source lists it, it has a letter and two characters or mor
 knows it (Zipf >= 1: drops philter's typos and taxonomic Latin), and it is neither an entry (or a
 word of a multi-word entry) of the pack's own name and place lists nor in philter's first- or
 last-name lists (ambiguous words such as "hope", "bill", "brown" or "grant" are left out, even
-where a clinical sense exists). Writes ``pipeline/locales/en/vocab/safe_words.txt`` and
-``word_zipf.tsv`` (words with Zipf >= 3, their bucket), and prints how many entries each
+where a clinical sense exists). Writes ``pipeline/locales/en/vocab/safe_words.txt``,
+``ambiguous_words.txt`` (the words the pack's own lists took out: clinical or ordinary words that
+are also a listed surname and no listed first name, such as "foley" or "brown") and ``word_zipf.tsv`` (words with Zipf >= 3, their bucket), and prints how many entries each
 subtraction removed. Deterministic: the same archives give the same files.
 """
 from __future__ import annotations
@@ -106,6 +107,8 @@ def pack_names() -> tuple[set[str], dict[str, int]]:
 
 
 def build(folder: Path) -> dict:
+    from pipeline.locales import load_list
+
     nonames, philter_names = philter_sets(folder)
     clinical = medspacy_words(folder)
     zipf = zipf_table(folder)
@@ -115,7 +118,6 @@ def build(folder: Path) -> dict:
     no_pack = known - names
     safe = no_pack - philter_names
     removed_per_list = {}
-    from pipeline.locales import load_list
     for name in NAME_PLACE_LISTS:
         hit = {t for e in load_list("en", name) for t in WORD.findall(e.lower())} & known
         removed_per_list[name] = len(hit & names)
@@ -124,6 +126,14 @@ def build(folder: Path) -> dict:
               "medspacy 1.3.1 (MIT) en resources, kept to words wordfreq 3.1.1 knows; minus the pack's name and "
               "place lists and philter's name lists\n")
     (OUT / "safe_words.txt").write_text(header + "".join(w + "\n" for w in sorted(safe)), encoding="utf-8")
+    surnames = {e.lower() for e in load_list("en", "surnames") if WORD.fullmatch(e.lower())}
+    firsts = {e.lower() for n in ("first_names", "first_names_female", "first_names_male") for e in load_list("en", n)}
+    ambiguous = (known & surnames) - firsts
+    (OUT / "ambiguous_words.txt").write_text(
+        "# source: built by benchmarks/build_en_vocab.py: words that philter-lite 0.6.0's nonames whitelist or "
+        "medspacy 1.3.1's en resources list as clinical or ordinary English AND that the pack's surname list "
+        "holds (\"foley\", \"brown\"), first names left out: a surname-list hit on them alone is not evidence\n"
+        + "".join(w + "\n" for w in sorted(ambiguous)), encoding="utf-8")
     freq = sorted((w, int(z)) for w, z in zipf.items() if z >= 3.0 and WORD.fullmatch(w) and any(c.isalpha() for c in w))
     (OUT / "word_zipf.tsv").write_text(
         "# source: wordfreq 3.1.1 large_en (data CC BY-SA 4.0, https://github.com/rspeer/wordfreq); word and "
@@ -131,7 +141,7 @@ def build(folder: Path) -> dict:
         + "".join(f"{w}\t{b}\n" for w, b in freq), encoding="utf-8")
     return {"philter_nonames": len(nonames), "medspacy_words": len(clinical), "candidates": len(candidates),
             "known_to_wordfreq": len(known), "removed_pack_names_places": len(known - no_pack),
-            "removed_philter_names": len(no_pack - safe), "safe_words": len(safe), "zipf_words": len(freq),
+            "removed_philter_names": len(no_pack - safe), "safe_words": len(safe), "ambiguous_words": len(ambiguous), "zipf_words": len(freq),
             "pack_list_sizes": sizes, "removed_per_pack_list": removed_per_list}
 
 

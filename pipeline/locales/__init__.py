@@ -91,23 +91,29 @@ def load_vocabulary(locale: str) -> "Vocabulary":
     p = d / "safe_words.txt"
     if p.is_file():
         safe = {w.strip() for w in p.read_text(encoding="utf-8").splitlines() if w.strip() and not w.startswith("#")}
+    ambiguous: set[str] = set()
+    p = d / "ambiguous_words.txt"
+    if p.is_file():
+        ambiguous = {w.strip() for w in p.read_text(encoding="utf-8").splitlines() if w.strip() and not w.startswith("#")}
     p = d / "word_zipf.tsv"
     if p.is_file():
         for line in p.read_text(encoding="utf-8").splitlines():
             if line and not line.startswith("#"):
                 w, _, b = line.partition("\t")
                 zipf[w] = int(b)
-    return Vocabulary(frozenset(safe), zipf)
+    return Vocabulary(frozenset(safe), zipf, frozenset(ambiguous))
 
 
 class Vocabulary:
     """Lower-case words never PHI alone (``safe``) and each common word's integer Zipf bucket
-    (``zipf``: 3 to 7; a word absent is rarer). Built from maintained packages by
-    ``benchmarks/build_en_vocab.py``; see README, "English safe vocabulary"."""
+    (``zipf``: 3 to 7; a word absent is rarer), and the ``ambiguous`` words: clinical or ordinary
+    words that are also a listed surname ("foley", "brown"), PHI only with context. Built from
+    maintained packages by ``benchmarks/build_en_vocab.py``; see README, "English safe vocabulary"."""
 
-    def __init__(self, safe: frozenset[str], zipf: dict[str, int]):
+    def __init__(self, safe: frozenset[str], zipf: dict[str, int], ambiguous: frozenset[str] = frozenset()):
         self.safe = safe
         self.zipf = zipf
+        self.ambiguous = ambiguous
 
     def __bool__(self) -> bool:
         return bool(self.safe or self.zipf)

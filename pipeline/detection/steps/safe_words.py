@@ -12,9 +12,12 @@ Strong evidence, read from the text and from the spans' sources:
 * a title right before the span or at its start ("Dr. ", "Mrs ": the pack's titles);
 * a field label right before it on its line that asks for PHI (the pack's ``labels``:
   "Name:", "Attending:", "Hospital:");
-* a name or place list hit (a ``dict:`` candidate) overlapping it;
-* a structured rule (dates, ids, phones, ages: a ``rule:`` candidate of another category than
-  names and places) overlapping it;
+* a name or place list hit (a ``dict:`` candidate) overlapping it, unless the hit itself is made
+  only of safe and *ambiguous* words (a listed surname that is also a clinical or ordinary word,
+  "Foley", "Brown": a list hit on it alone says nothing);
+* a rule overlapping it: a structured one (dates, ids, phones, ages) or a context rule of names
+  and places (a name after "Dr", "wife", "per"; a place after "transferred from"), which found
+  the word by its context, not by its case;
 * an institution's shape: two words or more, one of them a word the pack says a place's name
   goes on with, four letters or more ("University Hospital", "Middletown General": found on
   generated English train notes, where 1 in 20 hospital names is made of ordinary words).
@@ -65,24 +68,27 @@ def _title_at(ctx: StepContext, span: Span) -> bool:
     return any(m.end() == span.start for m in ctx.words.title.finditer(ctx.text, lo, span.start))
 
 
-def _sourced(span: Span, candidates: Iterable[Span]) -> bool:
+def _sourced(span: Span, candidates: Iterable[Span], text: str, judged: frozenset[str]) -> bool:
     for c in candidates:
         if c.end <= span.start or c.start >= span.end:
             continue
-        if c.source.startswith("dict:"):
+        if c.source.startswith("dict:") and not safe_only(text[c.start:c.end], judged):
             return True
-        if c.source.startswith("rule:") and c.category in STRUCTURED:
+        if c.source.startswith("rule:"):
             return True
     return False
 
 
-def keeps(span: Span, ctx: StepContext, safe: frozenset[str], labels: re.Pattern) -> bool:
-    """Whether ``span`` stays: not judged, not made only of safe words, or with strong evidence."""
-    if span.category not in JUDGED or not safe_only(ctx.text[span.start:span.end], safe):
+def keeps(span: Span, ctx: StepContext, safe: frozenset[str], labels: re.Pattern,
+          judged: frozenset[str] | None = None) -> bool:
+    """Whether ``span`` stays: not judged, not made only of safe (or ambiguous) words, or with
+    strong evidence. ``judged``: the safe words and the ambiguous ones (``safe`` when None)."""
+    judged = safe if judged is None else judged
+    if span.category not in JUDGED or not safe_only(ctx.text[span.start:span.end], judged):
         return True
-    if span.source.startswith("rule:") and span.category in STRUCTURED:
+    if span.source.startswith("rule:"):
         return True
-    return (_sourced(span, (*ctx.candidates, *ctx.resolved)) or _title_at(ctx, span)
+    return (_sourced(span, (*ctx.candidates, *ctx.resolved), ctx.text, judged) or _title_at(ctx, span)
             or _label_before(ctx.text, span.start, labels) or _institution(ctx, span))
 
 
@@ -97,16 +103,18 @@ def label_pattern(labels: Iterable[str]) -> re.Pattern:
     return re.compile(r"(?:^|[^\w])(?:%s)\s*(?::|-|#|=)\s*$" % (alts or "(?!)"), re.IGNORECASE)
 
 
-def register_safe_word_step(name: str, safe: frozenset[str], labels: Iterable[str]) -> str:
-    """Register the ``merged``-stage step ``name`` that drops spans made only of ``safe`` words
-    (lower case) without strong evidence; ``labels``: the language's PHI field labels. Returns
-    ``name`` for the pack's list of steps."""
+def register_safe_word_step(name: str, safe: frozenset[str], labels: Iterable[str],
+                            ambiguous: frozenset[str] = frozenset()) -> str:
+    """Register the ``merged``-stage step ``name`` that drops spans made only of ``safe`` and
+    ``ambiguous`` words (lower case) without strong evidence; ``labels``: the language's PHI field
+    labels. Returns ``name`` for the pack's list of steps."""
     pattern = label_pattern(labels)
+    judged = safe | ambiguous
 
     @boundary_step(name, "merged", description="drop spans made only of safe words without strong evidence")
     def _step(spans: list[Span], ctx: StepContext) -> list[Span]:
         if not safe:
             return spans
-        return [s for s in spans if keeps(s, ctx, safe, pattern)]
+        return [s for s in spans if keeps(s, ctx, safe, pattern, judged)]
 
     return name

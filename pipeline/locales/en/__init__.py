@@ -22,9 +22,10 @@ PHI_LABELS = (
     "mrn", "id", "account", "ssn", "insurance", "member", "unit no", "room", "bed",
 )
 
+_VOCAB = load_vocabulary("en")
 STEPS = WESTERN_STEPS + (
     "strip_context_words", "drop_numbers_without_context",   # model, merged
-    register_safe_word_step("drop_safe_word_spans_en", load_vocabulary("en").safe, PHI_LABELS),   # merged
+    register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous),   # merged
 )
 
 PACK = register_pack("en", WORDS, STEPS)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pipeline.locales import load_list
+from pipeline.locales import load_list, load_vocabulary
 
 _FUNCTION = """a an the this that these those his her hers him he she they them their theirs our ours your yours my me
 we us it its i you who whom whose which what when where why how all any some no not none each every both either
@@ -76,10 +76,25 @@ _CLINICAL_ENDING = re.compile(r"(?:itis|emia|ectomy|otomy|ostomy|oscopy|ography|
 _WORD_ENDING = re.compile(r"(?:ed|ing|ly|ness|ment|ic|ical|ive|ous|ary|ful|less|able|ible)$")
 
 
-def is_safe_word(word: str) -> bool:
+def is_safe_word(word: str, vocabulary: bool = True) -> bool:
     """Whether ``word`` (any case) is never a name or a place in a clinical note. The one test to
-    swap for a fuller safe vocabulary."""
-    return word.lower().strip(".'") in _SAFE
+    swap for a fuller safe vocabulary: this stop set of ward words, and the pack's safe vocabulary
+    (``pipeline/locales/en/vocab/``, built from philter-lite, medspacy and wordfreq) unless
+    ``vocabulary`` is False: places ask without it, since the whitelist holds hospital acronyms
+    ("transferred from BMC") that the place's context does mark as PHI."""
+    w = word.lower().strip(".'")
+    return w in _SAFE or (vocabulary and w in _vocabulary().safe)
+
+
+def is_ambiguous_word(word: str) -> bool:
+    """Whether ``word`` is a listed surname that is also a clinical or ordinary word ("Foley",
+    "Brown"): a name only after a strong context ("Dr", "wife", "RN"), never after "with" or "per"."""
+    return _clean(word).lower() in _vocabulary().ambiguous
+
+
+@lru_cache(maxsize=1)
+def _vocabulary():
+    return load_vocabulary("en")
 
 
 @lru_cache(maxsize=None)
@@ -118,7 +133,7 @@ def looks_like_name(word: str, strong: bool, cased: bool = False) -> bool:
     "wife") a rare word, or a word not among the commonest written with a capital in a line
     that has lower case (``cased``: "son Jim", while "son brought" is no name)."""
     w = _clean(word)
-    if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w):
+    if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w) or (not strong and is_ambiguous_word(w)):
         return False
     z = zipf(w)
     if w.lower() in _listed("person"):
@@ -146,7 +161,7 @@ def looks_like_place(word: str, strong: bool) -> bool:
     ("transferred from", "lives in"): not a safe word, and a listed place or name, or a rare word
     (a strong context), or an abbreviation in capitals that is no ward's."""
     w = _clean(word)
-    if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w):
+    if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w, vocabulary=False):
         return False
     z = zipf(w)
     if w.lower() in _listed("place") or w.lower() in _listed("person"):

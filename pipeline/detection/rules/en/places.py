@@ -59,7 +59,7 @@ def _mixed_case(text: str, i: int) -> bool:
 def _abbreviation(word: str, text: str, i: int) -> bool:
     """A hospital's abbreviation: 2 to 6 capitals, no ward's and no English word, written in
     capitals in a line that has lower case (in an ALL-CAPS line: a rare word only)."""
-    if not re.fullmatch(r"[A-Z]{2,6}", word) or is_safe_word(word):
+    if not re.fullmatch(r"[A-Z]{2,6}", word) or is_safe_word(word, vocabulary=False):
         return False
     z = zipf(word)
     if _mixed_case(text, i):
@@ -77,7 +77,7 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
                 break
             word = m.group(1)
             low = word.lower()
-            if low in _NOT_PLACE or (is_safe_word(word) and low not in _GENERIC):
+            if low in _NOT_PLACE or (is_safe_word(word, vocabulary=False) and low not in _GENERIC):
                 break
             if low in _GENERIC:
                 pos = m.start(1)
@@ -85,7 +85,7 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
                 continue
             possessive = low.endswith("'s") and pos == h.start()   # "St. Anne's Hospital"
             if not (possessive or looks_like_place(word, True)
-                    or (word[:1].isupper() and _mixed_case(text, m.start()) and not is_safe_word(word))):
+                    or (word[:1].isupper() and _mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False))):
                 break
             named, pos, start = True, m.start(1), m.start(1)
         if named:
