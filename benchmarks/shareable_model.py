@@ -66,7 +66,8 @@ def main() -> int:
     for name, r in rows.items():
         print(f"{name:<12}" + "".join(f"{r[k]:>9.4f}" for k in keys))
     print(f"{'difference':<12}" + "".join(f"{rows['shareable'][k] - rows['original'][k]:>+9.4f}" for k in keys))
-    print(f"removed: {report.phi_only_words} PHI-only words; " + "; ".join(
+    print(f"words treated as PHI: {report.phi_words} ({report.phi_words_seen_outside_phi} also seen outside PHI); "
+          f"public words kept: {report.public_words_kept}; " + "; ".join(
         f"{m}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for m, c in report.members.items()))
     return 0
 
