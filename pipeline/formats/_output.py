@@ -83,7 +83,8 @@ def target_paths(docs: Iterable[Document], out_dir: str | os.PathLike, suffix: s
             raise FormatError(str(out), f"document id {doc_id!r} cannot be used as a file name: {problem}")
         key = name_key(doc_id)  # refuse ids that collide on case-insensitive file systems too
         if key in seen:
-            raise FormatError(str(out), f"two documents share the id {doc_id!r} (letter case aside)")
+            raise FormatError(str(out), f"two documents share the id {doc_id!r} "
+                                        "(letter case, Unicode form and trailing dots aside)")
         seen.add(key)
         parts = doc_id.split("/")
         paths.append(out.joinpath(*parts[:-1], parts[-1] + suffix))
