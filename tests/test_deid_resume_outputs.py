@@ -17,6 +17,7 @@ from pipeline.engines.manifest import MANIFEST_FILE
 from pipeline.formats import brat as brat_format
 from pipeline.formats import read_collection
 from pipeline.schemas import MEDDOCAN
+from test_deid_leaks import project  # noqa: F401 - a fixture
 
 SAMPLE = Path(__file__).parent / "fixtures" / "meddocan" / "brat"
 
@@ -167,3 +168,27 @@ def test_the_model_is_named_by_its_content_not_its_folder(tmp_path):
     assert content_digest(a) == content_digest(b)
     (b / "members" / "crf" / "model.bin").write_bytes(b"weightz")
     assert content_digest(a) != content_digest(b)
+
+
+# ------------------------------------------------------------------ item 4 for project runs
+
+def test_a_project_resume_writes_again_a_stored_output_it_would_not_write(project):
+    """A project run's outputs are rows (saved in transactions, never half a row), but a stored
+    output that differs from what the resumed run writes (and leak-checks) is written again, so
+    what is exported is what was checked."""
+    import store
+    from services import worker
+    from test_deid_leaks import _interrupted_run
+
+    path, pid, ids = project
+    run_id = _interrupted_run(path, pid)
+    db = store.connect(path)
+    (first,) = store.list_deid_outputs(db, run_id)
+    good = store.get_deid_output(db, run_id, first.doc_id).text
+    db.execute("UPDATE deid_outputs SET text = substr(text, 1, 10) WHERE run_id = ? AND doc_id = ?",
+               [run_id, first.doc_id])
+    db.conn.commit()
+    res = worker.run_inline(path, "deidentify", {"run_id": run_id, "risk": False})
+    assert res["resume_mismatches"] == 1 and res["saved"] == 3 and res["leaks"] == 0
+    assert store.get_deid_output(db, run_id, first.doc_id).text == good
+    db.close()

@@ -20,7 +20,8 @@ HELP = "write a shareable copy of a model version (without features and vocabula
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shareable", action="store_true",
-                   help="remove what the model learned from words seen inside PHI, even once (required: a model is PHI)")
+                   help="remove what the model learned from words seen inside PHI, even once "
+                        "(required: a model is PHI)")
     p.add_argument("--out", required=True, metavar="DIR", help="new folder for the copy (must not exist)")
     p.add_argument("--model", metavar="MODEL_DIR", help="a version folder, or a models folder (its active version)")
     p.add_argument("--train", metavar="PATH", help="the annotated documents the version was trained on")
