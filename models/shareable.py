@@ -11,11 +11,14 @@ What the copy drops, decided from the training documents and their gold spans:
 
 * *PHI words* are the (lower-cased, accent-stripped) word tokens that occur inside a PHI span of
   the training notes even once, wherever else they occur: a surname annotated in ten notes and
-  missed by the annotator in an eleventh is still a name (issue 29). The one exception is the
-  closed-class public words of the locale packs (:data:`PUBLIC_WORDS`: function words, titles,
-  street and institution words such as "de", "dr", "calle", "hospital"), which name nobody and
-  which most address and organisation spans hold; *safe words* are the other words seen in the
-  notes ("paciente");
+  missed by the annotator in an eleventh is still a name (issue 29). Two exceptions, both
+  measured by ``benchmarks/shareable_model.py``: the closed-class public words of the locale
+  packs (:data:`PUBLIC_WORDS`: function words, titles, street and institution words such as
+  "de", "dr", "calle", "hospital"), which name nobody and which most address and organisation
+  spans hold; and words seen inside date, age or profession spans only
+  (:data:`COMMON_WORD_CATEGORIES`: "marzo", "años", "agricultor") that are also seen outside
+  PHI, which are everyday words. *Safe words* are the other words seen in the notes
+  ("paciente");
 * CRF features whose word values are not all safe words (``w``, ``w[k]``, bigrams, line keys,
   the line's first word) or whose prefix/suffix occurs in no safe word are removed with their
   weights; non-lexical features (shapes, lengths, positions, rule and gazetteer hits, cluster
@@ -84,21 +87,20 @@ class ShareableReport:
 
 # --------------------------------------------------------------------------- which words are safe
 
-def _phi_mask(doc: Document, starts: Sequence[int], ends: Sequence[int]) -> list[bool]:
-    """Per word token: does it overlap a gold span of ``doc``?"""
-    spans = sorted((s.start, s.end) for s in doc.spans)
+def _span_categories(doc: Document, starts: Sequence[int], ends: Sequence[int]) -> list[frozenset[str]]:
+    """Per word token: the categories of the gold spans of ``doc`` it overlaps (empty: outside PHI)."""
+    spans = sorted((s.start, s.end, s.category) for s in doc.spans)
     out = []
     k = 0
     for a, b in zip(starts, ends):
         while k < len(spans) and spans[k][1] <= a:
             k += 1
-        j, hit = k, False
+        j, cats = k, set()
         while j < len(spans) and spans[j][0] < b:
             if spans[j][1] > a:
-                hit = True
-                break
+                cats.add(spans[j][2])
             j += 1
-        out.append(hit)
+        out.append(frozenset(cats))
     return out
 
 
@@ -118,17 +120,32 @@ def _public_words() -> frozenset[str]:
 PUBLIC_WORDS = _public_words()
 
 
+#: Categories whose values are written in everyday words ("12 de marzo", "53 años",
+#: "agricultor"): a word seen inside one of these spans *and* outside every span is an ordinary
+#: word, not PHI. Every other category (names, ids, contacts, places, other) is treated strictly.
+COMMON_WORD_CATEGORIES = frozenset({"DATE", "AGE", "PROFESSION"})
+
+
 def word_sets(docs: Iterable[Document], public: frozenset[str] = PUBLIC_WORDS) -> dict[str, set[str]]:
     """The training notes' words by where they were seen: ``outside`` (some occurrence outside
-    every gold span), ``inside`` (some occurrence inside one), ``phi`` (inside, and not public),
-    ``safe`` (seen, and not PHI)."""
+    every gold span), ``inside`` (some occurrence inside one), ``phi`` (what the copy treats as
+    PHI: every non-public word inside a span of an identifying category, even once; a word inside
+    only date, age or profession spans when it is never seen outside PHI), ``safe`` (the rest)."""
     outside: set[str] = set()
-    inside: set[str] = set()
+    strict: set[str] = set()
+    common: set[str] = set()
     for doc in docs:
         w = tokenize(doc.text)
-        for tok, in_phi in zip(w.tokens, _phi_mask(doc, w.starts, w.ends)):
-            (inside if in_phi else outside).add(norm_token(tok))
-    phi = inside - public
+        for tok, cats in zip(w.tokens, _span_categories(doc, w.starts, w.ends)):
+            word = norm_token(tok)
+            if not cats:
+                outside.add(word)
+            elif cats <= COMMON_WORD_CATEGORIES:
+                common.add(word)
+            else:
+                strict.add(word)
+    inside = strict | common
+    phi = (strict | (common - outside)) - public
     return {"outside": outside, "inside": inside, "phi": phi, "safe": (outside | inside) - phi}
 
 

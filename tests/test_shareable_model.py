@@ -162,3 +162,17 @@ def test_issue29_a_name_missed_once_is_not_in_the_shareable_copy(docs, tmp_path,
     assert report["members"]["crf"]["features_kept"] == len(kept) and report["members"]["crf"]["features_removed"] > 0
     assert NAME.lower() not in printed.lower() and NAME.lower() not in json.dumps(report).lower()
     assert "kept" in printed and "also seen outside PHI" in printed
+
+
+def test_issue29_everyday_words_of_date_and_age_spans_stay_when_seen_outside_phi():
+    from pipeline.spans import Document, Span
+    text = "Varón de 53 años, ingresa el 3 de marzo. Hace años que fuma; marzo fue peor. Vive con Marzo Ruiz.\n"
+    age, date = text.index("53 años"), text.index("3 de marzo")
+    name = text.index("Marzo Ruiz")
+    doc = Document("d", text, [Span("d", age, age + 7, "AGE", "EDAD_SUJETO_ASISTENCIA"),
+                               Span("d", date, date + 10, "DATE", "FECHAS")])
+    safe, phi = safe_and_phi_words([doc])
+    assert {"anos", "marzo"} <= safe and "53" in phi          # ordinary words stay; the number never seen outside
+    named = Document("e", text, [*doc.spans, Span("e", name, name + 10, "NAME", "NOMBRE_SUJETO_ASISTENCIA")])
+    safe, phi = safe_and_phi_words([named])
+    assert "marzo" in phi and "ruiz" in phi and "anos" in safe   # once inside a name: PHI everywhere
