@@ -11,14 +11,13 @@ What the copy drops, decided from the training documents and their gold spans:
 
 * *PHI words* are the (lower-cased, accent-stripped) word tokens that occur inside a PHI span of
   the training notes even once, wherever else they occur: a surname annotated in ten notes and
-  missed by the annotator in an eleventh is still a name (issue 29). Two exceptions, both
-  measured by ``benchmarks/shareable_model.py``: the closed-class public words of the locale
-  packs (:data:`PUBLIC_WORDS`: function words, titles, street and institution words such as
-  "de", "dr", "calle", "hospital"), which name nobody and which most address and organisation
-  spans hold; and words seen inside date, age or profession spans only
-  (:data:`COMMON_WORD_CATEGORIES`: "marzo", "años", "agricultor") that are also seen outside
-  PHI, which are everyday words. *Safe words* are the other words seen in the notes
-  ("paciente");
+  missed by the annotator in an eleventh is still a name (issue 29). Not words: punctuation
+  (``,`` ``/`` ``.`` inside addresses, dates and e-mails). Kept as public: the closed-class words
+  of the locale packs (:data:`PUBLIC_WORDS`: function words, titles, street and institution
+  words such as "de", "dr", "calle", "hospital"), which name nobody and which most address and
+  organisation spans hold. Without either exception the copy lost 22 points of document recall
+  on MEDDOCAN dev (``benchmarks/shareable_model.py``). *Safe words* are the other words of the
+  notes ("paciente");
 * CRF features whose word values are not all safe words (``w``, ``w[k]``, bigrams, line keys,
   the line's first word) or whose prefix/suffix occurs in no safe word are removed with their
   weights; non-lexical features (shapes, lengths, positions, rule and gazetteer hits, cluster
@@ -29,8 +28,8 @@ What the copy drops, decided from the training documents and their gold spans:
   such words are then split into smaller pieces or read as unknown.
 
 The copy is written with owner-only modes too (it is still a clinical model); ``shareable.json``
-inside it says what was removed and what was kept, in counts (never the words). Its accuracy cost is measured by
-``benchmarks/shareable_model.py``.
+inside it says what was removed and what was kept, in counts (never the words). Its accuracy
+cost is measured by ``benchmarks/shareable_model.py``.
 """
 from __future__ import annotations
 
@@ -120,32 +119,22 @@ def _public_words() -> frozenset[str]:
 PUBLIC_WORDS = _public_words()
 
 
-#: Categories whose values are written in everyday words ("12 de marzo", "53 años",
-#: "agricultor"): a word seen inside one of these spans *and* outside every span is an ordinary
-#: word, not PHI. Every other category (names, ids, contacts, places, other) is treated strictly.
-COMMON_WORD_CATEGORIES = frozenset({"DATE", "AGE", "PROFESSION"})
+def _is_word(token: str) -> bool:
+    """A token with a letter or a digit; punctuation (``,`` ``/`` ``-`` ``.``) names nobody."""
+    return any(c.isalnum() for c in token)
 
 
 def word_sets(docs: Iterable[Document], public: frozenset[str] = PUBLIC_WORDS) -> dict[str, set[str]]:
     """The training notes' words by where they were seen: ``outside`` (some occurrence outside
-    every gold span), ``inside`` (some occurrence inside one), ``phi`` (what the copy treats as
-    PHI: every non-public word inside a span of an identifying category, even once; a word inside
-    only date, age or profession spans when it is never seen outside PHI), ``safe`` (the rest)."""
+    every gold span), ``inside`` (some occurrence inside one), ``phi`` (inside, even once,
+    wherever else: every such word but the public ones and punctuation), ``safe`` (the rest)."""
     outside: set[str] = set()
-    strict: set[str] = set()
-    common: set[str] = set()
+    inside: set[str] = set()
     for doc in docs:
         w = tokenize(doc.text)
         for tok, cats in zip(w.tokens, _span_categories(doc, w.starts, w.ends)):
-            word = norm_token(tok)
-            if not cats:
-                outside.add(word)
-            elif cats <= COMMON_WORD_CATEGORIES:
-                common.add(word)
-            else:
-                strict.add(word)
-    inside = strict | common
-    phi = (strict | (common - outside)) - public
+            (inside if cats else outside).add(norm_token(tok))
+    phi = {x for x in inside if _is_word(x)} - public
     return {"outside": outside, "inside": inside, "phi": phi, "safe": (outside | inside) - phi}
 
 
