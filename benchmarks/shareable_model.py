@@ -6,7 +6,8 @@ Trains a version on ``<corpus>/train`` (or takes one with ``--model``), writes i
 
     python benchmarks/shareable_model.py --corpus ../shared/data/meddocan
     python benchmarks/shareable_model.py --corpus ../shared/data/meddocan --model MODELS_DIR
-    python benchmarks/shareable_model.py --corpus ../shared/data/meddocan --members crf --train-notes 200 --dev-notes 100
+    python benchmarks/shareable_model.py --corpus ../shared/data/meddocan --members crf --train-notes 200 \\
+        --dev-notes 100
 """
 from __future__ import annotations
 

@@ -109,9 +109,9 @@ def _done_ids(docs, out: Path, fmt: str, schema, secret: bytes, fingerprint: str
 
 def check_fingerprint(out: Path, fingerprint: str) -> None:
     """Refuse to add to a folder of outputs written with another profile, key, locale, schema or
-    detection model (one line,
-    before anything is written). A folder holding files but no fingerprint (written before
-    fingerprints, or by hand) cannot be checked, so adding to it is refused too."""
+    detection model (one line, before anything is written). A folder holding files but no
+    fingerprint (written before fingerprints, or by hand) cannot be checked, so adding to it is
+    refused too."""
     from pipeline.deid.fingerprint import mismatch, read_fingerprint_file
 
     stored = read_fingerprint_file(out)
