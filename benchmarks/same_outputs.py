@@ -65,8 +65,8 @@ def _hash_tree(root: Path, skip_meta: bool = False) -> dict[str, str]:
             continue
         rel = f.relative_to(root).as_posix()
         rel = _NAMES.sub("<name>", rel)
-        if f.name == ".deid-fingerprint.json" and skip_meta:
-            continue  # names the infill model's version, made on the clock
+        if f.name in (".deid-fingerprint.json", ".deid-manifest.json") and skip_meta:
+            continue  # name (or are keyed by) the infill model's version, made on the clock
         data = f.read_bytes()
         if skip_meta and f.suffix == ".json":
             data = json.dumps(_stable(json.loads(data)), sort_keys=True).encode()

@@ -6,6 +6,8 @@ Trains a version on ``<corpus>/train`` (or takes one with ``--model``), writes i
 
     python benchmarks/shareable_model.py --corpus ../shared/data/meddocan
     python benchmarks/shareable_model.py --corpus ../shared/data/meddocan --model MODELS_DIR
+    python benchmarks/shareable_model.py --corpus ../shared/data/meddocan --members crf --train-notes 200 \\
+        --dev-notes 100
 """
 from __future__ import annotations
 
@@ -43,10 +45,12 @@ def main() -> int:
     ap.add_argument("--corpus", required=True, help="folder with train/ and dev/ in brat")
     ap.add_argument("--model", help="a version trained on <corpus>/train (default: train a CRF-only one)")
     ap.add_argument("--members", default="crf,crf-rules", help="members to train without --model")
+    ap.add_argument("--train-notes", type=int, default=None, help="train on the first N train notes only")
+    ap.add_argument("--dev-notes", type=int, default=None, help="score on the first N dev notes only")
     args = ap.parse_args()
     corpus = Path(args.corpus)
-    train = read_collection(corpus / "train", "brat", MEDDOCAN)
-    dev = read_collection(corpus / "dev", "brat", MEDDOCAN)
+    train = read_collection(corpus / "train", "brat", MEDDOCAN)[:args.train_notes]
+    dev = read_collection(corpus / "dev", "brat", MEDDOCAN)[:args.dev_notes]
     with tempfile.TemporaryDirectory() as tmp:
         if args.model:
             model = Path(args.model)
@@ -66,7 +70,8 @@ def main() -> int:
     for name, r in rows.items():
         print(f"{name:<12}" + "".join(f"{r[k]:>9.4f}" for k in keys))
     print(f"{'difference':<12}" + "".join(f"{rows['shareable'][k] - rows['original'][k]:>+9.4f}" for k in keys))
-    print(f"removed: {report.phi_only_words} PHI-only words; " + "; ".join(
+    print(f"words treated as PHI: {report.phi_words} ({report.phi_words_seen_outside_phi} also seen outside PHI); "
+          f"public words kept: {report.public_words_kept}; " + "; ".join(
         f"{m}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for m, c in report.members.items()))
     return 0
 

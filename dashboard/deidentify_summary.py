@@ -91,7 +91,8 @@ def _what_else_changed(counts: dict) -> list[str]:
     if counts.get("not_deidentified"):
         extra.append(f"{len(counts['not_deidentified'])} documents lacked the layer and were left out")
     if counts.get("resume_mismatches"):
-        extra.append(f"{counts['resume_mismatches']} earlier outputs differ from a rerun (secret or profile changed?)")
+        extra.append(f"{counts['resume_mismatches']} earlier outputs differed from what the resumed run writes "
+                     "and were written again")
     return extra
 
 

@@ -9,9 +9,15 @@ therefore owner-only like the database, and leaving the installation needs this 
 
 What the copy drops, decided from the training documents and their gold spans:
 
-* *safe words* are the (lower-cased, accent-stripped) word tokens that occur at least once
-  outside every PHI span of the training notes ("paciente", "de", "Dr"); every other word was
-  seen only inside PHI;
+* *PHI words* are the (lower-cased, accent-stripped) word tokens that occur inside a PHI span of
+  the training notes even once, wherever else they occur: a surname annotated in ten notes and
+  missed by the annotator in an eleventh is still a name (issue 29). Not words: punctuation
+  (``,`` ``/`` ``.`` inside addresses, dates and e-mails). Kept as public: the closed-class words
+  of the locale packs (:data:`PUBLIC_WORDS`: function words, titles, street and institution
+  words such as "de", "dr", "calle", "hospital"), which name nobody and which most address and
+  organisation spans hold. Without either exception the copy lost 22 points of document recall
+  on MEDDOCAN dev (``benchmarks/shareable_model.py``). *Safe words* are the other words of the
+  notes ("paciente");
 * CRF features whose word values are not all safe words (``w``, ``w[k]``, bigrams, line keys,
   the line's first word) or whose prefix/suffix occurs in no safe word are removed with their
   weights; non-lexical features (shapes, lengths, positions, rule and gazetteer hits, cluster
@@ -22,8 +28,8 @@ What the copy drops, decided from the training documents and their gold spans:
   such words are then split into smaller pieces or read as unknown.
 
 The copy is written with owner-only modes too (it is still a clinical model); ``shareable.json``
-inside it says what was removed, in counts. Its accuracy cost is measured by
-``benchmarks/shareable_model.py``.
+inside it says what was removed and what was kept, in counts (never the words). Its accuracy
+cost is measured by ``benchmarks/shareable_model.py``.
 """
 from __future__ import annotations
 
@@ -58,12 +64,20 @@ class NotShareable(WorkbenchError):
 
 @dataclass
 class ShareableReport:
-    """What a shareable copy removed, in counts (no words)."""
+    """What a shareable copy removed and kept, in counts (no words).
+
+    ``phi_words``: words seen inside a PHI span (all treated as PHI but the public ones);
+    ``phi_words_seen_outside_phi``: of those, the ones also seen outside every span (missed
+    annotations, or ordinary words inside a span), which a rule of "only ever inside PHI" would
+    have kept; ``public_words_kept``: public words (:data:`PUBLIC_WORDS`) seen inside PHI and
+    kept; ``safe_words``: the words kept."""
 
     version: str
     training_documents: int
     safe_words: int
-    phi_only_words: int
+    phi_words: int
+    phi_words_seen_outside_phi: int = 0
+    public_words_kept: int = 0
     members: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -72,34 +86,64 @@ class ShareableReport:
 
 # --------------------------------------------------------------------------- which words are safe
 
-def _phi_mask(doc: Document, starts: Sequence[int], ends: Sequence[int]) -> list[bool]:
-    """Per word token: does it overlap a gold span of ``doc``?"""
-    spans = sorted((s.start, s.end) for s in doc.spans)
+def _span_categories(doc: Document, starts: Sequence[int], ends: Sequence[int]) -> list[frozenset[str]]:
+    """Per word token: the categories of the gold spans of ``doc`` it overlaps (empty: outside PHI)."""
+    spans = sorted((s.start, s.end, s.category) for s in doc.spans)
     out = []
     k = 0
     for a, b in zip(starts, ends):
         while k < len(spans) and spans[k][1] <= a:
             k += 1
-        j, hit = k, False
+        j, cats = k, set()
         while j < len(spans) and spans[j][0] < b:
             if spans[j][1] > a:
-                hit = True
-                break
+                cats.add(spans[j][2])
             j += 1
-        out.append(hit)
+        out.append(frozenset(cats))
     return out
 
 
-def safe_and_phi_words(docs: Iterable[Document]) -> tuple[set[str], set[str]]:
-    """``(safe, phi_only)``: normalised words seen outside PHI at least once, and those seen
-    only inside PHI spans."""
+def _public_words() -> frozenset[str]:
+    """Closed-class words of the locale packs (normalised): function words, titles, street and
+    institution words. Lists shipped with the code, not learned from notes; they hold no names."""
+    from pipeline.locales.western import WORDS
+
+    words: set[str] = set()
+    for group in (WORDS.function_words, WORDS.titles, WORDS.street_words, WORDS.name_goes_on,
+                  WORDS.abbreviations, WORDS.abbreviations_4):
+        for w in group:
+            words.update(norm_token(t) for t in tokenize(w).tokens if any(c.isalpha() for c in t))
+    return frozenset(words)
+
+
+PUBLIC_WORDS = _public_words()
+
+
+def _is_word(token: str) -> bool:
+    """A token with a letter or a digit; punctuation (``,`` ``/`` ``-`` ``.``) names nobody."""
+    return any(c.isalnum() for c in token)
+
+
+def word_sets(docs: Iterable[Document], public: frozenset[str] = PUBLIC_WORDS) -> dict[str, set[str]]:
+    """The training notes' words by where they were seen: ``outside`` (some occurrence outside
+    every gold span), ``inside`` (some occurrence inside one), ``phi`` (inside, even once,
+    wherever else: every such word but the public ones and punctuation), ``safe`` (the rest)."""
     outside: set[str] = set()
     inside: set[str] = set()
     for doc in docs:
         w = tokenize(doc.text)
-        for tok, in_phi in zip(w.tokens, _phi_mask(doc, w.starts, w.ends)):
-            (inside if in_phi else outside).add(norm_token(tok))
-    return outside, inside - outside
+        for tok, cats in zip(w.tokens, _span_categories(doc, w.starts, w.ends)):
+            (inside if cats else outside).add(norm_token(tok))
+    phi = {x for x in inside if _is_word(x)} - public
+    return {"outside": outside, "inside": inside, "phi": phi, "safe": (outside | inside) - phi}
+
+
+def safe_and_phi_words(docs: Iterable[Document], public: frozenset[str] = PUBLIC_WORDS) -> tuple[set[str], set[str]]:
+    """``(safe, phi)``: the words a shareable copy may keep, and the words it treats as PHI:
+    every word seen inside a PHI span even once (but the public words), wherever else it was
+    seen."""
+    sets = word_sets(docs, public)
+    return sets["safe"], sets["phi"]
 
 
 def _affixes(words: Iterable[str]) -> set[str]:
@@ -140,15 +184,15 @@ def _clean_crf(member_dir: Path, safe: set[str], safe_affixes: set[str]) -> dict
     (member_dir / "attributes.txt").write_text("\n".join(names[i] for i in keep), encoding="utf-8")
     sp.save_npz(member_dir / "state.npz", state[keep] if keep else sp.csr_matrix((0, state.shape[1]),
                                                                                    dtype=state.dtype))
-    dropped_clusters = 0
+    dropped_clusters = kept_clusters = 0
     cpath = member_dir / "clusters.json"
     if cpath.is_file():
         clusters = json.loads(cpath.read_text(encoding="utf-8"))
         kept = {w: c for w, c in clusters.items() if w in safe}
-        dropped_clusters = len(clusters) - len(kept)
+        dropped_clusters, kept_clusters = len(clusters) - len(kept), len(kept)
         cpath.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
     return {"features_kept": len(keep), "features_removed": len(names) - len(keep),
-            "cluster_words_removed": dropped_clusters}
+            "cluster_words_kept": kept_clusters, "cluster_words_removed": dropped_clusters}
 
 
 def _clean_encoder(member_dir: Path, safe_words: set[str], safe_tokens: list[str]) -> dict[str, int]:
@@ -179,14 +223,15 @@ def _clean_encoder(member_dir: Path, safe_words: set[str], safe_tokens: list[str
                 arr[rows] = 0
                 tensors[key] = arr
         save_file(tensors, str(weights_path), metadata={"format": "pt"})
-    return {"vocabulary": len(vocab), "vocabulary_entries_renamed": len(drop)}
+    return {"vocabulary": len(vocab), "vocabulary_entries_kept": len(vocab) - len(drop),
+            "vocabulary_entries_renamed": len(drop)}
 
 
 # --------------------------------------------------------------------------- the copy
 
 def shareable_copy(model_dir: str | Path, out_dir: str | Path, training_docs: Sequence[Document]) -> ShareableReport:
     """Write a copy of the version at (or active in) ``model_dir`` into ``out_dir`` (which must
-    not exist) without what it learned from words seen only as PHI in ``training_docs``."""
+    not exist) without what it learned from words seen inside PHI in ``training_docs``."""
     src = resolve(model_dir)
     out = Path(out_dir)
     if out.exists():
@@ -194,11 +239,14 @@ def shareable_copy(model_dir: str | Path, out_dir: str | Path, training_docs: Se
     if not training_docs:
         raise NotShareable("a shareable copy needs the version's training documents with their gold spans")
     info = json.loads((src / VERSION_FILE).read_text(encoding="utf-8"))
-    safe, phi_only = safe_and_phi_words(training_docs)
+    sets = word_sets(training_docs)
+    safe, phi = sets["safe"], sets["phi"]
     safe_affixes = _affixes(safe)
     safe_tokens = sorted({t for d in training_docs for t in tokenize(d.text).tokens if norm_token(t) in safe})
     report = ShareableReport(version=str(info.get("name") or src.name), training_documents=len(training_docs),
-                             safe_words=len(safe), phi_only_words=len(phi_only))
+                             safe_words=len(safe), phi_words=len(phi),
+                             phi_words_seen_outside_phi=len(phi & sets["outside"]),
+                             public_words_kept=len(sets["inside"] & PUBLIC_WORDS))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".shareable-", dir=out.parent))
     try:

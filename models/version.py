@@ -8,6 +8,7 @@ leaves at most a ``.tmp-*`` directory that readers ignore, and never touches oth
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -65,6 +66,23 @@ class ModelVersionInfo:
         d = json.loads((p / VERSION_FILE).read_text(encoding="utf-8"))
         known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__ and k != "path"}
         return cls(path=str(p), **known)
+
+
+def content_digest(path: str | Path) -> str:
+    """SHA-256 over a model folder's files (relative names and bytes, in sorted order): which
+    model this is, whatever the folder is called or where it was copied (a de-identification
+    run's fingerprint names its detection model by it). Hidden temporary folders are left out."""
+    root = Path(path)
+    h = hashlib.sha256(b"model-folder-v1\x00")
+    files = sorted(p for p in root.rglob("*") if p.is_file()
+                   and not any(part.startswith(TMP_PREFIX) for part in p.relative_to(root).parts))
+    for f in files:
+        h.update(f.relative_to(root).as_posix().encode("utf-8") + b"\x00")
+        h.update(str(f.stat().st_size).encode("ascii") + b"\x00")
+        with open(f, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()
 
 
 def new_version_name(prefix: str = "v") -> str:

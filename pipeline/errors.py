@@ -10,7 +10,10 @@ from pipeline.spans import SpanError
 #: Characters that would break a one-line message or disguise what it names: C0/C1 controls
 #: (newline, carriage return, escape...), the Unicode line and paragraph separators, and the
 #: bidirectional overrides that can make a file name read backwards.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# control characters, line separators, and invisible formatting ones (bidi controls, zero-width
+# characters, the BOM): a name holding one must not reorder or hide part of a message
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+                          "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]")
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

@@ -11,7 +11,8 @@ Why a resumed run de-identifies its finished documents again (in memory, not sav
 document of a patient informs the others' surrogates and leak scan (see
 :mod:`pipeline.deid.batch`), so their spans are needed anyway, de-identification alone runs at
 hundreds of notes a second, and it gives an exact summary for the whole run and a check that
-the stored outputs are what this run would write (``resume_mismatches``). A resume with another
+the stored outputs are what this run would write: one that is not is written again, so what is
+exported is what was leak-checked (counted in ``resume_mismatches``). A resume with another
 profile, secret key or (paraphrase) language model is refused before anything is written: a
 run stores their fingerprint (:func:`pipeline.deid.run_fingerprint`) and the resume recomputes
 it; a run from before fingerprints is checked output by output first.
@@ -215,10 +216,11 @@ def _deidentify_run(ctx: JobContext, db: Database, run_id: int, project: store.P
             r = deid(doc)
             results.append(r)
             did = int(doc.doc_id)
-            if did in done:
-                if store.get_deid_output(db, run_id, did).text != r.text:
-                    mismatches += 1
+            if did in done and store.get_deid_output(db, run_id, did).text == r.text:
+                pass            # verified: what this run writes (and leak-checks), already stored
             else:
+                if did in done:     # stored, but not what this run writes: written again, counted
+                    mismatches += 1
                 pending.append((did, r.text, output_spans(r, inputs.input_layer[doc.doc_id]), len(r.leaks),
                                 r.output_id))
                 if len(pending) >= SAVE_EVERY:

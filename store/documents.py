@@ -8,6 +8,7 @@ store exactly as it was.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -100,6 +101,9 @@ def add_documents(db: Database, project_id: int, docs: Sequence[Document], *, la
         name = str(d.doc_id or "").strip()
         if not name:
             raise InvalidValueError("every document needs a name (its doc_id)")
+        if any(unicodedata.category(c) == "Cf" for c in name):   # bidi overrides, zero-width characters
+            raise InvalidValueError("a document name holds an invisible formatting character (a zero-width or "
+                                    "bidirectional control); nothing was imported")
         key = _name_key(name)
         if key in seen:
             (dupes if seen[key] == name else case_dupes).append(name)
@@ -110,7 +114,8 @@ def add_documents(db: Database, project_id: int, docs: Sequence[Document], *, la
     if dupes:
         raise DuplicateError(f"document names appear twice in this import: {_names(dupes)}")
     if case_dupes:
-        raise DuplicateError("document names in this import differ only in letter case from others in it: "
+        raise DuplicateError("document names in this import differ only in letter case, Unicode form or trailing "
+                             "dots from others in it: "
                              f"{_names(case_dupes)}")
 
     ids: list[int] = []
@@ -141,9 +146,11 @@ def add_documents(db: Database, project_id: int, docs: Sequence[Document], *, la
 
 
 def _name_key(name: str) -> str:
-    """Names equal under this key collide on a case-insensitive file system; the same rule as the
-    writers' (``pipeline.formats._output.name_key``), which the store may not import."""
-    return name.lower()
+    """Names equal under this key are one name to some file system (letter case, Unicode form,
+    trailing dots and spaces of a path part); the same rule as the writers'
+    (``pipeline.formats._output.name_key``), which the store may not import."""
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    return "/".join(part.rstrip(". ") for part in folded.split("/"))
 
 
 def _refuse_taken_names(db: Database, project_id: int, names: Sequence[str]) -> None:
@@ -159,8 +166,8 @@ def _refuse_taken_names(db: Database, project_id: int, names: Sequence[str]) -> 
     keys = {_name_key(n) for n in exact}
     cased = sorted(n for n in names if _name_key(n) in keys)
     if cased:
-        raise DuplicateError(f"project {project_id} already has documents whose names differ only in letter case "
-                             f"from {_names(cased)}; nothing was imported")
+        raise DuplicateError(f"project {project_id} already has documents whose names differ only in letter case, "
+                             f"Unicode form or trailing dots from {_names(cased)}; nothing was imported")
 
 
 def insert_spans(db: Database, doc_id: int, layer: str, spans: Sequence[Span]) -> None:

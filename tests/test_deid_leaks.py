@@ -28,6 +28,7 @@ from pipeline.deid import (DeidContext, Profile, builtin_profiles, deidentify, d
 from pipeline.deid import engine as deid_engine
 from apptest_helpers import demo_app, new_app, open_page, sign_in  # noqa: F401 - demo_app is a fixture
 from pipeline.deid.fingerprint import FINGERPRINT_FILE, mismatch
+from pipeline.engines.manifest import MANIFEST_FILE
 from pipeline.deid.leaks import field_text, find_leaks, needles, uncovered
 from pipeline.formats import write_collection
 from pipeline.schemas import I2B2_2014
@@ -319,7 +320,8 @@ def test_defect2_jsonl_meta_dropped_and_ids_pseudonymised(tmp_path, secret_file,
     assert [r["meta"] for r in recs] == [{"id": document_pseudonym(SECRET, FILE_ID)},
                                          {"id": document_pseudonym(SECRET, f"{FILE_ID}-b")}]
     assert {r["patient_id"] for r in recs} == {patient_pseudonym(SECRET, MRN)}
-    assert sorted(p.name for p in out.iterdir()) == sorted([FINGERPRINT_FILE, "documents.jsonl"])   # no mapping
+    assert sorted(p.name for p in out.iterdir()) == sorted([FINGERPRINT_FILE, MANIFEST_FILE,   # no mapping
+                                                            "documents.jsonl"])
     prof = tmp_path / "ward.json"
     prof.write_text(json.dumps({**builtin_profiles()["replace"].to_dict(), "name": "ward", "meta_keys": ["ward"]}),
                     encoding="utf-8")
@@ -340,7 +342,8 @@ def test_defect2_output_file_names_are_keyed_pseudonyms(tmp_path, secret_file, c
         assert tree_phi(tmp_path / fmt_out) == []
     name = document_pseudonym(SECRET, FILE_ID)
     assert name.startswith("doc-") and len(name) == 16
-    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == sorted([FINGERPRINT_FILE, f"{name}.ann", f"{name}.txt"])
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == sorted([FINGERPRINT_FILE, MANIFEST_FILE,
+                                                                         f"{name}.ann", f"{name}.txt"])
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == sorted(p.name for p in (tmp_path / "a").iterdir())
     other = tmp_path / "other.key"
     other.write_bytes(b"another-secret-0123456789abcdef!")

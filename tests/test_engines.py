@@ -154,8 +154,12 @@ def test_interrupted_run_resumes_to_the_same_files(ray_runtime, notes, tmp_path,
             raise KeyboardInterrupt
 
     out = tmp_path / "ray"
-    job = DeidJob(read_collection(src, "brat", get_schema("i2b2-2014")), load_profile("replace"),
-                  DeidContext(secret=SECRET, locale="en"), out, "brat", progress=stop)
+    from pipeline.deid import run_fingerprint
+    from pipeline.deid.fingerprint import schema_id
+    schema, profile = get_schema("i2b2-2014"), load_profile("replace")
+    job = DeidJob(read_collection(src, "brat", schema), profile, DeidContext(secret=SECRET, locale="en"), out,
+                  "brat", progress=stop,    # the fingerprint the command writes: its schema included
+                  fingerprint=run_fingerprint(profile, SECRET, "en", schema=schema_id(schema)))
     with pytest.raises(KeyboardInterrupt):
         RayEngine(RayOptions(docs_per_batch=16)).deidentify(job)
     partial = sorted(p.name for p in out.iterdir())

@@ -7,9 +7,11 @@ metadata the profile allows, and prints one summary line (documents, spans per c
 action, leaks found, ids renamed, metadata keys dropped). Exit status 3 when the leak check
 found input PHI in the output (text, metadata, ids or file names).
 
-The output folder holds a fingerprint of the profile and key (:mod:`pipeline.deid.fingerprint`,
-owner-only, no PHI): ``--resume`` (or ``--force``) with another profile or secret is refused
-before anything is written, so a folder never mixes two.
+The output folder holds a fingerprint of the profile, key, locale, schema and ``--model``
+(:mod:`pipeline.deid.fingerprint`, owner-only, no PHI): ``--resume`` (or ``--force``) with
+another of any is refused before anything is written, so a folder never mixes two. Outputs are
+moved into place whole and recorded with a keyed digest in the folder's manifest
+(:mod:`pipeline.engines.manifest`); ``--resume`` skips only documents whose files it vouches for.
 
 ``--profile paraphrase`` (or any profile with the ``paraphrase`` action) infills surrogates
 with a masked language model given by ``--infill-model`` (a folder written by
@@ -57,8 +59,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="label schema: meddocan, i2b2-2014, german-8, a JSON file, or auto (default)")
     p.add_argument("--locale", default="auto", help="surrogate lists and date order: en, es, de or auto (the schema's locale)")
     p.add_argument("--resume", action="store_true",
-                   help="skip documents already in the output folder (the rerun writes identical files); "
-                        "refused if the folder was written with another profile or secret")
+                   help="skip documents an interrupted run finished (each output checked against the folder's "
+                        "manifest; empty, truncated or unrecorded files are written again); refused if the folder "
+                        "was written with another profile, secret, locale, schema or --model")
     p.add_argument("--force", action="store_true",
                    help="write into an output folder that already holds files (of the same profile and secret)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of one line")
@@ -71,33 +74,44 @@ def _read(path: str, fmt: str, schema_arg: str):
     return read_collection_auto(path, fmt, schema_arg)
 
 
-def _done_ids(docs, out: Path, fmt: str, schema, secret: bytes) -> tuple[set[str], list]:
-    """Input ids of the documents an interrupted run already wrote (found by their pseudonyms),
-    and, for JSONL, the documents it wrote."""
-    from pipeline.deid import document_pseudonym
+def _done_ids(docs, out: Path, fmt: str, schema, secret: bytes, fingerprint: str) -> tuple[set[str], list]:
+    """Input ids of the documents an interrupted run finished (found by their pseudonyms), and,
+    for JSONL, the documents it wrote.
 
+    A document counts as finished only when each of its files is in the folder's manifest under
+    this fingerprint and still has the bytes recorded there (:mod:`pipeline.engines.manifest`):
+    a 0-byte or truncated file a killed run left, one edited since, or one no manifest vouches
+    for is written again."""
+    from pipeline.deid import document_pseudonym
+    from pipeline.engines.manifest import OutputManifest
+    from pipeline.errors import USER_ERRORS
+
+    manifest = OutputManifest(out, secret, fingerprint)
     if fmt == "jsonl":
         existing = out / "documents.jsonl"
-        if not existing.is_file():
+        if not manifest.verified(existing):
             return set(), []
         from pipeline.formats import read_collection
-        prior = read_collection(existing, "jsonl", schema)
+        try:
+            prior = read_collection(existing, "jsonl", schema)
+        except (*USER_ERRORS, ValueError):    # written but unreadable: write it again
+            return set(), []
         written = {d.doc_id for d in prior}
         return {d.doc_id for d in docs if document_pseudonym(secret, d.doc_id) in written}, prior
+    suffixes = {"brat": (".txt", ".ann"), "xml": (".xml",), "text": (".txt",)}[fmt]
     done = set()
     for d in docs:
         name = document_pseudonym(secret, d.doc_id)
-        if fmt == "brat" and (out / f"{name}.txt").is_file() and (out / f"{name}.ann").is_file():
-            done.add(d.doc_id)
-        elif fmt in ("xml", "text") and (out / f"{name}{'.xml' if fmt == 'xml' else '.txt'}").is_file():
+        if all(manifest.verified(out / f"{name}{suffix}") for suffix in suffixes):
             done.add(d.doc_id)
     return done, []
 
 
 def check_fingerprint(out: Path, fingerprint: str) -> None:
-    """Refuse to add to a folder of outputs written with another profile or key (one line,
-    before anything is written). A folder holding files but no fingerprint (written before
-    fingerprints, or by hand) cannot be checked, so adding to it is refused too."""
+    """Refuse to add to a folder of outputs written with another profile, key, locale, schema or
+    detection model (one line, before anything is written). A folder holding files but no
+    fingerprint (written before fingerprints, or by hand) cannot be checked, so adding to it is
+    refused too."""
     from pipeline.deid.fingerprint import mismatch, read_fingerprint_file
 
     stored = read_fingerprint_file(out)
@@ -107,7 +121,18 @@ def check_fingerprint(out: Path, fingerprint: str) -> None:
     what = mismatch(stored, fingerprint)
     if what is not None:
         raise DeidCommandError(f"{out} was written with another {what}; resuming would mix the two: "
-                               "use the same --profile, --secret-file and --locale, or an empty folder")
+                               "use the same --profile, --secret-file, --locale, --schema and --model, "
+                               "or an empty folder")
+
+
+def _model_id(model_dir: str | None) -> str | None:
+    """The ``--model`` folder's content digest (which model, wherever it lies), or None."""
+    if not model_dir:
+        return None
+    from models.version import content_digest
+    if not Path(model_dir).is_dir():
+        raise DeidCommandError(f"--model {model_dir}: no such model folder")
+    return content_digest(model_dir)
 
 
 def _infiller(args: argparse.Namespace, profile):
@@ -133,7 +158,8 @@ def run(args: argparse.Namespace) -> int:
     from cli.console import tqdm_progress
     from cli.engine_options import engine_from_args
     from pipeline.deid import DeidContext, load_profile, load_secret, run_fingerprint
-    from pipeline.deid.fingerprint import FINGERPRINT_FILE
+    from pipeline.deid.fingerprint import FINGERPRINT_FILE, schema_id
+    from pipeline.engines.manifest import MANIFEST_FILE
     from pipeline.engines import DeidJob
     from pipeline.schemas import default_locale
     from services.settings import project_secret
@@ -144,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         raise DeidCommandError(f"{out} exists and is not a folder")
     if out.resolve() == inp.resolve():
         raise DeidCommandError("--output must differ from --input (originals must not be overwritten)")
-    existing = [p for p in out.iterdir() if p.name != FINGERPRINT_FILE] if out.is_dir() else []
+    existing = [p for p in out.iterdir() if p.name not in (FINGERPRINT_FILE, MANIFEST_FILE)] if out.is_dir() else []
     if existing and not (args.force or args.resume):
         raise DeidCommandError(f"{out} is not empty; choose another folder, or pass --resume or --force")
     if args.format == "text" and not args.model:
@@ -154,15 +180,18 @@ def run(args: argparse.Namespace) -> int:
     secret = load_secret(args.secret_file) if args.secret_file else project_secret()
     schema, docs = _read(str(inp), args.format, args.schema)
     locale = args.locale if args.locale != "auto" else default_locale(schema)
-    if existing:            # before anything is written: the folder's profile, key and locale must be these
-        check_fingerprint(out, run_fingerprint(profile, secret, locale, infiller))
+    fingerprint = run_fingerprint(profile, secret, locale, infiller, schema=schema_id(schema),
+                                  model=_model_id(args.model))
+    if existing:            # before anything is written: the folder's profile, key, locale, schema, model
+        check_fingerprint(out, fingerprint)
     ctx = DeidContext(secret=secret, locale=locale, infiller=infiller)
 
-    done, prior = _done_ids(docs, out, args.format, schema, secret) if args.resume else (set(), [])
+    done, prior = _done_ids(docs, out, args.format, schema, secret, fingerprint) if args.resume else (set(), [])
     progress, close = tqdm_progress("deidentify", unit="doc")
     try:  # the engine de-identifies (detecting first with --model) and writes; local or on Ray
         s = engine_from_args(args).deidentify(DeidJob(docs, profile, ctx, out, args.format, frozenset(done), prior,
-                                                      model_dir=args.model, progress=progress))
+                                                      model_dir=args.model, progress=progress,
+                                                      fingerprint=fingerprint))
     finally:
         close()
 

@@ -1,5 +1,5 @@
 """``python -m pipeline export-model --shareable``: a copy of a model version that can leave the
-installation, without what it learned from words seen only as PHI (see :mod:`models.shareable`).
+installation, without what it learned from words seen inside PHI, even once (see :mod:`models.shareable`).
 
 A model folder holds identifiers of its training notes (CRF features name words, word clusters
 and tokenizer vocabularies list them), so it is PHI like the database and never copied out as it
@@ -15,12 +15,13 @@ import argparse
 from pipeline.errors import WorkbenchError
 
 NAME = "export-model"
-HELP = "write a shareable copy of a model version (without features and vocabulary seen only in PHI)"
+HELP = "write a shareable copy of a model version (without features and vocabulary of words seen inside PHI)"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shareable", action="store_true",
-                   help="remove what the model learned from words seen only inside PHI (required: a model is PHI)")
+                   help="remove what the model learned from words seen inside PHI, even once "
+                        "(required: a model is PHI)")
     p.add_argument("--out", required=True, metavar="DIR", help="new folder for the copy (must not exist)")
     p.add_argument("--model", metavar="MODEL_DIR", help="a version folder, or a models folder (its active version)")
     p.add_argument("--train", metavar="PATH", help="the annotated documents the version was trained on")
@@ -60,10 +61,14 @@ def run(args: argparse.Namespace) -> int:
             docs = docs + read_collection(args.dev, args.format, schema)
         model_dir = args.model
     report = shareable_copy(model_dir, args.out, docs)
-    removed = sum(m.get("features_removed", 0) for m in report.members.values())
-    renamed = sum(m.get("vocabulary_entries_renamed", 0) for m in report.members.values())
-    clusters = sum(m.get("cluster_words_removed", 0) for m in report.members.values())
-    print(f"shareable copy of {report.version} written to {args.out}: {removed} CRF features, {clusters} cluster "
-          f"words and {renamed} vocabulary entries seen only in PHI removed ({report.phi_only_words} such words in "
-          f"{report.training_documents} training documents)")
+    def total(key: str) -> int:
+        return sum(m.get(key, 0) for m in report.members.values())
+
+    print(f"shareable copy of {report.version} written to {args.out}: removed {total('features_removed')} CRF "
+          f"features, {total('cluster_words_removed')} cluster words and {total('vocabulary_entries_renamed')} "
+          f"vocabulary entries; kept {total('features_kept')} features, {total('cluster_words_kept')} cluster words "
+          f"and {total('vocabulary_entries_kept')} vocabulary entries")
+    print(f"words treated as PHI: {report.phi_words} seen inside a PHI span in {report.training_documents} training "
+          f"documents, {report.phi_words_seen_outside_phi} of them also seen outside PHI (removed all the same); "
+          f"{report.public_words_kept} public words (function, title, street and institution words) kept")
     return 0

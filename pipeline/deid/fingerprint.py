@@ -15,6 +15,11 @@ and refuses to go on when it differs:
   spans (``HMAC(secret, model name)``, or ``none`` when there was none and list surrogates were
   used): a resume with another model, or with one where there was none, would mix two kinds
   of surrogate in one run.
+* ``s``: where the caller names one (the folder command), the label schema the inputs were read
+  with (``HMAC(secret, schema JSON)``): another schema reads other spans from the same files.
+* ``d``: where spans were detected (the folder command's ``--model``), which detection model
+  found them (``HMAC(secret, model id)``, the model folder's content digest): another model finds
+  other spans. Absent when the input's own spans were used.
 
 Project runs keep it in ``deid_runs.fingerprint``; the folder command in a small owner-only file
 beside its outputs (:data:`FINGERPRINT_FILE`), which holds these two values and nothing else.
@@ -44,10 +49,17 @@ def profile_json(profile: Profile) -> str:
     return json.dumps(d, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
 
 
-def run_fingerprint(profile: Profile, secret: bytes, locale: str | None = None, infiller: object | None = None) -> str:
-    """``v1:k=<16 hex>:p=<16 hex>[:l=<locale>][:m=<16 hex>|none]`` for this profile, key,
-    (effective) locale and, for a paraphrase profile, language model (``infiller``: an object
-    with a ``name``, a name, or None).
+def schema_id(schema) -> str:
+    """A schema (:class:`pipeline.schemas.LabelSchema`) as canonical JSON, for ``schema=``."""
+    return json.dumps(json.loads(schema.to_json()), sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+
+
+def run_fingerprint(profile: Profile, secret: bytes, locale: str | None = None, infiller: object | None = None, *,
+                    schema: str | None = None, model: str | None = None) -> str:
+    """``v1:k=<16 hex>:p=<16 hex>[:l=<locale>][:m=<16 hex>|none][:s=<16 hex>][:d=<16 hex>]`` for
+    this profile, key, (effective) locale, for a paraphrase profile language model (``infiller``:
+    an object with a ``name``, a name, or None), and where given the schema (its JSON) and the
+    detection model (an id or content digest of its folder).
 
     >>> from pipeline.deid.profile import builtin_profiles
     >>> a = run_fingerprint(builtin_profiles()["redact"], b"0123456789abcdef")
@@ -63,6 +75,10 @@ def run_fingerprint(profile: Profile, secret: bytes, locale: str | None = None, 
     if profile.uses_paraphrase():
         name = infiller if isinstance(infiller, str) or infiller is None else getattr(infiller, "name", None)
         fp += ":m=" + (keyed_bytes(secret, "deid-fingerprint", "model", str(name)).hex()[:16] if name else "none")
+    if schema is not None:
+        fp += ":s=" + keyed_bytes(secret, "deid-fingerprint", "schema", schema).hex()[:16]
+    if model is not None:
+        fp += ":d=" + keyed_bytes(secret, "deid-fingerprint", "detector", model).hex()[:16]
     return fp
 
 
@@ -76,7 +92,7 @@ def _parts(fp: str) -> dict[str, str]:
 
 def mismatch(stored: str, current: str) -> str | None:
     """What differs between two fingerprints: ``"secret key"``, ``"profile"``, ``"locale"``,
-    ``"language model"`` or None (same).
+    ``"language model"``, ``"schema"``, ``"detection model"`` or None (same).
 
     A different key changes both values, so the key is compared first.
 
@@ -96,6 +112,10 @@ def mismatch(stored: str, current: str) -> str | None:
         return "locale"
     if a.get("m") != b.get("m"):
         return "language model"
+    if a.get("s") != b.get("s"):
+        return "schema"
+    if a.get("d") != b.get("d"):
+        return "detection model"
     return "fingerprint version"
 
 

@@ -5,6 +5,9 @@ output folder and every file is then moved into place with :func:`os.replace`, s
 output is always complete; a rerun overwrites it with identical bytes (or skips it with
 ``--resume``), never duplicates it. JSONL (one file): documents are appended in input order as
 the gap before them closes, to a temporary file that replaces ``documents.jsonl`` at the end.
+Each file moved into place is recorded in the folder's :class:`~pipeline.engines.manifest.OutputManifest`
+(when one is given), which is what a resume trusts. :func:`write_atomically` is the same for a
+batch written at once (the local engine).
 """
 from __future__ import annotations
 
@@ -19,6 +22,34 @@ from pipeline.spans import Document
 TMP_PREFIX = ".engine-tmp-"
 SUFFIX = {"brat": ".txt", "xml": ".xml", "text": ".txt"}
 JSONL_NAME = "documents.jsonl"
+
+
+def write_atomically(docs: Sequence[Document], out_dir: Path, fmt: str, manifest=None) -> list[Path]:
+    """Write ``docs`` (``write_collection``) into a private folder inside ``out_dir``, then move
+    each file into place and record it: a process killed midway leaves only finished files (and
+    a private folder the next run removes), never a 0-byte or half-written output."""
+    from pipeline.formats import write_collection
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    remove_stale_tmp(out)
+    tmp = out / f"{TMP_PREFIX}{uuid.uuid4().hex}"
+    try:
+        placed = []
+        for p in write_collection(docs, tmp, fmt):
+            dest = out / Path(p).relative_to(tmp)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            data = Path(p).read_bytes() if manifest is not None else None
+            os.replace(p, dest)
+            placed.append(dest)
+            if manifest is not None:
+                manifest.record(dest, data)
+                manifest.save(every=256)
+        return placed
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if manifest is not None:
+            manifest.save()
 
 
 def remove_stale_tmp(out_dir: Path) -> None:
@@ -41,12 +72,14 @@ class OutputSink:
 
     def __init__(self, docs: Sequence[Document], out_dir: Path, fmt: str, expected: set[int], *,
                  kept: Mapping[str, Document] | None = None,
-                 on_ordered: Callable[[int, object], None] | None = None, flush_every: int = 256):
+                 on_ordered: Callable[[int, object], None] | None = None, flush_every: int = 256,
+                 manifest=None):
         from pipeline.formats import write_collection  # noqa: F401 - fail early if formats is broken
 
         self.docs, self.out, self.fmt = docs, Path(out_dir), fmt
         self.expected, self.kept = expected, dict(kept or {})
         self.on_ordered = on_ordered
+        self.manifest = manifest            # pipeline.engines.manifest.OutputManifest, or None
         self.flush_every = flush_every
         self.tmp = self.out / f"{TMP_PREFIX}{uuid.uuid4().hex}"
         self.pending: dict[int, tuple[Document | None, object, bool]] = {}
@@ -91,7 +124,11 @@ class OutputSink:
         for p in write_collection(docs, self.tmp, self.fmt):
             dest = self.out / Path(p).relative_to(self.tmp)
             dest.parent.mkdir(parents=True, exist_ok=True)
+            data = Path(p).read_bytes() if self.manifest is not None else None
             os.replace(p, dest)
+            if self.manifest is not None:
+                self.manifest.record(dest, data)
+                self.manifest.save(every=self.flush_every)
 
     def _flush_jsonl(self) -> None:
         from pipeline.formats import write_collection
@@ -113,7 +150,11 @@ class OutputSink:
                 self._jsonl.close()
                 self._jsonl = None
                 os.replace(self.tmp / JSONL_NAME, self.out / JSONL_NAME)
+                if self.manifest is not None:
+                    self.manifest.record(self.out / JSONL_NAME)
         finally:
+            if self.manifest is not None:
+                self.manifest.save()
             if self._jsonl is not None:
                 self._jsonl.close()
             shutil.rmtree(self.tmp, ignore_errors=True)

@@ -18,10 +18,11 @@ class LocalEngine:
     name = "local"
 
     def deidentify(self, job: DeidJob):
-        from pipeline.deid import deidentify_batch, write_outputs
+        from pipeline.deid import deidentify_batch
+        from pipeline.engines._sink import write_atomically
 
         spans = detect_each(job.docs, job.model_dir) if job.model_dir else None
-        write_fingerprint(job)
+        manifest = write_fingerprint(job)
         batch = deidentify_batch(job.docs, job.profile, job.ctx, progress=job.progress, done_ids=job.done_ids,
                                  spans=spans)
         if job.fmt == "jsonl":
@@ -29,9 +30,9 @@ class LocalEngine:
 
             new = {r.doc_id: r.to_document() for r in batch.results}
             kept = prior_by_input(job.docs, job.prior, job.ctx.secret)
-            write_outputs(ordered_output(job.docs, new, kept), job.out_dir, "jsonl")
+            write_atomically(ordered_output(job.docs, new, kept), job.out_dir, "jsonl", manifest)
         elif batch.results:
-            write_outputs(batch.results, job.out_dir, job.fmt)
+            write_atomically([r.to_document() for r in batch.results], job.out_dir, job.fmt, manifest)
         return batch.summary
 
     def detect(self, job: DetectJob) -> DetectSummary:

@@ -308,10 +308,10 @@ class RayEngine:
         out = Path(job.out_dir)
         names = output_ids(docs, job.ctx.secret)  # outputs are named by pseudonyms: refuse clashes first
         todo = {i for i, d in enumerate(docs) if d.doc_id not in job.done_ids}
-        write_fingerprint(job)
+        manifest = write_fingerprint(job)
         acc = SummaryAccumulator()
         sink = OutputSink(docs, out, job.fmt, todo, kept=prior_by_input(docs, job.prior, job.ctx.secret),
-                          on_ordered=lambda i, slim: acc.add(slim))
+                          on_ordered=lambda i, slim: acc.add(slim), manifest=manifest)
         units = patient_units(docs, todo, self.opts.docs_per_batch, dict(job.ctx.patient_originals))
         rows = [{"unit": k, "payload": pickle.dumps(u, protocol=pickle.HIGHEST_PROTOCOL)} for k, u in enumerate(units)]
         threads = max(1, int(self.opts.cpus_per_worker))

@@ -76,6 +76,7 @@ class DeidJob:
     prior: Sequence[Document] = ()
     model_dir: str | None = None
     progress: Progress | None = None
+    fingerprint: str | None = None       # the run's, as the caller computed it (schema and model included)
 
 
 @dataclass
@@ -125,13 +126,27 @@ class RayOptions:
     docs_per_batch: int = DOCS_PER_BATCH
 
 
-def write_fingerprint(job: DeidJob) -> None:
-    """Record the job's profile and key in its output folder before the first output is written
-    (:mod:`pipeline.deid.fingerprint`): a later ``--resume`` checks it, whichever engine wrote."""
-    from pipeline.deid.fingerprint import run_fingerprint, write_fingerprint_file
+def job_fingerprint(job: DeidJob) -> str:
+    """The fingerprint the caller gave (``deidentify`` includes the schema and ``--model``), or
+    the one of the job's profile, key, locale and language model."""
+    from pipeline.deid.fingerprint import run_fingerprint
 
-    write_fingerprint_file(job.out_dir, run_fingerprint(job.profile, job.ctx.secret, job.ctx.locale,
-                                                        getattr(job.ctx, "infiller", None)))
+    if job.fingerprint:
+        return job.fingerprint
+    return run_fingerprint(job.profile, job.ctx.secret, job.ctx.locale, getattr(job.ctx, "infiller", None))
+
+
+def write_fingerprint(job: DeidJob):
+    """Record the job's fingerprint in its output folder before the first output is written
+    (:mod:`pipeline.deid.fingerprint`): a later ``--resume`` checks it, whichever engine wrote.
+    Returns the folder's :class:`~pipeline.engines.manifest.OutputManifest` under it, which the
+    writers record each finished output in."""
+    from pipeline.deid.fingerprint import write_fingerprint_file
+    from pipeline.engines.manifest import OutputManifest
+
+    fp = job_fingerprint(job)
+    write_fingerprint_file(job.out_dir, fp)
+    return OutputManifest(job.out_dir, job.ctx.secret, fp)
 
 
 def ordered_output(docs: Sequence[Document], new: Mapping[str, Document],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from pathlib import Path
 from typing import Iterable
 
@@ -32,13 +33,17 @@ def name_problem(name: str) -> str | None:
 
     A document id is a relative posix path (``ward7/note-1``): no absolute path or drive, no
     backslash, no empty, ``.`` or ``..`` part (``a//b`` would be written as ``a/b`` and collide),
-    no control character (a newline in a file name), no part longer than :data:`MAX_PART_BYTES`.
+    no control character (a newline in a file name), no invisible formatting character (a
+    bidirectional override that shows ``txt.exe`` as ``exe.txt``, a zero-width space that makes
+    two names look the same: Unicode category ``Cf``), no part longer than :data:`MAX_PART_BYTES`.
     Reasons never quote the name.
     """
     if not name or not name.strip():
         return "it is empty"
     if CONTROL_CHARACTERS.search(name):
         return "it holds a control character (a newline, tab or similar)"
+    if any(unicodedata.category(c) == "Cf" for c in name):
+        return "it holds an invisible formatting character (a zero-width or bidirectional control)"
     if _SURROGATE.search(name):
         return "it holds an unpaired surrogate (not valid Unicode)"
     if "\\" in name:
@@ -54,8 +59,16 @@ def name_problem(name: str) -> str | None:
 
 
 def name_key(name: str) -> str:
-    """Names equal under this key collide on case-insensitive file systems (macOS, Windows)."""
-    return name.lower()
+    """Names equal under this key are one name to some file system or to a reader's eye, so two
+    documents may not hold them: letter case (macOS, Windows), Unicode form (``José`` composed or
+    decomposed: macOS stores one form), and trailing dots and spaces of a path part (Windows
+    drops them: ``note.`` is ``note``). The store applies the same rule (``store.documents``).
+
+    >>> name_key("Ward/NOTE.") == name_key("ward/note") and name_key("Jose\u0301") == name_key("JOSÉ")
+    True
+    """
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    return "/".join(part.rstrip(". ") for part in folded.split("/"))
 
 
 def target_paths(docs: Iterable[Document], out_dir: str | os.PathLike, suffix: str) -> list[Path]:
@@ -70,7 +83,8 @@ def target_paths(docs: Iterable[Document], out_dir: str | os.PathLike, suffix: s
             raise FormatError(str(out), f"document id {doc_id!r} cannot be used as a file name: {problem}")
         key = name_key(doc_id)  # refuse ids that collide on case-insensitive file systems too
         if key in seen:
-            raise FormatError(str(out), f"two documents share the id {doc_id!r} (letter case aside)")
+            raise FormatError(str(out), f"two documents share the id {doc_id!r} "
+                                        "(letter case, Unicode form and trailing dots aside)")
         seen.add(key)
         parts = doc_id.split("/")
         paths.append(out.joinpath(*parts[:-1], parts[-1] + suffix))

@@ -260,9 +260,10 @@ def open_entries(paths: PathLike | Sequence[PathLike], suffixes: tuple[str, ...]
 
 def check_unique_ids(docs_ids: list[tuple[str, str]]) -> None:
     """Refuse ids the writers could not write back (:func:`~pipeline.formats._output.name_problem`)
-    and two documents whose ids are equal or differ only in letter case (one would overwrite the
-    other on export to a case-insensitive file system): ``docs_ids`` is ``[(doc_id, display), ...]``,
-    the id being the file's path inside its folder or zip, so naming it quotes no content."""
+    and two documents whose ids are equal or one under :func:`~pipeline.formats._output.name_key`
+    (letter case, Unicode form, trailing dots: one would overwrite the other on export, or two
+    notes would look like one): ``docs_ids`` is ``[(doc_id, display), ...]``, the id being the
+    file's path inside its folder or zip, so naming it quotes no content."""
     seen: dict[str, tuple[str, str]] = {}
     for doc_id, display in docs_ids:
         problem = name_problem(doc_id)
@@ -271,6 +272,7 @@ def check_unique_ids(docs_ids: list[tuple[str, str]]) -> None:
         key = name_key(doc_id)
         if key in seen:
             other_id, other = seen[key]
-            how = "is also used by" if other_id == doc_id else f"differs only in letter case from {other_id!r} in"
+            how = "is also used by" if other_id == doc_id else \
+                f"differs only in letter case, Unicode form or trailing dots from {other_id!r} in"
             raise FormatError(display, f"document id {doc_id!r} {how} {other}")
         seen[key] = (doc_id, display)

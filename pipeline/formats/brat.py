@@ -98,6 +98,10 @@ def parse_ann(ann: str, text: str, schema: LabelSchema, doc_id: str, display: st
 
 
 def _pairs(entries: list[Entry]) -> list[tuple[Entry, Entry]]:
+    # ``doc1.txt`` and ``doc1.TXT`` (or their .ann) share a stem: refused, where a mapping by stem
+    # would keep one silently and drop the other note with its spans
+    for suffix in (".txt", ".ann"):
+        check_unique_ids([(e.stem_id, e.display) for e in entries if e.suffix == suffix])
     txt = {e.stem_id: e for e in entries if e.suffix == ".txt"}
     ann = {e.stem_id: e for e in entries if e.suffix == ".ann"}
     for stem, e in ann.items():

@@ -142,7 +142,8 @@ def read_jsonl(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, lim
                 key = name_key(doc.doc_id)
                 if key in seen:
                     raise FormatError(e.display, "the document id repeats the one at "
-                                                 f"{seen[key]} (letter case aside)", lineno)
+                                                 f"{seen[key]} (letter case, Unicode form and trailing dots "
+                                                 "aside)", lineno)
                 seen[key] = f"{e.display}:{lineno}"
                 docs.append(doc)
             if len(docs) == n_before:
