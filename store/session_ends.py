@@ -70,7 +70,17 @@ def _open_locked(path: Path) -> int:
 
 def record_ended(db: Database, ended: Iterable[tuple[str, str]]) -> None:
     """Append ``(token_hash, expires_at)`` pairs (durably: fsynced before the row is deleted).
-    Raises :class:`WorkbenchError` in one line when the file cannot be written."""
+    Raises :class:`WorkbenchError` in one line when the file cannot be written.
+
+    >>> import tempfile, store
+    >>> from store.session_ends import ended_hashes, ended_path, record_ended
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> with store.connect(folder.name + "/w.db") as db:
+    ...     record_ended(db, [("ab" * 32, "2999-01-01T00:00:00")])
+    ...     ended_hashes(db) == {"ab" * 32}, ended_path(db).name
+    (True, 'w.db.sessions-ended')
+    >>> folder.cleanup()
+    """
     lines = "".join(f"{h} {exp}\n" for h, exp in ended)
     path = ended_path(db)
     if not lines or path is None:

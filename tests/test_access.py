@@ -19,7 +19,7 @@ def demo(tmp_path):
 
     db = store.connect(tmp_path / "w.db")
     pid = create_demo_project(db, n_docs=30)
-    store.create_user(db, "lea", "lead password", "lead")
+    store.create_user(db, "lea", "quiet harbour lantern 42", "lead")
     users = {u.username: u for u in store.list_users(db)}
     yield db, pid, users
     db.close()
