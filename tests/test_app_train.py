@@ -235,7 +235,9 @@ def test_form_passes_the_surrogate_copies_chosen_to_the_job(demo_app, monkeypatc
 @pytest.mark.parametrize("config, words", [({"augment_copies": -1}, "between 0 and"),
                                            ({"augment_copies": 99}, "between 0 and"),
                                            ({"augment_copies": "two"}, "whole number"),
-                                           ({"augment_copies": 1, "augment_crf": "yes"}, "true or false")])
+                                           ({"augment_copies": 1, "augment_crf": "yes"}, "true or false"),
+                                           ({"case_copies": 3}, "case copies must be"),
+                                           ({"case_copies": "upper"}, "whole number")])
 def test_bad_surrogate_settings_are_refused_in_one_line(config, words):
     with pytest.raises(tj.TrainingError) as e:
         tj.TrainParams.from_params({"project_id": 1, "config": config})
