@@ -94,6 +94,9 @@ def test_training_records_an_evaluated_inactive_version(trained):
     # progress went through the job: the row is done, with the live loss history in its result
     job = store.list_jobs(db, "train", project_id=pid)[0]
     assert job.status == "done" and job.result["model_version_id"] == mv.id
+    said = jobs.describe_result(job)          # the Train page's line: characters and notes beside F1
+    ch = mv.metrics["characters"]["micro"]
+    assert f"characters P {ch['precision']:.3f} R {ch['recall']:.3f}" in said and "all PHI found in" in said
     assert any(p["loss"] is not None for p in job.result["history"])
     assert trained["seen"] and trained["seen"][-1][0] >= trained["seen"][0][0]
     assert job.created_by == LEAD
