@@ -36,37 +36,14 @@ CATEGORIES = ("NAME", "LOCATION", "DATE", "AGE", "CONTACT", "ID", "PROFESSION", 
 
 def char_scores(system: dict, gold_docs) -> dict:
     """Per gold category: share of its non-blank PHI characters inside any system span (recall);
-    per system category: share of its non-blank characters inside any gold span (precision)."""
-    rec: dict[str, list[int]] = {}
-    prec: dict[str, list[int]] = {}
-    for d in gold_docs:
-        text = d.text
-        gold_cov = bytearray(len(text))
-        sys_cov = bytearray(len(text))
-        for s in d.spans:
-            gold_cov[s.start:s.end] = b"\x01" * (s.end - s.start)
-        for s in system.get(d.doc_id, ()):
-            sys_cov[s.start:s.end] = b"\x01" * (s.end - s.start)
-        for s in d.spans:
-            r = rec.setdefault(s.category, [0, 0])
-            for i in range(s.start, s.end):
-                if not text[i].isspace():
-                    r[1] += 1
-                    r[0] += sys_cov[i]
-        for s in system.get(d.doc_id, ()):
-            p = prec.setdefault(s.category, [0, 0])
-            for i in range(s.start, s.end):
-                if not text[i].isspace():
-                    p[1] += 1
-                    p[0] += gold_cov[i]
-    out = {c: {"recall": (r[0] / r[1]) if r[1] else None, "support": r[1]} for c, r in rec.items()}
-    for c, p in prec.items():
-        out.setdefault(c, {"recall": None, "support": 0})["precision"] = p[0] / p[1] if p[1] else None
-    all_r = [sum(r[0] for r in rec.values()), sum(r[1] for r in rec.values())]
-    all_p = [sum(p[0] for p in prec.values()), sum(p[1] for p in prec.values())]
-    out["ALL"] = {"recall": all_r[0] / all_r[1] if all_r[1] else None,
-                  "precision": all_p[0] / all_p[1] if all_p[1] else None, "support": all_r[1]}
-    return out
+    per system category: share of its non-blank characters inside any gold span (precision);
+    ``ALL`` pooled. One implementation: :mod:`pipeline.metrics.characters`."""
+    from pipeline.metrics.characters import by_label, corpus_counts
+
+    c = corpus_counts([d.text for d in gold_docs],
+                      [[(s.start, s.end, s.category) for s in system.get(d.doc_id, ())] for d in gold_docs],
+                      [[(s.start, s.end, s.category) for s in d.spans] for d in gold_docs])
+    return by_label(c.per_label, c.micro)
 
 
 def score(system: dict, gold_docs) -> dict:

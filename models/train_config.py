@@ -35,6 +35,11 @@ DEFAULT_CRFS: dict[str, dict] = {
 }
 
 
+#: per locale, case copies of the training notes by default (see ``TrainConfig.case_copies``):
+#: English wards write whole notes in capitals or in lower case, so a model must not learn that
+#: a capital letter is the name signal; Spanish (MEDDOCAN) keeps none until measured
+DEFAULT_CASE_COPIES: dict[str, int] = {"en": 1}
+
 #: what a training run fits when no members are named (see ``TrainConfig.members``)
 DEFAULT_MEMBERS: tuple[str, ...] = ("crf",)
 
@@ -78,10 +83,20 @@ class TrainConfig:
     category_members: dict[str, list[str]] = field(default_factory=dict)  # category -> members voting for its types
     augment_copies: int = 1              # surrogate copies of every training note the members learn from (0: none)
     augment_crf: bool = True             # the CRF members learn from the copies too (the encoders always do)
+    # copies in UPPER and lower case (of the surrogate copies when there are any, else of the
+    # notes): 1 = one per note, upper and lower in turn; 2 = both; 0 = none; None = the locale's default
+    case_copies: int | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
         return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+    def case_copy_count(self) -> int:
+        """How many case copies of each note the members learn from (``case_copies``, else the
+        locale's default in :data:`DEFAULT_CASE_COPIES`)."""
+        if self.case_copies is not None:
+            return int(self.case_copies)
+        return DEFAULT_CASE_COPIES.get(self.locale.split("-")[0].lower(), 0)
 
     def crf_config(self, name: str) -> CRFConfig:
         if name == CATEGORY_MEMBER:    # the category member learns with the crf member's settings

@@ -123,7 +123,7 @@ def prepare_data(train_docs: list[Document], dev_docs: list[Document], schema: L
                      dev_docs=dev_docs, train_items=train_items, train_tags=[], dev_items=dev_items,
                      dev_words=[w for _, w in dev_items], dev_gold=[gold(d, schema) for d in dev_docs])
     data.train_tags = data.bio_of(train_docs, train_items)
-    if cfg.augment_copies:
+    if cfg.augment_copies or cfg.case_copy_count():
         data.aug = _augment(data, cfg)
     data.crf_aug = cfg.augment_crf and bool(data.aug.train_items)
     if cfg.mode == "hierarchical":
@@ -133,17 +133,22 @@ def prepare_data(train_docs: list[Document], dev_docs: list[Document], schema: L
 
 def _augment(data: TrainData, cfg: TrainConfig) -> Augmented:
     """``cfg.augment_copies`` surrogate copies of every training note, and of every dev note
-    when the CRFs learn from copies and are refitted on train + dev."""
-    from pipeline.deid.augment import surrogate_copies
+    when the CRFs learn from copies and are refitted on train + dev; then their case copies
+    (:func:`pipeline.deid.augment.case_copies`)."""
+    from pipeline.deid.augment import case_copies, surrogate_copies
 
+    n_case = cfg.case_copy_count()
     made = surrogate_copies(data.train_docs, cfg.augment_copies, locale=cfg.locale, seed=cfg.seed)
-    aug = Augmented(train_docs=made.documents, train_items=_items(made.documents))
+    train_cased = case_copies(made.documents or [d for d in data.train_docs if d.spans], n_case)
+    aug = Augmented(train_docs=made.documents + train_cased)
+    aug.train_items = _items(aug.train_docs)
     aug.train_tags = data.bio_of(aug.train_docs, aug.train_items)
-    aug.meta = {"copies": cfg.augment_copies, "documents": len(made.documents), "skipped": made.skipped,
-                "crf": cfg.augment_crf}
+    aug.meta = {"copies": cfg.augment_copies, "documents": len(aug.train_docs), "skipped": made.skipped,
+                "crf": cfg.augment_crf, "case_copies": n_case}
     if cfg.augment_crf and cfg.refit_crf:
         made_dev = surrogate_copies(data.dev_docs, cfg.augment_copies, locale=cfg.locale, seed=cfg.seed)
-        aug.dev_docs = made_dev.documents
+        dev_base = made_dev.documents or [d for d in data.dev_docs if d.spans]
+        aug.dev_docs = made_dev.documents + case_copies(dev_base, n_case)
         aug.dev_items = _items(aug.dev_docs)
         aug.dev_tags = data.bio_of(aug.dev_docs, aug.dev_items)
     return aug

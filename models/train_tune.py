@@ -81,12 +81,18 @@ def dev_ensemble(cfg: TrainConfig, data: TrainData, weights: dict[str, float],
 
 def _dev_metrics(cfg: TrainConfig, data: TrainData, ens: list[np.ndarray], thresholds: dict[str, float],
                  dev_probs: dict[str, list[np.ndarray]], member_meta: dict[str, dict]) -> dict:
-    """Strict dev scores of the ensemble (with its thresholds and at 0.5) and of every member."""
+    """Strict dev scores of the ensemble (with its thresholds and at 0.5) and of every member;
+    beside the ensemble's, its character-level precision and recall and its document recall
+    (:mod:`pipeline.metrics.characters`: what a lead reads as "how much PHI would leak")."""
+    from pipeline.metrics.characters import corpus_counts
+
     words, gold, index = data.dev_words, data.dev_gold, data.index
+    found = decode_many(ens, words, index, thresholds_array(index, thresholds))
     metrics = {
-        "ensemble": score(decode_many(ens, words, index, thresholds_array(index, thresholds)), gold).to_json(),
+        "ensemble": score(found, gold).to_json(),
         "ensemble@0.5": score(decode_many(ens, words, index), gold).to_json(),
     }
+    metrics["ensemble"]["characters"] = corpus_counts([d.text for d in data.dev_docs], found, gold).summary()
     for m in cfg.members:
         metrics[m] = score(decode_many(dev_probs[m], words, index), gold).to_json()
         metrics[m]["seconds"] = member_meta[m]["seconds"]

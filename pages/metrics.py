@@ -77,10 +77,19 @@ with tab_model:
         c[1].metric("Recall (strict)", fmt(m.active["recall"]))
         c[2].metric("F1 (strict)", fmt(m.active["f1"]))
         c[3].metric("Documents with all PHI found", fmt(m.active.get("document_recall")))
+        c = st.columns(4)
+        c[0].metric("Character precision", fmt(m.active.get("char_precision")),
+                    help="share of the characters the model marks that are PHI (any label, blanks not counted)")
+        c[1].metric("Character recall", fmt(m.active.get("char_recall")),
+                    help="share of the PHI characters the model marks (any label): what would not leak")
         if m.active_per_category:
             st.plotly_chart(category_prf_bars(m.active_per_category, title="Active model, per category (dev)"),
                             key="metrics.active_prf")
             table(measure_rows(m.active_per_category), "metrics.active_table")
+        if m.active_characters:
+            st.markdown("**Per character, per category** (dev; recall over the category's PHI characters, "
+                        "precision over the characters the model marked with it)")
+            table(m.active_characters, "metrics.active_characters")
         for note in m.notes:
             st.caption(note)
     if m.versions:

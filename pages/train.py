@@ -38,6 +38,10 @@ C.show_flash()
 STATUS_WORDS = {"trained": "trained", "active": "active", "rolled_back": "rolled back", "failed": "failed"}
 PRF_COLUMNS = {k: st.column_config.NumberColumn(k, format="%.3f") for k in
                ("Precision", "Recall", "F1", "Span recall", "All PHI found")}
+PRF_COLUMNS["Char precision"] = st.column_config.NumberColumn(
+    "Char precision", format="%.3f", help="share of the characters the version marks on dev that are PHI (any label)")
+PRF_COLUMNS["Char recall"] = st.column_config.NumberColumn(
+    "Char recall", format="%.3f", help="share of the dev notes' PHI characters the version marks (any label)")
 PRF_COLUMNS["Missed / 1000 tokens"] = st.column_config.NumberColumn(
     "Missed / 1000 tokens", format="%.2f", help="PHI tokens the version missed per 1,000 dev tokens")
 
@@ -54,7 +58,8 @@ def version_table(rows: list[dict]):
     return pd.DataFrame([{"Version": r["name"], "Trained": short_date(r["created_at"]),
                           "Status": "active" if r["active"] else STATUS_WORDS.get(r["status"], r["status"]),
                           "Precision": r["precision"], "Recall": r["recall"], "F1": r["f1"],
-                          "Span recall": r.get("span_recall"), "All PHI found": r.get("document_recall"),
+                          "Span recall": r.get("span_recall"), "Char precision": r.get("char_precision"),
+                          "Char recall": r.get("char_recall"), "All PHI found": r.get("document_recall"),
                           "Missed / 1000 tokens": r.get("fn_per_1000"),
                           "Dev documents": r.get("dev_documents"), "Members": r.get("members") or "-"}
                          for r in rows])

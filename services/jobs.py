@@ -305,6 +305,11 @@ def describe_result(job: store.Job) -> str:
     if job.kind == "train" and r.get("name"):
         f1 = (r.get("dev_strict") or {}).get("f1")
         fig = f"strict F1 {f1:.3f} on {r.get('n_dev_docs', '?')} held-out documents" if f1 is not None else "evaluated"
+        ch, dr = r.get("dev_characters") or {}, r.get("dev_document_recall")
+        if f1 is not None and ch.get("precision") is not None and ch.get("recall") is not None:
+            fig += f"; characters P {ch['precision']:.3f} R {ch['recall']:.3f}"
+        if f1 is not None and dr is not None:
+            fig += f"; all PHI found in {dr:.1%} of them"
         return f"version {r['name']} ({fig}) in {float(r.get('seconds') or 0):,.0f} s"
     if job.kind == "preannotate":
         return (f"{r.get('documents', 0):,} document(s) pre-annotated with {r.get('spans', 0):,} suggestion(s)"

@@ -26,7 +26,8 @@ from pipeline.layers import GOLD, PRE, annotator_layer
 from pipeline.metrics import EvaluationReport, evaluate
 from pipeline.metrics.agreement import CHANCE_CAVEAT, AgreementReport, GoldComparison, against_gold, agreement
 from pipeline.metrics.filters import MetricsFilter
-from pipeline.metrics.summaries import PRF, gold_comparison_rows, headline, measure_rows, per_category, version_rows
+from pipeline.metrics.summaries import (PRF, character_rows, gold_comparison_rows, headline, measure_rows,
+                                        per_category, version_rows)
 from pipeline.metrics.throughput import AnnotatorThroughput, AssignmentRecord, throughput
 from pipeline.spans import Span
 
@@ -186,6 +187,7 @@ class ProjectMetrics:
     throughput: list[AnnotatorThroughput]
     caveat: str = CHANCE_CAVEAT
     notes: list[str] = field(default_factory=list)
+    active_characters: list[dict] = field(default_factory=list)   # the active model's character P/R per category
 
 
 def project_metrics(db: Database, project_id: int, flt: MetricsFilter | None = None, *,
@@ -206,4 +208,5 @@ def project_metrics(db: Database, project_id: int, flt: MetricsFilter | None = N
         active_per_category=apc, versions=version_rows(versions, flt),
         pre=pre_vs_gold(db, project_id, flt, held_out_only=held_out_only),
         agreement=annotator_agreement(db, project_id, flt), vs_gold=annotators_against_gold(db, project_id, flt),
-        throughput=annotator_throughput(db, project_id, flt), notes=notes)
+        throughput=annotator_throughput(db, project_id, flt), notes=notes,
+        active_characters=character_rows(act.metrics, flt.category) if act else [])

@@ -112,6 +112,11 @@ class TrainParams:
             if not 0 <= copies <= MAX_AUGMENT_COPIES:
                 raise TrainingError(f"surrogate copies must be between 0 and {MAX_AUGMENT_COPIES}")
             config = {**config, "augment_copies": copies}
+        if config.get("case_copies") is not None:
+            case = _int(config["case_copies"], "case copies")
+            if not 0 <= case <= 2:
+                raise TrainingError("case copies must be 0 (none), 1 (one per note) or 2 (upper and lower)")
+            config = {**config, "case_copies": case}
         if not isinstance(config.get("augment_crf", False), bool):
             raise TrainingError("augment_crf must be true or false")
         threads = params.get("threads")

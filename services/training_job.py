@@ -107,6 +107,7 @@ def train_job(ctx: JobContext) -> dict:
     _check_members(p.members)
     project, docs = _read_gold(ctx, p)
     split = _split_gold(project, docs, p)
+    unlabelled = _project_texts(ctx, p, split)
     cfg = _train_config(project, p)
     models_dir, stage = _fresh_stage(project, ctx.db_path)
     history = _History(ctx)
@@ -114,7 +115,7 @@ def train_job(ctx: JobContext) -> dict:
     t0 = time.time()
     final: Path | None = None
     try:
-        info = _train(ctx, progress, split, project, cfg, stage)
+        info = _train(ctx, progress, split, project, cfg, stage, unlabelled)
         metrics = _evaluate_on_dev(ctx, progress, info, split)
         final = models_dir / info.name
         os.replace(info.path, final)
@@ -127,9 +128,12 @@ def train_job(ctx: JobContext) -> dict:
         shutil.rmtree(stage, ignore_errors=True)
     history.phase = "done"
     strict = metrics.get("strict", {}).get("micro", {})
+    chars = metrics.get("characters", {}).get("micro", {})
     return {**history.snapshot(), "model_version_id": mv_id, "name": info.name, "path": str(final),
             "n_train_docs": len(split.train), "n_dev_docs": len(split.dev), "seconds": round(time.time() - t0, 1),
+            "n_unlabelled_texts": len(unlabelled),
             "dev_strict": {k: strict.get(k) for k in ("precision", "recall", "f1")},
+            "dev_characters": {k: chars.get(k) for k in ("precision", "recall")},
             "dev_document_recall": metrics.get("document_recall")}
 
 
@@ -160,6 +164,17 @@ def _read_gold(ctx: JobContext, p: TrainParams) -> tuple[store.Project, list[Doc
         project = store.get_project(db, p.project_id)
         docs = store.load_documents(db, p.project_id, layer=GOLD, status="finished")
     return project, docs
+
+
+def _project_texts(ctx: JobContext, p: TrainParams, split: "_Split") -> list[str]:
+    """The text of every note of the project the members do not learn from as gold: unannotated
+    notes, notes in annotation, and the dev notes. Read without labels: the word clusters of the
+    CRF members (:mod:`models.clusters`) and the encoders' vocabulary and masked-LM pre-training
+    learn the ward's words from every imported note, so a surname or a unit seen only in notes no
+    one annotated yet still gets a cluster."""
+    train_ids = {d.doc_id for d in split.train}
+    with store.connect(ctx.db_path) as db:
+        return [d.text for d in store.load_documents(db, p.project_id) if d.doc_id not in train_ids]
 
 
 def _split_gold(project: store.Project, docs: list[Document], p: TrainParams) -> _Split:
@@ -232,13 +247,15 @@ class _TrainProgress:
         self.history.flush()
 
 
-def _train(ctx: JobContext, progress: _TrainProgress, split: _Split, project: store.Project, cfg, stage: Path):
-    """Train the ensemble into ``stage``; a cancel (during or right after) ends the job."""
+def _train(ctx: JobContext, progress: _TrainProgress, split: _Split, project: store.Project, cfg, stage: Path,
+           unlabelled: list[str] | None = None):
+    """Train the ensemble into ``stage`` (``unlabelled``: the project's other notes' texts, see
+    :func:`_project_texts`); a cancel (during or right after) ends the job."""
     from models.trainer import TrainingCancelled, train_ensemble
 
     try:
         info = train_ensemble(split.train, split.dev, project.schema, cfg, stage, progress=progress,
-                              should_stop=ctx.should_stop)
+                              should_stop=ctx.should_stop, extra_texts=unlabelled)
     except TrainingCancelled:
         raise JobCancelled("cancelled on request") from None
     if ctx.should_stop():

@@ -80,12 +80,26 @@ def test_active_model_learning_curve_and_category_filter(demo_app, tmp_path):
     assert bars[0]["x"] == list(ev["strict"]["per_category"])
     curve = charts["Model versions"]["data"]
     assert curve[0]["x"] == ["v-a", "v-b"] and curve[0]["y"] == [ev["strict"]["micro"]["f1"]] * 2
+    # beside F1: character precision and recall, overall and per category (issue 30)
+    assert _metric(at, "Character recall") == f"{ev['characters']['micro']['recall']:.3f}"
+    assert _metric(at, "Character precision") == f"{ev['characters']['micro']['precision']:.3f}"
+    chars = next(df.value for df in at.dataframe if "Character recall" in df.value.columns)
+    per = ev["characters"]["per_category"]
+    assert list(chars["Category"]) == list(per)
+    assert list(chars["Character recall"]) == pytest.approx([per[c]["recall"] for c in per])
+    assert list(chars["PHI characters"]) == [per[c]["support"] for c in per]
     at.selectbox(key="metrics.category").set_value("NAME").run()
     assert not errors(at)
     charts = _charts(at)
     assert charts["Pre-annotations vs gold, per category"]["data"][0]["x"] == ["NAME"]
     assert charts["Active model, per category (dev)"]["data"][0]["x"] == ["NAME"]
     assert charts["Model versions"]["data"][0]["y"][0] == pytest.approx(ev["strict"]["per_category"]["NAME"]["f1"])
+    chars = next(df.value for df in at.dataframe if "Character recall" in df.value.columns)
+    assert list(chars["Category"]) == ["NAME"]
+
+
+def _metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
 
 
 def test_annotators_refused(demo_app):

@@ -188,6 +188,13 @@ def test_compare_activate_and_roll_back(demo_app, tmp_path):
     titles = _chart_titles(at)
     assert "v-two (dev)" in titles and "v-one (active, dev)" in titles
     assert any("thresholds tuned for recall ≥ 0.995" in c.value for c in at.caption)  # which operating point
+    # the versions table: character precision and recall beside F1 (issue 30)
+    table = next(df.value for df in at.dataframe if "Char recall" in df.value.columns)
+    row = table[table["Version"] == "v-two"].iloc[0]
+    two = store.get_model_version(db, v2).metrics
+    assert row["Char recall"] == pytest.approx(two["characters"]["micro"]["recall"])
+    assert row["Char precision"] == pytest.approx(two["characters"]["micro"]["precision"])
+    assert row["All PHI found"] == pytest.approx(two["document_recall"])
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     cats = spec["data"][0]["x"]
     metrics = store.get_model_version(db, v2).metrics["strict"]["per_category"]
@@ -228,7 +235,9 @@ def test_form_passes_the_surrogate_copies_chosen_to_the_job(demo_app, monkeypatc
 @pytest.mark.parametrize("config, words", [({"augment_copies": -1}, "between 0 and"),
                                            ({"augment_copies": 99}, "between 0 and"),
                                            ({"augment_copies": "two"}, "whole number"),
-                                           ({"augment_copies": 1, "augment_crf": "yes"}, "true or false")])
+                                           ({"augment_copies": 1, "augment_crf": "yes"}, "true or false"),
+                                           ({"case_copies": 3}, "case copies must be"),
+                                           ({"case_copies": "upper"}, "whole number")])
 def test_bad_surrogate_settings_are_refused_in_one_line(config, words):
     with pytest.raises(tj.TrainingError) as e:
         tj.TrainParams.from_params({"project_id": 1, "config": config})

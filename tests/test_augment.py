@@ -9,7 +9,7 @@ import pytest
 
 import models.train_fit as train_fit   # the fitting steps train_ensemble runs
 from models.trainer import train_ensemble
-from pipeline.deid.augment import augment_profile, surrogate_copies
+from pipeline.deid.augment import augment_profile, case_copies, surrogate_copies
 from pipeline.formats import read_collection
 from pipeline.schemas import MEDDOCAN
 from pipeline.spans import Document, Span
@@ -133,3 +133,51 @@ def test_in_hierarchical_mode_the_category_member_learns_from_the_copies_in_step
     assert seen["items"] == seen["tags"] > 12 + made + len(docs[12:])
     assert set(seen["targets"].values()) == {seen["items"]} and len(seen["targets"]) == 2
     assert info.mode == "hierarchical"
+
+
+# ------------------------------------------------------------------------------ case copies (issue 30)
+WARD = Document("w1", "Pt seen by Dr. Holmes at Boston General. Wife Anne at bedside, 78 yo.",
+                [Span("w1", 15, 21, "NAME", "DOCTOR"), Span("w1", 25, 39, "LOCATION", "HOSPITAL"),
+                 Span("w1", 46, 50, "NAME", "PATIENT")], patient_id="p1")
+
+
+def test_case_copies_keep_every_span_over_the_same_words_in_capitals_or_lower_case():
+    out = case_copies([WARD, WARD], 1)
+    assert [c.doc_id for c in out] == ["w1~upper", "w1~lower"]          # upper and lower in turn
+    up, low = out
+    assert up.text == WARD.text.upper() and low.text == WARD.text.lower()
+    assert [up.text[s.start:s.end] for s in up.spans] == ["HOLMES", "BOSTON GENERAL", "ANNE"]
+    assert [(s.category, s.type) for s in low.spans] == [(s.category, s.type) for s in WARD.spans]
+    assert [c.doc_id for c in case_copies([WARD], 2)] == ["w1~upper", "w1~lower"]
+    assert case_copies([WARD], 0) == []
+    with pytest.raises(ValueError):
+        case_copies([WARD], 3)
+
+
+def test_a_letter_whose_other_case_is_longer_keeps_the_offsets():
+    d = Document("g", "Herr Weiß, Straße 5", [Span("g", 5, 9, "NAME", "PATIENT"), Span("g", 11, 19, "LOCATION", "STREET")])
+    up = case_copies([d], 2)[0]
+    assert len(up.text) == len(d.text) and up.text[5:9] == "WEIß" and up.text[11:19] == "STRAßE 5"
+
+
+def test_english_training_learns_from_case_copies_by_default_spanish_does_not(docs):
+    from models.train_config import TrainConfig
+    from models.train_data import gold, prepare_data
+    from pipeline.schemas import I2B2_2014
+    from pipeline.synthetic import generate_corpus
+
+    notes = generate_corpus(12, 3, variety="wide", part="train")
+    en = prepare_data(notes[:8], notes[8:], I2B2_2014, TrainConfig(locale="en", augment_copies=0, refit_crf=False))
+    assert en.aug.meta["case_copies"] == 1
+    cased = [d for d in en.aug.train_docs if d.doc_id.endswith(("~upper", "~lower"))]
+    assert len(cased) == sum(1 for d in notes[:8] if d.spans) == len(en.aug.train_items) == len(en.aug.train_tags)
+    assert any(d.text.isupper() for d in cased) and any(d.text.islower() for d in cased)
+    by_id = {d.doc_id: (d, t) for d, t in zip(notes[:8], en.train_tags)}
+    for d, tags in zip(en.aug.train_docs, en.aug.train_tags):
+        orig, orig_tags = by_id[d.doc_id.rsplit("~", 1)[0]]
+        assert gold(d, I2B2_2014) == gold(orig, I2B2_2014)               # the same spans over the same words
+        assert sum(t.startswith("B-") for t in tags) == sum(t.startswith("B-") for t in orig_tags)
+    es = prepare_data(docs[:12], docs[12:], MEDDOCAN, TrainConfig(locale="es", augment_copies=0))
+    assert es.aug.meta == {} and not es.aug.train_items
+    off = prepare_data(notes[:8], notes[8:], I2B2_2014, TrainConfig(locale="en", augment_copies=0, case_copies=0))
+    assert off.aug.meta == {}

@@ -240,6 +240,7 @@ def test_train_command_with_mode_hierarchical(tmp_path):
     [v] = list_versions(tmp_path / "m")
     assert v.mode == "hierarchical" and v.category_member == CATEGORY_MEMBER and v.category_members == {"NAME": ["crf"]}
     assert "hierarchical" in r.stdout and "flagged for review" in r.stdout
+    assert "dev characters (model alone, any label): P " in r.stdout and "document recall" in r.stdout
 
 
 def test_train_command_bad_mode_is_one_line(tmp_path):

@@ -94,6 +94,9 @@ def test_training_records_an_evaluated_inactive_version(trained):
     # progress went through the job: the row is done, with the live loss history in its result
     job = store.list_jobs(db, "train", project_id=pid)[0]
     assert job.status == "done" and job.result["model_version_id"] == mv.id
+    said = jobs.describe_result(job)          # the Train page's line: characters and notes beside F1
+    ch = mv.metrics["characters"]["micro"]
+    assert f"characters P {ch['precision']:.3f} R {ch['recall']:.3f}" in said and "all PHI found in" in said
     assert any(p["loss"] is not None for p in job.result["history"])
     assert trained["seen"] and trained["seen"][-1][0] >= trained["seen"][0][0]
     assert job.created_by == LEAD
@@ -227,6 +230,28 @@ def test_preannotate_rules_only_without_a_model(tmp_path):
         assert spans and not any(s.source.startswith("model:") for s in spans)
 
 
+def test_unannotated_notes_words_get_word_clusters_when_the_project_trains(tmp_path):
+    """The CRF's word clusters learn from every imported note, not only the gold ones (issue 30):
+    a ward word found only in notes no one annotated is in the trained member's clusters."""
+    import json
+
+    db_path = tmp_path / "w.db"
+    pid = _make_demo(db_path, tmp_path / "models")
+    db = store.connect(db_path)
+    gold_words = " ".join(d.text for d in store.load_documents(db, pid, layer="gold")).lower()
+    assert "quillfeather" not in gold_words and "nursing" not in gold_words.split()
+    notes = [Document(f"ward-{i}", f"Pt seen by Dr Quillfeather on {unit} ward. Quillfeather nursing note: "
+                                   f"afebrile, {unit} unit, family at bedside.", patient_id=f"W{i}")
+             for i, unit in enumerate(["Quillfeather", "north", "Quillfeather", "east"])]
+    store.add_documents(db, pid, notes)                      # imported, not annotated
+    cfg = {**TINY, "augment_copies": 0, "case_copies": 0, "refit_crf": False}
+    result = train_from_store(db_path, pid, members=["crf"], seed=3, config=cfg, threads=1, user=LEAD)
+    clusters = json.loads((Path(result["path"]) / "members" / "crf" / "clusters.json").read_text(encoding="utf-8"))
+    assert "quillfeather" in clusters and len(clusters["quillfeather"]) == 2      # a cluster at both sizes
+    assert "nursing" in clusters
+    assert result["n_unlabelled_texts"] >= len(notes) + result["n_dev_docs"]
+
+
 def test_training_refuses_too_little_gold_and_non_leads(tmp_path):
     db_path = tmp_path / "w.db"
     db = store.connect(db_path)
@@ -269,6 +294,7 @@ def test_cli_train_project_and_preannotate(trained, tmp_path, capsys):
     assert rc == 0
     out = capsys.readouterr().out
     assert "activated" in out and "dev strict" in out
+    assert "dev characters (PHI or not, any label) P" in out          # beside F1 (issue 30)
     active = store.active_model(db, trained["pid"])
     assert active is not None and active.name in out
     assert (active.config["augment_copies"], active.config["augment_crf"]) == (2, False)

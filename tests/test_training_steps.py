@@ -163,3 +163,20 @@ def test_tuning_weighs_a_useless_encoder_down_and_scores_every_member(docs):
     # weights given in the settings are kept as they are
     fixed = tiny_config(members=["crf", "bert"], weights={"bert": 0.3})
     assert member_weights(fixed, ["crf"], dev_probs, data.dev_f1_of) == {"crf": 1.0, "bert": 0.3}
+
+
+def test_dev_figures_carry_character_precision_recall_and_document_recall(docs):
+    cfg = tiny_config()
+    data = prepare_data(docs[:12], docs[12:], MEDDOCAN, cfg)
+    gold_tags = data.bio_of(data.dev_docs, data.dev_items)
+    meta = {"crf": {"seconds": 1.0, "cpu_seconds": 1.0}}
+    ch = tune_on_dev(cfg, data, ["crf"], {"crf": _one_hot(data, gold_tags)}, meta).metrics["ensemble"]["characters"]
+    phi_chars = sum(1 for d, g in zip(data.dev_docs, data.dev_gold)
+                    for i in {i for s, e, _ in g for i in range(s, e)} if not d.text[i].isspace())
+    assert ch["support"] == phi_chars
+    assert ch["precision"] == 1.0 and ch["recall"] > 0.98 and ch["document_recall"] > 0.5   # the gold tags
+    # the first note's PHI missed: its characters and the note itself count as missed
+    first = [["O"] * len(gold_tags[0])] + gold_tags[1:]
+    ch2 = tune_on_dev(cfg, data, ["crf"], {"crf": _one_hot(data, first)}, meta).metrics["ensemble"]["characters"]
+    assert data.dev_gold[0]
+    assert ch2["precision"] == 1.0 and ch2["recall"] < ch["recall"] and ch2["document_recall"] < ch["document_recall"]

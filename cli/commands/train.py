@@ -172,6 +172,10 @@ def run(args: argparse.Namespace) -> int:
         s = m["strict"]
         label = key + (" (categories)" if key == info.category_member else "")
         print(f"{label:<{wid}}{s['precision']:>8.4f}{s['recall']:>8.4f}{s['f1']:>8.4f}{m['span_recall']:>9.4f}")
+    ch = info.metrics["ensemble"].get("characters")
+    if ch:
+        print(f"dev characters (model alone, any label): P {ch['precision']:.4f}  R {ch['recall']:.4f}   "
+              f"document recall {ch['document_recall']:.4f}")
     if hier:
         o = info.metrics["hierarchical"].get("outcomes", {})
         print(f"hierarchical join on dev: {o.get('type', 0)} typed, {o.get('category_other', 0)} as their category's "

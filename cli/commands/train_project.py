@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
           f"seconds {result['seconds']:.0f}")
     print(f"dev strict P {s.get('precision') or 0:.4f}  R {s.get('recall') or 0:.4f}  F1 {s.get('f1') or 0:.4f}   "
           f"document recall {result.get('dev_document_recall') or 0:.4f}")
+    ch = result.get("dev_characters") or {}
+    print(f"dev characters (PHI or not, any label) P {ch.get('precision') or 0:.4f}  R {ch.get('recall') or 0:.4f}")
     if args.activate:
         with open_db(args.db) as db:
             mv = activate_version(db, user, result["model_version_id"])

@@ -81,3 +81,45 @@ def surrogate_copies(docs: Sequence[Document], copies: int, *, locale: str, seed
             made += 1
         by_copy.append(made)
     return AugmentResult(out, skipped, by_copy)
+
+
+#: the case forms of :func:`case_copies`, in the order they are made
+CASE_FORMS = ("upper", "lower")
+
+
+def recase(text: str, form: str) -> str:
+    """``text`` in upper or lower case, character for character: a letter whose other case is
+    longer ("ß" -> "SS", "İ" -> "i̇") stays as it is, so every span keeps its offsets.
+
+    >>> recase("Dr. Weiß saw pt at St. Mary's", "upper")
+    "DR. WEIß SAW PT AT ST. MARY'S"
+    """
+    if form not in CASE_FORMS:
+        raise ValueError(f"case form must be one of {', '.join(CASE_FORMS)}")
+    change = str.upper if form == "upper" else str.lower
+    out = change(text)
+    if len(out) == len(text):
+        return out
+    return "".join(c2 if len(c2 := change(c)) == 1 else c for c in text)
+
+
+def case_copies(docs: Sequence[Document], copies: int) -> list[Document]:
+    """Copies of ``docs`` in UPPER and lower case with the same spans, so a model cannot learn
+    that capitals mark a name (wards write whole notes in capitals or in lower case).
+    ``copies`` 1: one copy per note, upper and lower in turn; 2: both; 0: none.
+
+    >>> from pipeline.spans import Document, Span
+    >>> d = Document("n1", "Seen by Dr. Holmes.", [Span("n1", 12, 18, "NAME", "DOCTOR")])
+    >>> [(c.doc_id, c.text[12:18]) for c in case_copies([d], 2)]
+    [('n1~upper', 'HOLMES'), ('n1~lower', 'holmes')]
+    """
+    if copies < 0 or copies > len(CASE_FORMS):
+        raise ValueError(f"case copies must be between 0 and {len(CASE_FORMS)}")
+    out: list[Document] = []
+    for i, doc in enumerate(docs):
+        forms = CASE_FORMS if copies == 2 else (CASE_FORMS[i % 2],) if copies == 1 else ()
+        for form in forms:
+            cid = f"{doc.doc_id}~{form}"
+            spans = [Span(cid, s.start, s.end, s.category, s.type, s.source, s.score, s.layer) for s in doc.spans]
+            out.append(Document(cid, recase(doc.text, form), spans, patient_id=doc.patient_id))
+    return out

@@ -3,7 +3,8 @@
 Pure functions over :class:`~pipeline.spans.Span` lists keyed by document id; no store access.
 Submodules: ``counts`` (P/R/F1 and averaging), ``entity`` (strict, relaxed, span-only strict and
 merged, as the i2b2 2014 / MEDDOCAN scorer), ``tokens`` (whitespace-token and binary PHI
-measures), ``operating`` (threshold sweep), ``confusion`` (category confusion table),
+measures), ``characters`` (PHI versus not per non-blank character, document recall),
+``operating`` (threshold sweep), ``confusion`` (category confusion table),
 ``report`` (all of them at once); and, imported by name, ``agreement`` (between annotators:
 F1, kappa, alpha, disagreements), ``throughput`` (documents and spans per hour), ``filters``
 and ``summaries`` (what the pages show from stored figures).

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from pipeline.metrics import entity
+from pipeline.metrics.characters import character_measure
 from pipeline.metrics.confusion import ConfusionTable, confusion_table
 from pipeline.metrics.counts import Counts, Measure
 from pipeline.metrics.misses import Misses, classify_misses
@@ -18,7 +19,7 @@ from pipeline.metrics.tokens import TokenIndex, binary_measure, per_1000, token_
 from pipeline.spans import Span, SpanError
 
 Layer = Mapping[str, Sequence[Span]]
-MEASURES = ("strict", "relaxed", "span_strict", "span_merged", "token", "binary_token")
+MEASURES = ("strict", "relaxed", "span_strict", "span_merged", "token", "binary_token", "characters")
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class EvaluationReport:
     #: PHI tokens missed / non-PHI tokens flagged, per 1,000 whitespace tokens (binary token level)
     fn_per_1000: float
     fp_per_1000: float
+    #: PHI versus not per non-blank character, any label (:mod:`pipeline.metrics.characters`)
+    characters: Measure
     #: share of documents with reference PHI whose PHI was all found (1.0 when none has PHI)
     document_recall: float
     documents_with_phi: int
@@ -144,6 +147,7 @@ def evaluate(system: Layer, reference: Layer, texts: Mapping[str, str], *, doc_i
         span_strict=entity.span_strict(system, reference, ids),
         span_merged=entity.span_merged(system, reference, texts, ids),
         token=token_measure(idx, gold_t, pred_t), binary_token=binary,
+        characters=character_measure(system, reference, texts, ids),
         fn_per_1000=per_1000(binary.micro.fn, idx.n_tokens), fp_per_1000=per_1000(binary.micro.fp, idx.n_tokens),
         document_recall=found / len(with_phi) if with_phi else 1.0,
         documents_with_phi=len(with_phi), documents_all_found=found, per_document=docs,

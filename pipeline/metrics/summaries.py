@@ -62,6 +62,8 @@ def version_rows(versions: Sequence[Any], flt: MetricsFilter | None = None) -> l
         m = v.metrics or {}
         rows.append({"id": v.id, "name": v.name, "created_at": v.created_at, "status": v.status,
                      "active": v.active, **h, "span_recall": _micro(m, "span_strict", "recall"),
+                     "char_precision": _micro(m, "characters", "precision"),
+                     "char_recall": _micro(m, "characters", "recall"),
                      "document_recall": m.get("document_recall"), "fn_per_1000": m.get("fn_per_1000"),
                      "dev_documents": ev.get("documents"), "members": members_words(v.config)})
     return rows
@@ -112,6 +114,31 @@ def models_to_activate(versions: Sequence[Any]) -> list[Any]:
     active = next((v for v in versions if v.active), None)
     return [v for v in versions if not v.active and v.metrics and v.status not in ("failed", "rolled_back")
             and (active is None or v.id > active.id)]
+
+
+def character_rows(metrics: Mapping | None, category: str | None = None) -> list[dict]:
+    """Per category, the share of its PHI characters the version covered (any label) and the
+    share of the characters it flagged under that category that are PHI, from the stored
+    evaluation's ``characters`` measure (:mod:`pipeline.metrics.characters`); ``[]`` for
+    versions evaluated before it existed.
+
+    >>> character_rows({"characters": {"per_category": {"NAME": {"precision": 0.5, "recall": 1.0,
+    ...     "support": 12, "tp": 12, "fp": 12, "fn": 0}}}})
+    [{'category': 'NAME', 'character precision': 0.5, 'character recall': 1.0, 'PHI characters': 12}]
+    """
+    chars = (metrics or {}).get("characters")
+    per = chars.get("per_category") if isinstance(chars, Mapping) else None
+    if not isinstance(per, Mapping):
+        return []
+    rows = []
+    for cat, c in per.items():
+        if category is not None and cat != category:
+            continue
+        support = c.get("support") or 0
+        flagged = (c.get("tp_system", c.get("tp")) or 0) + (c.get("fp") or 0)
+        rows.append({"category": cat, "character precision": c.get("precision") if flagged else None,
+                     "character recall": c.get("recall") if support else None, "PHI characters": support})
+    return rows
 
 
 def measure_rows(per_cat: Mapping[str, Any]) -> list[dict]:
