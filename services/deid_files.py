@@ -101,9 +101,10 @@ def deidentify_upload(db: Database, user: store.User, project: store.Project, fi
     return result
 
 
-def stored_outputs_as_documents(db: Database, run_id: int) -> list[Document]:
+def stored_outputs_as_documents(db: Database, run_id: int, *, only: set[int] | None = None) -> list[Document]:
     """A run's outputs as documents named by their pseudonyms (for writing/zipping): never by the
-    documents' names, and without metadata. A run that failed the leak check is refused."""
+    documents' names, and without metadata. A run that failed the leak check is refused.
+    ``only``: the document ids to include (the releasable ones, :mod:`services.release`)."""
     run = store.get_deid_run(db, run_id)
     if run.failed_leak_check:
         raise DeidentificationError(f"run {run_id} failed the leak check: its outputs cannot be exported")
@@ -111,6 +112,8 @@ def stored_outputs_as_documents(db: Database, run_id: int) -> list[Document]:
     secret = None
     docs = []
     for o in outputs:
+        if only is not None and o.doc_id not in only:
+            continue
         name = o.output_name
         if not name:    # an output saved before names were stored: the same keyed name, recomputed
             secret = secret or project_secret(db_path_of(db))

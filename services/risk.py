@@ -175,7 +175,14 @@ def scored_output(db: Database, user: store.User, run_id: int, doc_id: int) -> s
     return store.get_deid_output(db, run_id, doc_id)
 
 
-def decide(db: Database, user: store.User, run_id: int, doc_id: int, decision: str) -> None:
-    """Record a reviewer's decision on a document (accept, send back, withhold); audited."""
+def decide(db: Database, user: store.User, run_id: int, doc_id: int, decision: str, *,
+           annotator: str | None = None, note: str = "") -> None:
+    """Record a reviewer's decision on a document (accept, send back, withhold); audited. Sending
+    back gives the document to ``annotator`` (default: its last annotator) with the reasons
+    (:func:`services.rework.send_back`)."""
     u = access.require(user, "decide_risk")
+    if decision == "sent_back":
+        from services.rework import send_back
+        send_back(db, u, run_id, doc_id, annotator=annotator, note=note)
+        return
     store.decide_risk(db, run_id, doc_id, decision, u.username)

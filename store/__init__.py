@@ -40,6 +40,7 @@ from store.profiles import DeidProfile, get_deid_profile, list_deid_profiles, sa
 from store.projects import (Project, create_project, get_project, get_project_by_name, list_projects,
                             update_project_schema, update_project_settings)
 from store.risk import COLOURS, DECISIONS, RiskScore, decide_risk, risk_queue, save_risk_scores
+from store.send_backs import SendBack, close_send_back, list_send_backs, send_back
 from store.signin import (LOCK_AFTER, SignInResult, SignInState, authenticate, sign_in_attempt, sign_in_states,
                           unlock_user)
 from store.stats import document_statuses, stats
@@ -77,6 +78,7 @@ __all__ = [
     "create_deid_run", "save_deid_output", "save_deid_outputs", "get_deid_output", "list_deid_outputs",
     "finish_deid_run", "get_deid_run", "list_deid_runs",
     "RiskScore", "COLOURS", "DECISIONS", "save_risk_scores", "risk_queue", "decide_risk",
+    "SendBack", "send_back", "list_send_backs", "close_send_back",
     "DismissedMiss", "dismiss_miss", "list_dismissed_misses",
     # audit, figures, backups
     "AuditEntry", "AuditCheck", "audit", "list_audit", "verify_audit_chain", "audit_head_path", "audit_key",

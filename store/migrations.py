@@ -361,6 +361,26 @@ def _v9_finished_jobs_stay_finished(db: Database) -> None:
         "BEGIN SELECT RAISE(ABORT, 'the job that trained this model version has failed; its late result is discarded'); END")
 
 
+def _v11_risk_send_backs(db: Database) -> None:
+    """A risk reviewer's "send back (fix annotation)" is work: one row per (run, document) naming
+    the annotator it went to and the reasons shown in their queue, closed when the run
+    re-de-identifies the document from its fixed gold."""
+    db.execute(
+        """CREATE TABLE risk_send_backs (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES deid_runs(id) ON DELETE CASCADE,
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            annotator TEXT NOT NULL,
+            reasons_json TEXT NOT NULL DEFAULT '[]',
+            note TEXT NOT NULL DEFAULT '',
+            sent_by TEXT,
+            sent_at TEXT NOT NULL,
+            redone_at TEXT,
+            UNIQUE (run_id, doc_id)
+        )""")
+    db.execute("CREATE INDEX idx_risk_send_backs_annotator ON risk_send_backs(annotator, redone_at)")
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_annotation_core,
     _v2_jobs_models_dictionaries,
@@ -372,6 +392,7 @@ MIGRATIONS: list[Callable[[Database], None]] = [
     _v8_versioned_settings_profiles_dictionaries,
     _v9_finished_jobs_stay_finished,
     _v10_audit_chain_keyed,
+    _v11_risk_send_backs,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 
