@@ -1,7 +1,7 @@
 """A document a risk reviewer sent back: to whom it goes, what the annotator reads, and the run
 re-de-identifying just that document once its gold is fixed.
 
-* :func:`send_back`: the decision, the annotator's assignment (re-opened, first in their queue)
+* :func:`send_back` (in :mod:`services.risk`, re-exported): the decision, the annotator's assignment (re-opened, first in their queue)
   and the reasons, in one transaction (:func:`store.send_back`). Without a named annotator the
   document goes to the last annotator who had it.
 * :func:`my_send_backs`: what the Annotate page shows an annotator next to their queue.
@@ -21,40 +21,8 @@ from pipeline.layers import GOLD, parse_output_layer
 from services import access
 from services.deid_batch import DeidentificationError, RunDeidentifier, gather_inputs, infiller_for, output_spans
 from services.deid_runs import check_resume_fingerprint
+from services.risk import annotator_choices, default_annotator, send_back  # noqa: F401 - the rework entry points
 from services.settings import db_path_of, project_locale, project_secret
-
-
-def default_annotator(db: Database, doc_id: int) -> str | None:
-    """The annotator who last had the document (newest assignment), or None."""
-    assignments = store.list_assignments(db, doc_id=doc_id)
-    if not assignments:
-        return None
-    return max(assignments, key=lambda a: (a.finished_at or a.started_at or a.assigned_at, a.id)).user
-
-
-def annotator_choices(db: Database, user: store.User, doc_id: int) -> list[str]:
-    """Who a reviewer may send the document to: its last annotator first, then every enabled
-    account that may annotate."""
-    access.require(user, "decide_risk")
-    first = default_annotator(db, doc_id)
-    others = sorted(u.username for u in store.list_users(db, include_disabled=False) if u.username != first)
-    return ([first] if first else []) + others
-
-
-def send_back(db: Database, user: store.User | str | None, run_id: int, doc_id: int, *,
-              annotator: str | None = None, note: str = "") -> str:
-    """Send a scored document back to an annotator with the scorer's reasons and the reviewer's
-    note; returns the annotator's name."""
-    who = access.actor(user, "decide_risk")
-    annotator = (annotator or "").strip() or default_annotator(db, doc_id)
-    if not annotator:
-        raise DeidentificationError(f"document {doc_id} has never been assigned: choose the annotator to send it to")
-    if store.get_user(db, annotator) is None:
-        raise DeidentificationError(f"no account named {annotator!r} to send the document to")
-    score = next((r for r in store.risk_queue(db, run_id) if r.doc_id == int(doc_id)), None)
-    reasons = list(score.reasons if score else [])
-    store.send_back(db, run_id, doc_id, annotator, reasons=reasons, note=note.strip(), user=who)
-    return annotator
 
 
 def my_send_backs(db: Database, username: str, project_id: int) -> dict[int, store.SendBack]:

@@ -179,10 +179,42 @@ def decide(db: Database, user: store.User, run_id: int, doc_id: int, decision: s
            annotator: str | None = None, note: str = "") -> None:
     """Record a reviewer's decision on a document (accept, send back, withhold); audited. Sending
     back gives the document to ``annotator`` (default: its last annotator) with the reasons
-    (:func:`services.rework.send_back`)."""
+    (:func:`send_back`)."""
     u = access.require(user, "decide_risk")
     if decision == "sent_back":
-        from services.rework import send_back
         send_back(db, u, run_id, doc_id, annotator=annotator, note=note)
         return
     store.decide_risk(db, run_id, doc_id, decision, u.username)
+
+
+def default_annotator(db: Database, doc_id: int) -> str | None:
+    """The annotator who last had the document (newest assignment), or None."""
+    assignments = store.list_assignments(db, doc_id=doc_id)
+    if not assignments:
+        return None
+    return max(assignments, key=lambda a: (a.finished_at or a.started_at or a.assigned_at, a.id)).user
+
+
+def annotator_choices(db: Database, user: store.User, doc_id: int) -> list[str]:
+    """Who a reviewer may send the document to: its last annotator first, then every enabled
+    account that may annotate."""
+    access.require(user, "decide_risk")
+    first = default_annotator(db, doc_id)
+    others = sorted(u.username for u in store.list_users(db, include_disabled=False) if u.username != first)
+    return ([first] if first else []) + others
+
+
+def send_back(db: Database, user: store.User | str | None, run_id: int, doc_id: int, *,
+              annotator: str | None = None, note: str = "") -> str:
+    """Send a scored document back to an annotator with the scorer's reasons and the reviewer's
+    note; returns the annotator's name."""
+    who = access.actor(user, "decide_risk")
+    annotator = (annotator or "").strip() or default_annotator(db, doc_id)
+    if not annotator:
+        raise RiskError(f"document {doc_id} has never been assigned: choose the annotator to send it to")
+    if store.get_user(db, annotator) is None:
+        raise RiskError(f"no account named {annotator!r} to send the document to")
+    score = next((r for r in store.risk_queue(db, run_id) if r.doc_id == int(doc_id)), None)
+    reasons = list(score.reasons if score else [])
+    store.send_back(db, run_id, doc_id, annotator, reasons=reasons, note=note.strip(), user=who)
+    return annotator
