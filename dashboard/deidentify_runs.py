@@ -9,12 +9,12 @@ import streamlit as st
 from dashboard import components as C
 from dashboard import state
 from dashboard.deidentify_summary import render_summary
-from dashboard.deidentify_views import POS_KEY, download, navigator, side_by_side
+from dashboard.deidentify_views import POS_KEY, navigator, run_download, side_by_side
 from dashboard.state import PageContext
 from pipeline.deid import Profile
 from pipeline.layers import DETECTED, parse_output_layer
 from services import access, jobs, projects
-from services import deid_files, deid_runs
+from services import deid_runs
 from services.risk import risk_line
 
 JOB_KEY = "deid.job_id"
@@ -128,5 +128,4 @@ def _run_output(ctx: PageContext, run, outputs: list) -> None:
     elif in_layer == DETECTED:
         note = "spans were detected when the run was made (not stored)"
     side_by_side(list(project.schema.categories), doc.text or "", in_spans, out.text or "", out.spans, note=note)
-    download(user, lambda tdb, rid=run.id: deid_files.stored_outputs_as_documents(tdb, rid), f"deid_run:{run.id}",
-             "deid.run_dl", leaked=run.failed_leak_check)
+    run_download(user, run.id, "deid.run_dl", leaked=run.failed_leak_check)

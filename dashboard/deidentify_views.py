@@ -7,7 +7,7 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
-from services import access, projects
+from services import access, projects, release
 from services import deid_files
 from services.session import User
 
@@ -60,6 +60,34 @@ def download(user: User, items_fn, target: str, key: str, *, leaked: bool = Fals
     def make() -> bytes:     # runs when the button is clicked (deferred), on its own connection
         with projects.open_db(db_path) as tdb:
             return deid_files.export_outputs(tdb, who, items_fn(tdb), fmt, target=target)
+
+    c2.download_button("Download de-identified documents (zip)", data=make, file_name=f"deidentified-{fmt}.zip",
+                       mime="application/zip", key=f"{key}.download", icon=":material/download:")
+
+
+def run_download(user: User, run_id: int, key: str, *, leaked: bool = False) -> None:
+    """A stored run's zip, gated by the risk decisions (:mod:`services.release`): withheld and
+    sent-back documents are left out and counted; a required red decision missing refuses it."""
+    if leaked:
+        st.caption("No download: the leak check failed for these outputs.")
+        return
+    if not access.can(user, "export"):
+        st.caption("Downloading de-identified documents needs the export right (leads).")
+        return
+    db_path = str(state.db_path())
+    with projects.open_db(db_path) as tdb:
+        plan = release.release_plan(tdb, run_id)
+    if plan.blocked:
+        st.warning(f"No download: {plan.blocked}.", icon=":material/block:")
+        return
+    st.caption(f"The download {plan.line()} (risk decisions on the Risk page).")
+    c1, c2 = st.columns([1, 3])
+    fmt = c1.selectbox("Download format", FORMATS, index=FORMATS.index("brat"), key=f"{key}.fmt")
+    who = user
+
+    def make() -> bytes:     # runs when the button is clicked (deferred), on its own connection
+        with projects.open_db(db_path) as tdb:
+            return release.export_run_zip(tdb, who, run_id, fmt)[0]
 
     c2.download_button("Download de-identified documents (zip)", data=make, file_name=f"deidentified-{fmt}.zip",
                        mime="application/zip", key=f"{key}.download", icon=":material/download:")

@@ -11,7 +11,7 @@ import streamlit as st
 from dashboard import components as C
 from dashboard import figures, state
 from dashboard.figures import short_date
-from services import access, jobs
+from services import access, jobs, rework
 from services import risk as rs
 
 RUN_KEY = "risk.run_id"
@@ -85,6 +85,12 @@ if not queue:
     st.info(f"Run {run.id} has no risk scores yet.")
     st.stop()
 
+release_words, blocked = rework.release_line(db, user, run.id)
+if blocked:
+    st.warning(f"Export refused now: {blocked}.")
+else:
+    st.caption(f"Export of run {run.id}: {release_words} (withheld never leave; sent back wait for their fix).")
+
 colours = [r.colour for r in queue]
 m = st.columns(4)
 for col, colour in zip(m, ("red", "amber", "green")):
@@ -129,6 +135,19 @@ if score.decision:
                f"on {short_date(score.decided_at)}")
 else:
     st.caption("No decision yet.")
+sent = rework.open_send_back(db, user, run.id, doc_id)
+if sent is not None:
+    st.info(f"Sent back to **{sent.annotator}** by {sent.sent_by or '?'} on {short_date(sent.sent_at)}"
+            + (f": {sent.note}" if sent.note else "") + ". Once its gold is fixed and saved, a lead re-de-identifies "
+            "this document alone; its new output is then triaged again.")
+    if access.can(user, "deidentify") and st.button("Re-de-identify this document from its gold", key="risk.redo",
+                                                    icon=":material/refresh:"):
+        try:
+            rework.redeidentify_document(db, user, run.id, doc_id)
+            C.flash(f"{score.doc_name}: re-de-identified from its fixed gold; decide on it again.")
+            st.rerun()
+        except Exception as e:  # noqa: BLE001 - the services' errors are one line, safe to show
+            st.error(str(e))
 body, side = st.columns([3, 2])
 with body:
     st.markdown("**De-identified text** (reason entities boxed in red, their contexts shaded)")
@@ -144,10 +163,17 @@ with side:
                                 "Detail": r.get("message", "")} for r in score.reasons]),
                  hide_index=True, height=300, column_config={"Detail": st.column_config.TextColumn(width="large")})
     if can_decide:
+        choices = rs.annotator_choices(db, user, doc_id)
+        s1, s2 = st.columns(2)
+        send_to = s1.selectbox("Send back to", choices, key="risk.send_to",
+                               help="the document goes first in this annotator's queue, with the reasons above")
+        note = s2.text_input("Note for the annotator", key="risk.note", max_chars=200,
+                             help="what to fix, in words; no patient details")
         for decision, words in DECISION_WORDS.items():
             if st.button(words, key=f"risk.decide.{decision}", width="stretch",
-                         type="primary" if decision == "accepted" else "secondary"):
-                rs.decide(db, user, run.id, doc_id, decision)
+                         type="primary" if decision == "accepted" else "secondary",
+                         disabled=decision == "sent_back" and not choices):
+                rs.decide(db, user, run.id, doc_id, decision, annotator=send_to, note=note or "")
                 C.flash(f"{score.doc_name}: {DECIDED_WORDS[decision]}.")
                 nxt = next((i for i in ids if i != doc_id and by_doc[i].decision is None), None)
                 if nxt is not None:

@@ -25,6 +25,21 @@ from services.risk import annotator_choices, default_annotator, send_back  # noq
 from services.settings import db_path_of, project_locale, project_secret
 
 
+def open_send_back(db: Database, user: store.User, run_id: int, doc_id: int) -> store.SendBack | None:
+    """The document's open send-back in this run (the Risk page), or None."""
+    access.require(user, "view_risk")
+    found = store.list_send_backs(db, run_id=run_id, doc_id=doc_id)
+    return found[0] if found else None
+
+
+def release_line(db: Database, user: store.User, run_id: int) -> tuple[str, str | None]:
+    """What an export of the run would hold, and why it is refused now (None when it is not)."""
+    from services.release import release_plan
+    access.require(user, "view_risk")
+    plan = release_plan(db, run_id)
+    return plan.line(), plan.blocked
+
+
 def my_send_backs(db: Database, username: str, project_id: int) -> dict[int, store.SendBack]:
     """The open send-backs of ``username``'s documents in the project, by document id."""
     project_docs = {a.doc_id for a in store.list_assignments(db, user=username, project_id=project_id)}
