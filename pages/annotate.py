@@ -18,7 +18,7 @@ from dashboard import state
 from pipeline.annotation import edits as ops
 from pipeline.annotation.queue import keep_order, neighbours
 from pipeline.errors import StaleSaveError, WorkbenchError
-from services import access, preannotation, queues
+from services import access, preannotation, queues, rework
 
 DOC_KEY = "annotate.doc_id"
 PICK_KEY = "annotate.pick"
@@ -113,6 +113,14 @@ elif st.session_state.get(SHOWN_KEY) != doc_id:
 st.session_state[SHOWN_KEY] = doc_id
 
 assignment = by_id.get(doc_id)
+sent_back = rework.my_send_backs(db, user.username, project.id).get(doc_id)
+if sent_back is not None:
+    reasons = "; ".join(r.get("message") or r.get("kind", "") if isinstance(r, dict) else str(r)
+                        for r in sent_back.reasons[:6])
+    st.warning(f"Sent back from risk review by {sent_back.sent_by or 'a reviewer'}"
+               + (f": {sent_back.note}" if sent_back.note else "") + (f". Reasons: {reasons}" if reasons else "")
+               + ". Fix the spans and finish the document; the run re-de-identifies it once its gold is saved.",
+               icon=":material/undo:")
 about.caption(" · ".join(filter(None, [
     None if doc_id in by_id else f"**{doc.name}**",
     _status_words(assignment.status) if assignment else "not in your queue",
