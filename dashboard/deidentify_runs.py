@@ -15,6 +15,7 @@ from pipeline.deid import Profile
 from pipeline.layers import DETECTED, parse_output_layer
 from services import access, jobs, projects
 from services import deid_runs
+from services.residual import residual_estimate
 from services.risk import risk_line
 
 JOB_KEY = "deid.job_id"
@@ -103,7 +104,9 @@ def _stored_run(ctx: PageContext, runs: list, names: dict, running: bool) -> Non
                                                           help="writes only the documents the run lacks"):
             st.session_state[JOB_KEY] = deid_runs.resume_run(state.db_path(), ctx.user, ctx.project.id, run.id)
             st.rerun()
-    render_summary(run.counts or {}, run.quality or {}, int(run.leaks or 0), {str(k): v for k, v in names.items()})
+    render_summary(run.counts or {}, run.quality or {}, int(run.leaks or 0), {str(k): v for k, v in names.items()},
+                   estimate=residual_estimate(ctx.db, ctx.project.id, run.counts or {},
+                                              model_version=run.model_version))
     outputs = deid_runs.run_outputs(ctx.db, ctx.user, run.id)
     if outputs:
         _run_output(ctx, run, outputs)

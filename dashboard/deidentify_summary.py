@@ -8,6 +8,7 @@ import streamlit as st
 
 from pipeline.deid.batch import fallback_note
 from pipeline.deid.profile import ACTIONS
+from services.residual import ResidualEstimate
 
 #: The quality table's columns, as the page names them.
 QUALITY_COLUMNS = {"system": "Surrogates", "notes": "Notes", "replacements": "Replaced", "same_rate": "Same rate",
@@ -16,9 +17,11 @@ QUALITY_COLUMNS = {"system": "Surrogates", "notes": "Notes", "replacements": "Re
                    "bertscore_f1": "BERTScore F1"}
 
 
-def render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, str] | None = None) -> None:
-    """Counts per category and action, leaks (a red alert: the run failed), unparseable dates,
-    names and metadata changed, surrogate quality."""
+def render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, str] | None = None, *,
+                   estimate: ResidualEstimate | None = None) -> None:
+    """Counts per category and action, leaks (a red alert: the run failed) or what a passed check
+    covered and what may remain (``estimate``), unparseable dates, names and metadata changed,
+    surrogate quality."""
     spans = counts.get("spans") or {}
     m = st.columns(5)
     m[0].metric("Documents", counts.get("documents", 0))
@@ -27,7 +30,7 @@ def render_summary(counts: dict, quality: dict, leaks: int, names: dict[str, str
     m[3].metric("Unparseable dates", counts.get("unparseable_dates", 0))
     m[4].metric("Fell back to placeholder", counts.get("fallbacks", 0))
     _paraphrase_metrics(counts)
-    _leak_check(counts, leaks, names)
+    _leak_check(counts, leaks, names, estimate)
     extra = _what_else_changed(counts)
     if extra:
         st.caption(" · ".join(extra))
@@ -52,8 +55,10 @@ def _paraphrase_metrics(counts: dict) -> None:
             (st.warning if para_fallbacks.get("no_model") else st.caption)(note + ".")
 
 
-def _leak_check(counts: dict, leaks: int, names: dict[str, str] | None) -> None:
-    """The leak check's verdict; with leaks, where they are (offsets and categories, no text)."""
+def _leak_check(counts: dict, leaks: int, names: dict[str, str] | None,
+                estimate: ResidualEstimate | None = None) -> None:
+    """The leak check's verdict; with leaks, where they are (offsets and categories, no text);
+    without, what it checked (only detected or annotated PHI) beside what may remain."""
     if leaks:
         by_cat = ", ".join(f"{c} {n}" for c, n in sorted((counts.get("leaks_by_category") or {}).items()))
         by_loc = ", ".join(f"{k} {n}" for k, n in sorted((counts.get("leaks_by_location") or {}).items()))
@@ -67,9 +72,15 @@ def _leak_check(counts: dict, leaks: int, names: dict[str, str] | None) -> None:
                                         "where": d.get("location", "text"),
                                         "offsets": f"{d.get('start')}-{d.get('end')}", "scope": d.get("scope")}
                                        for d in details]), hide_index=True)
+    elif estimate is not None:
+        left, right = st.columns(2)
+        left.success(estimate.check_words(), icon=":material/verified_user:")
+        n = estimate.may_hold_phi
+        (right.warning if (n or estimate.annotated_docs or n is None) else right.info)(
+            estimate.estimate_words(), icon=":material/travel_explore:")
     else:
-        st.success("Leak check: no original PHI string was found in the output (text, metadata, ids or file "
-                   "names).", icon=":material/verified_user:")
+        st.success("Leak check: no detected or annotated PHI remains in the output (text, metadata, ids or file "
+                   "names); it cannot see PHI that was never detected.", icon=":material/verified_user:")
 
 
 def _what_else_changed(counts: dict) -> list[str]:

@@ -8,6 +8,7 @@ from dashboard import state
 from dashboard.deidentify_summary import render_summary
 from dashboard.deidentify_views import FORMATS, POS_KEY, download, navigator, side_by_side
 from dashboard.state import PageContext
+from services.residual import residual_estimate
 from pipeline.deid import Profile
 from pipeline.layers import DETECTED
 from services import deid_batch, deid_files
@@ -56,7 +57,8 @@ def _upload_result(ctx: PageContext, result) -> None:
         counts["inputs"] = {"upload": len(result.originals) - len(result.detected),
                             DETECTED: len(result.detected)}
     st.caption(f"Upload de-identified with profile {result.profile_name}; nothing was stored.")
-    render_summary(counts, quality, result.batch.summary.leaks)
+    render_summary(counts, quality, result.batch.summary.leaks,
+                   estimate=residual_estimate(ctx.db, ctx.project.id, counts))
     res = result.batch.results
     pos = navigator(len(res), POS_KEY + ".upload")
     r = res[pos]
