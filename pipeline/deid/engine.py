@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from pipeline.deid.context import DeidContext, DocState, Original
+from pipeline.deid.span_hygiene import clean_spans
 from pipeline.deid.leaks import (Leak, Needle, field_text, find_leaks, merge_needles, needles, propagate, scan_fields,
                                  uncovered)
 from pipeline.deid.normalize import norm_key
@@ -253,7 +254,7 @@ def collect_originals(doc: Document, spans: Sequence[Span], profile: Profile) ->
     """The real PHI values of a document (overlaps resolved, and every input span's own value)
     with whether each is kept."""
     text = doc.text
-    valid = [s for s in spans if 0 <= s.start < s.end <= len(text)]
+    valid = clean_spans(text, [s for s in spans if 0 <= s.start < s.end <= len(text)])
     resolved, _ = resolve_overlaps(valid, _action_of(profile))
     return _originals(text, resolved, valid, profile)
 
@@ -355,10 +356,13 @@ def deidentify(doc: Document, spans: Sequence[Span] | None, profile: Profile, ct
     Overlapping spans become one span over their union (:func:`overlap_groups`). A span outside
     the text raises :class:`SpanError` (offsets only): leaving it out could leave PHI behind.
     Each span is then rewritten by the operator of its action (:mod:`pipeline.deid.operators`).
+    Spans are first cut at line breaks and cleared of field labels
+    (:mod:`pipeline.deid.span_hygiene`), for every profile, and the leak check reads those spans.
     """
     text = doc.text
     spans = list(doc.spans if spans is None else spans)
     _check_inside(doc, spans)
+    spans = clean_spans(text, spans)
     named_pid = patient_id or explicit_patient_id(doc)
     pid = patient_id or patient_id_of(doc)
     res = _resolve(doc, spans, profile, ctx, pid)
@@ -437,6 +441,10 @@ def _resolve(doc: Document, spans: list[Span], profile: Profile, ctx: DeidContex
     return res
 
 
+def _has_break(value: str) -> bool:
+    return len(value.splitlines()) > 1 or value.endswith(("\n", "\r"))
+
+
 @dataclass
 class _Rewritten:
     """The operators' outcomes for a document's spans, gathered for the result."""
@@ -450,7 +458,9 @@ class _Rewritten:
     fallbacks: int = 0
 
     def add(self, span: Span, out: Outcome) -> None:
-        self.edits.append((span, out.text))
+        # a surrogate keeps the line structure: the span holds no line break (span_hygiene), so
+        # neither may what replaces it (a language model's infill could bring one)
+        self.edits.append((span, " ".join(out.text.splitlines()) if _has_break(out.text) else out.text))
         self.actions.append(out.action)
         self.counts.setdefault(span.category, Counter())[out.action] += 1
         if out.quality is not None:
