@@ -91,12 +91,12 @@ def test_sent_back_goes_to_an_annotators_queue_with_its_reasons_and_is_redone_al
         # the gold is fixed: a name the annotator missed is now a span
         ls = store.read_layer(db, red.doc_id, GOLD)
         text = store.get_document(db, red.doc_id).text
-        start = next(i for i in range(len(text)) if text[i].isupper() and
-                     not any(s.start <= i < s.end for s in ls.spans))
-        end = start
-        while end < len(text) and text[end].isalpha():
-            end += 1
+        import re
+        from pipeline.deid.span_hygiene import FIELD_LABELS
         from pipeline.spans import Span
+        start, end = next(m.span() for m in re.finditer(r"\b[A-Z][a-z]{4,}\b", text)
+                          if m.group().lower() not in FIELD_LABELS
+                          and not any(s.start < m.end() and m.start() < s.end for s in ls.spans))
         new = ls.spans + [Span(str(red.doc_id), start, end, "NAME", "PATIENT", source="manual")]
         store.save_layer(db, red.doc_id, GOLD, new, expected_version=ls.version, user="rita")
         rework.redeidentify_document(db, lead, run_id, red.doc_id)
