@@ -97,3 +97,26 @@ def test_annotator_is_refused(demo_app):
     at.run()
     with pytest.raises(ValueError):
         at.switch_page("pages/risk.py")
+
+
+def test_send_back_from_the_page_reaches_the_annotators_queue_and_the_export_says_so(demo_app):
+    """Issue 32: "Send back (fix annotation)" created no work and the export held everything."""
+    run_id = _scored_run(demo_app)
+    db = demo_app.db()
+    first = store.risk_queue(db, run_id)[0]
+    db.close()
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "rita", "reviewer")
+    open_page(at, "risk")
+    assert any("exports" in c.value and "0 withheld" in c.value for c in at.caption)
+    assert at.selectbox(key="risk.doc_id").value == first.doc_id
+    at.selectbox(key="risk.send_to").set_value("ana")
+    at.text_input(key="risk.note").set_value("street address kept")
+    at.button(key="risk.decide.sent_back").click().run()
+    assert not errors(at)
+    db = demo_app.db()
+    [sent] = store.list_send_backs(db, annotator="ana")
+    assert sent.doc_id == first.doc_id and sent.note == "street address kept" and sent.reasons == first.reasons
+    assert any(a.doc_id == first.doc_id and a.status == "assigned" for a in store.list_assignments(db, user="ana"))
+    db.close()
+    assert any("1 sent back for fixing" in c.value for c in at.caption)
