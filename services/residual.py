@@ -28,6 +28,7 @@ class ResidualEstimate:
     char_recall: float | None           # PHI characters found, on the project's gold dev notes
     document_recall: float | None       # dev notes with all their PHI found
     dev_documents: int | None
+    no_model_reason: str = ""           # why no figure applies to this run's detector
 
     @property
     def may_hold_phi(self) -> int | None:
@@ -42,7 +43,8 @@ class ResidualEstimate:
         if self.detected_docs and self.char_recall is not None:
             return f"{said}; detection recall on this project's gold is {self.char_recall:.1%} of PHI characters."
         if self.detected_docs:
-            return f"{said}; detection recall on this project's gold is not measured (no trained model figures)."
+            return (f"{said}; detection recall on this project's gold is not measured"
+                    f" ({self.no_model_reason or 'no trained model figures'}).")
         return f"{said}. It can only see the spans it was given."
 
     def estimate_words(self) -> str:
@@ -71,12 +73,18 @@ def residual_estimate(db: Database, project_id: int, counts: dict, *, model_vers
     """The estimate for a run's (or an upload's) ``counts["inputs"]``, from the run's model
     version when it names one of the project's, else the active model."""
     inputs = dict(counts.get("inputs") or {})
+    detector = str(counts.get("detector") or "")
     detected = int(inputs.get(DETECTED, 0))
     annotated = sum(int(v) for k, v in inputs.items() if k != DETECTED)
     mv = None
     if model_version:
         mv = next((v for v in store.list_model_versions(db, project_id) if v.name == model_version), None)
     mv = mv or store.active_model(db, project_id)
+    if detected and detector and not set(detector.split("+")) - {"rules", "dictionaries", ""}:
+        # the run's spans came from rules and dictionaries alone: a model's figures say nothing of them
+        return ResidualEstimate(detected_docs=detected, annotated_docs=annotated, model=None, char_recall=None,
+                                document_recall=None, dev_documents=None,
+                                no_model_reason="this run's detector was rules and dictionaries, not a trained model")
     m = (mv.metrics or {}) if mv is not None else {}
     chars = ((m.get("characters") or {}).get("micro") or {})
     char_recall = chars.get("recall")

@@ -43,3 +43,12 @@ def test_gold_only_runs_claim_nothing_about_detection():
     est = residual_estimate(db, pid, {"inputs": {"gold": 19}})
     assert "detection recall" not in est.check_words()
     assert est.estimate_words().startswith("19 document(s) used people's spans")
+
+
+def test_a_run_detected_by_rules_alone_does_not_borrow_the_models_figures():
+    db, pid = _project_with_model({"characters": {"micro": {"recall": 0.96}}, "document_recall": 0.78})
+    est = residual_estimate(db, pid, {"inputs": {DETECTED: 10}, "detector": "rules+dictionaries"})
+    assert est.char_recall is None and est.may_hold_phi is None
+    assert "rules and dictionaries, not a trained model" in est.check_words()
+    with_model = residual_estimate(db, pid, {"inputs": {DETECTED: 10}, "detector": "model:v1+rules+dictionaries"})
+    assert with_model.may_hold_phi == 3
