@@ -54,7 +54,7 @@ class ResidualEstimate:
             n = self.may_hold_phi
             if n is None:
                 parts.append(f"{self.detected_docs} document(s) had detected spans; what the detector missed is not "
-                             "estimated: train and activate a model to measure it on gold")
+                             "estimated: detect with a trained model, measured on gold, to estimate it")
             else:
                 parts.append(f"May remain: {self.model or 'the model'} found all PHI in "
                              f"{self.document_recall:.0%} of {self.dev_documents or '?'} gold dev notes with PHI, so about "
