@@ -99,7 +99,10 @@ def test_sent_back_goes_to_an_annotators_queue_with_its_reasons_and_is_redone_al
                           and not any(s.start < m.end() and m.start() < s.end for s in ls.spans))
         new = ls.spans + [Span(str(red.doc_id), start, end, "NAME", "PATIENT", source="manual")]
         store.save_layer(db, red.doc_id, GOLD, new, expected_version=ls.version, user="rita")
-        rework.redeidentify_document(db, lead, run_id, red.doc_id)
+    rc = cli_main(["deidentify-project", "--db", str(path), "--redo", str(run_id), "--docs", str(red.doc_id),
+                   "--user", "cli:lea"])
+    assert rc == 0
+    with store.connect(path) as db:
         after = {o.doc_id: o.text for o in store.list_deid_outputs(db, run_id, with_text=True)}
         assert after[red.doc_id] != before[red.doc_id]
         assert {d: t for d, t in after.items() if d != red.doc_id} == \

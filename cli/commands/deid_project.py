@@ -9,7 +9,9 @@ leaks, risk colours): never document text. Exit status 3 when the leak check fou
 the run is then stored as ``failed`` (not scored, not resumable, not exportable).
 ``--resume RUN_ID`` finishes an interrupted run: only the documents it lacks are written; a
 resume with another ``--profile`` than the run's, or after the secret key file changed, is
-refused before anything is written.
+refused before anything is written. ``--redo RUN_ID --docs IDS`` re-de-identifies documents a
+risk reviewer sent back, from their fixed gold, into that run (each alone; the run's profile and
+key; refused while the gold was not saved since the document was sent back).
 """
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="documents without the layer: detect their spans (default) or leave them out")
     p.add_argument("--docs", metavar="IDS", help="comma-separated document ids (default: all documents)")
     p.add_argument("--resume", type=int, metavar="RUN_ID", help="finish an interrupted run")
+    p.add_argument("--redo", type=int, metavar="RUN_ID",
+                   help="re-de-identify the sent-back documents named by --docs in this run, from their fixed gold")
     p.add_argument("--no-risk", action="store_true", help="do not score re-identification risk afterwards")
     p.add_argument("--user", help="name recorded in the audit log (default cli:<login>)")
 
@@ -63,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
 
     db_path = str(args.db or default_db_path())
     user = cli_user(args.user)
+    if args.redo is not None:
+        return _redo(db_path, user, args)
     with open_db(db_path) as db:
         if args.resume is not None:
             run_ = get_run(db, user, args.resume)
@@ -106,3 +112,23 @@ def _say_how_to_resume(db_path: str, params: dict, user: str) -> None:
     run_id = params.get("run_id") or (runs[0].id if runs else None)
     if run_id is not None:
         print(f"run {run_id} kept its finished documents; finish it with --resume {run_id}", file=sys.stderr)
+
+
+def _redo(db_path: str, user: str, args: argparse.Namespace) -> int:
+    """``--redo RUN_ID --docs IDS``: each sent-back document re-de-identified alone (counts only)."""
+    from cli.console import CommandError
+    from services.projects import open_db
+    from services.rework import redeidentify_document
+
+    try:
+        ids = [int(x) for x in (args.docs or "").split(",") if x.strip()]
+    except ValueError:
+        raise CommandError("--docs takes comma-separated document ids") from None
+    if not ids:
+        raise CommandError("--redo RUN_ID needs --docs with the sent-back document ids")
+    with open_db(db_path) as db:
+        for doc_id in ids:
+            r = redeidentify_document(db, user, args.redo, doc_id)
+            print(f"deidentify-project: run={args.redo} doc={doc_id} redone spans={r['spans']} leaks={r['leaks']} "
+                  "(decision cleared: triage it again on the Risk page)")
+    return 0
