@@ -42,7 +42,9 @@ class ProjectSettings:
     * ``checkpoint_dir``: a local checkpoint folder to initialise encoders from ("" = train
       from scratch with the project's own tokenizer); never a hub name;
     * ``target_recall``: recall the per-category thresholds are tuned for;
-    * ``low_confidence``: spans scored below this stand out on the Annotate page.
+    * ``low_confidence``: spans scored below this stand out on the Annotate page;
+    * ``require_decided``: a note can be finished only once every machine suggestion in it was
+      decided (accepted, changed or removed; accepting in bulk counts), so none is left open.
 
     Other keys in the settings (e.g. ``demo``, ``locale``) are kept as they are.
 
@@ -57,9 +59,11 @@ class ProjectSettings:
     checkpoint_dir: str = ""
     target_recall: float = 0.99
     low_confidence: float = 0.7
+    require_decided: bool = False
     extra: dict = field(default_factory=dict, compare=False)
 
-    KEYS = ("queue_order", "queue_seed", "models_dir", "checkpoint_dir", "target_recall", "low_confidence")
+    KEYS = ("queue_order", "queue_seed", "models_dir", "checkpoint_dir", "target_recall", "low_confidence",
+            "require_decided")
 
     @classmethod
     def from_settings(cls, settings: dict | None) -> "ProjectSettings":
@@ -79,6 +83,7 @@ class ProjectSettings:
                    checkpoint_dir=str(s.get("checkpoint_dir") or ""),
                    target_recall=min(1.0, max(0.0, num("target_recall", d.target_recall))),
                    low_confidence=min(1.0, max(0.0, num("low_confidence", d.low_confidence))),
+                   require_decided=s.get("require_decided") is True,
                    extra={k: v for k, v in s.items() if k not in cls.KEYS})
 
     @classmethod
@@ -90,7 +95,7 @@ class ProjectSettings:
         out = dict(self.extra)
         out.update(queue_order=self.queue_order, queue_seed=self.queue_seed, models_dir=self.models_dir,
                    checkpoint_dir=self.checkpoint_dir, target_recall=self.target_recall,
-                   low_confidence=self.low_confidence)
+                   low_confidence=self.low_confidence, require_decided=self.require_decided)
         return out
 
     def with_(self, **changes: Any) -> "ProjectSettings":

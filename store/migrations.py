@@ -361,6 +361,13 @@ def _v9_finished_jobs_stay_finished(db: Database) -> None:
         "BEGIN SELECT RAISE(ABORT, 'the job that trained this model version has failed; its late result is discarded'); END")
 
 
+def _v11_span_provenance(db: Database) -> None:
+    """Each span records how a person's span came to be (``created``, ``changed``, ``accepted``
+    one by one, accepted in ``bulk``; see :class:`pipeline.spans.Span`), so agreement and Review
+    can keep spans nobody looked at apart. Existing spans: ``''`` (unknown)."""
+    db.execute("ALTER TABLE spans ADD COLUMN provenance TEXT NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_annotation_core,
     _v2_jobs_models_dictionaries,
@@ -372,6 +379,7 @@ MIGRATIONS: list[Callable[[Database], None]] = [
     _v8_versioned_settings_profiles_dictionaries,
     _v9_finished_jobs_stay_finished,
     _v10_audit_chain_keyed,
+    _v11_span_provenance,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -20,14 +20,17 @@ The browser sends back
 * the state value ``draft`` (``{"token", "seq", "spans", "decided"}``), about a second after
   the last edit: the unsaved spans, so leaving the document keeps them in the session;
 * the trigger value ``action`` (the same plus ``"name"``: ``save``, ``finish``, ``save_next``,
-  ``next`` or ``prev``), once, for the run it causes.
+  ``next`` or ``prev``), once, for the run it causes. ``finish`` with open suggestions is sent
+  only after the editor asked (naming the count) and the annotator chose: accept those at or
+  above the threshold (in bulk), or finish leaving them open; "go to the first one" sends nothing.
 
 The browser also keeps the unsaved spans (offsets and labels, no text) in its own storage under
 ``data["local_key"]``; after a reload it offers them back ("Restore them"), but only while the
 stored layer is still at ``data["version"]``, so a newer save is never overwritten.
 
 ``seq`` counts edits, so an older draft never overwrites newer spans; ``spans`` are
-``[{"start", "end", "type", "accepted"}]`` and go through
+``[{"start", "end", "type", "accepted", "how"}]`` (``how``: how a person's span came to be,
+``created``, ``changed``, ``accepted`` or ``bulk``) and go through
 :func:`pipeline.annotation.edits.from_editor` (checked against the text and the schema) before
 anything is kept or saved. ``decided`` lists the disagreements the reviewer settled.
 
@@ -131,18 +134,21 @@ def editor_data(*, token: str, mode: str, text: str, spans: Sequence[Span], sche
                 saved: Sequence[Span] | None, position: str = "", has_prev: bool = False, has_next: bool = False,
                 threshold: float = 0.8, low_confidence: float = 0.0, message: str | None = None, message_kind: str = "info",
                 message_id: int = 0, disagreements: list[dict] | None = None, local_key: str | None = None,
-                version: int = 0) -> dict:
+                version: int = 0, require_decided: bool = False) -> dict:
     """What the editor is mounted with (see the module docstring). ``saved`` is ``None`` when the
     layer was never saved (the editor then says "not saved yet"). ``local_key`` names the draft the
     browser keeps of unsaved spans (offsets and labels only) across a reload, offered back only
-    while the stored layer is still at ``version``."""
+    while the stored layer is still at ``version``. ``require_decided``: the project requires every
+    suggestion decided before a note is finished (the finish question then offers no "finish
+    leaving them open"; Python refuses such a finish too)."""
     return {"token": token, "mode": mode, "text": text, "labels": editor_labels(schema),
             "spans": ops.to_editor(text, spans, schema),
             "saved": None if saved is None else ops.to_editor(text, saved, schema),
             "position": position, "has_prev": has_prev, "has_next": has_next, "threshold": float(threshold),
             "low_confidence": float(low_confidence),
             "message": message, "message_kind": message_kind, "message_id": int(message_id),
-            "disagreements": disagreements or [], "local_key": local_key, "version": int(version)}
+            "disagreements": disagreements or [], "local_key": local_key, "version": int(version),
+            "require_decided": bool(require_decided)}
 
 
 @dataclass
