@@ -497,11 +497,17 @@ class SpanEditor {
 
   onKey(e) {
     if (!this.active(e)) return;
-    // the finish question: Enter presses the focused answer, Esc closes the question
-    if (this.asking && !e.ctrlKey && !e.metaKey && (e.key === "Enter" || e.key === "Escape")) {
+    // the finish question: ← → move between its answers, Enter presses the focused one, Esc
+    // closes it (nothing accepted)
+    if (this.asking && !e.ctrlKey && !e.metaKey && ["Enter", "Escape", "ArrowLeft", "ArrowRight"].includes(e.key)) {
       const a = document.activeElement;
-      if (e.key === "Escape") { this.asking = false; this.say("Not finished: the suggestions stay open."); this.root.focus({ preventScroll: true }); }
-      else if (a && this.status.contains(a) && a.matches("button[data-action]")) a.click();
+      const answers = [...this.status.querySelectorAll("button[data-action]")];
+      if (e.key === "Escape") { this.say("Not finished: the suggestions stay open."); this.root.focus({ preventScroll: true }); }
+      else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+        const i = answers.indexOf(a);
+        const next = answers[((i < 0 ? 0 : i + (e.key === "ArrowRight" ? 1 : -1)) + answers.length) % answers.length];
+        if (next) next.focus({ preventScroll: true });
+      } else if (a && answers.includes(a)) a.click();
       else return;
       e.preventDefault(); e.stopPropagation(); e.stopImmediatePropagation();
       return;
@@ -929,7 +935,7 @@ class SpanEditor {
       parts.push(document.createTextNode(" "), button(`Finish, leaving ${n === 1 ? "it" : "them"} open`, "finish_anyway",
         "Finish without accepting: open suggestions are not counted as your annotations"));
     }
-    parts.push(document.createTextNode(" · Esc: not now."));
+    parts.push(document.createTextNode(" · ← → choose, Enter takes it, Esc: not now."));
     this.status.replaceChildren(...parts);
     this.status.dataset.kind = "warn";
     this.root.dataset.asking = String(n);
