@@ -22,7 +22,9 @@ if _why_not:
 import store  # noqa: E402
 
 USER = "ana"
-ASKING = "() => !!document.querySelector('.wb-ed').dataset.asking"
+ASKING = "() => !!(document.querySelector('.wb-ed') || {dataset: {}}).dataset.asking"
+#: the editor shows another document than ``d`` (the editor may be gone for a moment in a rerun)
+MOVED_ON = "(d) => { const e = document.querySelector('.wb-ed'); return !!e && !!e.dataset.token && e.dataset.token.split('.')[0] !== String(d); }"
 
 
 @pytest.fixture(scope="module")
@@ -74,8 +76,7 @@ def finish_by_keys(project, server, page) -> None:
         if layer.version == 0 and len(pre) >= 2:
             break
         page.keyboard.press(">")
-        page.wait_for_function("(d) => document.querySelector('.wb-ed').dataset.token.split('.')[0] !== String(d)",
-                               arg=doc_id)
+        page.wait_for_function(MOVED_ON, arg=doc_id)
         bh.editor_ready(page)
         bh.wait_idle(page)
     else:
@@ -121,9 +122,11 @@ def finish_by_keys(project, server, page) -> None:
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("() => document.activeElement.dataset.action") == "finish_accept"
     page.keyboard.press("Enter")
-    page.wait_for_function("(d) => document.querySelector('.wb-ed').dataset.token.split('.')[0] !== String(d)"
-                           " || document.querySelector('.wb-ed .wb-status').textContent.includes('Saved as finished')",
-                           arg=doc_id, timeout=bh.WAIT_MS)
+    page.wait_for_function("""(d) => { const e = document.querySelector('.wb-ed');
+        if (!e || !e.dataset.token) return false;
+        return e.dataset.token.split('.')[0] !== String(d)
+            || e.querySelector('.wb-status').textContent.includes('Saved as finished'); }""", arg=doc_id,
+                           timeout=bh.WAIT_MS)
     bh.wait_idle(page)
     layer, pre = _layer_and_pre(project, doc_id)
     assert layer.status == "finished"
@@ -132,3 +135,34 @@ def finish_by_keys(project, server, page) -> None:
     assert set(got) == {(s.start, s.end) for s in pre}
     assert {k for k, (src, prov) in got.items() if prov == "bulk" and src == f"human:{USER}"} == high
     assert all(not src.startswith("human:") and prov == "" for k, (src, prov) in got.items() if k not in high)
+
+
+def test_every_label_has_a_key_and_shift_keys_label_by_keyboard(project, server, chromium):
+    """Issue 31, item 2: ACCOUNT, LICENSE, HEALTHPLAN and DEVICE had no key; with 30 i2b2 types
+    the ones past the 26 letters get Shift+letter, shown on the chip (⇧ and the capital)."""
+    page = bh.new_page(chromium, width=1280, height=800)
+    try:
+        with bh.screenshot_on_failure(page, "annotate-shift-keys"):
+            bh.sign_in(page, server.url, "ben", project.password)
+            bh.open_page(page, "annotation", "Annotate")
+            bh.editor_ready(page)
+            bh.wait_idle(page)
+            keys = bh.editor_hotkeys(page)
+            n_types = page.locator(".wb-ed .wb-chip").count()
+            assert len(keys) == n_types == 30 and len(set(keys.values())) == 30
+            page.keyboard.press("Escape")
+            page.keyboard.press("ArrowRight")              # the first word is selected
+            for i, typ in enumerate(("ACCOUNT", "LICENSE", "HEALTHPLAN", "DEVICE")):
+                key = keys[typ]
+                assert key.isupper()
+                page.keyboard.press(f"Shift+{key}")        # label the selection, then relabel the span
+                page.wait_for_function("(t) => { const c = document.querySelector('.wb-ed .wb-s.wb-cur');"
+                                       " return c && c.dataset.type === t; }", arg=typ)
+                said = bh.editor_status(page)
+                assert (f"({typ})" in said and ("Added" in said or "replaces" in said)) if i == 0 \
+                    else f"is now {typ}" in said
+            shift_mark = page.evaluate("""() => getComputedStyle(
+                document.querySelector('.wb-ed .wb-chip kbd.wb-shift'), '::before').content""")
+            assert "⇧" in shift_mark
+    finally:
+        page.context.close()

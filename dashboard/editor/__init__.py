@@ -68,8 +68,11 @@ _mount = st.components.v2.component(NAME, html="", css=CSS, js=JS, isolate_style
 HOTKEY_FIRST = ("DATE", "AGE", "PATIENT", "DOCTOR", "HOSPITAL", "PHONE", "CITY", "STREET", "STATE", "ZIP",
                 "MEDICALRECORD", "IDNUM", "FECHAS", "EDAD_SUJETO_ASISTENCIA", "NOMBRE_SUJETO_ASISTENCIA",
                 "NOMBRE_PERSONAL_SANITARIO", "HOSPITAL", "TERRITORIO", "CALLE")
-#: Letters only: digits choose an annotator's version in Review, and Shift+letters are commands.
+#: Letters only: digits choose an annotator's version in Review.
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: When the letters run out (i2b2 has 30 types), Shift+letter: every label has a key. Shift+A is
+#: taken (accept all at or above the threshold).
+SHIFTED = "BCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 #: Page CSS for the pages that hold the editor: less blank space above the title, so the note's
@@ -86,30 +89,38 @@ def compact_page() -> None:
 
 
 def hotkeys(types: Sequence[str]) -> dict[str, str]:
-    """A letter for as many types as there are letters: each type's first letter if free, then
-    another letter of its name, then any free letter (types of :data:`HOTKEY_FIRST` choose
-    first). Types left without a letter are reached by filtering (``/``)."""
+    """A key for every type while keys last: a letter (each type's first letter if free, then
+    another letter of its name, then any free letter; types of :data:`HOTKEY_FIRST` choose
+    first), and when the 26 letters are taken, Shift+letter (written as the capital, same rules;
+    not ``A``). Only a schema of more than 51 types leaves some to filtering (``/``).
+
+    >>> keys = hotkeys(["DATE", "DOCTOR", "DEVICE"])
+    >>> keys["DATE"], keys["DOCTOR"], keys["DEVICE"]
+    ('d', 'o', 'e')
+    """
     order = [t for t in HOTKEY_FIRST if t in types] + [t for t in types if t not in HOTKEY_FIRST]
     order = list(dict.fromkeys(order))
     taken: dict[str, str] = {}
     used: set[str] = set()
 
-    def letters(t: str) -> list[str]:
-        return [c for c in t.lower() if c in LETTERS]
+    for alphabet, case in ((LETTERS, str.lower), (SHIFTED, str.upper)):
+        def letters(t: str) -> list[str]:
+            return [c for c in case(t) if c in alphabet]
 
-    for rule in (lambda t: letters(t)[:1], letters, lambda t: list(LETTERS)):
-        for t in order:
-            if t in taken:
-                continue
-            key = next((c for c in rule(t) if c not in used), None)
-            if key:
-                taken[t] = key
-                used.add(key)
+        for rule in (lambda t: letters(t)[:1], letters, lambda t: list(alphabet)):
+            for t in order:
+                if t in taken:
+                    continue
+                key = next((c for c in rule(t) if c not in used), None)
+                if key:
+                    taken[t] = key
+                    used.add(key)
     return taken
 
 
 def editor_labels(schema: LabelSchema) -> list[dict]:
-    """The schema's fine types in schema order, each with its category, colour and hotkey."""
+    """The schema's fine types in schema order, each with its category, colour and hotkey (a
+    capital means Shift and that letter)."""
     keys = hotkeys(schema.types)
     return [{"type": t, "category": schema.category_of(t), "colour": category_colour(schema.category_of(t)),
              "key": keys.get(t)} for t in schema.types]

@@ -46,7 +46,7 @@ const KEYS_ANNOTATE = [
   ["mouse drag / click a word", "select text (snaps to whole words, never takes spaces or line breaks)"],
   ["← →  (Shift: extend)", "select the next / previous word"],
   ["↑ ↓", "select the first word of the line above / below"],
-  ["a label's key", "label the selection, or relabel the current span"],
+  ["a label's key (a capital: with Shift)", "label the selection, or relabel the current span"],
   ["/", "filter the labels by name, Enter takes the first"],
   ["click a span, Tab / Shift+Tab", "current span: next / previous"],
   ["] / [", "next / previous open suggestion"],
@@ -239,8 +239,13 @@ class SpanEditor {
       b.tabIndex = -1;
       b.dataset.type = l.type;
       b.style.setProperty("--c", l.colour);
-      b.title = `${l.type} (${l.category})` + (l.key ? `: key ${l.key}` : ": no key, use / to filter");
-      if (l.key) b.append(el("kbd", "", l.key));
+      const keyName = l.key && /[A-Z]/.test(l.key) ? `Shift+${l.key}` : l.key;
+      b.title = `${l.type} (${l.category})` + (l.key ? `: key ${keyName}` : ": no key, use / to filter");
+      if (l.key) {
+        const kbd = el("kbd", "", l.key);
+        if (keyName !== l.key) { kbd.classList.add("wb-shift"); kbd.title = keyName; }
+        b.append(kbd);
+      }
       b.append(document.createTextNode(l.type));
       chips.push(b);
     }
@@ -545,8 +550,9 @@ class SpanEditor {
         case "A": this.acceptAll(); break;
         default:
           if (this.mode === "review" && /^[0-9]$/.test(k)) this.choose(k);
+          else if (k.length === 1 && this.byKey.has(k)) this.applyLabel(this.byKey.get(k).type);
           else if (k.length === 1 && !e.shiftKey && this.byKey.has(k.toLowerCase())) this.applyLabel(this.byKey.get(k.toLowerCase()).type);
-          else if (/^[a-z]$/.test(k)) this.say(`No label has the key ${k}: press / to find a label by name.`, "warn");
+          else if (/^[a-zA-Z]$/.test(k)) this.say(`No label has the key ${/[A-Z]/.test(k) ? "Shift+" + k : k}: press / to find a label by name.`, "warn");
           else done = false;
       }
     }
