@@ -168,3 +168,12 @@ def test_require_decided_setting_round_trips_and_only_true_turns_it_on():
     assert ProjectSettings.from_settings(s.to_settings()) == s
     assert not ProjectSettings.from_settings({}).require_decided
     assert not ProjectSettings.from_settings({"require_decided": "false"}).require_decided
+
+
+def test_unsaved_work_as_json_keeps_provenance():
+    spans = [_human(HOSPITAL, "HOSPITAL", "ana", "bulk"), _human(DOCTOR, "DOCTOR", "ana", "accepted")]
+    back = ops.spans_from_json(ops.spans_to_json(1, "annotator:ana", 0, spans), 1, TEXT, I2B2_2014)
+    assert [(s.start, s.provenance) for s in back] == [(DOCTOR[0], "accepted"), (HOSPITAL[0], "bulk")]
+    bad = ops.spans_to_json(1, "annotator:ana", 0, [spans[0].with_(provenance="trust-me")])
+    with pytest.raises(ops.AnnotationError, match="unknown provenance"):
+        ops.spans_from_json(bad, 1, TEXT, I2B2_2014)

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from pipeline.errors import WorkbenchError
 from pipeline.schemas import LabelSchema
-from pipeline.spans import ACCEPTED, BULK, CHANGED, CREATED, Span, SpanError
+from pipeline.spans import ACCEPTED, BULK, CHANGED, CREATED, PROVENANCES, Span, SpanError
 
 
 class AnnotationError(WorkbenchError):
@@ -364,7 +364,8 @@ def spans_to_json(doc_id: int | str, layer: str, base_version: int, spans: Itera
     when a save is refused."""
     return json.dumps({"doc_id": str(doc_id), "layer": layer, "base_version": int(base_version),
                        "spans": [{"start": s.start, "end": s.end, "category": s.category, "type": s.type,
-                                  "source": s.source, "score": s.score} for s in spans]},
+                                  "source": s.source, "score": s.score, "provenance": s.provenance}
+                                 for s in spans]},
                       ensure_ascii=False, indent=1)
 
 
@@ -391,9 +392,12 @@ def spans_from_json(data: str | bytes, doc_id: int | str, text: str, schema: Lab
         if not schema.has(cat, typ):
             raise AnnotationError(f"span {i + 1} has label {cat}/{typ or '-'}, which is not in the schema")
         score = d.get("score", 1.0)
+        provenance = d.get("provenance") or ""
+        if provenance not in PROVENANCES:
+            raise AnnotationError(f"span {i + 1} of the spans file has an unknown provenance")
         out.append(Span(doc_id=str(doc_id), start=start, end=end, category=cat, type=typ,
                         source=str(d.get("source") or ""), score=float(score if score is not None else 1.0),
-                        layer=layer))
+                        layer=layer, provenance=provenance))
     return sorted(out, key=lambda s: (s.start, s.end, s.label))
 
 
