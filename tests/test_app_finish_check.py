@@ -133,3 +133,39 @@ def test_review_shows_spans_everyone_only_bulk_accepted_as_unreviewed(demo_app):
     layers = review.finished_layers(db, item.doc_id)
     db.close()
     assert any(d.kind == "unreviewed" for d in adj.document_disagreements(item.doc_id, layers))
+
+
+def test_metrics_report_bulk_accepted_spans_apart(demo_app):
+    """The Annotators tab: agreement figures leave out spans nobody looked at and say how many;
+    the annotators-vs-gold table counts them in a column of their own."""
+    from apptest_helpers import shows
+    from services import project_metrics as pm
+
+    db = demo_app.db()
+    before = pm.project_metrics(db, demo_app.project_id, pm.MetricsFilter())
+    assert before.agreement is not None and sum(before.agreement.unreviewed.values()) == 0
+    item = review.review_queue(db, demo_app.project_id)[0]
+    layers = review.finished_layers(db, item.doc_id)
+    a, b = sorted(layers)[:2]
+    agreed = {(s.start, s.end, s.label) for s in layers[a]} & {(s.start, s.end, s.label) for s in layers[b]}
+    for who in (a, b):
+        name = f"annotator:{who}"
+        state = store.read_layer(db, item.doc_id, name)
+        store.save_layer(db, item.doc_id, name, [s.with_(doc_id="", provenance="bulk" if (s.start, s.end, s.label)
+                                                         in agreed else s.provenance) for s in state.spans],
+                         expected_version=state.version, user=who)
+    after = pm.project_metrics(db, demo_app.project_id, pm.MetricsFilter())
+    db.close()
+    assert after.agreement.unreviewed == {a: len(agreed), b: len(agreed)}
+    assert after.agreement.unreviewed_shared == len(agreed)
+    p0, p1 = before.agreement.pair(a, b).strict.micro, after.agreement.pair(a, b).strict.micro
+    assert p1.tp == p0.tp - len(agreed)          # the rubber stamps no longer count as agreement
+
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "rita", "reviewer")
+    open_page(at, "metrics")
+    assert not errors(at)
+    assert shows(at, f"Not in these figures: {2 * len(agreed)} span(s) nobody looked at")
+    from pipeline.metrics.summaries import gold_comparison_rows
+    assert after.vs_gold, "the demo's annotators finished documents that have gold"
+    assert {"bulk-accepted or left open (not scored)", "of them in gold"} <= set(gold_comparison_rows(after.vs_gold)[0])
