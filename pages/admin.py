@@ -31,7 +31,8 @@ PROFILE_LOADED_KEY = "admin.profile_loaded"
 PROFILE_VERSION_KEY = "admin.profile_version"
 SETTINGS_VERSION_KEY = "admin.settings_version"
 SETTINGS_KEYS = ("admin.queue_order", "admin.queue_seed", "admin.models_dir", "admin.checkpoint_dir",
-                 "admin.target_recall", "admin.low_confidence", "admin.require_red_decided")
+                 "admin.target_recall", "admin.low_confidence", "admin.require_red_decided",
+                 "admin.require_decided")
 DICT_VERSIONS_KEY = "admin.dict_versions_shown"
 
 
@@ -68,6 +69,7 @@ def _load_settings(project_id: int, version: int, settings) -> None:
     st.session_state["admin.target_recall"] = float(settings.target_recall)
     st.session_state["admin.low_confidence"] = float(settings.low_confidence)
     st.session_state["admin.require_red_decided"] = bool(settings.require_red_decided)
+    st.session_state["admin.require_decided"] = bool(settings.require_decided)
     st.session_state[SETTINGS_VERSION_KEY] = (project_id, int(version))
 
 
@@ -309,11 +311,17 @@ if project is not None:
             low = st.slider("Low-confidence mark below score", 0.0, 1.0, step=0.05, key="admin.low_confidence")
             red_decided = st.checkbox("Every red document must have a risk decision before a run is exported",
                                       key="admin.require_red_decided")
+            require = st.checkbox("Every suggestion must be decided before a note is finished",
+                                  key="admin.require_decided",
+                                  help="Annotators then cannot finish a note that still has open (undecided) "
+                                       "machine suggestions; accepting those above the threshold in bulk counts "
+                                       "as deciding, and is recorded as such.")
             if st.form_submit_button("Save settings", key="admin.settings_submit"):
                 with C.guard():
                     new = settings.with_(queue_order=order, queue_seed=int(q_seed), models_dir=models_dir.strip(),
                                          checkpoint_dir=checkpoint.strip(), target_recall=float(recall),
-                                         low_confidence=float(low), require_red_decided=bool(red_decided))
+                                         low_confidence=float(low), require_red_decided=bool(red_decided),
+                                         require_decided=bool(require))
                     projects.update_settings(db, user, project.id, new, expected_version=started_from)
                     st.session_state.pop(SETTINGS_VERSION_KEY, None)   # show the saved values next run
                     C.flash("Settings saved.")

@@ -163,15 +163,24 @@ def _take(value: E.EditorValue) -> None:
                               user=user.username)
     if checked.changed:  # the browser sent something the note or the schema does not allow
         _notify(" ".join(checked.messages(text)), "warn")
-    if value.name in ("save", "finish"):
+    refused = ops.finish_refusal(work.current, require_decided=settings.require_decided) \
+        if value.name == "finish" else None
+    left_open = ops.open_suggestions(work.current)
+    left_words = (f" {left_open} suggestion{'s were' if left_open != 1 else ' was'} left open: not counted as "
+                  "yours.") if left_open else ""
+    if refused:
+        _notify(refused, "error")
+    elif value.name in ("save", "finish"):
         version = _save("finished" if value.name == "finish" else None)
         if version is not None and value.name == "save":
             _notify(f"Saved (version {version}).", "success")
         elif version is not None and after is not None:
             st.session_state[DOC_KEY] = after
-            _notify(f"Finished {doc.name} (version {version}); this is the next document of your queue.", "success")
+            _notify(f"Finished {doc.name} (version {version}); this is the next document of your queue."
+                    + left_words, "success")
         elif version is not None:
-            _notify(f"Saved as finished (version {version}). That was the last document of your queue.", "success")
+            _notify(f"Saved as finished (version {version}). That was the last document of your queue."
+                    + left_words, "success")
     else:
         E.follow(value, before=before, after=after, doc_key=DOC_KEY)
     if value.name is not None or checked.changed:
@@ -190,7 +199,8 @@ def _editor() -> None:
         has_prev=before is not None, has_next=after is not None,
         threshold=settings.low_confidence, low_confidence=settings.low_confidence,
         message=message.get("text"), message_kind=message.get("kind", "info"), message_id=message.get("id", 0),
-        local_key=f"wb-draft:{project.id}:{user.username}:{doc_id}:{own_layer}", version=work.base_version)
+        local_key=f"wb-draft:{project.id}:{user.username}:{doc_id}:{own_layer}", version=work.base_version,
+        require_decided=settings.require_decided)
     value = E.span_editor(data, key=f"annotate.editor.{token}", test_key=EDITOR_KEY)
     if value is not None:
         with C.guard():

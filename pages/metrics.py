@@ -154,6 +154,13 @@ with tab_people:
         c[0].metric("Krippendorff's alpha", fmt(ag.alpha))
         c[1].metric("Documents compared", len(ag.per_document))
         c[2].metric("Disagreements", len(ag.disagreements))
+        n_unrev = sum(ag.unreviewed.values())
+        if n_unrev:
+            st.warning(f"Not in these figures: {n_unrev} span(s) nobody looked at (accepted in bulk or left open "
+                       f"as suggestions: " + ", ".join(f"{a} {n}" for a, n in sorted(ag.unreviewed.items()) if n)
+                       + f"); {ag.unreviewed_shared} of them were held by two or more annotators that way, which "
+                       "would otherwise count as agreement with the model, not between people.",
+                       icon=":material/visibility_off:")
         st.info(ag.caveat, icon=":material/info:")
     if m.vs_gold:
         st.markdown("**Each annotator against gold, next to the pre-annotations on the same documents**")

@@ -24,7 +24,10 @@ class Span:
     ``category`` is the coarse i2b2 2014 class (NAME, PROFESSION, LOCATION, AGE, DATE, CONTACT,
     ID, OTHER); ``type`` the fine class of the project's schema. ``source`` says who produced it
     (``rule:<name>``, ``dict:<name>``, ``model:<version>``, ``human:<user>``), ``layer`` where it
-    lives (``pre``, ``annotator:<user>``, ``gold``).
+    lives (``pre``, ``annotator:<user>``, ``gold``). ``provenance`` says how a person's span came
+    to be (:data:`PROVENANCES`): ``created`` or ``changed`` by them, a suggestion they ``accepted``
+    one by one, or one accepted in ``bulk`` (nobody looked at it); ``""`` when unknown (machine
+    output, imports, layers saved before it was recorded).
     """
 
     doc_id: str
@@ -35,6 +38,7 @@ class Span:
     source: str = ""
     score: float = 1.0
     layer: str = ""
+    provenance: str = ""
 
     @property
     def key(self) -> tuple[str, int, int, str]:
@@ -58,7 +62,7 @@ class Span:
         return {
             "doc_id": self.doc_id, "start": self.start, "end": self.end,
             "category": self.category, "type": self.type, "source": self.source,
-            "score": self.score, "layer": self.layer,
+            "score": self.score, "layer": self.layer, "provenance": self.provenance,
         }
 
     @classmethod
@@ -67,8 +71,27 @@ class Span:
             doc_id=str(d.get("doc_id", "")), start=int(d["start"]), end=int(d["end"]),
             category=str(d.get("category", "")), type=str(d.get("type", "") or ""),
             source=str(d.get("source", "") or ""), score=float(d.get("score", 1.0) if d.get("score") is not None else 1.0),
-            layer=str(d.get("layer", "") or ""),
+            layer=str(d.get("layer", "") or ""), provenance=str(d.get("provenance", "") or ""),
         )
+
+
+#: How a person's span came to be (see :class:`Span`): the values of ``Span.provenance``.
+CREATED, CHANGED, ACCEPTED, BULK = "created", "changed", "accepted", "bulk"
+PROVENANCES = ("", CREATED, CHANGED, ACCEPTED, BULK)
+#: Source prefixes of machine output (a span with one is a suggestion nobody decided).
+MACHINE_SOURCES = ("model:", "rule:", "dict:", "llm:")
+
+
+def is_unreviewed(span: Span) -> bool:
+    """Whether no person looked at ``span``: accepted in bulk, or machine output nobody decided.
+    Agreement, the annotators-vs-gold figures and Review keep such spans apart, so they measure
+    the annotators and not the model.
+
+    >>> [is_unreviewed(Span("d", 0, 4, "NAME", source=s, provenance=p)) for s, p in
+    ...  (("human:ana", "bulk"), ("human:ana", "accepted"), ("model:v1", ""), ("", ""))]
+    [True, False, True, False]
+    """
+    return span.provenance == BULK or span.source.startswith(MACHINE_SOURCES)
 
 
 @dataclass

@@ -45,6 +45,8 @@ class ProjectSettings:
     * ``low_confidence``: spans scored below this stand out on the Annotate page;
     * ``require_red_decided``: a run cannot be exported while any of its red documents has no
       risk decision (:mod:`services.release`).
+    * ``require_decided``: a note can be finished only once every machine suggestion in it was
+      decided (accepted, changed or removed; accepting in bulk counts), so none is left open.
 
     Other keys in the settings (e.g. ``demo``, ``locale``) are kept as they are.
 
@@ -60,10 +62,11 @@ class ProjectSettings:
     target_recall: float = 0.99
     low_confidence: float = 0.7
     require_red_decided: bool = False
+    require_decided: bool = False
     extra: dict = field(default_factory=dict, compare=False)
 
     KEYS = ("queue_order", "queue_seed", "models_dir", "checkpoint_dir", "target_recall", "low_confidence",
-            "require_red_decided")
+            "require_red_decided", "require_decided")
 
     @classmethod
     def from_settings(cls, settings: dict | None) -> "ProjectSettings":
@@ -84,6 +87,7 @@ class ProjectSettings:
                    target_recall=min(1.0, max(0.0, num("target_recall", d.target_recall))),
                    low_confidence=min(1.0, max(0.0, num("low_confidence", d.low_confidence))),
                    require_red_decided=s.get("require_red_decided") in (True, 1, "true", "1", "yes"),
+                   require_decided=s.get("require_decided") is True,
                    extra={k: v for k, v in s.items() if k not in cls.KEYS})
 
     @classmethod
@@ -95,7 +99,8 @@ class ProjectSettings:
         out = dict(self.extra)
         out.update(queue_order=self.queue_order, queue_seed=self.queue_seed, models_dir=self.models_dir,
                    checkpoint_dir=self.checkpoint_dir, target_recall=self.target_recall,
-                   low_confidence=self.low_confidence, require_red_decided=self.require_red_decided)
+                   low_confidence=self.low_confidence, require_red_decided=self.require_red_decided,
+                   require_decided=self.require_decided)
         return out
 
     def with_(self, **changes: Any) -> "ProjectSettings":

@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 from sqlite_utils import Database
 
 from pipeline.schemas import LabelSchema
-from pipeline.spans import Document, Span, SpanError, validate_spans
+from pipeline.spans import PROVENANCES, Document, Span, SpanError, validate_spans
 from store.audit import audit
 from store.db import dumps, loads, now_iso, retrying, transaction
 from store.errors import DuplicateError, InvalidValueError, NotFoundError
@@ -58,6 +58,9 @@ def check_spans(where: str, text: str, spans: Iterable[Span], schema: LabelSchem
         if not schema.has(s.category, s.type):
             raise SpanError(f"{where}: span {s.start}-{s.end} has label {s.category}/{s.type or '-'}, "
                             f"which is not in the project's schema {schema.name!r}")
+        if s.provenance not in PROVENANCES:
+            raise SpanError(f"{where}: span {s.start}-{s.end} has provenance {s.provenance[:20]!r}, "
+                            f"not one of {', '.join(p for p in PROVENANCES if p)}")
     return out
 
 
@@ -171,10 +174,18 @@ def _refuse_taken_names(db: Database, project_id: int, names: Sequence[str]) -> 
 
 
 def insert_spans(db: Database, doc_id: int, layer: str, spans: Sequence[Span]) -> None:
-    """Write already-validated spans (inside the caller's transaction)."""
+    """Write already-validated spans (inside the caller's transaction). A file still at a schema
+    before migration 11 (opened with ``migrate_to``) has no provenance column: it is left out."""
+    if "provenance" not in {r[1] for r in db.execute("PRAGMA table_info(spans)")}:
+        db.conn.executemany(
+            'INSERT INTO spans (doc_id, layer, start, "end", category, type, source, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+            [(doc_id, layer, s.start, s.end, s.category, s.type or "", s.source or "", float(s.score)) for s in spans])
+        return
     db.conn.executemany(
-        'INSERT INTO spans (doc_id, layer, start, "end", category, type, source, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [(doc_id, layer, s.start, s.end, s.category, s.type or "", s.source or "", float(s.score)) for s in spans],
+        'INSERT INTO spans (doc_id, layer, start, "end", category, type, source, score, provenance) '
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [(doc_id, layer, s.start, s.end, s.category, s.type or "", s.source or "", float(s.score),
+          s.provenance or "") for s in spans],
     )
 
 

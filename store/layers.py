@@ -47,7 +47,8 @@ class LayerInfo:
 
 def span_from_row(r: dict) -> Span:
     return Span(doc_id=str(r["doc_id"]), start=r["start"], end=r["end"], category=r["category"],
-                type=r["type"] or "", source=r["source"] or "", score=float(r["score"]), layer=r["layer"])
+                type=r["type"] or "", source=r["source"] or "", score=float(r["score"]), layer=r["layer"],
+                provenance=r.get("provenance") or "")
 
 
 def _doc_and_schema(db: Database, doc_id: int) -> tuple[str, LabelSchema]:

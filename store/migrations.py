@@ -381,6 +381,13 @@ def _v11_risk_send_backs(db: Database) -> None:
     db.execute("CREATE INDEX idx_risk_send_backs_annotator ON risk_send_backs(annotator, redone_at)")
 
 
+def _v12_span_provenance(db: Database) -> None:
+    """Each span records how a person's span came to be (``created``, ``changed``, ``accepted``
+    one by one, accepted in ``bulk``; see :class:`pipeline.spans.Span`), so agreement and Review
+    can keep spans nobody looked at apart. Existing spans: ``''`` (unknown)."""
+    db.execute("ALTER TABLE spans ADD COLUMN provenance TEXT NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_annotation_core,
     _v2_jobs_models_dictionaries,
@@ -393,6 +400,7 @@ MIGRATIONS: list[Callable[[Database], None]] = [
     _v9_finished_jobs_stay_finished,
     _v10_audit_chain_keyed,
     _v11_risk_send_backs,
+    _v12_span_provenance,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -408,14 +408,17 @@ def test_agreed_gold_and_inferred_choices(meddocan_docs):
     adj.check_all_decided(found, range(len(found)))
 
 
-def test_hotkeys_are_letters_unique_and_shown_for_most_types():
+def test_hotkeys_are_letters_unique_and_every_label_has_one():
     from dashboard.editor import editor_labels, hotkeys
 
     for schema in (I2B2_2014, MEDDOCAN):
         keys_ = hotkeys(schema.types)
-        assert len(set(keys_.values())) == len(keys_) == min(26, len(schema.types))
-        assert all(len(k) == 1 and "a" <= k <= "z" for k in keys_.values())
+        assert len(set(keys_.values())) == len(keys_) == len(schema.types)   # every label has a key
+        assert all(len(k) == 1 and k.isascii() and k.isalpha() and k != "A" for k in keys_.values())
+        # plain letters first: Shift+letter only once the 26 letters are taken
+        assert sum(k.islower() for k in keys_.values()) == min(26, len(schema.types))
         labels = editor_labels(schema)
         assert [lab["type"] for lab in labels] == list(schema.types)
     i2b2 = hotkeys(I2B2_2014.types)
     assert (i2b2["DATE"], i2b2["AGE"], i2b2["PATIENT"]) == ("d", "a", "p")
+    assert all(i2b2[t].isupper() for t in ("ACCOUNT", "LICENSE", "HEALTHPLAN", "DEVICE"))   # none before

@@ -108,11 +108,14 @@ def test_dictionary_profile_and_settings(demo_app):
 
     at.selectbox(key="admin.queue_order").set_value("uncertain")
     at.slider(key="admin.target_recall").set_value(0.9)
+    assert at.checkbox(key="admin.require_decided").value is False
+    at.checkbox(key="admin.require_decided").check()
     at.button(key="admin.settings_submit").click().run()
     assert not errors(at)
     project = store.get_project(db, demo_app.project_id)
     s = ProjectSettings.from_settings(project.settings)
     assert s.queue_order == "uncertain" and s.target_recall == pytest.approx(0.9)
+    assert s.require_decided        # the lead requires every suggestion decided before finishing
     assert "demo" in project.settings  # other keys kept
 
     at.text_input(key="admin.checkpoint_dir").input("some-hub-org/some-model")

@@ -20,14 +20,17 @@ The browser sends back
 * the state value ``draft`` (``{"token", "seq", "spans", "decided"}``), about a second after
   the last edit: the unsaved spans, so leaving the document keeps them in the session;
 * the trigger value ``action`` (the same plus ``"name"``: ``save``, ``finish``, ``save_next``,
-  ``next`` or ``prev``), once, for the run it causes.
+  ``next`` or ``prev``), once, for the run it causes. ``finish`` with open suggestions is sent
+  only after the editor asked (naming the count) and the annotator chose: accept those at or
+  above the threshold (in bulk), or finish leaving them open; "go to the first one" sends nothing.
 
 The browser also keeps the unsaved spans (offsets and labels, no text) in its own storage under
 ``data["local_key"]``; after a reload it offers them back ("Restore them"), but only while the
 stored layer is still at ``data["version"]``, so a newer save is never overwritten.
 
 ``seq`` counts edits, so an older draft never overwrites newer spans; ``spans`` are
-``[{"start", "end", "type", "accepted"}]`` and go through
+``[{"start", "end", "type", "accepted", "how"}]`` (``how``: how a person's span came to be,
+``created``, ``changed``, ``accepted`` or ``bulk``) and go through
 :func:`pipeline.annotation.edits.from_editor` (checked against the text and the schema) before
 anything is kept or saved. ``decided`` lists the disagreements the reviewer settled.
 
@@ -65,8 +68,11 @@ _mount = st.components.v2.component(NAME, html="", css=CSS, js=JS, isolate_style
 HOTKEY_FIRST = ("DATE", "AGE", "PATIENT", "DOCTOR", "HOSPITAL", "PHONE", "CITY", "STREET", "STATE", "ZIP",
                 "MEDICALRECORD", "IDNUM", "FECHAS", "EDAD_SUJETO_ASISTENCIA", "NOMBRE_SUJETO_ASISTENCIA",
                 "NOMBRE_PERSONAL_SANITARIO", "HOSPITAL", "TERRITORIO", "CALLE")
-#: Letters only: digits choose an annotator's version in Review, and Shift+letters are commands.
+#: Letters only: digits choose an annotator's version in Review.
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: When the letters run out (i2b2 has 30 types), Shift+letter: every label has a key. Shift+A is
+#: taken (accept all at or above the threshold).
+SHIFTED = "BCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 #: Page CSS for the pages that hold the editor: less blank space above the title, so the note's
@@ -83,30 +89,38 @@ def compact_page() -> None:
 
 
 def hotkeys(types: Sequence[str]) -> dict[str, str]:
-    """A letter for as many types as there are letters: each type's first letter if free, then
-    another letter of its name, then any free letter (types of :data:`HOTKEY_FIRST` choose
-    first). Types left without a letter are reached by filtering (``/``)."""
+    """A key for every type while keys last: a letter (each type's first letter if free, then
+    another letter of its name, then any free letter; types of :data:`HOTKEY_FIRST` choose
+    first), and when the 26 letters are taken, Shift+letter (written as the capital, same rules;
+    not ``A``). Only a schema of more than 51 types leaves some to filtering (``/``).
+
+    >>> keys = hotkeys(["DATE", "DOCTOR", "DEVICE"])
+    >>> keys["DATE"], keys["DOCTOR"], keys["DEVICE"]
+    ('d', 'o', 'e')
+    """
     order = [t for t in HOTKEY_FIRST if t in types] + [t for t in types if t not in HOTKEY_FIRST]
     order = list(dict.fromkeys(order))
     taken: dict[str, str] = {}
     used: set[str] = set()
 
-    def letters(t: str) -> list[str]:
-        return [c for c in t.lower() if c in LETTERS]
+    for alphabet, case in ((LETTERS, str.lower), (SHIFTED, str.upper)):
+        def letters(t: str) -> list[str]:
+            return [c for c in case(t) if c in alphabet]
 
-    for rule in (lambda t: letters(t)[:1], letters, lambda t: list(LETTERS)):
-        for t in order:
-            if t in taken:
-                continue
-            key = next((c for c in rule(t) if c not in used), None)
-            if key:
-                taken[t] = key
-                used.add(key)
+        for rule in (lambda t: letters(t)[:1], letters, lambda t: list(alphabet)):
+            for t in order:
+                if t in taken:
+                    continue
+                key = next((c for c in rule(t) if c not in used), None)
+                if key:
+                    taken[t] = key
+                    used.add(key)
     return taken
 
 
 def editor_labels(schema: LabelSchema) -> list[dict]:
-    """The schema's fine types in schema order, each with its category, colour and hotkey."""
+    """The schema's fine types in schema order, each with its category, colour and hotkey (a
+    capital means Shift and that letter)."""
     keys = hotkeys(schema.types)
     return [{"type": t, "category": schema.category_of(t), "colour": category_colour(schema.category_of(t)),
              "key": keys.get(t)} for t in schema.types]
@@ -131,18 +145,21 @@ def editor_data(*, token: str, mode: str, text: str, spans: Sequence[Span], sche
                 saved: Sequence[Span] | None, position: str = "", has_prev: bool = False, has_next: bool = False,
                 threshold: float = 0.8, low_confidence: float = 0.0, message: str | None = None, message_kind: str = "info",
                 message_id: int = 0, disagreements: list[dict] | None = None, local_key: str | None = None,
-                version: int = 0) -> dict:
+                version: int = 0, require_decided: bool = False) -> dict:
     """What the editor is mounted with (see the module docstring). ``saved`` is ``None`` when the
     layer was never saved (the editor then says "not saved yet"). ``local_key`` names the draft the
     browser keeps of unsaved spans (offsets and labels only) across a reload, offered back only
-    while the stored layer is still at ``version``."""
+    while the stored layer is still at ``version``. ``require_decided``: the project requires every
+    suggestion decided before a note is finished (the finish question then offers no "finish
+    leaving them open"; Python refuses such a finish too)."""
     return {"token": token, "mode": mode, "text": text, "labels": editor_labels(schema),
             "spans": ops.to_editor(text, spans, schema),
             "saved": None if saved is None else ops.to_editor(text, saved, schema),
             "position": position, "has_prev": has_prev, "has_next": has_next, "threshold": float(threshold),
             "low_confidence": float(low_confidence),
             "message": message, "message_kind": message_kind, "message_id": int(message_id),
-            "disagreements": disagreements or [], "local_key": local_key, "version": int(version)}
+            "disagreements": disagreements or [], "local_key": local_key, "version": int(version),
+            "require_decided": bool(require_decided)}
 
 
 @dataclass

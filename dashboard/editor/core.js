@@ -1,6 +1,7 @@
 // The span editor's pure functions: no DOM, no state. Offsets are JavaScript string indices
 // (UTF-16 code units). A span is {start, end, type, category, sugg, score}; `sugg` marks a
-// machine suggestion nobody accepted or changed yet. Functions return new arrays and never
+// machine suggestion nobody accepted or changed yet; `how` says how a person's span came to be
+// ("created", "changed", "accepted", "bulk"; "" unknown). Functions return new arrays and never
 // change the ones they are given.
 //
 // pipeline/annotation/edits.py holds the Python twins (snap_to_words, word_occurrences,
@@ -76,18 +77,18 @@ function sameExtent(s, a, b) { return s.start === a && s.end === b; }
 // Label [a, b) with `type`: spans overlapping it make way (they are returned as `replaced`).
 function labelRange(spans, a, b, type, category) {
   const replaced = spans.filter((s) => overlaps(s, a, b));
-  const added = { start: a, end: b, type, category, sugg: false, score: 1 };
+  const added = { start: a, end: b, type, category, sugg: false, score: 1, how: "created" };
   const out = spans.filter((s) => !overlaps(s, a, b)).concat([added]).sort(bySpanOrder);
   return { spans: out, added, replaced };
 }
 
 function relabel(spans, span, type, category) {
-  const changed = { ...span, type, category, sugg: false, score: 1 };
+  const changed = { ...span, type, category, sugg: false, score: 1, how: "changed" };
   return { spans: spans.map((s) => (s === span ? changed : s)), changed };
 }
 
 function accept(spans, span) {
-  const changed = { ...span, sugg: false };
+  const changed = { ...span, sugg: false, how: "accepted" };
   return { spans: spans.map((s) => (s === span ? changed : s)), changed };
 }
 
@@ -105,17 +106,18 @@ function markAllOccurrences(text, spans, span) {
   let out = spans.slice(), added = 0;
   for (const [a, b] of wordOccurrences(text, text.slice(span.start, span.end))) {
     if (out.some((s) => overlaps(s, a, b))) continue;
-    out.push({ start: a, end: b, type: span.type, category: span.category, sugg: false, score: 1 });
+    out.push({ start: a, end: b, type: span.type, category: span.category, sugg: false, score: 1, how: "created" });
     added += 1;
   }
   return { spans: out.sort(bySpanOrder), added };
 }
 
-// Accept every open suggestion scored at or above `threshold`.
+// Accept every open suggestion scored at or above `threshold`: recorded as accepted in bulk
+// ("bulk"), so agreement and Review can tell them from spans a person looked at.
 function acceptAll(spans, threshold) {
   let n = 0;
   const out = spans.map((s) => {
-    if (s.sugg && s.score >= threshold) { n += 1; return { ...s, sugg: false }; }
+    if (s.sugg && s.score >= threshold) { n += 1; return { ...s, sugg: false, how: "bulk" }; }
     return s;
   });
   return { spans: out, accepted: n };

@@ -46,7 +46,7 @@ const KEYS_ANNOTATE = [
   ["mouse drag / click a word", "select text (snaps to whole words, never takes spaces or line breaks)"],
   ["← →  (Shift: extend)", "select the next / previous word"],
   ["↑ ↓", "select the first word of the line above / below"],
-  ["a label's key", "label the selection, or relabel the current span"],
+  ["a label's key (a capital: with Shift)", "label the selection, or relabel the current span"],
   ["/", "filter the labels by name, Enter takes the first"],
   ["click a span, Tab / Shift+Tab", "current span: next / previous"],
   ["] / [", "next / previous open suggestion"],
@@ -54,10 +54,10 @@ const KEYS_ANNOTATE = [
   ["Delete or Backspace", "remove the current span"],
   ["Shift+Delete", "remove every span with the current span's text"],
   ["+", "mark every occurrence of the current span's text"],
-  ["Shift+A", "accept all suggestions scored at or above the threshold"],
+  ["Shift+A", "accept all suggestions scored at or above the threshold (recorded as accepted in bulk)"],
   ["Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y", "undo / redo"],
   ["Ctrl+S", "save"],
-  ["Ctrl+Enter", "finish and open the next document"],
+  ["Ctrl+Enter", "finish and open the next document (with open suggestions it asks first)"],
   ["> / <", "next / previous document"],
   ["Esc", "clear the selection, close this list"],
   ["?", "show or hide this list"],
@@ -168,11 +168,13 @@ class SpanEditor {
       this.byKey = new Map(this.labels.filter((l) => l.key).map((l) => [l.key, l]));
       this.spans = (data.spans || []).map((s) => ({
         start: s.start, end: s.end, type: s.type, category: s.category, sugg: !!s.suggestion, score: s.score ?? 1,
+        how: s.how || "",
       })).sort(bySpanOrder);
       this.dis = (data.disagreements || []).map((d, i) => ({ ...d, index: i, decided: d.choice || null }));
       this.undoStack = []; this.redoStack = [];
       this.cur = null; this.sel = null; this.curDis = -1; this.seq = 0;
       this.threshold.value = String(data.threshold ?? 0.8);
+      this.asking = false;
       this.root.classList.toggle("wb-review", this.mode === "review");
       this.finishBtn.textContent = this.mode === "review" ? "Save gold & next" : "Finish & next";
       this.saveBtn.textContent = this.mode === "review" ? "Save gold" : "Save";
@@ -181,6 +183,7 @@ class SpanEditor {
     }
     this.baseline = data.saved == null ? null : spansKey(data.saved.map((s) => ({ ...s, sugg: !!s.suggestion })));
     this.localKey = data.local_key || null;
+    this.requireDecided = !!data.require_decided;
     this.version = data.version ?? 0;
     if (!fresh && this.baseline !== null && spansKey(this.spans) === this.baseline) this.dropLocal();  // saved
     this.posText.textContent = data.position || "";
@@ -236,8 +239,13 @@ class SpanEditor {
       b.tabIndex = -1;
       b.dataset.type = l.type;
       b.style.setProperty("--c", l.colour);
-      b.title = `${l.type} (${l.category})` + (l.key ? `: key ${l.key}` : ": no key, use / to filter");
-      if (l.key) b.append(el("kbd", "", l.key));
+      const keyName = l.key && /[A-Z]/.test(l.key) ? `Shift+${l.key}` : l.key;
+      b.title = `${l.type} (${l.category})` + (l.key ? `: key ${keyName}` : ": no key, use / to filter");
+      if (l.key) {
+        const kbd = el("kbd", "", l.key);
+        if (keyName !== l.key) { kbd.classList.add("wb-shift"); kbd.title = keyName; }
+        b.append(kbd);
+      }
       b.append(document.createTextNode(l.type));
       chips.push(b);
     }
@@ -296,7 +304,7 @@ class SpanEditor {
         if (di === this.curDis) e.classList.add("wb-d-cur");
         if (b === d.end) {
           e.classList.add("wb-d-last");
-          e.dataset.badge = `#${di + 1} ` + (d.decided ? `✓ ${this.choiceName(d)}`
+          e.dataset.badge = `#${di + 1} ` + (d.kind === "unreviewed" && !d.decided ? "unreviewed " : "") + (d.decided ? `✓ ${this.choiceName(d)}`
             : d.options.map((o) => `${o.key}:${o.spans.map((x) => x.type).join("+") || "—"}`).join(" ") + " 0:—");
         }
       }
@@ -318,7 +326,8 @@ class SpanEditor {
       li.dataset.d = String(i);
       const what = d.options.map((o) => `${o.key} ${this.optionWords(d, o)}`).join(" · ");
       li.append(el("span", "wb-dtext", shorten(this.text.slice(d.start, d.end), 28)));
-      li.append(el("span", "wb-dwhat", d.decided ? `✓ ${this.choiceName(d)}` : what));
+      li.append(el("span", "wb-dwhat", d.decided ? `✓ ${this.choiceName(d)}`
+        : d.kind === "unreviewed" ? `unreviewed: all only accepted in bulk or left open · ${what}` : what));
       list.append(li);
     });
     this.side.replaceChildren(head, list);
@@ -352,6 +361,8 @@ class SpanEditor {
   }
 
   say(message, kind = "info") {
+    this.asking = false;
+    delete this.root.dataset.asking;
     this.status.textContent = message;
     this.status.dataset.kind = kind;
   }
@@ -463,7 +474,10 @@ class SpanEditor {
     else if (act === "redo") this.redo();
     else if (act === "accept_all") this.acceptAll();
     else if (act === "help") this.toggleHelp();
-    else if (act === "finish") this.send(this.mode === "review" ? "save_next" : "finish");
+    else if (act === "finish") this.finish();
+    else if (act === "finish_accept") this.finishAccepting();
+    else if (act === "finish_first") { this.asking = false; this.cur = null; this.sel = null; this.stepOpen(1); }
+    else if (act === "finish_anyway") { this.asking = false; this.send("finish"); }
     else this.send(act);
   }
 
@@ -488,13 +502,28 @@ class SpanEditor {
 
   onKey(e) {
     if (!this.active(e)) return;
+    // the finish question: ← → move between its answers, Enter presses the focused one, Esc
+    // closes it (nothing accepted)
+    if (this.asking && !e.ctrlKey && !e.metaKey && ["Enter", "Escape", "ArrowLeft", "ArrowRight"].includes(e.key)) {
+      const a = document.activeElement;
+      const answers = [...this.status.querySelectorAll("button[data-action]")];
+      if (e.key === "Escape") { this.say("Not finished: the suggestions stay open."); this.root.focus({ preventScroll: true }); }
+      else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+        const i = answers.indexOf(a);
+        const next = answers[((i < 0 ? 0 : i + (e.key === "ArrowRight" ? 1 : -1)) + answers.length) % answers.length];
+        if (next) next.focus({ preventScroll: true });
+      } else if (a && answers.includes(a)) a.click();
+      else return;
+      e.preventDefault(); e.stopPropagation(); e.stopImmediatePropagation();
+      return;
+    }
     const k = e.key, ctrl = e.ctrlKey || e.metaKey;
     let done = true;
     if (ctrl && !e.altKey) {
       if (k === "z" || k === "Z") (e.shiftKey ? this.redo() : this.undo());
       else if (k === "y" || k === "Y") this.redo();
       else if (k === "s" || k === "S") this.send("save");
-      else if (k === "Enter") this.send(this.mode === "review" ? "save_next" : "finish");
+      else if (k === "Enter") this.finish();
       else done = false;
     } else if (e.altKey) {
       done = false;
@@ -521,8 +550,9 @@ class SpanEditor {
         case "A": this.acceptAll(); break;
         default:
           if (this.mode === "review" && /^[0-9]$/.test(k)) this.choose(k);
+          else if (k.length === 1 && this.byKey.has(k)) this.applyLabel(this.byKey.get(k).type);
           else if (k.length === 1 && !e.shiftKey && this.byKey.has(k.toLowerCase())) this.applyLabel(this.byKey.get(k.toLowerCase()).type);
-          else if (/^[a-z]$/.test(k)) this.say(`No label has the key ${k}: press / to find a label by name.`, "warn");
+          else if (/^[a-zA-Z]$/.test(k)) this.say(`No label has the key ${/[A-Z]/.test(k) ? "Shift+" + k : k}: press / to find a label by name.`, "warn");
           else done = false;
       }
     }
@@ -700,7 +730,8 @@ class SpanEditor {
     if (!kept || !Array.isArray(kept.spans)) return;
     const spans = kept.spans.filter((x) => this.byType.has(x.type) && x.start >= 0 && x.end <= this.text.length && x.start < x.end)
       .map((x) => ({ start: x.start, end: x.end, type: x.type, category: this.byType.get(x.type).category,
-        sugg: !x.accepted, score: (this.spans.find((o) => o.start === x.start && o.end === x.end && o.type === x.type) || {}).score ?? 1 }))
+        sugg: !x.accepted, how: typeof x.how === "string" ? x.how : "",
+        score: (this.spans.find((o) => o.start === x.start && o.end === x.end && o.type === x.type) || {}).score ?? 1 }))
       .sort(bySpanOrder);
     if (spansKey(spans) === spansKey(this.spans) || (this.baseline !== null && spansKey(spans) === this.baseline)) {
       if (kept.version !== this.version) this.dropLocal();  // what was kept has been saved
@@ -850,7 +881,8 @@ class SpanEditor {
     const d = this.dis[i];
     if (scroll) this.reveal(d.start, d.end);
     const parts = d.options.map((o) => `${o.key} ${o.who}: ${o.spans.length ? o.spans.map((s) => this.describe(s)).join(", ") : "nothing"}`);
-    this.say(`Disagreement ${i + 1} of ${this.dis.length}` + (d.decided ? ` (took ${this.choiceName(d)})` : "")
+    this.say(`Disagreement ${i + 1} of ${this.dis.length}` + (d.kind === "unreviewed" ? " (unreviewed: every annotator only accepted it in bulk or left it open, so it is not agreed)" : "")
+      + (d.decided ? ` (took ${this.choiceName(d)})` : "")
       + ` · ${parts.join(" · ")} · 0 neither.`);
   }
 
@@ -876,13 +908,71 @@ class SpanEditor {
     else { this.goDisagreement(i, false); this.say(`Took ${who === "neither" ? "neither version" : who + "'s version"} of disagreement ${i + 1}. Every disagreement is decided: Ctrl+Enter saves gold and opens the next document.`); }
   }
 
+  // ------------------------------------------------------------------ finishing
+  // Finishing never accepts a suggestion unseen: with open suggestions it asks once, naming the
+  // count, and offers to accept those scored at or above the threshold (recorded as accepted in
+  // bulk) or to go to the first one; unless the project requires every suggestion decided, it
+  // also offers to finish leaving them open (they stay suggestions, never counted as the
+  // annotator's). Review (save gold) asks nothing: disagreements are checked by Python.
+
+  finish() {
+    if (this.mode === "review") { this.send("save_next"); return; }
+    const open = this.spans.filter((s) => s.sugg);
+    if (!open.length) { this.asking = false; this.send("finish"); return; }
+    this.askFinish(open);
+  }
+
+  askFinish(open) {
+    const t = Number(this.threshold.value);
+    const n = open.length;
+    const above = Number.isFinite(t) ? open.filter((s) => s.score >= t).length : 0;
+    this.asking = true;
+    const parts = [document.createTextNode(`${n} suggestion${n === 1 ? " is" : "s are"} still open (undecided)`
+      + (this.requireDecided ? "; this project requires every suggestion decided before finishing. " : ". "))];
+    if (above) {
+      const b = button(above === n ? `Accept all ${n} (scored ≥ ${t.toFixed(2)}) and finish`
+        : `Accept the ${above} scored ≥ ${t.toFixed(2)}` + (this.requireDecided ? "" : " and finish"), "finish_accept",
+      "Accept the open suggestions scored at or above the threshold, recorded as accepted in bulk");
+      parts.push(b, document.createTextNode(" "));
+    }
+    const first = button("Go to the first one", "finish_first", "Show the first open suggestion (] steps through them)");
+    parts.push(first);
+    if (!this.requireDecided) {
+      parts.push(document.createTextNode(" "), button(`Finish, leaving ${n === 1 ? "it" : "them"} open`, "finish_anyway",
+        "Finish without accepting: open suggestions are not counted as your annotations"));
+    }
+    parts.push(document.createTextNode(" · ← → choose, Enter takes it, Esc: not now."));
+    this.status.replaceChildren(...parts);
+    this.status.dataset.kind = "warn";
+    this.root.dataset.asking = String(n);
+    first.focus({ preventScroll: true });
+  }
+
+  finishAccepting() {
+    this.asking = false;
+    const t = Number(this.threshold.value);
+    const r = acceptAll(this.spans, t);
+    if (r.accepted) {
+      this.cur = null;
+      this.edit(r.spans, `Accepted ${r.accepted} suggestion${r.accepted === 1 ? "" : "s"} scored ${t.toFixed(2)} or more (in bulk).`);
+    }
+    const left = this.spans.filter((s) => s.sugg).length;
+    if (left && this.requireDecided) {
+      this.stepOpen(1);
+      this.say(`${left} suggestion${left === 1 ? " is" : "s are"} below ${t.toFixed(2)} and still open: decide ${left === 1 ? "it" : "each"} before finishing.`, "warn");
+      this.root.focus({ preventScroll: true });
+      return;
+    }
+    this.send("finish");
+  }
+
   // ------------------------------------------------------------------ to Python
 
   payload() {
     return {
       token: this.token,
       seq: this.seq,
-      spans: this.spans.map((s) => ({ start: s.start, end: s.end, type: s.type, accepted: !s.sugg })),
+      spans: this.spans.map((s) => ({ start: s.start, end: s.end, type: s.type, accepted: !s.sugg, how: s.how || "" })),
       decided: this.dis.map((d, i) => (d.decided ? i : -1)).filter((i) => i >= 0),
     };
   }

@@ -28,7 +28,10 @@ class ReviewError(WorkbenchError):
 
 
 def document_disagreements(doc_id: int | str, layers: Mapping[str, Sequence[Span]]) -> list[Disagreement]:
-    return disagreements(str(doc_id), layers)
+    """What the reviewer decides: the disagreements, and the spans every annotator holds only
+    unreviewed (accepted in bulk or left open), kind ``unreviewed``: those are not agreed, so they
+    stay out of the draft gold until the reviewer takes them."""
+    return disagreements(str(doc_id), layers, unreviewed_apart=True)
 
 
 def document_agreement(doc_id: int | str, layers: Mapping[str, Sequence[Span]], text: str) -> DocumentAgreement | None:

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from pipeline.errors import WorkbenchError
 from pipeline.schemas import LabelSchema
-from pipeline.spans import Span, SpanError
+from pipeline.spans import ACCEPTED, BULK, CHANGED, CREATED, PROVENANCES, Span, SpanError
 
 
 class AnnotationError(WorkbenchError):
@@ -135,8 +135,31 @@ def to_editor(text: str, spans: Iterable[Span], schema: LabelSchema) -> list[dic
             continue
         start, end = (to_utf16(text, s.start, astral), to_utf16(text, s.end, astral)) if astral else (s.start, s.end)
         out.append({"start": start, "end": end, "type": label, "category": schema.category_of(label),
-                    "suggestion": is_suggestion(s), "score": round(float(s.score), 3)})
+                    "suggestion": is_suggestion(s), "score": round(float(s.score), 3), "how": s.provenance})
     return out
+
+
+def open_suggestions(spans: Iterable[Span]) -> int:
+    """How many spans are machine suggestions nobody decided yet (:func:`is_suggestion`)."""
+    return sum(1 for s in spans if is_suggestion(s))
+
+
+def finish_refusal(spans: Iterable[Span], *, require_decided: bool) -> str | None:
+    """Why a note cannot be finished, or ``None``: only when the project requires every
+    suggestion decided (``require_decided``) and some are still open. The editor asks before
+    sending a finish with open suggestions; this is the server's check of the project's rule.
+
+    >>> s = Span("d", 0, 4, "NAME", "PATIENT", source="model:v1", score=0.9)
+    >>> finish_refusal([s], require_decided=True)
+    'Not finished: 1 suggestion is still open and this project requires every suggestion decided first.'
+    >>> finish_refusal([s], require_decided=False) is None
+    True
+    """
+    n = open_suggestions(spans)
+    if not require_decided or not n:
+        return None
+    return (f"Not finished: {n} suggestion{' is' if n == 1 else 's are'} still open and this project requires "
+            "every suggestion decided first.")
 
 
 @dataclass
@@ -175,13 +198,18 @@ class EditorSpans:
 
 def from_editor(items: Any, text: str, schema: LabelSchema, doc_id: int | str, *, previous: Sequence[Span] = (),
                 source: str = "", layer: str = "") -> EditorSpans:
-    """Spans from what the editor sent: ``[{"start", "end", "type", "accepted"}]`` in UTF-16 offsets.
+    """Spans from what the editor sent: ``[{"start", "end", "type", "accepted", "how"}]`` in UTF-16
+    offsets; ``how`` is how the person's span came to be (``created``, ``changed``, ``accepted``,
+    ``bulk``: see :class:`pipeline.spans.Span`).
 
     Nothing the browser says is trusted: offsets must be integers inside the text (converted to
     Python's), types must be the schema's, whitespace is trimmed off the ends, duplicates collapse
     and of overlapping spans the first (by start, longest first) is kept. A span equal (offsets
     and type) to one in ``previous`` keeps that span's source and score unless the editor says a
-    person accepted it; every other span is a person's: ``source``, score 1.
+    person accepted it (then its provenance is ``bulk`` when the editor says so, else
+    ``accepted``); every other span is a person's: ``source``, score 1, provenance ``changed`` when
+    the editor says so, else ``created``. Nothing is ever recorded as bulk-accepted unless it was
+    an open suggestion before.
     """
     astral = _astral_positions(text) if _has_astral(text) else []
     before = {(s.start, s.end, s.type): s for s in previous}
@@ -219,11 +247,14 @@ def from_editor(items: Any, text: str, schema: LabelSchema, doc_id: int | str, *
             start, end = trimmed
         old = before.get((start, end, label))
         accepted = it.get("accepted") is True if isinstance(it, Mapping) else False
+        how = it.get("how") if isinstance(it, Mapping) else None
         if old is not None and not (accepted and is_suggestion(old)):
             span = old.with_(doc_id=str(doc_id), layer=layer or old.layer)
         else:
+            provenance = (BULK if how == BULK else ACCEPTED) if old is not None else (
+                CHANGED if how == CHANGED else CREATED)
             span = Span(doc_id=str(doc_id), start=start, end=end, category=schema.category_of(label), type=label,
-                        source=source, score=1.0, layer=layer)
+                        source=source, score=1.0, layer=layer, provenance=provenance)
         seen.setdefault((start, end, label), span)
     kept: list[Span] = []
     # sort and sweep: the kept spans never overlap and come in order of start, so the only one a
@@ -333,7 +364,8 @@ def spans_to_json(doc_id: int | str, layer: str, base_version: int, spans: Itera
     when a save is refused."""
     return json.dumps({"doc_id": str(doc_id), "layer": layer, "base_version": int(base_version),
                        "spans": [{"start": s.start, "end": s.end, "category": s.category, "type": s.type,
-                                  "source": s.source, "score": s.score} for s in spans]},
+                                  "source": s.source, "score": s.score, "provenance": s.provenance}
+                                 for s in spans]},
                       ensure_ascii=False, indent=1)
 
 
@@ -360,9 +392,12 @@ def spans_from_json(data: str | bytes, doc_id: int | str, text: str, schema: Lab
         if not schema.has(cat, typ):
             raise AnnotationError(f"span {i + 1} has label {cat}/{typ or '-'}, which is not in the schema")
         score = d.get("score", 1.0)
+        provenance = d.get("provenance") or ""
+        if provenance not in PROVENANCES:
+            raise AnnotationError(f"span {i + 1} of the spans file has an unknown provenance")
         out.append(Span(doc_id=str(doc_id), start=start, end=end, category=cat, type=typ,
                         source=str(d.get("source") or ""), score=float(score if score is not None else 1.0),
-                        layer=layer))
+                        layer=layer, provenance=provenance))
     return sorted(out, key=lambda s: (s.start, s.end, s.label))
 
 

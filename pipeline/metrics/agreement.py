@@ -10,6 +10,12 @@ Measures: pairwise entity F1 (strict and relaxed, per category and overall, reus
 annotators on whitespace-token labels, per-document agreement, and the list of disagreements the
 Review page adjudicates. :func:`against_gold` puts each annotator's score against gold next to
 the active model's score on the same documents.
+
+Spans no person looked at (accepted in bulk, or machine suggestions left open:
+:func:`pipeline.spans.is_unreviewed`) are kept apart: every figure is computed on the spans the
+annotators decided, and the unreviewed ones are counted on their own (per annotator, how many
+two annotators share, how many gold holds). Otherwise two annotators who both leave the same
+suggestion untouched "agree", and the figures measure the model, not the annotators.
 """
 from __future__ import annotations
 
@@ -22,7 +28,7 @@ import numpy as np
 from pipeline.metrics import entity
 from pipeline.metrics.counts import Measure
 from pipeline.metrics.tokens import TokenIndex
-from pipeline.spans import Span
+from pipeline.spans import Span, is_unreviewed
 
 Layer = Mapping[str, Sequence[Span]]
 
@@ -132,7 +138,8 @@ class Disagreement:
     ``start``/``end`` cover the overlapping spans of the group; ``labels`` gives each annotator's
     label there (the label of their first span in the group) or ``None`` when they marked nothing;
     ``spans`` each annotator's exact ``(start, end, label)`` triples. ``kind``: ``missing`` (someone
-    marked nothing), ``label`` (same offsets, different labels) or ``boundary``.
+    marked nothing), ``label`` (same offsets, different labels), ``boundary``, or ``unreviewed``
+    (everyone marked the same, but nobody looked: each only accepted it in bulk or left it open).
     """
 
     doc_id: str
@@ -157,6 +164,8 @@ class AgreementReport:
     per_document: list[DocumentAgreement]
     disagreements: list[Disagreement]
     caveat: str = CHANCE_CAVEAT
+    unreviewed: dict[str, int] = field(default_factory=dict)   # annotator -> spans nobody looked at, left out
+    unreviewed_shared: int = 0     # spans two or more annotators hold only unreviewed (left out, not "agreed")
 
     def pair(self, a: str, b: str) -> PairAgreement | None:
         for p in self.pairs:
@@ -190,14 +199,40 @@ class AgreementReport:
         return {"annotators": self.annotators, "level": self.level, "pairs": [p.to_dict() for p in self.pairs],
                 "alpha": self.alpha, "alpha_units": self.alpha_units, "caveat": self.caveat,
                 "per_document": [d.to_dict() for d in self.per_document],
-                "disagreements": [d.to_dict() for d in self.disagreements]}
+                "disagreements": [d.to_dict() for d in self.disagreements],
+                "unreviewed": dict(self.unreviewed), "unreviewed_shared": self.unreviewed_shared}
 
 
 # --------------------------------------------------------------------------- computation
-def disagreements(doc_id: str, layers: Mapping[str, Sequence[Span]]) -> list[Disagreement]:
+def split_unreviewed(layer: Layer) -> tuple[dict[str, list[Span]], dict[str, list[Span]]]:
+    """``(decided, unreviewed)``: a layer's spans a person looked at, and those nobody did."""
+    decided: dict[str, list[Span]] = {}
+    apart: dict[str, list[Span]] = {}
+    for d, spans in layer.items():
+        decided[d] = [s for s in spans if not is_unreviewed(s)]
+        apart[d] = [s for s in spans if is_unreviewed(s)]
+    return decided, apart
+
+
+def _shared_unreviewed(apart: Mapping[str, Layer]) -> int:
+    """Spans (offsets and label) that two or more annotators hold, each only unreviewed."""
+    seen: dict[tuple[str, int, int, str], int] = {}
+    for layer in apart.values():
+        for d, spans in layer.items():
+            for k in {(d, s.start, s.end, s.label) for s in spans}:
+                seen[k] = seen.get(k, 0) + 1
+    return sum(1 for n in seen.values() if n >= 2)
+
+
+def disagreements(doc_id: str, layers: Mapping[str, Sequence[Span]], *,
+                  unreviewed_apart: bool = False) -> list[Disagreement]:
     """Groups of overlapping spans (across every annotator given) where the annotators' span sets
-    differ. Every annotator in ``layers`` finished the document; identical duplicates collapse."""
+    differ. Every annotator in ``layers`` finished the document; identical duplicates collapse.
+    With ``unreviewed_apart`` a group where they agree but every span in it is unreviewed
+    (:func:`pipeline.spans.is_unreviewed`) is one too, of kind ``unreviewed``: for Review, where
+    agreement between people who did not look is no agreement."""
     items = sorted({(s.start, s.end, s.label, who) for who, spans in layers.items() for s in spans})
+    looked = {(s.start, s.end, s.label, who) for who, spans in layers.items() for s in spans if not is_unreviewed(s)}
     groups: list[list[tuple[int, int, str, str]]] = []
     end = -1
     for it in items:
@@ -212,9 +247,11 @@ def disagreements(doc_id: str, layers: Mapping[str, Sequence[Span]]) -> list[Dis
     for g in groups:
         per = {who: tuple((s, e, lab) for s, e, lab, w in g if w == who) for who in names}
         sets = {frozenset(v) for v in per.values()}
-        if len(sets) == 1:
+        if len(sets) == 1 and not (unreviewed_apart and len(names) > 1 and not any(it in looked for it in g)):
             continue
-        if any(not v for v in per.values()):
+        if len(sets) == 1:
+            kind = "unreviewed"
+        elif any(not v for v in per.values()):
             kind = "missing"
         elif len({frozenset((s, e) for s, e, _ in v) for v in per.values()}) == 1:
             kind = "label"
@@ -240,6 +277,9 @@ def agreement(annotations: Mapping[str, Layer], texts: Mapping[str, str], *,
     """
     if level not in ("category", "type"):
         raise ValueError("level must be 'category' or 'type'")
+    split = {a: split_unreviewed(layer) for a, layer in annotations.items()}
+    annotations = {a: decided for a, (decided, _) in split.items()}
+    apart = {a: unrev for a, (_, unrev) in split.items()}
     names = sorted(annotations)
     finished = {a: set(annotations[a]) for a in names}
     shared_docs = sorted(d for d in set().union(*finished.values()) if sum(d in finished[a] for a in names) >= 2) \
@@ -285,7 +325,9 @@ def agreement(annotations: Mapping[str, Layer], texts: Mapping[str, str], *,
 
     return AgreementReport(annotators=names, level=level, pairs=pairs, alpha=alpha,
                            alpha_units=int((counts.sum(axis=1) >= 2).sum()), per_document=per_doc,
-                           disagreements=dis)
+                           disagreements=dis,
+                           unreviewed={a: sum(len(v) for v in apart[a].values()) for a in names},
+                           unreviewed_shared=_shared_unreviewed(apart))
 
 
 @dataclass(frozen=True)
@@ -298,9 +340,12 @@ class GoldComparison:
     relaxed: Measure
     model_strict: Measure | None
     model_relaxed: Measure | None
+    n_unreviewed: int = 0          # spans nobody looked at (bulk-accepted, left open): not in the figures
+    unreviewed_in_gold: int = 0    # of them, those gold holds exactly (offsets and label)
 
     def to_dict(self) -> dict:
         return {"annotator": self.annotator, "n_documents": self.n_documents, "strict": self.strict.to_dict(),
+                "n_unreviewed": self.n_unreviewed, "unreviewed_in_gold": self.unreviewed_in_gold,
                 "relaxed": self.relaxed.to_dict(),
                 "model_strict": self.model_strict.to_dict() if self.model_strict else None,
                 "model_relaxed": self.model_relaxed.to_dict() if self.model_relaxed else None}
@@ -309,13 +354,18 @@ class GoldComparison:
 def against_gold(annotations: Mapping[str, Layer], gold: Layer, model: Layer | None = None) -> list[GoldComparison]:
     """Each annotator scored against ``gold`` on the documents they finished that have gold,
     with ``model`` (e.g. the active model's pre-annotations) scored on exactly those documents,
-    so the two figures are comparable. A document absent from ``model`` counts as no spans."""
+    so the two figures are comparable. A document absent from ``model`` counts as no spans.
+    An annotator's unreviewed spans are scored apart (``n_unreviewed``, ``unreviewed_in_gold``)."""
     out = []
     for a in sorted(annotations):
         docs = sorted(set(annotations[a]) & set(gold))
+        decided, apart = split_unreviewed(annotations[a])
+        gold_keys = {(d, s.start, s.end, s.label) for d in docs for s in gold.get(d, ())}
+        unrev = [(d, s.start, s.end, s.label) for d in docs for s in apart.get(d, ())]
         out.append(GoldComparison(
             annotator=a, n_documents=len(docs),
-            strict=entity.strict(annotations[a], gold, docs), relaxed=entity.relaxed(annotations[a], gold, docs),
+            strict=entity.strict(decided, gold, docs), relaxed=entity.relaxed(decided, gold, docs),
             model_strict=entity.strict(model, gold, docs) if model is not None else None,
-            model_relaxed=entity.relaxed(model, gold, docs) if model is not None else None))
+            model_relaxed=entity.relaxed(model, gold, docs) if model is not None else None,
+            n_unreviewed=len(unrev), unreviewed_in_gold=sum(k in gold_keys for k in unrev)))
     return out

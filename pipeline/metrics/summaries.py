@@ -159,5 +159,7 @@ def gold_comparison_rows(rows: Sequence[GoldComparison]) -> list[dict]:
                     "pre strict F1": c.model_strict.micro.f1 if c.model_strict else None,
                     "pre relaxed F1": c.model_relaxed.micro.f1 if c.model_relaxed else None,
                     "annotator recall": c.strict.micro.recall,
-                    "pre recall": c.model_strict.micro.recall if c.model_strict else None})
+                    "pre recall": c.model_strict.micro.recall if c.model_strict else None,
+                    "bulk-accepted or left open (not scored)": c.n_unreviewed,
+                    "of them in gold": c.unreviewed_in_gold})
     return out
