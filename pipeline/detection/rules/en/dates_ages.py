@@ -13,7 +13,8 @@ import re
 
 from pipeline.detection.rules.common import merge_overlapping, mk, text_before
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.numbers import short_date_is_date, year_is_date
+from pipeline.detection.rules.en.numbers import (STRONG_DATE_CUE, line_before, measurement_context, plausible_month_day,
+                                                short_date_is_date, year_is_date)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -37,6 +38,8 @@ _DATE_PATTERNS = [
     rf"(?<![\d/.-]){_YEAR4}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d-])",
     # 1/20 (month/day) and 4/66, 04/2071 (month/year)
     r"(?<![\d/.,-])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]|[4-9]\d|(?:19|20)\d\d)(?![\d/]|[.,]\d)",
+    # 11-6, 03-14 (month-day with a dash: a range's look, so only with a date's signs)
+    r"(?<![\d/.,-])(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d/-]|[.,]\d)",
     # January 5, 2071 | Jan. 5th 2071 | January 2071 | January 5 | Jan '71
     rf"(?<![\w]){_MON}(?:\s+{_DAY})?(?:,?\s+{_YEAR})?(?![\w'])",
     # 5 January 2071 | 5th of March | 5-Jan-2071
@@ -47,7 +50,7 @@ _DATE_PATTERNS = [
     rf"(?<![\w])(?i:{'|'.join(WEEKDAYS)}|{'|'.join(re.escape(h) for h in HOLIDAYS)})(?![\w])",
 ]
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
-_BARE_YEAR = re.compile(rf"(?:(?<=\bin )|(?<=\bIn )|(?<=\bsince )|(?<=\bSince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
+_BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
                         rf"({_YEAR4})(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 _FRACTION = re.compile(r"[1-7]/[2348]")
 _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
@@ -56,14 +59,17 @@ _DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)\
 _BARE_MAY = re.compile(r"^May\.?$")
 # which of _DATE_RES are month/day numbers and which name the month
 _MONTH_DAY = 2
-_TEXTUAL = (3, 4)
+_MONTH_DAY_DASH = 3
+_TEXTUAL = (4, 5)
 _MONTH_WORD = re.compile(r"(?i)(?<![a-z])(?:%s|%s)(?![a-z])" % ("|".join(MONTHS), "|".join(MONTH_ABBR)))
 _HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
 
 
-def _month_case_ok(found: str) -> bool:
+def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
     """A month name in title case stands as written ("March"); in capitals or lower case it needs
-    a day or a year beside it ("MARCH 14", "march 2098"), and an abbreviation a year ("mar 2098")."""
+    a day or a year beside it ("MARCH 14", "march 2098", "SEP 27", "27-sep"). "MAR" (a medication
+    record) and "DEC" (decreased) with a day alone need a date's sign too: an ordinal, a day-month
+    dash or a date word before ("on MAR 5"); a day followed by a unit is a dose ("DEC 2 UNITS")."""
     m = _MONTH_WORD.search(found)
     if m is None:
         return True
@@ -71,9 +77,34 @@ def _month_case_ok(found: str) -> bool:
     if word[:1].isupper() and (len(word) == 1 or word[1:].islower()):
         return True
     rest = found[:m.start()] + found[m.end():]
-    if word.lower() not in {w.lower() for w in MONTHS}:
-        return bool(_HAS_YEAR.search(rest))
-    return bool(re.search(r"\d", rest))
+    if word.lower() in {w.lower() for w in MONTHS} or _HAS_YEAR.search(rest):
+        return bool(re.search(r"\d", rest))
+    if not re.search(r"\d", rest) or _UNIT_AFTER_DAY.match(text, end):
+        return False
+    if word.lower() in ("mar", "dec"):
+        return bool(re.search(r"(?i)\d(?:st|nd|rd|th)|\d-[a-z]", found) or STRONG_DATE_CUE.search(line_before(text, start)))
+    return True
+
+
+# a unit or a count after a month's day: "DEC 2 UNITS" is a dose, not December 2nd
+_UNIT_AFTER_DAY = re.compile(r"(?i)\s*(?:units?|u\b|mg|mcg|ml|cc|l\b|meq|mmol|%|x\b|times|items|doses?|tabs?|hrs?|hours|min)")
+
+
+def _dash_date_is_date(text: str, start: int, end: int) -> bool:
+    """Whether a month-day with a dash ("11-6", "03-14") is a date and not a range ("RR 12-14",
+    "1-2 L", "pain 7-3"): a possible day, no measurement's look, and a date's sign: a leading zero,
+    a second number below the first (ranges go up), or a date word right before ("on 3-14")."""
+    a, b = text[start:end].split("-")
+    if not plausible_month_day(int(a), int(b)) or measurement_context(text, start, end):
+        return False
+    if re.match(r"(?i)\s*(?:days?|d\b|wks?|weeks?|months?|mos?\b|yrs?|years?|episodes?|stools?|attempts?|people|of\b)",
+                text[end:end + 12]):
+        return False
+    if re.search(r"(?i)(?:\bx|\bq|\bfrom|\bto|\bbetween|\bof|~|\+|-)\s*$", line_before(text, start, 12)):
+        return False
+    if a.startswith("0") or b.startswith("0") or int(b) < int(a):
+        return True
+    return bool(STRONG_DATE_CUE.search(line_before(text, start)))
 
 
 @register(LOCALE, "dates", "DATE", score=0.9)
@@ -83,12 +114,14 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found: list[tuple[int, int]] = []
     for k, rx in enumerate(_DATE_RES):
         for m in rx.finditer(text):
-            if _BARE_MAY.match(m.group()) or (k in _TEXTUAL and not _month_case_ok(m.group())):
+            if _BARE_MAY.match(m.group()) or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())):
                 continue
             if _FRACTION.fullmatch(m.group()) and (_DOSE_AFTER.match(text, m.end()) or not _DATE_BEFORE.search(text_before(text, m.start(), 12))):
                 continue  # "1/2 tab", "3/4 strength": a fraction, not January 2nd
             if k == _MONTH_DAY and not short_date_is_date(text, *m.span()):
                 continue  # "MAE 5/5", "pain 3/10", "10/5 beats": a strength, a score, a ratio
+            if k == _MONTH_DAY_DASH and not _dash_date_is_date(text, *m.span()):
+                continue  # "RR 12-14", "1-2 L", "weaned 4-2": ranges
             found.append(m.span())
     found += [m.span(1) for m in _BARE_YEAR.finditer(text) if year_is_date(text, *m.span(1))]
     return merge_overlapping(found, doc_id, "DATE")
@@ -105,6 +138,9 @@ _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _NUMBER_WORD = (rf"(?:(?:one\s+)?hundred(?:\s+and)?\s+)?(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_UNITS[:9])}))?|"
                 rf"{'|'.join(_UNITS)})|(?:one\s+)?hundred")
 _AGE_WORD_AFTER = re.compile(rf"(?i)(?<![\w-])(?P<age>{_NUMBER_WORD})(?:\s*-\s*|\s+){_AGE_TAIL}")
+# "now eighty-five woman", "a seventy-four year old man": a tens' number word before a person word
+_TENS_WORD = rf"(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_UNITS[:9])}))?"
+_AGE_WORD_PERSON = re.compile(rf"(?i)(?<![\w-])(?P<age>{_TENS_WORD})[\s-]+(?:man|woman|male|female|gentleman|lady|gent)\b")
 _AGE_WORD_BEFORE = re.compile(rf"(?i)\b(?:aged|age of|at age|turned|turns|turning)\s+(?P<age>{_NUMBER_WORD})(?![\w-])")
 
 
@@ -114,7 +150,7 @@ def ages(text: str, doc_id: str) -> list[Span]:
     in words after "turned" or before "years of age" ("eighty-two years of age")."""
     out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE) for m in rx.finditer(text)
            if int(m.group("age")) <= 125]
-    out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE) for m in rx.finditer(text)]
+    out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON) for m in rx.finditer(text)]
     return dedupe(out)
 
 

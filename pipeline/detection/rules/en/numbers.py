@@ -131,6 +131,7 @@ def age_context(text: str, start: int, end: int) -> bool:
 
 _PHONE_LABEL = re.compile(r"(?i)(?:phone|ph|tel|telephone|cell|mobile|pager|beeper|pgr|page[d]?|beep(?:ed)?|"
                           r"call(?:ed)?|contact|fax|number|ext|#)\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
+_EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension)\b|#\s*\d")
 _PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-]?\d{4}|\d{3}[\s.-]\d{4}")
 
 
@@ -140,6 +141,8 @@ def phone_context(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     if _PHONE_SHAPE.fullmatch(value.strip()):
         return True
+    if re.fullmatch(r"(?i)x\d{4,5}", value.strip()) and _EXTENSION_CONTEXT.search(line_before(text, start, 60)):
+        return True  # an extension after a pager or a phone on its line ("pager #20744 or x5248")
     return bool(_PHONE_LABEL.search(line_before(text, start)))
 
 
