@@ -66,3 +66,47 @@ def test_number_words_and_values_are_no_ages(text):
 def test_extension_after_a_pager_survives_the_detector():
     text = "Discussed with Dr. Mokua, pager #20744 or x5248. Plan: telemetry."
     assert "x5248" in _detected(text, "CONTACT")
+
+
+# --- names: first names after kinship in any case, staff sign-offs, "paged"/"replaced by" -------
+def _names(text: str) -> list[str]:
+    return _texts(text, "context_names")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Dispo/family: spouse Ricardo in to visit this evening.", ["Ricardo"]),
+    ("SON MIKE AT BEDSIDE, UPDATED ON POC.", ["MIKE"]),
+    ("Message left for spouse erik re: family meeting.", ["erik"]),
+    ("Dtr Adrianna asking to speak with MD.", ["Adrianna"]),
+    ("addendum: paged keenaghan at 555-0164 re: uo < 30", ["keenaghan"]),
+    ("Pt pulled out NGT, replaced by Deady, placement confirmed by CXR.", ["Deady"]),
+    ("Esther Dickens, RRT", ["Esther Dickens"]),
+])
+def test_names_after_kinship_and_roles_in_any_case(text, expected):
+    assert _names(text) == expected
+    for t in (text.upper(), text.lower()):
+        assert [n.lower() for n in _names(t)] == [e.lower() for e in expected], t
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Plan: wean vent as tolerated.\nD. Fraher RN\n", ["D. Fraher"]),
+    ("Plan: wean vent.\nSN A. Field\n", ["A. Field"]),
+    ("Nebs given per RT.\nStarr R RRT\n", ["Starr R"]),
+    ("Cont current plan of care.\nLaila C SN", ["Laila C"]),
+    ("plan to extubate in am per team.\n-ch\n", ["ch"]),
+    ("cont to monitor, f/u am labs.\nRDK:mcallister", ["RDK", "mcallister"]),
+])
+def test_staff_sign_offs(text, expected):
+    assert _names(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Wife aware of plan, son brought in home meds.", "SON UPDATED BY RN, WIFE STATES PT WAS FINE.",
+    "Lasix 40 mg IV given with good effect.", "Insulin gtt per protocol, FS 120-150.",
+    "RN aware\n", "Plan: cont to monitor\nRN\n", "MD notified\n", "daughter will call in am",
+    "paged covering MD re: low UO", "Foley replaced by night RN.", "pt with comfort care only",
+    "NGT replaced by MD at bedside.", "-no\n", "Labs:\n-CBC\n", "RRT following\n", "Family meeting held.",
+])
+def test_no_names_in_clinical_lines(text):
+    for t in (text, text.upper(), text.lower()):
+        assert _names(t) == [], t

@@ -23,8 +23,9 @@ from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
-          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported)\s+by")
-_KIN = (r"wife|husband|son|daughter|sister|brother|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
+          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|"
+          r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to")
+_KIN = (r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
@@ -38,6 +39,14 @@ _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Z
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
 _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])/(?P<init>[A-Z]{2,4})[ \t.]*$")
+# a line that is a staff signature: a credential and a name, one before the other ("D. Fraher RN",
+# "SN A. Field", "Starr R RRT", "Esther Dickens, RRT"), or initials after a dash ("-ch")
+_CRED = r"RN|R\.N\.|SN|RRT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN"
+_SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
+_SIGNATURE = re.compile(
+    rf"(?im)^[ \t]*(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
+    rf"(?:,?[ \t]+(?P<c2>{_CRED}))?[ \t]*$")
+_DASH_INITIALS = re.compile(r"(?m)^[ \t]*-[ \t]?(?P<init>[A-Za-z]{2,3})[ \t]*$")
 # section headers of a nursing note, which a colon follows as a sign-off's initials do
 _HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
 lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
@@ -149,5 +158,34 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             if name.isupper() and (rx is _SIGN_OFF_REVERSED or _has_lower(text, m.start())):
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
+            out.append(mk(doc_id, *m.span("init"), "DOCTOR"))   # the initials are the same person's
+    out += _signatures(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
+
+
+def _signatures(text: str, doc_id: str) -> list[Span]:
+    """Staff signatures on a line of their own: a credential before or after one to three name
+    tokens ("D. Fraher RN", "SN A. Field", "Starr R RRT"), and initials after a dash ("-ch").
+    A name token that is an initial makes the line a signature; otherwise each word must pass as
+    a name after a strong context ("RN aware", "MD notified" are not signatures)."""
+    out: list[Span] = []
+    for m in _SIGNATURE.finditer(text):
+        if bool(m.group("c1")) == bool(m.group("c2")):
+            continue
+        words = m.group("name").split()
+        long = [w for w in words if len(w.rstrip(".")) > 1]
+        if not long or len(long) == len(words) and len(words) == 1 and not looks_like_name(long[0], True):
+            continue
+        initial = len(long) < len(words)
+        if initial:
+            ok = all(not is_safe_word(w, vocabulary=False) and not _HEADERS.__contains__(w.lower()) for w in long)
+        else:
+            ok = all(looks_like_name(w, True, _title_case(w)) for w in long)
+        if ok and not _eponym_or_label(text, m.end("name")):
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
+    for m in _DASH_INITIALS.finditer(text):
+        init = m.group("init")
+        if init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2):
+            out.append(mk(doc_id, *m.span("init"), "DOCTOR"))
+    return out

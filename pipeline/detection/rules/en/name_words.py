@@ -97,6 +97,23 @@ def _vocabulary():
     return load_vocabulary("en")
 
 
+@lru_cache(maxsize=1)
+def _large_names() -> dict[str, str]:
+    """philter-lite's first and last names that English text uses (``vocab/person_names.tsv``,
+    built by ``benchmarks/build_en_names.py``): word -> "F", "L" or "FL". Evidence after a
+    context only; never read by dictionaries."""
+    from pipeline.locales import LOCALES_DIR
+
+    p = LOCALES_DIR / "en" / "vocab" / "person_names.tsv"
+    out: dict[str, str] = {}
+    if p.is_file():
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                w, _, k = line.partition("\t")
+                out[w] = k
+    return out
+
+
 @lru_cache(maxsize=None)
 def _listed(kind: str) -> frozenset[str]:
     lists = {"person": ("first_names", "surnames"), "place": ("cities", "hospitals", "states", "countries")}[kind]
@@ -138,6 +155,18 @@ def looks_like_name(word: str, strong: bool, cased: bool = False) -> bool:
     z = zipf(w)
     if w.lower() in _listed("person"):
         return z is None or z < (5.0 if strong else 4.5)
+    kind = _large_names().get(w.lower())
+    if kind and z is not None and not _CLINICAL_ENDING.search(w.lower()) and not _inflected_common_word(w):
+        # philter-lite's large lists: a first name after a strong context even when it is a common
+        # word ("SON MIKE"), a surname there when it is not a common one, and either after a weak
+        # context ("per", "with") only when rare and written with a capital in a mixed-case line
+        # (philter's lists hold clinical words too: "wean" is a listed surname)
+        if not strong:
+            return cased and z < 3.0
+        if "F" in kind and not (len(w) > 4 and _WORD_ENDING.search(w.lower()) and not cased):
+            return z < 5.0
+        if z < 4.0:
+            return True
     if not strong or z is None or _CLINICAL_ENDING.search(w.lower()) or _inflected_common_word(w):
         return False
     if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()):
