@@ -110,3 +110,53 @@ def test_staff_sign_offs(text, expected):
 def test_no_names_in_clinical_lines(text):
     for t in (text, text.upper(), text.lower()):
         assert _names(t) == [], t
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("cc: Iris Wawire\n", ["Iris Wawire"]), ("Helmer Rabbani, resident\n", ["Helmer Rabbani"]),
+    ("Plan discussed with darrien, DO.", ["darrien"]), ("Met with draelnik and his daughter Kristina.", ["draelnik", "Kristina"]),
+    ("this is ravi, Bonface's wife.", ["Bonface"]), ("VP/zk\nDD: 06/29/66", ["VP", "zk"]),
+])
+def test_names_in_letters_and_summaries(text, expected):
+    assert _names(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Pt's wife at bedside.", "DNR/DNI\n", "Met with team and family.", "patient's son called.",
+    "Discussed with attending, agrees with plan.", "cc: none\n", "I/O\n",
+])
+def test_no_names_in_letter_lines(text):
+    for t in (text, text.upper(), text.lower()):
+        assert _names(t) == [], t
+
+
+# --- places -----------------------------------------------------------------------------------
+def _places(text: str) -> list[str]:
+    return _texts(text, "ward_places")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Seen at uhf yesterday, sent home, now worse.", ["uhf"]),
+    ("Seen at Keller Regional yesterday, sent home.", ["Keller Regional"]),
+    ("PCP Dr. Hudson in Collierville, appt on 3/7.", ["Collierville"]),
+    ("Discharged to extended care facility in Far Rockaway.", ["Far Rockaway"]),
+    ("transferred from Sunrise Manor Community for mgmt of GIB.", ["Sunrise Manor Community"]),
+    ("transferred from Allen Park Community for ERCP.", ["Allen Park Community"]),
+    ("66 y.o. F from methuen, transferred via med flight.", ["methuen"]),
+])
+def test_places_as_ward_notes_write_them(text, expected):
+    assert _places(text) == expected
+    if expected[0].split()[0] in ("Far", "Sunrise"):
+        return  # a common word opening a name is read in mixed case only
+    for t in (text.upper(), text.lower()):
+        assert [p.lower() for p in _places(t)] == [e.lower() for e in expected], t
+
+
+@pytest.mark.parametrize("text", [
+    "Seen at bedside by MD.", "seen at 1400, no changes.", "Pt in stable condition.", "Brief Hospital Course:",
+    "PT SEEN AT HD TODAY.", "Pt lives in a nursing home.", "78 yo M from home with CP.", "Seen at OSH, CT neg.",
+    "Discharged to rehab in good condition.", "Transferred to Step Down Unit.",
+])
+def test_no_places_in_clinical_lines(text):
+    for t in (text, text.upper(), text.lower()):
+        assert _places(t) == [], t

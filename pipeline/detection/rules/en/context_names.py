@@ -27,7 +27,8 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to")
 _KIN = (r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
-        r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:")
+        r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|"
+        r"met\s+with|spoke\s+(?:with|to)|discussed\s+with")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")
@@ -35,7 +36,8 @@ _NAME_AT = re.compile(
     rf"(?i)\.?(?:'s)?[ \t]*[:,]?[ \t]+(?:(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
 _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+)?"
-                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|RRT|PA-C|LICSW|LCSW)\b")
+                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|RRT|PA-C|LICSW|LCSW)\b|"
+                         r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|PhD|PharmD|RD|SN)\b)")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
 _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])/(?P<init>[A-Z]{2,4})[ \t.]*$")
@@ -47,6 +49,12 @@ _SIGNATURE = re.compile(
     rf"(?im)^[ \t]*(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
     rf"(?:,?[ \t]+(?P<c2>{_CRED}))?[ \t]*$")
 _DASH_INITIALS = re.compile(r"(?m)^[ \t]*-[ \t]?(?P<init>[A-Za-z]{2,3})[ \t]*$")
+# dictation initials closing a letter: the author's in capitals, the typist's in lower case ("VP/zk")
+_DICTATION = re.compile(r"(?m)^[ \t]*(?P<a>[A-Z]{2,4})/(?P<b>[a-z]{2,4})[ \t]*$")
+# a name before a possessive kinship word: "Bonface's wife", "JOHN'S DAUGHTER"
+_POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))'s[ \t]+(?:wife|husband|son|"
+                             r"daughter|sister|brother|mother|father|friend|partner|niece|nephew|grandson|"
+                             r"granddaughter|spouse|girlfriend|boyfriend)\b")
 # section headers of a nursing note, which a colon follows as a sign-off's initials do
 _HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
 lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
@@ -184,6 +192,14 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
             ok = all(looks_like_name(w, True, _title_case(w)) for w in long)
         if ok and not _eponym_or_label(text, m.end("name")):
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
+    for m in _DICTATION.finditer(text):
+        a, b = m.group("a"), m.group("b")
+        if not any(x.lower() in _HEADERS or is_safe_word(x, vocabulary=False) for x in (a, b)):
+            out += [mk(doc_id, *m.span("a"), "DOCTOR"), mk(doc_id, *m.span("b"), "DOCTOR")]
+    for m in _POSSESSIVE_KIN.finditer(text):
+        w = m.group("name")
+        if looks_like_name(w, True, _title_case(w) and _has_lower(text, m.start())):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for m in _DASH_INITIALS.finditer(text):
         init = m.group("init")
         if init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2):

@@ -27,11 +27,12 @@ _HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|medical\s+center|medical\s+centre|
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 _GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
-lady our of the and""".split())
+lady our of the and park manor health rehabilitation nursing center centre village beach heights hills springs
+falls lake grove""".split())
 # what stands before a hospital's head word and is no name ("the hospital", "outside hospital")
 _NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
 nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
-referring receiving home community""".split()) - {"community"}
+referring receiving home community brief""".split()) - {"community"}
 _TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 _MOVE = re.compile(
@@ -43,6 +44,15 @@ _TOWN = re.compile(
     r"(?i)(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
+# where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
+_SEEN_AT = re.compile(r"(?i)(?<![\w])(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
+                      r"\s+(?:at|to)\s+(?:the\s+)?")
+# a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
+# and after an age's "from" ("66 y.o. F from methuen")
+_IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
+                      r"\s+in\s+")
+_AGE_FROM = re.compile(r"(?i)(?<![\w])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:(?:[mf]|male|female|man|woman)[ \t]+)?"
+                       r"from[ \t]+")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 _PLACE_TOKEN = re.compile(r"[A-Za-z][A-Za-z.'-]*[A-Za-z]")
@@ -65,6 +75,15 @@ def _abbreviation(word: str, text: str, i: int) -> bool:
     if _mixed_case(text, i):
         return z is None or z < 4.0
     return z is not None and z < 2.0
+
+
+def _any_case_abbreviation(word: str) -> bool:
+    """A hospital's abbreviation in capitals or lower case after "seen at" ("uhf", "SJH"): 2 to 5
+    letters, no safe word ("OSH", "HD", "ED"), rare in English."""
+    if not re.fullmatch(r"[A-Z]{2,5}|[a-z]{2,5}", word) or is_safe_word(word):
+        return False
+    z = zipf(word)
+    return z is not None and z < 2.5
 
 
 def _hospital_names(text: str, doc_id: str) -> list[Span]:
@@ -93,6 +112,14 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
     return out
 
 
+def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> bool:
+    """A title-case word that is no safe word and not among the commonest, in a line that has lower
+    case ("Sunrise" in "transferred from Sunrise Manor"): capitals mean a name there."""
+    z = zipf(word)
+    return (word[:1].isupper() and word[1:].islower() and _mixed_case(text, i) and not is_safe_word(word)
+            and z is not None and z < most)
+
+
 def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, int, str] | None:
     """The place starting at ``i``: an abbreviation in capitals or up to three name-like words
     (generic ones such as "General" inside), with its head word when one follows."""
@@ -116,8 +143,11 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
         if word.lower() in _GENERIC and end is not None:
             end = e
             continue
-        if not looks_like_place(word, strong):
-            break
+        if not (looks_like_place(word, strong) or (strong and _named_in_mixed_case(word, text, s))):
+            nxt = tokens[tokens.index((s, e)) + 1] if (s, e) != tokens[-1] else None
+            if not (end is None and strong and nxt and _named_in_mixed_case(word, text, s, 7.0)
+                    and looks_like_place(text[slice(*nxt)], strong)):
+                break   # a common word starts a town only before a name ("Far Rockaway")
         end = e
     if end is None:
         return None
@@ -137,9 +167,20 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     for m in _AT_ABBR.finditer(text):
         if _mixed_case(text, m.start()) and _abbreviation(m.group("abbr"), text, m.start("abbr")):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
-    for rx, strong in ((_TOWN, True), (_FROM, False)):
+    for m in _SEEN_AT.finditer(text):
+        tok = _PLACE_TOKEN.match(text, m.end())
+        if tok and _any_case_abbreviation(tok.group()):
+            out.append(mk(doc_id, *tok.span(), "HOSPITAL"))
+            continue
+        got = _following_place(text, m.end(), True, "HOSPITAL")
+        if got:
+            out.append(mk(doc_id, got[0], got[1], got[2]))
+    for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_FROM, False)):
         for m in rx.finditer(text):
             got = _following_place(text, m.end(), strong, "CITY")
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
-    return dedupe(out)
+    first = {}
+    for sp in dedupe(out):
+        first.setdefault((sp.start, sp.end), sp)   # one place per offsets: the first context's type
+    return list(first.values())
