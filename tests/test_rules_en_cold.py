@@ -160,3 +160,41 @@ def test_places_as_ward_notes_write_them(text, expected):
 def test_no_places_in_clinical_lines(text):
     for t in (text, text.upper(), text.lower()):
         assert _places(t) == [], t
+
+
+# --- contact and identifiers ------------------------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("soc - son's cell 8575550149, would like a call.", ["8575550149"]),
+    ("Followup: Call 6025550143 with any questions.", ["6025550143"]),
+    ("son can be reached at 8025550149.", ["8025550149"]),
+])
+def test_ten_digit_phones_after_a_label(text, expected):
+    for t in _cases(text):
+        assert _detected(t, "CONTACT") == expected, t
+
+
+@pytest.mark.parametrize("text", ["MRN: 8575550149", "Plt 174, wbc 8.2, 8575550149 units", "Acct 6025550143"])
+def test_ten_digits_without_a_phone_label_are_no_phone(text):
+    assert _detected(text, "CONTACT") == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Outside MRN 495.179.062. Accepting physician", ["495.179.062"]), ("Insurance: 37412527E", ["37412527E"]),
+    ("commercial plan member ID XEY421666730", ["XEY421666730"]), ("Lic. no. NP-220229", ["NP-220229"]),
+    ("license L967143920", ["L967143920"]), ("Account 5465/58564.", ["5465/58564"]),
+    ("drives own car (plate NKW-8267).", ["NKW-8267"]), ("(device serial RPW2263976A) showed", ["RPW2263976A"]),
+    ("Pathology (Order # 01638930) is pending.", ["01638930"]), ("under case CASE-323688.", ["CASE-323688"]),
+])
+def test_identifiers_after_labels_in_any_case(text, expected):
+    for t in _cases(text):
+        got = _texts(t, "record_numbers")
+        assert [g.upper() for g in got] == [e.upper() for e in expected], t
+
+
+@pytest.mark.parametrize("text", [
+    "In case of emergency call 911.", "case 2 of 3 today", "Insurance: Medicare", "order placed for CXR",
+    "license plate unknown", "account of events per wife",
+])
+def test_no_identifiers_without_a_value(text):
+    for t in _cases(text):
+        assert _texts(t, "record_numbers") == [], t

@@ -22,6 +22,14 @@ _EXTENSION = re.compile(r"(?i)(?<![\w])(?P<num>x\d{4,5})(?![\w-])")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension|#\d)")
 
 
+# ten digits written without a separator ("cell 8575550149"): a phone only after a phone's label,
+# or after "at" where the line says someone is called ("paged bonar at 9785550113")
+_TEN_DIGITS = re.compile(r"(?<![\w/.-])(?:\+?1)?[2-9]\d{2}[2-9]\d{6}(?![\w/-]|\.\d)")
+_TEN_LABEL = re.compile(r"(?i)(?:\bcell|\bphone|\bph|\btel|\btelephone|\bmobile|\bhome|\bwork|\bpager|\bcall|"
+                        r"\bcontact|\bnumber|\breached|\bfax|#)\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
+_TEN_VERB = re.compile(r"(?i)\b(?:paged?|call(?:ed)?|reach(?:ed)?|contact(?:ed)?|phoned?|text(?:ed)?)\b")
+
+
 @register(LOCALE, "phones", "CONTACT", score=0.88)
 def phones(text: str, doc_id: str) -> list[Span]:
     """Phone numbers (``(617) 555-1234``, ``617-555-1234 x12``, ``555-1234``), FAX after "fax",
@@ -36,6 +44,10 @@ def phones(text: str, doc_id: str) -> list[Span]:
         if m.group(0)[:1].lower() == "p" and len(m.group(0).split()[0]) == 1 and not re.search(r"#|:", m.group(0)):
             continue  # a lone "p 1234" is too ambiguous
         out.append(mk(doc_id, *m.span("num"), "PHONE"))
+    for m in _TEN_DIGITS.finditer(text):
+        before = line_before(text, m.start(), 40)
+        if _TEN_LABEL.search(before) or (re.search(r"(?i)\bat\s*$", before) and _TEN_VERB.search(before)):
+            out.append(mk(doc_id, m.start(), m.end(), "FAX" if _FAX_BEFORE.search(before) else "PHONE"))
     for m in _EXTENSION.finditer(text):
         if _EXTENSION_CONTEXT.search(line_before(text, m.start(), 40)):
             out.append(mk(doc_id, *m.span("num"), "PHONE"))
@@ -56,13 +68,18 @@ _ID_TRIGGERS: list[tuple[str, str]] = [
     (r"MRN|MR\s?#|Med(?:ical)?\s+Rec(?:ord)?(?:\s+(?:No\.?|Number|#))?|Unit\s+(?:No\.?|Number|#)|Record\s+(?:No\.?|Number|#)|"
      r"Hospital\s+(?:No\.?|Number|#)|Patient\s+ID|Pt\s+ID|EMPI|BWH|MGH|CPI", "MEDICALRECORD"),
     (r"Acct|Account(?:\s+(?:No\.?|Number|#))?|Encounter(?:\s+(?:No\.?|Number|#))?|Visit\s+(?:No\.?|Number|#)", "ACCOUNT"),
-    (r"License(?:\s+(?:No\.?|Number|#))?|Lic\.?\s?#?|DEA(?:\s+(?:No\.?|Number|#))?|NPI", "LICENSE"),
-    (r"Member\s+ID|Policy(?:\s+(?:No\.?|Number|#))?|Health\s*plan(?:\s+(?:No\.?|Number|#|ID))?|Insurance\s+(?:ID|No\.?|Number|#)|"
+    (r"License(?:\s+(?:No\.?|Number|#))?|Lic\.?(?:\s*(?:No\.?|Number|#))?|DEA(?:\s+(?:No\.?|Number|#))?|NPI", "LICENSE"),
+    (r"Member\s+ID|Policy(?:\s+(?:No\.?|Number|#))?|Health\s*plan(?:\s+(?:No\.?|Number|#|ID))?|"
+     r"Insurance(?:\s+(?:ID|No\.?|Number|#))?|"
      r"Medicaid(?:\s+(?:No\.?|Number|#|ID))?|Medicare(?:\s+(?:No\.?|Number|#|ID))?|Group\s+(?:No\.?|Number|#)", "HEALTHPLAN"),
     (r"Device\s+(?:ID|serial|S/N)|Serial\s+(?:No\.?|Number|#)|S/N", "DEVICE"),
-    (r"VIN|License\s+plate|Plate\s+(?:No\.?|Number|#)", "VEHICLE"),
+    (r"VIN|(?:License\s+)?plate(?:\s+(?:No\.?|Number|#))?", "VEHICLE"),
+    (r"(?:Order|Requisition|Accession)\s*(?:#|No\.?|Number)|Case|Specimen(?:\s+(?:ID|No\.?|Number|#))?|Sample\s+ID", "IDNUM"),
 ]
-_ID_RES = [(re.compile(rf"(?<![\w])(?:{p})\s*[:#]?\s*#?\s*(?P<id>[A-Z]{{0,4}}[-]?\d[\dA-Z-]{{2,18}}|\d{{3,}})(?![\w-])"), t)
+# labels in any case ("member ID", "LICENSE"); a value with a digit, its dots and slashes inside ("495.179.062",
+# "5465/58564"), letters around it in any case ("case-323688")
+_ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*[:#]?\s*#?\s*(?P<id>[A-Za-z]{{0,4}}[-]?\d(?:[\dA-Za-z-]|[./](?=\d)){{2,18}}|\d{{3,}})"
+                       rf"(?![\w-])"), t)
            for p, t in _ID_TRIGGERS]
 
 
