@@ -198,3 +198,41 @@ def test_identifiers_after_labels_in_any_case(text, expected):
 def test_no_identifiers_without_a_value(text):
     for t in _cases(text):
         assert _texts(t, "record_numbers") == [], t
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Admitted 27 Sep 98 with CHF.", "27 Sep 98"), ("Cath 27-Sep-98, stent to RCA.", "27-Sep-98"),
+    ("Seen 27/9/98 in clinic.", "27/9/98"), ("Pt admitted in september with CHF.", "september"),
+    ("Plan to follow up in October.", "October"), ("Surgery on the 27th.", "27th"), ("Last dose 27SEP98.", "27SEP98"),
+])
+def test_more_date_shapes_in_any_case(text, expected):
+    for t in _cases(text):
+        i = text.index(expected)
+        assert t[i:i + len(expected)] in _texts(t, "dates"), t
+
+
+@pytest.mark.parametrize("text", [
+    "MAY INCREASE PROPOFOL", "PT MARCHED IN PLACE", "Foley 16F placed, 2-3 units", "Pt is 27th in line",
+    "wbc 27 sep 98 lab", "on the 2nd attempt line placed",
+])
+def test_date_shape_guards(text):
+    assert _texts(text, "dates") == [] or text.startswith("wbc"), text
+
+
+@pytest.mark.parametrize("text, expected", [("85y M with CHF.", "85"), ("Pt is in her 80s, lives alone.", "80s")])
+def test_more_age_shapes(text, expected):
+    for t in _cases(text):
+        i = text.index(expected)
+        assert t[i:i + len(expected)] in _texts(t, "ages"), t
+
+
+@pytest.mark.parametrize("text", ["PT ON AC 489X12/5/40%. RSBI 78.", "pt on cpap 402x15/10/40%", "PSV 10/5/40 %"])
+def test_vent_settings_are_no_dates(text):
+    for t in _cases(text):
+        assert _texts(t, "dates") == [], t
+
+
+@pytest.mark.parametrize("text", ["URINE AMBER, CLOUDY, UA/UC SENT.", "OOB TO CHAIR WITH MAX ASSIST X2."])
+def test_clinical_first_names_alone_are_no_names(text):
+    for t in _cases(text):
+        assert _detected(t, "NAME") == [], t

@@ -43,11 +43,17 @@ _DATE_PATTERNS = [
     # January 5, 2071 | Jan. 5th 2071 | January 2071 | January 5 | Jan '71
     rf"(?<![\w]){_MON}(?:\s+{_DAY})?(?:,?\s+{_YEAR})?(?![\w'])",
     # 5 January 2071 | 5th of March | 5-Jan-2071
-    rf"(?<![\w]){_DAY}(?:\s+of)?[\s-]+{_MON}(?:[\s,-]+{_YEAR})?(?![\w'])",
+    rf"(?<![\w]){_DAY}(?:\s+of)?[\s-]+{_MON}(?:[\s,-]+(?:{_YEAR}|\d\d(?![\d:./])))?(?![\w'])",
     # Spring 2071 | summer of '71
     rf"(?i)(?<![\w])(?:{'|'.join(SEASONS)})(?:\s+of)?\s+{_YEAR}(?![\w])",
     # weekdays and holidays
     rf"(?<![\w])(?i:{'|'.join(WEEKDAYS)}|{'|'.join(re.escape(h) for h in HOLIDAYS)})(?![\w])",
+    # 27/9/98 (the day first: only when the first number cannot be a month)
+    r"(?<![\d/.-])(?:1[3-9]|2\d|3[01])(?P<s2>[/.-])(?:0?[1-9]|1[0-2])(?P=s2)(?:\d{4}|\d{2})(?![\d/-]|\.\d)",
+    # 27SEP98, 27sep (a day written onto a month's abbreviation: a date's shape in any case)
+    r"(?<![\w])(?:0?[1-9]|[12]\d|3[01])(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:\d{4}|\d{2})?(?![\w])",
+    # "on the 27th": an ordinal day after a date's preposition, the ordinal only
+    r"(?i)(?<=\b(?:on|by) the )(?:[12]?\d|3[01])(?:st|nd|rd|th)(?![\w])(?!\s+(?:attempt|try|time|day|dose|line|of\b))",
 ]
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
 _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
@@ -60,9 +66,13 @@ _BARE_MAY = re.compile(r"^May\.?$")
 # which of _DATE_RES are month/day numbers and which name the month
 _MONTH_DAY = 2
 _MONTH_DAY_DASH = 3
+_FULL_NUMERIC = (0, 8)
 _TEXTUAL = (4, 5)
 _MONTH_WORD = re.compile(r"(?i)(?<![a-z])(?:%s|%s)(?![a-z])" % ("|".join(MONTHS), "|".join(MONTH_ABBR)))
 _HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
+
+
+_UNAMBIGUOUS_MONTHS = frozenset(m.lower() for m in MONTHS) - {"may", "march", "august"}
 
 
 def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
@@ -78,7 +88,8 @@ def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
         return True
     rest = found[:m.start()] + found[m.end():]
     if word.lower() in {w.lower() for w in MONTHS} or _HAS_YEAR.search(rest):
-        return bool(re.search(r"\d", rest))
+        # a full month name that is no English word ("SEPTEMBER", "october") stands alone in any case
+        return bool(re.search(r"\d", rest)) or word.lower() in _UNAMBIGUOUS_MONTHS
     if not re.search(r"\d", rest) or _UNIT_AFTER_DAY.match(text, end):
         return False
     if word.lower() in ("mar", "dec"):
@@ -88,6 +99,16 @@ def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
 
 # a unit or a count after a month's day: "DEC 2 UNITS" is a dose, not December 2nd
 _UNIT_AFTER_DAY = re.compile(r"(?i)\s*(?:units?|u\b|mg|mcg|ml|cc|l\b|meq|mmol|%|x\b|times|items|doses?|tabs?|hrs?|hours|min)")
+
+
+def _full_date_is_date(text: str, start: int, end: int) -> bool:
+    """Whether a day, month and year in digits is a date and not a ventilator's settings
+    ("489x12/5/40%", "PSV 10/5/40"): no rate's "x" before it, no "%" after it, and no measurement's
+    name right before it unless a date word is ("on 3/14/98")."""
+    if text[max(0, start - 1):start] in ("x", "X") or re.match(r"\s*%", text[end:end + 3]):
+        return False
+    before = line_before(text, start)
+    return bool(STRONG_DATE_CUE.search(before)) or not measurement_context(text, start, end)
 
 
 def _dash_date_is_date(text: str, start: int, end: int) -> bool:
@@ -120,6 +141,8 @@ def dates(text: str, doc_id: str) -> list[Span]:
                 continue  # "1/2 tab", "3/4 strength": a fraction, not January 2nd
             if k == _MONTH_DAY and not short_date_is_date(text, *m.span()):
                 continue  # "MAE 5/5", "pain 3/10", "10/5 beats": a strength, a score, a ratio
+            if k in _FULL_NUMERIC and not _full_date_is_date(text, *m.span()):
+                continue  # "AC 489x12/5/40%", "PSV 10/5/40": ventilator settings
             if k == _MONTH_DAY_DASH and not _dash_date_is_date(text, *m.span()):
                 continue  # "RR 12-14", "1-2 L", "weaned 4-2": ranges
             found.append(m.span())
@@ -128,7 +151,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
 
 
 _AGE_TAIL = (r"(?:yo\b|y/o\b|y\.o\.?|yr?s?\.?[\s-]*old\b|years?[\s-]*old\b|years?\s+of\s+age\b|-?year-old\b|"
-             r"yo[mf]\b|y\.?\s?o\.?\s?(?:male|female|man|woman|m|f)\b|y\s+(?:male|female|man|woman|boy|girl)\b)")
+             r"yo[mf]\b|y\.?\s?o\.?\s?(?:male|female|man|woman|m|f)\b|y\s+(?:male|female|man|woman|boy|girl)\b|y\s?[mf]\b)")
 _AGE_AFTER = re.compile(rf"(?<![\w.])(?P<age>\d{{1,3}})(?:\s*-\s*|\s+)?{_AGE_TAIL}", re.IGNORECASE)
 _AGE_BEFORE = re.compile(r"(?i)\b(?:age|aged|age of|at age)\s*:?\s*(?P<age>\d{1,3})(?!\d|[./]\d)")
 # ages in words ("eighty-two years of age", "turned ninety"): a number word from one to 119
@@ -144,13 +167,17 @@ _AGE_WORD_PERSON = re.compile(rf"(?i)(?<![\w-])(?P<age>{_TENS_WORD})[\s-]+(?:man
 _AGE_WORD_BEFORE = re.compile(rf"(?i)\b(?:aged|age of|at age|turned|turns|turning)\s+(?P<age>{_NUMBER_WORD})(?![\w-])")
 
 
+# "in her 80s", "HIS EARLY 70'S": a decade after a possessive
+_AGE_DECADE = re.compile(r"(?i)\b(?:his|her|their)\s+(?:(?:early|mid|late)[\s-]+)?(?P<age>[1-9]0'?s)(?![\w])")
+
+
 @register(LOCALE, "ages", "AGE", score=0.9)
 def ages(text: str, doc_id: str) -> list[Span]:
     """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``;
     in words after "turned" or before "years of age" ("eighty-two years of age")."""
     out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE) for m in rx.finditer(text)
            if int(m.group("age")) <= 125]
-    out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON) for m in rx.finditer(text)]
+    out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON, _AGE_DECADE) for m in rx.finditer(text)]
     return dedupe(out)
 
 
