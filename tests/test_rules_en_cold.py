@@ -236,3 +236,72 @@ def test_vent_settings_are_no_dates(text):
 def test_clinical_first_names_alone_are_no_names(text):
     for t in _cases(text):
         assert _detected(t, "NAME") == [], t
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("SENT IN BY PCP DR. CRONLY FOR ABNL LABS, K 6.6.", ["CRONLY"]), ("NS BOLUS GIVEN, DR. YOUNG NOTIFIED.", ["YOUNG"]),
+    ("Pain control, OOB to chair.\nP. May RN\n", ["P. May"]), ("Full code. Family aware of plan.\n-rn\n", ["rn"]),
+])
+def test_names_after_a_title_and_at_a_note_end(text, expected):
+    for t in _cases(text):
+        assert [n.lower() for n in _names(t)] == [e.lower() for e in expected], t
+
+
+@pytest.mark.parametrize("text", ["DR. AWARE OF K 3.2", "dr notified, no new orders", "DR CALLED RE: LOW UO",
+                                  "Labs:\n-RN aware\n-K 3.2\n", "-kg\nPlan: diurese"])
+def test_titles_and_dashes_before_ward_words(text):
+    for t in _cases(text):
+        assert _names(t) == [], t
+
+
+# --- addresses and professions in any case ------------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("Address: 149 Sloan Circle, Coral Gables, FL 84205", ["149 Sloan Circle", "Coral Gables", "FL", "84205"]),
+    ("566 Louvenia St, Burien, WA 96382", ["566 Louvenia St", "Burien", "WA", "96382"]),
+])
+def test_addresses_in_any_case(text, expected):
+    for t in _cases(text):
+        got = sorted(_detected(t, "LOCATION"), key=t.index)
+        want = [t[text.index(e):text.index(e) + len(e)] for e in expected]
+        assert got == want, (t, got)
+
+
+@pytest.mark.parametrize("text", [
+    "Walked 2 laps around the unit, tolerated well.", "Gave 2 the right way, per protocol", "Vent rate 12, peep 5", "2 court dates missed per wife",
+])
+def test_no_addresses_in_clinical_lines(text):
+    for t in _cases(text):
+        assert _detected(t, "LOCATION") == [], t
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("He is a retired chef who enjoys walks.", "chef"), ("Worked as a security guard for the schools.", "security guard"),
+    ("works as a machinist at a trucking firm.", "machinist"),
+])
+def test_professions_after_work_words(text, expected):
+    for t in _cases(text):
+        i = text.index(expected)
+        assert t[i:i + len(expected)] in _detected(t, "PROFESSION"), t
+
+
+@pytest.mark.parametrize("text", ["Pt is retired.", "works as a team with RN", "retired to bed at 2200",
+                                  "worked as tolerated with PT"])
+def test_no_professions_without_one(text):
+    for t in _cases(text):
+        assert _detected(t, "PROFESSION") == [], t
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Lines placed 3-14 in MICU.", "3-14"), ("CABG in '98, stents since.", "'98"), ("Echo done Tues, EF 40%.", "Tues"),
+])
+def test_dash_dates_weekday_abbreviations_and_short_years(text, expected):
+    for t in _cases(text):
+        i = text.index(expected)
+        assert t[i:i + len(expected)] in _texts(t, "dates"), t
+
+
+@pytest.mark.parametrize("text", ["Pt OOB 10-20 min.", "goal 10-20", "assist of 2-3", "repeat in 4-6 hrs", "AC 5-15",
+                                  "bolus 5-15 ml/kg", "sats 1-2 pts lower"])
+def test_round_or_short_ranges_are_no_dates(text):
+    for t in _cases(text):
+        assert _texts(t, "dates") == [], t

@@ -24,4 +24,4 @@ from pipeline.detection.rules.en._shared import LOCALE
 
 register_common(LOCALE)
 
-from pipeline.detection.rules.en import dates_ages, contact, names, context_names, places  # noqa: E402,F401  (register, in this order)
+from pipeline.detection.rules.en import dates_ages, contact, names, context_names, places, professions  # noqa: E402,F401  (register, in this order)

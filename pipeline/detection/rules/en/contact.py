@@ -5,11 +5,14 @@ value after the label)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pipeline.detection.rules.common import mk, spans_from, text_before, trimmed_spans
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.numbers import line_before
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
 from pipeline.detection.rules.registry import register
+from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
 
 _PHONE = re.compile(
@@ -99,16 +102,39 @@ _ZIP_STATE = re.compile(rf"(?<![\w])(?P<state>{'|'.join(_STATE_ABBR)})\.?,?\s+(?
 _ZIP_LABEL = re.compile(r"(?i)\b(?:zip|zip\s*code|postal\s*code)\s*:?\s*(?P<zip>\d{5}(?:-\d{4})?)(?![\w-])")
 
 
+@lru_cache(maxsize=1)
+def _state_names() -> str:
+    names = [e for e in load_list("en", "states") if len(e) > 2]
+    return "|".join(re.escape(n).replace("\\ ", r"\s+") for n in sorted(names, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _city_state_zip() -> re.Pattern:
+    """"<town>, <state> <zip>" in any case: the town is up to three words right before the comma."""
+    state = rf"(?:{'|'.join(_STATE_ABBR)}|{_state_names()})"
+    return re.compile(rf"(?i)(?P<city>(?:[A-Za-z][A-Za-z.'-]*[ \t]+){{0,2}}[A-Za-z][A-Za-z.'-]*),[ \t]*"
+                      rf"(?P<state>{state})\.?,?[ \t]+(?P<zip>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
+
+
 @register(LOCALE, "postal_codes", "LOCATION", score=0.9)
 def postal_codes(text: str, doc_id: str) -> list[Span]:
     """ZIP codes after a state abbreviation (``Boston, MA 02114`` gives STATE "MA" and ZIP "02114")
-    or after "ZIP"."""
+    or after "ZIP"; in an address's "<town>, <state> <zip>", in any case, the town and the state
+    (a name or an abbreviation) too ("coral gables, florida 84205")."""
     out: list[Span] = []
     for m in _ZIP_STATE.finditer(text):
         out.append(mk(doc_id, *m.span("state"), "STATE"))
         out.append(mk(doc_id, *m.span("zip"), "ZIP"))
+    for m in _city_state_zip().finditer(text):
+        out.append(mk(doc_id, *m.span("state"), "STATE"))
+        out.append(mk(doc_id, *m.span("zip"), "ZIP"))
+        words = list(re.finditer(r"[^ \t]+", m.group("city")))
+        while words and (is_safe_word(words[0].group()) or words[0].group().lower() in ("in", "at", "of")):
+            words.pop(0)   # "lives in Burien, WA": the town starts after the ward's words
+        if words:
+            out.append(mk(doc_id, m.start("city") + words[0].start(), m.end("city"), "CITY"))
     out += spans_from(_ZIP_LABEL, text, doc_id, "ZIP", "zip")
-    return dedupe(out)
+    return sorted(dedupe(out), key=lambda sp: (sp.start, sp.end))
 
 
 _SUFFIX = (r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Lane|Ln\.?|Way|Court|Ct\.?|Place|Pl\.?|"
@@ -119,6 +145,13 @@ _STREET = re.compile(
 _PO_BOX = re.compile(r"(?i)\bP\.?\s?O\.?\s+Box\s+\d+\b")
 
 
+# a street in capitals or lower case: a house number, one to three words and a suffix, before a
+# comma, a unit or the line's end ("149 sloan circle, coral gables"); no ward word inside
+_STREET_ANY_CASE = re.compile(
+    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX})"
+    rf"(?=[ \t]*(?:,|$|apt\b|unit\b|suite\b|#))", re.MULTILINE)
+
+
 @register(LOCALE, "streets", "LOCATION", score=0.88)
 def streets(text: str, doc_id: str) -> list[Span]:
     """Street addresses with a house number and a street suffix (``123 Main Street``,
@@ -126,6 +159,11 @@ def streets(text: str, doc_id: str) -> list[Span]:
     # the match keeps an abbreviation's full stop ("St."): it belongs to the street
     out = spans_from(_STREET, text, doc_id, "STREET", "st")
     out += spans_from(_PO_BOX, text, doc_id, "STREET")
-    return out
+    for m in _STREET_ANY_CASE.finditer(text):
+        if any(sp.start < m.end("st") and m.start("st") < sp.end for sp in out):
+            continue   # the title-case street already holds it (with its "Apt 4B")
+        if not any(is_safe_word(w) or w.lower() in FUNCTION_WORDS for w in m.group("words").split()):
+            out.append(mk(doc_id, *m.span("st"), "STREET"))
+    return dedupe(out)
 
 

@@ -18,7 +18,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_name, zipf
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_name, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
@@ -83,7 +83,7 @@ def _kind(ctx: str) -> tuple[str, bool]:
     return ("DOCTOR" if c in ("per", "called to") else "PATIENT"), False
 
 
-def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool) -> int | None:
+def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool, titled: bool = False) -> int | None:
     """Where the name starting at the first token ends: the tokens that look like names (an initial
     only before another token), or None when the first does not. A column's gap (two blanks or a
     tab) ends a name, and so does a field label ("mrn:"); a word after a comma ("burns, venita")
@@ -103,7 +103,7 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             z = zipf(word)
             ok = looks_like_name(word, False) or (looks_like_name(word, True, cased) and (cased or (z is not None and z < 2.0)))
         else:
-            ok = looks_like_name(word, strong if k == 0 else True, cased)
+            ok = looks_like_name(word, strong if k == 0 else True, cased, titled)
         if not ok:
             break
         end = e
@@ -135,7 +135,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             gtype, strong = "DOCTOR" if m.group("title").lower().startswith("dr") else gtype, True
         tokens = [(m.start("name") + t.start(), m.start("name") + t.end()) for t in re.finditer(r"[^\s,]+", m.group("name"))]
         tokens = [(s, e - (1 if text[e - 1] in ".," and e - s > 2 else 0)) for s, e in tokens]
-        end = _name_end(text, tokens[0][0], tokens, strong)
+        titled = bool(m.group("title")) or c.group().lower() in ("dr", "drs", "doctor")
+        end = _name_end(text, tokens[0][0], tokens, strong, titled)
         if end is None and not strong and len(tokens) >= 2 and all(_title_case(text[s:e]) for s, e in tokens[:2]) \
                 and all(looks_like_name(text[s:e], False) or (zipf(text[s:e]) or 0) < 3.0 for s, e in tokens[:2]):
             # a weak context ("with", "per") before two title-case words in a mixed-case line, each
@@ -186,8 +187,8 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
         if not long or len(long) == len(words) and len(words) == 1 and not looks_like_name(long[0], True):
             continue
         initial = len(long) < len(words)
-        if initial:
-            ok = all(not is_safe_word(w, vocabulary=False) and not _HEADERS.__contains__(w.lower()) for w in long)
+        if initial:   # "P. May RN": an initial and a word, alone on a line with a credential
+            ok = all(w.lower() not in _HEADERS for w in long)
         else:
             ok = all(looks_like_name(w, True, _title_case(w)) for w in long)
         if ok and not _eponym_or_label(text, m.end("name")):
@@ -200,8 +201,10 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
         w = m.group("name")
         if looks_like_name(w, True, _title_case(w) and _has_lower(text, m.start())):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
+    last = text.rstrip().rfind("\n") + 1   # the note's last line: a dash and letters there sign it
     for m in _DASH_INITIALS.finditer(text):
         init = m.group("init")
-        if init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2):
+        at_end = m.start() >= last and len(init) == 2 and init.lower() not in FUNCTION_WORDS   # "-rn" closing a note
+        if at_end or (init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2)):
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))
     return out

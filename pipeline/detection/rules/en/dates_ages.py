@@ -47,7 +47,7 @@ _DATE_PATTERNS = [
     # Spring 2071 | summer of '71
     rf"(?i)(?<![\w])(?:{'|'.join(SEASONS)})(?:\s+of)?\s+{_YEAR}(?![\w])",
     # weekdays and holidays
-    rf"(?<![\w])(?i:{'|'.join(WEEKDAYS)}|{'|'.join(re.escape(h) for h in HOLIDAYS)})(?![\w])",
+    rf"(?<![\w])(?i:{'|'.join(WEEKDAYS)}|(?:tues|thurs|weds)\.?|{'|'.join(re.escape(h) for h in HOLIDAYS)})(?![\w])",
     # 27/9/98 (the day first: only when the first number cannot be a month)
     r"(?<![\d/.-])(?:1[3-9]|2\d|3[01])(?P<s2>[/.-])(?:0?[1-9]|1[0-2])(?P=s2)(?:\d{4}|\d{2})(?![\d/-]|\.\d)",
     # 27SEP98, 27sep (a day written onto a month's abbreviation: a date's shape in any case)
@@ -57,7 +57,7 @@ _DATE_PATTERNS = [
 ]
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
 _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
-                        rf"({_YEAR4})(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
+                        rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 _FRACTION = re.compile(r"[1-7]/[2348]")
 _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
 _DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)\s+$")
@@ -125,6 +125,10 @@ def _dash_date_is_date(text: str, start: int, end: int) -> bool:
         return False
     if a.startswith("0") or b.startswith("0") or int(b) < int(a):
         return True
+    # a day past twelve that a range would not reach from a month's number ("3-14"); ranges of
+    # round numbers ("10-20", "5-15") stay ranges
+    if int(b) > 12 and not (int(a) % 5 == 0 and int(b) % 5 == 0):
+        return True
     return bool(STRONG_DATE_CUE.search(line_before(text, start)))
 
 
@@ -146,7 +150,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
             if k == _MONTH_DAY_DASH and not _dash_date_is_date(text, *m.span()):
                 continue  # "RR 12-14", "1-2 L", "weaned 4-2": ranges
             found.append(m.span())
-    found += [m.span(1) for m in _BARE_YEAR.finditer(text) if year_is_date(text, *m.span(1))]
+    found += [m.span(1) for m in _BARE_YEAR.finditer(text) if m.group(1)[0] == "'" or year_is_date(text, *m.span(1))]
     return merge_overlapping(found, doc_id, "DATE")
 
 

@@ -66,6 +66,7 @@ qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
 carevue metavision""".split()
 
 
+FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION)
 _SAFE: frozenset[str] = frozenset(w.lower() for w in _FUNCTION + _CONTEXT + _CALENDAR + _WARD)
 # words whose ending says they are a drug, a procedure or a condition, not a name
 _CLINICAL_ENDING = re.compile(r"(?:itis|emia|ectomy|otomy|ostomy|oscopy|ography|ogram|ology|ologist|iatrist|ician|"
@@ -144,7 +145,7 @@ def _clean(word: str) -> str:
     return w
 
 
-def looks_like_name(word: str, strong: bool, cased: bool = False) -> bool:
+def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool = False) -> bool:
     """Whether ``word`` may be a person's name after a name's context: not a safe word, and a
     listed name that is not a very common word, or (after a ``strong`` context: "Dr", "RN",
     "wife") a rare word, or a word not among the commonest written with a capital in a line
@@ -153,6 +154,13 @@ def looks_like_name(word: str, strong: bool, cased: bool = False) -> bool:
     if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w) or (not strong and is_ambiguous_word(w)):
         return False
     z = zipf(w)
+    if titled and z is not None and not _CLINICAL_ENDING.search(w.lower()):
+        # right after "Dr."/"DR"/"Doctor": a listed name even when common ("DR. YOUNG"), and a word
+        # English does not know at all ("DR. CRONLY": its ending says nothing then)
+        if w.lower() in _listed("person") or w.lower() in _large_names():
+            return z < 6.0
+        if z == 0.0:
+            return True
     if w.lower() in _listed("person"):
         return z is None or z < (5.0 if strong else 4.5)
     kind = _large_names().get(w.lower())
