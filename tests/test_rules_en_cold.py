@@ -305,3 +305,19 @@ def test_dash_dates_weekday_abbreviations_and_short_years(text, expected):
 def test_round_or_short_ranges_are_no_dates(text):
     for t in _cases(text):
         assert _texts(t, "dates") == [], t
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("RE: Jordan Butler    DOB: 3/14/2040", ["Jordan Butler"]),
+    ("Accepting physician Bobbie Gardner, CNM. She is", ["Bobbie Gardner"]),
+    ("Requested by Dr. K. Rodriguez (krodriguez)", ["K. Rodriguez"]),
+])
+def test_names_after_letter_labels_and_credentials(text, expected):
+    for t in _cases(text):
+        assert [n.lower() for n in _names(t)] == [e.lower() for e in expected], t
+
+
+@pytest.mark.parametrize("text", ["RE: low UO, 500 cc bolus", "Re: plan of care", "requested by family"])
+def test_re_and_requested_by_before_ward_words(text):
+    for t in _cases(text):
+        assert _names(t) == [], t
