@@ -321,3 +321,10 @@ def test_names_after_letter_labels_and_credentials(text, expected):
 def test_re_and_requested_by_before_ward_words(text):
     for t in _cases(text):
         assert _names(t) == [], t
+
+
+@pytest.mark.parametrize("text", ["PAGED HO RE: K 3.1, 40 MEQ KCL GIVEN.", "spoke with ho, will recheck lytes.",
+                                  "met with sw re dispo."])
+def test_house_officer_is_no_name(text):
+    for t in _cases(text):
+        assert _names(t) == [], t

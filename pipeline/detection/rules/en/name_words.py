@@ -63,7 +63,7 @@ mae mae's perrl perla wnl nad ntnd abd bs bm loc gcs cam rass ciwa colon
 attestation addendum dnr dni dnh cmo fc practitioner physician physicians telemetry tele stepdown step-down
 sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical orthopedic orthopedics hs mn noc qam
 qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
-carevue metavision""".split()
+carevue metavision ho hos house officer""".split()
 
 
 FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION)
