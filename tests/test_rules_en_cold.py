@@ -328,3 +328,24 @@ def test_re_and_requested_by_before_ward_words(text):
 def test_house_officer_is_no_name(text):
     for t in _cases(text):
         assert _names(t) == [], t
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("She turned 45 last week.", "45"), ("Celebrated his 80th birthday at home.", "80th"),
+    ("A man in his late seventies, lives alone.", "seventies"),
+])
+def test_ages_after_turned_birthdays_and_decade_words(text, expected):
+    for t in _cases(text):
+        i = text.index(expected)
+        assert t[i:i + len(expected)] in _texts(t, "ages"), t
+
+
+@pytest.mark.parametrize("text", ["HR turned 45 bpm", "temp in the nineties", "20th day of abx"])
+def test_decade_and_ordinal_guards(text):
+    for t in _cases(text):
+        assert _texts(t, "ages") == [], t
+
+
+@pytest.mark.parametrize("text, expected", [("She turned 45 last week.", "45"), ("Celebrated his 80th birthday.", "80th")])
+def test_ages_after_turned_and_birthdays_survive_the_detector(text, expected):
+    assert expected in _detected(text, "AGE")

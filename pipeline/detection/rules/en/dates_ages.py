@@ -172,16 +172,20 @@ _AGE_WORD_BEFORE = re.compile(rf"(?i)\b(?:aged|age of|at age|turned|turns|turnin
 
 
 # "in her 80s", "HIS EARLY 70'S": a decade after a possessive
-_AGE_DECADE = re.compile(r"(?i)\b(?:his|her|their)\s+(?:(?:early|mid|late)[\s-]+)?(?P<age>[1-9]0'?s)(?![\w])")
+_AGE_DECADE = re.compile(r"(?i)\b(?:his|her|their)\s+(?:(?:early|mid|late)[\s-]+)?(?P<age>[1-9]0'?s|(?:twen|thir|for|fif|six|"
+                         r"seven|eigh|nine)ties)(?![\w])")
+# "turned 45 last week" (not "HR turned 45 bpm"), "his 80th birthday"
+_AGE_TURNED = re.compile(r"(?i)\b(?:turned|turns|turning)\s+(?P<age>\d{1,3})(?![\d./:-]|\s*(?:bpm|mg|%|units|mcg|ml|cc|degrees))")
+_AGE_BIRTHDAY = re.compile(r"(?i)\b(?P<age>\d{1,3}(?:st|nd|rd|th))\s+birthday\b")
 
 
 @register(LOCALE, "ages", "AGE", score=0.9)
 def ages(text: str, doc_id: str) -> list[Span]:
     """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``;
     in words after "turned" or before "years of age" ("eighty-two years of age")."""
-    out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE) for m in rx.finditer(text)
+    out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE, _AGE_TURNED) for m in rx.finditer(text)
            if int(m.group("age")) <= 125]
-    out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON, _AGE_DECADE) for m in rx.finditer(text)]
+    out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON, _AGE_DECADE, _AGE_BIRTHDAY) for m in rx.finditer(text)]
     return dedupe(out)
 
 

@@ -114,8 +114,8 @@ def year_is_date(text: str, start: int, end: int) -> bool:
 
 AGE_AFTER = re.compile(
     r"(?i)^\s*-?\s*(?:yo\b|y/o\b|y\.o\b|yr?s?\b|years?\b|-?year|yo[mf]\b|y[mf]\b|m\b(?!\s*[/g])|f\b|male|female|"
-    r"man\b|woman|gentleman|gent\b|lady|boy|girl|mo\b|months? old)")
-AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=)\s*:?\s*[<>~]?\s*$")
+    r"man\b|woman|gentleman|gent\b|lady|boy|girl|mo\b|months? old|(?:st|nd|rd|th)\s+birthday)")
+AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=|\bturn(?:ed|s|ing))\s*:?\s*[<>~]?\s*$")
 _DECADE_BEFORE = re.compile(r"(?i)\b(?:his|her|their|early|mid|late|in (?:his|her|their)?)\s*-?\s*$")
 
 
