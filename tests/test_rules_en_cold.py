@@ -349,3 +349,21 @@ def test_decade_and_ordinal_guards(text):
 @pytest.mark.parametrize("text, expected", [("She turned 45 last week.", "45"), ("Celebrated his 80th birthday.", "80th")])
 def test_ages_after_turned_and_birthdays_survive_the_detector(text, expected):
     assert expected in _detected(text, "AGE")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Discharged to Helena Community rehab in stable condition.", "Helena Community"),
+    ("Seen at North Las Vegas Health yesterday, sent home.", "North Las Vegas Health"),
+    ("Transferred back to Bowie Health for further care.", "Bowie Health"),
+])
+def test_institutions_by_their_generic_tail_in_any_case(text, expected):
+    for t in _cases(text):
+        i = text.index(expected)
+        assert t[i:i + len(expected)] in _places(t), (t, _places(t))
+
+
+@pytest.mark.parametrize("text", ["Discharged to home health services.", "Transferred to general medicine.",
+                                  "Referred to behavioral health.", "Transferred to community hospital."])
+def test_generic_institutions_are_no_places(text):
+    for t in _cases(text):
+        assert _places(t) == [], t

@@ -120,6 +120,27 @@ def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> boo
             and z is not None and z < most)
 
 
+# the words an institution's name ends with ("Bowie Health", "Helena Community", "Keller Regional")
+_INSTITUTION_TAIL = frozenset("""community health regional general memorial medical children's childrens hospital
+clinic center centre infirmary""".split())
+
+
+def _institution_by_tail(text: str, tokens: list[tuple[int, int]]) -> tuple[int, int, str] | None:
+    """After a strong place context, up to three words ending in an institution's word, in any
+    case ("SEEN AT NORTH LAS VEGAS HEALTH"): one word at least that is neither generic nor safe,
+    and no safe word ("home health", "behavioral health", "general medicine" are no places)."""
+    words = [text[s:e] for s, e in tokens]
+    last = max((k for k, w in enumerate(words) if w.lower() in _INSTITUTION_TAIL), default=-1)
+    if last < 1:
+        return None
+    before = words[:last]
+    if any(is_safe_word(w) and w.lower() not in _GENERIC for w in before):
+        return None
+    if not any(w.lower() not in _GENERIC for w in before):
+        return None
+    return tokens[0][0], tokens[last][1], "HOSPITAL"
+
+
 def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, int, str] | None:
     """The place starting at ``i``: an abbreviation in capitals or up to three name-like words
     (generic ones such as "General" inside), with its head word when one follows."""
@@ -137,6 +158,9 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     first = text[slice(*tokens[0])]
     if _abbreviation(first, text, tokens[0][0]):
         return tokens[0][0], tokens[0][1], "HOSPITAL"
+    tail = _institution_by_tail(text, tokens) if strong else None
+    if tail is not None:
+        return tail
     end = None
     for s, e in tokens:
         word = text[s:e]
