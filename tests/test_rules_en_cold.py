@@ -367,3 +367,25 @@ def test_institutions_by_their_generic_tail_in_any_case(text, expected):
 def test_generic_institutions_are_no_places(text):
     for t in _cases(text):
         assert _places(t) == [], t
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("outside study dated 21-dec-69. no acute process.", "21-dec-69"), ("nursing note may. 28, 2070", "may. 28, 2070"),
+    ("date of surgery: 20670516 / surgeon", "20670516"), ("CVICU NSG PROGRESS NOTE 10/10", "10/10"),
+    ("NURSING NOTE DAYS 29 MAR", "29 MAR"),
+])
+def test_date_shapes_found_on_train_notes(text, expected):
+    for t in _cases(text):
+        i = text.index(expected)
+        assert t[i:i + len(expected)] in _texts(t, "dates"), (t, _texts(t, "dates"))
+
+
+@pytest.mark.parametrize("text", ["MRN 12345678", "pain 10/10, dilaudid given", "acct 20671399", "UO 30 DEC FROM 60",
+                                  "HR 88 DEC 2 MG"])
+def test_compact_and_score_guards(text):
+    for t in _cases(text):
+        assert _texts(t, "dates") == [], (t, _texts(t, "dates"))
+
+
+def test_compact_date_survives_the_detector():
+    assert "20670516" in _detected("Date of surgery: 20670516 / Surgeon: Ryann", "DATE")

@@ -27,7 +27,8 @@ HOLIDAYS = ("Christmas", "Thanksgiving", "Easter", "New Year's Day", "New Year's
             "Labor Day", "Independence Day", "Halloween", "Valentine's Day", "Yom Kippur", "Hanukkah",
             "Passover", "Ramadan")
 
-_MON = r"(?i:%s|(?:%s)\.?)" % ("|".join(MONTHS), "|".join(MONTH_ABBR))
+# an abbreviation's full stop first ("May. 28", "Sept. 27"), then full names, then bare abbreviations
+_MON = r"(?i:(?:%s|May)\.|%s|(?:%s))" % ("|".join(MONTH_ABBR), "|".join(MONTHS), "|".join(MONTH_ABBR))
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])(?i:st|nd|rd|th)?"
 _YEAR4 = r"(?:1[89]\d\d|20\d\d|21\d\d)"
 _YEAR = rf"(?:{_YEAR4}|'\d\d)"
@@ -43,7 +44,7 @@ _DATE_PATTERNS = [
     # January 5, 2071 | Jan. 5th 2071 | January 2071 | January 5 | Jan '71
     rf"(?<![\w]){_MON}(?:\s+{_DAY})?(?:,?\s+{_YEAR})?(?![\w'])",
     # 5 January 2071 | 5th of March | 5-Jan-2071
-    rf"(?<![\w]){_DAY}(?:\s+of)?[\s-]+{_MON}(?:[\s,-]+(?:{_YEAR}|\d\d(?![\d:./])))?(?![\w'])",
+    rf"(?<![\w]){_DAY}(?:\s+of)?[\s-]+{_MON}(?:[\s,-]+(?:{_YEAR}|\d\d(?![\d:/]|\.\d)))?(?![\w'])",
     # Spring 2071 | summer of '71
     rf"(?i)(?<![\w])(?:{'|'.join(SEASONS)})(?:\s+of)?\s+{_YEAR}(?![\w])",
     # weekdays and holidays
@@ -52,6 +53,8 @@ _DATE_PATTERNS = [
     r"(?<![\d/.-])(?:1[3-9]|2\d|3[01])(?P<s2>[/.-])(?:0?[1-9]|1[0-2])(?P=s2)(?:\d{4}|\d{2})(?![\d/-]|\.\d)",
     # 27SEP98, 27sep (a day written onto a month's abbreviation: a date's shape in any case)
     r"(?<![\w])(?:0?[1-9]|[12]\d|3[01])(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:\d{4}|\d{2})?(?![\w])",
+    # 20670516 (year, month, day without separators)
+    r"(?<![\w/.-])(?:19|20|21)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\w/-]|\.\d)",
     # "on the 27th": an ordinal day after a date's preposition, the ordinal only
     r"(?i)(?<=\b(?:on|by) the )(?:[12]?\d|3[01])(?:st|nd|rd|th)(?![\w])(?!\s+(?:attempt|try|time|day|dose|line|of\b))",
 ]
@@ -67,6 +70,9 @@ _BARE_MAY = re.compile(r"^May\.?$")
 _MONTH_DAY = 2
 _MONTH_DAY_DASH = 3
 _FULL_NUMERIC = (0, 8)
+_COMPACT = 10
+_ID_BEFORE = re.compile(r"(?i)(?:\b(?:mrn|mr|acct|account|id|no|number|ssn|unit|record|order|case|member|policy|"
+                        r"license|lic|serial|phone|pager|fax)\b|#)\s*[.:#]?\s*$")
 _TEXTUAL = (4, 5)
 _MONTH_WORD = re.compile(r"(?i)(?<![a-z])(?:%s|%s)(?![a-z])" % ("|".join(MONTHS), "|".join(MONTH_ABBR)))
 _HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
@@ -93,7 +99,10 @@ def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
     if not re.search(r"\d", rest) or _UNIT_AFTER_DAY.match(text, end):
         return False
     if word.lower() in ("mar", "dec"):
-        return bool(re.search(r"(?i)\d(?:st|nd|rd|th)|\d-[a-z]", found) or STRONG_DATE_CUE.search(line_before(text, start)))
+        # "29 MAR" (the day first, no measure before it), "27th Dec", "3-dec", or a date word before
+        day_first = found[:1].isdigit() and not measurement_context(text, start, start + len(re.match(r"\d+", found).group()))
+        return bool(day_first or re.search(r"(?i)\d(?:st|nd|rd|th)|\d-[a-z]", found)
+                    or STRONG_DATE_CUE.search(line_before(text, start)))
     return True
 
 
@@ -145,6 +154,9 @@ def dates(text: str, doc_id: str) -> list[Span]:
                 continue  # "1/2 tab", "3/4 strength": a fraction, not January 2nd
             if k == _MONTH_DAY and not short_date_is_date(text, *m.span()):
                 continue  # "MAE 5/5", "pain 3/10", "10/5 beats": a strength, a score, a ratio
+            if k == _COMPACT and (not plausible_month_day(int(m.group()[4:6]), int(m.group()[6:]))
+                                  or _ID_BEFORE.search(line_before(text, m.start(), 30))):
+                continue  # "MRN 20670516": a record number
             if k in _FULL_NUMERIC and not _full_date_is_date(text, *m.span()):
                 continue  # "AC 489x12/5/40%", "PSV 10/5/40": ventilator settings
             if k == _MONTH_DAY_DASH and not _dash_date_is_date(text, *m.span()):

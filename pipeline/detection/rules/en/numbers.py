@@ -39,7 +39,7 @@ _TOUCHES_NUMBER_AFTER = re.compile(r"^\s*[/-]\s*\d")
 # words that say a date follows, and override a measurement's look ("on 5/5", "admitted 3/14")
 STRONG_DATE_CUE = re.compile(
     r"(?i)(?<![\w/])(?:on|since|dated?|dos|dob|d\.o\.b\.?|until|till|thru|through|as of|admitted|admission|adm|"
-    r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective)"
+    r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective|note)"
     r"\s*[:#]?\s*(?:on\s+)?$")
 
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -174,6 +174,8 @@ def numeric_date_is_date(text: str, start: int, end: int) -> bool:
         return short_date_is_date(text, start, end)
     if value.isdigit() and len(value) == 4:
         return year_is_date(text, start, end)
+    if value.isdigit() and len(value) == 8 and value[:2] in ("19", "20", "21"):
+        return plausible_month_day(int(value[4:6]), int(value[6:]))   # 20670516
     if value.isdigit() and len(value) <= 2:
         return bool(_MONTH_NEAR.search(line_before(text, start, 12)) or _MONTH_AFTER.match(line_after(text, end, 12))
                     or re.match(r"(?i)(?:st|nd|rd|th)\b", line_after(text, end, 3)))
