@@ -401,3 +401,18 @@ def test_ambiguous_month_names_after_a_preposition(text, expected):
 @pytest.mark.parametrize("text", ["PT MAY NEED LASIX", "pt may march in place", "in august company", "AUGUST STATE"])
 def test_ambiguous_month_names_without_a_preposition(text):
     assert _texts(text, "dates") == [] or text == "in august company"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Primary care: Kerri Rodriguez, 978-555-0128", ["Kerri Rodriguez"]),
+    ("Referring provider: Rodriguez, Kerri\n", ["Rodriguez, Kerri"]),
+    ("Surgeon: Belkova Jorani, PA-C", ["Belkova Jorani"]), ("J. Joe, PGY-2\n", ["J. Joe"]),
+])
+def test_names_after_provider_labels(text, expected):
+    assert _names(text) == expected
+
+
+@pytest.mark.parametrize("text", ["Primary care: none listed", "Surgeon: to be determined", "Provider: on call team"])
+def test_provider_labels_before_ward_words(text):
+    for t in _cases(text):
+        assert _names(t) == [], t

@@ -98,6 +98,17 @@ def _vocabulary():
     return load_vocabulary("en")
 
 
+def is_first_name(word: str) -> bool:
+    """Whether ``word`` is a first name in the pack's lists or philter-lite's (any case)."""
+    w = _clean(word).lower()
+    return "F" in _large_names().get(w, "") or w in {e.lower() for e in _first_names()}
+
+
+@lru_cache(maxsize=1)
+def _first_names() -> frozenset[str]:
+    return frozenset(e for n in ("first_names", "first_names_female", "first_names_male") for e in load_list("en", n))
+
+
 @lru_cache(maxsize=1)
 def _large_names() -> dict[str, str]:
     """philter-lite's first and last names that English text uses (``vocab/person_names.tsv``,
