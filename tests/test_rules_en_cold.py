@@ -416,3 +416,8 @@ def test_names_after_provider_labels(text, expected):
 def test_provider_labels_before_ward_words(text):
     for t in _cases(text):
         assert _names(t) == [], t
+
+
+def test_dictation_initials_with_a_ward_word_typist():
+    assert _names("Electronically signed on 09/22/2075\nMA/nh\nDD: 09/22/75") == ["MA", "nh"]
+    assert _names("Code status:\nDNR/dni\n") == []
