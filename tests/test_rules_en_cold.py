@@ -421,3 +421,15 @@ def test_provider_labels_before_ward_words(text):
 def test_dictation_initials_with_a_ward_word_typist():
     assert _names("Electronically signed on 09/22/2075\nMA/nh\nDD: 09/22/75") == ["MA", "nh"]
     assert _names("Code status:\nDNR/dni\n") == []
+
+
+@pytest.mark.parametrize("text", ["CARDIAC CATH AT NEBH IN 2098.", "cardiac cath at nebh in 2098."])
+def test_hospital_abbreviation_after_at_in_one_case_lines(text):
+    assert _places(text) == [text[text.lower().index("nebh"):text.lower().index("nebh") + 4]]
+
+
+@pytest.mark.parametrize("text", ["PT SLEEPING AT HS, AT NOC, AT REST, AT GOAL, AT TIMES, FROM OSH.",
+                                  "pt sleeping at hs, at noc, at rest, at goal, at times, from osh, at bedside, at home.",
+                                  "BP AT BASELINE. CVP AT 12. PAIN AT INCISION. SATS AT RA."])
+def test_ward_words_after_at_in_one_case_lines(text):
+    assert _places(text) == []

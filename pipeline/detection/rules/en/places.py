@@ -40,6 +40,7 @@ _MOVE = re.compile(
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred)"
     r"(?:\s+(?:back|here|over|in|out))?\s+(?:from|to)\s+(?:the\s+)?")
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
+_AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
     r"(?i)(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
@@ -56,6 +57,12 @@ _AGE_FROM = re.compile(r"(?i)(?<![\w])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ 
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 _PLACE_TOKEN = re.compile(r"[A-Za-z][A-Za-z.'-]*[A-Za-z]")
+
+
+def _line(text: str, i: int) -> str:
+    s = text.rfind("\n", 0, i) + 1
+    e = text.find("\n", i)
+    return text[s:e if e >= 0 else len(text)]
 
 
 def _mixed_case(text: str, i: int) -> bool:
@@ -191,6 +198,14 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     for m in _AT_ABBR.finditer(text):
         if _mixed_case(text, m.start()) and _abbreviation(m.group("abbr"), text, m.start("abbr")):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
+    for m in _AT_ABBR_ONE_CASE.finditer(text):
+        # a line in one case ("CATH AT NEBH", "cath at nebh"): three letters or more, no safe word, a
+        # string English does not use
+        abbr = m.group("abbr")
+        if not _mixed_case(text, m.start()) or abbr.islower() and not any(c.isupper() for c in _line(text, m.start())):
+            z = zipf(abbr)
+            if not is_safe_word(abbr) and z is not None and z < 1.5:
+                out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
         if tok and _any_case_abbreviation(tok.group()):
