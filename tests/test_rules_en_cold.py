@@ -433,3 +433,9 @@ def test_hospital_abbreviation_after_at_in_one_case_lines(text):
                                   "BP AT BASELINE. CVP AT 12. PAIN AT INCISION. SATS AT RA."])
 def test_ward_words_after_at_in_one_case_lines(text):
     assert _places(text) == []
+
+
+@pytest.mark.parametrize("text", ["MR. M TEARFUL AT TMIES, EMOTIONAL SUPPORT GIVN.", "pt tearful at tmies.",
+                                  "DR. NOTIFEID OF LOW UO", "Seen at hospitl yesterday"])
+def test_typos_are_no_names_or_places(text):
+    assert _places(text) == [] and _names(text) == [], (_places(text), _names(text))

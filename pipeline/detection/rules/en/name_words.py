@@ -171,7 +171,7 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
         if w.lower() in _listed("person") or w.lower() in _large_names():
             return z < 6.0
         if z == 0.0:
-            return True
+            return not looks_like_typo(w)
     if w.lower() in _listed("person"):
         return z is None or z < (5.0 if strong else 4.5)
     kind = _large_names().get(w.lower())
@@ -191,6 +191,27 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
     if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()):
         return False
     return z < (5.0 if cased else 3.3)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@lru_cache(maxsize=4096)
+def looks_like_typo(word: str) -> bool:
+    """Whether ``word`` is one edit (a letter dropped, added, changed or two swapped) from a common
+    English word ("TMIES", "notifeid", "givn"): nurses' typos are no hospitals, and no names where
+    only the word's rarity would make one ("DR. NOTIFEID"); a rare word after "wife" or "replaced
+    by" is not asked (rare surnames are often one edit from a word: "Deady")."""
+    w = _clean(word).lower()
+    if len(w) < 4:
+        return False
+    splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
+    cands = {a + b[1:] for a, b in splits if b}
+    cands |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    cands |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    cands |= {a + c + b for a, b in splits for c in _LETTERS}
+    cands.discard(w)
+    return any((zipf(c) or 0.0) >= 3.5 for c in cands)
 
 
 def _inflected_common_word(w: str) -> bool:
@@ -216,4 +237,6 @@ def looks_like_place(word: str, strong: bool) -> bool:
         return z is None or z < (5.0 if strong else 4.5)
     if z is None or _CLINICAL_ENDING.search(w.lower()) or (len(w) > 4 and _WORD_ENDING.search(w.lower())):
         return False
+    if z < 2.0 and not (w[:1].isupper() and w[1:].islower()) and looks_like_typo(w):
+        return False   # "seen at hospitl", "AT TMIES"
     return z < (3.5 if strong else 2.5)

@@ -17,7 +17,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_place, zipf
+from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -90,7 +90,7 @@ def _any_case_abbreviation(word: str) -> bool:
     if not re.fullmatch(r"[A-Z]{2,5}|[a-z]{2,5}", word) or is_safe_word(word):
         return False
     z = zipf(word)
-    return z is not None and z < 2.5
+    return z is not None and z < 2.5 and not looks_like_typo(word)
 
 
 def _hospital_names(text: str, doc_id: str) -> list[Span]:
@@ -204,7 +204,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         abbr = m.group("abbr")
         if not _mixed_case(text, m.start()) or abbr.islower() and not any(c.isupper() for c in _line(text, m.start())):
             z = zipf(abbr)
-            if not is_safe_word(abbr) and z is not None and z < 1.5:
+            if not is_safe_word(abbr) and z is not None and z < 1.5 and not looks_like_typo(abbr):
                 out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
