@@ -237,6 +237,4 @@ def looks_like_place(word: str, strong: bool) -> bool:
         return z is None or z < (5.0 if strong else 4.5)
     if z is None or _CLINICAL_ENDING.search(w.lower()) or (len(w) > 4 and _WORD_ENDING.search(w.lower())):
         return False
-    if z < 2.0 and not (w[:1].isupper() and w[1:].islower()) and looks_like_typo(w):
-        return False   # "seen at hospitl", "AT TMIES"
     return z < (3.5 if strong else 2.5)
