@@ -3,9 +3,13 @@ expression without a weekday's comma or "on").
 
 Month and weekday names are read in any case, since ward notes are often in capitals or in lower
 case; a month written in capitals or lower case ("MARCH", "may") needs a day or a year beside it
-(a lower-case "may" is a verb, "MAR" a medication record), and an abbreviated one a year. A
+(a lower-case "may" is a verb, "MAR" a medication record), and an abbreviated one a day or a
+year ("SEP 27", "27-sep-98"; "MAR" and "DEC" a date's sign too); a full month name that is no
+English word, or any after a preposition of time, stands alone ("IN SEPTEMBER", "in may"). A
 numeric month/day or a bare year must be a possible date in its context
-(:mod:`.numbers`): "MAE 5/5", "pain 3/10", "10/5 beats" and "by 2000" are not dates.
+(:mod:`.numbers`): "MAE 5/5", "pain 3/10", "10/5 beats" and "by 2000" are not dates; a month-day
+with a dash needs a date's sign ("11-6", "03-14", "3-14", not "RR 12-14" or "10-20"), and three
+numbers after a rate's "x" or before "%" are ventilator settings ("489x12/5/40%").
 """
 from __future__ import annotations
 
