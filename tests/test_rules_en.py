@@ -71,7 +71,7 @@ def test_record_numbers_after_labels():
 
 def test_postal_codes_with_state():
     text = "Lives in Boston, MA 02114-1234. ZIP: 90210. Took MS 04 mg."
-    assert _texts(text, "postal_codes") == [("MA", "STATE"), ("02114-1234", "ZIP"), ("90210", "ZIP")]
+    assert _texts(text, "postal_codes") == [("Boston", "CITY"), ("MA", "STATE"), ("02114-1234", "ZIP"), ("90210", "ZIP")]
 
 
 @pytest.mark.parametrize("text, expected", [

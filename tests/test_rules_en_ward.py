@@ -124,7 +124,7 @@ def test_model_names_lose_their_context_words():
     ("resident patel paged re: bp 80s/40s", ["patel"]),
     ("lives with his daughter fenuinvane mcmahon near the park", ["fenuinvane mcmahon"]),
     ("patient: burns, venita   mrn: 12", ["burns, venita"]),
-    ("JGT:holmes", ["holmes"]),
+    ("JGT:holmes", ["JGT", "holmes"]),
     ("Pt is a 78 yo man with Graves' disease.", []),
     ("Foley catheter changed per protocol, with good effect.", []),
     ("Family meeting at 1100. Dr called re low UO. Charge RN aware.", []),

@@ -5,11 +5,14 @@ value after the label)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pipeline.detection.rules.common import mk, spans_from, text_before, trimmed_spans
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.numbers import line_before
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
 from pipeline.detection.rules.registry import register
+from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
 
 _PHONE = re.compile(
@@ -20,6 +23,14 @@ _PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(
 # an extension written alone after a phone or a pager on the same line ("pager #22522 or x7316")
 _EXTENSION = re.compile(r"(?i)(?<![\w])(?P<num>x\d{4,5})(?![\w-])")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension|#\d)")
+
+
+# ten digits written without a separator ("cell 8575550149"): a phone only after a phone's label,
+# or after "at" where the line says someone is called ("paged bonar at 9785550113")
+_TEN_DIGITS = re.compile(r"(?<![\w/.-])(?:\+?1)?[2-9]\d{2}[2-9]\d{6}(?![\w/-]|\.\d)")
+_TEN_LABEL = re.compile(r"(?i)(?:\bcell|\bphone|\bph|\btel|\btelephone|\bmobile|\bhome|\bwork|\bpager|\bcall|"
+                        r"\bcontact|\bnumber|\breached|\bfax|#)\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
+_TEN_VERB = re.compile(r"(?i)\b(?:paged?|call(?:ed)?|reach(?:ed)?|contact(?:ed)?|phoned?|text(?:ed)?)\b")
 
 
 @register(LOCALE, "phones", "CONTACT", score=0.88)
@@ -36,6 +47,10 @@ def phones(text: str, doc_id: str) -> list[Span]:
         if m.group(0)[:1].lower() == "p" and len(m.group(0).split()[0]) == 1 and not re.search(r"#|:", m.group(0)):
             continue  # a lone "p 1234" is too ambiguous
         out.append(mk(doc_id, *m.span("num"), "PHONE"))
+    for m in _TEN_DIGITS.finditer(text):
+        before = line_before(text, m.start(), 40)
+        if _TEN_LABEL.search(before) or (re.search(r"(?i)\bat\s*$", before) and _TEN_VERB.search(before)):
+            out.append(mk(doc_id, m.start(), m.end(), "FAX" if _FAX_BEFORE.search(before) else "PHONE"))
     for m in _EXTENSION.finditer(text):
         if _EXTENSION_CONTEXT.search(line_before(text, m.start(), 40)):
             out.append(mk(doc_id, *m.span("num"), "PHONE"))
@@ -56,13 +71,18 @@ _ID_TRIGGERS: list[tuple[str, str]] = [
     (r"MRN|MR\s?#|Med(?:ical)?\s+Rec(?:ord)?(?:\s+(?:No\.?|Number|#))?|Unit\s+(?:No\.?|Number|#)|Record\s+(?:No\.?|Number|#)|"
      r"Hospital\s+(?:No\.?|Number|#)|Patient\s+ID|Pt\s+ID|EMPI|BWH|MGH|CPI", "MEDICALRECORD"),
     (r"Acct|Account(?:\s+(?:No\.?|Number|#))?|Encounter(?:\s+(?:No\.?|Number|#))?|Visit\s+(?:No\.?|Number|#)", "ACCOUNT"),
-    (r"License(?:\s+(?:No\.?|Number|#))?|Lic\.?\s?#?|DEA(?:\s+(?:No\.?|Number|#))?|NPI", "LICENSE"),
-    (r"Member\s+ID|Policy(?:\s+(?:No\.?|Number|#))?|Health\s*plan(?:\s+(?:No\.?|Number|#|ID))?|Insurance\s+(?:ID|No\.?|Number|#)|"
+    (r"License(?:\s+(?:No\.?|Number|#))?|Lic\.?(?:\s*(?:No\.?|Number|#))?|DEA(?:\s+(?:No\.?|Number|#))?|NPI", "LICENSE"),
+    (r"Member\s+ID|Policy(?:\s+(?:No\.?|Number|#))?|Health\s*plan(?:\s+(?:No\.?|Number|#|ID))?|"
+     r"Insurance(?:\s+(?:ID|No\.?|Number|#))?|"
      r"Medicaid(?:\s+(?:No\.?|Number|#|ID))?|Medicare(?:\s+(?:No\.?|Number|#|ID))?|Group\s+(?:No\.?|Number|#)", "HEALTHPLAN"),
     (r"Device\s+(?:ID|serial|S/N)|Serial\s+(?:No\.?|Number|#)|S/N", "DEVICE"),
-    (r"VIN|License\s+plate|Plate\s+(?:No\.?|Number|#)", "VEHICLE"),
+    (r"VIN|(?:License\s+)?plate(?:\s+(?:No\.?|Number|#))?", "VEHICLE"),
+    (r"(?:Order|Requisition|Accession)\s*(?:#|No\.?|Number)|Case|Specimen(?:\s+(?:ID|No\.?|Number|#))?|Sample\s+ID", "IDNUM"),
 ]
-_ID_RES = [(re.compile(rf"(?<![\w])(?:{p})\s*[:#]?\s*#?\s*(?P<id>[A-Z]{{0,4}}[-]?\d[\dA-Z-]{{2,18}}|\d{{3,}})(?![\w-])"), t)
+# labels in any case ("member ID", "LICENSE"); a value with a digit, its dots and slashes inside ("495.179.062",
+# "5465/58564"), letters around it in any case ("case-323688")
+_ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*[:#]?\s*#?\s*(?P<id>[A-Za-z]{{0,4}}[-]?\d(?:[\dA-Za-z-]|[./](?=\d)){{2,18}}|\d{{3,}})"
+                       rf"(?![\w-])"), t)
            for p, t in _ID_TRIGGERS]
 
 
@@ -82,16 +102,39 @@ _ZIP_STATE = re.compile(rf"(?<![\w])(?P<state>{'|'.join(_STATE_ABBR)})\.?,?\s+(?
 _ZIP_LABEL = re.compile(r"(?i)\b(?:zip|zip\s*code|postal\s*code)\s*:?\s*(?P<zip>\d{5}(?:-\d{4})?)(?![\w-])")
 
 
+@lru_cache(maxsize=1)
+def _state_names() -> str:
+    names = [e for e in load_list("en", "states") if len(e) > 2]
+    return "|".join(re.escape(n).replace("\\ ", r"\s+") for n in sorted(names, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _city_state_zip() -> re.Pattern:
+    """"<town>, <state> <zip>" in any case: the town is up to three words right before the comma."""
+    state = rf"(?:{'|'.join(_STATE_ABBR)}|{_state_names()})"
+    return re.compile(rf"(?i)(?P<city>(?:[A-Za-z][A-Za-z.'-]*[ \t]+){{0,2}}[A-Za-z][A-Za-z.'-]*),[ \t]*"
+                      rf"(?P<state>{state})\.?,?[ \t]+(?P<zip>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
+
+
 @register(LOCALE, "postal_codes", "LOCATION", score=0.9)
 def postal_codes(text: str, doc_id: str) -> list[Span]:
     """ZIP codes after a state abbreviation (``Boston, MA 02114`` gives STATE "MA" and ZIP "02114")
-    or after "ZIP"."""
+    or after "ZIP"; in an address's "<town>, <state> <zip>", in any case, the town and the state
+    (a name or an abbreviation) too ("coral gables, florida 84205")."""
     out: list[Span] = []
     for m in _ZIP_STATE.finditer(text):
         out.append(mk(doc_id, *m.span("state"), "STATE"))
         out.append(mk(doc_id, *m.span("zip"), "ZIP"))
+    for m in _city_state_zip().finditer(text):
+        out.append(mk(doc_id, *m.span("state"), "STATE"))
+        out.append(mk(doc_id, *m.span("zip"), "ZIP"))
+        words = list(re.finditer(r"[^ \t]+", m.group("city")))
+        while words and (is_safe_word(words[0].group()) or words[0].group().lower() in ("in", "at", "of")):
+            words.pop(0)   # "lives in Burien, WA": the town starts after the ward's words
+        if words:
+            out.append(mk(doc_id, m.start("city") + words[0].start(), m.end("city"), "CITY"))
     out += spans_from(_ZIP_LABEL, text, doc_id, "ZIP", "zip")
-    return dedupe(out)
+    return sorted(dedupe(out), key=lambda sp: (sp.start, sp.end))
 
 
 _SUFFIX = (r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Lane|Ln\.?|Way|Court|Ct\.?|Place|Pl\.?|"
@@ -102,6 +145,13 @@ _STREET = re.compile(
 _PO_BOX = re.compile(r"(?i)\bP\.?\s?O\.?\s+Box\s+\d+\b")
 
 
+# a street in capitals or lower case: a house number, one to three words and a suffix, before a
+# comma, a unit or the line's end ("149 sloan circle, coral gables"); no ward word inside
+_STREET_ANY_CASE = re.compile(
+    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX})"
+    rf"(?=[ \t]*(?:,|$|apt\b|unit\b|suite\b|#))", re.MULTILINE)
+
+
 @register(LOCALE, "streets", "LOCATION", score=0.88)
 def streets(text: str, doc_id: str) -> list[Span]:
     """Street addresses with a house number and a street suffix (``123 Main Street``,
@@ -109,6 +159,11 @@ def streets(text: str, doc_id: str) -> list[Span]:
     # the match keeps an abbreviation's full stop ("St."): it belongs to the street
     out = spans_from(_STREET, text, doc_id, "STREET", "st")
     out += spans_from(_PO_BOX, text, doc_id, "STREET")
-    return out
+    for m in _STREET_ANY_CASE.finditer(text):
+        if any(sp.start < m.end("st") and m.start("st") < sp.end for sp in out):
+            continue   # the title-case street already holds it (with its "Apt 4B")
+        if not any(is_safe_word(w) or w.lower() in FUNCTION_WORDS for w in m.group("words").split()):
+            out.append(mk(doc_id, *m.span("st"), "STREET"))
+    return dedupe(out)
 
 

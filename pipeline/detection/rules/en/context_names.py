@@ -18,15 +18,18 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_name, zipf
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_safe_word, looks_like_name, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
-          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported)\s+by")
-_KIN = (r"wife|husband|son|daughter|sister|brother|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
+          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|"
+          r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
+          r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:")
+_KIN = (r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
-        r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:")
+        r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
+        r"met\s+with|spoke\s+(?:with|to)|discussed\s+with")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")
@@ -34,10 +37,25 @@ _NAME_AT = re.compile(
     rf"(?i)\.?(?:'s)?[ \t]*[:,]?[ \t]+(?:(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
 _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+)?"
-                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|RRT|PA-C|LICSW|LCSW)\b")
+                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)\b|"
+                         r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|PhD|PharmD|RD|SN|PGY-?\d)\b)")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
 _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])/(?P<init>[A-Z]{2,4})[ \t.]*$")
+# a line that is a staff signature: a credential and a name, one before the other ("D. Fraher RN",
+# "SN A. Field", "Starr R RRT", "Esther Dickens, RRT"), or initials after a dash ("-ch")
+_CRED = r"RN|R\.N\.|SN|RRT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN"
+_SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
+_SIGNATURE = re.compile(
+    rf"(?im)^[ \t]*(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
+    rf"(?:,?[ \t]+(?P<c2>{_CRED}))?[ \t]*$")
+_DASH_INITIALS = re.compile(r"(?m)^[ \t]*-[ \t]?(?P<init>[A-Za-z]{2,3})[ \t]*$")
+# dictation initials closing a letter: the author's in capitals, the typist's in lower case ("VP/zk")
+_DICTATION = re.compile(r"(?m)^[ \t]*(?P<a>[A-Z]{2,4})/(?P<b>[a-z]{2,4})[ \t]*$")
+# a name before a possessive kinship word: "Bonface's wife", "JOHN'S DAUGHTER"
+_POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))'s[ \t]+(?:wife|husband|son|"
+                             r"daughter|sister|brother|mother|father|friend|partner|niece|nephew|grandson|"
+                             r"granddaughter|spouse|girlfriend|boyfriend)\b")
 # section headers of a nursing note, which a colon follows as a sign-off's initials do
 _HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
 lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
@@ -66,7 +84,7 @@ def _kind(ctx: str) -> tuple[str, bool]:
     return ("DOCTOR" if c in ("per", "called to") else "PATIENT"), False
 
 
-def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool) -> int | None:
+def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool, titled: bool = False) -> int | None:
     """Where the name starting at the first token ends: the tokens that look like names (an initial
     only before another token), or None when the first does not. A column's gap (two blanks or a
     tab) ends a name, and so does a field label ("mrn:"); a word after a comma ("burns, venita")
@@ -84,9 +102,10 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
         cased = _title_case(word) and _has_lower(text, s)
         if "," in gap:
             z = zipf(word)
-            ok = looks_like_name(word, False) or (looks_like_name(word, True, cased) and (cased or (z is not None and z < 2.0)))
+            ok = (looks_like_name(word, False) or (looks_like_name(word, True, cased) and (cased or (z is not None and z < 2.0)))
+                  or (is_first_name(word) and looks_like_name(word, True)))   # "Rodriguez, Kerri"
         else:
-            ok = looks_like_name(word, strong if k == 0 else True, cased)
+            ok = looks_like_name(word, strong if k == 0 else True, cased, titled)
         if not ok:
             break
         end = e
@@ -118,7 +137,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             gtype, strong = "DOCTOR" if m.group("title").lower().startswith("dr") else gtype, True
         tokens = [(m.start("name") + t.start(), m.start("name") + t.end()) for t in re.finditer(r"[^\s,]+", m.group("name"))]
         tokens = [(s, e - (1 if text[e - 1] in ".," and e - s > 2 else 0)) for s, e in tokens]
-        end = _name_end(text, tokens[0][0], tokens, strong)
+        titled = bool(m.group("title")) or c.group().lower() in ("dr", "drs", "doctor")
+        end = _name_end(text, tokens[0][0], tokens, strong, titled)
         if end is None and not strong and len(tokens) >= 2 and all(_title_case(text[s:e]) for s, e in tokens[:2]) \
                 and all(looks_like_name(text[s:e], False) or (zipf(text[s:e]) or 0) < 3.0 for s, e in tokens[:2]):
             # a weak context ("with", "per") before two title-case words in a mixed-case line, each
@@ -149,5 +169,44 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             if name.isupper() and (rx is _SIGN_OFF_REVERSED or _has_lower(text, m.start())):
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
+            out.append(mk(doc_id, *m.span("init"), "DOCTOR"))   # the initials are the same person's
+    out += _signatures(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
+
+
+def _signatures(text: str, doc_id: str) -> list[Span]:
+    """Staff signatures on a line of their own: a credential before or after one to three name
+    tokens ("D. Fraher RN", "SN A. Field", "Starr R RRT"), and initials after a dash ("-ch").
+    A name token that is an initial makes the line a signature; otherwise each word must pass as
+    a name after a strong context ("RN aware", "MD notified" are not signatures)."""
+    out: list[Span] = []
+    for m in _SIGNATURE.finditer(text):
+        if bool(m.group("c1")) == bool(m.group("c2")):
+            continue
+        words = m.group("name").split()
+        long = [w for w in words if len(w.rstrip(".")) > 1]
+        if not long or len(long) == len(words) and len(words) == 1 and not looks_like_name(long[0], True):
+            continue
+        initial = len(long) < len(words)
+        if initial:   # "P. May RN": an initial and a word, alone on a line with a credential
+            ok = all(w.lower() not in _HEADERS for w in long)
+        else:
+            ok = all(looks_like_name(w, True, _title_case(w)) for w in long)
+        if ok and not _eponym_or_label(text, m.end("name")):
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
+    for m in _DICTATION.finditer(text):
+        a, b = m.group("a"), m.group("b")
+        if not (a.lower() in _HEADERS or is_safe_word(a, vocabulary=False)):   # the typist's may be any ("nh")
+            out += [mk(doc_id, *m.span("a"), "DOCTOR"), mk(doc_id, *m.span("b"), "DOCTOR")]
+    for m in _POSSESSIVE_KIN.finditer(text):
+        w = m.group("name")
+        if looks_like_name(w, True, _title_case(w) and _has_lower(text, m.start())):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
+    last = text.rstrip().rfind("\n") + 1   # the note's last line: a dash and letters there sign it
+    for m in _DASH_INITIALS.finditer(text):
+        init = m.group("init")
+        at_end = m.start() >= last and len(init) == 2 and init.lower() not in FUNCTION_WORDS   # "-rn" closing a note
+        if at_end or (init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2)):
+            out.append(mk(doc_id, *m.span("init"), "DOCTOR"))
+    return out

@@ -3,9 +3,13 @@ expression without a weekday's comma or "on").
 
 Month and weekday names are read in any case, since ward notes are often in capitals or in lower
 case; a month written in capitals or lower case ("MARCH", "may") needs a day or a year beside it
-(a lower-case "may" is a verb, "MAR" a medication record), and an abbreviated one a year. A
+(a lower-case "may" is a verb, "MAR" a medication record), and an abbreviated one a day or a
+year ("SEP 27", "27-sep-98"; "MAR" and "DEC" a date's sign too); a full month name that is no
+English word, or any after a preposition of time, stands alone ("IN SEPTEMBER", "in may"). A
 numeric month/day or a bare year must be a possible date in its context
-(:mod:`.numbers`): "MAE 5/5", "pain 3/10", "10/5 beats" and "by 2000" are not dates.
+(:mod:`.numbers`): "MAE 5/5", "pain 3/10", "10/5 beats" and "by 2000" are not dates; a month-day
+with a dash needs a date's sign ("11-6", "03-14", "3-14", not "RR 12-14" or "10-20"), and three
+numbers after a rate's "x" or before "%" are ventilator settings ("489x12/5/40%").
 """
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ import re
 
 from pipeline.detection.rules.common import merge_overlapping, mk, text_before
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.numbers import short_date_is_date, year_is_date
+from pipeline.detection.rules.en.numbers import (STRONG_DATE_CUE, line_before, measurement_context, plausible_month_day,
+                                                short_date_is_date, year_is_date)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -26,7 +31,8 @@ HOLIDAYS = ("Christmas", "Thanksgiving", "Easter", "New Year's Day", "New Year's
             "Labor Day", "Independence Day", "Halloween", "Valentine's Day", "Yom Kippur", "Hanukkah",
             "Passover", "Ramadan")
 
-_MON = r"(?i:%s|(?:%s)\.?)" % ("|".join(MONTHS), "|".join(MONTH_ABBR))
+# an abbreviation's full stop first ("May. 28", "Sept. 27"), then full names, then bare abbreviations
+_MON = r"(?i:(?:%s|May)\.|%s|(?:%s))" % ("|".join(MONTH_ABBR), "|".join(MONTHS), "|".join(MONTH_ABBR))
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])(?i:st|nd|rd|th)?"
 _YEAR4 = r"(?:1[89]\d\d|20\d\d|21\d\d)"
 _YEAR = rf"(?:{_YEAR4}|'\d\d)"
@@ -37,18 +43,28 @@ _DATE_PATTERNS = [
     rf"(?<![\d/.-]){_YEAR4}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d-])",
     # 1/20 (month/day) and 4/66, 04/2071 (month/year)
     r"(?<![\d/.,-])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]|[4-9]\d|(?:19|20)\d\d)(?![\d/]|[.,]\d)",
+    # 11-6, 03-14 (month-day with a dash: a range's look, so only with a date's signs)
+    r"(?<![\d/.,-])(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d/-]|[.,]\d)",
     # January 5, 2071 | Jan. 5th 2071 | January 2071 | January 5 | Jan '71
     rf"(?<![\w]){_MON}(?:\s+{_DAY})?(?:,?\s+{_YEAR})?(?![\w'])",
     # 5 January 2071 | 5th of March | 5-Jan-2071
-    rf"(?<![\w]){_DAY}(?:\s+of)?[\s-]+{_MON}(?:[\s,-]+{_YEAR})?(?![\w'])",
+    rf"(?<![\w]){_DAY}(?:\s+of)?[\s-]+{_MON}(?:[\s,-]+(?:{_YEAR}|\d\d(?![\d:/]|\.\d)))?(?![\w'])",
     # Spring 2071 | summer of '71
     rf"(?i)(?<![\w])(?:{'|'.join(SEASONS)})(?:\s+of)?\s+{_YEAR}(?![\w])",
     # weekdays and holidays
-    rf"(?<![\w])(?i:{'|'.join(WEEKDAYS)}|{'|'.join(re.escape(h) for h in HOLIDAYS)})(?![\w])",
+    rf"(?<![\w])(?i:{'|'.join(WEEKDAYS)}|(?:tues|thurs|weds)\.?|{'|'.join(re.escape(h) for h in HOLIDAYS)})(?![\w])",
+    # 27/9/98 (the day first: only when the first number cannot be a month)
+    r"(?<![\d/.-])(?:1[3-9]|2\d|3[01])(?P<s2>[/.-])(?:0?[1-9]|1[0-2])(?P=s2)(?:\d{4}|\d{2})(?![\d/-]|\.\d)",
+    # 27SEP98, 27sep (a day written onto a month's abbreviation: a date's shape in any case)
+    r"(?<![\w])(?:0?[1-9]|[12]\d|3[01])(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:\d{4}|\d{2})?(?![\w])",
+    # 20670516 (year, month, day without separators)
+    r"(?<![\w/.-])(?:19|20|21)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\w/-]|\.\d)",
+    # "on the 27th": an ordinal day after a date's preposition, the ordinal only
+    r"(?i)(?<=\b(?:on|by) the )(?:[12]?\d|3[01])(?:st|nd|rd|th)(?![\w])(?!\s+(?:attempt|try|time|day|dose|line|of\b))",
 ]
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
-_BARE_YEAR = re.compile(rf"(?:(?<=\bin )|(?<=\bIn )|(?<=\bsince )|(?<=\bSince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
-                        rf"({_YEAR4})(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
+_BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
+                        rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 _FRACTION = re.compile(r"[1-7]/[2348]")
 _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
 _DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)\s+$")
@@ -56,14 +72,25 @@ _DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)\
 _BARE_MAY = re.compile(r"^May\.?$")
 # which of _DATE_RES are month/day numbers and which name the month
 _MONTH_DAY = 2
-_TEXTUAL = (3, 4)
+_MONTH_DAY_DASH = 3
+_FULL_NUMERIC = (0, 8)
+_COMPACT = 10
+_ID_BEFORE = re.compile(r"(?i)(?:\b(?:mrn|mr|acct|account|id|no|number|ssn|unit|record|order|case|member|policy|"
+                        r"license|lic|serial|phone|pager|fax)\b|#)\s*[.:#]?\s*$")
+_TEXTUAL = (4, 5)
 _MONTH_WORD = re.compile(r"(?i)(?<![a-z])(?:%s|%s)(?![a-z])" % ("|".join(MONTHS), "|".join(MONTH_ABBR)))
 _HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
 
 
-def _month_case_ok(found: str) -> bool:
+_MONTH_PREPOSITION = re.compile(r"(?i)\b(?:in|since|until|till|during|early|mid|late|last|next|this|through|from)\s+$")
+_UNAMBIGUOUS_MONTHS = frozenset(m.lower() for m in MONTHS) - {"may", "march", "august"}
+
+
+def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
     """A month name in title case stands as written ("March"); in capitals or lower case it needs
-    a day or a year beside it ("MARCH 14", "march 2098"), and an abbreviation a year ("mar 2098")."""
+    a day or a year beside it ("MARCH 14", "march 2098", "SEP 27", "27-sep"). "MAR" (a medication
+    record) and "DEC" (decreased) with a day alone need a date's sign too: an ordinal, a day-month
+    dash or a date word before ("on MAR 5"); a day followed by a unit is a dose ("DEC 2 UNITS")."""
     m = _MONTH_WORD.search(found)
     if m is None:
         return True
@@ -71,9 +98,54 @@ def _month_case_ok(found: str) -> bool:
     if word[:1].isupper() and (len(word) == 1 or word[1:].islower()):
         return True
     rest = found[:m.start()] + found[m.end():]
-    if word.lower() not in {w.lower() for w in MONTHS}:
-        return bool(_HAS_YEAR.search(rest))
-    return bool(re.search(r"\d", rest))
+    if word.lower() in {w.lower() for w in MONTHS} and _MONTH_PREPOSITION.search(line_before(text, start, 20)):
+        return True   # "IN MARCH", "since may": a preposition of time before a full month name
+    if word.lower() in {w.lower() for w in MONTHS} or _HAS_YEAR.search(rest):
+        # a full month name that is no English word ("SEPTEMBER", "october") stands alone in any case
+        return bool(re.search(r"\d", rest)) or word.lower() in _UNAMBIGUOUS_MONTHS
+    if not re.search(r"\d", rest) or _UNIT_AFTER_DAY.match(text, end):
+        return False
+    if word.lower() in ("mar", "dec"):
+        # "29 MAR" (the day first, no measure before it), "27th Dec", "3-dec", or a date word before
+        day_first = found[:1].isdigit() and not measurement_context(text, start, start + len(re.match(r"\d+", found).group()))
+        return bool(day_first or re.search(r"(?i)\d(?:st|nd|rd|th)|\d-[a-z]", found)
+                    or STRONG_DATE_CUE.search(line_before(text, start)))
+    return True
+
+
+# a unit or a count after a month's day: "DEC 2 UNITS" is a dose, not December 2nd
+_UNIT_AFTER_DAY = re.compile(r"(?i)\s*(?:units?|u\b|mg|mcg|ml|cc|l\b|meq|mmol|%|x\b|times|items|doses?|tabs?|hrs?|hours|min)")
+
+
+def _full_date_is_date(text: str, start: int, end: int) -> bool:
+    """Whether a day, month and year in digits is a date and not a ventilator's settings
+    ("489x12/5/40%", "PSV 10/5/40"): no rate's "x" before it, no "%" after it, and no measurement's
+    name right before it unless a date word is ("on 3/14/98")."""
+    if text[max(0, start - 1):start] in ("x", "X") or re.match(r"\s*%", text[end:end + 3]):
+        return False
+    before = line_before(text, start)
+    return bool(STRONG_DATE_CUE.search(before)) or not measurement_context(text, start, end)
+
+
+def _dash_date_is_date(text: str, start: int, end: int) -> bool:
+    """Whether a month-day with a dash ("11-6", "03-14") is a date and not a range ("RR 12-14",
+    "1-2 L", "pain 7-3"): a possible day, no measurement's look, and a date's sign: a leading zero,
+    a second number below the first (ranges go up), or a date word right before ("on 3-14")."""
+    a, b = text[start:end].split("-")
+    if not plausible_month_day(int(a), int(b)) or measurement_context(text, start, end):
+        return False
+    if re.match(r"(?i)\s*(?:days?|d\b|wks?|weeks?|months?|mos?\b|yrs?|years?|episodes?|stools?|attempts?|people|of\b)",
+                text[end:end + 12]):
+        return False
+    if re.search(r"(?i)(?:\bx|\bq|\bfrom|\bto|\bbetween|\bof|~|\+|-)\s*$", line_before(text, start, 12)):
+        return False
+    if a.startswith("0") or b.startswith("0") or int(b) < int(a):
+        return True
+    # a day past twelve that a range would not reach from a month's number ("3-14"); ranges of
+    # round numbers ("10-20", "5-15") stay ranges
+    if int(b) > 12 and not (int(a) % 5 == 0 and int(b) % 5 == 0):
+        return True
+    return bool(STRONG_DATE_CUE.search(line_before(text, start)))
 
 
 @register(LOCALE, "dates", "DATE", score=0.9)
@@ -83,19 +155,27 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found: list[tuple[int, int]] = []
     for k, rx in enumerate(_DATE_RES):
         for m in rx.finditer(text):
-            if _BARE_MAY.match(m.group()) or (k in _TEXTUAL and not _month_case_ok(m.group())):
+            if (_BARE_MAY.match(m.group()) and not _MONTH_PREPOSITION.search(line_before(text, m.start(), 20))) \
+                    or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())):
                 continue
             if _FRACTION.fullmatch(m.group()) and (_DOSE_AFTER.match(text, m.end()) or not _DATE_BEFORE.search(text_before(text, m.start(), 12))):
                 continue  # "1/2 tab", "3/4 strength": a fraction, not January 2nd
             if k == _MONTH_DAY and not short_date_is_date(text, *m.span()):
                 continue  # "MAE 5/5", "pain 3/10", "10/5 beats": a strength, a score, a ratio
+            if k == _COMPACT and (not plausible_month_day(int(m.group()[4:6]), int(m.group()[6:]))
+                                  or _ID_BEFORE.search(line_before(text, m.start(), 30))):
+                continue  # "MRN 20670516": a record number
+            if k in _FULL_NUMERIC and not _full_date_is_date(text, *m.span()):
+                continue  # "AC 489x12/5/40%", "PSV 10/5/40": ventilator settings
+            if k == _MONTH_DAY_DASH and not _dash_date_is_date(text, *m.span()):
+                continue  # "RR 12-14", "1-2 L", "weaned 4-2": ranges
             found.append(m.span())
-    found += [m.span(1) for m in _BARE_YEAR.finditer(text) if year_is_date(text, *m.span(1))]
+    found += [m.span(1) for m in _BARE_YEAR.finditer(text) if m.group(1)[0] == "'" or year_is_date(text, *m.span(1))]
     return merge_overlapping(found, doc_id, "DATE")
 
 
 _AGE_TAIL = (r"(?:yo\b|y/o\b|y\.o\.?|yr?s?\.?[\s-]*old\b|years?[\s-]*old\b|years?\s+of\s+age\b|-?year-old\b|"
-             r"yo[mf]\b|y\.?\s?o\.?\s?(?:male|female|man|woman|m|f)\b|y\s+(?:male|female|man|woman|boy|girl)\b)")
+             r"yo[mf]\b|y\.?\s?o\.?\s?(?:male|female|man|woman|m|f)\b|y\s+(?:male|female|man|woman|boy|girl)\b|y\s?[mf]\b)")
 _AGE_AFTER = re.compile(rf"(?<![\w.])(?P<age>\d{{1,3}})(?:\s*-\s*|\s+)?{_AGE_TAIL}", re.IGNORECASE)
 _AGE_BEFORE = re.compile(r"(?i)\b(?:age|aged|age of|at age)\s*:?\s*(?P<age>\d{1,3})(?!\d|[./]\d)")
 # ages in words ("eighty-two years of age", "turned ninety"): a number word from one to 119
@@ -105,16 +185,27 @@ _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _NUMBER_WORD = (rf"(?:(?:one\s+)?hundred(?:\s+and)?\s+)?(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_UNITS[:9])}))?|"
                 rf"{'|'.join(_UNITS)})|(?:one\s+)?hundred")
 _AGE_WORD_AFTER = re.compile(rf"(?i)(?<![\w-])(?P<age>{_NUMBER_WORD})(?:\s*-\s*|\s+){_AGE_TAIL}")
+# "now eighty-five woman", "a seventy-four year old man": a tens' number word before a person word
+_TENS_WORD = rf"(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_UNITS[:9])}))?"
+_AGE_WORD_PERSON = re.compile(rf"(?i)(?<![\w-])(?P<age>{_TENS_WORD})[\s-]+(?:man|woman|male|female|gentleman|lady|gent)\b")
 _AGE_WORD_BEFORE = re.compile(rf"(?i)\b(?:aged|age of|at age|turned|turns|turning)\s+(?P<age>{_NUMBER_WORD})(?![\w-])")
+
+
+# "in her 80s", "HIS EARLY 70'S": a decade after a possessive
+_AGE_DECADE = re.compile(r"(?i)\b(?:his|her|their)\s+(?:(?:early|mid|late)[\s-]+)?(?P<age>[1-9]0'?s|(?:twen|thir|for|fif|six|"
+                         r"seven|eigh|nine)ties)(?![\w])")
+# "turned 45 last week" (not "HR turned 45 bpm"), "his 80th birthday"
+_AGE_TURNED = re.compile(r"(?i)\b(?:turned|turns|turning)\s+(?P<age>\d{1,3})(?![\d./:-]|\s*(?:bpm|mg|%|units|mcg|ml|cc|degrees))")
+_AGE_BIRTHDAY = re.compile(r"(?i)\b(?P<age>\d{1,3}(?:st|nd|rd|th))\s+birthday\b")
 
 
 @register(LOCALE, "ages", "AGE", score=0.9)
 def ages(text: str, doc_id: str) -> list[Span]:
     """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``;
     in words after "turned" or before "years of age" ("eighty-two years of age")."""
-    out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE) for m in rx.finditer(text)
+    out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE, _AGE_TURNED) for m in rx.finditer(text)
            if int(m.group("age")) <= 125]
-    out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE) for m in rx.finditer(text)]
+    out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON, _AGE_DECADE, _AGE_BIRTHDAY) for m in rx.finditer(text)]
     return dedupe(out)
 
 

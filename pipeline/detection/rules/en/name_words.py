@@ -63,9 +63,10 @@ mae mae's perrl perla wnl nad ntnd abd bs bm loc gcs cam rass ciwa colon
 attestation addendum dnr dni dnh cmo fc practitioner physician physicians telemetry tele stepdown step-down
 sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical orthopedic orthopedics hs mn noc qam
 qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
-carevue metavision""".split()
+carevue metavision ho hos house officer""".split()
 
 
+FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION)
 _SAFE: frozenset[str] = frozenset(w.lower() for w in _FUNCTION + _CONTEXT + _CALENDAR + _WARD)
 # words whose ending says they are a drug, a procedure or a condition, not a name
 _CLINICAL_ENDING = re.compile(r"(?:itis|emia|ectomy|otomy|ostomy|oscopy|ography|ogram|ology|ologist|iatrist|ician|"
@@ -95,6 +96,34 @@ def is_ambiguous_word(word: str) -> bool:
 @lru_cache(maxsize=1)
 def _vocabulary():
     return load_vocabulary("en")
+
+
+def is_first_name(word: str) -> bool:
+    """Whether ``word`` is a first name in the pack's lists or philter-lite's (any case)."""
+    w = _clean(word).lower()
+    return "F" in _large_names().get(w, "") or w in {e.lower() for e in _first_names()}
+
+
+@lru_cache(maxsize=1)
+def _first_names() -> frozenset[str]:
+    return frozenset(e for n in ("first_names", "first_names_female", "first_names_male") for e in load_list("en", n))
+
+
+@lru_cache(maxsize=1)
+def _large_names() -> dict[str, str]:
+    """philter-lite's first and last names that English text uses (``vocab/person_names.tsv``,
+    built by ``benchmarks/build_en_names.py``): word -> "F", "L" or "FL". Evidence after a
+    context only; never read by dictionaries."""
+    from pipeline.locales import LOCALES_DIR
+
+    p = LOCALES_DIR / "en" / "vocab" / "person_names.tsv"
+    out: dict[str, str] = {}
+    if p.is_file():
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                w, _, k = line.partition("\t")
+                out[w] = k
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -127,7 +156,7 @@ def _clean(word: str) -> str:
     return w
 
 
-def looks_like_name(word: str, strong: bool, cased: bool = False) -> bool:
+def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool = False) -> bool:
     """Whether ``word`` may be a person's name after a name's context: not a safe word, and a
     listed name that is not a very common word, or (after a ``strong`` context: "Dr", "RN",
     "wife") a rare word, or a word not among the commonest written with a capital in a line
@@ -136,13 +165,53 @@ def looks_like_name(word: str, strong: bool, cased: bool = False) -> bool:
     if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w) or (not strong and is_ambiguous_word(w)):
         return False
     z = zipf(w)
+    if titled and z is not None and not _CLINICAL_ENDING.search(w.lower()):
+        # right after "Dr."/"DR"/"Doctor": a listed name even when common ("DR. YOUNG"), and a word
+        # English does not know at all ("DR. CRONLY": its ending says nothing then)
+        if w.lower() in _listed("person") or w.lower() in _large_names():
+            return z < 6.0
+        if z == 0.0:
+            return not looks_like_typo(w)
     if w.lower() in _listed("person"):
         return z is None or z < (5.0 if strong else 4.5)
+    kind = _large_names().get(w.lower())
+    if kind and z is not None and not _CLINICAL_ENDING.search(w.lower()) and not _inflected_common_word(w):
+        # philter-lite's large lists: a first name after a strong context even when it is a common
+        # word ("SON MIKE"), a surname there when it is not a common one, and either after a weak
+        # context ("per", "with") only when rare and written with a capital in a mixed-case line
+        # (philter's lists hold clinical words too: "wean" is a listed surname)
+        if not strong:
+            return cased and z < 3.0
+        if "F" in kind and not (len(w) > 4 and _WORD_ENDING.search(w.lower()) and not cased):
+            return z < 5.0
+        if z < 4.0:
+            return True
     if not strong or z is None or _CLINICAL_ENDING.search(w.lower()) or _inflected_common_word(w):
         return False
     if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()):
         return False
     return z < (5.0 if cased else 3.3)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@lru_cache(maxsize=4096)
+def looks_like_typo(word: str) -> bool:
+    """Whether ``word`` is one edit (a letter dropped, added, changed or two swapped) from a common
+    English word ("TMIES", "notifeid", "givn"): nurses' typos are no hospitals, and no names where
+    only the word's rarity would make one ("DR. NOTIFEID"); a rare word after "wife" or "replaced
+    by" is not asked (rare surnames are often one edit from a word: "Deady")."""
+    w = _clean(word).lower()
+    if len(w) < 4:
+        return False
+    splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
+    cands = {a + b[1:] for a, b in splits if b}
+    cands |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    cands |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    cands |= {a + c + b for a, b in splits for c in _LETTERS}
+    cands.discard(w)
+    return any((zipf(c) or 0.0) >= 3.5 for c in cands)
 
 
 def _inflected_common_word(w: str) -> bool:

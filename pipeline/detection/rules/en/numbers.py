@@ -39,7 +39,7 @@ _TOUCHES_NUMBER_AFTER = re.compile(r"^\s*[/-]\s*\d")
 # words that say a date follows, and override a measurement's look ("on 5/5", "admitted 3/14")
 STRONG_DATE_CUE = re.compile(
     r"(?i)(?<![\w/])(?:on|since|dated?|dos|dob|d\.o\.b\.?|until|till|thru|through|as of|admitted|admission|adm|"
-    r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective)"
+    r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective|note)"
     r"\s*[:#]?\s*(?:on\s+)?$")
 
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -114,8 +114,8 @@ def year_is_date(text: str, start: int, end: int) -> bool:
 
 AGE_AFTER = re.compile(
     r"(?i)^\s*-?\s*(?:yo\b|y/o\b|y\.o\b|yr?s?\b|years?\b|-?year|yo[mf]\b|y[mf]\b|m\b(?!\s*[/g])|f\b|male|female|"
-    r"man\b|woman|gentleman|gent\b|lady|boy|girl|mo\b|months? old)")
-AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=)\s*:?\s*[<>~]?\s*$")
+    r"man\b|woman|gentleman|gent\b|lady|boy|girl|mo\b|months? old|(?:st|nd|rd|th)\s+birthday)")
+AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=|\bturn(?:ed|s|ing))\s*:?\s*[<>~]?\s*$")
 _DECADE_BEFORE = re.compile(r"(?i)\b(?:his|her|their|early|mid|late|in (?:his|her|their)?)\s*-?\s*$")
 
 
@@ -131,6 +131,7 @@ def age_context(text: str, start: int, end: int) -> bool:
 
 _PHONE_LABEL = re.compile(r"(?i)(?:phone|ph|tel|telephone|cell|mobile|pager|beeper|pgr|page[d]?|beep(?:ed)?|"
                           r"call(?:ed)?|contact|fax|number|ext|#)\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
+_EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension)\b|#\s*\d")
 _PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-]?\d{4}|\d{3}[\s.-]\d{4}")
 
 
@@ -140,6 +141,8 @@ def phone_context(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     if _PHONE_SHAPE.fullmatch(value.strip()):
         return True
+    if re.fullmatch(r"(?i)x\d{4,5}", value.strip()) and _EXTENSION_CONTEXT.search(line_before(text, start, 60)):
+        return True  # an extension after a pager or a phone on its line ("pager #20744 or x5248")
     return bool(_PHONE_LABEL.search(line_before(text, start)))
 
 
@@ -171,6 +174,8 @@ def numeric_date_is_date(text: str, start: int, end: int) -> bool:
         return short_date_is_date(text, start, end)
     if value.isdigit() and len(value) == 4:
         return year_is_date(text, start, end)
+    if value.isdigit() and len(value) == 8 and value[:2] in ("19", "20", "21"):
+        return plausible_month_day(int(value[4:6]), int(value[6:]))   # 20670516
     if value.isdigit() and len(value) <= 2:
         return bool(_MONTH_NEAR.search(line_before(text, start, 12)) or _MONTH_AFTER.match(line_after(text, end, 12))
                     or re.match(r"(?i)(?:st|nd|rd|th)\b", line_after(text, end, 3)))

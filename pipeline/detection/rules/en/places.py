@@ -17,7 +17,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_place, zipf
+from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -27,11 +27,12 @@ _HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|medical\s+center|medical\s+centre|
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 _GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
-lady our of the and""".split())
+lady our of the and park manor health rehabilitation nursing center centre village beach heights hills springs
+falls lake grove""".split())
 # what stands before a hospital's head word and is no name ("the hospital", "outside hospital")
 _NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
 nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
-referring receiving home community""".split()) - {"community"}
+referring receiving home community brief""".split()) - {"community"}
 _TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 _MOVE = re.compile(
@@ -39,13 +40,29 @@ _MOVE = re.compile(
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred)"
     r"(?:\s+(?:back|here|over|in|out))?\s+(?:from|to)\s+(?:the\s+)?")
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
+_AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
     r"(?i)(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
+# where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
+_SEEN_AT = re.compile(r"(?i)(?<![\w])(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
+                      r"\s+(?:at|to)\s+(?:the\s+)?")
+# a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
+# and after an age's "from" ("66 y.o. F from methuen")
+_IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
+                      r"\s+in\s+")
+_AGE_FROM = re.compile(r"(?i)(?<![\w])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:(?:[mf]|male|female|man|woman)[ \t]+)?"
+                       r"from[ \t]+")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 _PLACE_TOKEN = re.compile(r"[A-Za-z][A-Za-z.'-]*[A-Za-z]")
+
+
+def _line(text: str, i: int) -> str:
+    s = text.rfind("\n", 0, i) + 1
+    e = text.find("\n", i)
+    return text[s:e if e >= 0 else len(text)]
 
 
 def _mixed_case(text: str, i: int) -> bool:
@@ -65,6 +82,15 @@ def _abbreviation(word: str, text: str, i: int) -> bool:
     if _mixed_case(text, i):
         return z is None or z < 4.0
     return z is not None and z < 2.0
+
+
+def _any_case_abbreviation(word: str) -> bool:
+    """A hospital's abbreviation in capitals or lower case after "seen at" ("uhf", "SJH"): 2 to 5
+    letters, no safe word ("OSH", "HD", "ED"), rare in English."""
+    if not re.fullmatch(r"[A-Z]{2,5}|[a-z]{2,5}", word) or is_safe_word(word):
+        return False
+    z = zipf(word)
+    return z is not None and z < 2.5 and not looks_like_typo(word)
 
 
 def _hospital_names(text: str, doc_id: str) -> list[Span]:
@@ -93,6 +119,35 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
     return out
 
 
+def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> bool:
+    """A title-case word that is no safe word and not among the commonest, in a line that has lower
+    case ("Sunrise" in "transferred from Sunrise Manor"): capitals mean a name there."""
+    z = zipf(word)
+    return (word[:1].isupper() and word[1:].islower() and _mixed_case(text, i) and not is_safe_word(word)
+            and z is not None and z < most)
+
+
+# the words an institution's name ends with ("Bowie Health", "Helena Community", "Keller Regional")
+_INSTITUTION_TAIL = frozenset("""community health regional general memorial medical children's childrens hospital
+clinic center centre infirmary""".split())
+
+
+def _institution_by_tail(text: str, tokens: list[tuple[int, int]]) -> tuple[int, int, str] | None:
+    """After a strong place context, up to three words ending in an institution's word, in any
+    case ("SEEN AT NORTH LAS VEGAS HEALTH"): one word at least that is neither generic nor safe,
+    and no safe word ("home health", "behavioral health", "general medicine" are no places)."""
+    words = [text[s:e] for s, e in tokens]
+    last = max((k for k, w in enumerate(words) if w.lower() in _INSTITUTION_TAIL), default=-1)
+    if last < 1:
+        return None
+    before = words[:last]
+    if any(is_safe_word(w) and w.lower() not in _GENERIC for w in before):
+        return None
+    if not any(w.lower() not in _GENERIC for w in before):
+        return None
+    return tokens[0][0], tokens[last][1], "HOSPITAL"
+
+
 def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, int, str] | None:
     """The place starting at ``i``: an abbreviation in capitals or up to three name-like words
     (generic ones such as "General" inside), with its head word when one follows."""
@@ -110,14 +165,20 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     first = text[slice(*tokens[0])]
     if _abbreviation(first, text, tokens[0][0]):
         return tokens[0][0], tokens[0][1], "HOSPITAL"
+    tail = _institution_by_tail(text, tokens) if strong else None
+    if tail is not None:
+        return tail
     end = None
     for s, e in tokens:
         word = text[s:e]
         if word.lower() in _GENERIC and end is not None:
             end = e
             continue
-        if not looks_like_place(word, strong):
-            break
+        if not (looks_like_place(word, strong) or (strong and _named_in_mixed_case(word, text, s))):
+            nxt = tokens[tokens.index((s, e)) + 1] if (s, e) != tokens[-1] else None
+            if not (end is None and strong and nxt and _named_in_mixed_case(word, text, s, 7.0)
+                    and looks_like_place(text[slice(*nxt)], strong)):
+                break   # a common word starts a town only before a name ("Far Rockaway")
         end = e
     if end is None:
         return None
@@ -137,9 +198,28 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     for m in _AT_ABBR.finditer(text):
         if _mixed_case(text, m.start()) and _abbreviation(m.group("abbr"), text, m.start("abbr")):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
-    for rx, strong in ((_TOWN, True), (_FROM, False)):
+    for m in _AT_ABBR_ONE_CASE.finditer(text):
+        # a line in one case ("CATH AT NEBH", "cath at nebh"): three letters or more, no safe word, a
+        # string English does not use
+        abbr = m.group("abbr")
+        if not _mixed_case(text, m.start()) or abbr.islower() and not any(c.isupper() for c in _line(text, m.start())):
+            z = zipf(abbr)
+            if not is_safe_word(abbr) and z is not None and z < 1.5 and not looks_like_typo(abbr):
+                out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
+    for m in _SEEN_AT.finditer(text):
+        tok = _PLACE_TOKEN.match(text, m.end())
+        if tok and _any_case_abbreviation(tok.group()):
+            out.append(mk(doc_id, *tok.span(), "HOSPITAL"))
+            continue
+        got = _following_place(text, m.end(), True, "HOSPITAL")
+        if got:
+            out.append(mk(doc_id, got[0], got[1], got[2]))
+    for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_FROM, False)):
         for m in rx.finditer(text):
             got = _following_place(text, m.end(), strong, "CITY")
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
-    return dedupe(out)
+    first = {}
+    for sp in dedupe(out):
+        first.setdefault((sp.start, sp.end), sp)   # one place per offsets: the first context's type
+    return list(first.values())
