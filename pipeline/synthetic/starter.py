@@ -41,7 +41,7 @@ class StarterRecipe:
 
 
 #: the recipe ``train-starter`` uses unless told otherwise (chosen on split_seed=1, see module doc)
-DEFAULT_RECIPE = StarterRecipe(ward_share=0.5, case_copies=1, notes=500)
+DEFAULT_RECIPE = StarterRecipe(ward_share=0.75, case_copies=1, notes=500)
 
 
 def starter_corpus(recipe: StarterRecipe = DEFAULT_RECIPE, seed: int = 11, *, n: int | None = None,
