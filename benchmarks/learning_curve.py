@@ -3,6 +3,7 @@
     nice python benchmarks/learning_curve.py              # MEDDOCAN and English, 25..all notes
     nice python benchmarks/learning_curve.py --quick      # 250-note pools, 25..all, no refit
     python benchmarks/learning_curve.py --corpus english --generator wide
+    nice python benchmarks/learning_curve.py --corpus english --generator ward   # ICU-style notes, PHI sparse
 
 For each corpus, models are trained (:func:`models.trainer.train_ensemble`, ``members=["crf"]``,
 everything else the default recipe of the corpus's locale, dev split off the training notes as
@@ -56,8 +57,14 @@ def _wide(n: int, seed: int, part: str):
     return generate_corpus(n, seed, variety="wide", part=part)
 
 
+def _ward(n: int, seed: int, part: str):
+    from pipeline.synthetic import generate_corpus
+
+    return generate_corpus(n, seed, variety="ward", part=part)
+
+
 #: English generators: ``name -> (n, seed, part) -> notes``; ``part`` is "train" or "heldout"
-GENERATORS: dict[str, Callable] = {"wide": _wide}
+GENERATORS: dict[str, Callable] = {"wide": _wide, "ward": _ward}
 
 
 def english_notes(n_train: int, n_eval: int, seed: int = 11, generator: str = "wide"):
