@@ -18,6 +18,7 @@ figures mean something only on an otherwise idle machine. Prints figures only, n
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -103,11 +104,16 @@ def setup_project(db: Path, notes: Path, model: Path) -> None:
     from pipeline.formats import read_collection
     from pipeline.schemas import MEDDOCAN
 
-    docs = read_collection(notes, "brat", MEDDOCAN)
+    from pipeline.spans import Document
+
+    docs = [Document(d.doc_id, d.text) for d in read_collection(notes, "brat", MEDDOCAN)]
     with store.connect(str(db)) as con:
         pid = store.create_project(con, "bench", MEDDOCAN)
         store.add_documents(con, pid, docs, layer=None)
-        mv = store.add_model_version(con, pid, "crf", str(model))
+        # the version's own dev figures stand for the evaluation activation asks for
+        version = model / (model / "ACTIVE").read_text().strip() if (model / "ACTIVE").is_file() else model
+        metrics = json.loads((version / "metrics.json").read_text(encoding="utf-8")) or {"benchmark": 1}
+        mv = store.add_model_version(con, pid, "crf", str(model), metrics=metrics)
         store.activate_model(con, mv)
 
 

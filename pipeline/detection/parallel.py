@@ -68,6 +68,12 @@ def _detect_chunk(docs: list[Document]) -> list[list[Span]]:
     return _WORKER["det"].detect_many(docs, batch_docs=_WORKER["batch_docs"])
 
 
+def _detect_here(detector, docs: list[Document], batch_docs: int) -> list[list[Span]]:
+    if not hasattr(detector, "detect_many"):       # a minimal detector with ``detect`` only
+        return [list(detector.detect(d)) for d in docs]
+    return detector.detect_many(docs, batch_docs=batch_docs)
+
+
 def _chunks(docs: Iterable[Document], size: int) -> Iterator[list[Document]]:
     it = iter(docs)
     while chunk := list(itertools.islice(it, size)):
@@ -127,7 +133,7 @@ class BatchDetector:
         head = list(itertools.islice(chunks, 2))
         if self.workers <= 1 or len(head) < 2:      # one batch, or one process: here, batch by batch
             for chunk in itertools.chain(head, chunks):
-                yield from zip(chunk, self.detector.detect_many(chunk, batch_docs=self.batch_docs))
+                yield from zip(chunk, _detect_here(self.detector, chunk, self.batch_docs))
             return
         pool = self._get_pool()
         pending: deque = deque()
