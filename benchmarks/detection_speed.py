@@ -61,11 +61,11 @@ def _tree_rss(root: int) -> int:
     return total
 
 
-def run_once(cmd: list[str], env: dict) -> tuple[float, float, int]:
+def run_once(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds of the process tree, peak tree RSS bytes) of one command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = [0]
 
     def sample() -> None:
@@ -125,12 +125,17 @@ def main() -> int:
     ap.add_argument("--sizes", default="250,2500", help="note counts (default 250,2500)")
     ap.add_argument("--only", default="detect,deidentify,preannotate", help="commands to time")
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--repo", default=str(REPO),
+                    help="checkout whose commands are timed (default this one; another for a before/after)")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
     only = set(args.only.split(","))
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    repo = Path(args.repo).resolve()
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    has_workers = "--workers" in (repo / "cli" / "commands" / "detect.py").read_text(encoding="utf-8")
     py = [args.python, "-m", "pipeline"]
-    print(f"load average (1 min) before: {os.getloadavg()[0]:.2f}; usable cores: {len(os.sched_getaffinity(0))}")
+    print(f"repo {repo.name}; load average (1 min) before: {os.getloadavg()[0]:.2f}; "
+          f"usable cores: {len(os.sched_getaffinity(0))}")
     rows = []
     with tempfile.TemporaryDirectory(prefix="detection-speed-") as tmp:
         tmp_p = Path(tmp)
@@ -151,14 +156,14 @@ def main() -> int:
             return py + ["preannotate", "--db", str(tmp_p / f"db{n}.sqlite"), "--project", "bench", "--no-progress"]
 
         kinds = [k for k in ("detect-1", "detect", "deidentify", "preannotate")
-                 if k.split("-")[0] in only]
+                 if k.split("-")[0] in only and (k != "detect-1" or has_workers)]
         if "preannotate" in kinds:
             for n in sets:
                 setup_project(tmp_p / f"db{n}.sqlite", sets[n], Path(args.model))
         for kind in kinds:
-            start = [run_once(command(kind, 1, k), env)[0] for k in range(args.repeat)]
+            start = [run_once(command(kind, 1, k), env, repo)[0] for k in range(args.repeat)]
             for n in sizes:
-                runs = [run_once(command(kind, n, k), env) for k in range(args.repeat)]
+                runs = [run_once(command(kind, n, k), env, repo) for k in range(args.repeat)]
                 wall = statistics.median(r[0] for r in runs)
                 rows.append(dict(kind=kind, n=n, wall=wall, rate=n / wall, startup=statistics.median(start),
                                  cpu=statistics.median(r[1] for r in runs) / n,

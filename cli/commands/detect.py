@@ -3,7 +3,9 @@
 Reads documents (brat, i2b2 XML, JSONL or plain text), runs the ensemble plus the locale's rules
 and dictionaries, and writes the same documents with the predicted spans (fine types of the
 model's schema) in the same format (plain text input is written as brat unless
-``--output-format`` says otherwise). Existing spans in the input are replaced, not merged.
+``--output-format`` says otherwise). Existing spans in the input are replaced, not merged (brat
+``.ann`` files are not even read). Notes are read, detected on every usable core
+(:mod:`pipeline.detection.parallel`) and written a few batches at a time: memory stays flat.
 """
 from __future__ import annotations
 
@@ -62,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     # time, so memory does not grow with the number of notes
     with BatchDetector(det, workers=args.workers) as spread, CollectionWriter(args.output, fmt) as out:
         ready: list[Document] = []
-        for d, spans in spread.stream(iter_collection(args.input, args.format, det.schema)):
+        for d, spans in spread.stream(iter_collection(args.input, args.format, det.schema, spans=False)):
             ready.append(Document(d.doc_id, d.text, spans, dict(d.meta), d.patient_id, d.source_file))
             n_docs, n_spans = n_docs + 1, n_spans + len(spans)
             if len(ready) >= spread.batch_docs:

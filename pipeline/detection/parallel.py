@@ -114,8 +114,12 @@ class BatchDetector:
             self._pool = None
             _SHARED.pop(id(self), None)
 
-    def _get_pool(self):
+    def _get_pool(self, first: Document):
         if self._pool is None:
+            # one note detected here first (its spans are not used): what the detector builds on
+            # first use (the rule pack's compiled patterns, word lists, feature tables) is built
+            # once, before the fork, and shared by every worker instead of built in each
+            _detect_here(self.detector, [first], self.batch_docs)
             key = id(self)
             _SHARED[key] = {"det": self.detector, "batch_docs": self.batch_docs}
             # the workers inherit the detector at the fork; nothing of it is pickled
@@ -135,7 +139,7 @@ class BatchDetector:
             for chunk in itertools.chain(head, chunks):
                 yield from zip(chunk, _detect_here(self.detector, chunk, self.batch_docs))
             return
-        pool = self._get_pool()
+        pool = self._get_pool(head[0][0])
         pending: deque = deque()
         for chunk in itertools.chain(head, chunks):
             pending.append((chunk, pool.apply_async(_detect_chunk, (chunk,))))

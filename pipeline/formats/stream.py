@@ -23,19 +23,21 @@ from pipeline.spans import Document
 
 
 def iter_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSchema, *,
-                    limits: Limits | None = None) -> Iterator[Document]:
-    """The documents of :func:`~pipeline.formats.read_collection`, in the same order, lazily."""
+                    limits: Limits | None = None, spans: bool = True) -> Iterator[Document]:
+    """The documents of :func:`~pipeline.formats.read_collection`, in the same order, lazily.
+    ``spans=False``: brat ``.ann`` files are not read (for a command that replaces the spans)."""
     from pipeline.formats import READERS, read_collection
     from pipeline.formats.brat import iter_brat
     from pipeline.formats.text import iter_text
 
     if fmt not in READERS:
         raise FormatError(str(path), f"unknown import format {fmt!r}; use one of {', '.join(READERS)}")
-    lazy = {"brat": iter_brat, "text": iter_text}.get(fmt)
-    if lazy is None:
-        yield from read_collection(path, fmt, schema, limits=limits)
+    if fmt == "brat":
+        yield from iter_brat(path, schema, limits=limits or Limits(), spans=spans)
+    elif fmt == "text":
+        yield from iter_text(path, schema, limits=limits or Limits())
     else:
-        yield from lazy(path, schema, limits=limits or Limits())
+        yield from read_collection(path, fmt, schema, limits=limits)
 
 
 class CollectionWriter:
