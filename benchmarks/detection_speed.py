@@ -34,8 +34,9 @@ REPO = Path(__file__).resolve().parents[1]
 DEV = "/work/shared/data/meddocan/dev"
 
 
-def _tree_rss(root: int) -> int:
-    """RSS (bytes) of ``root`` and its descendants, from /proc."""
+def _tree_memory(root: int) -> tuple[int, int]:
+    """(RSS, PSS) in bytes of ``root`` and its descendants, from /proc. RSS counts the pages forked
+    workers share with their parent once per process; PSS splits each shared page among them."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -46,31 +47,34 @@ def _tree_rss(root: int) -> int:
         except (OSError, IndexError, ValueError):
             continue
         children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0, [root]
+    rss = pss = 0
+    todo = [root]
     while todo:
         pid = todo.pop()
         todo.extend(children.get(pid, []))
         try:
-            with open(f"/proc/{pid}/status") as f:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
                 for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-                        break
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1]) * 1024
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1]) * 1024
         except OSError:
             pass
-    return total
+    return rss, pss
 
 
-def run_once(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds of the process tree, peak tree RSS bytes) of one command."""
+def run_once(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, int, int]:
+    """(wall seconds, CPU seconds of the process tree, peak tree RSS and PSS bytes) of one command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak = [0]
+    peak = [0, 0]
 
     def sample() -> None:
         while proc.poll() is None:
-            peak[0] = max(peak[0], _tree_rss(proc.pid))
+            rss, pss = _tree_memory(proc.pid)
+            peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
             time.sleep(0.02)
 
     t = threading.Thread(target=sample, daemon=True)
@@ -82,7 +86,7 @@ def run_once(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, int]:
     if proc.returncode not in (0, 3):
         raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd[2:4])}: {err.decode()[-300:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, peak[0]
+    return wall, cpu, peak[0], peak[1]
 
 
 def make_copies(dev: Path, n: int, out: Path) -> Path:
@@ -160,31 +164,43 @@ def main() -> int:
         if "preannotate" in kinds:
             for n in sets:
                 setup_project(tmp_p / f"db{n}.sqlite", sets[n], Path(args.model))
-        for kind in kinds:
-            start = [run_once(command(kind, 1, k), env, repo)[0] for k in range(args.repeat)]
-            for n in sizes:
-                runs = [run_once(command(kind, n, k), env, repo) for k in range(args.repeat)]
-                wall = statistics.median(r[0] for r in runs)
-                rows.append(dict(kind=kind, n=n, wall=wall, rate=n / wall, startup=statistics.median(start),
-                                 cpu=statistics.median(r[1] for r in runs) / n,
-                                 peak=statistics.median(r[2] for r in runs) / 2**20))
+        # the commands take turns within each repeat, so a change in the machine's load falls on all
+        start = {kind: [] for kind in kinds}
+        runs = {(kind, n): [] for kind in kinds for n in sizes}
+        for k in range(args.repeat):
+            for kind in kinds:
+                start[kind].append(run_once(command(kind, 1, k), env, repo)[0])
+        for n in sizes:
+            for k in range(args.repeat):
+                for kind in kinds:
+                    runs[(kind, n)].append(run_once(command(kind, n, k), env, repo))
+            for kind in kinds:
+                got = runs[(kind, n)]
+                wall = statistics.median(r[0] for r in got)
+                rows.append(dict(kind=kind, n=n, wall=wall, rate=n / wall, startup=statistics.median(start[kind]),
+                                 cpu=statistics.median(r[1] for r in got) / n,
+                                 peak=statistics.median(r[2] for r in got) / 2**20,
+                                 pss=statistics.median(r[3] for r in got) / 2**20))
                 r = rows[-1]
                 print(f"{kind:11s} {n:5d} notes: {r['rate']:6.1f} notes/s  wall {wall:5.2f} s  start-up "
-                      f"{r['startup']:4.2f} s  CPU {r['cpu'] * 1000:5.1f} ms/note  peak {r['peak']:6.0f} MiB", flush=True)
+                      f"{r['startup']:4.2f} s  CPU {r['cpu'] * 1000:5.1f} ms/note  peak RSS {r['peak']:4.0f} MiB "
+                      f"PSS {r['pss']:4.0f} MiB", flush=True)
     print(f"load average (1 min) after: {os.getloadavg()[0]:.2f}")
     by = {(r["kind"], r["n"]): r for r in rows}
-    print("\n| command | notes | notes/s | start-up s | CPU ms/note | peak MiB | vs detect |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("\n| command | notes | notes/s | start-up s | CPU ms/note | peak RSS MiB | peak PSS MiB | vs detect |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         ref = by.get(("detect", r["n"]))
-        ratio = f"{r['rate'] / ref['rate']:.2f}" if ref else "-"
+        ratio = f"{r['rate'] / ref['rate']:.2f}" if ref else "-"   # detect-1 / detect: 1 process vs every core
         print(f"| {r['kind']} | {r['n']} | {r['rate']:.1f} | {r['startup']:.2f} | {r['cpu'] * 1000:.1f} | "
-              f"{r['peak']:.0f} | {ratio} |")
+              f"{r['peak']:.0f} | {r['pss']:.0f} | {ratio} |")
     if len(sizes) > 1:
         lo, hi = min(sizes), max(sizes)
         for kind in kinds:
             if (kind, lo) in by and (kind, hi) in by:
-                print(f"{kind}: peak memory {hi} / {lo} notes = {by[(kind, hi)]['peak'] / by[(kind, lo)]['peak']:.2f}x")
+                a, b = by[(kind, hi)], by[(kind, lo)]
+                print(f"{kind}: peak memory {hi} / {lo} notes = {a['peak'] / b['peak']:.2f}x (RSS), "
+                      f"{a['pss'] / b['pss']:.2f}x (PSS)")
     return 0
 
 
