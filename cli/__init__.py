@@ -23,7 +23,12 @@ COMMANDS = (audit, backup, deid_project, deidentify, demo, detect, detect_llm, e
             train_project, train_starter, users)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Every subcommand's parser; with ``only`` (a command name), only that one gets its options
+    (the others are listed by name and help): some commands' options import libraries to list
+    their choices, and a ``detect`` should not pay for them at start-up."""
+    if only not in {mod.NAME for mod in COMMANDS}:
+        only = None
     parser = argparse.ArgumentParser(
         prog="python -m pipeline",
         description="De-identification workbench: import, detect, train, de-identify, evaluate, score risk.",
@@ -33,15 +38,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for mod in COMMANDS:
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
-        mod.add_arguments(p)
+        if only is None or mod.NAME == only:
+            mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     go_offline()        # before any command imports a model library: this process never downloads
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=next((w for w in words if not w.startswith("-")), None))
+    args = parser.parse_args(words)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     try:

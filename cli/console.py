@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Callable
 
 from pipeline.errors import FormatError, WorkbenchError
-from services import projects
 
 
 class CommandError(WorkbenchError):
@@ -28,6 +27,7 @@ def cli_user(explicit: str | None) -> str:
 
 
 def find_project(db, name: str):
+    from services import projects  # here, not at import: a command that opens no store starts faster
     return projects.find_project(db, name)
 
 

@@ -30,14 +30,19 @@ import numpy as np
 from models.crf import CRFMember, rule_tags
 from models.crf_stack import CRFStack, stacks_of
 from models.decode import LabelIndex, average, decode, thresholds_array
-from models.encoder import EncoderMember
 from models.version import ModelVersionInfo
 from models.words import Words, tokenize
 from pipeline.detection.hierarchy import MODES, combine_hierarchical
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Span
 
-MEMBER_KINDS = {"crf": CRFMember, "encoder": EncoderMember}
+def _encoder_member():
+    from models.encoder import EncoderMember   # imports torch: only when a version has an encoder member
+    return EncoderMember
+
+
+#: member kind -> a function giving its class (imported when a member of that kind is loaded)
+MEMBER_KINDS = {"crf": lambda: CRFMember, "encoder": _encoder_member}
 
 
 def label_vote_weights(names: Sequence[str], weights: Sequence[float], labels: Sequence[str], schema: LabelSchema,
@@ -93,7 +98,7 @@ def load_member(directory: str | Path):
     kind = meta.get("kind")
     if kind not in MEMBER_KINDS:
         raise ValueError(f"{directory}: unknown member kind {kind!r}")
-    return MEMBER_KINDS[kind].load(directory)
+    return MEMBER_KINDS[kind]().load(directory)
 
 
 class Ensemble:

@@ -31,7 +31,7 @@ from sqlite_utils import Database
 import store
 from pipeline.detection import pretrained_ner
 from pipeline.detection.detector import Detector
-from pipeline.detection.parallel import detect_many_parallel, fork_safe, usable_cores
+from pipeline.detection.parallel import BatchDetector
 from pipeline.detection.sourced import SourcedDetector
 from pipeline.detection.rules import has_pack
 from pipeline.detection.rules.typemap import SCHEMA_TYPE_MAPS
@@ -238,16 +238,14 @@ def detect_documents(choice: DetectorChoice, docs: Sequence[Document], *,
     ``parallel``: detect on every core by forking (jobs and commands); the app's own process,
     which serves other sessions from its threads, passes False and is never forked."""
     out: dict[str, list[Span]] = {}
-    parallel = parallel and fork_safe(choice.detector)
-    step = chunk * usable_cores() if parallel else chunk   # parts that keep every core busy
-    for i in range(0, len(docs), step):
-        part = list(docs[i:i + step])
-        found = detect_many_parallel(choice.detector, part, batch_docs=chunk) if parallel \
-            else choice.detector.detect_many(part, batch_docs=chunk)
-        for d, spans in zip(part, found):
-            out[d.doc_id] = [s.with_(doc_id=d.doc_id, layer=DETECTED) for s in spans]
-        if progress:
-            progress(min(i + step, len(docs)), len(docs))
+    with BatchDetector(choice.detector, batch_docs=chunk, parallel=parallel) as spread:
+        step = spread.step                      # parts that keep every core busy
+        for i in range(0, len(docs), step):
+            part = list(docs[i:i + step])
+            for d, spans in zip(part, spread.detect_many(part)):
+                out[d.doc_id] = [s.with_(doc_id=d.doc_id, layer=DETECTED) for s in spans]
+            if progress:
+                progress(min(i + step, len(docs)), len(docs))
     return out
 
 

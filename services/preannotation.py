@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 from sqlite_utils import Database
 
 import store
-from pipeline.detection.parallel import detect_many_parallel, fork_safe, usable_cores
+from pipeline.detection.parallel import BatchDetector
 from pipeline.errors import StaleSaveError
 from pipeline.layers import PRE
 from pipeline.spans import Span
@@ -106,32 +106,34 @@ def preannotate_job(ctx: JobContext) -> dict:
     total = len(ids)
     done = n_spans = stale = dropped = 0
     ctx.progress(0, total, f"pre-annotating {total} document(s) with {choice.source}", force=True)
-    # a CRF-only detector works on every core at once (pipeline.detection.parallel): a step is then
-    # one batch per core, detected with no database connection open (forked workers inherit none)
-    step = PREANNOTATE_BATCH * (usable_cores() if fork_safe(det) else 1)
-    for i in range(0, total, step):
-        if ctx.should_stop():
-            raise JobCancelled("cancelled on request")
-        chunk = ids[i:i + step]
-        with store.connect(ctx.db_path) as db:
-            docs = store.load_documents(db, pid, ids=chunk)
-        preds = detect_many_parallel(det, docs, batch_docs=PREANNOTATE_BATCH)
-        with store.connect(ctx.db_path) as db:
-            for doc, spans in zip(docs, preds):
-                keep = [s.with_(doc_id=doc.doc_id, layer=PRE) for s in spans if schema.has(s.category, s.type)]
-                dropped += len(spans) - len(keep)
-                for attempt in range(2):
-                    state = store.read_layer(db, int(doc.doc_id), PRE)
-                    try:
-                        store.save_layer(db, int(doc.doc_id), PRE, keep, expected_version=state.version,
-                                         user=user, status="finished")
-                        n_spans += len(keep)
-                        break
-                    except StaleSaveError:
-                        if attempt:
-                            stale += 1
-                done += 1
-        ctx.progress(done, total, f"{done} of {total} document(s) pre-annotated")
+    # a CRF-only detector works on every core at once (pipeline.detection.parallel decides): a step
+    # keeps every worker busy and is detected with no database connection open (the workers, forked
+    # at the first step, inherit none)
+    with BatchDetector(det, batch_docs=PREANNOTATE_BATCH) as spread:
+        step = spread.step
+        for i in range(0, total, step):
+            if ctx.should_stop():
+                raise JobCancelled("cancelled on request")
+            chunk = ids[i:i + step]
+            with store.connect(ctx.db_path) as db:
+                docs = store.load_documents(db, pid, ids=chunk)
+            preds = spread.detect_many(docs)
+            with store.connect(ctx.db_path) as db:
+                for doc, spans in zip(docs, preds):
+                    keep = [s.with_(doc_id=doc.doc_id, layer=PRE) for s in spans if schema.has(s.category, s.type)]
+                    dropped += len(spans) - len(keep)
+                    for attempt in range(2):
+                        state = store.read_layer(db, int(doc.doc_id), PRE)
+                        try:
+                            store.save_layer(db, int(doc.doc_id), PRE, keep, expected_version=state.version,
+                                             user=user, status="finished")
+                            n_spans += len(keep)
+                            break
+                        except StaleSaveError:
+                            if attempt:
+                                stale += 1
+                    done += 1
+            ctx.progress(done, total, f"{done} of {total} document(s) pre-annotated")
     ctx.progress(done, total, f"{done} of {total} document(s) pre-annotated", force=True)
     dropped += int(getattr(det, "dropped", 0))   # another project's labels the schema cannot hold
     return {"documents": done, "spans": n_spans, "skipped_stale": stale, "dropped_outside_schema": dropped,

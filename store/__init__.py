@@ -9,6 +9,18 @@ from the store have ``doc_id = str(documents.id)`` and ``layer`` set. Errors are
 store's own :class:`NotFoundError`, :class:`DuplicateError`, :class:`InvalidValueError`, all
 safe to show: they never contain document text.
 """
+import sys as _sys
+
+if "pandas" not in _sys.modules and "sqlite_utils" not in _sys.modules:
+    # sqlite-utils imports pandas (when installed) only to map its Timestamp type, which the store
+    # never writes: a command-line process (pre-annotation, deidentify-project) would pay 0.3-1 s of
+    # start-up for it. A process that already uses pandas (the app) is left as it is.
+    _sys.modules["pandas"] = None  # type: ignore[assignment]   # makes "import pandas" fail, here only
+    try:
+        import sqlite_utils.db  # noqa: F401
+    finally:
+        del _sys.modules["pandas"]
+
 from store.assignments import (ASSIGNMENT_STATUSES, Assignment, assign, list_assignments, record_time,
                                set_assignment_status, unassign)
 from store.audit import AuditEntry, audit, list_audit

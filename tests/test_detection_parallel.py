@@ -8,9 +8,10 @@ import pytest
 
 from models.trainer import train_ensemble
 from pipeline.detection.detector import Detector
-from pipeline.detection.parallel import detect_many_parallel, fork_safe
+from pipeline.detection.parallel import BatchDetector, detect_many_parallel, fork_safe
 from pipeline.formats import read_collection
 from pipeline.schemas import MEDDOCAN
+from pipeline.spans import Document
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -60,3 +61,73 @@ def test_a_detector_with_an_active_encoder_is_not_forked(version):
             return [[] for _ in docs]
 
     assert not fork_safe(Other())
+
+
+def _many(docs, n):
+    """``n`` documents: the fixtures again and again with fresh ids, made when asked for."""
+    for i in range(n):
+        d = docs[i % len(docs)]
+        yield Document(f"copy{i:04d}", d.text, list(d.spans), dict(d.meta))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stream_holds_a_bounded_number_of_documents(version, docs, workers):
+    import weakref
+
+    det = Detector.load(version)
+    alive = [0]
+    most = 0
+
+    def gone():
+        alive[0] -= 1
+
+    def counted():
+        for d in _many(docs, 240):
+            alive[0] += 1
+            weakref.finalize(d, gone)
+            yield d
+
+    n = 0
+    with BatchDetector(det, workers=workers, batch_docs=4) as spread:
+        for d, spans in spread.stream(counted()):
+            n += 1
+            most = max(most, alive[0])
+            del d, spans
+    assert n == 240
+    # a few chunks of 4 in flight per worker, never the 240
+    assert most <= (2 * max(workers, spread.workers) + 2) * 4
+
+
+@pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="needs fork")
+@pytest.mark.parametrize("fmt", ["brat", "jsonl"])
+def test_detect_command_writes_the_same_files_on_every_core_as_in_one_process(version, tmp_path, fmt):
+    from cli import main
+
+    src = REPO / "tests" / "fixtures" / "meddocan" / "brat"
+    outs = {}
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        assert main(["detect", "--model", str(version), "--input", str(src), "--format", "brat",
+                     "--output-format", fmt, "--output", str(out), "--workers", str(workers)]) == 0
+        outs[workers] = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    assert outs[1] == outs[2]
+    assert len(outs[1]) == (32 if fmt == "brat" else 1)
+    assert any(v.startswith(b"T1\t") or b'"label"' in v for v in outs[1].values())   # spans were found
+    assert not mp.active_children()
+
+
+def test_writer_refuses_an_id_seen_in_an_earlier_chunk(tmp_path, docs):
+    from pipeline.errors import FormatError
+    from pipeline.formats.stream import CollectionWriter
+
+    with CollectionWriter(tmp_path / "out", "brat") as w:
+        w.write(docs[:2])
+        with pytest.raises(FormatError):
+            w.write([docs[1]])
+
+
+def test_streamed_reading_gives_what_read_collection_gives(docs):
+    from pipeline.formats.stream import iter_collection
+
+    src = REPO / "tests" / "fixtures" / "meddocan" / "brat"
+    assert list(iter_collection(src, "brat", MEDDOCAN)) == docs

@@ -1,25 +1,37 @@
-"""Detection of many documents on every core: the detector forked into worker processes.
+"""How a batch of documents is spread over the machine: the one place that decides.
 
 Why: detection of a batch is pure Python and numpy on one core (features, lookups,
 forward-backward, rules), so on a 2-core machine half the machine idled while a project was
-pre-annotated or a folder detected. The detector, once loaded, is inherited by forked workers
-(copy-on-write: no second load, no pickling of models); each worker detects a run of batches and
-returns the spans, which come back in input order. The output is exactly that of
-:meth:`~pipeline.detection.detector.Detector.detect_many` (tests/test_detection_parallel.py).
+pre-annotated or a folder detected. Every entry point that detects many notes (``detect``,
+``deidentify --model``, ``deidentify-project``, pre-annotation jobs, the post-training evaluation)
+goes through :class:`BatchDetector`; none decides cores, chunking or fork safety itself.
+
+The detector, once loaded, is inherited by forked worker processes (copy-on-write: no second
+load, no pickling of models); documents travel to the workers in chunks of whole batches
+(``batch_docs``, the batches of :meth:`~pipeline.detection.detector.Detector.detect_many`, so the
+spans are exactly those of one process: tests/test_detection_parallel.py) and their spans come back
+in input order. :meth:`BatchDetector.stream` takes any iterable (a generator reading files) and
+keeps at most ``2 x workers`` chunks in flight, so memory does not grow with the number of notes.
 
 Only where forking is safe and worth it: the ``fork`` start method exists, there are at least two
-batches, and every active model member is a CRF (a torch encoder's thread pool does not survive
-a fork reliably, so a detector with an active encoder runs in this process).
+batches, we are not already in a worker, and every active model member is a CRF (a torch
+encoder's thread pool does not survive a fork reliably, so a detector with an active encoder
+runs in this process).
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import os
-from typing import Sequence
+from collections import deque
+from typing import Iterable, Iterator, Sequence
 
 from pipeline.spans import Document, Span
 
-_DETECTOR: dict = {}
+BATCH_DOCS = 32          # Detector.detect_many's default batch
+
+_WORKER: dict = {}       # in a forked worker: the inherited detector and its batch size
+_SHARED: dict = {}       # in the parent while a pool forks: what the workers inherit
 
 
 def usable_cores() -> int:
@@ -41,27 +53,107 @@ def fork_safe(detector) -> bool:
     return all(getattr(members[n], "kind", "") == "crf" for n in getattr(ens, "active_members", members))
 
 
-def _detect_part(bounds: tuple[int, int]) -> list[list[Span]]:
-    det, docs, batch_docs = _DETECTOR["det"], _DETECTOR["docs"], _DETECTOR["batch_docs"]
-    return det.detect_many(docs[bounds[0]:bounds[1]], batch_docs=batch_docs)
+def planned_workers(detector, workers: int | None = None) -> int:
+    """How many processes a batch for ``detector`` is spread over (1: this process)."""
+    if _WORKER or "fork" not in mp.get_all_start_methods() or not fork_safe(detector):
+        return 1
+    return max(1, workers or usable_cores())
+
+
+def _init_worker(key: int) -> None:
+    _WORKER.update(_SHARED[key])
+
+
+def _detect_chunk(docs: list[Document]) -> list[list[Span]]:
+    return _WORKER["det"].detect_many(docs, batch_docs=_WORKER["batch_docs"])
+
+
+def _detect_here(detector, docs: list[Document], batch_docs: int) -> list[list[Span]]:
+    if not hasattr(detector, "detect_many"):       # a minimal detector with ``detect`` only
+        return [list(detector.detect(d)) for d in docs]
+    return detector.detect_many(docs, batch_docs=batch_docs)
+
+
+def _chunks(docs: Iterable[Document], size: int) -> Iterator[list[Document]]:
+    it = iter(docs)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
+
+
+class BatchDetector:
+    """``detector`` spread over ``workers`` processes (default: the usable cores, where safe).
+
+    A context manager: the worker pool is forked at the first call that has two batches or more
+    and lives until :meth:`close`, so a job detecting step by step forks once. ``parallel=False``:
+    always this process (the app's own process, which serves other sessions from its threads, is
+    never forked).
+    """
+
+    def __init__(self, detector, *, workers: int | None = None, batch_docs: int = BATCH_DOCS,
+                 parallel: bool = True) -> None:
+        self.detector = detector
+        self.batch_docs = max(1, batch_docs)
+        self.workers = planned_workers(detector, workers) if parallel else 1
+        self._pool = None
+
+    @property
+    def step(self) -> int:
+        """Documents per :meth:`detect_many` call that keep every worker busy (two batches each)."""
+        return self.batch_docs * self.workers * 2
+
+    def __enter__(self) -> "BatchDetector":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+            _SHARED.pop(id(self), None)
+
+    def _get_pool(self, first: Document):
+        if self._pool is None:
+            # one note detected here first (its spans are not used): what the detector builds on
+            # first use (the rule pack's compiled patterns, word lists, feature tables) is built
+            # once, before the fork, and shared by every worker instead of built in each
+            _detect_here(self.detector, [first], self.batch_docs)
+            key = id(self)
+            _SHARED[key] = {"det": self.detector, "batch_docs": self.batch_docs}
+            # the workers inherit the detector at the fork; nothing of it is pickled
+            self._pool = mp.get_context("fork").Pool(self.workers, initializer=_init_worker, initargs=(key,))
+        return self._pool
+
+    def detect_many(self, docs: Sequence[Document]) -> list[list[Span]]:
+        """Spans per document in input order, exactly as ``detector.detect_many(docs)``."""
+        return [spans for _, spans in self.stream(docs)]
+
+    def stream(self, docs: Iterable[Document]) -> Iterator[tuple[Document, list[Span]]]:
+        """``(document, spans)`` in input order, reading ``docs`` lazily: at most ``2 x workers``
+        chunks of ``batch_docs`` documents are held besides the one being handed out."""
+        chunks = _chunks(docs, self.batch_docs)
+        head = list(itertools.islice(chunks, 2))
+        if self.workers <= 1 or len(head) < 2:      # one batch, or one process: here, batch by batch
+            for chunk in itertools.chain(head, chunks):
+                yield from zip(chunk, _detect_here(self.detector, chunk, self.batch_docs))
+            return
+        pool = self._get_pool(head[0][0])
+        pending: deque = deque()
+        for chunk in itertools.chain(head, chunks):
+            pending.append((chunk, pool.apply_async(_detect_chunk, (chunk,))))
+            while len(pending) >= 2 * self.workers:
+                done, result = pending.popleft()
+                yield from zip(done, result.get())
+        while pending:
+            done, result = pending.popleft()
+            yield from zip(done, result.get())
 
 
 def detect_many_parallel(detector, docs: Sequence[Document], *, workers: int | None = None,
-                         batch_docs: int = 32) -> list[list[Span]]:
+                         batch_docs: int = BATCH_DOCS) -> list[list[Span]]:
     """Spans per document in input order, as ``detector.detect_many(docs)``, using up to
-    ``workers`` processes (default: the usable cores)."""
-    docs = list(docs)
-    n = min(workers or usable_cores(), max(1, len(docs) // batch_docs))
-    if n <= 1 or "fork" not in mp.get_all_start_methods() or not fork_safe(detector) or _DETECTOR:
-        return detector.detect_many(docs, batch_docs=batch_docs)
-    # contiguous parts, a few per worker so a slow part does not leave a core idle at the end
-    n_parts = min(len(docs) // batch_docs, n * 4)
-    step = -(-len(docs) // n_parts)
-    parts = [(i, min(i + step, len(docs))) for i in range(0, len(docs), step)]
-    _DETECTOR.update(det=detector, docs=docs, batch_docs=batch_docs)
-    try:
-        with mp.get_context("fork").Pool(n) as pool:
-            results = pool.map(_detect_part, parts, chunksize=1)
-    finally:
-        _DETECTOR.clear()
-    return [spans for part in results for spans in part]
+    ``workers`` processes (default: the usable cores); one pool for this call."""
+    with BatchDetector(detector, workers=workers, batch_docs=batch_docs) as b:
+        return b.detect_many(list(docs))

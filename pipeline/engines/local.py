@@ -6,10 +6,11 @@ from pipeline.engines.types import DeidJob, DetectJob, DetectSpec, DetectSummary
 from pipeline.spans import Document, Span
 
 
-def detect_each(docs, model_dir: str) -> dict[str, list[Span]]:
-    """Spans for every document, one ``detect`` call each (what ``deidentify --model`` does)."""
+def detect_all(docs, model_dir: str) -> dict[str, list[Span]]:
+    """Spans for every document (what ``deidentify --model`` does), on every usable core where the
+    model allows it (:mod:`pipeline.detection.parallel` decides), the spans of one process."""
     detector = DetectSpec(model_dir=model_dir).build()
-    return {d.doc_id: list(detector.detect(d)) for d in docs}
+    return {d.doc_id: list(spans) for d, spans in zip(docs, detect_many_parallel(detector, docs))}
 
 
 class LocalEngine:
@@ -21,7 +22,7 @@ class LocalEngine:
         from pipeline.deid import deidentify_batch
         from pipeline.engines._sink import write_atomically
 
-        spans = detect_each(job.docs, job.model_dir) if job.model_dir else None
+        spans = detect_all(job.docs, job.model_dir) if job.model_dir else None
         manifest = write_fingerprint(job)
         batch = deidentify_batch(job.docs, job.profile, job.ctx, progress=job.progress, done_ids=job.done_ids,
                                  spans=spans)

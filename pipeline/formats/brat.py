@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from pipeline.errors import FormatError
 from pipeline.formats._common import (check_offsets, parse_offset, refuse_overlaps, require_text, resolve_label,
@@ -120,7 +120,16 @@ def read_brat(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limi
               progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """Every ``.txt``/``.ann`` pair under ``paths`` (files, folders or zips); all checked before any
     document is returned (``allow_overlap=False``: overlapping spans refused, with file and line)."""
-    docs: list[Document] = []
+    return list(iter_brat(paths, schema, limits=limits, progress=progress, allow_overlap=allow_overlap))
+
+
+def iter_brat(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
+              progress: Progress | None = None, allow_overlap: bool = True,
+              spans: bool = True) -> Iterator[Document]:
+    """The documents of :func:`read_brat` one at a time, each read when asked for (a command that
+    streams thousands of notes holds a few, not all). Names are checked before the first one; a
+    broken file is met (and raised) when its turn comes. ``spans=False``: the ``.ann`` files are
+    not read (a command that replaces the spans)."""
     with open_entries(_expand(paths), (".txt", ".ann"), limits) as entries:
         pairs = _pairs(entries)
         if not pairs:
@@ -129,14 +138,15 @@ def read_brat(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limi
         for i, (t, a) in enumerate(pairs):
             text = decode_utf8(t.read(), t.display)
             require_text(text, t.display)
-            ann = decode_utf8(a.read(), a.display)
-            if ann.startswith("\ufeff"):
-                ann = ann[1:]  # a BOM on the annotation file is an encoding mark, not data
-            spans = parse_ann(ann, text, schema, t.stem_id, a.display, allow_overlap=allow_overlap)
-            docs.append(Document(doc_id=t.stem_id, text=text, spans=spans, meta={}, source_file=t.display))
+            found: list = []
+            if spans:
+                ann = decode_utf8(a.read(), a.display)
+                if ann.startswith("\ufeff"):
+                    ann = ann[1:]  # a BOM on the annotation file is an encoding mark, not data
+                found = parse_ann(ann, text, schema, t.stem_id, a.display, allow_overlap=allow_overlap)
+            yield Document(doc_id=t.stem_id, text=text, spans=found, meta={}, source_file=t.display)
             if progress:
                 progress(i + 1, len(pairs))
-    return docs
 
 
 def format_ann(doc: Document) -> str:

@@ -6,7 +6,7 @@ found later line up with the original file.
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from pipeline.errors import FormatError
 from pipeline.formats._common import require_text
@@ -22,7 +22,13 @@ def read_text(paths: PathLike | Sequence[PathLike], schema: LabelSchema | None =
     """Every ``.txt`` under ``paths``; ``doc_id`` is the path relative to the folder or zip, without
     extension. ``schema`` and ``allow_overlap`` are accepted (and unused: plain text has no spans)
     so all readers share one signature."""
-    docs: list[Document] = []
+    return list(iter_text(paths, schema, limits=limits, progress=progress))
+
+
+def iter_text(paths: PathLike | Sequence[PathLike], schema: LabelSchema | None = None, *,
+              limits: Limits | None = None, progress: Progress | None = None,
+              allow_overlap: bool = True) -> Iterator[Document]:
+    """The documents of :func:`read_text` one at a time, each read when asked for."""
     with open_entries(paths, (".txt",), limits) as entries:
         if not entries:
             raise FormatError(str(paths), "no .txt files found")
@@ -30,10 +36,9 @@ def read_text(paths: PathLike | Sequence[PathLike], schema: LabelSchema | None =
         for i, e in enumerate(entries):
             text = decode_utf8(e.read(), e.display)
             require_text(text, e.display)
-            docs.append(Document(doc_id=e.stem_id, text=text, spans=[], meta={}, source_file=e.display))
+            yield Document(doc_id=e.stem_id, text=text, spans=[], meta={}, source_file=e.display)
             if progress:
                 progress(i + 1, len(entries))
-    return docs
 
 
 def write_text(docs: Sequence[Document], out_dir: str | os.PathLike) -> list[os.PathLike]:

@@ -1,0 +1,100 @@
+"""Reading and writing a collection a few documents at a time (commands over thousands of notes).
+
+Why: ``detect`` over 25,000 notes must not hold 25,000 documents. :func:`iter_collection` reads
+brat and plain-text folders (or zips) one document at a time, each read when asked for (names are
+checked before the first; a broken file is raised when its turn comes, after the documents before
+it were handed out); JSONL and i2b2 XML are read whole and then handed out one by one.
+:class:`CollectionWriter` writes what it is given at once, refusing a document id that an earlier
+write already used, so a stream of chunks gives the files :func:`~pipeline.formats.write_collection`
+would give for the whole list.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from pipeline.errors import FormatError
+from pipeline.formats._output import FILE_MODE, check_spans_fit, make_private_dirs, name_key
+from pipeline.formats._sources import Limits, PathLike
+from pipeline.schemas import LabelSchema
+from pipeline.spans import Document
+
+
+def iter_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSchema, *,
+                    limits: Limits | None = None, spans: bool = True) -> Iterator[Document]:
+    """The documents of :func:`~pipeline.formats.read_collection`, in the same order, lazily.
+    ``spans=False``: brat ``.ann`` files are not read (for a command that replaces the spans)."""
+    from pipeline.formats import READERS, read_collection
+    from pipeline.formats.brat import iter_brat
+    from pipeline.formats.text import iter_text
+
+    if fmt not in READERS:
+        raise FormatError(str(path), f"unknown import format {fmt!r}; use one of {', '.join(READERS)}")
+    if fmt == "brat":
+        yield from iter_brat(path, schema, limits=limits or Limits(), spans=spans)
+    elif fmt == "text":
+        yield from iter_text(path, schema, limits=limits or Limits())
+    else:
+        yield from read_collection(path, fmt, schema, limits=limits)
+
+
+class CollectionWriter:
+    """Writes chunks of documents under ``out_dir`` in ``fmt``; JSONL lines go to one file."""
+
+    def __init__(self, out_dir: str | os.PathLike, fmt: str, **options) -> None:
+        from pipeline.formats import WRITERS
+
+        if fmt not in WRITERS:
+            raise FormatError(str(out_dir), f"unknown export format {fmt!r}; use one of {', '.join(WRITERS)}")
+        self.out_dir, self.fmt, self.options = Path(out_dir), fmt, options
+        self._seen: set[str] = set()
+        self._file = None
+        self._closed = False
+        self.written = 0
+
+    def __enter__(self) -> "CollectionWriter":
+        return self
+
+    def __exit__(self, exc_type, *exc) -> None:
+        self.close(failed=exc_type is not None)
+
+    def _open_jsonl(self):
+        path = self.out_dir / self.options.get("filename", "documents.jsonl")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, FILE_MODE)
+        return open(fd, "w", encoding="utf-8", newline="")
+
+    def write(self, docs: Sequence[Document]) -> None:
+        from pipeline.formats import WRITERS
+        from pipeline.formats.jsonl import to_record
+
+        make_private_dirs(self.out_dir)  # 0700 whatever the umask: what is written holds PHI
+        for doc in docs:
+            key = name_key(str(doc.doc_id)) if self.fmt != "jsonl" else str(doc.doc_id)
+            if key in self._seen:
+                raise FormatError(str(self.out_dir), f"two documents share the id {doc.doc_id!r}")
+            self._seen.add(key)
+        if self.fmt == "jsonl":
+            for doc in docs:
+                check_spans_fit(doc, self.out_dir)
+            if self._file is None:
+                self._file = self._open_jsonl()
+            self._file.write("".join(json.dumps(to_record(d), ensure_ascii=False) + "\n" for d in docs))
+        elif docs:
+            WRITERS[self.fmt](list(docs), self.out_dir, **self.options)
+        self.written += len(docs)
+
+    def close(self, failed: bool = False) -> None:
+        """Finish the output; ``failed``: the stream broke off (no empty file is made then)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.fmt == "jsonl" and self._file is None and not failed:
+            make_private_dirs(self.out_dir)
+            self._file = self._open_jsonl()          # an empty collection is an empty file, as write_jsonl
+        if self._file is not None:
+            self._file.close()
+            self._file = None
