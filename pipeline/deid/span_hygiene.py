@@ -11,9 +11,11 @@ that every profile shares keeps the output a note for all of them, and the leak 
 computed from the same cleaned spans, does not then ask for a label to be gone.
 
 * :func:`split_at_line_breaks`: a span becomes one span per line it touches (each piece
-  trimmed of surrounding blanks; a piece of blanks only is dropped). When a piece holds digits
-  (an id, phone or date), pieces of ordinary words are dropped: "5530017⏎Admitted" keeps
-  "5530017" and "Admitted" stays as written.
+  trimmed of surrounding blanks; a piece of blanks only is dropped). When a *machine* span (a
+  model's, a rule's, a list's) has a piece holding digits (an id, phone or date), its pieces of
+  ordinary words are dropped: "5530017⏎Admitted" keeps "5530017" and "Admitted" stays as
+  written. A span a person drew keeps every piece ("Calle Mayor 5⏎Madrid" is one address on two
+  lines): de-identification never leaves a character people marked as PHI.
 * :func:`drop_field_labels`: a piece that is exactly a field label (``"SSN"``, ``"MRN:"``) is
   dropped; a piece that starts with one followed by ``:``/``.``/``#`` (or by blanks and a
   number: "Phone 617 555 0142") is trimmed to what follows ("Tel Aviv" stays a place).
@@ -51,8 +53,11 @@ def split_at_line_breaks(text: str, spans: Iterable[Span]) -> list[Span]:
     """Each span cut at the line breaks inside it.
 
     >>> text = "MRN 5530017\\nAdmitted"
-    >>> [text[s.start:s.end] for s in split_at_line_breaks(text, [Span("d", 4, 20, "ID", "MEDICALRECORD")])]
+    >>> [text[s.start:s.end] for s in split_at_line_breaks(text, [Span("d", 4, 20, "ID", "MEDICALRECORD", "model:crf")])]
     ['5530017']
+    >>> text = "Calle Mayor 5\\nMadrid"
+    >>> [text[s.start:s.end] for s in split_at_line_breaks(text, [Span("d", 0, 20, "LOCATION", "STREET", "gold")])]
+    ['Calle Mayor 5', 'Madrid']
     >>> text = "Dr. Anna Smith.\\n\\nJohn Doe"
     >>> [text[s.start:s.end] for s in split_at_line_breaks(text, [Span("d", 4, 25, "NAME", "DOCTOR")])]
     ['Anna Smith.', 'John Doe']
@@ -68,10 +73,18 @@ def split_at_line_breaks(text: str, spans: Iterable[Span]) -> list[Span]:
             pos = m.end()
         pieces.append(_trimmed(text, pos, s.end))
         pieces = [(a, b) for a, b in pieces if a < b]
-        if any(_has_digit(text[a:b]) for a, b in pieces):
+        if _machine(s) and any(_has_digit(text[a:b]) for a, b in pieces):
             pieces = [(a, b) for a, b in pieces if not _plain_word_run(text[a:b])]
         out.extend(s.with_(start=a, end=b) for a, b in pieces)
     return out
+
+
+#: sources of spans no person drew (what detection writes before its first ":")
+MACHINE_SOURCES = frozenset({"model", "rule", "dict", "llm", "pretrained"})
+
+
+def _machine(span: Span) -> bool:
+    return (span.source or "").split(":", 1)[0] in MACHINE_SOURCES
 
 
 def _has_digit(value: str) -> bool:
