@@ -19,6 +19,7 @@ import pytest
 import store
 from cli import main
 from pipeline.errors import FormatError
+from store.connection import sqlite_file
 
 PASSWORD = "a long test password"
 _CONTENT = "id, at, user, action, target, doc_id, detail_json"
@@ -297,9 +298,9 @@ def test_a_rewritten_backup_is_not_restored(db_path, tmp_path, rewrite):
     if rewrite == "audit_rows_rechained":
         _rewrite_backup(copy)
     elif rewrite == "a_user_made_lead":
-        with sqlite3.connect(copy) as conn:
+        with sqlite_file(copy) as conn:
             conn.execute("UPDATE users SET role = 'lead' WHERE username = 'ben'")
-        conn.close()
+            conn.commit()
     else:
         sh = Shell(copy)
         sh.conn.execute("DELETE FROM audit_log WHERE id > 3")
@@ -332,14 +333,13 @@ def _edited_pre_chain_backup(tmp_path: Path) -> Path:
     with store.connect(old_path, migrate_to=5) as old:
         for i in range(4):
             store.audit(old, "ana", "export", f"project:{i}")
-    conn = sqlite3.connect(old_path)
-    conn.execute("DROP TRIGGER audit_log_no_update")
-    conn.execute("UPDATE audit_log SET user = 'mallory' WHERE id = 2")
-    conn.execute("CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log "
-                 "BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END")
-    conn.execute("PRAGMA journal_mode = DELETE")
-    conn.commit()
-    conn.close()
+    with sqlite_file(old_path) as conn:
+        conn.execute("DROP TRIGGER audit_log_no_update")
+        conn.execute("UPDATE audit_log SET user = 'mallory' WHERE id = 2")
+        conn.execute("CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log "
+                     "BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END")
+        conn.execute("PRAGMA journal_mode = DELETE")
+        conn.commit()
     return old_path
 
 
