@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from models.words import Words
-from pipeline.detection.rewrite_align import resolve_tag
+from pipeline.detection.rewrite_labels import resolve_tag
 from pipeline.schemas import LabelSchema
 
 @dataclass(frozen=True)

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             docs = read_collection(args.input, args.format, schema)
             labels = det.ensemble.info.labels
         else:
-            from pipeline.detection.rewrite_align import generic_label
+            from pipeline.detection.rewrite_labels import generic_label
 
             schema, docs = read_collection_auto(args.input, args.format, args.schema)
             labels = bio_labels(schema.types)
