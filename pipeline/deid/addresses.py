@@ -48,6 +48,7 @@ ADDRESS_GENERATORS = frozenset({"city", "state", "zip", "territory", "street"})
 ADDRESS_LABELS = re.compile(
     r"c\.\s?p\.|c[oó]digo postal|\bcp\b|localidad|provincia|municipio|poblaci[oó]n|ciudad|\bcity\b|\bstate\b|"
     r"\bzip(?: code)?\b|post(?:al )?code|\btown\b|\bcounty\b", re.IGNORECASE)
+_POSTCODE = re.compile(r"\d[\d \-]*\d")
 _GAP = re.compile(r"[\s,.;:()\-\u2013/]*")
 MAX_GAP = 40
 
@@ -105,11 +106,13 @@ def address_role(generator: str | None, core: str, locale: str, states: frozense
         return "street"
     if generator == "city":
         return "city"
+    if generator in ("zip", "territory") and any(c.isdigit() for c in core):
+        # only digits and separators: anything else (a word in the span) takes the generator's
+        # own re-drawing, which replaces letters too
+        return "postcode" if _POSTCODE.fullmatch(core) and sum(c.isdigit() for c in core) >= 4 else None
     if generator == "zip":
-        return "postcode"
+        return None
     k = norm_key(core)
-    if generator == "territory" and any(c.isdigit() for c in core):
-        return "postcode" if sum(c.isdigit() for c in core) >= 4 else None
     sets = _role_sets(locale)
     if generator == "state" or k in states or k in sets["region"]:
         if _is_abbr(core):
@@ -298,3 +301,33 @@ def plan_addresses(run: "DocRewrite", surrogate_actions: frozenset[str] = frozen
             else:
                 planner.place([i])
     return planner.plan
+
+
+# -- checking an output: do the parts of each address agree? ---------------------------------------
+
+def record_agrees(parts: Sequence[tuple[str, str]], locale: str) -> bool:
+    """Whether one record of the locale's table holds every (role, value) part (a postcode by
+    its stem); parts that are streets are ignored."""
+    parts = [(r, v) for r, v in parts if r != "street"]
+    for rec in address_records(locale):
+        if all((v.replace(" ", "").startswith(rec.postcode) if r == "postcode"
+                else norm_key(rec.value(r)) == norm_key(v)) and rec.value(r) for r, v in parts):
+            return True
+    return False
+
+
+def address_checks(text: str, spans: Sequence, locale: str) -> list[bool]:
+    """For each address of several parts in ``text`` (its ``spans``, output offsets), whether
+    they agree (:func:`record_agrees`); what ``benchmarks/surrogate_quality.py`` and the tests count."""
+    from pipeline.deid.shapes import listed
+    states = listed(locale, "states") | listed(locale, "provinces")
+    countries = listed(locale, "countries")
+    ordered = sorted(spans, key=lambda s: (s.start, s.end))
+    roles = [address_role(generator_name(s.category, s.type), text[s.start:s.end].strip(), locale, states, countries)
+             for s in ordered]
+    out = []
+    for g in address_groups(text, [(s.start, s.end) for s in ordered], roles):
+        parts = [(roles[i], text[ordered[i].start:ordered[i].end].strip()) for i in g if roles[i] != "street"]
+        if len(parts) > 1:
+            out.append(record_agrees(parts, locale))
+    return out

@@ -83,9 +83,13 @@ def common_word(word: str, locale: str) -> bool:
 
 
 def _capitalised(token: str) -> bool:
+    """"Smith", "SMITH", "McDonald", "O'Brien", "Fernández-Cid": each piece capitalised."""
     letters = token.rstrip(".")
-    return bool(letters) and letters[0].isupper() and (letters[1:] == letters[1:].lower() or letters.isupper()
-                                                       or bool(re.match(r"^(?:Mc|Mac|O'|D')", letters)))
+    if not letters:
+        return False
+    if letters.isupper() or re.match(r"^(?:Mc|Mac|O'|D')", letters):
+        return letters[0].isupper()
+    return all(p[:1].isupper() and p[1:] == p[1:].lower() for p in re.split(r"['\u2019-]", letters) if p)
 
 
 def _proper_words(value: str, locale: str, *, allowed: frozenset[str] = frozenset()) -> bool:
@@ -116,6 +120,9 @@ def person_name(value: str, locale: str) -> bool:
     names = 0
     for t in tokens:
         f = norm_key(t).strip(".")
+        if f in listed(locale, "surnames") or f in listed(locale, "first_names"):
+            names += _capitalised(t)                     # a listed name ("Le", "Rose")
+            continue
         if f in NAME_TITLES or f in NAME_PARTICLES:
             continue
         if re.fullmatch(r"[^\W\d_]\.?", t) and t[0].isupper():
@@ -317,7 +324,7 @@ STREET_KINDS = STREET_WORDS | frozenset({
 @lru_cache(maxsize=None)
 def _street_cores(locale: str) -> frozenset[str]:
     """The listed streets without their kind words ("Main Street" -> "main")."""
-    return frozenset(" ".join(w for w in e.split() if w.strip(".") not in STREET_KINDS)
+    return frozenset(" ".join(w for w in e.split() if w.strip(".") not in STREET_KINDS | NAME_PARTICLES)
                      for e in listed(locale, "streets"))
 
 
@@ -325,6 +332,8 @@ def _street_cores(locale: str) -> frozenset[str]:
 def street(value: str, locale: str) -> bool:
     """House numbers and address words, a kind of street ("Street", "Calle", "Avda.") and a name:
     a listed street's, or capitalised uncommon words ("Dr. Plan Street" is refused)."""
+    if _listed_or(value, locale, "streets"):
+        return True
     tokens = [t.strip(",") for t in value.split() if t.strip(",")]
     kinds = [t for t in tokens if norm_key(t).strip(".") in STREET_KINDS or norm_key(t).startswith("c/")]
     rest = [t for t in tokens if t not in kinds and not any(c.isdigit() for c in t)
