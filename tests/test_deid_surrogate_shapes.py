@@ -146,7 +146,7 @@ def _professions(locale):
 
 # --------------------------------------------------------------------------- shape checks
 
-BAD = [("name", "History M'Center"), ("name", "Plan Street"), ("name", "Patient History"), ("name", "with date"),
+BAD = [("name", "History M'Center"), ("name", "Plan Street"), ("name", "Dr. Plan Street"), ("name", "Patient History"), ("name", "with date"),
        ("email", "date.with@showed.com"), ("email", "no-at-sign.com"), ("email", "a@b"),
        ("profession", "date"), ("profession", "factory worker fisherman"), ("phone", "call me later"),
        ("phone", "12"), ("date", "with date"), ("hospital", "History M'Center"), ("hospital", "Plan"),

@@ -55,11 +55,12 @@ def shape_ok(generator: str | None, value: str, locale: str) -> bool:
 @lru_cache(maxsize=None)
 def listed(locale: str, name: str) -> frozenset[str]:
     """The normalised entries of a shipped locale list (empty when it ships none)."""
+    from pipeline.deid.builtin_lists import BUILTIN_LISTS
     from pipeline.locales import load_list
     try:
         return frozenset(norm_key(x) for x in load_list(locale, name))
     except KeyError:
-        return frozenset()
+        return frozenset(norm_key(x) for x in BUILTIN_LISTS.get((locale, name), ()))
 
 
 @lru_cache(maxsize=None)
@@ -68,8 +69,9 @@ def _name_words(locale: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def common_word(word: str, locale: str) -> bool:
-    """A function word, or a frequent word of the locale that no name or place list holds."""
+def common_word(word: str, locale: str, zipf: float = COMMON_ZIPF) -> bool:
+    """A function word, or a word of Zipf frequency ``zipf`` or more in the locale that no name
+    or place list holds."""
     f = norm_key(word).strip(".")
     if f in FUNCTION_WORDS:
         return True
@@ -79,7 +81,7 @@ def common_word(word: str, locale: str) -> bool:
         from wordfreq import zipf_frequency
     except ImportError:          # pragma: no cover - wordfreq is pinned
         return False
-    return zipf_frequency(f, locale[:2]) >= COMMON_ZIPF
+    return zipf_frequency(f, locale[:2]) >= zipf
 
 
 def _capitalised(token: str) -> bool:
@@ -92,9 +94,10 @@ def _capitalised(token: str) -> bool:
     return all(p[:1].isupper() and p[1:] == p[1:].lower() for p in re.split(r"['\u2019-]", letters) if p)
 
 
-def _proper_words(value: str, locale: str, *, allowed: frozenset[str] = frozenset()) -> bool:
-    """Every token a particle, an ``allowed`` word or a capitalised uncommon word; one of the last two at least."""
-    tokens = value.replace(",", " ").split()
+def _proper_words(value: str, locale: str, *, allowed: frozenset[str] = frozenset(), zipf: float = COMMON_ZIPF) -> bool:
+    """Every token a particle, an ``allowed`` word or a capitalised uncommon word (Zipf under
+    ``zipf``); one of the last two at least. Punctuation alone ("-", "&") is skipped."""
+    tokens = [t for t in value.replace(",", " ").split() if any(c.isalnum() for c in t)]
     if not tokens:
         return False
     proper = 0
@@ -105,7 +108,7 @@ def _proper_words(value: str, locale: str, *, allowed: frozenset[str] = frozense
             continue
         if f in NAME_PARTICLES or f in FUNCTION_WORDS:
             continue
-        if not _WORD.fullmatch(t) or not _capitalised(t) or common_word(t, locale):
+        if not _WORD.fullmatch(t) or not _capitalised(t) or common_word(t, locale, zipf):
             return False
         proper += 1
     return proper > 0
@@ -117,18 +120,21 @@ def _proper_words(value: str, locale: str, *, allowed: frozenset[str] = frozense
 def person_name(value: str, locale: str) -> bool:
     """Titles, particles, initials and capitalised name words; no common word ("History", "Plan")."""
     tokens = value.replace(",", " ").split()
+    if len(tokens) == 1 and re.fullmatch(r"[^\W\d_]{1,3}", tokens[0]) and (tokens[0].isupper() or tokens[0].islower()):
+        return True                                      # initials written together: "IH", "pk"
+    lower = value == value.lower()                        # a lower-case note keeps lower-case names
     names = 0
     for t in tokens:
         f = norm_key(t).strip(".")
         if f in listed(locale, "surnames") or f in listed(locale, "first_names"):
-            names += _capitalised(t)                     # a listed name ("Le", "Rose")
+            names += _capitalised(t) or lower            # a listed name ("Le", "Rose")
             continue
         if f in NAME_TITLES or f in NAME_PARTICLES:
             continue
-        if re.fullmatch(r"[^\W\d_]\.?", t) and t[0].isupper():
+        if re.fullmatch(r"[^\W\d_]\.?", t) and (t[0].isupper() or lower):
             names += 1                                   # an initial
             continue
-        if not _WORD.fullmatch(t) or not _capitalised(t) or common_word(t, locale):
+        if not _WORD.fullmatch(t) or not (_capitalised(t) or lower) or common_word(t, locale):
             return False
         names += 1
     return names > 0
@@ -269,12 +275,20 @@ def hospital(value: str, locale: str) -> bool:
     return has_kind and _proper_words(re.sub(r"\d+", " ", value), locale, allowed=INSTITUTION_WORDS)
 
 
-@register_shape("organization", "department")
+@register_shape("organization")
 def organization(value: str, locale: str) -> bool:
     """A listed one, or capitalised words (institution words allowed)."""
     if _listed_or(value, locale, "organizations", "hospitals", "manufacturers"):
         return True
     return _proper_words(re.sub(r"[\d&]+", " ", value), locale, allowed=INSTITUTION_WORDS)
+
+
+@register_shape("department")
+def department(value: str, locale: str) -> bool:
+    """A listed ward, or capitalised words: a ward is named with common words ("Sleep Lab")."""
+    if _listed_or(value, locale, "departments"):
+        return True
+    return _proper_words(re.sub(r"[\d&]+", " ", value), locale, allowed=INSTITUTION_WORDS, zipf=9.0)
 
 
 @register_shape("city")
@@ -289,8 +303,12 @@ def city(value: str, locale: str) -> bool:
 
 @register_shape("state")
 def state(value: str, locale: str) -> bool:
-    """A state, province or region of the locale (a closed list)."""
-    return _listed_or(value.rstrip("."), locale, "states", "provinces")
+    """A state, province or region of the locale (a closed list: the shipped one and the address table's)."""
+    if _listed_or(value.rstrip("."), locale, "states", "provinces"):
+        return True
+    from pipeline.deid.addresses import address_records
+    k = norm_key(value.rstrip("."))
+    return any(k in (norm_key(r.state), norm_key(r.abbr), norm_key(r.region)) for r in address_records(locale))
 
 
 @register_shape("country")
@@ -298,7 +316,7 @@ def country(value: str, locale: str) -> bool:
     return _listed_or(value, locale, "countries") or _proper_words(value, locale)
 
 
-POSTCODES = {"en": r"\d{5}(?:-\d{4})?", "es": r"\d{5}", "de": r"\d{5}"}
+POSTCODES = {"en": r"\d{5}(?:-\d{4})?", "es": r"(?:[A-Z]-?)?\d{5}", "de": r"(?:D-?)?\d{5}"}
 
 
 @register_shape("zip")
@@ -314,6 +332,8 @@ def territory(value: str, locale: str) -> bool:
     return state(value, locale) or city(value, locale)
 
 
+#: streets are named after common words more often than people are ("Reina", "Real", "Iglesia")
+STREET_ZIPF = 5.2
 STREET_KINDS = STREET_WORDS | frozenset({
     "st", "rd", "dr", "ln", "terrace", "circle", "cir", "parkway", "pkwy", "highway", "hwy", "square", "sq",
     "trail", "row", "alley", "path", "pike", "crescent", "close", "plaza", "route", "walk", "ct", "pl",
@@ -336,8 +356,9 @@ def street(value: str, locale: str) -> bool:
         return True
     tokens = [t.strip(",") for t in value.split() if t.strip(",")]
     kinds = [t for t in tokens if norm_key(t).strip(".") in STREET_KINDS or norm_key(t).startswith("c/")]
-    rest = [t for t in tokens if t not in kinds and not any(c.isdigit() for c in t)
-            and norm_key(t).strip(".ºª") not in ADDRESS_WORDS]
+    rest = [t for t in tokens if t not in kinds and not any(c.isdigit() for c in t) and any(c.isalpha() for c in t)
+            and norm_key(t).strip(".ºª") not in ADDRESS_WORDS and norm_key(t).strip(".") not in NAME_TITLES
+            and norm_key(t) not in ("s/n", "nº", "n.º") and len(t.strip(".ºª")) > 2]
     if not kinds and not any(c.isdigit() for c in value):
         return False
     name = " ".join(norm_key(t).strip(".") for t in rest if norm_key(t).strip(".") not in NAME_PARTICLES)
@@ -345,7 +366,7 @@ def street(value: str, locale: str) -> bool:
         return any(c.isdigit() for c in value)           # "5, 2ºA": numbers and address words only
     if name in _street_cores(locale):
         return True
-    return _proper_words(" ".join(rest), locale)
+    return _proper_words(" ".join(rest), locale, zipf=STREET_ZIPF)
 
 
 @register_shape("location_other")
