@@ -109,7 +109,9 @@ def address_role(generator: str | None, core: str, locale: str, states: frozense
     if generator in ("zip", "territory") and any(c.isdigit() for c in core):
         # only digits and separators: anything else (a word in the span) takes the generator's
         # own re-drawing, which replaces letters too
-        return "postcode" if _POSTCODE.fullmatch(core) and sum(c.isdigit() for c in core) >= 4 else None
+        # and only a postcode of the locale's shape (a foreign "3400" keeps the digit re-drawing)
+        from pipeline.deid.shapes import zip_code
+        return "postcode" if _POSTCODE.fullmatch(core) and zip_code(core, locale) else None
     if generator == "zip":
         return None
     k = norm_key(core)
@@ -223,9 +225,11 @@ class _Planner:
                 value = rec.value(p.role)
                 if not value:
                     return False
-                if p.role == "postcode":
-                    continue
                 fixed = self.fixed.get(p.key)
+                if p.role == "postcode":
+                    if strict and fixed is not None and not fixed.replace(" ", "").startswith(value):
+                        return False
+                    continue
                 if fixed is not None:
                     if strict and norm_key(fixed) != norm_key(value):
                         return False
@@ -277,6 +281,21 @@ class _Planner:
                 self.plan.grouped.add(p.index)
 
 
+def second_places(parts: Sequence["_Part | None"], group: Sequence[int]) -> None:
+    """A second, different city in one address is the place above it ("Bayamo, Granma";
+    "Colonia Narvarte, Delegación Benito Juárez"): it takes the state's part, so two places never
+    become one."""
+    first = None
+    for i in group:
+        p = parts[i]
+        if p is None or p.role != "city":
+            continue
+        if first is None:
+            first = p.key
+        elif p.key != first:
+            p.role = "state"
+
+
 def plan_addresses(run: "DocRewrite", surrogate_actions: frozenset[str] = frozenset({"replace", "paraphrase"})
                    ) -> AddressPlan:
     """The address parts of one document and the surrogates they take (see the module text)."""
@@ -285,6 +304,8 @@ def plan_addresses(run: "DocRewrite", surrogate_actions: frozenset[str] = frozen
     if not planner.records or not any(r not in (None, "street") for r in roles):
         return planner.plan
     groups = address_groups(run.text, [(s.start, s.end) for s in run.spans], roles)
+    for g in groups:
+        second_places(planner.parts, g)
     multi = [g for g in groups if sum(roles[i] not in (None, "street") for i in g) > 1]
     for g in multi:
         planner.place(g)
@@ -307,11 +328,13 @@ def plan_addresses(run: "DocRewrite", surrogate_actions: frozenset[str] = frozen
 
 def record_agrees(parts: Sequence[tuple[str, str]], locale: str) -> bool:
     """Whether one record of the locale's table holds every (role, value) part (a postcode by
-    its stem); parts that are streets are ignored."""
+    its stem, a name part under any of the record's names); parts that are streets are ignored."""
     parts = [(r, v) for r, v in parts if r != "street"]
     for rec in address_records(locale):
-        if all((v.replace(" ", "").startswith(rec.postcode) if r == "postcode"
-                else norm_key(rec.value(r)) == norm_key(v)) and rec.value(r) for r, v in parts):
+        names = {norm_key(x) for x in (rec.city, rec.state, rec.abbr, rec.region) if x}
+        # a name part may be read as another role ("Albacete" is a city and a province)
+        if all(v.replace(" ", "").startswith(rec.postcode) if r == "postcode" else norm_key(v) in names
+               for r, v in parts):
             return True
     return False
 

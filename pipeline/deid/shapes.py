@@ -85,13 +85,16 @@ def common_word(word: str, locale: str, zipf: float = COMMON_ZIPF) -> bool:
 
 
 def _capitalised(token: str) -> bool:
-    """"Smith", "SMITH", "McDonald", "O'Brien", "Fernández-Cid": each piece capitalised."""
+    """"Smith", "SMITH", "McDonald", "O'Brien", "Fernández-Cid", "Ji-ho": the first piece
+    capitalised, the others capitalised or (after a hyphen) lower case."""
     letters = token.rstrip(".")
     if not letters:
         return False
     if letters.isupper() or re.match(r"^(?:Mc|Mac|O'|D')", letters):
         return letters[0].isupper()
-    return all(p[:1].isupper() and p[1:] == p[1:].lower() for p in re.split(r"['\u2019-]", letters) if p)
+    first, *rest = [p for p in re.split(r"['\u2019-]", letters) if p] or [""]
+    return (first[:1].isupper() and first[1:] == first[1:].lower()
+            and all(p == p.lower() or (p[:1].isupper() and p[1:] == p[1:].lower()) for p in rest))
 
 
 def _proper_words(value: str, locale: str, *, allowed: frozenset[str] = frozenset(), zipf: float = COMMON_ZIPF) -> bool:
