@@ -30,16 +30,30 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
+from pipeline.deid.address_table import AddressRecord, address_records
+from pipeline.deid.context import SurrogateContext
 from pipeline.deid.keys import choose, keyed_stream
 from pipeline.deid.normalize import norm_key
+from pipeline.deid.profile import Profile
+from pipeline.deid.shapes import listed, zip_code
 from pipeline.deid.surrogate_kit import _list_case
 from pipeline.deid.surrogates import generator_name
-from pipeline.locales import LOCALES_DIR
 
-if TYPE_CHECKING:      # the operators' document type; imported only for annotations (no circle)
-    from pipeline.deid.operators.base import DocRewrite
+
+class AddressRun(Protocol):
+    """What the plan reads of the document being rewritten (the operators' ``DocRewrite``)."""
+
+    text: str
+    spans: Sequence
+    originals: Sequence
+    profile: Profile
+    ctx: object
+    patient_id: str
+    locale: str
+
+    def surrogate_context(self, category: str, type_: str) -> SurrogateContext: ...
 
 ROLES = ("city", "state", "abbr", "region", "postcode")
 #: the generators whose spans are address parts (``street`` only links a group)
@@ -51,37 +65,6 @@ ADDRESS_LABELS = re.compile(
 _POSTCODE = re.compile(r"\d[\d \-]*\d")
 _GAP = re.compile(r"[\s,.;:()\-\u2013/]*")
 MAX_GAP = 40
-
-
-@dataclass(frozen=True)
-class AddressRecord:
-    """One row of a locale's address table; ``postcode`` is a stem (its leading digits)."""
-
-    city: str
-    state: str
-    abbr: str
-    region: str
-    postcode: str
-
-    def value(self, role: str) -> str:
-        return getattr(self, role)
-
-
-@lru_cache(maxsize=None)
-def address_records(locale: str) -> tuple[AddressRecord, ...]:
-    """The locale's address table (empty when it ships none)."""
-    if not locale.replace("_", "").replace("-", "").isalnum():
-        return ()
-    p = LOCALES_DIR / locale / "addresses.tsv"
-    if not p.is_file():
-        return ()
-    out = []
-    for line in p.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        f = [x.strip() for x in line.split("\t")] + [""] * 5
-        out.append(AddressRecord(*f[:5]))
-    return tuple(out)
 
 
 @lru_cache(maxsize=None)
@@ -110,7 +93,6 @@ def address_role(generator: str | None, core: str, locale: str, states: frozense
         # only digits and separators: anything else (a word in the span) takes the generator's
         # own re-drawing, which replaces letters too
         # and only a postcode of the locale's shape (a foreign "3400" keeps the digit re-drawing)
-        from pipeline.deid.shapes import zip_code
         return "postcode" if _POSTCODE.fullmatch(core) and zip_code(core, locale) else None
     if generator == "zip":
         return None
@@ -194,7 +176,7 @@ def postcode_from(stem: str, original: str, stream_key: Callable[[int], list[int
 class _Planner:
     """One document's address plan, built group by group (the groups of several parts first)."""
 
-    def __init__(self, run: "DocRewrite", surrogate_actions: frozenset[str]):
+    def __init__(self, run: AddressRun, surrogate_actions: frozenset[str]):
         self.run = run
         self.records = address_records(run.locale)
         self.fixed: dict[tuple[str, str], str] = {}
@@ -296,7 +278,7 @@ def second_places(parts: Sequence["_Part | None"], group: Sequence[int]) -> None
             p.role = "state"
 
 
-def plan_addresses(run: "DocRewrite", surrogate_actions: frozenset[str] = frozenset({"replace", "paraphrase"})
+def plan_addresses(run: AddressRun, surrogate_actions: frozenset[str] = frozenset({"replace", "paraphrase"})
                    ) -> AddressPlan:
     """The address parts of one document and the surrogates they take (see the module text)."""
     planner = _Planner(run, surrogate_actions)
@@ -342,7 +324,6 @@ def record_agrees(parts: Sequence[tuple[str, str]], locale: str) -> bool:
 def address_checks(text: str, spans: Sequence, locale: str) -> list[bool]:
     """For each address of several parts in ``text`` (its ``spans``, output offsets), whether
     they agree (:func:`record_agrees`); what ``benchmarks/surrogate_quality.py`` and the tests count."""
-    from pipeline.deid.shapes import listed
     states = listed(locale, "states") | listed(locale, "provinces")
     countries = listed(locale, "countries")
     ordered = sorted(spans, key=lambda s: (s.start, s.end))

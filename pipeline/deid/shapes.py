@@ -22,6 +22,7 @@ import re
 from functools import lru_cache
 from typing import Callable
 
+from pipeline.deid.address_table import address_records
 from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, norm_key, strip_accents
 from pipeline.deid.surrogate_kit import ADDRESS_WORDS, PHONE_WORDS
 from pipeline.deid.value_words import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS
@@ -298,7 +299,6 @@ def department(value: str, locale: str) -> bool:
 def city(value: str, locale: str) -> bool:
     if _listed_or(value, locale, "cities"):
         return True
-    from pipeline.deid.addresses import address_records
     if norm_key(value) in {norm_key(r.city) for r in address_records(locale)}:
         return True
     return _proper_words(value, locale)
@@ -309,7 +309,6 @@ def state(value: str, locale: str) -> bool:
     """A state, province or region of the locale (a closed list: the shipped one and the address table's)."""
     if _listed_or(value.rstrip("."), locale, "states", "provinces"):
         return True
-    from pipeline.deid.addresses import address_records
     k = norm_key(value.rstrip("."))
     return any(k in (norm_key(r.state), norm_key(r.abbr), norm_key(r.region)) for r in address_records(locale))
 
