@@ -43,3 +43,11 @@ def address_records(locale: str) -> tuple[AddressRecord, ...]:
         f = [x.strip() for x in line.split("\t")] + [""] * 5
         out.append(AddressRecord(*f[:5]))
     return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def address_entries(locale: str) -> tuple[str, ...]:
+    """Every name and postcode stem of the table: public values, like the entries of a list
+    (the keyed set of a project's values does not refuse them)."""
+    return tuple(sorted({v for r in address_records(locale) for v in (r.city, r.state, r.abbr, r.region, r.postcode)
+                         if v}))
