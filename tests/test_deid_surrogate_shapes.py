@@ -125,12 +125,17 @@ def test_which_gaps_join_two_address_parts(gap, ok):
 PROF_NOTE = "John Doe, a retired librarian, lives alone.\n"
 
 
-@pytest.mark.parametrize("name", ["replace", "paraphrase"])
+@pytest.mark.parametrize("name", ["replace", "paraphrase", "paraphrase+model"])
 def test_a_profession_spanned_in_pieces_becomes_one_profession(name):
-    """ "retired" and "librarian" spanned apart (as a model did) are one value: one entry out."""
+    """ "retired" and "librarian" spanned apart (as a model did) are one value: one entry out;
+    with a model, one slot whose fill must be one profession (the stub's names are not: the
+    list surrogate, counted as ``shape``)."""
     pieces = [("John Doe", "NAME", "PATIENT"), ("retired", "PROFESSION", "PROFESSION"),
               ("librarian", "PROFESSION", "PROFESSION")]
-    r = _run(PROF_NOTE, pieces, PROFILES[name], "en")
+    model = GoodShapes() if name.endswith("+model") else None
+    r = _run(PROF_NOTE, pieces, PROFILES[name.split("+")[0]], "en", infiller=model)
+    if model is not None:
+        assert r.paraphrase_fallbacks == {"shape": 1} and r.paraphrased == 1     # the name infilled
     assert r.leaks == []
     prof = [(s, a) for s, a in zip(r.spans, r.actions) if s.category == "PROFESSION"]
     assert len(prof) == 1

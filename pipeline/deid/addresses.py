@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Callable, Protocol, Sequence
 
 from pipeline.deid.address_table import AddressRecord, address_records
-from pipeline.deid.context import SurrogateContext
+from pipeline.deid.context import DeidContext, SurrogateContext
 from pipeline.deid.keys import choose, keyed_stream
 from pipeline.deid.normalize import norm_key
 from pipeline.deid.profile import Profile
@@ -49,7 +49,7 @@ class AddressRun(Protocol):
     spans: Sequence
     originals: Sequence
     profile: Profile
-    ctx: object
+    ctx: DeidContext
     patient_id: str
     locale: str
 
