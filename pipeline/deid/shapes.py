@@ -144,9 +144,12 @@ def person_name(value: str, locale: str) -> bool:
     return names > 0
 
 
-PROFESSION_SUFFIXES = ("er", "or", "ist", "ian", "ant", "ent", "man", "woman", "ary", "eer", "ive", "ic", "ect",
-                       "ero", "era", "ista", "ora", "ante", "ente", "ico", "ica", "ario", "aria", "ado", "ada",
-                       "ino", "ina", "ogo", "oga", "ta", "or", "iz")
+#: how the last word of a profession ends, per language ("fisherman", "librarian"; "pintora", "actriz")
+PROFESSION_SUFFIXES = {
+    "en": ("er", "or", "ist", "ian", "ant", "ent", "man", "woman", "ary", "eer", "ive", "ic", "ect", "ess"),
+    "es": ("ero", "era", "ista", "or", "ora", "ante", "ente", "ico", "ica", "ario", "aria", "ado", "ada", "ino",
+           "ina", "ogo", "oga", "triz", "eta"),
+}
 
 
 @register_shape("profession")
@@ -165,9 +168,10 @@ def profession(value: str, locale: str) -> bool:
         return False
     folded = [strip_accents(w).lower() for w in words]
     last = folded[-1]
-    if any(len(w) >= 4 and w.endswith(PROFESSION_SUFFIXES) for w in folded[:-1]):
+    ends = PROFESSION_SUFFIXES.get(locale[:2], PROFESSION_SUFFIXES["en"])
+    if any(len(w) >= 4 and w.endswith(ends) for w in folded[:-1]):
         return False
-    return last not in FUNCTION_WORDS and len(last) >= 4 and last.endswith(PROFESSION_SUFFIXES)
+    return last not in FUNCTION_WORDS and len(last) >= 4 and last.endswith(ends)
 
 
 # -- contacts and codes -------------------------------------------------------------------------------
