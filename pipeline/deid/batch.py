@@ -127,6 +127,14 @@ def fallback_note(fallbacks: dict[str, int]) -> str:
     if n:
         parts.append(f"{n} infill{'s' if n != 1 else ''} held a real value of the project and "
                      f"{'were' if n != 1 else 'was'} replaced by list surrogates")
+    n = int(fallbacks.get("shape", 0))
+    if n:
+        parts.append(f"{n} infill{'s' if n != 1 else ''} lacked the shape of {'their' if n != 1 else 'its'} "
+                     f"type and {'were' if n != 1 else 'was'} replaced by list surrogates")
+    n = int(fallbacks.get("address", 0))
+    if n:
+        parts.append(f"{n} address part{'s' if n != 1 else ''} took {'their' if n != 1 else 'its'} "
+                     f"address's list surrogate, so that city, state and postcode agree")
     return "; ".join(parts)
 
 

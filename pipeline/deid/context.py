@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterable
 
+from pipeline.deid.address_table import address_entries
 from pipeline.deid.builtin_lists import BUILTIN_LISTS
 from pipeline.deid.dates import is_partial_date
 from pipeline.deid.keys import keyed_bytes, keyed_int, keyed_offset
@@ -126,10 +127,12 @@ class DeidContext:
         return self._derived[key]
 
     def public_entries(self, locale: str) -> frozenset[str]:
-        """Normalised entries of the locale's public surrogate lists (cached per context)."""
+        """Normalised entries of the locale's public surrogate lists and of its address table
+        (a city, a state, a postcode stem: :mod:`pipeline.deid.address_table`), cached per context."""
         key = (locale, "*", "public-entries")
         if key not in self._derived:
-            self._derived[key] = public_entries([self.lookup(locale, name) for name in PUBLIC_LISTS])
+            self._derived[key] = public_entries([*(self.lookup(locale, name) for name in PUBLIC_LISTS),
+                                                 address_entries(locale)])
         return self._derived[key]  # type: ignore[return-value]
 
     def project_value_hits(self, text: str, locale: str, category: str = "") -> list[tuple[int, int]]:

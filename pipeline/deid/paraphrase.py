@@ -5,7 +5,8 @@ span it ranks the pieces that could stand there in this context. Everything that
 result a safe surrogate is decided here, in pure code, so it can be tested with a stub:
 
 * **shape** (:func:`plan_slots`): the original is cut into letter runs, digits and what lies
-  between (spaces, hyphens, ``@``, ``/``...), which stays. Each name part becomes one name-like
+  between (spaces, hyphens, ``@``, ``/``...), which stays; a profession is one slot, whatever
+  its words (one profession in, one out). Each name part becomes one name-like
   word with the original part's case; each digit one digit (same length and layout, and never
   the original digit at that position); each letter of a code one letter; titles, particles and
   format words ("Dr.", "de", "Calle", "ext", "gmail", "com") stay as they are. Dates and ages
@@ -51,8 +52,14 @@ SLOT_KINDS = ("name", "word", "ascii", "initial", "letter", "digit")
 #: no part a model could fill (only format words, an IP address); nothing the model proposed
 #: passed the checks; the fill was, or held, a real PHI value of the project (the gate of
 #: :mod:`pipeline.deid.operators.paraphrase`).
+#: ``shape``: every fill the model proposed lacked the shape of its type
+#: (:mod:`pipeline.deid.shapes`: a name of common words, an e-mail of "date.with@showed.com");
+#: ``address``: the span is a part of an address whose parts are drawn together from one record
+#: (:mod:`pipeline.deid.addresses`), so that city, state and postcode agree.
 PROJECT_VALUE = "project_value"
-FALLBACK_REASONS = ("no_model", "no_slot", "no_candidate", PROJECT_VALUE)
+SHAPE = "shape"
+ADDRESS = "address"
+FALLBACK_REASONS = ("no_model", "no_slot", "no_candidate", PROJECT_VALUE, SHAPE, ADDRESS)
 TOP_K = 32              # candidates per slot the model returns
 DRAW_FROM = 8           # of which the best this many (after the checks) are drawn from
 ATTEMPTS = 8            # whole-span draws before giving up on a span
@@ -186,6 +193,11 @@ def plan_slots(core: str, category: str, type_: str, generator: str | None) -> S
     type is not paraphrased: dates, ages, IP addresses)."""
     if generator in NOT_PARAPHRASED or (generator in ("net_address", "ip") and _IPV4.match(core.strip())):
         return None
+    if generator == "profession":
+        # one profession, one word: "retired librarian" -> "teacher", never a word per word
+        if not _RUN.search(core) or core.isdigit():
+            return None
+        return SlotPlan(core, (("slot", "word"),), (Slot(0, len(core), "word", core),))
     runs = list(_RUN.finditer(core))
     at = core.find("@")
     kinds = [_kind_of_run(m.group(), generator, after_at=0 <= at < m.start()) for m in runs]

@@ -16,6 +16,8 @@ computed from the same cleaned spans, does not then ask for a label to be gone.
   ordinary words are dropped: "5530017⏎Admitted" keeps "5530017" and "Admitted" stays as
   written. A span a person drew keeps every piece ("Calle Mayor 5⏎Madrid" is one address on two
   lines): de-identification never leaves a character people marked as PHI.
+* :func:`join_one_value_spans`: "retired" and "librarian" spanned apart are one profession and
+  get one surrogate, not two entries side by side.
 * :func:`drop_field_labels`: a piece that is exactly a field label (``"SSN"``, ``"MRN:"``) is
   dropped; a piece that starts with one followed by ``:``/``.``/``#`` (or by blanks and a
   number: "Phone 617 555 0142") is trimmed to what follows ("Tel Aviv" stays a place).
@@ -126,7 +128,36 @@ def drop_field_labels(text: str, spans: Iterable[Span]) -> list[Span]:
     return out
 
 
+#: categories whose value is one thing however many words it takes: side-by-side spans of one
+#: of them are one value ("retired" + "librarian" drawn apart read "factory worker fisherman")
+ONE_VALUE_CATEGORIES = frozenset({"PROFESSION"})
+
+
+def join_one_value_spans(text: str, spans: Iterable[Span]) -> list[Span]:
+    """Spans of a :data:`ONE_VALUE_CATEGORIES` category separated only by blanks on one line
+    become one span (the first one's type and source), so the value gets one surrogate.
+
+    >>> text = "a retired librarian, 70"
+    >>> [text[s.start:s.end] for s in join_one_value_spans(text, [Span("d", 2, 9, "PROFESSION", "PROFESSION"),
+    ...                                                          Span("d", 10, 19, "PROFESSION", "PROFESSION")])]
+    ['retired librarian']
+    """
+    spans = list(spans)
+    out: list[Span] = []
+    joined = False
+    for s in sorted(spans, key=lambda x: (x.start, x.end)):
+        prev = out[-1] if out else None
+        if (prev is not None and s.category in ONE_VALUE_CATEGORIES and prev.category == s.category
+                and prev.end <= s.start and text[prev.end:s.start].strip(" \t") == ""):
+            out[-1] = prev.with_(end=max(prev.end, s.end))
+            joined = True
+            continue
+        out.append(s)
+    return out if joined else spans         # nothing joined: the spans as given, in their order
+
+
 def clean_spans(text: str, spans: Sequence[Span]) -> list[Span]:
     """Spans split at line breaks, then without field labels (in this order: a label sits at the
-    start of its line, so it is found once the span before it on the line above is cut off)."""
-    return drop_field_labels(text, split_at_line_breaks(text, spans))
+    start of its line, so it is found once the span before it on the line above is cut off),
+    then side-by-side pieces of one profession joined (:func:`join_one_value_spans`)."""
+    return join_one_value_spans(text, drop_field_labels(text, split_at_line_breaks(text, spans)))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
+from pipeline.deid.addresses import AddressPlan
 from pipeline.deid.ages import OVER_MAX
 from pipeline.deid.context import DeidContext, DocState, Original, SurrogateContext
 from pipeline.deid.normalize import norm_key
@@ -28,7 +29,9 @@ class DocRewrite:
 
     ``spans[i]`` (input offsets, overlaps resolved) has the value ``originals[i]``; ``state``
     holds the values a surrogate must avoid (the note's and the patient's); ``paraphrase`` is
-    filled once per document by the ``paraphrase`` operator's preparation (one model call)."""
+    filled once per document by the ``paraphrase`` operator's preparation (one model call);
+    ``addresses`` by the ``replace`` operator's (the parts of each address drawn together,
+    :mod:`pipeline.deid.addresses`)."""
 
     text: str
     spans: Sequence[Span]
@@ -39,6 +42,7 @@ class DocRewrite:
     patient_id: str
     locale: str
     paraphrase: ParaphraseOutcome = field(default_factory=ParaphraseOutcome)
+    addresses: AddressPlan = field(default_factory=AddressPlan)
 
     def surrogate_context(self, category: str, type_: str) -> SurrogateContext:
         """What a generator of this category and type needs (the secret, the patient, the values to avoid)."""

@@ -4,7 +4,11 @@ infills in the note's context (:mod:`pipeline.deid.paraphrase`).
 The model is called once per document (:func:`prepare`, before any span); a span it could not
 fill gets the list surrogate of ``replace`` instead, recorded as ``replace`` and counted by
 reason in the run's ``paraphrase_fallbacks``; so does a fill that is, or contains, a real PHI
-value of the project (:func:`gate_project_values`, reason ``project_value``)."""
+value of the project (:func:`gate_project_values`, reason ``project_value``), a span whose fills
+all lacked the shape of its type (:mod:`pipeline.deid.shapes`, reason ``shape``: the draw is
+repeated while a fill fails, and a fill the patient's memory brings back is checked again) and
+a part of an address drawn together with its other parts (:mod:`pipeline.deid.addresses`,
+reason ``address``)."""
 from __future__ import annotations
 
 from typing import Callable
@@ -12,8 +16,10 @@ from typing import Callable
 from pipeline.deid.operators.base import DocRewrite, Outcome, surrogate_outcome
 from pipeline.deid.operators.registry import register
 from pipeline.deid.operators.replace import replace
-from pipeline.deid.paraphrase import (PROJECT_VALUE, ParaphraseOutcome, ParaphraseTarget, PatientMemory, paraphrase_document,
-                                      plan_slots)
+from pipeline.deid.normalize import norm_key
+from pipeline.deid.paraphrase import (ADDRESS, PROJECT_VALUE, SHAPE, ParaphraseOutcome, ParaphraseTarget, PatientMemory,
+                                      paraphrase_document, plan_slots)
+from pipeline.deid.shapes import shape_ok
 from pipeline.deid.surrogates import generator_name
 
 NAME = "paraphrase"
@@ -32,6 +38,9 @@ def prepare(run: DocRewrite) -> None:
     for i, (span, orig) in enumerate(zip(run.spans, run.originals)):
         if run.profile.action_for(span.category, span.type) != NAME:
             continue
+        if i in run.addresses.grouped:
+            out.fallbacks[i] = ADDRESS     # drawn with the other parts of its address
+            continue
         original = orig.text
         core = original.strip()
         lead = len(original) - len(original.lstrip())
@@ -45,8 +54,20 @@ def prepare(run: DocRewrite) -> None:
         return
     ctx = run.ctx
 
+    misshapen: set[tuple[str, str, str]] = set()     # values a fill was refused for its shape
+
     def accept_for(t: ParaphraseTarget) -> Callable[[str], bool]:
-        return run.surrogate_context(t.category, t.type).acceptable(t.plan.core, project_values=False)
+        safe = run.surrogate_context(t.category, t.type).acceptable(t.plan.core, project_values=False)
+        gen = generator_name(t.category, t.type)
+
+        def accept(fill: str) -> bool:
+            if not safe(fill):
+                return False
+            if shape_ok(gen, fill, run.locale):
+                return True
+            misshapen.add((t.category, t.type, norm_key(t.plan.core)))
+            return False
+        return accept
 
     if ctx._paraphrased is None:
         ctx._paraphrased = PatientMemory()
@@ -55,6 +76,9 @@ def prepare(run: DocRewrite) -> None:
                                memory=ctx._paraphrased, real_words=run.state.all_words)  # type: ignore[arg-type]
     out.fills.update(done.fills)
     out.fallbacks.update(done.fallbacks)
+    for t in targets:            # no acceptable fill because every one was misshapen: say so
+        if out.fallbacks.get(t.index) == "no_candidate" and (t.category, t.type, norm_key(t.plan.core)) in misshapen:
+            out.fallbacks[t.index] = SHAPE
     gate_project_values(run, out)
 
 
