@@ -9,6 +9,8 @@ app stays usable meanwhile. Every action checks the lead's right again on the se
 """
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 import streamlit as st
 
@@ -19,7 +21,6 @@ from pipeline.metrics.summaries import models_to_activate, version_rows
 from services import access, detectors, jobs, preannotation
 from services import project_metrics as pm
 from services import training as tj
-from services.settings import models_dir_for
 
 POLL_SECONDS = 2.0
 MEMBER_CHOICES = list(tj.KNOWN_MEMBERS)
@@ -31,7 +32,7 @@ db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
 db_path = str(state.db_path())
 
 st.title("Train")
-st.caption(f"Project: {project.name} · schema {project.schema.name} · models in {models_dir_for(project, state.db_path())}")
+st.caption(f"Project: {project.name} · schema {project.schema.name}")
 C.show_flash()
 
 
@@ -63,6 +64,24 @@ def version_table(rows: list[dict]):
                           "Missed / 1000 tokens": r.get("fn_per_1000"),
                           "Dev documents": r.get("dev_documents"), "Members": r.get("members") or "-"}
                          for r in rows])
+
+
+VERSION_KEY = "train.version"
+SEEN_KEY = "train.versions_seen"
+
+
+def pick_version(versions, active) -> None:
+    """Preselect in the version picker what a lead wants to look at: the newest version worth
+    activating (trained after the active one) when the page first opens or a version appears
+    that it had not shown (a training job just ended), else keep the lead's choice."""
+    ids = [v.id for v in versions]
+    seen = st.session_state.get(SEEN_KEY)
+    st.session_state[SEEN_KEY] = ids
+    new = seen is None or any(i not in seen for i in ids)
+    if not new and st.session_state.get(VERSION_KEY) in ids:
+        return
+    candidates = sorted(models_to_activate(versions), key=lambda v: v.id, reverse=True)
+    st.session_state[VERSION_KEY] = (candidates[0] if candidates else (active or versions[0])).id
 
 
 jobs.fail_stale_jobs(db)
@@ -154,18 +173,22 @@ if not versions:
 else:
     rows = list(reversed(version_rows(versions)))
     st.dataframe(version_table(rows), hide_index=True, key="train.versions", column_config=PRF_COLUMNS)
-    candidates = models_to_activate(versions)
-    default = candidates[0] if candidates else (active or versions[0])
     by_id = {v.id: v for v in versions}
+    pick_version(versions, active)
     chosen_id = st.selectbox(
-        "Version", [v.id for v in versions], index=[v.id for v in versions].index(default.id),
+        "Version", [v.id for v in versions],
         format_func=lambda i: f"{by_id[i].name} · trained {short_date(by_id[i].created_at)}"
         + (" · active" if by_id[i].active else f" · {STATUS_WORDS.get(by_id[i].status, by_id[i].status)}"),
-        key="train.version")
+        key=VERSION_KEY)
     cmp = pm.compare_versions(db, project.id, chosen_id)
     chosen = by_id[chosen_id]
-    st.markdown(f"**{chosen.name}** (dev, held-out gold) next to the active version "
-                f"**{active.name if active else '- none -'}**")
+    if chosen.active:   # a version next to itself says nothing: its own figures, and what to choose
+        st.markdown(f"**{chosen.name}** is the active version (dev, held-out gold). Choose another version "
+                    "above to see it next to this one.")
+        cmp = dataclasses.replace(cmp, rows=[])
+    else:
+        st.markdown(f"**{chosen.name}** (dev, held-out gold) next to the active version "
+                    f"**{active.name if active else '- none -'}**")
     target = (chosen.config or {}).get("target_recall")
     st.caption("Strict micro scores on the held-out dev split at the version's operating point: per-type "
                "thresholds tuned for recall" + (f" ≥ {float(target):g}" if target is not None else "")
