@@ -16,7 +16,8 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
-from dashboard.figures import category_prf_bars, short_date, training_history
+from dashboard.figures import category_prf_bars, training_history
+from dashboard.when import local_time
 from pipeline.metrics.summaries import models_to_activate, version_rows
 from services import access, detectors, jobs, preannotation
 from services import project_metrics as pm
@@ -56,7 +57,7 @@ def history_chart(job) -> None:
 
 def version_table(rows: list[dict]):
     """Model versions for people: words for headers and states, minutes for times, 3 decimals."""
-    return pd.DataFrame([{"Version": r["name"], "Trained": short_date(r["created_at"]),
+    return pd.DataFrame([{"Version": r["name"], "Trained": local_time(r["created_at"]),
                           "Status": "active" if r["active"] else STATUS_WORDS.get(r["status"], r["status"]),
                           "Precision": r["precision"], "Recall": r["recall"], "F1": r["f1"],
                           "Span recall": r.get("span_recall"), "Char precision": r.get("char_precision"),
@@ -177,7 +178,7 @@ else:
     pick_version(versions, active)
     chosen_id = st.selectbox(
         "Version", [v.id for v in versions],
-        format_func=lambda i: f"{by_id[i].name} · trained {short_date(by_id[i].created_at)}"
+        format_func=lambda i: f"{by_id[i].name} · trained {local_time(by_id[i].created_at)}"
         + (" · active" if by_id[i].active else f" · {STATUS_WORDS.get(by_id[i].status, by_id[i].status)}"),
         key=VERSION_KEY)
     cmp = pm.compare_versions(db, project.id, chosen_id)
@@ -259,13 +260,13 @@ failed = [j for j in recent if j.status == "failed"]
 if failed:
     st.markdown("**Failed jobs**")
     st.dataframe(pd.DataFrame([{"Job": j.id, "Kind": jobs.KIND_WORDS.get(j.kind, j.kind),
-                                "Started by": j.created_by or "-", "Finished": short_date(j.finished_at),
+                                "Started by": j.created_by or "-", "Finished": local_time(j.finished_at),
                                 "Reason": jobs.describe_result(j)} for j in failed]), hide_index=True, key="train.failed")
 done = [j for j in recent if j.status == "done"]
 if done:
     st.markdown("**Finished jobs**")
     st.dataframe(pd.DataFrame([{"Job": j.id, "Kind": jobs.KIND_WORDS.get(j.kind, j.kind),
-                                "Started by": j.created_by or "-", "Finished": short_date(j.finished_at),
+                                "Started by": j.created_by or "-", "Finished": local_time(j.finished_at),
                                 "Result": jobs.describe_result(j)} for j in done]), hide_index=True, key="train.done")
 if not recent:
     st.caption("No jobs yet.")
