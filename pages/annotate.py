@@ -142,6 +142,15 @@ if work.notice:  # e.g. "your spans now build on version 3" from the panel: said
 # "next" and "finish & next": the next unfinished note in the queue's order (never a finished one
 # while unfinished ones wait); "previous" steps back through the queue as shown, finished or not
 before = neighbours(order, doc_id)[0]
+
+
+def _next_unfinished() -> int | None:
+    """Read when the action comes (a note may have been finished in another tab meanwhile); this
+    thread's connection, as an action can run in the editor fragment's own thread."""
+    fresh = queues.load_queue(state.get_db(), user.username, project.id, settings.queue_order, settings.queue_seed)
+    return next_open(order, doc_id, done={a.doc_id for a in fresh if a.status == "finished"})
+
+
 after = next_open(order, doc_id, done={d for d, a in by_id.items() if a.status == "finished"})
 
 
@@ -170,6 +179,7 @@ def _take(value: E.EditorValue) -> None:
         _notify(" ".join(checked.messages(text)), "warn")
     refused = ops.finish_refusal(work.current, require_decided=settings.require_decided) \
         if value.name == "finish" else None
+    target = _next_unfinished() if value.name in ("finish", "next") else None
     left_open = ops.open_suggestions(work.current)
     left_words = (f" {left_open} suggestion{'s were' if left_open != 1 else ' was'} left open: not counted as "
                   "yours.") if left_open else ""
@@ -179,15 +189,15 @@ def _take(value: E.EditorValue) -> None:
         version = _save("finished" if value.name == "finish" else None)
         if version is not None and value.name == "save":
             _notify(f"Saved (version {version}).", "success")
-        elif version is not None and after is not None:
-            st.session_state[DOC_KEY] = after
+        elif version is not None and target is not None:
+            st.session_state[DOC_KEY] = target
             _notify(f"Finished {doc.name} (version {version}); this is the next unfinished document of your queue."
                     + left_words, "success")
         elif version is not None:
             _notify(f"Saved as finished (version {version}). No other document of your queue is unfinished."
                     + left_words, "success")
     else:
-        E.follow(value, before=before, after=after, doc_key=DOC_KEY)
+        E.follow(value, before=before, after=target, doc_key=DOC_KEY)
     if value.name is not None or checked.changed:
         st.rerun()
 

@@ -155,6 +155,13 @@ if work.notice:  # e.g. "your spans now build on version 3" from the panel: said
 # "previous" steps back through the queue as shown, settled or not
 before = neighbours(order, doc_id)[0]
 after = next_open(order, doc_id, settled)
+
+
+def _next_unsettled() -> int | None:
+    """Read when the action comes (another reviewer may have settled one meanwhile), on this
+    thread's connection (an action can run in the editor fragment's own thread)."""
+    fresh = review.review_queue(state.get_db(), project.id, awaiting_only=False)
+    return next_open(order, doc_id, {i.doc_id for i in fresh if i.gold_status == "finished"})
 per_disagreement = [adj.disagreement_spans(d, layers) for d in found]
 
 
@@ -186,16 +193,17 @@ def _take(value: E.EditorValue) -> None:
         _notify(" ".join(checked.messages(text)), "warn")
     if value.name in ("save", "save_next", "finish"):
         version = _save_gold(st.session_state.get(decided_key, []))
+        target = _next_unsettled() if version is not None and value.name != "save" else None
         if version is not None and value.name == "save":
             _notify(f"Gold saved (version {version}).", "success")
-        elif version is not None and after is not None:
-            st.session_state[DOC_KEY] = after
+        elif version is not None and target is not None:
+            st.session_state[DOC_KEY] = target
             _notify(f"Gold of {doc.name} saved (version {version}); this is the next document awaiting "
                     "adjudication.", "success")
         elif version is not None:
             _notify(f"Gold saved (version {version}). No other document awaits adjudication.", "success")
     else:
-        E.follow(value, before=before, after=after, doc_key=DOC_KEY)
+        E.follow(value, before=before, after=_next_unsettled() if value.name == "next" else None, doc_key=DOC_KEY)
     if value.name is not None or checked.changed:
         st.rerun()
 
