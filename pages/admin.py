@@ -17,7 +17,7 @@ import streamlit as st
 from dashboard import components as C
 from dashboard import state
 from dashboard.when import local_time
-from pipeline.annotation.queue import QUEUE_ORDERS
+from pipeline.annotation.queue import QUEUE_ORDER_WORDS, QUEUE_ORDERS
 from pipeline.deid.profile import SHIFTABLE, Profile
 from pipeline.errors import FormatError
 from pipeline.formats import READERS
@@ -306,6 +306,7 @@ if project is not None:
         with st.form("admin.settings"):
             st.caption(f"Settings as of version {started_from} of the project.")
             order = st.selectbox("Queue order", QUEUE_ORDERS, key="admin.queue_order",
+                                 format_func=lambda o: QUEUE_ORDER_WORDS.get(o, o),
                                  help="assigned: as assigned; random: shuffled per annotator; uncertain: "
                                       "documents whose suggestions sit nearest the model's thresholds first")
             q_seed = st.number_input("Random order seed", step=1, key="admin.queue_seed")

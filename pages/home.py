@@ -5,10 +5,9 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
+from pipeline.annotation.queue import QUEUE_ORDER_WORDS
 from pipeline.metrics.summaries import FEW_NOTES, headline_f1
 from services import access, jobs, queues, review, worklists
-
-ORDER_WORDS = {"assigned": "as assigned", "random": "shuffled", "uncertain": "least certain suggestions first"}
 
 ctx = state.page_context("view_project")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -60,7 +59,7 @@ if access.can(user, "annotate"):
     if queue:
         did_something = True
         st.markdown(f"**Your queue:** {len(todo)} to do, {len(queue) - len(todo)} finished "
-                    f"(order: {ORDER_WORDS.get(settings.queue_order, settings.queue_order)}).")
+                    f"(order: {QUEUE_ORDER_WORDS.get(settings.queue_order, settings.queue_order)}).")
         for a in todo[:8]:
             c1, c2 = st.columns([4, 1])
             c1.write(f"{a.doc_name} · {a.status.replace('_', ' ')}")

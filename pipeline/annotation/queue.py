@@ -22,6 +22,9 @@ from typing import Any, Collection, Mapping, Sequence
 from pipeline.spans import Span
 
 QUEUE_ORDERS = ("assigned", "random", "uncertain")
+#: The orders as the pages say them.
+QUEUE_ORDER_WORDS = {"assigned": "as assigned", "random": "shuffled per annotator",
+                     "uncertain": "least certain suggestions first"}
 DEFAULT_THRESHOLD = 0.5
 
 
