@@ -29,6 +29,16 @@ def _queue(app, user="ana") -> list[int]:
         return [a.doc_id for a in queues.load_queue(db, user, app.project_id)]
 
 
+def _open_address(app, user: str, role: str, page: str, doc_id: int):
+    """A new session (a reload, a link) opening ``pages/<page>.py?doc=<doc_id>``."""
+    at = new_app(app)
+    sign_in(at, app, user, role)
+    at.run()
+    at.switch_page(f"pages/{page}.py")
+    at.query_params["doc"] = str(doc_id)
+    return at.run()
+
+
 def _finish_elsewhere(app, doc_id: int, user: str = "ana") -> None:
     """The annotator finishes ``doc_id`` in another tab (the page's queue as shown keeps it)."""
     with store.connect(app.db_path) as db:
@@ -51,12 +61,7 @@ def test_annotate_names_the_note_in_the_address_and_a_reload_opens_it(demo_app):
     assert at.query_params["doc"] == str(ids[3])
 
     # a reload is a new session with the same address: the same note, not the queue's first
-    again = new_app(demo_app)
-    sign_in(again, demo_app, "ana")
-    again.run()
-    again.switch_page("pages/annotate.py")
-    again.query_params["doc"] = str(ids[3])
-    again.run()
+    again = _open_address(demo_app, "ana", "annotator", "annotate", ids[3])
     assert not errors(again)
     assert again.session_state["annotate.doc_id"] == ids[3] and shown(again)["token"].startswith(f"{ids[3]}.")
 
@@ -121,12 +126,7 @@ def _settle(at, app, doc_id: int, *, action: str = "save_next", seq: int = 2) ->
 
 def test_review_honours_and_writes_the_address(demo_app):
     docs = _review_docs(demo_app)
-    at = new_app(demo_app)
-    sign_in(at, demo_app, "rita", "reviewer")
-    at.run()
-    at.switch_page("pages/review.py")
-    at.query_params["doc"] = str(docs[1])
-    at.run()
+    at = _open_address(demo_app, "rita", "reviewer", "review", docs[1])
     assert not errors(at)
     assert at.session_state["review.doc_id"] == docs[1] and shown(at)["token"].startswith(f"{docs[1]}.")
     at.selectbox(key="review.pick").set_value(docs[0]).run()
@@ -162,12 +162,7 @@ def test_a_settled_disagreement_is_reopened_audited_and_stays_open_after_a_reloa
                                                      "kind": found[0].kind, "gold_version": 1}
 
     # a reload (new session, same address): the reopened disagreement is still open
-    again = new_app(demo_app)
-    sign_in(again, demo_app, "rita", "reviewer")
-    again.run()
-    again.switch_page("pages/review.py")
-    again.query_params["doc"] = str(doc_id)
-    again.run()
+    again = _open_address(demo_app, "rita", "reviewer", "review", doc_id)
     data = shown(again)
     assert again.session_state["review.doc_id"] == doc_id
     assert data["disagreements"][0]["choice"] is None and all(d["choice"] for d in data["disagreements"][1:])
@@ -203,16 +198,20 @@ def test_review_next_skips_documents_settled_meanwhile(demo_app):
 # --------------------------------------------------------------------------- Train, Home, Admin, Metrics
 
 
-def _metrics(f1: float, dev_docs: int) -> dict:
+def _version(app, folder, name: str, f1: float, dev_docs: int, *, activate: bool = True) -> int:
+    """A model version evaluated on ``dev_docs`` held-out notes (a training job's result)."""
     prf = {"precision": f1, "recall": f1, "f1": f1}
-    return {"strict": {"micro": prf, "per_category": {"NAME": {**prf, "support": 12}}},
-            "evaluated_on": {"documents": dev_docs}}
+    metrics = {"strict": {"micro": prf, "per_category": {"NAME": {**prf, "support": 12}}},
+               "evaluated_on": {"documents": dev_docs}}
+    with store.connect(app.db_path) as db:
+        v = store.add_model_version(db, app.project_id, name, str(folder / name), metrics=metrics)
+        if activate:
+            store.activate_model(db, v, user=LEAD)
+    return v
 
 
 def test_train_preselects_a_new_version_and_does_not_compare_the_active_one_with_itself(demo_app, tmp_path):
-    with store.connect(demo_app.db_path) as db:
-        v1 = store.add_model_version(db, demo_app.project_id, "v-one", str(tmp_path / "v1"), metrics=_metrics(0.8, 40))
-        store.activate_model(db, v1, user=LEAD)
+    v1 = _version(demo_app, tmp_path, "v-one", 0.8, 40)
     at = new_app(demo_app)
     sign_in(at, demo_app, LEAD, "lead")
     open_page(at, "train")
@@ -220,8 +219,7 @@ def test_train_preselects_a_new_version_and_does_not_compare_the_active_one_with
     assert shows(at, "is the active version") and not any("Δ F1" in df.value.columns for df in at.dataframe)
     assert not any(str(demo_app.db_path.parent) in c.value for c in at.caption)   # no server path
     assert not ISO.search(" ".join(str(v) for df in at.dataframe for v in df.value.get("Trained", [])))
-    with store.connect(demo_app.db_path) as db:           # a training job just added a version
-        v2 = store.add_model_version(db, demo_app.project_id, "v-two", str(tmp_path / "v2"), metrics=_metrics(0.9, 40))
+    v2 = _version(demo_app, tmp_path, "v-two", 0.9, 40, activate=False)   # a training job just added it
     at.run()
     assert at.selectbox(key="train.version").value == v2
     assert shows(at, "next to the active version") and any("Δ F1" in df.value.columns for df in at.dataframe)
@@ -231,18 +229,14 @@ def test_train_preselects_a_new_version_and_does_not_compare_the_active_one_with
 
 
 def test_home_says_how_many_held_out_notes_the_f1_rests_on(demo_app, tmp_path):
-    with store.connect(demo_app.db_path) as db:
-        v = store.add_model_version(db, demo_app.project_id, "v-few", str(tmp_path / "v"), metrics=_metrics(0.98, 4))
-        store.activate_model(db, v, user=LEAD)
+    _version(demo_app, tmp_path, "v-few", 0.98, 4)
     at = new_app(demo_app)
     sign_in(at, demo_app, LEAD, "lead")
     at.run()
     assert not errors(at)
     assert any("on 4 held-out notes" in c.value for c in at.caption)
     assert any("rests on 4 held-out notes" in w.value and "fewer than 30" in w.value for w in at.warning)
-    with store.connect(demo_app.db_path) as db:
-        v = store.add_model_version(db, demo_app.project_id, "v-many", str(tmp_path / "w"), metrics=_metrics(0.9, 60))
-        store.activate_model(db, v, user=LEAD)
+    _version(demo_app, tmp_path, "v-many", 0.9, 60)
     at.run()
     assert any("on 60 held-out notes" in c.value for c in at.caption)
     assert not any("held-out notes" in w.value for w in at.warning)

@@ -30,29 +30,18 @@ from services import queues, review  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> bh.BrowserProject:
-    return bh.prepare_db(tmp_path_factory.mktemp("place") / "workbench.db", n_docs=30, seed=7)
-
-
-@pytest.fixture(scope="module")
-def server(project):
-    with bh.running_server(project.db_path) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with bh.browser() as b:
-        yield b
+def app(tmp_path_factory):
+    """The demo project, its server and one chromium for the whole module: (project, server, browser)."""
+    project = bh.prepare_db(tmp_path_factory.mktemp("place") / "workbench.db", n_docs=30, seed=7)
+    with bh.running_server(project.db_path) as server, bh.browser() as chromium:
+        yield project, server, chromium
 
 
 @pytest.fixture
-def page(chromium):
-    p = bh.new_page(chromium, width=1280, height=800)
-    try:
-        yield p
-    finally:
-        p.context.close()
+def page(app):
+    tab = bh.new_page(app[2], width=1280, height=800)
+    yield tab
+    tab.context.close()
 
 
 def _doc_in_url(page) -> int | None:
@@ -85,7 +74,8 @@ def _queue(project, user: str) -> list:
         return queues.load_queue(db, user, project.project_id)
 
 
-def test_annotate_reload_stays_on_the_note_and_next_skips_a_finished_one(project, server, page):
+def test_annotate_reload_stays_on_the_note_and_next_skips_a_finished_one(app, page):
+    project, server, _ = app
     todo = [a.doc_id for a in _queue(project, "ana") if a.status != "finished"]
     assert len(todo) >= 4
     with bh.screenshot_on_failure(page, "place-annotate"):
@@ -131,7 +121,8 @@ def _settled_doc(project) -> tuple[int, list]:
     raise AssertionError("no document with two disagreements in the demo")
 
 
-def test_review_reload_stays_and_a_settled_disagreement_is_reopened(project, server, page):
+def test_review_reload_stays_and_a_settled_disagreement_is_reopened(app, page):
+    project, server, _ = app
     doc_id, found = _settled_doc(project)
     with bh.screenshot_on_failure(page, "place-review"):
         bh.sign_in(page, server.url, bh.LEAD, project.password)
@@ -171,7 +162,8 @@ def test_review_reload_stays_and_a_settled_disagreement_is_reopened(project, ser
         assert gold.version == 2 and gold.status == "finished"
 
 
-def test_admin_stays_on_the_tab_of_an_action_and_after_a_reload(project, server, page):
+def test_admin_stays_on_the_tab_of_an_action_and_after_a_reload(app, page):
+    project, server, _ = app
     with bh.screenshot_on_failure(page, "place-admin"):
         bh.sign_in(page, server.url, bh.LEAD, project.password)
         _cookie_written(page)
