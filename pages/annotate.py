@@ -147,8 +147,7 @@ before = neighbours(order, doc_id)[0]
 def _next_unfinished() -> int | None:
     """Read when the action comes (a note may have been finished in another tab meanwhile); this
     thread's connection, as an action can run in the editor fragment's own thread."""
-    fresh = queues.load_queue(state.get_db(), user.username, project.id, settings.queue_order, settings.queue_seed)
-    return next_open(order, doc_id, done={a.doc_id for a in fresh if a.status == "finished"})
+    return next_open(order, doc_id, done=queues.finished_doc_ids(state.get_db(), user.username, project.id))
 
 
 after = next_open(order, doc_id, done={d for d, a in by_id.items() if a.status == "finished"})

@@ -162,6 +162,8 @@ def _next_unsettled() -> int | None:
     thread's connection (an action can run in the editor fragment's own thread)."""
     fresh = review.review_queue(state.get_db(), project.id, awaiting_only=False)
     return next_open(order, doc_id, {i.doc_id for i in fresh if i.gold_status == "finished"})
+
+
 per_disagreement = [adj.disagreement_spans(d, layers) for d in found]
 
 
