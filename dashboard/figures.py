@@ -105,7 +105,8 @@ def training_history(points: Sequence[Mapping[str, Any]]) -> go.Figure:
     fig.update_layout(title="Training loss and dev F1, one line per fit", height=360, legend=LEGEND_BELOW,
                       xaxis=dict(title=HISTORY_X, rangemode="tozero", tickformat="d"),
                       yaxis=dict(title="loss", rangemode="tozero"),
-                      yaxis2=dict(title="dev F1", overlaying="y", side="right", range=[0, 1], showgrid=False))
+                      yaxis2=dict(title="dev F1", overlaying="y", side="right", range=[0, 1.02], showgrid=False,
+                                  tickmode="linear", tick0=0, dtick=0.2))
     return fig
 
 

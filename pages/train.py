@@ -211,7 +211,7 @@ else:
                         key="train.active_chart")
     made_by = jobs.job_of_version(db, chosen)
     if made_by is not None and jobs.history_of(made_by):
-        with st.expander(f"How {chosen.name} trained (loss and dev F1 per member)"):
+        with st.expander(f"How {chosen.name} trained (loss and dev F1 per fit)"):
             history_chart(made_by)
     b1, b2 = st.columns(2)
     if b1.button(f"Activate {chosen.name}", disabled=chosen.active or chosen.status == "failed",
