@@ -290,3 +290,19 @@ def test_metrics_gives_no_rate_per_hour_from_one_note(demo_app):
         if ((spec.get("layout") or {}).get("title") or {}).get("text") == "Annotator throughput":
             assert "zed" not in spec["data"][0]["x"]
     assert shows(at, "at least 5 timed notes")
+
+
+def test_a_refused_save_names_the_time_in_words_not_iso(demo_app):
+    """The stale-save message Annotate and Review show says when, without ISO's T and microseconds."""
+    from pipeline.errors import StaleSaveError
+
+    doc_id = _queue(demo_app)[0]
+    with store.connect(demo_app.db_path) as db:
+        store.save_layer(db, doc_id, "gold", [], expected_version=0, user="rita")
+        try:
+            store.save_layer(db, doc_id, "gold", [], expected_version=0, user="ben")
+        except StaleSaveError as e:
+            message = str(e)
+        else:
+            raise AssertionError("a stale save was accepted")
+    assert "saved by rita at " in message and " UTC;" in message and not ISO.search(message)
