@@ -70,27 +70,43 @@ def learning_curve(versions: Sequence[Any], metrics: Sequence[str] = ("f1", "rec
     return fig
 
 
+#: What the x axis of :func:`training_history` counts.
+HISTORY_X = "iteration (CRF) or optimisation step (encoder), per fit"
+
+
 def training_history(points: Sequence[Mapping[str, Any]]) -> go.Figure:
-    """Loss (left axis) and dev F1 (right axis) of a training run, one line per member, against
-    the member's own report number (whole numbers: epochs or loss reports, never fractions)."""
+    """Loss (left axis) and dev F1 (right axis) of a training run, one line per fit (a member,
+    and its refit on train + dev as a line of its own: the two run side by side), against the
+    fit's own iteration or step (``step``). Points recorded before steps were (no ``step``) are
+    numbered per fit. The ensemble's dev F1 after the thresholds are tuned (no member) is one
+    marker at the right end."""
     fig = go.Figure()
-    members = list(dict.fromkeys(str(p.get("member") or "model") for p in points))
+    fits = list(dict.fromkeys(str(p.get("member") or "") for p in points))
     palette = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
-    for k, member in enumerate(members):
-        mine = [p for p in points if str(p.get("member") or "model") == member]
+    last_x = 0
+    for k, fit in enumerate(f for f in fits if f):
+        mine = [p for p in points if str(p.get("member") or "") == fit]
         colour = palette[k % len(palette)]
-        loss = [(n, p["loss"]) for n, p in enumerate((p for p in mine if p.get("loss") is not None), start=1)]
-        f1 = [(n, p["dev_f1"]) for n, p in enumerate((p for p in mine if p.get("dev_f1") is not None), start=1)]
+        numbered = [(p["step"] if isinstance(p.get("step"), int) else n, p) for n, p in enumerate(mine, start=1)]
+        last_x = max([last_x, *(x for x, _ in numbered)])
+        loss = [(x, p["loss"]) for x, p in numbered if p.get("loss") is not None]
+        f1 = [(x, p["dev_f1"]) for x, p in numbered if p.get("dev_f1") is not None]
+        refit = fit.endswith(" refit")
         if loss:
-            fig.add_trace(go.Scatter(name=f"{member} loss", mode="lines", x=[n for n, _ in loss],
-                                     y=[v for _, v in loss], line=dict(color=colour)))
+            fig.add_trace(go.Scatter(name=f"{fit} loss", mode="lines", x=[x for x, _ in loss], y=[v for _, v in loss],
+                                     line=dict(color=colour, dash="dash" if refit else "solid")))
         if f1:
-            fig.add_trace(go.Scatter(name=f"{member} dev F1", mode="lines+markers", x=[n for n, _ in f1],
+            fig.add_trace(go.Scatter(name=f"{fit} dev F1", mode="lines+markers", x=[x for x, _ in f1],
                                      y=[v for _, v in f1], yaxis="y2", line=dict(color=colour, dash="dot")))
-    fig.update_layout(title="Training loss and dev F1, per member", height=340, legend=LEGEND_BELOW,
-                      xaxis=dict(title="report", tick0=1, dtick=1 if len(points) <= 20 else None, tickformat="d"),
+    ensemble = [p["dev_f1"] for p in points if not p.get("member") and p.get("dev_f1") is not None]
+    if ensemble:
+        fig.add_trace(go.Scatter(name="ensemble dev F1 (thresholds tuned)", mode="markers", x=[last_x or 1],
+                                 y=[ensemble[-1]], yaxis="y2", marker=dict(symbol="star", size=12, color="#333")))
+    fig.update_layout(title="Training loss and dev F1, one line per fit", height=360, legend=LEGEND_BELOW,
+                      xaxis=dict(title=HISTORY_X, rangemode="tozero", tickformat="d"),
                       yaxis=dict(title="loss", rangemode="tozero"),
-                      yaxis2=dict(title="dev F1", overlaying="y", side="right", range=[0, 1], showgrid=False))
+                      yaxis2=dict(title="dev F1", overlaying="y", side="right", range=[0, 1.02], showgrid=False,
+                                  tickmode="linear", tick0=0, dtick=0.2))
     return fig
 
 

@@ -92,6 +92,7 @@ class _CrfWatch:
         self.what = {j: "" if n is not None else "refit on train+dev, " for j, (_, n) in jobs.items()}
         self.dev_probs: dict[str, list[np.ndarray]] = {}
         self.meta: dict[str, dict] = {}
+        self.last: dict[str, int] = {}
 
     def _done_units(self) -> int:
         return int(UNIT * sum(self.frac.values()))
@@ -100,11 +101,18 @@ class _CrfWatch:
         for j, (m, _) in self.jobs.items():
             self.progress.report(0, f"{m}: {self.what[j]}training", m)
 
+    def fit_name(self, j: str) -> str:
+        """The member, and "refit" for its refit on train + dev: two fits of one member run side by
+        side, and their losses are two curves, not one."""
+        m, n = self.jobs[j]
+        return m if n is not None else f"{m} refit"
+
     def on_iteration(self, j: str, i: int, loss: float) -> None:
         self.progress.check_stop()
         self.frac[j] = min(i, self.configs[j].max_iterations) / max(1, self.configs[j].max_iterations)
+        self.last[j] = i
         m = self.jobs[j][0]
-        self.progress.report(self._done_units(), f"{m}: {self.what[j]}iteration {i}", m, loss)
+        self.progress.report(self._done_units(), f"{m}: {self.what[j]}iteration {i}", self.fit_name(j), loss, step=i)
 
     def on_done(self, r: CRFFitResult) -> None:
         self.frac[r.name] = 1.0
@@ -113,7 +121,8 @@ class _CrfWatch:
             self.dev_probs[m] = r.dev_probs
             f1 = self.data.category_dev_f1_of(r.dev_probs) if m == CATEGORY_MEMBER else self.data.dev_f1_of(r.dev_probs)
             self.meta[r.name] = {"seconds": r.seconds, "cpu_seconds": r.cpu_seconds, "dev_f1": f1}
-            self.progress.report(self._done_units(), f"{m}: done (dev F1 {f1:.4f})", m, dev_f1=f1)
+            self.progress.report(self._done_units(), f"{m}: done (dev F1 {f1:.4f})", self.fit_name(r.name), dev_f1=f1,
+                                 step=self.last.get(r.name))
         else:
             self.meta[r.name] = {"seconds": r.seconds, "cpu_seconds": r.cpu_seconds}
             self.progress.report(self._done_units(), f"{m}: {self.what[r.name]}done", m)
@@ -169,11 +178,11 @@ class _EncoderWatch:
         self.done += 1
         if self.done % 5 == 0 or self.done == self.total:
             self.progress.report(self.base + int(UNIT * self.done / self.total), f"{self.member}: {phase}",
-                                 self.member, None if loss != loss else loss)
+                                 self.member, None if loss != loss else loss, step=self.done)
 
     def epoch(self, e: int, loss: float, f1: float) -> None:
         self.progress.report(self.base + int(UNIT * self.done / self.total), f"{self.member}: epoch {e}",
-                             self.member, loss, None if f1 != f1 else f1)
+                             self.member, loss, None if f1 != f1 else f1, step=self.done)
 
 
 def train_encoders(cfg: TrainConfig, data: TrainData, plan: MemberPlan, progress: RunProgress, save_root: Path,

@@ -26,6 +26,7 @@ class ProgressEvent:
     member: str = ""
     loss: float | None = None
     dev_f1: float | None = None
+    step: int | None = None     # the fit's own iteration (CRF) or optimisation step (encoder)
 
 
 class RunProgress:
@@ -50,7 +51,7 @@ class RunProgress:
             raise TrainingCancelled("training cancelled")
 
     def report(self, done: int, message: str, member: str = "", loss: float | None = None,
-               dev_f1: float | None = None) -> None:
+               dev_f1: float | None = None, step: int | None = None) -> None:
         self.done = max(self.done, min(done, self.total))
         if self.callback is not None:
-            self.callback(ProgressEvent(self.done, self.total, message, member, loss, dev_f1))
+            self.callback(ProgressEvent(self.done, self.total, message, member, loss, dev_f1, step))

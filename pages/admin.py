@@ -16,7 +16,8 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
-from pipeline.annotation.queue import QUEUE_ORDERS
+from dashboard.when import local_time
+from pipeline.annotation.queue import QUEUE_ORDER_WORDS, QUEUE_ORDERS
 from pipeline.deid.profile import SHIFTABLE, Profile
 from pipeline.errors import FormatError
 from pipeline.formats import READERS
@@ -34,6 +35,10 @@ SETTINGS_KEYS = ("admin.queue_order", "admin.queue_seed", "admin.models_dir", "a
                  "admin.target_recall", "admin.low_confidence", "admin.require_red_decided",
                  "admin.require_decided")
 DICT_VERSIONS_KEY = "admin.dict_versions_shown"
+TABS = ["Users", "Assignments", "Label schema", "Dictionaries", "De-identification profiles", "Settings", "Projects",
+        "Import documents"]
+#: The assignment table's columns in words (the store's keys are statuses and seconds).
+ASSIGNMENT_WORDS = {"assigned": "to do", "in_progress": "in progress", "finished": "finished", "seconds": "minutes"}
 
 
 def _profile_keys(categories: list[str]) -> list[str]:
@@ -80,8 +85,8 @@ st.title("Admin")
 C.show_flash()
 if project is not None:
     st.caption(f"Project: {project.name} · schema {project.schema.name}")
-tabs = st.tabs(["Users", "Assignments", "Label schema", "Dictionaries", "De-identification profiles",
-                "Settings", "Projects", "Import documents"])
+# keyed and bound to the address (?tab=...): an action's rerun, and a reload, stay on the tab
+tabs = st.tabs(TABS, key="tab", bind="query-params")
 
 # --- users ----------------------------------------------------------------------------------
 with tabs[0]:
@@ -95,7 +100,7 @@ with tabs[0]:
         return "locked" if s_.locked else f"{s_.failures} failed"
 
     st.dataframe(pd.DataFrame([{"username": u.username, "role": u.role, "disabled": u.disabled,
-                                "sign-in": _signin_words(u.username), "created": u.created_at[:19]} for u in users]),
+                                "sign-in": _signin_words(u.username), "created": local_time(u.created_at)} for u in users]),
                  hide_index=True)
     with st.form("admin.create_user", clear_on_submit=True):
         st.markdown("**New user**")
@@ -156,9 +161,10 @@ if project is not None:
     with tabs[1]:
         per_user = projects.stats(db, project.id)["assignments_by_user"]
         if per_user:
-            st.dataframe(pd.DataFrame([{"user": u, **{k: (round(v / 60, 1) if k == "seconds" else v)
-                                                        for k, v in c.items()}} for u, c in per_user.items()])
-                         .rename(columns={"seconds": "minutes"}), hide_index=True)
+            st.dataframe(pd.DataFrame([{"user": u, **{ASSIGNMENT_WORDS.get(k, k.replace("_", " ")):
+                                                        (round(v / 60, 1) if k == "seconds" else v)
+                                                        for k, v in c.items()}} for u, c in per_user.items()]),
+                         hide_index=True)
         docs = projects.documents(db, project.id)
         names_by_id = {d.id: d.name for d in docs}
         taken = {a.doc_id for a in projects.assignments(db, project.id)}
@@ -215,7 +221,7 @@ if project is not None:
         if dicts:
             st.dataframe(pd.DataFrame([{"id": d.id, "name": d.name, "category": d.category, "type": d.type,
                                         "entries": len(d.entries), "version": d.version, "by": d.uploaded_by,
-                                        "at": d.uploaded_at[:19]} for d in dicts]), hide_index=True)
+                                        "uploaded": local_time(d.uploaded_at)} for d in dicts]), hide_index=True)
         labels = [(c, t) for c, ts in project.schema.categories.items() for t in ts]
         with st.form("admin.dictionary", clear_on_submit=True):
             st.markdown("**Upload a dictionary** (.txt, one entry per line; lines starting with # are comments). "
@@ -300,6 +306,7 @@ if project is not None:
         with st.form("admin.settings"):
             st.caption(f"Settings as of version {started_from} of the project.")
             order = st.selectbox("Queue order", QUEUE_ORDERS, key="admin.queue_order",
+                                 format_func=lambda o: QUEUE_ORDER_WORDS.get(o, o),
                                  help="assigned: as assigned; random: shuffled per annotator; uncertain: "
                                       "documents whose suggestions sit nearest the model's thresholds first")
             q_seed = st.number_input("Random order seed", step=1, key="admin.queue_seed")

@@ -12,11 +12,12 @@ import time
 
 import streamlit as st
 
+from dashboard import address
 from dashboard import components as C
 from dashboard import editor as E
 from dashboard import state
 from pipeline.annotation import edits as ops
-from pipeline.annotation.queue import keep_order, neighbours
+from pipeline.annotation.queue import keep_order, neighbours, next_open
 from pipeline.errors import StaleSaveError, WorkbenchError
 from services import access, preannotation, queues, rework
 
@@ -27,6 +28,7 @@ OPENED_KEY = "annotate.opened"
 ORDER_KEY = "annotate.order"
 MESSAGE_KEY = "annotate.message"
 EDITOR_KEY = "annotate.editor"   # the editor's test injection point
+QUERY_KEY = "annotate.query"     # the ?doc= value last read or written
 
 ctx = state.page_context("annotate")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -46,10 +48,9 @@ if st.session_state.get("annotate.project") != project.id:  # switched project: 
     if st.session_state.get("annotate.project") is not None:
         st.session_state.pop(DOC_KEY, None)
     st.session_state["annotate.project"] = project.id
-requested = st.query_params.get("doc")
-if requested and str(requested).isdigit() and st.session_state.get("annotate.query") != requested:
-    st.session_state["annotate.query"] = requested
-    st.session_state[DOC_KEY] = int(requested)
+requested = address.requested_doc(QUERY_KEY)   # ?doc=<id> after a reload or from a link
+if requested is not None:
+    st.session_state[DOC_KEY] = requested
 doc_id = st.session_state.get(DOC_KEY)
 if doc_id is None:
     if not order:
@@ -58,6 +59,7 @@ if doc_id is None:
     doc_id = order[0]
     st.session_state[DOC_KEY] = doc_id
 doc_id = int(doc_id)
+address.show_doc(QUERY_KEY, doc_id)   # the address names the open note: a reload stays on it
 
 
 def _notify(text: str, kind: str = "info") -> None:
@@ -137,7 +139,18 @@ if work.notice:  # e.g. "your spans now build on version 3" from the panel: said
     work.notice = None
 
 # --- the editor -----------------------------------------------------------------------------
-before, after = neighbours(order, doc_id)
+# "next" and "finish & next": the next unfinished note in the queue's order (never a finished one
+# while unfinished ones wait); "previous" steps back through the queue as shown, finished or not
+before = neighbours(order, doc_id)[0]
+
+
+def _next_unfinished() -> int | None:
+    """Read when the action comes (a note may have been finished in another tab meanwhile); this
+    thread's connection, as an action can run in the editor fragment's own thread."""
+    return next_open(order, doc_id, done=queues.finished_doc_ids(state.get_db(), user.username, project.id))
+
+
+after = next_open(order, doc_id, done={d for d, a in by_id.items() if a.status == "finished"})
 
 
 def _save(status: str | None) -> int | None:
@@ -165,6 +178,7 @@ def _take(value: E.EditorValue) -> None:
         _notify(" ".join(checked.messages(text)), "warn")
     refused = ops.finish_refusal(work.current, require_decided=settings.require_decided) \
         if value.name == "finish" else None
+    target = _next_unfinished() if value.name in ("finish", "next") else None
     left_open = ops.open_suggestions(work.current)
     left_words = (f" {left_open} suggestion{'s were' if left_open != 1 else ' was'} left open: not counted as "
                   "yours.") if left_open else ""
@@ -174,15 +188,15 @@ def _take(value: E.EditorValue) -> None:
         version = _save("finished" if value.name == "finish" else None)
         if version is not None and value.name == "save":
             _notify(f"Saved (version {version}).", "success")
-        elif version is not None and after is not None:
-            st.session_state[DOC_KEY] = after
-            _notify(f"Finished {doc.name} (version {version}); this is the next document of your queue."
+        elif version is not None and target is not None:
+            st.session_state[DOC_KEY] = target
+            _notify(f"Finished {doc.name} (version {version}); this is the next unfinished document of your queue."
                     + left_words, "success")
         elif version is not None:
-            _notify(f"Saved as finished (version {version}). That was the last document of your queue."
+            _notify(f"Saved as finished (version {version}). No other document of your queue is unfinished."
                     + left_words, "success")
     else:
-        E.follow(value, before=before, after=after, doc_key=DOC_KEY)
+        E.follow(value, before=before, after=target, doc_key=DOC_KEY)
     if value.name is not None or checked.changed:
         st.rerun()
 

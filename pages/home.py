@@ -5,8 +5,9 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
-from pipeline.metrics.summaries import headline_f1
-from services import access, queues, review, worklists
+from pipeline.annotation.queue import QUEUE_ORDER_WORDS
+from pipeline.metrics.summaries import FEW_NOTES, headline_f1
+from services import access, jobs, queues, review, worklists
 
 ctx = state.page_context("view_project")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -20,15 +21,23 @@ show_agreement = access.can(user, "view_metrics")
 cols = st.columns(4 if show_agreement else 3)
 cols[0].metric("Documents", ov["documents"])
 cols[1].metric("Gold documents", ov["gold_finished"], help=f"{ov['gold_spans']} gold spans")
+dev_docs = ov.get("active_dev_docs")
+on_notes = f" on {dev_docs} held-out note{'s' if dev_docs != 1 else ''}" if dev_docs is not None else ""
 model_value = "none" if not ov["active_model"] else (
     f"F1 {ov['active_f1']:.2f}" if ov["active_f1"] is not None else "active")
 cols[2].metric("Active model", model_value,
-               help=None if not ov["active_model"] else f"version {ov['active_model']} (strict micro F1 on held-out gold)")
+               help=None if not ov["active_model"] else f"version {ov['active_model']}: strict micro F1{on_notes} "
+                                                          "(gold the version was not trained on)")
 if show_agreement:
     cols[3].metric("Agreement (strict F1)", "-" if ov["agreement_f1"] is None else f"{ov['agreement_f1']:.2f}",
                    help=f"mean pairwise entity F1 over {ov['agreement_docs']} double-annotated documents")
 if ov["active_f1"] is not None:
-    st.caption(f"Active model {ov['active_model']}: strict micro F1 {ov['active_f1']:.3f}")
+    st.caption(f"Active model {ov['active_model']}: strict micro F1 {ov['active_f1']:.3f}"
+               + (on_notes or " (how many held-out notes it rests on was not recorded)") + ".")
+    if dev_docs is not None and dev_docs < FEW_NOTES:
+        st.warning(f"This F1 rests on {dev_docs} held-out note{'s' if dev_docs != 1 else ''}: fewer than {FEW_NOTES}, "
+                   "so one note more or less can move it by several points. Adjudicate more gold on the Review "
+                   "page and retrain before trusting it.", icon=":material/info:")
 
 st.subheader("Documents by status")
 status_cols = st.columns(len(ov["by_status"]))
@@ -50,13 +59,13 @@ if access.can(user, "annotate"):
     if queue:
         did_something = True
         st.markdown(f"**Your queue:** {len(todo)} to do, {len(queue) - len(todo)} finished "
-                    f"(order: {settings.queue_order}).")
+                    f"(order: {QUEUE_ORDER_WORDS.get(settings.queue_order, settings.queue_order)}).")
         for a in todo[:8]:
             c1, c2 = st.columns([4, 1])
             c1.write(f"{a.doc_name} · {a.status.replace('_', ' ')}")
             if c2.button("Open", key=f"home.open.{a.doc_id}"):
                 st.session_state["annotate.doc_id"] = a.doc_id
-                st.switch_page(state.page_spec("annotate").path)
+                st.switch_page(state.page_spec("annotate").path, query_params={"doc": str(a.doc_id)})
 
 if access.can(user, "review"):
     did_something = True
@@ -67,7 +76,7 @@ if access.can(user, "review"):
         c1.write(f"{item.name} · finished by {', '.join(item.annotators)}")
         if c2.button("Review", key=f"home.review.{item.doc_id}"):
             st.session_state["review.doc_id"] = item.doc_id
-            st.switch_page(state.page_spec("review").path)
+            st.switch_page(state.page_spec("review").path, query_params={"doc": str(item.doc_id)})
     red = worklists.red_documents(db, project.id)
     if red:
         st.markdown(f"**Red risk, undecided:** {len(red)} document(s): "
@@ -79,7 +88,8 @@ if access.can(user, "admin"):
     st.markdown(f"**Unassigned documents:** {len(todo['unassigned'])}.")
     failed = todo["failed_jobs"]
     if failed:
-        st.markdown("**Failed jobs:** " + "; ".join(f"#{j.id} {j.kind}: {j.error or 'failed'}" for j in failed))
+        st.markdown("**Failed jobs:** " + "; ".join(f"job {j.id} ({jobs.KIND_WORDS.get(j.kind, j.kind)}): "
+                                                     f"{j.error or 'failed'}" for j in failed))
     candidates = todo["to_activate"]
     if candidates:
         st.markdown("**Models to look at and activate:** " + ", ".join(

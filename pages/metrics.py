@@ -13,11 +13,17 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.figures import (agreement_heatmap, category_prf_bars, confusion_heatmap, learning_curve,
-                               operating_curve_figure, short_date, throughput_bars)
+                               operating_curve_figure, throughput_bars)
+from dashboard.when import local_time
 from pipeline.metrics.filters import MetricsFilter
 from pipeline.metrics.summaries import gold_comparison_rows, measure_rows
 from services import project_metrics as pm
 from services import session
+
+#: The miss kinds of :mod:`pipeline.metrics.misses` as table headers ("none" would read "None").
+MISS_WORDS = {"none": "nothing there"}
+#: An annotator's rates per hour are shown from this many timed notes on (not extrapolated from one).
+MIN_TIMED_NOTES = 5
 
 ctx = state.page_context("view_metrics")
 db, user, project = ctx.db, ctx.user, ctx.project
@@ -49,7 +55,7 @@ def table(rows: list[dict], key: str, *, decimals: int = 3) -> None:
 st.title("Metrics")
 st.caption(f"Project: {project.name} · schema {project.schema.name}")
 
-f1, f2, f3, f4 = st.columns([2, 1, 1, 2])
+f1, f2, f3, f4 = st.columns([2, 1.4, 1.4, 1.6])   # wide enough for a whole date (not "2026 / 11")
 cat_choice = f1.selectbox("Category", ["All categories", *project.schema.categories], key="metrics.category")
 since_d = f2.date_input("From", value=None, key="metrics.since")
 until_d = f3.date_input("To", value=None, key="metrics.until")
@@ -69,7 +75,7 @@ with tab_model:
     if m.active is None:
         st.info("No active model: train one and activate it on the Train page.")
     else:
-        st.markdown(f"**Active model {m.active['name']}** · trained {short_date(m.active['created_at'])} · "
+        st.markdown(f"**Active model {m.active['name']}** · trained {local_time(m.active['created_at'])} · "
                     f"members {m.active['members'] or '-'} · "
                     f"{m.active['dev_documents'] or '?'} held-out dev document(s)")
         c = st.columns(4)
@@ -125,8 +131,8 @@ with tab_pre:
         if rep.misses.total:
             st.markdown(f"**Why gold spans were missed**: {rep.misses.total} of {rep.misses.reference_spans} "
                         "have no pre-annotation with the same offsets")
-            table(rep.misses.rows(), "metrics.misses")
-            st.caption("None: no pre-annotation touches the span (a recall problem). Too long / too short / "
+            table([{MISS_WORDS.get(k, k): v for k, v in row.items()} for row in rep.misses.rows()], "metrics.misses")
+            st.caption("Nothing there: no pre-annotation touches the span (a recall problem). Too long / too short / "
                        "split / shifted: one was drawn with other boundaries (the annotation guideline's "
                        "conventions, which training on more corrected gold teaches).")
         if rep.operating is not None:
@@ -179,8 +185,14 @@ with tab_speed:
     if not m.throughput:
         st.info("No finished assignment" + (" in this date range." if since or until else " yet."))
     else:
-        st.plotly_chart(throughput_bars(m.throughput), key="metrics.throughput")
+        enough = [r for r in m.throughput if r.timed_documents >= MIN_TIMED_NOTES]
+        if enough:
+            st.plotly_chart(throughput_bars(enough), key="metrics.throughput")
+        st.caption(f"Rates per hour are shown for an annotator with at least {MIN_TIMED_NOTES} timed notes; "
+                   "a rate from one or two notes would be a guess. Each row says how many notes it rests on.")
         table([{"annotator": r.user, "documents": r.n_documents, "spans": r.n_spans, "timed documents": r.timed_documents,
-                "hours": r.total_seconds / 3600, "documents / hour": r.docs_per_hour, "spans / hour": r.spans_per_hour,
+                "hours": r.total_seconds / 3600,
+                "documents / hour": r.docs_per_hour if r.timed_documents >= MIN_TIMED_NOTES else None,
+                "spans / hour": r.spans_per_hour if r.timed_documents >= MIN_TIMED_NOTES else None,
                 "median minutes / document": (r.median_seconds_per_doc / 60) if r.median_seconds_per_doc else None}
                for r in m.throughput], "metrics.throughput_table", decimals=1)

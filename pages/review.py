@@ -12,12 +12,13 @@ import time
 
 import streamlit as st
 
+from dashboard import address
 from dashboard import components as C
 from dashboard import editor as E
 from dashboard import state
 from pipeline.annotation import adjudication as adj
 from pipeline.annotation import edits as ops
-from pipeline.annotation.queue import keep_order, neighbours
+from pipeline.annotation.queue import keep_order, neighbours, next_open
 from pipeline.errors import StaleSaveError, WorkbenchError
 from services import access, review
 
@@ -27,7 +28,10 @@ SHOWN_KEY = "review.shown"
 OPENED_KEY = "review.opened"
 ORDER_KEY = "review.order"
 MESSAGE_KEY = "review.message"
+DISAGREEMENT_WORDS = {"missing": "one marked nothing", "label": "different labels", "boundary": "different extents",
+                      "unreviewed": "unreviewed (accepted in bulk)"}
 EDITOR_KEY = "review.editor"   # the editor's test injection point
+QUERY_KEY = "review.query"     # the ?doc= value last read or written
 
 ctx = state.page_context("review")
 db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
@@ -51,22 +55,33 @@ def _picked() -> None:
 
 
 c1, c2, c3 = st.columns([3, 2, 1.4], vertical_alignment="bottom")
-show_all = c3.toggle("With gold too", key="review.show_all",
-                     help="Also list the double-annotated documents whose gold is finished.")
-queue = review.review_queue(db, project.id, awaiting_only=not show_all)
-by_id = {item.doc_id: item for item in queue}
+show_all = c3.toggle("Settled too", key="review.show_all",
+                     help="Also list the double-annotated documents whose gold is finished (settled), to look "
+                          "at them again or reopen a disagreement.")
+everything = review.review_queue(db, project.id, awaiting_only=False)
+by_id = {item.doc_id: item for item in everything}
+settled = {d for d, item in by_id.items() if item.gold_status == "finished"}
 order_key = f"{ORDER_KEY}.{project.id}.{int(show_all)}"
-order = keep_order(st.session_state.get(order_key, []), list(by_id))
+shown_before = st.session_state.get(order_key, [])
+# awaiting documents (all of them with the toggle on); one settled here keeps its place, so
+# "previous" goes back to it
+fresh = list(by_id) if show_all else [d for d in by_id if d not in settled or d in shown_before]
+order = keep_order(shown_before, fresh)
 st.session_state[order_key] = order
 
+requested = address.requested_doc(QUERY_KEY)   # ?doc=<id> after a reload or from a link
+if requested is not None:
+    st.session_state[DOC_KEY] = requested
 if order and st.session_state.get(DOC_KEY) is None:
-    st.session_state[DOC_KEY] = order[0]
+    st.session_state[DOC_KEY] = next_open(order, None, settled) or order[0]
 if order:
-    if st.session_state.get(DOC_KEY) not in by_id:
+    if st.session_state.get(DOC_KEY) not in order:
         st.session_state.pop(PICK_KEY, None)
     else:
         st.session_state[PICK_KEY] = st.session_state[DOC_KEY]
-    c1.selectbox(f"Awaiting adjudication ({len(order)})" if not show_all else f"Double-annotated ({len(order)})",
+    waiting = sum(d not in settled for d in order)
+    c1.selectbox(f"Awaiting adjudication ({waiting})" if not show_all
+                 else f"Double-annotated ({len(order)}, {len(order) - waiting} settled)",
                  order, key=PICK_KEY, on_change=_picked, index=None, placeholder="Choose a document",
                  format_func=lambda i: f"{by_id[i].name} · {', '.join(by_id[i].annotators)}"
                  + (f" · gold {by_id[i].gold_status.replace('_', ' ')}" if by_id[i].gold_status else ""))
@@ -88,6 +103,7 @@ if doc_id is None:
     doc_id = order[0]
     st.session_state[DOC_KEY] = doc_id
 doc_id = int(doc_id)
+address.show_doc(QUERY_KEY, doc_id)   # the address names the open note: a reload stays on it
 
 opened: set = st.session_state.setdefault(OPENED_KEY, set())
 doc = access.open_document(db, user, doc_id, project_id=project.id, record=doc_id not in opened)
@@ -108,7 +124,10 @@ if work is None:
     work = ops.WorkState(doc_id=doc_id, layer=access.GOLD, base=list(start), base_version=gold.version,
                          opened_at=time.time(), current=list(start), saved=list(gold.spans))
     st.session_state[work_key] = work
-    st.session_state[decided_key] = list(range(len(found))) if gold.version else []
+    # saved gold settles every disagreement, except those reopened since that version was saved
+    again = review.reopened(db, user, doc_id, gold.version) if gold.version else set()
+    st.session_state[decided_key] = [i for i, d in enumerate(found)
+                                     if gold.version and (d.start, d.end) not in again]
 elif st.session_state.get(SHOWN_KEY) != doc_id:
     work.restart_from(work.current)  # coming back: the editor restarts from the unsaved gold
 st.session_state[SHOWN_KEY] = doc_id
@@ -132,7 +151,19 @@ if work.notice:  # e.g. "your spans now build on version 3" from the panel: said
     _notify(work.notice)
     work.notice = None
 
-before, after = neighbours(order, doc_id)
+# "next" and "save gold & next": the next document of the queue whose gold is not settled;
+# "previous" steps back through the queue as shown, settled or not
+before = neighbours(order, doc_id)[0]
+after = next_open(order, doc_id, settled)
+
+
+def _next_unsettled() -> int | None:
+    """Read when the action comes (another reviewer may have settled one meanwhile), on this
+    thread's connection (an action can run in the editor fragment's own thread)."""
+    fresh = review.review_queue(state.get_db(), project.id, awaiting_only=False)
+    return next_open(order, doc_id, {i.doc_id for i in fresh if i.gold_status == "finished"})
+
+
 per_disagreement = [adj.disagreement_spans(d, layers) for d in found]
 
 
@@ -164,15 +195,17 @@ def _take(value: E.EditorValue) -> None:
         _notify(" ".join(checked.messages(text)), "warn")
     if value.name in ("save", "save_next", "finish"):
         version = _save_gold(st.session_state.get(decided_key, []))
+        target = _next_unsettled() if version is not None and value.name != "save" else None
         if version is not None and value.name == "save":
             _notify(f"Gold saved (version {version}).", "success")
-        elif version is not None and after is not None:
-            st.session_state[DOC_KEY] = after
-            _notify(f"Gold of {doc.name} saved (version {version}); this is the next document.", "success")
+        elif version is not None and target is not None:
+            st.session_state[DOC_KEY] = target
+            _notify(f"Gold of {doc.name} saved (version {version}); this is the next document awaiting "
+                    "adjudication.", "success")
         elif version is not None:
-            _notify(f"Gold saved (version {version}). That was the last document of the queue.", "success")
+            _notify(f"Gold saved (version {version}). No other document awaits adjudication.", "success")
     else:
-        E.follow(value, before=before, after=after, doc_key=DOC_KEY)
+        E.follow(value, before=before, after=_next_unsettled() if value.name == "next" else None, doc_key=DOC_KEY)
     if value.name is not None or checked.changed:
         st.rerun()
 
@@ -202,6 +235,25 @@ def _editor() -> None:
 
 
 _editor()
+
+settled_here = [i for i in st.session_state.get(decided_key, []) if 0 <= i < len(found)]
+if settled_here:
+    with st.expander(f"Settled disagreements ({len(settled_here)} of {len(found)}): reopen one to decide it again"):
+        choices = adj.infer_choices(work.current, found)
+        for i in settled_here:
+            d = found[i]
+            took = choices.get(i)
+            r1, r2 = st.columns([5, 1], vertical_alignment="center")
+            r1.write(f"#{i + 1} · {DISAGREEMENT_WORDS.get(d.kind, d.kind)} · "
+                     + ("took neither version" if took == adj.NEITHER else "edited by hand" if took == adj.EDITED
+                        else f"took {took}'s version" if took else "settled"))
+            if r2.button("Reopen", key=f"review.reopen.{doc_id}.{i}", icon=":material/undo:"):
+                with C.guard():
+                    review.reopen(db, user, doc_id, d)
+                    st.session_state[decided_key] = [j for j in settled_here if j != i]
+                    work.restart_from(work.current)   # the editor shows it open again
+                    _notify(f"Disagreement {i + 1} is open again: decide it (1, 2, ... or 0), then save gold.")
+                    st.rerun()
 
 if gold.version and st.button("Start again from the spans the annotators agree on", key="review.rebuild"):
     work.restart_from(adj.agreed_gold(doc_id, layers, found, user.username))

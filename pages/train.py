@@ -9,17 +9,19 @@ app stays usable meanwhile. Every action checks the lead's right again on the se
 """
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
-from dashboard.figures import category_prf_bars, short_date, training_history
+from dashboard.figures import category_prf_bars, training_history
+from dashboard.when import local_time
 from pipeline.metrics.summaries import models_to_activate, version_rows
 from services import access, detectors, jobs, preannotation
 from services import project_metrics as pm
 from services import training as tj
-from services.settings import models_dir_for
 
 POLL_SECONDS = 2.0
 MEMBER_CHOICES = list(tj.KNOWN_MEMBERS)
@@ -31,7 +33,7 @@ db, user, project, settings = ctx.db, ctx.user, ctx.project, ctx.settings
 db_path = str(state.db_path())
 
 st.title("Train")
-st.caption(f"Project: {project.name} · schema {project.schema.name} · models in {models_dir_for(project, state.db_path())}")
+st.caption(f"Project: {project.name} · schema {project.schema.name}")
 C.show_flash()
 
 
@@ -55,7 +57,7 @@ def history_chart(job) -> None:
 
 def version_table(rows: list[dict]):
     """Model versions for people: words for headers and states, minutes for times, 3 decimals."""
-    return pd.DataFrame([{"Version": r["name"], "Trained": short_date(r["created_at"]),
+    return pd.DataFrame([{"Version": r["name"], "Trained": local_time(r["created_at"]),
                           "Status": "active" if r["active"] else STATUS_WORDS.get(r["status"], r["status"]),
                           "Precision": r["precision"], "Recall": r["recall"], "F1": r["f1"],
                           "Span recall": r.get("span_recall"), "Char precision": r.get("char_precision"),
@@ -63,6 +65,24 @@ def version_table(rows: list[dict]):
                           "Missed / 1000 tokens": r.get("fn_per_1000"),
                           "Dev documents": r.get("dev_documents"), "Members": r.get("members") or "-"}
                          for r in rows])
+
+
+VERSION_KEY = "train.version"
+SEEN_KEY = "train.versions_seen"
+
+
+def pick_version(versions, active) -> None:
+    """Preselect in the version picker what a lead wants to look at: the newest version worth
+    activating (trained after the active one) when the page first opens or a version appears
+    that it had not shown (a training job just ended), else keep the lead's choice."""
+    ids = [v.id for v in versions]
+    seen = st.session_state.get(SEEN_KEY)
+    st.session_state[SEEN_KEY] = ids
+    new = seen is None or any(i not in seen for i in ids)
+    if not new and st.session_state.get(VERSION_KEY) in ids:
+        return
+    candidates = sorted(models_to_activate(versions), key=lambda v: v.id, reverse=True)
+    st.session_state[VERSION_KEY] = (candidates[0] if candidates else (active or versions[0])).id
 
 
 jobs.fail_stale_jobs(db)
@@ -154,18 +174,22 @@ if not versions:
 else:
     rows = list(reversed(version_rows(versions)))
     st.dataframe(version_table(rows), hide_index=True, key="train.versions", column_config=PRF_COLUMNS)
-    candidates = models_to_activate(versions)
-    default = candidates[0] if candidates else (active or versions[0])
     by_id = {v.id: v for v in versions}
+    pick_version(versions, active)
     chosen_id = st.selectbox(
-        "Version", [v.id for v in versions], index=[v.id for v in versions].index(default.id),
-        format_func=lambda i: f"{by_id[i].name} · trained {short_date(by_id[i].created_at)}"
+        "Version", [v.id for v in versions],
+        format_func=lambda i: f"{by_id[i].name} · trained {local_time(by_id[i].created_at)}"
         + (" · active" if by_id[i].active else f" · {STATUS_WORDS.get(by_id[i].status, by_id[i].status)}"),
-        key="train.version")
+        key=VERSION_KEY)
     cmp = pm.compare_versions(db, project.id, chosen_id)
     chosen = by_id[chosen_id]
-    st.markdown(f"**{chosen.name}** (dev, held-out gold) next to the active version "
-                f"**{active.name if active else '- none -'}**")
+    if chosen.active:   # a version next to itself says nothing: its own figures, and what to choose
+        st.markdown(f"**{chosen.name}** is the active version (dev, held-out gold). Choose another version "
+                    "above to see it next to this one.")
+        cmp = dataclasses.replace(cmp, rows=[])
+    else:
+        st.markdown(f"**{chosen.name}** (dev, held-out gold) next to the active version "
+                    f"**{active.name if active else '- none -'}**")
     target = (chosen.config or {}).get("target_recall")
     st.caption("Strict micro scores on the held-out dev split at the version's operating point: per-type "
                "thresholds tuned for recall" + (f" ≥ {float(target):g}" if target is not None else "")
@@ -187,7 +211,7 @@ else:
                         key="train.active_chart")
     made_by = jobs.job_of_version(db, chosen)
     if made_by is not None and jobs.history_of(made_by):
-        with st.expander(f"How {chosen.name} trained (loss and dev F1 per member)"):
+        with st.expander(f"How {chosen.name} trained (loss and dev F1 per fit)"):
             history_chart(made_by)
     b1, b2 = st.columns(2)
     if b1.button(f"Activate {chosen.name}", disabled=chosen.active or chosen.status == "failed",
@@ -236,13 +260,13 @@ failed = [j for j in recent if j.status == "failed"]
 if failed:
     st.markdown("**Failed jobs**")
     st.dataframe(pd.DataFrame([{"Job": j.id, "Kind": jobs.KIND_WORDS.get(j.kind, j.kind),
-                                "Started by": j.created_by or "-", "Finished": short_date(j.finished_at),
+                                "Started by": j.created_by or "-", "Finished": local_time(j.finished_at),
                                 "Reason": jobs.describe_result(j)} for j in failed]), hide_index=True, key="train.failed")
 done = [j for j in recent if j.status == "done"]
 if done:
     st.markdown("**Finished jobs**")
     st.dataframe(pd.DataFrame([{"Job": j.id, "Kind": jobs.KIND_WORDS.get(j.kind, j.kind),
-                                "Started by": j.created_by or "-", "Finished": short_date(j.finished_at),
+                                "Started by": j.created_by or "-", "Finished": local_time(j.finished_at),
                                 "Result": jobs.describe_result(j)} for j in done]), hide_index=True, key="train.done")
 if not recent:
     st.caption("No jobs yet.")

@@ -30,3 +30,9 @@ def load_queue(db: Database, username: str, project_id: int, mode: str = "assign
             if a.status != "finished":
                 pre[a.doc_id] = store.read_layer(db, a.doc_id, PRE).spans
     return order_queue(assignments, mode, username=username, seed=seed, pre_spans=pre, thresholds=thresholds)
+
+
+def finished_doc_ids(db: Database, username: str, project_id: int) -> set[int]:
+    """The documents ``username`` has finished in ``project_id``: what "next" skips. Read when the
+    action comes, without ordering the queue (the ``uncertain`` order reads every ``pre`` layer)."""
+    return {a.doc_id for a in store.list_assignments(db, user=username, project_id=project_id, status="finished")}

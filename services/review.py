@@ -1,5 +1,6 @@
 """The Review page's use-cases: the documents awaiting adjudication, the finished layers of one
-document, saving gold, and the "possible misses" a reviewer confirms or dismisses.
+document, saving gold, reopening a settled disagreement, and the "possible misses" a reviewer
+confirms or dismisses.
 
 The adjudication itself (draft gold from the annotators' layers and the reviewer's choices,
 possible misses) is pure: :mod:`pipeline.annotation.adjudication`. Everything here checks the
@@ -16,6 +17,7 @@ from sqlite_utils import Database
 import store
 from pipeline.annotation.adjudication import as_gold, confirm_miss
 from pipeline.layers import GOLD, annotator_layer, annotator_name
+from pipeline.metrics.agreement import Disagreement
 from pipeline.spans import Span
 from services import access
 
@@ -73,6 +75,39 @@ def annotator_layers_for(db: Database, user: store.User, doc_id: int) -> dict[st
 def save_gold(db: Database, user: store.User, doc_id: int, spans: Sequence[Span], expected_version: int) -> int:
     """Save the reviewer's spans as the document's gold (a stale save is refused); the new version."""
     return access.save_layer_as(db, user, doc_id, GOLD, as_gold(spans, doc_id, user.username), expected_version)
+
+
+REOPEN = "review.reopen"
+
+
+def reopen(db: Database, user: store.User, doc_id: int, disagreement: Disagreement) -> int:
+    """Reopen a settled disagreement of ``doc_id``: a finished gold layer goes back to "in
+    progress" (the document returns to the documents awaiting adjudication, and gold must be saved
+    again with every disagreement decided), and the reopening is audited with the disagreement's
+    offsets, kind and the gold version it was settled in (no text). Returns that gold version
+    (0 when it was settled in the editor but never saved)."""
+    u = access.require(user, "write_gold")
+    doc_id = int(doc_id)
+    access.open_document_check(db, u, doc_id)
+    with store.transaction(db):
+        gold = store.layers_of(db, doc_id).get(GOLD)
+        version = int(gold.version) if gold is not None else 0
+        if gold is not None and gold.status == "finished":
+            store.set_layer_status(db, doc_id, GOLD, "in_progress", user=u.username)
+        store.audit(db, u.username, REOPEN, f"document:{doc_id}/{GOLD}", doc_id=doc_id,
+                    detail={"start": int(disagreement.start), "end": int(disagreement.end),
+                            "kind": disagreement.kind, "gold_version": version})
+    return version
+
+
+def reopened(db: Database, user: store.User, doc_id: int, gold_version: int) -> set[tuple[int, int]]:
+    """The ``(start, end)`` of the disagreements of ``doc_id`` reopened since gold version
+    ``gold_version`` was saved (a later save settles them again), read from the audit log, so a
+    reload shows them open still."""
+    access.require(user, "view_all_layers")
+    return {(int(e.detail["start"]), int(e.detail["end"]))
+            for e in store.list_audit(db, doc_id=int(doc_id), action=REOPEN, limit=1000)
+            if e.detail.get("gold_version") == int(gold_version) and "start" in e.detail and "end" in e.detail}
 
 
 def dismissed_misses(db: Database, user: store.User, doc_id: int) -> list[store.DismissedMiss]:

@@ -60,11 +60,11 @@ class _History:
         self._flushed = 0.0
         self._n = 0
 
-    def add(self, member: str, loss: float | None, dev_f1: float | None, done: int) -> None:
+    def add(self, member: str, loss: float | None, dev_f1: float | None, done: int, step: int | None = None) -> None:
         if loss is None and dev_f1 is None:
             return
         self._n += 1
-        self.points.append({"i": self._n, "member": member, "done": done,
+        self.points.append({"i": self._n, "member": member, "done": done, "step": step,
                             "loss": None if loss is None else round(float(loss), 5),
                             "dev_f1": None if dev_f1 is None else round(float(dev_f1), 5)})
         if len(self.points) > HISTORY_POINTS:
@@ -237,7 +237,7 @@ class _TrainProgress:
 
     def __call__(self, ev) -> None:
         self.total = ev.total + EVAL_UNITS
-        self.history.add(ev.member, ev.loss, ev.dev_f1, ev.done)
+        self.history.add(ev.member, ev.loss, ev.dev_f1, ev.done, getattr(ev, "step", None))
         msg = ev.message
         if ev.loss is not None:
             msg += f" · loss {ev.loss:.4f}"

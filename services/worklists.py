@@ -14,7 +14,7 @@ from sqlite_utils import Database
 import store
 from pipeline.metrics.agreement import AgreementReport
 from pipeline.metrics.filters import MetricsFilter
-from pipeline.metrics.summaries import headline_f1, models_to_activate
+from pipeline.metrics.summaries import headline_f1, held_out_documents, models_to_activate
 from services import access
 from services.jobs import failed_jobs
 from services.project_metrics import annotator_agreement
@@ -67,6 +67,7 @@ def project_overview(db: Database, project_id: int) -> dict[str, Any]:
         "gold_spans": s["gold_spans"],
         "active_model": mv.name if mv else None,
         "active_f1": headline_f1(mv.metrics) if mv else None,
+        "active_dev_docs": held_out_documents(mv.metrics) if mv else None,
         "agreement_f1": (sum(pair_f1) / len(pair_f1)) if pair_f1 else None,
         "agreement_docs": len(rep.per_document) if rep else 0,
         "alpha": rep.alpha if rep else None,

@@ -179,7 +179,8 @@ def save_layer(db: Database, doc_id: int, layer: str, spans: Iterable[Span], *, 
             err = StaleSaveError(
                 f"document {doc_id}, layer {layer}: you started from version {expected_version} but version "
                 f"{current} was saved by {(row[1] if row else None) or 'the system'} at "
-                f"{row[2] if row else 'an unknown time'}; your changes were not saved; reload to see theirs"
+                f"{_readable_utc(row[2]) if row else 'an unknown time'}; your changes were not saved; reload to see "
+                "theirs"
             )
             err.doc_id, err.layer = doc_id, layer  # type: ignore[attr-defined]
             err.expected_version, err.stored_version = int(expected_version), current  # type: ignore[attr-defined]
@@ -197,6 +198,12 @@ def save_layer(db: Database, doc_id: int, layer: str, spans: Iterable[Span], *, 
         audit(db, user, "layer.save", f"document:{doc_id}/{layer}", doc_id=doc_id,
               detail={"layer": layer, "version": new_version, "spans": len(checked), "status": status})
     return new_version
+
+
+def _readable_utc(ts: str | None) -> str:
+    """A stored timestamp for a message people read: ``2026-11-23 16:26 UTC``, not ISO with
+    microseconds (the store has no reader's time zone; the pages show theirs)."""
+    return f"{str(ts)[:16].replace('T', ' ')} UTC" if ts else "an unknown time"
 
 
 @retrying

@@ -385,6 +385,17 @@ def test_keep_order_follows_the_queue_as_shown():
     assert queue_order.neighbours([11, 12], 99) == (None, None)
 
 
+def test_next_open_skips_finished_notes_and_wraps_to_work_left_behind():
+    """ "next" is the next unfinished note in the queue's order (issue 31, item 4)."""
+    order = [11, 12, 13, 14, 15]
+    assert queue_order.next_open(order, 11, done={12, 13}) == 14
+    assert queue_order.next_open(order, 14, done={15, 11}) == 12      # none after: the first left behind
+    assert queue_order.next_open(order, 13, done={11, 12, 14, 15}) is None
+    assert queue_order.next_open(order, 99, done={11}) == 12            # not in the queue: from the top
+    assert queue_order.next_open(order, None, done=set()) == 11
+    assert queue_order.next_open(order, 12, done={12}) == 13            # its own status does not matter
+
+
 def test_agreed_gold_and_inferred_choices(meddocan_docs):
     from pipeline.synthetic import simulate_annotator
 

@@ -126,6 +126,8 @@ def test_why_gold_spans_were_missed_table(demo_app):
     got = frames[0]
     assert list(got["Type"]) == [r["type"] for r in expected.rows()]
     assert int(got["Missed"].sum()) == expected.total
+    assert "None" not in got.columns          # the kind "none" is said in words (issue 31, item 5)
     for kind, n in expected.by_kind().items():
-        assert int(got[kind[:1].upper() + kind[1:]].sum()) == n
+        header = "Nothing there" if kind == "none" else kind[:1].upper() + kind[1:]
+        assert int(got[header].sum()) == n
     assert shows(at, f"{expected.total} of {expected.reference_spans} have no pre-annotation with the same offsets")

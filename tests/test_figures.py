@@ -97,3 +97,21 @@ def test_throughput_bars():
     fig = figures.throughput_bars(rows)
     assert list(fig.data[0].x) == ["ana", "bo"]
     assert list(fig.data[0].y) == [2.0, None] and list(fig.data[1].y) == [24.0, None]
+
+
+def test_training_history_draws_one_line_per_fit_against_its_own_iterations():
+    """A CRF and its refit on train+dev report side by side (interleaved); each is its own line,
+    x is the fit's iteration, and the axis says so (issue 31, item 5)."""
+    pts = [{"member": "crf", "step": 1, "loss": 9.0, "dev_f1": None},
+           {"member": "crf refit", "step": 1, "loss": 9.5, "dev_f1": None},
+           {"member": "crf", "step": 2, "loss": 5.0, "dev_f1": None},
+           {"member": "crf refit", "step": 2, "loss": 6.0, "dev_f1": None},
+           {"member": "crf", "step": 2, "loss": None, "dev_f1": 0.7},
+           {"member": "", "step": None, "loss": None, "dev_f1": 0.75}]
+    h = figures.training_history(pts)
+    by_name = {t.name: t for t in h.data}
+    assert list(by_name["crf loss"].x) == [1, 2] and list(by_name["crf loss"].y) == [9.0, 5.0]
+    assert list(by_name["crf refit loss"].x) == [1, 2] and list(by_name["crf refit loss"].y) == [9.5, 6.0]
+    assert list(by_name["crf dev F1"].x) == [2]
+    assert list(by_name["ensemble dev F1 (thresholds tuned)"].y) == [0.75]
+    assert h.layout.xaxis.title.text == figures.HISTORY_X and "report" not in h.layout.xaxis.title.text

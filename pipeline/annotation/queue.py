@@ -17,11 +17,14 @@ In every order, finished documents go last (in assigned order): the queue leads 
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from pipeline.spans import Span
 
 QUEUE_ORDERS = ("assigned", "random", "uncertain")
+#: The orders as the pages say them.
+QUEUE_ORDER_WORDS = {"assigned": "as assigned", "random": "shuffled per annotator",
+                     "uncertain": "least certain suggestions first"}
 DEFAULT_THRESHOLD = 0.5
 
 
@@ -104,6 +107,28 @@ def neighbours(order: Sequence[int], doc_id: int) -> tuple[int | None, int | Non
         return None, None
     i = list(order).index(doc_id)
     return (order[i - 1] if i > 0 else None), (order[i + 1] if i + 1 < len(order) else None)
+
+
+def next_open(order: Sequence[int], doc_id: int | None, done: Collection[int]) -> int | None:
+    """The document "next" and "finish & next" open: the first one after ``doc_id`` in ``order``
+    that is not ``done`` (finished notes are skipped, so a finished note never opens while an
+    unfinished one waits), else the first not-done one before it (the queue wraps round to work
+    left behind); ``None`` when every other document is done. ``doc_id`` itself is never
+    returned; one not in ``order`` starts the search at the top.
+
+    >>> next_open([1, 2, 3, 4], 1, done={2})
+    3
+    >>> next_open([1, 2, 3, 4], 3, done={4})
+    1
+    >>> next_open([1, 2], 1, done={2}) is None
+    True
+    """
+    ids = [int(d) for d in order]
+    i = ids.index(int(doc_id)) if doc_id is not None and int(doc_id) in ids else -1
+    for d in ids[i + 1:] + ids[:max(i, 0)]:
+        if d not in done and d != doc_id:
+            return d
+    return None
 
 
 def plan_assignments(doc_ids: Sequence[int], annotators: Sequence[str], *, double_fraction: float = 0.0,
