@@ -118,12 +118,30 @@ def hotkeys(types: Sequence[str]) -> dict[str, str]:
     return taken
 
 
+#: How a screen reader names a span of a type ("Louis, patient name"); other types are read as
+#: their name in lower case.
+SPOKEN = {"PATIENT": "patient name", "DOCTOR": "doctor name", "USERNAME": "user name", "MEDICALRECORD": "medical record number",
+          "IDNUM": "id number", "PHONE": "phone number", "FAX": "fax number", "EMAIL": "e-mail address",
+          "URL": "web address", "HEALTHPLAN": "health plan number", "ACCOUNT": "account number",
+          "LICENSE": "licence number", "BIOID": "biometric id", "ZIP": "zip code", "DEVICE": "device id",
+          "LOCATION_OTHER": "other location"}
+
+
+def spoken(type_: str) -> str:
+    """What a screen reader says for a label.
+
+    >>> spoken("PATIENT"), spoken("NOMBRE_SUJETO_ASISTENCIA")
+    ('patient name', 'nombre sujeto asistencia')
+    """
+    return SPOKEN.get(type_, type_.replace("_", " ").lower())
+
+
 def editor_labels(schema: LabelSchema) -> list[dict]:
-    """The schema's fine types in schema order, each with its category, colour and hotkey (a
-    capital means Shift and that letter)."""
+    """The schema's fine types in schema order, each with its category, colour, hotkey (a
+    capital means Shift and that letter) and the words a screen reader says for it."""
     keys = hotkeys(schema.types)
     return [{"type": t, "category": schema.category_of(t), "colour": category_colour(schema.category_of(t)),
-             "key": keys.get(t)} for t in schema.types]
+             "key": keys.get(t), "spoken": spoken(t)} for t in schema.types]
 
 
 def disagreements_data(text: str, found: Sequence[Any], per: Sequence[Mapping[str, Sequence[Span]]],

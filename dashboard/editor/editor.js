@@ -33,7 +33,7 @@ function button(label, action, title) {
   const b = el("button", "wb-btn", label);
   b.type = "button";
   b.dataset.action = action;
-  if (title) b.title = title;
+  if (title) { b.title = title; if (!/\w/u.test(label)) b.setAttribute("aria-label", title); }
   return b;
 }
 
@@ -44,11 +44,14 @@ function shorten(s, n = 40) {
 
 const KEYS_ANNOTATE = [
   ["mouse drag / click a word", "select text (snaps to whole words, never takes spaces or line breaks)"],
-  ["← →  (Shift: extend)", "select the next / previous word"],
+  ["Ctrl+F, a few letters, Enter", "jump to text: select the next match (Enter again: the match after; Esc: back)"],
+  ["← →", "select the next / previous word (a date, phone number, id or e-mail is one word)"],
+  ["Shift+← →", "extend the selection; on the current span: move its end (into a span: merge)"],
+  ["Ctrl+Shift+← →", "move the current span's start"],
   ["↑ ↓", "select the first word of the line above / below"],
-  ["a label's key (a capital: with Shift)", "label the selection, or relabel the current span"],
+  ["a label's key (a capital: with Shift)", "label the selection (inside a span: split it), or relabel the current span"],
   ["/", "filter the labels by name, Enter takes the first"],
-  ["click a span, Tab / Shift+Tab", "current span: next / previous"],
+  ["click a span, . / ,", "current span: next / previous"],
   ["] / [", "next / previous open suggestion"],
   ["Enter", "accept the current suggestion"],
   ["Delete or Backspace", "remove the current span"],
@@ -59,7 +62,8 @@ const KEYS_ANNOTATE = [
   ["Ctrl+S", "save"],
   ["Ctrl+Enter", "finish and open the next document (with open suggestions it asks first)"],
   ["> / <", "next / previous document"],
-  ["Esc", "clear the selection, close this list"],
+  ["Esc", "close this list, clear the selection; then give the keys back to the page"],
+  ["Tab / Shift+Tab", "leave the note (the toolbar is before it, the page after it)"],
   ["?", "show or hide this list"],
 ];
 const KEYS_REVIEW = [
@@ -98,7 +102,6 @@ class SpanEditor {
 
   build() {
     const root = el("div", "wb-ed");
-    root.tabIndex = 0;
     root.dataset.testid = "wb-editor";
     const bar = el("div", "wb-bar");
     this.bar = bar;
@@ -129,12 +132,21 @@ class SpanEditor {
     this.chips = el("span", "wb-chips");
     this.filter = el("input", "wb-filter");
     Object.assign(this.filter, { type: "text", placeholder: "/ filter labels", title: "Filter labels (/)" });
+    this.filter.setAttribute("aria-label", "Filter labels (/)");
+    this.find = el("input", "wb-find");
+    Object.assign(this.find, { type: "search", placeholder: "Ctrl+F jump to text", title: "Jump to text (Ctrl+F): type a few letters, Enter selects the next match" });
+    this.find.setAttribute("aria-label", "Jump to text (Ctrl+F)");
     this.status = el("div", "wb-status");
     this.status.setAttribute("aria-live", "polite");
-    this.labelsRow.append(this.filter, this.chips);
+    this.labelsRow.append(this.find, this.filter, this.chips);
     bar.append(row, this.labelsRow, this.status);
     const body = el("div", "wb-body");
+    // The note is the editor's one stop in the Tab order (the toolbar comes before it): its keys
+    // act only while it (or a button of the editor) has the focus.
     this.note = el("div", "wb-note");
+    this.note.tabIndex = 0;
+    this.note.setAttribute("role", "region");
+    this.note.setAttribute("aria-label", "Note: the annotation editor (? lists the keys, Esc gives the keys back to the page)");
     this.side = el("div", "wb-side");
     body.append(this.note, this.side);
     this.help = el("div", "wb-help");
@@ -149,7 +161,9 @@ class SpanEditor {
     document.addEventListener("mouseup", this.onMouseUpAnywhere);
     this.filter.addEventListener("input", () => this.filterLabels());
     this.filter.addEventListener("keydown", (e) => this.onFilterKey(e));
-    this.threshold.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === "Escape") this.root.focus(); });
+    this.find.addEventListener("input", () => this.previewFind());
+    this.find.addEventListener("keydown", (e) => this.onFindKey(e));
+    this.threshold.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === "Escape") this.note.focus(); });
   }
 
   // ------------------------------------------------------------------ data from Python
@@ -192,9 +206,11 @@ class SpanEditor {
     this.render();
     if (fresh) {
       this.say(data.message || this.intro(), data.message_kind || "info");
+      // the keys work straight away when a note opens, unless a field that takes typing has
+      // the focus (the queue's select box, say)
       const active = document.activeElement;
-      if (!active || !active.closest("input, textarea, select, [contenteditable=''], [contenteditable='true']"))
-        this.root.focus({ preventScroll: true });
+      if (!active || !active.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], [role='combobox']"))
+        this.note.focus({ preventScroll: true });
       if (this.mode === "review" && this.dis.length) this.goDisagreement(this.nextOpenDis(-1, 1), false);
       this.offerLocal();
     } else if (data.message && data.message_id !== this.messageId) {
@@ -241,6 +257,7 @@ class SpanEditor {
       b.style.setProperty("--c", l.colour);
       const keyName = l.key && /[A-Z]/.test(l.key) ? `Shift+${l.key}` : l.key;
       b.title = `${l.type} (${l.category})` + (l.key ? `: key ${keyName}` : ": no key, use / to filter");
+      b.setAttribute("aria-label", `${l.spoken || l.type}` + (l.key ? `, key ${keyName}` : ""));
       if (l.key) {
         const kbd = el("kbd", "", l.key);
         if (keyName !== l.key) { kbd.classList.add("wb-shift"); kbd.title = keyName; }
@@ -295,9 +312,17 @@ class SpanEditor {
           e.dataset.tag = s.sugg ? `${s.type} ${s.score.toFixed(2)}` : s.type;
         }
         e.title = `${s.type} (${s.category})` + (s.sugg ? `, suggestion scored ${s.score.toFixed(2)}` : "");
+        // read as "Louis, patient name" (the badge after it is hidden from screen readers)
+        e.setAttribute("role", "mark");
+        e.setAttribute("aria-label", `${piece}, ${(this.byType.get(s.type) || {}).spoken || s.type}`
+          + (s.sugg ? `, suggestion scored ${s.score.toFixed(2)}` : "") + (s === this.cur ? ", current" : ""));
       }
       if (di >= 0) {
         const d = this.dis[di];
+        const said = `disagreement ${di + 1}` + (d.decided ? `, took ${this.choiceName(d)}`
+          : ": " + d.options.map((o) => `${o.key} ${o.spans.map((x) => x.type).join(" and ") || "nothing"}`).join(", ") + ", 0 neither");
+        e.setAttribute("role", "mark");
+        e.setAttribute("aria-label", (e.getAttribute("aria-label") || piece) + ", " + said);
         e.classList.add("wb-d");
         e.dataset.d = String(di);
         if (d.decided) e.classList.add("wb-d-done");
@@ -457,17 +482,20 @@ class SpanEditor {
       const r = sel.getRangeAt(0);
       const at = this.offsetOf(r.startContainer, r.startOffset);
       if (at === null) return;
-      const tok = tokens(this.text).find(([a, b]) => a <= at && at < b) || tokens(this.text).find(([a, b]) => a <= at && at <= b);
+      const us = units(this.text);
+      const tok = us.find(([a, b]) => a <= at && at < b) || us.find(([a, b]) => a <= at && at <= b);
       if (tok) this.select(tok[0], tok[1]);
     }
   }
 
   onBarClick(e) {
     const chip = e.target.closest(".wb-chip");
-    if (chip) { this.applyLabel(chip.dataset.type); return; }
+    if (chip) { this.applyLabel(chip.dataset.type); this.note.focus({ preventScroll: true }); return; }
     const b = e.target.closest("button[data-action]");
     if (!b || b.disabled) return;
     const act = b.dataset.action;
+    // the status line's buttons go away once pressed: the keys go back to the note
+    if (this.status.contains(b)) this.note.focus({ preventScroll: true });
     if (act === "restore_local") this.restoreLocal();
     else if (act === "discard_local") { this.localOffer = null; this.dropLocal(); this.say("Discarded the kept edits."); }
     else if (act === "undo") this.undo();
@@ -488,16 +516,15 @@ class SpanEditor {
 
   // ------------------------------------------------------------------ keys
 
-  // Keys reach the editor unless a field that takes typing has the focus; Enter, Space and Tab
-  // only when the focus is in the editor or nowhere (so links and buttons elsewhere keep them).
+  // Keys act only while the editor has the focus (issue 31: no keys taken when nothing or
+  // something else on the page has it), never while one of its fields takes typing; Tab always
+  // moves the focus (it leaves the note); on one of the editor's buttons, Enter and Space press it.
   active(e) {
-    if (!this.root.isConnected) return false;
+    if (!this.root.isConnected || e.key === "Tab") return false;
     const a = document.activeElement;
-    if (a === this.filter || a === this.threshold) return false;
-    if (!a || a === document.body || this.root.contains(a)) return true;
-    if (a.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], [role='listbox'], [role='combobox'], [role='dialog']"))
-      return false;
-    return !["Enter", " ", "Tab"].includes(e.key);
+    if (!a || !this.root.contains(a)) return false;
+    if (a === this.filter || a === this.threshold || a === this.find) return false;
+    return a === this.note || !["Enter", " "].includes(e.key);
   }
 
   onKey(e) {
@@ -507,7 +534,7 @@ class SpanEditor {
     if (this.asking && !e.ctrlKey && !e.metaKey && ["Enter", "Escape", "ArrowLeft", "ArrowRight"].includes(e.key)) {
       const a = document.activeElement;
       const answers = [...this.status.querySelectorAll("button[data-action]")];
-      if (e.key === "Escape") { this.say("Not finished: the suggestions stay open."); this.root.focus({ preventScroll: true }); }
+      if (e.key === "Escape") { this.say("Not finished: the suggestions stay open."); this.note.focus({ preventScroll: true }); }
       else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
         const i = answers.indexOf(a);
         const next = answers[((i < 0 ? 0 : i + (e.key === "ArrowRight" ? 1 : -1)) + answers.length) % answers.length];
@@ -518,9 +545,14 @@ class SpanEditor {
       return;
     }
     const k = e.key, ctrl = e.ctrlKey || e.metaKey;
+    const jumped = this.jumped;      // Enter right after a jump goes to the next match
+    this.jumped = null;
     let done = true;
     if (ctrl && !e.altKey) {
       if (k === "z" || k === "Z") (e.shiftKey ? this.redo() : this.undo());
+      else if (k === "f" || k === "F") this.openFind();
+      else if (e.shiftKey && k === "ArrowLeft") this.moveStart(-1);
+      else if (e.shiftKey && k === "ArrowRight") this.moveStart(1);
       else if (k === "y" || k === "Y") this.redo();
       else if (k === "s" || k === "S") this.send("save");
       else if (k === "Enter") this.finish();
@@ -532,19 +564,25 @@ class SpanEditor {
         case "?": this.toggleHelp(); break;
         case "Escape":
           if (!this.help.hidden) this.toggleHelp();
-          else { this.sel = null; this.cur = null; this.renderNote(); this.say(this.intro()); }
+          else if (this.sel || this.cur) { this.sel = null; this.cur = null; this.renderNote(); this.say(this.intro()); }
+          else { this.note.blur(); this.say("The keys are the page's again: Tab or a click on the note brings them back."); }
           break;
-        case "Tab": this.stepSpan(e.shiftKey ? -1 : 1, () => true); break;
+        case ".": this.stepSpan(1, () => true); break;
+        case ",": this.stepSpan(-1, () => true); break;
         case "]": this.stepOpen(1); break;
         case "[": this.stepOpen(-1); break;
         case ">": this.send("next"); break;
         case "<": this.send("prev"); break;
-        case "Enter": this.acceptCurrent(); break;
+        case "Enter":
+          if (jumped && this.sel && jumped.a === this.sel.a) this.jumpNext(jumped);
+          else if (jumped && this.cur && jumped.a === this.cur.start) this.jumpNext(jumped);
+          else this.acceptCurrent();
+          break;
         case "Delete": case "Backspace": (e.shiftKey ? this.removeAllSameText() : this.removeCurrent()); break;
         case "+": this.markAll(); break;
         case "/": this.openFilter(); break;
-        case "ArrowRight": this.stepToken(1, e.shiftKey); break;
-        case "ArrowLeft": this.stepToken(-1, e.shiftKey); break;
+        case "ArrowRight": (e.shiftKey && this.cur ? this.moveEnd(1) : this.stepToken(1, e.shiftKey)); break;
+        case "ArrowLeft": (e.shiftKey && this.cur ? this.moveEnd(-1) : this.stepToken(-1, e.shiftKey)); break;
         case "ArrowDown": this.stepLine(1, e.shiftKey); break;
         case "ArrowUp": this.stepLine(-1, e.shiftKey); break;
         case "A": this.acceptAll(); break;
@@ -596,7 +634,105 @@ class SpanEditor {
   closeFilter() {
     this.filter.value = "";
     this.filterLabels();
-    this.root.focus({ preventScroll: true });
+    this.note.focus({ preventScroll: true });
+  }
+
+  // ------------------------------------------------------------------ jump to text
+  // Ctrl+F opens the field; what is typed selects the first match after the cursor at once (a
+  // preview); Enter keeps it and gives the keys back to the note (Enter again: the next match),
+  // Esc puts the selection back as it was. Ctrl+F in the field opens the browser's own find.
+
+  openFind() {
+    this.findFrom = { sel: this.sel, cur: this.cur };
+    const base = this.focusRange();
+    this.findStart = base ? base.a + 1 : 0;
+    this.find.value = "";
+    this.find.focus();
+    this.say("Jump to text: type a few letters of it, Enter selects the match, Esc goes back.");
+  }
+
+  // Select the whole words (units) of a match; one that starts a span makes that span current.
+  landOn(m) {
+    const [a, b] = unitsAround(this.text, m[0], m[1]) || m;
+    const s = this.spans.find((x) => x.start === a && b <= x.end);
+    if (s) this.setCurrent(s);
+    else this.select(a, b);
+  }
+
+  previewFind() {
+    const matches = findMatches(this.text, this.find.value);
+    if (!matches.length) {
+      if (this.find.value.trim()) this.say("No match.", "warn");
+      return;
+    }
+    this.landOn(nextMatch(matches, this.findStart));
+    this.say(`${matches.length} match${matches.length === 1 ? "" : "es"}: Enter selects this one.`);
+  }
+
+  onFindKey(e) {
+    if (e.key === "Enter") {
+      const q = this.find.value;
+      const matches = findMatches(this.text, q);
+      if (!matches.length) { this.say("No match.", "warn"); e.preventDefault(); return; }
+      const m = nextMatch(matches, this.findStart);
+      this.closeFind();
+      this.landOn(m);
+      this.jumped = { q, a: this.focusRange().a };
+    } else if (e.key === "Escape") {
+      const back = this.findFrom || {};
+      this.closeFind();
+      this.sel = back.sel || null; this.cur = back.cur || null;
+      this.renderNote();
+      this.say("Jump cancelled.");
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  }
+
+  closeFind() {
+    this.find.value = "";
+    this.note.focus({ preventScroll: true });
+  }
+
+  jumpNext(jumped) {
+    const matches = findMatches(this.text, jumped.q);
+    if (!matches.length) return;
+    this.landOn(nextMatch(matches, jumped.a + 1));
+    this.jumped = { q: jumped.q, a: this.focusRange().a };
+  }
+
+  // ------------------------------------------------------------------ resizing the current span
+  // Shift+→ / Shift+← move the current span's end by one word, Ctrl+Shift+→ / ← its start; a
+  // span it reaches into is taken in whole (two spans merged in one key).
+
+  moveEnd(dir) {
+    const s = this.cur, us = units(this.text);
+    const u = dir > 0 ? us.find(([, b]) => b > s.end) : [...us].reverse().find(([, b]) => b < s.end && b > s.start);
+    if (!u) { this.say(dir > 0 ? "Nothing after it to take in." : "It is one word: Delete removes it.", "warn"); return; }
+    this.resizeCurrent(s.start, u[1]);
+  }
+
+  moveStart(dir) {
+    const s = this.cur;
+    if (!s) { this.say("No current span: click one or press . (period).", "warn"); return; }
+    const us = units(this.text);
+    const u = dir < 0 ? [...us].reverse().find(([a]) => a < s.start) : us.find(([a]) => a > s.start && a < s.end);
+    if (!u) { this.say(dir < 0 ? "Nothing before it to take in." : "It is one word: Delete removes it.", "warn"); return; }
+    this.resizeCurrent(u[0], s.end);
+  }
+
+  resizeCurrent(a, b) {
+    const s = this.cur, before = this.describe(s);
+    const r = resize(this.spans, s, a, b);
+    if (!r) return;
+    this.markEdited(Math.min(a, s.start), Math.max(b, s.end));
+    this.edit(r.spans, `${before} is now ${this.describe(r.changed)}`
+      + (r.taken.length ? ` (took in ${r.taken.map((x) => this.describe(x)).join(", ")})` : "") + ".");
+    this.cur = r.changed;
+    this.renderNote();
+    this.reveal(r.changed.start, r.changed.end);
   }
 
   // ------------------------------------------------------------------ moving around
@@ -641,7 +777,7 @@ class SpanEditor {
   }
 
   stepToken(dir, extend) {
-    const toks = tokens(this.text);
+    const toks = units(this.text);
     if (!toks.length) return;
     const base = this.focusRange();
     if (!extend || !base) {
@@ -672,7 +808,7 @@ class SpanEditor {
       if (thisLine < 0) return;
       lineStart = this.text.lastIndexOf("\n", thisLine - 1) + 1;
     }
-    const t = tokens(this.text).find(([a]) => a >= lineStart);
+    const t = units(this.text).find(([a]) => a >= lineStart);
     if (!t) return;
     if (extend && base) this.select(Math.min(base.anchor, t[0]), Math.max(base.anchor, t[1]), base.anchor);
     else this.select(t[0], t[1]);
@@ -785,11 +921,12 @@ class SpanEditor {
     if (!label) return;
     if (this.sel) {
       const { a, b } = this.sel;
-      const r = labelRange(this.spans, a, b, label.type, label.category);
+      const r = labelRange(this.spans, a, b, label.type, label.category, this.text);
       this.sel = null;
-      this.markEdited(a, b);
-      this.edit(r.spans, r.replaced.length ? `${this.describe(r.added)} replaces ${r.replaced.map((s) => this.describe(s)).join(", ")}.`
-        : `Added ${this.describe(r.added)}.`);
+      this.markEdited(r.split ? r.split.start : a, r.split ? r.split.end : b);
+      this.edit(r.spans, r.split ? `Split ${this.describe(r.split)}: ${this.describe(r.added)} is apart.`
+        : r.replaced.length ? `${this.describe(r.added)} replaces ${r.replaced.map((s) => this.describe(s)).join(", ")}.`
+          : `Added ${this.describe(r.added)}.`);
       this.cur = r.added;
       this.renderNote();
       return;
@@ -831,7 +968,7 @@ class SpanEditor {
           return;
         }
       }
-      this.say("No current span: click one or press Tab.", "warn");
+      this.say("No current span: click one or press . (period).", "warn");
       return;
     }
     const i = this.spans.indexOf(s);
@@ -842,7 +979,7 @@ class SpanEditor {
   }
 
   removeAllSameText() {
-    if (!this.cur) { this.say("No current span: click one or press Tab.", "warn"); return; }
+    if (!this.cur) { this.say("No current span: click one or press . (period).", "warn"); return; }
     const s = this.cur;
     const r = removeSameText(this.text, this.spans, s);
     for (const x of this.spans) if (!r.spans.includes(x)) this.markEdited(x.start, x.end);
@@ -850,7 +987,7 @@ class SpanEditor {
   }
 
   markAll() {
-    if (!this.cur) { this.say("No current span: click one or press Tab.", "warn"); return; }
+    if (!this.cur) { this.say("No current span: click one or press . (period).", "warn"); return; }
     const s = this.cur;
     const r = markAllOccurrences(this.text, this.spans, s);
     for (const x of r.spans) if (!this.spans.includes(x)) this.markEdited(x.start, x.end);
@@ -960,7 +1097,7 @@ class SpanEditor {
     if (left && this.requireDecided) {
       this.stepOpen(1);
       this.say(`${left} suggestion${left === 1 ? " is" : "s are"} below ${t.toFixed(2)} and still open: decide ${left === 1 ? "it" : "each"} before finishing.`, "warn");
-      this.root.focus({ preventScroll: true });
+      this.note.focus({ preventScroll: true });
       return;
     }
     this.send("finish");
