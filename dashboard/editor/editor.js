@@ -125,9 +125,10 @@ class SpanEditor {
     const acceptGroup = el("span", "wb-group wb-accept");
     acceptGroup.append(this.acceptAllBtn, this.threshold);
     edit.append(this.undoBtn, this.redoBtn, acceptGroup);
+    const findGroup = el("span", "wb-group");
     const save = el("span", "wb-group wb-right");
     save.append(this.dirtyText, this.saveBtn, this.finishBtn, this.helpBtn);
-    row.append(nav, edit, save);
+    row.append(nav, edit, findGroup, save);
     this.labelsRow = el("div", "wb-labels");
     this.chips = el("span", "wb-chips");
     this.filter = el("input", "wb-filter");
@@ -138,7 +139,8 @@ class SpanEditor {
     this.find.setAttribute("aria-label", "Jump to text (Ctrl+F)");
     this.status = el("div", "wb-status");
     this.status.setAttribute("aria-live", "polite");
-    this.labelsRow.append(this.find, this.filter, this.chips);
+    findGroup.append(this.find, this.filter);   // in the first row: the chips get the whole width
+    this.labelsRow.append(this.chips);
     bar.append(row, this.labelsRow, this.status);
     const body = el("div", "wb-body");
     // The note is the editor's one stop in the Tab order (the toolbar comes before it): its keys
@@ -659,14 +661,25 @@ class SpanEditor {
     else this.select(a, b);
   }
 
+  // While typing, the match Enter would select is highlighted (CSS Custom Highlight API: the
+  // page's selection is left alone, so the field keeps every key typed).
   previewFind() {
     const matches = findMatches(this.text, this.find.value);
+    this.highlight(null);
     if (!matches.length) {
       if (this.find.value.trim()) this.say("No match.", "warn");
       return;
     }
-    this.landOn(nextMatch(matches, this.findStart));
-    this.say(`${matches.length} match${matches.length === 1 ? "" : "es"}: Enter selects this one.`);
+    const [a, b] = unitsAround(this.text, ...nextMatch(matches, this.findStart)) || nextMatch(matches, this.findStart);
+    this.highlight(this.rangeOf(a, b));
+    this.reveal(a, b);
+    this.say(`${matches.length} match${matches.length === 1 ? "" : "es"}: Enter selects the one shown.`);
+  }
+
+  highlight(range) {
+    if (typeof CSS === "undefined" || !CSS.highlights || typeof Highlight === "undefined") return;
+    if (range) CSS.highlights.set("wb-find", new Highlight(range));
+    else CSS.highlights.delete("wb-find");
   }
 
   onFindKey(e) {
@@ -693,6 +706,7 @@ class SpanEditor {
 
   closeFind() {
     this.find.value = "";
+    this.highlight(null);
     this.note.focus({ preventScroll: true });
   }
 
