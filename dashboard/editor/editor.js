@@ -690,7 +690,7 @@ class SpanEditor {
       const m = nextMatch(matches, this.findStart);
       this.closeFind();
       this.landOn(m);
-      this.jumped = { q, a: this.focusRange().a };
+      this.jumped = { q, ...this.focusRange() };
     } else if (e.key === "Escape") {
       const back = this.findFrom || {};
       this.closeFind();
@@ -713,8 +713,8 @@ class SpanEditor {
   jumpNext(jumped) {
     const matches = findMatches(this.text, jumped.q);
     if (!matches.length) return;
-    this.landOn(nextMatch(matches, jumped.a + 1));
-    this.jumped = { q: jumped.q, a: this.focusRange().a };
+    this.landOn(nextMatch(matches, jumped.b));     // the next match after what it landed on
+    this.jumped = { q: jumped.q, ...this.focusRange() };
   }
 
   // ------------------------------------------------------------------ resizing the current span
@@ -809,20 +809,22 @@ class SpanEditor {
     this.select(Math.min(base.anchor, target), Math.max(base.anchor, target), base.anchor);
   }
 
+  // ↓ / ↑: the first word of the next / previous line that has one (empty lines are skipped).
   stepLine(dir, extend) {
-    const base = this.focusRange();
+    const base = this.focusRange(), us = units(this.text);
     const here = base ? (dir > 0 ? base.b : base.a) : (dir > 0 ? 0 : this.text.length);
-    let lineStart;
+    const lineOf = (i) => this.text.lastIndexOf("\n", i - 1) + 1;   // where the line holding i starts
+    let t;
     if (dir > 0) {
       const nl = this.text.indexOf("\n", here);
       if (nl < 0) return;
-      lineStart = nl + 1;
+      t = us.find(([a]) => a > nl);
     } else {
-      const thisLine = this.text.lastIndexOf("\n", Math.max(0, here - 1));
-      if (thisLine < 0) return;
-      lineStart = this.text.lastIndexOf("\n", thisLine - 1) + 1;
+      const prev = [...us].reverse().find(([a]) => a < lineOf(here));
+      if (!prev) return;
+      const start = lineOf(prev[0]);
+      t = us.find(([a]) => a >= start);
     }
-    const t = units(this.text).find(([a]) => a >= lineStart);
     if (!t) return;
     if (extend && base) this.select(Math.min(base.anchor, t[0]), Math.max(base.anchor, t[1]), base.anchor);
     else this.select(t[0], t[1]);
