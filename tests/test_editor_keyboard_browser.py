@@ -282,3 +282,34 @@ def keys_only_flow(project, server, page) -> None:
     assert got[(a, b, "PATIENT")] and got[open_[0][:3]]
     assert open_[1][:3] not in got
     assert page.evaluate(FOCUS) == "note", "the next note does not have the keys"
+
+
+def test_shrink_split_and_merge_a_span_by_keys(project, server, page):
+    """Shift+← cuts the current span's last word off (a label's key then labels it: a split),
+    Shift+→ into the next span takes it in whole (a merge): back to the span as it was."""
+    with bh.screenshot_on_failure(page, "editor-split-merge"):
+        doc_id, text = _open_annotate(page, server, project)
+        before = sorted(bh.editor_spans(page))
+        us = units(text)
+        a, b, typ, _ = next(s for s in before if len([u for u in us if s[0] <= u[0] and u[1] <= s[1]]) == 2)
+        last = [u for u in us if a <= u[0] and u[1] <= b][-1]
+        first_end = [u for u in us if a <= u[0] and u[1] <= b][0][1]
+        key = bh.editor_hotkeys(page)[typ]
+        key = f"Shift+{key}" if key.isupper() else key
+        # make the span current: jump to its whole text (Ctrl+F, the text, Enter)
+        page.keyboard.press("Control+f")
+        page.keyboard.type(text[a:b])
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => !!document.querySelector('.wb-ed .wb-s.wb-cur')")
+        page.keyboard.press("Shift+ArrowLeft")
+        page.keyboard.press(key)                              # split: the cut-off word gets the label
+        page.wait_for_function("() => document.querySelector('.wb-ed .wb-status').textContent.startsWith('Split')")
+        after = sorted(bh.editor_spans(page))
+        assert (a, first_end, typ, False) in after and (last[0], last[1], typ, False) in after
+        assert len(after) == len(before) + 1
+        page.keyboard.press(",")                              # the previous span: the first part
+        page.keyboard.press("Shift+ArrowRight")               # into the second part: merged
+        page.wait_for_timeout(200)
+        merged = sorted(bh.editor_spans(page))
+        assert (a, b, typ, False) in merged and len(merged) == len(before)
+        assert [s for s in merged if s[:2] != (a, b)] == [s for s in before if s[:2] != (a, b)]

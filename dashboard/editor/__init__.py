@@ -1,6 +1,7 @@
 """The span editor of Annotate and Review: the note exactly as written with every span in place,
 keyboard first. A Streamlit Components v2 component (``st.components.v2.component``) whose
-HTML is built by ``editor.js`` (with the pure functions of ``core.js`` in front of it) and styled
+HTML is built by ``editor.js`` (with the pure functions of ``core.js`` in front of it and the
+moves of ``moves.js``, jump to text and word units among them, after it) and styled
 by ``editor.css``, both files beside this one, loaded here as strings: no build step.
 
 Why our own: ``streamlit-annotation-tools`` (the ``text_labeler`` the pages used before) shows
@@ -56,7 +57,8 @@ from pipeline.spans import Span
 
 HERE = Path(__file__).resolve().parent
 NAME = "workbench_span_editor"
-JS = (HERE / "core.js").read_text(encoding="utf-8") + "\n" + (HERE / "editor.js").read_text(encoding="utf-8")
+#: core.js (pure functions), editor.js (the SpanEditor class), moves.js (its moves, added to the class).
+JS = "\n".join((HERE / name).read_text(encoding="utf-8") for name in ("core.js", "editor.js", "moves.js"))
 CSS = (HERE / "editor.css").read_text(encoding="utf-8")
 ACTIONS = ("save", "finish", "save_next", "next", "prev")
 
