@@ -97,6 +97,7 @@ class SpanEditor {
     window.removeEventListener("keydown", this.onKey, true);
     document.removeEventListener("mouseup", this.onMouseUpAnywhere);
     clearTimeout(this.draftTimer);
+    if (this.stuck) this.stuck.disconnect();
     this.root.remove();
   }
 
@@ -155,7 +156,15 @@ class SpanEditor {
     body.append(this.note, this.side);
     this.help = el("div", "wb-help");
     this.help.hidden = true;
-    root.append(bar, body, this.help);
+    // The bar covers the strip of Streamlit's header above it only once it is stuck (a sentinel
+    // just above it has scrolled under the header): before that the strip is the page's title.
+    const sentinel = el("div", "wb-sentinel");
+    root.append(sentinel, bar, body, this.help);
+    if (typeof IntersectionObserver !== "undefined") {
+      this.stuck = new IntersectionObserver(([e]) => bar.classList.toggle("wb-stuck", !e.isIntersecting && e.boundingClientRect.top < 120),
+        { rootMargin: "-61px 0px 0px 0px", threshold: 0 });
+      this.stuck.observe(sentinel);
+    }
     this.root = root;
     this.parent.appendChild(root);
 
@@ -230,7 +239,7 @@ class SpanEditor {
         : "The annotators agree everywhere: check the gold and save it. ? lists the keys.";
     }
     const open = this.spans.filter((s) => s.sugg).length;
-    return `${open} open suggestion${open === 1 ? "" : "s"} (dashed). Select text and press a label's key; ? lists the keys.`;
+    return `${open} open suggestion${open === 1 ? "" : "s"} (dashed). Select text (Ctrl+F jumps to it) and press a label's key; ? lists the keys.`;
   }
 
   // ------------------------------------------------------------------ rendering
