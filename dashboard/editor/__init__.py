@@ -10,6 +10,16 @@ labels outside the schema; the other text-annotation components on the package i
 (``streamlit-text-label``, ``st-ner-annotate``, ``streamlit-annotator``) each lack line breaks,
 suggestions shown apart from accepted spans, or a keyboard. See the README.
 
+**Keyboard and focus** (issue 31). The note is the editor's one stop in the Tab order (the
+toolbar comes before it); its keys act only while it, or one of the editor's buttons, has the
+focus, so nothing is taken from the rest of the page. Tab and Shift+Tab always move the focus
+(``.`` and ``,`` walk the spans); Esc closes what is open, then clears the selection, then gives
+the keys back to the page; Enter and Space on a focused button press it. Ctrl+F jumps to text;
+the arrows step by units (:mod:`pipeline.annotation.units`: a date, phone number, id or e-mail
+is one); Shift+arrows resize the current span (merging into a neighbour; Shift+← then a label's
+key splits). Spans are ``role="mark"`` named "Louis, patient name" (:func:`spoken`), their
+badges hidden from screen readers.
+
 **Protocol.** Python mounts the editor with ``data`` (:func:`editor_data`): the note, the
 schema's labels (with a hotkey each where a letter is free), the spans (UTF-16 offsets; open
 machine suggestions flagged, with their score), what was last saved, the position in the queue,
