@@ -92,6 +92,9 @@ SHIFTED = "BCDEFGHIJKLMNOPQRSTUVWXYZ"
 PAGE_CSS = """<style>
 [data-testid="stMainBlockContainer"] { padding-top: 3.2rem; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.9rem; padding-top: 0.2rem; padding-bottom: 0.2rem; }
+/* focus: the editor's blue ring on the page's own controls too (Streamlit's red reads as an error) */
+:is(button, a, summary, input, textarea, [role="tab"]):focus-visible { outline: 3px solid #1565c0 !important; outline-offset: 2px; box-shadow: none !important; }
+[data-baseweb="select"] > div:focus-within, [data-baseweb="input"]:focus-within { border-color: #1565c0 !important; }
 </style>"""
 
 

@@ -117,6 +117,7 @@ class SpanEditor {
     this.acceptAllBtn = button("Accept ≥", "accept_all", "Accept all suggestions scored at or above this (Shift+A)");
     this.threshold = el("input", "wb-threshold");
     Object.assign(this.threshold, { type: "number", min: "0", max: "1", step: "0.05", title: "Threshold for Accept all" });
+    this.threshold.setAttribute("aria-label", "Threshold for Accept all (Enter or Esc: back to the note)");
     this.saveBtn = button("Save", "save", "Save (Ctrl+S)");
     this.finishBtn = button("Finish & next", "finish", "Save as finished and open the next document (Ctrl+Enter)");
     this.finishBtn.classList.add("wb-primary");
