@@ -31,6 +31,7 @@ Two editors:
   beside the new ones.
 
     python benchmarks/annotation_effort.py [--editor new|old] [--k 4 8] [--reps 3]
+    python benchmarks/annotation_effort.py --kinds [--reps 3]   # keys per error kind, keyboard only
 
 Prints a table (medians over ``--reps`` notes; ``exact`` is the share of notes saved exactly
 right; ``ev/err`` the events per error, finishing aside; then the events per error of each kind,
@@ -495,11 +496,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="also write the medians to this file")
     ap.add_argument("--verbose", action="store_true", help="offsets (never text) of what a run got wrong")
+    ap.add_argument("--kinds", action="store_true",
+                    help="keys for one correction per error kind, keyboard only (benchmarks/correction_keys.py); "
+                         "--reps instances per kind")
+    ap.add_argument("--start", choices=("random", "previous"), default="random",
+                    help="with --kinds: the cursor starts on a random word, or on the span before the error")
     args = ap.parse_args(argv)
     why = bh.missing_requirements()
     if why:
         print(f"cannot run: {why}", file=sys.stderr)
         return 2
+    if args.kinds:
+        import correction_keys as ck
+
+        rows, share = ck.run(args.reps, args.seed, args.width, args.height, args.start)
+        print(ck.table(rows))
+        print(f"keys: key presses of the correction (a chord is one), from a cursor on "
+              f"{'a random word' if args.start == 'random' else 'the span before the error'}; "
+              f"mouse: mouse events in it. {share:.0%} of the demo's machine spans end on word (unit) ends.")
+        return 0
     measured = summarise(run(args.editor, args.k, args.reps, args.width, args.height, args.seed, args.verbose))
     if args.json:
         Path(args.json).write_text(json.dumps({args.editor: measured}, indent=1))

@@ -68,23 +68,11 @@ def no_crash(page, where: str) -> None:
 
 
 def word_tokens(text: str) -> list[tuple[int, int]]:
-    """What the editor's arrow keys step by (``tokens`` in dashboard/editor/core.js): runs of word
-    characters, and single other visible characters."""
-    from pipeline.annotation.edits import is_space, is_word_char
+    """What the editor's arrow keys step by: units (``units`` in dashboard/editor/core.js, the
+    Python twin in :mod:`pipeline.annotation.units`), lone punctuation skipped."""
+    from pipeline.annotation.units import units
 
-    out, i = [], 0
-    while i < len(text):
-        if is_word_char(text[i]):
-            j = i
-            while j < len(text) and is_word_char(text[j]):
-                j += 1
-            out.append((i, j))
-            i = j
-        else:
-            if not is_space(text[i]):
-                out.append((i, i + 1))
-            i += 1
-    return out
+    return units(text)
 
 
 def free_words(text: str, spans, n: int) -> list[int]:

@@ -336,7 +336,7 @@ def reload_and_restore(project, server, page) -> None:
     doc_id = int(page.evaluate("() => document.querySelector('.wb-ed').dataset.token.split('.')[0]"))
     before = bh.editor_spans(page)
     assert before, "the first document of the queue has no spans to remove"
-    page.keyboard.press("Tab")
+    page.keyboard.press(".")       # the first span is current
     page.keyboard.press("Delete")  # an unsaved edit
     page.wait_for_function("() => document.querySelector('.wb-ed .wb-status').textContent.startsWith('Removed')")
     edited = bh.editor_spans(page)

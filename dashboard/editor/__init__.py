@@ -1,6 +1,7 @@
 """The span editor of Annotate and Review: the note exactly as written with every span in place,
 keyboard first. A Streamlit Components v2 component (``st.components.v2.component``) whose
-HTML is built by ``editor.js`` (with the pure functions of ``core.js`` in front of it) and styled
+HTML is built by ``editor.js`` (with the pure functions of ``core.js`` in front of it and the
+moves of ``moves.js``, jump to text and word units among them, after it) and styled
 by ``editor.css``, both files beside this one, loaded here as strings: no build step.
 
 Why our own: ``streamlit-annotation-tools`` (the ``text_labeler`` the pages used before) shows
@@ -8,6 +9,16 @@ a note as one paragraph, only the chosen label's spans, has no keys at all and l
 labels outside the schema; the other text-annotation components on the package index
 (``streamlit-text-label``, ``st-ner-annotate``, ``streamlit-annotator``) each lack line breaks,
 suggestions shown apart from accepted spans, or a keyboard. See the README.
+
+**Keyboard and focus** (issue 31). The note is the editor's one stop in the Tab order (the
+toolbar comes before it); its keys act only while it, or one of the editor's buttons, has the
+focus, so nothing is taken from the rest of the page. Tab and Shift+Tab always move the focus
+(``.`` and ``,`` walk the spans); Esc closes what is open, then clears the selection, then gives
+the keys back to the page; Enter and Space on a focused button press it. Ctrl+F jumps to text;
+the arrows step by units (:mod:`pipeline.annotation.units`: a date, phone number, id or e-mail
+is one); Shift+arrows resize the current span (merging into a neighbour; Shift+← then a label's
+key splits). Spans are ``role="mark"`` named "Louis, patient name" (:func:`spoken`), their
+badges hidden from screen readers.
 
 **Protocol.** Python mounts the editor with ``data`` (:func:`editor_data`): the note, the
 schema's labels (with a hotkey each where a letter is free), the spans (UTF-16 offsets; open
@@ -56,7 +67,8 @@ from pipeline.spans import Span
 
 HERE = Path(__file__).resolve().parent
 NAME = "workbench_span_editor"
-JS = (HERE / "core.js").read_text(encoding="utf-8") + "\n" + (HERE / "editor.js").read_text(encoding="utf-8")
+#: core.js (pure functions), editor.js (the SpanEditor class), moves.js (its moves, added to the class).
+JS = "\n".join((HERE / name).read_text(encoding="utf-8") for name in ("core.js", "editor.js", "moves.js"))
 CSS = (HERE / "editor.css").read_text(encoding="utf-8")
 ACTIONS = ("save", "finish", "save_next", "next", "prev")
 
@@ -80,6 +92,9 @@ SHIFTED = "BCDEFGHIJKLMNOPQRSTUVWXYZ"
 PAGE_CSS = """<style>
 [data-testid="stMainBlockContainer"] { padding-top: 3.2rem; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.9rem; padding-top: 0.2rem; padding-bottom: 0.2rem; }
+/* focus: the editor's blue ring on the page's own controls too (Streamlit's red reads as an error) */
+:is(button, a, summary, input, textarea, [role="tab"]):focus-visible { outline: 3px solid #1565c0 !important; outline-offset: 2px; box-shadow: none !important; }
+[data-baseweb="select"] > div:focus-within, [data-baseweb="input"]:focus-within { border-color: #1565c0 !important; }
 </style>"""
 
 
@@ -118,12 +133,30 @@ def hotkeys(types: Sequence[str]) -> dict[str, str]:
     return taken
 
 
+#: How a screen reader names a span of a type ("Louis, patient name"); other types are read as
+#: their name in lower case.
+SPOKEN = {"PATIENT": "patient name", "DOCTOR": "doctor name", "USERNAME": "user name", "MEDICALRECORD": "medical record number",
+          "IDNUM": "id number", "PHONE": "phone number", "FAX": "fax number", "EMAIL": "e-mail address",
+          "URL": "web address", "HEALTHPLAN": "health plan number", "ACCOUNT": "account number",
+          "LICENSE": "licence number", "BIOID": "biometric id", "ZIP": "zip code", "DEVICE": "device id",
+          "LOCATION_OTHER": "other location"}
+
+
+def spoken(type_: str) -> str:
+    """What a screen reader says for a label.
+
+    >>> spoken("PATIENT"), spoken("NOMBRE_SUJETO_ASISTENCIA")
+    ('patient name', 'nombre sujeto asistencia')
+    """
+    return SPOKEN.get(type_, type_.replace("_", " ").lower())
+
+
 def editor_labels(schema: LabelSchema) -> list[dict]:
-    """The schema's fine types in schema order, each with its category, colour and hotkey (a
-    capital means Shift and that letter)."""
+    """The schema's fine types in schema order, each with its category, colour, hotkey (a
+    capital means Shift and that letter) and the words a screen reader says for it."""
     keys = hotkeys(schema.types)
     return [{"type": t, "category": schema.category_of(t), "colour": category_colour(schema.category_of(t)),
-             "key": keys.get(t)} for t in schema.types]
+             "key": keys.get(t), "spoken": spoken(t)} for t in schema.types]
 
 
 def disagreements_data(text: str, found: Sequence[Any], per: Sequence[Mapping[str, Sequence[Span]]],

@@ -50,11 +50,38 @@ function snapToWords(text, start, end) {
   return [a, b];
 }
 
-// Words (runs of word characters) and single other visible characters: what the arrow keys step by.
-function tokens(text) {
+// The units the word moves step by (issue 31): a run of letters and digits joined by / - . @ :
+// with no space (a date 03/14/2021, an id MRN-55-1234, an e-mail, a time 10:30) is ONE unit, and
+// so is a phone number written 617-555-1234 or (617) 555-1234; lone punctuation is no unit
+// (the arrows skip it). [start, end) pairs in order. pipeline/annotation/units.py is the Python twin.
+const UNIT = /\([0-9]{3}\) ?[0-9]{3}[-. ][0-9]{4}(?![\p{L}\p{N}\p{M}_])|[\p{L}\p{N}\p{M}_]+(?:[\/.@:-][\p{L}\p{N}\p{M}_]+)*/gu;
+function units(text) {
   const out = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]/gu)) out.push([m.index, m.index + m[0].length]);
+  for (const m of text.matchAll(UNIT)) out.push([m.index, m.index + m[0].length]);
   return out;
+}
+
+// The units [a, b) touches, as one extent [first's start, last's end]; null when it touches none.
+function unitsAround(text, a, b) {
+  const hit = units(text).filter(([x, y]) => x < Math.max(b, a + 1) && a < y);
+  return hit.length ? [hit[0][0], hit[hit.length - 1][1]] : null;
+}
+
+// Jump to text: where `query` occurs (case-insensitive), as [start, end) in text order. Matches
+// that start a word come first in rank: when there are any, only they count (typing "wa" finds
+// "Walter", not "Hawaii"); otherwise every match does.
+function findMatches(text, query) {
+  const q = (query || "").trim();
+  if (!q) return [];
+  const escaped = q.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const all = [...text.matchAll(new RegExp(escaped, "giu"))].map((m) => [m.index, m.index + m[0].length]);
+  const starts = all.filter(([a]) => !isWordChar(charBefore(text, a)));
+  return starts.length ? starts : all;
+}
+
+// The first match at or after offset `from`, wrapping around; null when there is none.
+function nextMatch(matches, from) {
+  return matches.find(([a]) => a >= from) || matches[0] || null;
 }
 
 // Every whole-word occurrence of `surface` (no word character right before or after it).
@@ -74,12 +101,40 @@ function bySpanOrder(x, y) { return x.start - y.start || x.end - y.end; }
 function overlaps(s, a, b) { return s.start < b && a < s.end; }
 function sameExtent(s, a, b) { return s.start === a && s.end === b; }
 
-// Label [a, b) with `type`: spans overlapping it make way (they are returned as `replaced`).
-function labelRange(spans, a, b, type, category) {
-  const replaced = spans.filter((s) => overlaps(s, a, b));
+// Label [a, b) with `type`: spans overlapping it make way (they are returned as `replaced`),
+// except that a stretch strictly inside one span splits it: that span's words before and after
+// the stretch keep its label (a split in one key: select the second name, press its key).
+function labelRange(spans, a, b, type, category, text = null) {
   const added = { start: a, end: b, type, category, sugg: false, score: 1, how: "created" };
+  const outer = text === null ? null : spans.find((s) => s.start <= a && b <= s.end && !sameExtent(s, a, b));
+  if (outer) {
+    const kept = [trimToWords(text, outer.start, a), trimToWords(text, b, outer.end)].filter(Boolean)
+      .map(([x, y]) => ({ ...outer, start: x, end: y, sugg: false, how: "changed" }));
+    const out = spans.filter((s) => s !== outer).concat(kept, [added]).sort(bySpanOrder);
+    return { spans: out, added, replaced: [], split: outer };
+  }
+  const replaced = spans.filter((s) => overlaps(s, a, b));
   const out = spans.filter((s) => !overlaps(s, a, b)).concat([added]).sort(bySpanOrder);
   return { spans: out, added, replaced };
+}
+
+// [a, b) cut to its first and last unit (no spaces or punctuation at either end); null if none.
+function trimToWords(text, a, b) {
+  const inside = units(text).filter(([x, y]) => a <= x && y <= b);
+  return inside.length ? [inside[0][0], inside[inside.length - 1][1]] : null;
+}
+
+// The current span with one end moved to `to` (issue 31: extend, shrink and merge in one key).
+// A span the new extent reaches into is taken in whole (merged: the result keeps `span`'s label);
+// null when nothing would be left.
+function resize(spans, span, start, end) {
+  if (end <= start) return null;
+  let a = start, b = end;
+  const taken = spans.filter((s) => s !== span && overlaps(s, a, b));
+  for (const s of taken) { a = Math.min(a, s.start); b = Math.max(b, s.end); }
+  const changed = { ...span, start: a, end: b, sugg: false, score: 1, how: "changed" };
+  const out = spans.filter((s) => s !== span && !taken.includes(s)).concat([changed]).sort(bySpanOrder);
+  return { spans: out, changed, taken };
 }
 
 function relabel(spans, span, type, category) {

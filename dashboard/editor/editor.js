@@ -1,6 +1,7 @@
 // The span editor: the note as written, every span in place, keyboard first.
 // A Streamlit Components v2 module (see dashboard/editor/__init__.py for the data it gets and the
-// state and trigger it sends back). core.js is joined in front of this file.
+// state and trigger it sends back). core.js is joined in front of this file, moves.js (jump to
+// text, resizing, stepping) after it.
 //
 // Streamlit calls the default export again with the same parentElement whenever the data changes;
 // one SpanEditor per parentElement lives across those calls. It keeps the working spans (with undo
@@ -33,7 +34,7 @@ function button(label, action, title) {
   const b = el("button", "wb-btn", label);
   b.type = "button";
   b.dataset.action = action;
-  if (title) b.title = title;
+  if (title) { b.title = title; if (!/\w/u.test(label)) b.setAttribute("aria-label", title); }
   return b;
 }
 
@@ -44,11 +45,15 @@ function shorten(s, n = 40) {
 
 const KEYS_ANNOTATE = [
   ["mouse drag / click a word", "select text (snaps to whole words, never takes spaces or line breaks)"],
-  ["← →  (Shift: extend)", "select the next / previous word"],
+  ["Ctrl+F, a few letters, Enter", "jump to text: select the next match (Enter again: the match after; Esc: back)"],
+  ["← →", "select the next / previous word (a date, phone number, id or e-mail is one word)"],
+  ["Shift+← →", "extend the selection; on the current span: move its end (into a span: merge)"],
+  ["Shift+←, a label's key", "split: the words cut off the current span get that label"],
+  ["Ctrl+Shift+← →", "move the current span's start"],
   ["↑ ↓", "select the first word of the line above / below"],
-  ["a label's key (a capital: with Shift)", "label the selection, or relabel the current span"],
+  ["a label's key (a capital: with Shift)", "label the selection (inside a span: split it), or relabel the current span"],
   ["/", "filter the labels by name, Enter takes the first"],
-  ["click a span, Tab / Shift+Tab", "current span: next / previous"],
+  ["click a span, . / ,", "current span: next / previous"],
   ["] / [", "next / previous open suggestion"],
   ["Enter", "accept the current suggestion"],
   ["Delete or Backspace", "remove the current span"],
@@ -59,7 +64,8 @@ const KEYS_ANNOTATE = [
   ["Ctrl+S", "save"],
   ["Ctrl+Enter", "finish and open the next document (with open suggestions it asks first)"],
   ["> / <", "next / previous document"],
-  ["Esc", "clear the selection, close this list"],
+  ["Esc", "close this list, clear the selection; then give the keys back to the page"],
+  ["Tab / Shift+Tab", "leave the note (the toolbar is before it, the page after it)"],
   ["?", "show or hide this list"],
 ];
 const KEYS_REVIEW = [
@@ -91,6 +97,7 @@ class SpanEditor {
     window.removeEventListener("keydown", this.onKey, true);
     document.removeEventListener("mouseup", this.onMouseUpAnywhere);
     clearTimeout(this.draftTimer);
+    if (this.stuck) this.stuck.disconnect();
     this.root.remove();
   }
 
@@ -98,7 +105,6 @@ class SpanEditor {
 
   build() {
     const root = el("div", "wb-ed");
-    root.tabIndex = 0;
     root.dataset.testid = "wb-editor";
     const bar = el("div", "wb-bar");
     this.bar = bar;
@@ -111,6 +117,7 @@ class SpanEditor {
     this.acceptAllBtn = button("Accept ≥", "accept_all", "Accept all suggestions scored at or above this (Shift+A)");
     this.threshold = el("input", "wb-threshold");
     Object.assign(this.threshold, { type: "number", min: "0", max: "1", step: "0.05", title: "Threshold for Accept all" });
+    this.threshold.setAttribute("aria-label", "Threshold for Accept all (Enter or Esc: back to the note)");
     this.saveBtn = button("Save", "save", "Save (Ctrl+S)");
     this.finishBtn = button("Finish & next", "finish", "Save as finished and open the next document (Ctrl+Enter)");
     this.finishBtn.classList.add("wb-primary");
@@ -122,24 +129,43 @@ class SpanEditor {
     const acceptGroup = el("span", "wb-group wb-accept");
     acceptGroup.append(this.acceptAllBtn, this.threshold);
     edit.append(this.undoBtn, this.redoBtn, acceptGroup);
+    const findGroup = el("span", "wb-group");
     const save = el("span", "wb-group wb-right");
     save.append(this.dirtyText, this.saveBtn, this.finishBtn, this.helpBtn);
-    row.append(nav, edit, save);
+    row.append(nav, edit, findGroup, save);
     this.labelsRow = el("div", "wb-labels");
     this.chips = el("span", "wb-chips");
     this.filter = el("input", "wb-filter");
     Object.assign(this.filter, { type: "text", placeholder: "/ filter labels", title: "Filter labels (/)" });
+    this.filter.setAttribute("aria-label", "Filter labels (/)");
+    this.find = el("input", "wb-find");
+    Object.assign(this.find, { type: "search", placeholder: "Ctrl+F jump", title: "Jump to text (Ctrl+F): type a few letters, Enter selects the next match" });
+    this.find.setAttribute("aria-label", "Jump to text (Ctrl+F)");
     this.status = el("div", "wb-status");
     this.status.setAttribute("aria-live", "polite");
-    this.labelsRow.append(this.filter, this.chips);
+    findGroup.append(this.find, this.filter);   // in the first row: the chips get the whole width
+    this.labelsRow.append(this.chips);
     bar.append(row, this.labelsRow, this.status);
     const body = el("div", "wb-body");
+    // The note is the editor's one stop in the Tab order (the toolbar comes before it): its keys
+    // act only while it (or a button of the editor) has the focus.
     this.note = el("div", "wb-note");
+    this.note.tabIndex = 0;
+    this.note.setAttribute("role", "region");
+    this.note.setAttribute("aria-label", "Note: the annotation editor (? lists the keys, Esc gives the keys back to the page)");
     this.side = el("div", "wb-side");
     body.append(this.note, this.side);
     this.help = el("div", "wb-help");
     this.help.hidden = true;
-    root.append(bar, body, this.help);
+    // The bar covers the strip of Streamlit's header above it only once it is stuck (a sentinel
+    // just above it has scrolled under the header): before that the strip is the page's title.
+    const sentinel = el("div", "wb-sentinel");
+    root.append(sentinel, bar, body, this.help);
+    if (typeof IntersectionObserver !== "undefined") {
+      this.stuck = new IntersectionObserver(([e]) => bar.classList.toggle("wb-stuck", !e.isIntersecting && e.boundingClientRect.top < 120),
+        { rootMargin: "-61px 0px 0px 0px", threshold: 0 });
+      this.stuck.observe(sentinel);
+    }
     this.root = root;
     this.parent.appendChild(root);
 
@@ -149,7 +175,9 @@ class SpanEditor {
     document.addEventListener("mouseup", this.onMouseUpAnywhere);
     this.filter.addEventListener("input", () => this.filterLabels());
     this.filter.addEventListener("keydown", (e) => this.onFilterKey(e));
-    this.threshold.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === "Escape") this.root.focus(); });
+    this.find.addEventListener("input", () => this.previewFind());
+    this.find.addEventListener("keydown", (e) => this.onFindKey(e));
+    this.threshold.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === "Escape") this.note.focus(); });
   }
 
   // ------------------------------------------------------------------ data from Python
@@ -192,9 +220,11 @@ class SpanEditor {
     this.render();
     if (fresh) {
       this.say(data.message || this.intro(), data.message_kind || "info");
+      // the keys work straight away when a note opens, unless a field that takes typing has
+      // the focus (the queue's select box, say)
       const active = document.activeElement;
-      if (!active || !active.closest("input, textarea, select, [contenteditable=''], [contenteditable='true']"))
-        this.root.focus({ preventScroll: true });
+      if (!active || !active.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], [role='combobox']"))
+        this.note.focus({ preventScroll: true });
       if (this.mode === "review" && this.dis.length) this.goDisagreement(this.nextOpenDis(-1, 1), false);
       this.offerLocal();
     } else if (data.message && data.message_id !== this.messageId) {
@@ -210,7 +240,7 @@ class SpanEditor {
         : "The annotators agree everywhere: check the gold and save it. ? lists the keys.";
     }
     const open = this.spans.filter((s) => s.sugg).length;
-    return `${open} open suggestion${open === 1 ? "" : "s"} (dashed). Select text and press a label's key; ? lists the keys.`;
+    return `${open} open suggestion${open === 1 ? "" : "s"} (dashed). Select text (Ctrl+F jumps to it) and press a label's key; ? lists the keys.`;
   }
 
   // ------------------------------------------------------------------ rendering
@@ -241,6 +271,7 @@ class SpanEditor {
       b.style.setProperty("--c", l.colour);
       const keyName = l.key && /[A-Z]/.test(l.key) ? `Shift+${l.key}` : l.key;
       b.title = `${l.type} (${l.category})` + (l.key ? `: key ${keyName}` : ": no key, use / to filter");
+      b.setAttribute("aria-label", `${l.spoken || l.type}` + (l.key ? `, key ${keyName}` : ""));
       if (l.key) {
         const kbd = el("kbd", "", l.key);
         if (keyName !== l.key) { kbd.classList.add("wb-shift"); kbd.title = keyName; }
@@ -295,9 +326,17 @@ class SpanEditor {
           e.dataset.tag = s.sugg ? `${s.type} ${s.score.toFixed(2)}` : s.type;
         }
         e.title = `${s.type} (${s.category})` + (s.sugg ? `, suggestion scored ${s.score.toFixed(2)}` : "");
+        // read as "Louis, patient name" (the badge after it is hidden from screen readers)
+        e.setAttribute("role", "mark");
+        e.setAttribute("aria-label", `${piece}, ${(this.byType.get(s.type) || {}).spoken || s.type}`
+          + (s.sugg ? `, suggestion scored ${s.score.toFixed(2)}` : "") + (s === this.cur ? ", current" : ""));
       }
       if (di >= 0) {
         const d = this.dis[di];
+        const said = `disagreement ${di + 1}` + (d.decided ? `, took ${this.choiceName(d)}`
+          : ": " + d.options.map((o) => `${o.key} ${o.spans.map((x) => x.type).join(" and ") || "nothing"}`).join(", ") + ", 0 neither");
+        e.setAttribute("role", "mark");
+        e.setAttribute("aria-label", (e.getAttribute("aria-label") || piece) + ", " + said);
         e.classList.add("wb-d");
         e.dataset.d = String(di);
         if (d.decided) e.classList.add("wb-d-done");
@@ -457,17 +496,20 @@ class SpanEditor {
       const r = sel.getRangeAt(0);
       const at = this.offsetOf(r.startContainer, r.startOffset);
       if (at === null) return;
-      const tok = tokens(this.text).find(([a, b]) => a <= at && at < b) || tokens(this.text).find(([a, b]) => a <= at && at <= b);
+      const us = units(this.text);
+      const tok = us.find(([a, b]) => a <= at && at < b) || us.find(([a, b]) => a <= at && at <= b);
       if (tok) this.select(tok[0], tok[1]);
     }
   }
 
   onBarClick(e) {
     const chip = e.target.closest(".wb-chip");
-    if (chip) { this.applyLabel(chip.dataset.type); return; }
+    if (chip) { this.applyLabel(chip.dataset.type); this.note.focus({ preventScroll: true }); return; }
     const b = e.target.closest("button[data-action]");
     if (!b || b.disabled) return;
     const act = b.dataset.action;
+    // the status line's buttons go away once pressed: the keys go back to the note
+    if (this.status.contains(b)) this.note.focus({ preventScroll: true });
     if (act === "restore_local") this.restoreLocal();
     else if (act === "discard_local") { this.localOffer = null; this.dropLocal(); this.say("Discarded the kept edits."); }
     else if (act === "undo") this.undo();
@@ -488,26 +530,25 @@ class SpanEditor {
 
   // ------------------------------------------------------------------ keys
 
-  // Keys reach the editor unless a field that takes typing has the focus; Enter, Space and Tab
-  // only when the focus is in the editor or nowhere (so links and buttons elsewhere keep them).
+  // Keys act only while the editor has the focus (issue 31: no keys taken when nothing or
+  // something else on the page has it), never while one of its fields takes typing; Tab always
+  // moves the focus (it leaves the note); on one of the editor's buttons, Enter and Space press it.
   active(e) {
-    if (!this.root.isConnected) return false;
+    if (!this.root.isConnected || e.key === "Tab") return false;
     const a = document.activeElement;
-    if (a === this.filter || a === this.threshold) return false;
-    if (!a || a === document.body || this.root.contains(a)) return true;
-    if (a.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], [role='listbox'], [role='combobox'], [role='dialog']"))
-      return false;
-    return !["Enter", " ", "Tab"].includes(e.key);
+    if (!a || !this.root.contains(a)) return false;
+    if (a === this.filter || a === this.threshold || a === this.find) return false;
+    return a === this.note || !["Enter", " "].includes(e.key);
   }
 
   onKey(e) {
-    if (!this.active(e)) return;
+    if (!this.active(e) || ["Shift", "Control", "Alt", "Meta"].includes(e.key)) return;  // a modifier alone: nothing yet
     // the finish question: ← → move between its answers, Enter presses the focused one, Esc
     // closes it (nothing accepted)
     if (this.asking && !e.ctrlKey && !e.metaKey && ["Enter", "Escape", "ArrowLeft", "ArrowRight"].includes(e.key)) {
       const a = document.activeElement;
       const answers = [...this.status.querySelectorAll("button[data-action]")];
-      if (e.key === "Escape") { this.say("Not finished: the suggestions stay open."); this.root.focus({ preventScroll: true }); }
+      if (e.key === "Escape") { this.say("Not finished: the suggestions stay open."); this.note.focus({ preventScroll: true }); }
       else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
         const i = answers.indexOf(a);
         const next = answers[((i < 0 ? 0 : i + (e.key === "ArrowRight" ? 1 : -1)) + answers.length) % answers.length];
@@ -518,9 +559,15 @@ class SpanEditor {
       return;
     }
     const k = e.key, ctrl = e.ctrlKey || e.metaKey;
+    const jumped = this.jumped;      // Enter right after a jump goes to the next match
+    const cut = this.cutOff;         // a label's key right after Shift+← labels what was cut off
+    this.jumped = null; this.cutOff = null;
     let done = true;
     if (ctrl && !e.altKey) {
       if (k === "z" || k === "Z") (e.shiftKey ? this.redo() : this.undo());
+      else if (k === "f" || k === "F") this.openFind();
+      else if (e.shiftKey && k === "ArrowLeft") this.moveStart(-1);
+      else if (e.shiftKey && k === "ArrowRight") this.moveStart(1);
       else if (k === "y" || k === "Y") this.redo();
       else if (k === "s" || k === "S") this.send("save");
       else if (k === "Enter") this.finish();
@@ -532,26 +579,32 @@ class SpanEditor {
         case "?": this.toggleHelp(); break;
         case "Escape":
           if (!this.help.hidden) this.toggleHelp();
-          else { this.sel = null; this.cur = null; this.renderNote(); this.say(this.intro()); }
+          else if (this.sel || this.cur) { this.sel = null; this.cur = null; this.renderNote(); this.say(this.intro()); }
+          else { this.note.blur(); this.say("The keys are the page's again: Tab or a click on the note brings them back."); }
           break;
-        case "Tab": this.stepSpan(e.shiftKey ? -1 : 1, () => true); break;
+        case ".": this.stepSpan(1, () => true); break;
+        case ",": this.stepSpan(-1, () => true); break;
         case "]": this.stepOpen(1); break;
         case "[": this.stepOpen(-1); break;
         case ">": this.send("next"); break;
         case "<": this.send("prev"); break;
-        case "Enter": this.acceptCurrent(); break;
+        case "Enter":
+          if (jumped && this.sel && jumped.a === this.sel.a) this.jumpNext(jumped);
+          else if (jumped && this.cur && jumped.a === this.cur.start) this.jumpNext(jumped);
+          else this.acceptCurrent();
+          break;
         case "Delete": case "Backspace": (e.shiftKey ? this.removeAllSameText() : this.removeCurrent()); break;
         case "+": this.markAll(); break;
         case "/": this.openFilter(); break;
-        case "ArrowRight": this.stepToken(1, e.shiftKey); break;
-        case "ArrowLeft": this.stepToken(-1, e.shiftKey); break;
+        case "ArrowRight": (e.shiftKey && this.cur ? this.moveEnd(1) : this.stepToken(1, e.shiftKey)); break;
+        case "ArrowLeft": (e.shiftKey && this.cur ? this.moveEnd(-1, cut) : this.stepToken(-1, e.shiftKey)); break;
         case "ArrowDown": this.stepLine(1, e.shiftKey); break;
         case "ArrowUp": this.stepLine(-1, e.shiftKey); break;
         case "A": this.acceptAll(); break;
         default:
           if (this.mode === "review" && /^[0-9]$/.test(k)) this.choose(k);
-          else if (k.length === 1 && this.byKey.has(k)) this.applyLabel(this.byKey.get(k).type);
-          else if (k.length === 1 && !e.shiftKey && this.byKey.has(k.toLowerCase())) this.applyLabel(this.byKey.get(k.toLowerCase()).type);
+          else if (k.length === 1 && this.byKey.has(k)) this.applyLabel(this.byKey.get(k).type, cut);
+          else if (k.length === 1 && !e.shiftKey && this.byKey.has(k.toLowerCase())) this.applyLabel(this.byKey.get(k.toLowerCase()).type, cut);
           else if (/^[a-zA-Z]$/.test(k)) this.say(`No label has the key ${/[A-Z]/.test(k) ? "Shift+" + k : k}: press / to find a label by name.`, "warn");
           else done = false;
       }
@@ -596,86 +649,7 @@ class SpanEditor {
   closeFilter() {
     this.filter.value = "";
     this.filterLabels();
-    this.root.focus({ preventScroll: true });
-  }
-
-  // ------------------------------------------------------------------ moving around
-
-  setCurrent(s) {
-    this.cur = s || null;
-    this.sel = null;
-    this.renderNote();
-    if (!s) return;
-    this.reveal(s.start, s.end);
-    const what = s.sugg ? `suggestion scored ${s.score.toFixed(2)}: Enter accepts, a label's key relabels, Delete removes`
-      : "a label's key relabels, Delete removes, + marks every occurrence";
-    this.say(`${this.describe(s)}, ${what}.`);
-  }
-
-  stepSpan(dir, ok) {
-    let from = -1;
-    if (this.cur) from = this.spans.indexOf(this.cur);
-    else if (this.sel) {
-      const after = this.spans.findIndex((s) => s.start >= this.sel.a);
-      from = dir > 0 ? (after < 0 ? this.spans.length - 1 : after - 1) : (after < 0 ? this.spans.length : after);
-    }
-    const i = stepIndex(this.spans, from, dir, ok);
-    if (i < 0) { this.say(this.spans.length ? "No open suggestions left." : "No spans yet."); return; }
-    this.setCurrent(this.spans[i]);
-  }
-
-  stepOpen(dir) {
-    if (this.mode === "review") {
-      const i = this.nextOpenDis(this.curDis, dir);
-      if (i < 0) this.say("Every disagreement is decided: Ctrl+Enter saves gold and opens the next document.");
-      else this.goDisagreement(i, true);
-      return;
-    }
-    this.stepSpan(dir, (s) => s.sugg);
-  }
-
-  // The selection (or the current span) as {a, b, anchor}; null when there is neither.
-  focusRange() {
-    if (this.sel) return this.sel;
-    return this.cur ? { a: this.cur.start, b: this.cur.end, anchor: this.cur.start } : null;
-  }
-
-  stepToken(dir, extend) {
-    const toks = tokens(this.text);
-    if (!toks.length) return;
-    const base = this.focusRange();
-    if (!extend || !base) {
-      const here = base ? (dir > 0 ? base.b : base.a) : (dir > 0 ? -1 : Infinity);
-      const t = dir > 0 ? toks.find(([a]) => a >= here) : [...toks].reverse().find(([, b]) => b <= here);
-      if (t) this.select(t[0], t[1]);
-      return;
-    }
-    // extend: the end that is not the anchor moves by one word
-    const free = base.anchor === base.a ? base.b : base.a;
-    const t = dir > 0 ? toks.find(([, b]) => b > free) : [...toks].reverse().find(([a]) => a < free);
-    if (!t) return;
-    const target = dir > 0 ? t[1] : t[0];
-    if (target === base.anchor) return;
-    this.select(Math.min(base.anchor, target), Math.max(base.anchor, target), base.anchor);
-  }
-
-  stepLine(dir, extend) {
-    const base = this.focusRange();
-    const here = base ? (dir > 0 ? base.b : base.a) : (dir > 0 ? 0 : this.text.length);
-    let lineStart;
-    if (dir > 0) {
-      const nl = this.text.indexOf("\n", here);
-      if (nl < 0) return;
-      lineStart = nl + 1;
-    } else {
-      const thisLine = this.text.lastIndexOf("\n", Math.max(0, here - 1));
-      if (thisLine < 0) return;
-      lineStart = this.text.lastIndexOf("\n", thisLine - 1) + 1;
-    }
-    const t = tokens(this.text).find(([a]) => a >= lineStart);
-    if (!t) return;
-    if (extend && base) this.select(Math.min(base.anchor, t[0]), Math.max(base.anchor, t[1]), base.anchor);
-    else this.select(t[0], t[1]);
+    this.note.focus({ preventScroll: true });
   }
 
   // ------------------------------------------------------------------ editing
@@ -780,16 +754,28 @@ class SpanEditor {
     this.changed("Redone.");
   }
 
-  applyLabel(type) {
+  applyLabel(type, cut = null) {
     const label = this.byType.get(type);
     if (!label) return;
+    if (cut && cut.span === this.cur) {          // split: the words Shift+← cut off get this label
+      const tail = trimToWords(this.text, cut.a, cut.b);
+      if (tail && !this.spans.some((s) => overlaps(s, tail[0], tail[1]))) {
+        const r = labelRange(this.spans, tail[0], tail[1], label.type, label.category);
+        this.markEdited(tail[0], tail[1]);
+        this.edit(r.spans, `Split: ${this.describe(r.added)} is apart from ${this.describe(this.cur)}.`);
+        this.cur = r.added;
+        this.renderNote();
+        return;
+      }
+    }
     if (this.sel) {
       const { a, b } = this.sel;
-      const r = labelRange(this.spans, a, b, label.type, label.category);
+      const r = labelRange(this.spans, a, b, label.type, label.category, this.text);
       this.sel = null;
-      this.markEdited(a, b);
-      this.edit(r.spans, r.replaced.length ? `${this.describe(r.added)} replaces ${r.replaced.map((s) => this.describe(s)).join(", ")}.`
-        : `Added ${this.describe(r.added)}.`);
+      this.markEdited(r.split ? r.split.start : a, r.split ? r.split.end : b);
+      this.edit(r.spans, r.split ? `Split ${this.describe(r.split)}: ${this.describe(r.added)} is apart.`
+        : r.replaced.length ? `${this.describe(r.added)} replaces ${r.replaced.map((s) => this.describe(s)).join(", ")}.`
+          : `Added ${this.describe(r.added)}.`);
       this.cur = r.added;
       this.renderNote();
       return;
@@ -831,7 +817,7 @@ class SpanEditor {
           return;
         }
       }
-      this.say("No current span: click one or press Tab.", "warn");
+      this.say("No current span: click one or press . (period).", "warn");
       return;
     }
     const i = this.spans.indexOf(s);
@@ -842,7 +828,7 @@ class SpanEditor {
   }
 
   removeAllSameText() {
-    if (!this.cur) { this.say("No current span: click one or press Tab.", "warn"); return; }
+    if (!this.cur) { this.say("No current span: click one or press . (period).", "warn"); return; }
     const s = this.cur;
     const r = removeSameText(this.text, this.spans, s);
     for (const x of this.spans) if (!r.spans.includes(x)) this.markEdited(x.start, x.end);
@@ -850,7 +836,7 @@ class SpanEditor {
   }
 
   markAll() {
-    if (!this.cur) { this.say("No current span: click one or press Tab.", "warn"); return; }
+    if (!this.cur) { this.say("No current span: click one or press . (period).", "warn"); return; }
     const s = this.cur;
     const r = markAllOccurrences(this.text, this.spans, s);
     for (const x of r.spans) if (!this.spans.includes(x)) this.markEdited(x.start, x.end);
@@ -960,7 +946,7 @@ class SpanEditor {
     if (left && this.requireDecided) {
       this.stepOpen(1);
       this.say(`${left} suggestion${left === 1 ? " is" : "s are"} below ${t.toFixed(2)} and still open: decide ${left === 1 ? "it" : "each"} before finishing.`, "warn");
-      this.root.focus({ preventScroll: true });
+      this.note.focus({ preventScroll: true });
       return;
     }
     this.send("finish");

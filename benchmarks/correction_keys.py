@@ -1,0 +1,398 @@
+"""Keys for one correction, per error kind, keyboard only (issue 31: every kind in <= 4 keys).
+
+Run through ``python benchmarks/annotation_effort.py --kinds [--reps N]``.
+
+Each instance is one demo note whose annotator layer is the note's machine spans taken as the
+truth, all accepted, with ONE error of one kind put in:
+
+* **accept**: one span is still an open suggestion (it is right: accept it);
+* **relabel**: one span has a wrong type; **delete**: a span on a plain word;
+* **add**: one span is missing; **extend**: a span of two or more words lost its last word;
+* **shrink**: a span took in the next word; **split**: two spans next to each other
+  ("Kansas City, Missouri") are one span of the first one's type; **merge**: a span of two or
+  more words is two spans.
+
+The cursor starts (one mouse click, setup, not counted) on a word picked at random
+(``--start random``), or on the span before the error, where reading the note from the top and
+fixing what comes before leaves it (``--start previous``). A planner
+then picks the fewest keys from there, among the editor's ways to get to the error: ``.``/``,``
+(next / previous span), ``]`` (next open suggestion), ``→``/``←`` (next / previous word, where a
+date, phone number, id or e-mail is one word) and jump to text (Ctrl+F, the shortest beginning of
+the target that gets there, Enter, and Enter again for each further match); then the fix (Enter,
+a label's key, Delete, Shift+→/← to move the span's end, a label's key on a word inside a span, or
+Shift+← then a label's key on the current span, to split it). The keys are pressed in the real app (Debian's chromium) and the editor's spans must
+then equal the truth exactly; keys counted are the keys pressed (a chord such as Ctrl+F or
+Shift+→ is one key); mouse events during a correction are counted too (none are made).
+
+Targets are spans whose ends are word (unit) ends: the share of the demo's spans that are is
+printed with the table (a span starting at '+' in '+1 206 ...' is not: no key selects the '+').
+"""
+from __future__ import annotations
+
+import random
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+
+import browser_helpers as bh
+
+USER = "bea"
+KINDS = ("accept", "relabel", "delete", "add", "extend", "shrink", "split", "merge")
+WRONG = {"PATIENT": "DOCTOR", "DOCTOR": "PATIENT", "CITY": "STATE", "STATE": "CITY", "HOSPITAL": "DEPARTMENT",
+         "DATE": "AGE", "AGE": "DATE", "PHONE": "FAX", "FAX": "PHONE", "MEDICALRECORD": "IDNUM", "STREET": "CITY",
+         "ZIP": "IDNUM", "DEPARTMENT": "HOSPITAL", "ORGANIZATION": "HOSPITAL", "PROFESSION": "DEPARTMENT"}
+
+
+@dataclass
+class Instance:
+    kind: str
+    doc_id: int
+    truth: set              # {(start, end, type)}
+    shown: list             # [(start, end, type, open suggestion)]
+    target: tuple           # what the fix is about (see plan())
+
+
+# --------------------------------------------------------------------------- the errors
+
+
+def _aligned(us, a, b) -> bool:
+    starts, ends = {x for x, _ in us}, {y for _, y in us}
+    return a in starts and b in ends
+
+
+def _inside(us, a, b):
+    return [u for u in us if a <= u[0] and u[1] <= b]
+
+
+def make_instance(kind: str, text: str, spans: list, doc_id: int, rng: random.Random) -> Instance | None:
+    """One error of ``kind`` in this note, or ``None`` when it has no place for one."""
+    from pipeline.annotation.units import units
+
+    us = units(text)
+    spans = sorted(spans)
+    truth = set(spans)
+    ok = [s for s in spans if _aligned(us, s[0], s[1]) and "\n" not in text[s[0]:s[1]]]
+    shown = [(a, b, t, False) for a, b, t in spans]
+
+    def with_(drop, add):
+        out = [x for x in shown if x[:3] not in drop] + add
+        return sorted(out)
+
+    if kind in ("accept", "relabel", "add") and ok:
+        s = rng.choice([x for x in ok if kind != "relabel" or x[2] in WRONG] or [None])
+        if s is None:
+            return None
+        if kind == "accept":
+            return Instance(kind, doc_id, truth, with_({s}, [(*s, True)]), s)
+        if kind == "relabel":
+            return Instance(kind, doc_id, truth, with_({s}, [(s[0], s[1], WRONG[s[2]], False)]), s)
+        return Instance(kind, doc_id, truth, with_({s}, []), s)
+    if kind == "delete":
+        free = [u for u in us if u[1] - u[0] >= 4 and text[u[0]:u[1]].isalpha()
+                and not any(a <= u[1] + 1 and u[0] - 1 <= b for a, b, _ in spans)]
+        if not free:
+            return None
+        u = rng.choice(free)
+        return Instance(kind, doc_id, truth, with_(set(), [(u[0], u[1], "CITY", False)]), (u[0], u[1], "CITY"))
+    multi = [s for s in ok if len(_inside(us, s[0], s[1])) >= 2]
+    if kind in ("extend", "merge") and multi:
+        s = rng.choice(multi)
+        inner = _inside(us, s[0], s[1])
+        if kind == "extend":
+            return Instance(kind, doc_id, truth, with_({s}, [(s[0], inner[-2][1], s[2], False)]), s)
+        return Instance(kind, doc_id, truth, with_({s}, [(s[0], inner[0][1], s[2], False), (inner[1][0], s[1], s[2], False)]), s)
+    if kind == "shrink":
+        cands = []
+        for s in ok:
+            nxt = next((u for u in us if u[0] >= s[1]), None)
+            if nxt and "\n" not in text[s[1]:nxt[1]] and not any(a < nxt[1] and nxt[0] < b for a, b, _ in spans):
+                cands.append((s, nxt))
+        if not cands:
+            return None
+        s, nxt = rng.choice(cands)
+        return Instance(kind, doc_id, truth, with_({s}, [(s[0], nxt[1], s[2], False)]), s)
+    if kind == "split":
+        pairs = [(x, y) for x, y in zip(ok, ok[1:]) if not _inside(us, x[1], y[0]) and "\n" not in text[x[1]:y[0]]]
+        if not pairs:
+            return None
+        x, y = rng.choice(pairs)
+        return Instance(kind, doc_id, truth, with_({x, y}, [(x[0], y[1], x[2], False)]), y)
+    return None
+
+
+# --------------------------------------------------------------------------- the planner
+
+
+def jump_plan(text: str, us, cursor: int, a: int, b: int, lands) -> list[str] | None:
+    """The fewest keys with which jump to text lands where ``lands((start, end))`` holds: Ctrl+F,
+    a piece of the target's text (any piece of [a, b), at most 6 characters), Enter, then Enter
+    per further match. Mirrors ``findMatches``, ``nextMatch`` and ``unitsAround`` of
+    dashboard/editor/core.js and the editor's jumpNext; None when no piece gets there."""
+    best = None
+    for n in range(1, min(b - a, 6) + 1):
+        if best is not None and n + 2 >= len(best):
+            break
+        for i0 in range(a, b - n + 1):
+            q = text[i0:i0 + n]
+            if q != q.strip():
+                continue
+            keys = _jump_keys(text, us, cursor, q, lands)
+            if keys and (best is None or len(keys) < len(best)):
+                best = keys
+    return best
+
+
+def _jump_keys(text, us, cursor, q, lands) -> list[str] | None:
+    n = len(q)
+    found = [m.start() for m in re.finditer(re.escape(q), text, re.IGNORECASE)]
+    found = [i for i in found if i == 0 or not _word(text[i - 1])] or found
+
+    def land(i):
+        hit = [(x, y) for x, y in us if x < i + n and i < y]
+        return (hit[0][0], hit[-1][1]) if hit else (i, i + n)
+
+    i = next((m for m in found if m >= cursor + 1), found[0])
+    for enters in range(1, 5):
+        got = land(i)
+        if lands(got):
+            return ["Control+f", *q, *["Enter"] * enters]
+        i = next((m for m in found if m >= got[1]), found[0])
+    return None
+
+
+def _word(c: str) -> bool:
+    from pipeline.annotation.edits import is_word_char
+
+    return is_word_char(c)
+
+
+def reach_span(text, us, shown, cursor: tuple, target: tuple, on_span: bool) -> list[str]:
+    """Keys that make the shown span ``target`` current from ``cursor`` (a selection, or the
+    current span when ``on_span``)."""
+    order = [s[:2] for s in shown]
+    i = order.index(target[:2])
+    after = next((k for k, s in enumerate(order) if s[0] >= cursor[0]), len(order)) + (1 if on_span else 0)
+    fwd = i - after + 1 if i >= after else len(order) - after + i + 1
+    back = after - i if i < after else after + len(order) - i
+    ways = [["."] * fwd, [","] * back]
+    if target[3] and sum(s[3] for s in shown) == 1:
+        ways.append(["]"])
+    jump = jump_plan(text, us, cursor[0], target[0], target[1],
+                     lambda got: got[0] == target[0] and got[1] <= target[1])   # landOn: the span is current
+    if jump:
+        ways.append(jump)
+    return min(ways, key=len)
+
+
+def reach_text(text, us, cursor: tuple, a: int, b: int) -> list[str]:
+    """Keys that select the text [a, b) (whole units) from a selection ``cursor``."""
+    first = next(k for k, u in enumerate(us) if u[0] == a)
+    last = next(k for k, u in enumerate(us) if u[1] == b)
+    grow = ["Shift+ArrowRight"] * (last - first)
+    nxt = next((k for k, u in enumerate(us) if u[0] >= cursor[1]), len(us))
+    prev = max((k for k, u in enumerate(us) if u[1] <= cursor[0]), default=-1)
+    ways = []
+    if first >= nxt:
+        ways.append(["ArrowRight"] * (first - nxt + 1) + grow)
+    if first <= prev:
+        ways.append(["ArrowLeft"] * (prev - first + 1) + grow)
+    whole = jump_plan(text, us, cursor[0], a, b, lambda got: got == (a, b))
+    if whole:
+        ways.append(whole)
+    part = jump_plan(text, us, cursor[0], a, us[first][1], lambda got: got == us[first])
+    if part:
+        ways.append(part + grow)
+    ways += line_plans(text, us, cursor, first, grow)
+    return min(ways, key=len)
+
+
+def line_plans(text, us, cursor: tuple, first: int, grow: list[str]) -> list[list[str]]:
+    """↓ / ↑ to the first word of the target's line (lines without a word are skipped, as the
+    editor's stepLine does), then → to the target."""
+    line = lambda i: text.count("\n", 0, i)  # noqa: E731
+    lines = sorted({line(x) for x, _ in us})
+    here, there = line(cursor[0]), line(us[first][0])
+    if here == there or here not in lines:
+        return []
+    head = next(k for k, u in enumerate(us) if line(u[0]) == there)
+    steps = abs(lines.index(there) - lines.index(here))
+    arrow = "ArrowDown" if there > here else "ArrowUp"
+    return [[arrow] * steps + ["ArrowRight"] * (first - head) + grow]
+
+
+def plan(inst: Instance, text: str, cursor: tuple, hotkeys: dict, on_span: bool = False) -> tuple[list[str], list[str]]:
+    """(reach keys, fix keys) for one instance from the cursor (a selection, or the current span
+    when ``on_span``)."""
+    from pipeline.annotation.units import units
+
+    us = units(text)
+    key = lambda t: f"Shift+{hotkeys[t]}" if hotkeys[t].isupper() else hotkeys[t]  # noqa: E731
+    a, b, t = inst.target
+    shown_at = next((s for s in inst.shown if s[0] == a), None)
+    if inst.kind == "add":
+        return reach_text(text, us, cursor, a, b), [key(t)]
+    if inst.kind == "split":     # select the second part and label it, or cut it off the span
+        outer = next(s for s in inst.shown if s[0] < a < s[1])
+        cut = ["Shift+ArrowLeft"] * len(_inside(us, a, b))
+        ways = [(reach_text(text, us, cursor, a, b), [key(t)]),
+                (reach_span(text, us, inst.shown, cursor, outer, on_span), cut + [key(t)])]
+        return min(ways, key=lambda w: len(w[0]) + len(w[1]))
+    reach = reach_span(text, us, inst.shown, cursor, shown_at, on_span)
+    fix = {"accept": ["Enter"], "relabel": [key(t)], "delete": ["Delete"], "extend": ["Shift+ArrowRight"],
+           "shrink": ["Shift+ArrowLeft"], "merge": ["Shift+ArrowRight"]}[inst.kind]
+    return reach, fix
+
+
+# --------------------------------------------------------------------------- running it
+
+
+def prepare(db, project_id: int, reps: int, seed: int) -> list[Instance]:
+    """Instances (``reps`` per kind, each on its own note) saved as the annotator's layers."""
+    import store
+    from pipeline.spans import Span
+
+    rng = random.Random(f"kinds:{seed}")
+    docs = [d.id for d in store.list_documents(db, project_id)]
+    rng.shuffle(docs)
+    out: list[Instance] = []
+    for kind in KINDS:
+        made = 0
+        for doc_id in list(docs):
+            if made == reps:
+                break
+            doc = store.get_document(db, doc_id)
+            if any(ord(c) > 0xFFFF for c in doc.text):
+                continue   # offsets: UTF-16 in the browser, code points here
+            pre = store.read_layer(db, doc_id, "pre").spans
+            inst = make_instance(kind, doc.text, [(s.start, s.end, s.type) for s in pre], doc_id, rng)
+            if inst is None:
+                continue
+            schema = store.get_project(db, project_id).schema
+            layer = [Span(str(doc_id), a, b, schema.category_of(t), t, "model:demo" if sugg else f"human:{USER}", 0.9)
+                     for a, b, t, sugg in inst.shown]
+            store.save_layer(db, doc_id, f"annotator:{USER}", layer, expected_version=0, user=USER)
+            store.assign(db, doc_id, USER)
+            docs.remove(doc_id)
+            out.append(inst)
+            made += 1
+        if made < reps:
+            raise SystemExit(f"too few notes with room for {reps} '{kind}' errors")
+    return out
+
+
+def aligned_share(db, project_id: int) -> float:
+    """Share of the demo's machine spans whose ends are unit ends (what the word moves reach)."""
+    import store
+    from pipeline.annotation.units import units
+
+    n = ok = 0
+    for d in store.list_documents(db, project_id):
+        text = store.get_document(db, d.id).text
+        us = units(text)
+        for s in store.read_layer(db, d.id, "pre").spans:
+            n += 1
+            ok += _aligned(us, s.start, s.end)
+    return ok / max(n, 1)
+
+
+def _cursor_click(page, text: str, rng: random.Random, inst: Instance, start: str) -> tuple[tuple[int, int], bool]:
+    """Setup (not counted): one click that puts the cursor where a correction starts from;
+    ``random``: a random word no span touches; ``previous``: the span before the error (where
+    reading the note from the top left the cursor). (extent, whether a span is current)."""
+    from pipeline.annotation.units import units
+
+    spans = bh.editor_spans(page)
+    before = [s for s in spans if s[0] < inst.target[0] and s[:2] != inst.target[:2] and s[1] <= inst.target[0]]
+    if start == "previous" and before:
+        u, on_span = before[-1][:2], True
+    else:
+        free = [u for u in units(text) if not any(a < u[1] and u[0] < b for a, b, *_ in spans)]
+        u, on_span = rng.choice(free), False
+    bh.editor_scroll_to(page, u[0])
+    r = bh.editor_rect(page, u[0], u[1])
+    page.mouse.click(r["left"] + 2, (r["top"] + r["bottom"]) / 2)
+    want = "!!document.querySelector('.wb-ed .wb-s.wb-cur')" if on_span \
+        else "document.querySelector('.wb-ed .wb-status').textContent.startsWith('Selected')"
+    page.wait_for_function(f"() => {want}")
+    return tuple(u), on_span
+
+
+@dataclass
+class Measured:
+    kind: str
+    keys: int
+    mouse: int
+    via: str
+    exact: bool
+
+
+def _via(reach: list[str]) -> str:
+    if not reach:
+        return "here"
+    return {"Control+f": "jump", ".": "span walk", ",": "span walk", "]": "next suggestion",
+            "ArrowRight": "word moves", "ArrowLeft": "word moves"}.get(reach[0], reach[0])
+
+
+def run(reps: int, seed: int, width: int, height: int, start: str = "random") -> tuple[list[Measured], float]:
+    import store
+
+    tmp = bh.scratch_dir()
+    out: list[Measured] = []
+    try:
+        project = bh.prepare_db(tmp / "workbench.db", n_docs=40, seed=7)
+        with store.connect(project.db_path) as db:
+            store.create_user(db, USER, project.password, "annotator")
+            instances = {i.doc_id: i for i in prepare(db, project.project_id, reps, seed)}
+            share = aligned_share(db, project.project_id)
+        rng = random.Random(f"cursor:{seed}")
+        with bh.running_server(project.db_path) as server, bh.browser() as b:
+            page = bh.new_page(b, width=width, height=height)
+            bh.sign_in(page, server.url, USER, project.password)
+            bh.open_page(page, "annotation", "Annotate")
+            bh.editor_ready(page)
+            bh.wait_idle(page)
+            hotkeys = bh.editor_hotkeys(page)
+            done: set[int] = set()
+            while len(done) < len(instances):
+                doc_id = int(page.evaluate("() => document.querySelector('.wb-ed').dataset.token.split('.')[0]"))
+                inst = instances[doc_id]
+                text = bh.editor_text(page)
+                assert sorted(bh.editor_spans(page)) == inst.shown, "the editor does not show the prepared layer"
+                cursor, on_span = _cursor_click(page, text, rng, inst, start)
+                reach, fix = plan(inst, text, cursor, hotkeys, on_span)
+                for k in reach + fix:
+                    page.keyboard.press(k)
+                page.wait_for_timeout(100)
+                got = sorted(bh.editor_spans(page))
+                exact = got == sorted((a, b, t, False) for a, b, t in inst.truth)
+                if not exact:     # offsets and labels only, never text
+                    want = sorted((a, b, t, False) for a, b, t in inst.truth)
+                    print(f"    keys {reach + fix}: missing {sorted(set(want) - set(got))}, extra {sorted(set(got) - set(want))}")
+                out.append(Measured(inst.kind, len(reach) + len(fix), 0, _via(reach), exact))
+                print(f"  {inst.kind:<8} keys {len(reach) + len(fix)} ({_via(reach)}) {'exact' if exact else 'NOT exact'}", flush=True)
+                done.add(doc_id)
+                if len(done) == len(instances):
+                    break
+                page.keyboard.press(">")
+                page.wait_for_function("(d) => { const e = document.querySelector('.wb-ed');"
+                                       " return !!e && (e.dataset.token || '').split('.')[0] !== String(d); }", arg=doc_id,
+                                       timeout=bh.WAIT_MS)
+                bh.editor_ready(page)
+                bh.wait_idle(page)
+            page.context.close()
+    finally:
+        bh.remove_dir(tmp)
+    return out, share
+
+
+def table(rows: list[Measured]) -> str:
+    lines = [f"{'kind':<9}{'n':>3}{'keys med':>10}{'keys max':>10}{'mouse':>7}{'exact':>7}  reached by"]
+    for kind in KINDS:
+        rs = [r for r in rows if r.kind == kind]
+        if not rs:
+            continue
+        via = ", ".join(f"{v} {n}" for v, n in Counter(r.via for r in rs).most_common())
+        lines.append(f"{kind:<9}{len(rs):>3}{statistics.median(r.keys for r in rs):>10.1f}{max(r.keys for r in rs):>10}"
+                     f"{sum(r.mouse for r in rs):>7}{sum(r.exact for r in rs) / len(rs):>7.2f}  {via}")
+    return "\n".join(lines)
