@@ -128,7 +128,9 @@ def _run_output(ctx: PageContext, run, outputs: list) -> None:
     if in_layer and in_layer != DETECTED:
         in_spans = access.read_layer_for(db, user, out.doc_id, in_layer).spans
         note = f"spans of the {in_layer} layer as stored now"
+    elif in_layer == DETECTED and out.input_spans is not None:
+        in_spans, note = out.input_spans, "spans detected when the run was made, stored with it"
     elif in_layer == DETECTED:
-        note = "spans were detected when the run was made (not stored)"
+        note = "spans were detected when the run was made (a run made before they were stored with it)"
     side_by_side(list(project.schema.categories), doc.text or "", in_spans, out.text or "", out.spans, note=note)
     run_download(user, run.id, "deid.run_dl", leaked=run.failed_leak_check)

@@ -1,0 +1,171 @@
+"""Do the risk colours separate documents that still hold PHI from those that do not?
+
+    nice -n 10 python benchmarks/risk_separation.py /work/shared/data/meddocan/dev \\
+        [--train /work/shared/data/meddocan/train] [--models /tmp/risk-models] [--model VERSION] [--quick]
+
+On MEDDOCAN, a CRF-only default-recipe model (``benchmarks/risk_models.py``) detects the
+spans, the ``replace`` profile de-identifies with them, and :mod:`pipeline.risk` scores the
+released notes with the candidates the same model sees outside the spans
+(:mod:`services.risk_evidence`). A note *holds missed PHI* when a letter or digit of one of its
+gold spans lies outside every detected span (it is then in the released text as written).
+
+Reported, per set: the share of notes with missed PHI that are red or amber (goal >= 0.95),
+the share of notes without any that are green (goal >= 0.70), the share of red notes that hold
+missed PHI, and the colour x truth table.
+
+Thresholds are chosen on **train only**, cross-fitted: a model trained on one half of train
+detects and scores the other half, and the reverse; ``residual_amber`` is the highest value that
+keeps 95 % of those notes with missed PHI red or amber, ``residual_red`` the lowest at which half
+of the red notes hold missed PHI. **dev** is then scored once with those thresholds by the model
+trained on all of train (held out: nothing is tuned on it; the test split is never read).
+Prints figures only, never text; writes ``benchmarks/out/risk_separation.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+from services.runtime import go_offline  # noqa: E402
+
+go_offline()
+
+GOAL_FLAGGED, GOAL_GREEN = 0.95, 0.70
+SECRET = b"risk-separation-benchmark-key-32"
+
+
+def missed_phi(doc, detected) -> bool:
+    """A letter or digit of a gold span outside every detected span."""
+    covered = bytearray(len(doc.text))
+    for s in detected:
+        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
+    return any(ch.isalnum() and not covered[i] for g in doc.spans for i, ch in enumerate(doc.text[g.start:g.end], g.start))
+
+
+def scored_set(detector, docs: list) -> list[dict]:
+    """Detect, de-identify (replace), find candidates; per note its truth and risk inputs."""
+    from pipeline.deid import DeidContext, builtin_profiles, deidentify
+    from pipeline.risk import DeidDocument, DeidSpan
+    from services.risk_evidence import with_candidates
+
+    profile = builtin_profiles()["replace"]
+    ctx = DeidContext(secret=SECRET, locale="es")
+    found = detector.detect_many(docs)
+    rows, released = [], []
+    for doc, spans in zip(docs, found):
+        r = deidentify(doc, spans, profile, ctx)
+        released.append(DeidDocument(doc.doc_id, r.text, [DeidSpan(s.start, s.end, s.category, s.type, action=a,
+                                                                    score=float(s.score), source=s.source)
+                                                           for s, a in zip(r.spans, r.actions)]))
+        rows.append({"id": doc.doc_id, "missed": missed_phi(doc, spans), "has_phi": bool(doc.spans)})
+    with_candidates(detector, released)
+    for row, d in zip(rows, released):
+        row["doc"] = d
+    return rows
+
+
+def colours(rows: list[dict], config) -> list[str]:
+    from pipeline.risk import score_run
+
+    by_id = {r.doc_id: r.colour for r in score_run([r["doc"] for r in rows], config)}
+    return [by_id[r["id"]] for r in rows]
+
+
+def table(rows: list[dict], cols: list[str]) -> dict:
+    t = {f"{c}|{m}": 0 for c in ("red", "amber", "green") for m in ("missed", "clean")}
+    for r, c in zip(rows, cols):
+        t[f"{c}|{'missed' if r['missed'] else 'clean'}"] += 1
+    missed = [c for r, c in zip(rows, cols) if r["missed"]]
+    clean = [c for r, c in zip(rows, cols) if not r["missed"]]
+    red = [r["missed"] for r, c in zip(rows, cols) if c == "red"]
+    return {"notes": len(rows), "with_missed_phi": len(missed),
+            "flagged_share": sum(c != "green" for c in missed) / len(missed) if missed else None,
+            "green_share_of_clean": sum(c == "green" for c in clean) / len(clean) if clean else None,
+            "red_precision": sum(red) / len(red) if red else None, "table": t}
+
+
+def tune(rows: list[dict], base) -> tuple[float, float]:
+    """``residual_amber``: highest keeping >= 95 % of missed notes flagged; ``residual_red``:
+    lowest at which >= half of the red notes hold missed PHI (both on these rows only)."""
+    grid = [round(0.05 * i, 2) for i in range(1, 20)]
+    amber = grid[0]
+    for t in grid:
+        s = table(rows, colours(rows, replace(base, residual_amber=t, residual_red=max(t, base.residual_red))))
+        if s["flagged_share"] is not None and s["flagged_share"] >= GOAL_FLAGGED:
+            amber = t
+    red = 1.0
+    for t in reversed([g for g in grid if g >= amber]):
+        s = table(rows, colours(rows, replace(base, residual_amber=amber, residual_red=t)))
+        if s["red_precision"] is not None and s["red_precision"] >= 0.5:
+            red = t
+    return amber, red
+
+
+def print_table(name: str, s: dict) -> None:
+    t = s["table"]
+    print(f"\n{name}: {s['notes']} notes, {s['with_missed_phi']} with missed PHI")
+    print("| colour | notes with missed PHI | notes without |")
+    print("| --- | ---: | ---: |")
+    for c in ("red", "amber", "green"):
+        print(f"| {c} | {t[c + '|missed']} | {t[c + '|clean']} |")
+    fmt = (lambda v: "n/a" if v is None else f"{v:.3f}")
+    print(f"missed PHI flagged red or amber: {fmt(s['flagged_share'])} (goal >= {GOAL_FLAGGED}); "
+          f"notes without missed PHI green: {fmt(s['green_share_of_clean'])} (goal >= {GOAL_GREEN}); "
+          f"red notes holding missed PHI: {fmt(s['red_precision'])}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dev", help="MEDDOCAN dev folder (brat)")
+    ap.add_argument("--train", help="MEDDOCAN train folder (default: beside dev)")
+    ap.add_argument("--models", default=str(REPO / "benchmarks" / "out" / "risk_models"),
+                    help="folder of the cached versions (trained there when absent)")
+    ap.add_argument("--model", help="an existing version trained on train for dev (skips training 'full')")
+    ap.add_argument("--quick", action="store_true", help="100 notes of each train half and of dev")
+    ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "risk_separation.json"))
+    args = ap.parse_args()
+
+    from pipeline.detection.detector import Detector
+    from pipeline.formats import read_collection
+    from pipeline.risk import RiskConfig
+    from pipeline.schemas import MEDDOCAN
+    from risk_models import halves, train
+
+    dev_dir = Path(args.dev)
+    train_dir = Path(args.train) if args.train else dev_dir.parent / "train"
+    train_docs = read_collection(train_dir, "brat", MEDDOCAN)
+    dev_docs = read_collection(dev_dir, "brat", MEDDOCAN)
+    a, b = halves(train_docs)
+    out_dir = Path(args.models)
+    cut = (lambda xs: xs[:100]) if args.quick else (lambda xs: xs)
+    t0 = time.time()
+    model_a, model_b = train(a, out_dir, "half-a"), train(b, out_dir, "half-b")
+    cross = scored_set(Detector.load(model_a), cut(b)) + scored_set(Detector.load(model_b), cut(a))
+    base = RiskConfig()
+    amber, red = tune(cross, base)
+    tuned = replace(base, residual_amber=amber, residual_red=red)
+    print(f"tuned on train (cross-fitted halves, {len(cross)} notes): residual_amber={amber} residual_red={red} "
+          f"(defaults now: {base.residual_amber}/{base.residual_red})")
+    result = {"tuned": {"residual_amber": amber, "residual_red": red},
+              "defaults": {"residual_amber": base.residual_amber, "residual_red": base.residual_red}}
+    result["train_crossfit"] = table(cross, colours(cross, tuned))
+    print_table("train, cross-fitted (tuning set)", result["train_crossfit"])
+    full = Path(args.model) if args.model else train(train_docs, out_dir, "full")
+    dev = scored_set(Detector.load(full), cut(dev_docs))
+    for name, cfg in (("dev, held out (tuned thresholds)", tuned), ("dev, held out (RiskConfig defaults)", base)):
+        result[name] = table(dev, colours(dev, cfg))
+        print_table(name, result[name])
+    print(f"\n{time.time() - t0:.0f} s")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
