@@ -186,10 +186,12 @@ class RiskScorer:
         if k is not None and k < cfg.k_threshold:
             reasons.extend(_quasi_reason(q.as_dict(cfg.quasi_fields), k, cfg.k_threshold))
         if n_unique:
+            lowest = sims[unique]
+            lowest = None if np.isnan(lowest).all() else round(float(np.nanmin(lowest)), 4)
             reasons.append(Reason(UNIQUE_CONTEXT, f"{n_unique} of the {len(ctxs)} places where an identifier stood "
                                   "are surrounded by words no other document shares (similarity below "
                                   f"{cfg.threshold:.2f}): a reader who knows the case might recognise it. Shown "
-                                  "for information; it does not set the colour.", level=INFO))
+                                  "for information; it does not set the colour.", similarity=lowest, level=INFO))
         reasons.sort(key=lambda r: (-LEVELS.index(r.level), _kind_rank(r.kind),
                                     r.start if r.start is not None else -1))
         strengths = [r.strength or 0.0 for r in reasons if r.level != INFO]
