@@ -57,22 +57,25 @@ def train(docs: list, out: Path, name: str, threads: int = 1) -> Path:
     return Path(info.path)
 
 
-def models(corpus: Path, out: Path) -> dict[str, Path]:
+def models(corpus: Path, out: Path, only: str | None = None) -> dict[str, Path]:
+    """The three versions (or ``only`` one of them), trained where absent."""
     from pipeline.formats import read_collection
     from pipeline.schemas import MEDDOCAN
 
     train_docs = read_collection(corpus / "train", "brat", MEDDOCAN)
     a, b = halves(train_docs)
-    return {"half-a": train(a, out, "half-a"), "half-b": train(b, out, "half-b"),
-            "full": train(train_docs, out, "full")}
+    sets = {"half-a": a, "half-b": b, "full": train_docs}
+    return {name: train(docs, out, name) for name, docs in sets.items() if only in (None, name)}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", default="/work/shared/data/meddocan")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--only", choices=("half-a", "half-b", "full"), help="train this version alone (run the "
+                    "three side by side on a machine with the cores)")
     args = ap.parse_args()
-    for name, path in models(Path(args.corpus), Path(args.out)).items():
+    for name, path in models(Path(args.corpus), Path(args.out), args.only).items():
         print(f"{name}: {path}")
     return 0
 

@@ -16,7 +16,7 @@ from pipeline.layers import DETECTED, parse_output_layer
 from services import access, jobs, projects
 from services import deid_runs
 from services.residual import residual_estimate
-from services.risk import risk_line
+from services.risk import risk_words
 
 JOB_KEY = "deid.job_id"
 RUN_KEY = "deid.run_id"
@@ -82,7 +82,7 @@ def _job_panel(ctx: PageContext) -> None:
                      "input PHI are in its outputs; it is not scored for risk and cannot be downloaded.")
         else:
             st.success(f"Run {job.result['run_id']} finished: {job.result.get('documents', 0)} documents, "
-                       f"{job.result.get('leaks', 0)} leaks" + (f"; {risk_line(risk)}" if risk else ""))
+                       f"{job.result.get('leaks', 0)} leaks" + (f"; risk: {risk_words(risk)}" if risk else ""))
 
 
 def _stored_run(ctx: PageContext, runs: list, names: dict, running: bool) -> None:

@@ -11,6 +11,7 @@ import streamlit as st
 from dashboard import components as C
 from dashboard import figures, state
 from dashboard.figures import short_date
+from pipeline.risk.scorer import QI_WORDS
 from services import access, jobs, rework
 from services import risk as rs
 
@@ -62,8 +63,10 @@ def show_reasons(score) -> None:
         st.caption("Nothing suggests PHI is left or that kept facts single someone out.")
     for r in flagged:
         level = _level(r)
+        kept = r.get("quasi_identifiers") or {}
+        facts = (" Kept: " + ", ".join(f"{QI_WORDS.get(k, k)} {v}" for k, v in kept.items()) + ".") if kept else ""
         st.markdown(f"{DOTS.get(level, '')} **{REASON_WORDS.get(r.get('kind', ''), r.get('kind', ''))}** "
-                    f"({LEVEL_WORDS.get(level, level)}): {r.get('message', '')}")
+                    f"({LEVEL_WORDS.get(level, level)}): {r.get('message', '')}{facts}")
     info = [r for r in score.reasons if _level(r) == "info"]
     if info:
         with st.expander(f"For information ({len(info)})"):

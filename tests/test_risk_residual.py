@@ -93,6 +93,10 @@ def test_a_rule_hit_detection_dropped_is_amber_by_default():
     r = score_run([doc], CFG)[0]
     assert r.colour == AMBER and "a rule for a date" in r.reasons[0].message
     assert score_run([doc], RiskConfig(rule_level=INFO))[0].colour == GREEN
+    # a surname list matches "Graves' disease": list hits are noted only, unless asked
+    listed = discharge("list", candidates=[("machinist", "NAME", 1.0, "dict:surnames")])
+    assert score_run([listed], CFG)[0].colour == GREEN
+    assert score_run([listed], RiskConfig(list_level=AMBER))[0].colour == AMBER
 
 
 @pytest.mark.parametrize("left, colour, category", [
@@ -100,6 +104,7 @@ def test_a_rule_hit_detection_dropped_is_amber_by_default():
     ("Record 4471-2290-18 on file", AMBER, "ID"),
     ("Seen 12/03/2069 in clinic", AMBER, "DATE"),
     ("Potassium 4.1, creatinine 1.3, 120 mg twice daily", GREEN, None),
+    ("Signed, J. Pruitt, M.D.\nSurgery follow-up", GREEN, None),        # "M.D." is no title before a name
 ])
 def test_phi_shaped_text_left_as_written(left, colour, category):
     doc = released("s", ["Patient ", ("Ana Ruiz", "NAME", "PATIENT"), ". " + left + ".\n"])

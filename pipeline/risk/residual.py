@@ -7,7 +7,8 @@ left is the text outside every span, and two kinds of evidence look there:
   threshold detection used (or a rule or list hit that detection dropped), given by the caller
   in ``DeidDocument.candidates`` (``services.risk_evidence`` finds them with the project's
   model on the released text). A probability of at least ``RiskConfig.residual_red`` makes the
-  document red, at least ``residual_amber`` amber; a rule or list hit counts at ``rule_level``.
+  document red, at least ``residual_amber`` amber; a rule hit counts at ``rule_level``, a word
+  list hit at ``list_level`` (lists name diseases after people, "Graves' disease": ``info``).
 * **shapes** (:func:`shape_reasons`): text whose form is PHI in any note and in any language:
   an e-mail address, a web address, a long number (six digits or more: record numbers, phones,
   ids), a full date, a capitalised word right after a person's title ("Dr.", "Sra.") left as written.
@@ -27,7 +28,8 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _WEB = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
 _LONG_NUMBER = re.compile(r"(?<![\w,.])\d[\d .\-/]{4,}\d(?![\w])")
 _TITLES = "|".join(re.escape(t) for t in sorted(WORDS.titles, key=len, reverse=True))
-_TITLED_NAME = re.compile(rf"(?<!\w)(?:{_TITLES})(?:(?<=\.)\s*|\s+)([{WORDS.capitals}][\w'\-]+)")
+# a title that opens a word ("M.D." holds "D." but opens nothing) and a name on the same line
+_TITLED_NAME = re.compile(rf"(?<![\w.])(?:{_TITLES})(?:(?<=\.)[ \t]*|[ \t]+)([{WORDS.capitals}][\w'\-]+)")
 _MIN_NUMBER_DIGITS = 6
 
 
@@ -49,7 +51,9 @@ def candidate_reasons(doc: DeidDocument, config: RiskConfig) -> list[Reason]:
             why = (f"the model reads it as {category_words(c.category)} with probability {c.score:.0%} "
                    f"(detection needed more to replace it)")
         else:
-            level = config.rule_level
+            level = config.rule_level if c.source.startswith("rule:") else config.list_level
+            if level == INFO:
+                continue
             what = "a rule for" if c.source.startswith("rule:") else "a word list of"
             why = f"{what} {category_words(c.category)} matches it, but detection did not keep it"
         out.append(Reason(POSSIBLE_MISSED_PHI, f"Text at characters {c.start}-{c.end} was left as written: {why}.",

@@ -180,7 +180,7 @@ class RiskConfig:
     - ``residual_red`` / ``residual_amber``: a candidate outside the spans whose probability of
       being PHI reaches them makes the document red / amber (tuned on MEDDOCAN train, cross-fitted:
       ``benchmarks/risk_separation.py``).
-    - ``rule_level``: the level of a rule or list hit outside the spans.
+    - ``rule_level`` / ``list_level``: the level of a rule / word-list hit outside the spans.
     - ``exact_cutoff``: up to this many distinct contexts the exact chunked search runs;
       above it, the approximate (faiss IVF) one.
     - ``ann_k``: neighbours fetched per context by the approximate search.
@@ -200,6 +200,7 @@ class RiskConfig:
     residual_red: float = 0.5
     residual_amber: float = 0.1
     rule_level: str = AMBER
+    list_level: str = INFO
     direct_categories: tuple[str, ...] = DIRECT_CATEGORIES
     exact_cutoff: int = 20_000
     ann_k: int = 16
@@ -215,8 +216,8 @@ class RiskConfig:
             raise ValueError("similarity threshold must lie in [-1, 1]")
         if not (0.0 <= self.residual_amber <= self.residual_red <= 1.0):
             raise ValueError("residual thresholds must satisfy 0 <= amber <= red <= 1")
-        if self.rule_level not in LEVELS:
-            raise ValueError(f"rule level must be one of {', '.join(LEVELS)}")
+        if self.rule_level not in LEVELS or self.list_level not in LEVELS:
+            raise ValueError(f"rule and list levels must be one of {', '.join(LEVELS)}")
         if self.window < 0 or self.k_threshold < 1 or self.ann_k < 2:
             raise ValueError("window must be >= 0, k threshold >= 1 and ann_k >= 2")
         unknown = [f for f in self.quasi_fields if f not in QI_FIELDS]
