@@ -168,7 +168,7 @@ if st.session_state.get(DOC_KEY) not in by_doc:
     st.session_state[DOC_KEY] = ids[0]
 doc_id = st.selectbox("Document", ids, key=DOC_KEY,
                       format_func=lambda i: f"{TAGS.get(by_doc[i].colour, '')} {by_doc[i].doc_name} · "
-                                            f"score {by_doc[i].score:.1f} · {_flags(by_doc[i])} reasons"
+                                            f"score {by_doc[i].score:.1f} · {_flags(by_doc[i])} reason(s)"
                                             + (f" · {DECIDED_WORDS.get(by_doc[i].decision, '')}"
                                                if by_doc[i].decision else ""))
 score = by_doc[doc_id]
