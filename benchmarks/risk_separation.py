@@ -7,7 +7,8 @@ On MEDDOCAN, a CRF-only default-recipe model (``benchmarks/risk_models.py``) det
 spans, the ``replace`` profile de-identifies with them, and :mod:`pipeline.risk` scores the
 released notes with the candidates the same model sees outside the spans
 (:mod:`services.risk_evidence`). A note *holds missed PHI* when a letter or digit of one of its
-gold spans lies outside every detected span (it is then in the released text as written).
+gold spans lies outside every span the output rewrote (it is then in the released text as
+written).
 
 Reported, per set: the share of notes with missed PHI that are red or amber (goal >= 0.95),
 the share of notes without any that are green (goal >= 0.70), the share of red notes that hold
@@ -63,7 +64,8 @@ def scored_set(detector, docs: list) -> list[dict]:
         released.append(DeidDocument(doc.doc_id, r.text, [DeidSpan(s.start, s.end, s.category, s.type, action=a,
                                                                     score=float(s.score), source=s.source)
                                                            for s, a in zip(r.spans, r.actions)]))
-        rows.append({"id": doc.doc_id, "missed": missed_phi(doc, spans), "has_phi": bool(doc.spans)})
+        rewritten = [s for s, a in zip(r.source_spans, r.actions) if a != "keep"]   # what the output replaced
+        rows.append({"id": doc.doc_id, "missed": missed_phi(doc, rewritten), "has_phi": bool(doc.spans)})
     with_candidates(detector, released)
     for row, d in zip(rows, released):
         row["doc"] = d
@@ -90,18 +92,42 @@ def table(rows: list[dict], cols: list[str]) -> dict:
             "red_precision": sum(red) / len(red) if red else None, "table": t}
 
 
+_RANK = {"green": 0, "amber": 1, "red": 2}
+
+
+def fixed_colours(rows: list[dict], base) -> list[str]:
+    """Each note's colour from everything but the model's candidates (they are what is tuned)."""
+    from pipeline.risk import DeidDocument, score_run
+
+    docs = [DeidDocument(r["doc"].doc_id, r["doc"].text, r["doc"].spans,
+                         candidates=[c for c in r["doc"].candidates if c.source != "model"]) for r in rows]
+    by_id = {x.doc_id: x.colour for x in score_run(docs, base)}
+    return [by_id[r["id"]] for r in rows]
+
+
+def colours_at(rows: list[dict], fixed: list[str], amber: float, red: float) -> list[str]:
+    """What the scorer gives at these thresholds (the model's strongest candidate sets the level)."""
+    out = []
+    for r, f in zip(rows, fixed):
+        p = max((c.score for c in r["doc"].candidates if c.source == "model"), default=0.0)
+        level = "red" if p >= red else "amber" if p >= amber else "green"
+        out.append(max(f, level, key=_RANK.__getitem__))
+    return out
+
+
 def tune(rows: list[dict], base) -> tuple[float, float]:
     """``residual_amber``: highest keeping >= 95 % of missed notes flagged; ``residual_red``:
     lowest at which >= half of the red notes hold missed PHI (both on these rows only)."""
-    grid = [round(0.05 * i, 2) for i in range(1, 20)]
+    fixed = fixed_colours(rows, base)
+    grid = [0.02, 0.03, 0.05, 0.075] + [round(0.1 * i, 2) for i in range(1, 10)] + [0.95, 0.99]
     amber = grid[0]
     for t in grid:
-        s = table(rows, colours(rows, replace(base, residual_amber=t, residual_red=max(t, base.residual_red))))
+        s = table(rows, colours_at(rows, fixed, t, 1.01))
         if s["flagged_share"] is not None and s["flagged_share"] >= GOAL_FLAGGED:
             amber = t
     red = 1.0
     for t in reversed([g for g in grid if g >= amber]):
-        s = table(rows, colours(rows, replace(base, residual_amber=amber, residual_red=t)))
+        s = table(rows, colours_at(rows, fixed, amber, t))
         if s["red_precision"] is not None and s["red_precision"] >= 0.5:
             red = t
     return amber, red

@@ -24,7 +24,7 @@ from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.risk import DeidDocument, DeidSpan
 from pipeline.spans import Document
 
-DEFAULT_FLOOR = 0.05
+DEFAULT_FLOOR = 0.02
 
 
 def _free(spans: Sequence[DeidSpan], start: int, end: int) -> bool:
