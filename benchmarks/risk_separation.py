@@ -10,6 +10,10 @@ released notes with the candidates the same model sees outside the spans
 gold spans lies outside every span the output rewrote (it is then in the released text as
 written).
 
+A note *holds missed PHI* (the main figures) when a word of a gold span carrying content (a
+digit, or three letters or more that are not a function word) is left; the tables "any
+character" count a function word left beside a surrogate too ("su" of "su padre").
+
 Reported, per set: the share of notes with missed PHI that are red or amber (goal >= 0.95),
 the share of notes without any that are green (goal >= 0.70), the share of red notes that hold
 missed PHI, and the colour x truth table.
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from dataclasses import replace
@@ -41,15 +46,31 @@ GOAL_FLAGGED, GOAL_GREEN = 0.95, 0.70
 SECRET = b"risk-separation-benchmark-key-32"
 
 
-def missed_phi(doc, detected) -> bool:
-    """A letter or digit of a gold span outside every detected span."""
+def missed_phi(doc, detected, *, content: bool = False) -> bool:
+    """A letter or digit of a gold span outside every rewritten span. ``content``: only a word
+    left whole that carries content counts (a digit, or three letters or more and not a
+    function word: "su" of "su padre" or "de" of "Hospital de Día" left beside a surrogate do not)."""
     covered = bytearray(len(doc.text))
     for s in detected:
         covered[s.start:s.end] = b"\x01" * (s.end - s.start)
-    return any(ch.isalnum() and not covered[i] for g in doc.spans for i, ch in enumerate(doc.text[g.start:g.end], g.start))
+    for g in doc.spans:
+        for m in _WORD.finditer(doc.text, g.start, g.end):
+            left = any(not covered[i] for i in range(m.start(), m.end()))
+            if left and (not content or _content(m.group())):
+                return True
+    return False
 
 
-def scored_set(detector, docs: list) -> list[dict]:
+def _content(word: str) -> bool:
+    return any(c.isdigit() for c in word) or (len(word) >= 3 and word.lower() not in _FUNCTION)
+
+
+_WORD = re.compile(r"\w+")
+_FUNCTION = {"de", "del", "la", "el", "los", "las", "su", "sus", "mi", "un", "una", "uno", "con", "por", "para", "y",
+             "en", "al", "the", "of", "and", "his", "her", "their", "a", "an", "in", "at", "to", "que", "se"}
+
+
+def scored_set(detector, docs: list, *, content: bool = True, floor: float | None = None) -> list[dict]:
     """Detect, de-identify (replace), find candidates; per note its truth and risk inputs."""
     from pipeline.deid import DeidContext, builtin_profiles, deidentify
     from pipeline.risk import DeidDocument, DeidSpan
@@ -65,8 +86,9 @@ def scored_set(detector, docs: list) -> list[dict]:
                                                                     score=float(s.score), source=s.source)
                                                            for s, a in zip(r.spans, r.actions)]))
         rewritten = [s for s, a in zip(r.source_spans, r.actions) if a != "keep"]   # what the output replaced
-        rows.append({"id": doc.doc_id, "missed": missed_phi(doc, rewritten), "has_phi": bool(doc.spans)})
-    with_candidates(detector, released)
+        rows.append({"id": doc.doc_id, "missed": missed_phi(doc, rewritten, content=content),
+                     "missed_any": missed_phi(doc, rewritten), "has_phi": bool(doc.spans)})
+    with_candidates(detector, released, **({} if floor is None else {"floor": floor}))
     for row, d in zip(rows, released):
         row["doc"] = d
     return rows
@@ -116,21 +138,37 @@ def colours_at(rows: list[dict], fixed: list[str], amber: float, red: float) -> 
 
 
 def tune(rows: list[dict], base) -> tuple[float, float]:
-    """``residual_amber``: highest keeping >= 95 % of missed notes flagged; ``residual_red``:
-    lowest at which >= half of the red notes hold missed PHI (both on these rows only)."""
+    """``residual_amber``: the highest keeping >= 95 % of missed notes flagged, or where no
+    threshold does, the one with the largest flagged share + green share (Youden's J);
+    ``residual_red``: the lowest at which >= half of the red notes hold missed PHI (both on
+    these rows only)."""
     fixed = fixed_colours(rows, base)
-    grid = [0.02, 0.03, 0.05, 0.075] + [round(0.1 * i, 2) for i in range(1, 10)] + [0.95, 0.99]
-    amber = grid[0]
-    for t in grid:
-        s = table(rows, colours_at(rows, fixed, t, 1.01))
-        if s["flagged_share"] is not None and s["flagged_share"] >= GOAL_FLAGGED:
-            amber = t
+    grid = [0.005, 0.01, 0.02, 0.03, 0.05, 0.075] + [round(0.1 * i, 2) for i in range(1, 10)] + [0.95, 0.99]
+    shares = {t: table(rows, colours_at(rows, fixed, t, 1.01)) for t in grid}
+    reach = [t for t in grid if (shares[t]["flagged_share"] or 0) >= GOAL_FLAGGED]
+    amber = max(reach) if reach else max(grid, key=lambda t: (shares[t]["flagged_share"] or 0)
+                                         + (shares[t]["green_share_of_clean"] or 0))
     red = 1.0
     for t in reversed([g for g in grid if g >= amber]):
         s = table(rows, colours_at(rows, fixed, amber, t))
         if s["red_precision"] is not None and s["red_precision"] >= 0.5:
             red = t
     return amber, red
+
+
+def strict_view(rows: list[dict]) -> list[dict]:
+    """The same notes judged by any letter or digit of PHI left (function words included)."""
+    return [{**r, "missed": r["missed_any"]} for r in rows]
+
+
+def sweep(rows: list[dict], base) -> list[dict]:
+    """Flagged and green shares at each ``residual_amber`` (red off): the trade-off to choose from."""
+    fixed = fixed_colours(rows, base)
+    out = []
+    for t in (0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.2, 0.3, 0.5):
+        s = table(rows, colours_at(rows, fixed, t, 1.01))
+        out.append({"residual_amber": t, "flagged_share": s["flagged_share"], "green_share_of_clean": s["green_share_of_clean"]})
+    return out
 
 
 def print_table(name: str, s: dict) -> None:
@@ -158,6 +196,8 @@ def main() -> int:
                     help="2: both directions of the cross-fit; 1: only the model of the first half scoring the "
                          "second (half the training, for a loaded machine)")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "risk_separation.json"))
+    ap.add_argument("--floor", type=float, default=0.005,
+                    help="lowest probability a model candidate is kept at (the sweep starts there)")
     args = ap.parse_args()
 
     from pipeline.detection.detector import Detector
@@ -174,9 +214,9 @@ def main() -> int:
     out_dir = Path(args.models)
     cut = (lambda xs: xs[:100]) if args.quick else (lambda xs: xs)
     t0 = time.time()
-    cross = scored_set(Detector.load(train(a, out_dir, "half-a")), cut(b))
+    cross = scored_set(Detector.load(train(a, out_dir, "half-a")), cut(b), floor=args.floor)
     if args.halves == 2:
-        cross += scored_set(Detector.load(train(b, out_dir, "half-b")), cut(a))
+        cross += scored_set(Detector.load(train(b, out_dir, "half-b")), cut(a), floor=args.floor)
     base = RiskConfig()
     amber, red = tune(cross, base)
     tuned = replace(base, residual_amber=amber, residual_red=red)
@@ -185,13 +225,20 @@ def main() -> int:
           f"(defaults now: {base.residual_amber}/{base.residual_red})")
     result = {"tuned": {"residual_amber": amber, "residual_red": red}, "halves": args.halves,
               "defaults": {"residual_amber": base.residual_amber, "residual_red": base.residual_red}}
+    result["train_sweep"] = sweep(cross, base)
+    print("\ntuning set, residual_amber sweep (red off): " + "; ".join(
+        f"{x['residual_amber']}: flagged {x['flagged_share']:.3f} green {x['green_share_of_clean']:.3f}"
+        for x in result["train_sweep"]))
     result["train_crossfit"] = table(cross, colours(cross, tuned))
     print_table("train, cross-fitted (tuning set)", result["train_crossfit"])
     full = Path(args.model) if args.model else train(train_docs, out_dir, "full")
-    dev = scored_set(Detector.load(full), cut(dev_docs))
+    dev = scored_set(Detector.load(full), cut(dev_docs), floor=args.floor)
     for name, cfg in (("dev, held out (tuned thresholds)", tuned), ("dev, held out (RiskConfig defaults)", base)):
-        result[name] = table(dev, colours(dev, cfg))
+        cols = colours(dev, cfg)
+        result[name] = table(dev, cols)
         print_table(name, result[name])
+        result[name + ", any character"] = table(strict_view(dev), cols)
+        print_table(name + ", any character of PHI left counts", result[name + ", any character"])
     print(f"\n{time.time() - t0:.0f} s")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=1))

@@ -20,7 +20,6 @@ documents; that part is vectorised and takes seconds even at 10,000 documents.
 from __future__ import annotations
 
 import logging
-import math
 import time
 from typing import Callable, Iterable, Sequence
 
