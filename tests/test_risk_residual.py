@@ -82,10 +82,18 @@ def test_candidate_levels_follow_the_thresholds_and_spans_cover_candidates():
     def one(p, **kw):
         return score_run([discharge("x", candidates=[("machinist", "PROFESSION", p)])], CFG)[0]
     assert one(0.05).colour == GREEN and one(0.2).colour == AMBER and one(0.8).colour == RED
+    assert score_run([discharge("d", candidates=[("machinist", "PROFESSION", 0.1)])])[0].colour == AMBER  # defaults
     covered = discharge("c")
     at = covered.text.index("Keller")          # a candidate on a surrogate is not text left as written
     covered.candidates.append(DeidSpan(at, at + 6, "NAME", "", action="none", score=0.99, source="model"))
     assert score_run([covered], CFG)[0].colour == GREEN
+
+
+def test_a_function_word_between_two_names_is_not_evidence():
+    doc = released("glue", ["Case discussed with Dr. ", ("Patel", "NAME", "DOCTOR"), " of ",
+                            ("Psychiatry Unit", "LOCATION", "DEPARTMENT"), " today.\n"],
+                   candidates=[(" of ", "NAME", 0.28)])
+    assert score_run([doc], CFG)[0].colour == GREEN
 
 
 def test_a_rule_hit_detection_dropped_is_amber_by_default():

@@ -31,17 +31,27 @@ _TITLES = "|".join(re.escape(t) for t in sorted(WORDS.titles, key=len, reverse=T
 # a title that opens a word ("M.D." holds "D." but opens nothing) and a name on the same line
 _TITLED_NAME = re.compile(rf"(?<![\w.])(?:{_TITLES})(?:(?<=\.)[ \t]*|[ \t]+)([{WORDS.capitals}][\w'\-]+)")
 _MIN_NUMBER_DIGITS = 6
+_WORDS = re.compile(r"\w+")
+_GLUE = frozenset(WORDS.function_words)
 
 
 def _covered(spans: Iterable[DeidSpan], start: int, end: int) -> bool:
     return any(s.start < end and start < s.end for s in spans)
 
 
+def _only_glue(text: str) -> bool:
+    """Only lower-case function words ("of" in "Dr. Patel of Psychiatry Unit", "de", "y"): words
+    that join names, never identify anyone alone."""
+    words = _WORDS.findall(text)
+    return all(w.islower() and (w in _GLUE or len(w) <= 2) for w in words)
+
+
 def candidate_reasons(doc: DeidDocument, config: RiskConfig) -> list[Reason]:
-    """One reason per candidate outside every span whose evidence reaches a level."""
+    """One reason per candidate outside every span whose evidence reaches a level; a candidate
+    made only of function words between names is not evidence."""
     out = []
     for c in doc.candidates:
-        if _covered(doc.spans, c.start, c.end):
+        if _covered(doc.spans, c.start, c.end) or _only_glue(doc.text[c.start:c.end]):
             continue
         by_model = not c.source.startswith(("rule:", "dict:"))
         if by_model:
