@@ -117,6 +117,11 @@ def table(rows: list[dict], cols: list[str]) -> dict:
 _RANK = {"green": 0, "amber": 1, "red": 2}
 
 
+def only_glue(text: str) -> bool:
+    from pipeline.risk.residual import only_glue as glue
+    return glue(text)
+
+
 def fixed_colours(rows: list[dict], base) -> list[str]:
     """Each note's colour from everything but the model's candidates (they are what is tuned)."""
     from pipeline.risk import DeidDocument, score_run
@@ -131,7 +136,9 @@ def colours_at(rows: list[dict], fixed: list[str], amber: float, red: float) -> 
     """What the scorer gives at these thresholds (the model's strongest candidate sets the level)."""
     out = []
     for r, f in zip(rows, fixed):
-        p = max((c.score for c in r["doc"].candidates if c.source == "model"), default=0.0)
+        text = r["doc"].text
+        p = max((c.score for c in r["doc"].candidates if c.source == "model" and not only_glue(text[c.start:c.end])),
+                default=0.0)
         level = "red" if p >= red else "amber" if p >= amber else "green"
         out.append(max(f, level, key=_RANK.__getitem__))
     return out

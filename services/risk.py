@@ -149,7 +149,8 @@ def latest_risk_result(db: Database, run_id: int) -> dict | None:
     for job in store.list_jobs(db, status="done", limit=500):
         if not isinstance(job.result, dict):
             continue
-        res = job.result.get("risk") if job.kind == "deidentify" else job.result if job.kind == "risk" else None
+        res = (job.result.get("risk") if job.kind in ("deidentify", "demo_setup")
+               else job.result if job.kind == "risk" else None)
         if isinstance(res, dict) and int(res.get("run_id", -1)) == int(run_id):
             return res
     return None

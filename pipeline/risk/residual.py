@@ -39,7 +39,7 @@ def _covered(spans: Iterable[DeidSpan], start: int, end: int) -> bool:
     return any(s.start < end and start < s.end for s in spans)
 
 
-def _only_glue(text: str) -> bool:
+def only_glue(text: str) -> bool:
     """Only lower-case function words ("of" in "Dr. Patel of Psychiatry Unit", "de", "y"): words
     that join names, never identify anyone alone."""
     words = _WORDS.findall(text)
@@ -51,7 +51,7 @@ def candidate_reasons(doc: DeidDocument, config: RiskConfig) -> list[Reason]:
     made only of function words between names is not evidence."""
     out = []
     for c in doc.candidates:
-        if _covered(doc.spans, c.start, c.end) or _only_glue(doc.text[c.start:c.end]):
+        if _covered(doc.spans, c.start, c.end) or only_glue(doc.text[c.start:c.end]):
             continue
         by_model = not c.source.startswith(("rule:", "dict:"))
         if by_model:
