@@ -24,6 +24,18 @@ keeps 95 % of those notes with missed PHI red or amber, ``residual_red`` the low
 of the red notes hold missed PHI. **dev** is then scored once with those thresholds by the model
 trained on all of train (held out: nothing is tuned on it; the test split is never read).
 Prints figures only, never text; writes ``benchmarks/out/risk_separation.json``.
+
+On a machine with the cores, the whole run (trains the three versions, about 3 minutes each on
+two idle cores)::
+
+    nice -n 10 python benchmarks/risk_separation.py /work/shared/data/meddocan/dev
+
+On a loaded one (the figures in the closing note of issue 32: load average 20 on two cores), one
+direction of the cross-fit and the half-a version for dev too (a model trained on 250 train
+notes)::
+
+    nice -n 10 python benchmarks/risk_separation.py /work/shared/data/meddocan/dev --halves 1 \
+        --model benchmarks/out/risk_models/half-a/<version>
 """
 from __future__ import annotations
 
