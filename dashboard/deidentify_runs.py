@@ -16,7 +16,7 @@ from pipeline.layers import DETECTED, parse_output_layer
 from services import access, jobs, projects
 from services import deid_runs
 from services.residual import residual_estimate
-from services.risk import risk_line
+from services.risk import risk_words
 
 JOB_KEY = "deid.job_id"
 RUN_KEY = "deid.run_id"
@@ -82,7 +82,7 @@ def _job_panel(ctx: PageContext) -> None:
                      "input PHI are in its outputs; it is not scored for risk and cannot be downloaded.")
         else:
             st.success(f"Run {job.result['run_id']} finished: {job.result.get('documents', 0)} documents, "
-                       f"{job.result.get('leaks', 0)} leaks" + (f"; {risk_line(risk)}" if risk else ""))
+                       f"{job.result.get('leaks', 0)} leaks" + (f"; risk: {risk_words(risk)}" if risk else ""))
 
 
 def _stored_run(ctx: PageContext, runs: list, names: dict, running: bool) -> None:
@@ -128,7 +128,9 @@ def _run_output(ctx: PageContext, run, outputs: list) -> None:
     if in_layer and in_layer != DETECTED:
         in_spans = access.read_layer_for(db, user, out.doc_id, in_layer).spans
         note = f"spans of the {in_layer} layer as stored now"
+    elif in_layer == DETECTED and out.input_spans is not None:
+        in_spans, note = out.input_spans, "spans detected when the run was made, stored with it"
     elif in_layer == DETECTED:
-        note = "spans were detected when the run was made (not stored)"
+        note = "spans were detected when the run was made (a run made before they were stored with it)"
     side_by_side(list(project.schema.categories), doc.text or "", in_spans, out.text or "", out.spans, note=note)
     run_download(user, run.id, "deid.run_dl", leaked=run.failed_leak_check)

@@ -11,6 +11,7 @@ import streamlit as st
 from dashboard import components as C
 from dashboard import figures, state
 from dashboard.figures import short_date
+from pipeline.risk.scorer import QI_WORDS
 from services import access, jobs, rework
 from services import risk as rs
 
@@ -26,9 +27,11 @@ DECISION_WORDS = {"accepted": "Accept (release)", "sent_back": "Send back (fix a
                   "withheld": "Withhold (never release)"}
 DECIDED_WORDS = {"accepted": "accepted", "sent_back": "sent back", "withheld": "withheld"}
 METHOD_WORDS = {"document-share": "share of the document's contexts", "corpus-share": "share of all contexts"}
-REASON_WORDS = {"unique_context": "unique context", "quasi_identifier": "rare quasi-identifiers",
-                "keep": "kept as written", "unreviewed_low_confidence": "unreviewed low confidence",
-                "machine_only_direct_identifier": "machine-only direct identifier"}
+REASON_WORDS = {"possible_missed_phi": "possible missed PHI", "phi_like_text": "PHI-like text left",
+                "unique_context": "unusual wording around identifiers", "quasi_identifier": "rare kept facts",
+                "keep": "kept as written", "unreviewed_low_confidence": "replaced, model unsure",
+                "machine_only_direct_identifier": "found by the model only (older score)"}
+LEVEL_WORDS = {"red": "likely still identifies", "amber": "weaker evidence", "info": "for information"}
 
 ctx = state.page_context("view_risk")
 db, user, project = ctx.db, ctx.user, ctx.project
@@ -36,6 +39,39 @@ can_decide = access.can(user, "decide_risk")
 
 st.title("Risk triage")
 C.show_flash()
+
+
+def _level(reason: dict) -> str:
+    """A stored reason's level; scores from before levels: their colour came from the count."""
+    return str(reason.get("level") or "amber")
+
+
+def risk_reasons(score) -> list[dict]:
+    """The reasons that set the colour (red, amber): the ones boxed in the text."""
+    return [r for r in score.reasons if _level(r) != "info"]
+
+
+def _flags(score) -> int:
+    return len(risk_reasons(score))
+
+
+def show_reasons(score) -> None:
+    """Every reason in full, wrapped: red and amber first, information folded below."""
+    flagged = risk_reasons(score)
+    st.markdown(f"**Why {score.colour}** ({len(flagged)} reason{'s' if len(flagged) != 1 else ''})")
+    if not flagged:
+        st.caption("Nothing suggests PHI is left or that kept facts single someone out.")
+    for r in flagged:
+        level = _level(r)
+        kept = r.get("quasi_identifiers") or {}
+        facts = (" Kept: " + ", ".join(f"{QI_WORDS.get(k, k)} {v}" for k, v in kept.items()) + ".") if kept else ""
+        st.markdown(f"{DOTS.get(level, '')} **{REASON_WORDS.get(r.get('kind', ''), r.get('kind', ''))}** "
+                    f"({LEVEL_WORDS.get(level, level)}): {r.get('message', '')}{facts}")
+    info = [r for r in score.reasons if _level(r) == "info"]
+    if info:
+        with st.expander(f"For information ({len(info)})"):
+            for r in info:
+                st.markdown(f"- **{REASON_WORDS.get(r.get('kind', ''), r.get('kind', ''))}**: {r.get('message', '')}")
 
 
 def job_panel() -> None:
@@ -46,7 +82,7 @@ def job_panel() -> None:
         st.error(f"Re-scoring (job #{job.id}) failed: {job.error or 'no reason recorded'}")
     elif st.session_state.get("risk.job_seen") != job.id:
         st.session_state["risk.job_seen"] = job.id
-        st.success(f"Re-scored: {rs.risk_line(job.result or {})}")
+        st.success(f"Re-scored: {rs.risk_words(job.result or {})}")
 
 
 runs = rs.runs(db, user, project.id)
@@ -60,14 +96,22 @@ run_id = st.selectbox("De-identification run", list(by_id), key=RUN_KEY,
                       format_func=lambda i: f"Run {i} · {by_id[i].profile_name} · {by_id[i].status} · "
                                             f"{by_id[i].created_at[:16]}")
 run = by_id[run_id]
+if st.session_state.get("risk.doc_run") != run.id:
+    # another run: its own first document, never the one chosen in the run before
+    st.session_state.pop(DOC_KEY, None)
+    st.session_state.pop("risk.next_doc", None)
+    st.session_state["risk.doc_run"] = run.id
 job_panel()
 
 queue = rs.triage_queue(db, user, run.id)
 info = rs.latest_risk_result(db, run.id)
+st.caption("**Red**: the note likely still identifies someone (text the model reads as PHI left as written, a "
+           "kept name, or kept facts few people share). **Amber**: weaker evidence. **Green**: neither. Replaced "
+           "spans are not a risk by themselves.")
 if info:
-    st.caption(f"Scored by the {METHOD_WORDS.get(info.get('method'), info.get('method'))} that are unique "
-               f"(similarity threshold {float(info.get('threshold') or 0):.2f}; quasi-identifiers rare below "
-               f"k = {info.get('k')}); contexts compared with {info.get('embedder')}.")
+    st.caption(f"Scored with: {info.get('evidence') or 'no detector looking for PHI left (an older score)'}; "
+               f"kept facts rare below {info.get('k')} people; wording around identifiers compared with "
+               f"{info.get('embedder')} (information only).")
 
 with st.expander("Re-score this run" if queue else "Score this run", expanded=not queue):
     c1, c2, c3 = st.columns(3)
@@ -96,16 +140,17 @@ m = st.columns(4)
 for col, colour in zip(m, ("red", "amber", "green")):
     col.metric(f"{DOTS[colour]} {colour}", colours.count(colour))
 m[3].metric("Undecided", sum(1 for r in queue if r.decision is None))
+f1, f2 = st.columns([1, 2], vertical_alignment="bottom")
+show = f1.pills("Colours", ["red", "amber", "green"], selection_mode="multi", default=["red", "amber", "green"],
+                key="risk.colours") or []
+undecided_only = f2.toggle("Undecided only", key="risk.undecided")
+shown = [r for r in queue if r.colour in show and (r.decision is None or not undecided_only)]
 left, right = st.columns([2, 3])
 with left:
     st.plotly_chart(figures.risk_distribution(colours), key="risk.chart")
 with right:
-    f1, f2 = st.columns(2)
-    undecided_only = f1.toggle("Undecided only", key="risk.undecided")
-    show = f2.multiselect("Colours", ["red", "amber", "green"], default=["red", "amber", "green"], key="risk.colours")
-    shown = [r for r in queue if r.colour in show and (r.decision is None or not undecided_only)]
     table = pd.DataFrame([{"colour": r.colour, "document": r.doc_name, "score": round(r.score, 1),
-                           "reasons": len(r.reasons), "decision": DECIDED_WORDS.get(r.decision or "", ""),
+                           "reasons": _flags(r), "decision": DECIDED_WORDS.get(r.decision or "", ""),
                            "decided by": r.decided_by or ""} for r in shown],
                          columns=["colour", "document", "score", "reasons", "decision", "decided by"])
     st.dataframe(table.style.map(lambda c: CELL_STYLE.get(c, ""), subset=["colour"]).format({"score": "{:.1f}"}),
@@ -123,7 +168,7 @@ if st.session_state.get(DOC_KEY) not in by_doc:
     st.session_state[DOC_KEY] = ids[0]
 doc_id = st.selectbox("Document", ids, key=DOC_KEY,
                       format_func=lambda i: f"{TAGS.get(by_doc[i].colour, '')} {by_doc[i].doc_name} · "
-                                            f"score {by_doc[i].score:.1f} · {len(by_doc[i].reasons)} reasons"
+                                            f"score {by_doc[i].score:.1f} · {_flags(by_doc[i])} reason(s)"
                                             + (f" · {DECIDED_WORDS.get(by_doc[i].decision, '')}"
                                                if by_doc[i].decision else ""))
 score = by_doc[doc_id]
@@ -151,17 +196,10 @@ if sent is not None:
 body, side = st.columns([3, 2])
 with body:
     st.markdown("**De-identified text** (reason entities boxed in red, their contexts shaded)")
-    st.html(C.output_legend_html() + C.deid_output_html(out.text or "", out.spans, reasons=score.reasons,
+    st.html(C.output_legend_html() + C.deid_output_html(out.text or "", out.spans, reasons=risk_reasons(score),
                                                         reason_words=REASON_WORDS, css_class="wb-risk"))
 with side:
-    st.markdown(f"**Reasons** ({len(score.reasons)})")
-    counts: dict[str, int] = {}
-    for r in score.reasons:
-        counts[r.get("kind", "")] = counts.get(r.get("kind", ""), 0) + 1
-    st.caption(" · ".join(f"{REASON_WORDS.get(k, k)}: {n}" for k, n in counts.items()))
-    st.dataframe(pd.DataFrame([{"Reason": REASON_WORDS.get(r.get("kind", ""), r.get("kind", "")),
-                                "Detail": r.get("message", "")} for r in score.reasons]),
-                 hide_index=True, height=300, column_config={"Detail": st.column_config.TextColumn(width="large")})
+    show_reasons(score)
     if can_decide:
         choices = rs.annotator_choices(db, user, doc_id)
         s1, s2 = st.columns(2)

@@ -5,7 +5,9 @@ the De-identify page and the command line (start, resume, list, read).
 output per document (``store.save_deid_outputs``, upserted on (run, document)), then risk
 scoring (:func:`services.risk.score_run_risk`); inputs, profile and figures come from
 :mod:`services.deid_batch`. Outputs are saved in chunks as the run goes, so an interrupted run
-keeps its work; rerunning it (``run_id``) writes only the documents it lacks.
+keeps its work; rerunning it (``run_id``) writes only the documents it lacks. A document whose
+spans were detected for the run keeps them with its output (``DeidOutput.input_spans``), so a
+reviewer sees what was replaced.
 
 Why a resumed run de-identifies its finished documents again (in memory, not saved): every
 document of a patient informs the others' surrogates and leak scan (see
@@ -39,7 +41,7 @@ import store
 from store.deid import LEAK_FAILURE
 from pipeline.deid import DeidContext, Profile, mismatch, run_fingerprint
 from pipeline.deid.batch import summarize
-from pipeline.layers import GOLD
+from pipeline.layers import DETECTED, GOLD
 from pipeline.spans import Span
 from services import access
 from services.deid_batch import (DeidentificationError, DeidInputs, RunDeidentifier, gather_inputs, infiller_for,
@@ -201,14 +203,16 @@ def _deidentify_run(ctx: JobContext, db: Database, run_id: int, project: store.P
     deid = RunDeidentifier(inputs.docs, profile, DeidContext(secret=secret, locale=locale, infiller=infiller))
     results = []
     pending: list[tuple[int, str, list[Span], int, str]] = []
+    detected: dict[int, list[Span]] = {}     # spans detected for the run, kept with its outputs
     mismatches = saved = 0
     total = len(inputs.docs)
 
     def flush() -> None:
         nonlocal saved
         if pending:
-            saved += store.save_deid_outputs(db, run_id, pending, user=user)
+            saved += store.save_deid_outputs(db, run_id, pending, user=user, input_spans=detected)
             pending.clear()
+            detected.clear()
 
     try:
         for i, doc in enumerate(inputs.docs, start=1):
@@ -223,6 +227,8 @@ def _deidentify_run(ctx: JobContext, db: Database, run_id: int, project: store.P
                     mismatches += 1
                 pending.append((did, r.text, output_spans(r, inputs.input_layer[doc.doc_id]), len(r.leaks),
                                 r.output_id))
+                if inputs.input_layer[doc.doc_id] == DETECTED:
+                    detected[did] = list(doc.spans)
                 if len(pending) >= SAVE_EVERY:
                     flush()
             ctx.progress(i, total, "de-identifying")

@@ -7,6 +7,9 @@ record a reviewer's decision.
 * :func:`risk_documents`: what scoring needs to know about each output - which spans a person
   reviewed (``gold``/annotator input, :func:`pipeline.layers.reviewed_layer`) and whether a
   person has seen the document at all.
+* :func:`add_candidates`: what the project's detector still reads as PHI in each released note
+  outside its spans (:mod:`services.risk_evidence`): the evidence of PHI left that makes a
+  document red or amber (:mod:`pipeline.risk.residual`).
 * :func:`choose_embedder`: the active model's encoder for context similarity when it has one
   that loads, else the lexical fallback - and a note that says which and why.
 * The Risk page's use-cases: :func:`start_scoring`, :func:`triage_queue`, :func:`decide`.
@@ -25,7 +28,9 @@ from pipeline.layers import parse_output_layer, reviewed_layer
 from models.context_embedding import MemberContextEmbedder, encoder_member_dir
 from pipeline.risk import DEFAULT_METHOD, DeidDocument, DeidSpan, Embedder, LexicalEmbedder, RiskConfig, score_run
 from services import access
+from services.detectors import DetectorUnavailable, detector_for
 from services.jobs import JobContext, start_job
+from services.risk_evidence import with_candidates
 
 EMBEDDER_CHOICES = ("auto", "lexical")
 
@@ -106,6 +111,7 @@ def score_run_risk(ctx: JobContext | None, db: Database, run_id: int, params: di
     except ValueError as e:
         raise RiskError(str(e)) from None
     embedder, note = choose_embedder(db, project.id, str(params.get("embedder") or "auto"))
+    evidence = add_candidates(db, project, docs) if params.get("candidates", True) else "not asked"
 
     def progress(stage: str, done: int, total: int) -> None:
         if ctx is not None:
@@ -115,8 +121,19 @@ def score_run_risk(ctx: JobContext | None, db: Database, run_id: int, params: di
     n = store.save_risk_scores(db, run_id, [r.to_row() for r in reports], method=cfg.method, user=user)
     colours = Counter(r.colour for r in reports)
     return {"run_id": run_id, "documents": n, "method": cfg.method, "threshold": cfg.threshold,
-            "k": cfg.k_threshold, "embedder": note,
+            "k": cfg.k_threshold, "embedder": note, "evidence": evidence,
             "colours": {c: colours.get(c, 0) for c in ("red", "amber", "green")}}
+
+
+def add_candidates(db: Database, project: store.Project, docs: list[DeidDocument]) -> str:
+    """Set each document's candidates (what the project's detector reads as PHI outside its
+    spans, :mod:`services.risk_evidence`); returns in words which detector looked."""
+    try:
+        choice = detector_for(db, project)
+    except DetectorUnavailable as e:
+        return f"no detector looked for PHI left ({e})"
+    with_candidates(choice.detector, docs)
+    return f"{choice.source} looked for PHI left outside the spans"
 
 
 def risk_job(ctx: JobContext) -> dict:
@@ -132,14 +149,22 @@ def latest_risk_result(db: Database, run_id: int) -> dict | None:
     for job in store.list_jobs(db, status="done", limit=500):
         if not isinstance(job.result, dict):
             continue
-        res = job.result.get("risk") if job.kind == "deidentify" else job.result if job.kind == "risk" else None
+        res = (job.result.get("risk") if job.kind in ("deidentify", "demo_setup")
+               else job.result if job.kind == "risk" else None)
         if isinstance(res, dict) and int(res.get("run_id", -1)) == int(run_id):
             return res
     return None
 
 
+def risk_words(risk: dict) -> str:
+    """A scoring result in a reviewer's words (colour counts and what looked), for the pages."""
+    c = risk.get("colours", {})
+    return (f"{c.get('red', 0)} red, {c.get('amber', 0)} amber, {c.get('green', 0)} green"
+            + (f"; {risk['evidence']}" if risk.get("evidence") else ""))
+
+
 def risk_line(risk: dict) -> str:
-    """One line about a scoring result (method, colours, embedder): for the CLI and the pages."""
+    """One line about a scoring result (method, colours, embedder): for the command line."""
     c = risk.get("colours", {})
     return (f"risk[method={risk.get('method')} red={c.get('red', 0)} amber={c.get('amber', 0)} "
             f"green={c.get('green', 0)} embedder={json.dumps(risk.get('embedder'))}]")

@@ -58,6 +58,9 @@ class DeidOutput:
     n_leaks: int
     created_at: str
     output_name: str | None = None
+    #: the spans the output was made from, when they were detected for the run (offsets into
+    #: the original text); None when they came from a layer (read it) or were not stored
+    input_spans: list[Span] | None = None
 
 
 # --------------------------------------------------------------------------- profiles
@@ -100,11 +103,13 @@ def create_deid_run(db: Database, project_id: int, profile_name: str, profile: d
 def save_deid_outputs(db: Database, run_id: int, outputs: Iterable[tuple[int, str, Sequence[Span]] |
                                                               tuple[int, str, Sequence[Span], int] |
                                                               tuple[int, str, Sequence[Span], int, str | None]],
-                      *, user: str | None = None) -> int:
+                      *, user: str | None = None, input_spans: dict[int, Sequence[Span]] | None = None) -> int:
     """Store many outputs ``(doc_id, text, spans[, n_leaks[, output_name]])`` in one transaction
     (upsert on (run, document)); spans are offsets into the output text and are checked against
-    it. ``output_name``: the pseudonym the document is exported under. One audit row for the
-    batch. Returns how many were written.
+    it. ``output_name``: the pseudonym the document is exported under. ``input_spans``: per
+    document id, the spans detected for the run (offsets into the original document, checked
+    against it), kept so a reviewer sees what was replaced. One audit row for the batch.
+    Returns how many were written.
 
     >>> import store
     >>> db = store.connect(":memory:")
@@ -120,26 +125,40 @@ def save_deid_outputs(db: Database, run_id: int, outputs: Iterable[tuple[int, st
     [(1, 1, None), (2, 0, 'doc-3f9a1c2b7e4d')]
     """
     rows = []
+    inputs = {int(k): list(v) for k, v in (input_spans or {}).items()}
+    originals = _original_texts(db, list(inputs))
     for item in outputs:
         doc_id, text, spans = int(item[0]), item[1], list(item[2])
         n_leaks = int(item[3]) if len(item) > 3 else 0  # type: ignore[misc]
         output_name = item[4] if len(item) > 4 else None  # type: ignore[misc]
         checked = validate_spans(f"run {run_id}, document {doc_id}", text, spans, allow_overlap=True)
+        detected = None
+        if doc_id in inputs:
+            found = validate_spans(f"run {run_id}, document {doc_id} (input)", originals.get(doc_id, ""),
+                                   inputs[doc_id], allow_overlap=True)
+            detected = dumps([s.with_(doc_id=str(doc_id)).to_dict() for s in found])
         rows.append((run_id, doc_id, text,
                      dumps([s.with_(doc_id=str(doc_id)).to_dict() for s in checked]), n_leaks, now_iso(),
-                     None if output_name is None else str(output_name)))
+                     None if output_name is None else str(output_name), detected))
     with transaction(db):
         try:
             db.conn.executemany(
-                """INSERT INTO deid_outputs (run_id, doc_id, text, spans_json, n_leaks, created_at, output_name)
-                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                """INSERT INTO deid_outputs (run_id, doc_id, text, spans_json, n_leaks, created_at, output_name,
+                   input_spans_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT (run_id, doc_id) DO UPDATE SET text = excluded.text, spans_json = excluded.spans_json,
                    n_leaks = excluded.n_leaks, created_at = excluded.created_at,
-                   output_name = excluded.output_name""", rows)
+                   output_name = excluded.output_name, input_spans_json = excluded.input_spans_json""", rows)
         except sqlite3.IntegrityError:
             raise NotFoundError(f"run {run_id} or one of its documents does not exist") from None
         audit(db, user, "deid.output", f"deid_run:{run_id}", detail={"documents": len(rows)})
     return len(rows)
+
+
+def _original_texts(db: Database, doc_ids: list[int]) -> dict[int, str]:
+    if not doc_ids:
+        return {}
+    marks = ",".join("?" * len(doc_ids))
+    return {int(r["id"]): r["text"] for r in db.query(f"SELECT id, text FROM documents WHERE id IN ({marks})", doc_ids)}
 
 
 def save_deid_output(db: Database, run_id: int, doc_id: int, text: str, spans: Sequence[Span], *,
@@ -285,6 +304,8 @@ def _run(r: dict) -> DeidRun:
 
 
 def _output(r: dict, *, with_text: bool) -> DeidOutput:
+    detected = r.get("input_spans_json")
     return DeidOutput(run_id=r["run_id"], doc_id=r["doc_id"], text=r["text"] if with_text else None,
                       spans=[Span.from_dict(d) for d in loads(r["spans_json"], [])], n_leaks=r["n_leaks"],
-                      created_at=r["created_at"], output_name=r.get("output_name"))
+                      created_at=r["created_at"], output_name=r.get("output_name"),
+                      input_spans=None if detected is None else [Span.from_dict(d) for d in loads(detected, [])])

@@ -388,6 +388,13 @@ def _v12_span_provenance(db: Database) -> None:
     db.execute("ALTER TABLE spans ADD COLUMN provenance TEXT NOT NULL DEFAULT ''")
 
 
+def _v13_deid_input_spans(db: Database) -> None:
+    """A run's output keeps the spans it was made from when they were detected for the run
+    (offsets into the original text), so a reviewer sees what was replaced; layers people made
+    are read from the store instead. Existing outputs: NULL (not stored)."""
+    db.execute("ALTER TABLE deid_outputs ADD COLUMN input_spans_json TEXT")
+
+
 MIGRATIONS: list[Callable[[Database], None]] = [
     _v1_annotation_core,
     _v2_jobs_models_dictionaries,
@@ -401,6 +408,7 @@ MIGRATIONS: list[Callable[[Database], None]] = [
     _v10_audit_chain_keyed,
     _v11_risk_send_backs,
     _v12_span_provenance,
+    _v13_deid_input_spans,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -25,7 +25,8 @@ def test_reviewer_sees_red_first_and_records_a_decision(demo_app):
     db = demo_app.db()
     queue = store.risk_queue(db, run_id)
     db.close()
-    assert queue[0].colour == "red"
+    order = ["red", "amber", "green"]
+    assert [r.colour for r in queue] == sorted((r.colour for r in queue), key=order.index)
     at = new_app(demo_app)
     sign_in(at, demo_app, "rita", "reviewer")
     open_page(at, "risk")
@@ -34,13 +35,14 @@ def test_reviewer_sees_red_first_and_records_a_decision(demo_app):
     assert counts[":red[●] red"] == str(sum(r.colour == "red" for r in queue))
     assert counts["Undecided"] == str(len(queue))
     doc_box = at.selectbox(key="risk.doc_id")
-    assert doc_box.value == queue[0].doc_id and doc_box.options[0].startswith("[RED]")
+    assert doc_box.value == queue[0].doc_id and doc_box.options[0].startswith(f"[{queue[0].colour.upper()}]")
     table = at.dataframe[0].value
     assert list(table["document"])[: len(queue)] == [r.doc_name for r in queue]
     # the de-identified text is shown with a box for each reason's entity
     marked = [h for h in at.html if "wb-risk" in h.proto.body]
     assert len(marked) == 1
-    n_entities = len({(r["start"], r["end"]) for r in queue[0].reasons if r.get("start") is not None})
+    n_entities = len({(r["start"], r["end"]) for r in queue[0].reasons
+                      if r.get("start") is not None and r.get("level") != "info"})
     assert marked[0].proto.body.count("border:2px solid #c62828") >= min(1, n_entities)
     db = demo_app.db()
     out = store.get_deid_output(db, run_id, queue[0].doc_id)
@@ -120,3 +122,39 @@ def test_send_back_from_the_page_reaches_the_annotators_queue_and_the_export_say
     assert any(a.doc_id == first.doc_id and a.status == "assigned" for a in store.list_assignments(db, user="ana"))
     db.close()
     assert any("1 sent back for fixing" in c.value for c in at.caption)
+
+
+def test_switching_runs_resets_the_document_and_reasons_are_shown_in_full(demo_app):
+    everything = _scored_run(demo_app)
+    db = demo_app.db()
+    gold_ids = sorted(store.read_project_layer(db, demo_app.project_id, "gold"))
+    db.close()
+    gold_run = worker.run_inline(demo_app.db_path, "deidentify", {
+        "project_id": demo_app.project_id, "doc_ids": gold_ids, "layer": "gold", "missing": "skip",
+        "profile": "replace", "user": "lea"})["run_id"]
+    db = demo_app.db()
+    queue_all, queue_gold = store.risk_queue(db, everything), store.risk_queue(db, gold_run)
+    db.close()
+    assert len(queue_gold) == len(gold_ids) >= 2
+    at = new_app(demo_app)
+    sign_in(at, demo_app, "rita", "reviewer")
+    open_page(at, "risk")
+    at.selectbox(key="risk.run_id").select(everything).run()
+    assert at.selectbox(key="risk.doc_id").value == queue_all[0].doc_id
+    # a document both runs hold that is not the gold run's first: switching must not keep it
+    shared = next(r.doc_id for r in queue_gold[1:] if r.doc_id != queue_all[0].doc_id)
+    at.selectbox(key="risk.doc_id").select(shared).run()
+    assert at.selectbox(key="risk.doc_id").value == shared
+    at.selectbox(key="risk.run_id").select(gold_run).run()
+    assert not errors(at)
+    box = at.selectbox(key="risk.doc_id")
+    assert box.value == queue_gold[0].doc_id and set(box.options) and len(box.options) == len(queue_gold)
+    # every reason that sets the colour is written out whole (no table cell cutting it)
+    flagged = [r for r in queue_all if any(x.get("level") in ("red", "amber") for x in r.reasons)]
+    assert flagged, "the demo run has no red or amber document to read"
+    at.selectbox(key="risk.run_id").select(everything).run()
+    at.selectbox(key="risk.doc_id").select(flagged[0].doc_id).run()
+    shown = " ".join(m.value for m in at.markdown)
+    for reason in flagged[0].reasons:
+        if reason.get("level") in ("red", "amber"):
+            assert reason["message"] in shown

@@ -115,7 +115,13 @@ def test_sent_back_goes_to_an_annotators_queue_with_its_reasons_and_is_redone_al
 def test_required_red_decisions_block_the_export_with_one_line(run):
     path, pid, run_id, queue = run
     reds = [r.doc_id for r in queue if r.colour == "red"]
-    assert reds
+    if not reds:    # a run over gold spans is mostly green: one document red, as the scorer writes it
+        with store.connect(path) as db:
+            store.save_risk_scores(db, run_id, [{"doc_id": queue[0].doc_id, "score": 90.0, "colour": "red",
+                                                 "reasons": [{"kind": "possible_missed_phi", "level": "red",
+                                                              "message": "Text at characters 0-4 was left as "
+                                                                         "written."}]}], method="document-share")
+        reds = [queue[0].doc_id]
     with store.connect(path) as db:
         lead = store.get_user(db, "lea")
         project = store.get_project(db, pid)

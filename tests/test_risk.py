@@ -10,7 +10,7 @@ from pipeline.risk import (AMBER, GREEN, RED, DeidDocument, DeidSpan, RiskConfig
                            extract_contexts, from_document, k_counts, rescore, score_run, to_rows, triage_order)
 from pipeline.risk.embedders import LexicalEmbedder
 from pipeline.risk.quasi import age_band, individual, sex_of
-from pipeline.risk.types import (KEEP, MACHINE_ONLY_DIRECT, QUASI_IDENTIFIER, UNIQUE_CONTEXT,
+from pipeline.risk.types import (INFO, KEEP, MACHINE_ONLY_DIRECT, QUASI_IDENTIFIER, UNIQUE_CONTEXT,
                                  UNREVIEWED_LOW_CONFIDENCE)
 from pipeline.spans import SpanError
 
@@ -64,29 +64,24 @@ def test_identical_contexts_everywhere_are_green():
         assert r.reasons == []
 
 
-def test_a_document_of_unique_contexts_is_red_and_the_rest_stay_green():
+def test_unique_contexts_are_noted_but_do_not_colour_a_fully_replaced_document():
     docs = template_corpus(6) + [make_doc("odd", UNIQUE_PARTS)]
     reports = by_id(score_run(docs))
     odd = reports["odd"]
-    assert odd.colour == RED and odd.context_colour == RED
-    assert odd.n_unique == 2 and odd.score == pytest.approx(100.0)
+    assert odd.context_colour == RED and odd.colour == GREEN        # every identifier was replaced
+    assert odd.n_unique == 2 and odd.scores["document-share"] == pytest.approx(100.0) and odd.score == 0
     assert odd.scores["corpus-share"] == pytest.approx(100.0 * 2 / 14)
-    kinds = [r.kind for r in odd.reasons]
-    assert kinds == [UNIQUE_CONTEXT, UNIQUE_CONTEXT]
-    doc = docs[-1]
-    for reason, span in zip(odd.reasons, doc.spans):
-        assert (reason.start, reason.end, reason.category) == (span.start, span.end, span.category)
-        assert reason.context_start < reason.start and reason.context_end > reason.end
-        assert reason.similarity is not None and reason.similarity < 0.5
+    assert [(r.kind, r.level) for r in odd.reasons] == [(UNIQUE_CONTEXT, INFO)]
+    assert "2 of the 2" in odd.reasons[0].message
     assert all(reports[f"t{i}"].colour == GREEN for i in range(6))
 
 
 def test_corpus_share_shrinks_with_the_corpus_document_share_does_not():
     small = by_id(score_run(template_corpus(2) + [make_doc("odd", UNIQUE_PARTS)], RiskConfig(method="corpus-share")))
     big = by_id(score_run(template_corpus(30) + [make_doc("odd", UNIQUE_PARTS)], RiskConfig(method="corpus-share")))
-    assert small["odd"].score == pytest.approx(100 * 2 / 6)
-    assert big["odd"].score == pytest.approx(100 * 2 / 62)
-    assert small["odd"].colour == AMBER and big["odd"].colour == GREEN     # same document, greener in a bigger run
+    assert small["odd"].scores["corpus-share"] == pytest.approx(100 * 2 / 6)
+    assert big["odd"].scores["corpus-share"] == pytest.approx(100 * 2 / 62)
+    assert small["odd"].context_colour == AMBER and big["odd"].context_colour == GREEN  # greener in a bigger run
     assert small["odd"].scores["document-share"] == big["odd"].scores["document-share"] == pytest.approx(100)
     assert big["odd"].method == "corpus-share"
 
@@ -104,14 +99,12 @@ def test_threshold_decides_uniqueness():
     lenient = by_id(score_run(docs, RiskConfig(threshold=0.5)))["near"]
     strict = by_id(score_run(docs, RiskConfig(threshold=0.9999)))["near"]
     assert lenient.n_unique == 0
-    assert strict.n_unique == 1 and 0.5 < strict.reasons[0].similarity < 0.9999
-    assert strict.reasons[0].start == docs[-1].spans[0].start
+    assert strict.n_unique == 1 and strict.reasons[0].kind == UNIQUE_CONTEXT
 
 
 def test_single_document_has_nothing_to_hide_among():
     r = score_run([make_doc("alone", TEMPLATE)])[0]
-    assert r.colour == RED and r.n_unique == 2
-    assert all(x.similarity is None and "no other document" in x.message for x in r.reasons)
+    assert r.context_colour == RED and r.n_unique == 2 and r.colour == GREEN
 
 
 def test_group_by_patient_keeps_repeats_within_one_patient_unique():
@@ -120,16 +113,21 @@ def test_group_by_patient_keeps_repeats_within_one_patient_unique():
     plain = by_id(score_run(docs))
     grouped = by_id(score_run(docs, RiskConfig(group_by_patient=True)))
     assert plain["a1"].n_unique == 0                     # the other document has the same contexts
-    assert grouped["a1"].n_unique == 2 and grouped["a1"].colour == RED
+    assert grouped["a1"].n_unique == 2 and grouped["a1"].context_colour == RED
 
 
 # --------------------------------------------------------------------------- quasi-identifiers
 
+KEPT = {"action": "keep"}
+
+
 def qi_doc(doc_id: str, age: str, city: str, job: str, date: str, sex: str, **kw) -> DeidDocument:
+    """A note whose name was replaced and whose facts were kept as written (a profile keeping them)."""
     return make_doc(doc_id, [
-        "Paciente ", ("[NOMBRE]", "NAME", "NOMBRE_SUJETO_ASISTENCIA"), " de ", (age, "AGE", "EDAD_SUJETO_ASISTENCIA"),
-        ", sexo ", (sex, "OTHER", "SEXO_SUJETO_ASISTENCIA"), ", natural de ", (city, "LOCATION", "TERRITORIO"),
-        ", trabaja como ", (job, "PROFESSION", "PROFESION"), ". Ingresa el ", (date, "DATE", "FECHAS"),
+        "Paciente ", ("[NOMBRE]", "NAME", "NOMBRE_SUJETO_ASISTENCIA"), " de ",
+        (age, "AGE", "EDAD_SUJETO_ASISTENCIA", KEPT), ", sexo ", (sex, "OTHER", "SEXO_SUJETO_ASISTENCIA", KEPT),
+        ", natural de ", (city, "LOCATION", "TERRITORIO", KEPT), ", trabaja como ",
+        (job, "PROFESSION", "PROFESION", KEPT), ". Ingresa el ", (date, "DATE", "FECHAS", KEPT),
         " por fiebre."], **kw)
 
 
@@ -146,8 +144,9 @@ def test_rare_age_city_profession_tuple_is_flagged_with_its_tuple():
     assert qi[0].k == 1
     assert qi[0].quasi_identifiers == {"age_band": "40-49", "location": "teruel", "profession": "pescador",
                                        "year": "2016", "sex": "female"}
-    assert "k" not in qi[0].message or "1 individual" in qi[0].message
-    assert rare.colour == colour_raise(rare.context_colour, 1)
+    assert "(age, place, profession, year, sex)" in qi[0].message and "no other person" in qi[0].message
+    assert "pescador" not in qi[0].message and "teruel" not in qi[0].message     # values only in the tuple
+    assert qi[0].level == RED and rare.colour == RED
     for i in range(5):   # five share (30-39, madrid, enfermera, 2016, female): k = 5, not below 5
         assert not [r for r in reports[f"c{i}"].reasons if r.kind == QUASI_IDENTIFIER]
 
@@ -160,11 +159,6 @@ def test_quasi_fields_choose_the_tuple():
     assert not [r for r in reports["rare"].reasons if r.kind == QUASI_IDENTIFIER]      # six women: k = 6
     with pytest.raises(ValueError):
         RiskConfig(quasi_fields=("shoe_size",)).check()
-
-
-def colour_raise(colour: str, steps: int) -> str:
-    order = [GREEN, AMBER, RED]
-    return order[min(2, order.index(colour) + steps)]
 
 
 def test_k_threshold_is_configurable_and_counts_individuals_not_documents():
@@ -187,15 +181,18 @@ def test_quasi_identifier_values_generalise():
     assert sex_of("M", "SEX") == "male" and sex_of("[SEXO]", "SEXO_SUJETO_ASISTENCIA") is None
     doc = make_doc("x", [("28029", "LOCATION", "TERRITORIO"), " y ", ("Ávila", "LOCATION", "TERRITORIO"), " ",
                          ("Hospital Sur", "LOCATION", "HOSPITAL"), " ", ("10/10/1999 y 2001", "DATE", "FECHAS"),
-                         " ", ("[PROFESION]", "PROFESSION", "PROFESION")])
+                         " ", ("[PROFESION]", "PROFESSION", "PROFESION")], action="keep")
     q = derive(doc)
     assert q.location == "avila"             # postal codes and hospitals are not city/state level
     assert q.year == "1999,2001" and q.profession is None and q.age_band is None
 
 
-def test_original_value_is_used_when_given():
-    doc = make_doc("v", ["Edad: ", ("[EDAD]", "AGE", "EDAD_SUJETO_ASISTENCIA", {"value": "71 años"}), "."])
+def test_original_value_is_used_when_given_and_only_values_left_readable_count():
+    doc = make_doc("v", ["Edad: ", ("[EDAD]", "AGE", "EDAD_SUJETO_ASISTENCIA", {"value": "71 años", "action": "none"}),
+                         "."])
     assert derive(doc).age_band == "70-79"
+    replaced = make_doc("v", ["Edad: ", ("54 años", "AGE", "EDAD_SUJETO_ASISTENCIA", {"value": "71 años"}), "."])
+    assert derive(replaced).empty            # a replaced age is gone from the note: it identifies no one
 
 
 def test_redacted_documents_have_no_tuple_to_assess():
@@ -215,24 +212,25 @@ def test_keep_action_is_a_reason_and_a_kept_name_makes_the_document_red():
                                                + [" visto el ", ("2019", "DATE", "FECHAS", {"action": "keep"}), "."])]
     r = by_id(score_run(kept_date))["kd"]
     keep = [x for x in r.reasons if x.kind == KEEP]
-    assert [(x.category, x.type) for x in keep] == [("DATE", "FECHAS")]
-    assert r.colour == colour_raise(r.context_colour, 1)
+    assert [(x.category, x.type, x.level) for x in keep] == [("DATE", "FECHAS", INFO)]
+    # one kept fact (a year) no other note shows: amber, through the quasi-identifier count
+    assert r.colour == AMBER and [x.level for x in r.reasons if x.kind == QUASI_IDENTIFIER] == [AMBER]
     name_parts = list(TEMPLATE)
     name_parts[1] = ("Juan Pérez", "NAME", "NOMBRE_SUJETO_ASISTENCIA", {"action": "keep"})
     r2 = by_id(score_run(template_corpus(5) + [make_doc("kn", name_parts)]))["kn"]
-    assert KEEP in kinds(r2) and r2.context_colour == GREEN and r2.colour == RED
+    assert KEEP in kinds(r2) and r2.context_colour == GREEN and r2.colour == RED and r2.score == 100
     ks = [x for x in r2.reasons if x.kind == KEEP][0]
     assert (ks.start, ks.end) == (12, 22)
 
 
-def test_unreviewed_low_confidence_detection_is_a_reason():
+def test_unreviewed_low_confidence_detection_is_noted_without_colouring():
     parts = list(TEMPLATE)
     parts[3] = ("[NOMBRE]", "NAME", "NOMBRE_PERSONAL_SANITARIO", {"score": 0.3, "reviewed": False})
     docs = template_corpus(5) + [make_doc("low", parts)]
     r = by_id(score_run(docs))["low"]
     low = [x for x in r.reasons if x.kind == UNREVIEWED_LOW_CONFIDENCE]
-    assert len(low) == 1 and low[0].type == "NOMBRE_PERSONAL_SANITARIO" and "0.30 < 0.50" in low[0].message
-    assert r.colour == AMBER
+    assert len(low) == 1 and low[0].type == "NOMBRE_PERSONAL_SANITARIO" and "30%" in low[0].message
+    assert low[0].level == INFO and r.colour == GREEN          # it was replaced: nothing of it is left
     parts[3] = ("[NOMBRE]", "NAME", "NOMBRE_PERSONAL_SANITARIO", {"score": 0.3, "reviewed": True})
     r = by_id(score_run(template_corpus(5) + [make_doc("low", parts)]))["low"]
     assert UNREVIEWED_LOW_CONFIDENCE not in kinds(r) and r.colour == GREEN
@@ -240,41 +238,29 @@ def test_unreviewed_low_confidence_detection_is_a_reason():
     assert UNREVIEWED_LOW_CONFIDENCE not in kinds(r)
 
 
-def test_machine_only_direct_identifier_in_an_unseen_document_is_a_reason():
+def test_a_machine_detected_and_replaced_name_in_an_unseen_document_is_not_a_risk():
     unseen = make_doc("m", TEMPLATE, human_seen=False, reviewed=False, source="model:v1")
     r = by_id(score_run(template_corpus(5) + [unseen]))["m"]
-    mo = [x for x in r.reasons if x.kind == MACHINE_ONLY_DIRECT]
-    assert [(x.start, x.end, x.category) for x in mo] == [(s.start, s.end, "NAME") for s in unseen.spans]
-    assert r.colour == AMBER
-    seen = make_doc("m", TEMPLATE, human_seen=True, reviewed=False, source="model:v1")
-    assert MACHINE_ONLY_DIRECT not in kinds(by_id(score_run(template_corpus(5) + [seen]))["m"])
-    human = make_doc("m", TEMPLATE, human_seen=False, reviewed=False, source="human:ana")
-    assert MACHINE_ONLY_DIRECT not in kinds(by_id(score_run(template_corpus(5) + [human]))["m"])
-
-
-def test_signals_add_up_one_step_each_kind():
-    parts = list(TEMPLATE)
-    parts[3] = ("[NOMBRE]", "NAME", "NOMBRE_PERSONAL_SANITARIO", {"score": 0.2, "reviewed": False})
-    doc = make_doc("two", parts, human_seen=False)
-    r = by_id(score_run(template_corpus(5) + [doc]))["two"]
-    assert {UNREVIEWED_LOW_CONFIDENCE, MACHINE_ONLY_DIRECT} <= set(kinds(r))
-    assert r.context_colour == GREEN and r.colour == RED
+    assert MACHINE_ONLY_DIRECT not in kinds(r) and r.colour == GREEN
 
 
 # --------------------------------------------------------------------------- triage, rows, re-scoring
 
 def test_triage_order_is_red_amber_green_then_score():
-    docs = template_corpus(6) + [make_doc("odd", UNIQUE_PARTS)]
-    parts = list(TEMPLATE)
-    parts[3] = ("[NOMBRE]", "NAME", "NOMBRE_PERSONAL_SANITARIO", {"score": 0.3, "reviewed": False})
-    docs.append(make_doc("low", parts))
-    order = triage_order(score_run(docs))
+    docs = template_corpus(6)
+    for name, p in (("weak", 0.2), ("strong", 0.9), ("firm", 0.7)):
+        d = make_doc(name, TEMPLATE + [" Visto por Herrera."])
+        d.candidates = [DeidSpan(len(d.text) - 8, len(d.text) - 1, "NAME", "NOMBRE_PERSONAL_SANITARIO", action="none",
+                                 score=p, source="model")]
+        docs.append(d)
+    order = triage_order(score_run(docs, RiskConfig(residual_amber=0.1, residual_red=0.5)))
     colours = [r.colour for r in order]
     assert colours == sorted(colours, key=[RED, AMBER, GREEN].index)
-    assert order[0].doc_id == "odd" and order[1].doc_id == "low"
+    assert [r.doc_id for r in order[:3]] == ["strong", "firm", "weak"] and order[2].colour == AMBER
     rows = to_rows(order)
     assert set(rows[0]) == {"doc_id", "method", "score", "colour", "reasons"}
-    assert rows[0]["reasons"][0]["kind"] == UNIQUE_CONTEXT and isinstance(rows[0]["reasons"][0], dict)
+    assert rows[0]["reasons"][0]["kind"] == "possible_missed_phi" and isinstance(rows[0]["reasons"][0], dict)
+    assert rows[0]["reasons"][0]["level"] == RED
 
 
 class CountingEmbedder(LexicalEmbedder):
@@ -347,8 +333,9 @@ def deidentified_fixture(meddocan_sample, *, keep_values: bool = False):
         new_text, moved = rewrite(d.text, [(s, f"[{s.type}]") for s in spans])
         doc = from_document(Document(d.doc_id, new_text, [s.with_(start=a, end=b) for s, a, b in moved]),
                             reviewed=True)
-        if keep_values:
-            doc.spans = [ds.__class__(**{**ds.__dict__, "value": d.text[s.start:s.end]}) for ds, s in zip(doc.spans, spans)]
+        if keep_values:     # detections not applied: their values are readable (the worst case)
+            doc.spans = [ds.__class__(**{**ds.__dict__, "value": d.text[s.start:s.end], "action": "none"})
+                         for ds, s in zip(doc.spans, spans)]
         originals[d.doc_id] = [d.text[s.start:s.end] for s in spans]
         out.append(doc)
     return out, originals
@@ -387,8 +374,9 @@ def test_meddocan_fixture_quasi_identifiers_from_values(meddocan_sample):
 
 
 def test_report_to_dict_shape():
-    r = score_run(template_corpus(2) + [make_doc("odd", UNIQUE_PARTS)])[-1]
+    parts = list(TEMPLATE)
+    parts[1] = ("Juan Pérez", "NAME", "NOMBRE_SUJETO_ASISTENCIA", {"action": "keep"})
+    r = score_run(template_corpus(2) + [make_doc("odd", parts)])[-1]
     d = r.to_dict()
     assert d["id"] == "odd" and d["colour"] == RED and set(d["scores"]) == {"document-share", "corpus-share"}
-    assert {"kind", "message", "start", "end", "category", "type", "context_start", "context_end", "similarity"} \
-        <= set(d["reasons"][0])
+    assert {"kind", "message", "level", "start", "end", "category", "type", "strength"} <= set(d["reasons"][0])

@@ -8,8 +8,10 @@ see :mod:`pipeline.risk`) and writes a JSON report in triage order (red, amber, 
 
 Prints one summary line (counts per colour); never document text. Files carry no record of
 what de-identification did nor who looked, so ``--action`` says what was done to every span
-(default ``replace``) and ``--reviewed`` says the spans were checked by a person (a gold set);
-without it every document counts as unseen and its direct identifiers as machine-only.
+(default ``replace``) and ``--reviewed`` says the spans were checked by a person (a gold set).
+A replaced span is never a reason for red or amber: text left outside the spans that has the
+shape of PHI, a kept direct identifier, or kept facts few people share are (no model looks at
+folders, so model candidates are not weighed here; a project run has them).
 """
 from __future__ import annotations
 
@@ -51,21 +53,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", required=True, choices=("brat", "xml", "jsonl"), help="input format")
     p.add_argument("--output", required=True, metavar="REPORT.json", help="where to write the JSON report")
     p.add_argument("--method", default=DEFAULT_METHOD, choices=tuple(METHODS),
-                   help=f"context score shown as the document's score (default {DEFAULT_METHOD})")
+                   help=f"context-uniqueness score reported beside the colour (default {DEFAULT_METHOD})")
     p.add_argument("--encoder", metavar="DIR",
                    help="local encoder directory (sentence-transformers or Hugging Face model); "
                         "default: lexical TF-IDF character trigrams")
     p.add_argument("--threshold", type=_unit, default=0.5,
                    help="cosine below which a context's best match elsewhere makes it unique (default 0.5)")
     p.add_argument("--k", type=_positive, default=5,
-                   help="quasi-identifier tuples shared by fewer individuals raise the level (default 5)")
+                   help="kept quasi-identifier tuples shared by fewer individuals are a reason (default 5)")
     p.add_argument("--quasi-fields", default="age_band,location,profession,year,sex", metavar="F1,F2",
                    help="quasi-identifier fields combined for k (default: all of "
                         "age_band,location,profession,year,sex)")
     p.add_argument("--schema", help="label schema of the files (default: try meddocan, then i2b2-2014)")
     p.add_argument("--window", type=_positive, default=5, help="words each side of an entity (default 5)")
     p.add_argument("--confidence", type=_unit, default=0.5,
-                   help="unreviewed detections below this confidence raise the level (default 0.5)")
+                   help="unreviewed detections below this confidence are noted (default 0.5)")
     p.add_argument("--action", default="replace", choices=("redact", "replace", "shift", "keep", "none"),
                    help="what de-identification did to every span in the files (default replace)")
     p.add_argument("--reviewed", action="store_true",

@@ -1,8 +1,9 @@
 """Quasi-identifiers: the generalised facts of a document that, combined, can single a person out.
 
-From each document's spans (their category/type and value: the original value where the caller
-gives one, else the surface in the de-identified text, which is what a reader sees) we derive a
-tuple of generalised fields and count ``k``, the number of *individuals* in the corpus whose
+From each document's spans *left readable* (action ``keep``, or ``none``: a detection not
+applied; a replaced, shifted or redacted value is gone from the released note, so it identifies
+no one) and their value (the original value where the caller gives one, else the surface in the
+de-identified text, which is what a reader sees) we derive a tuple of generalised fields and count ``k``, the number of *individuals* in the corpus whose
 documents show the same tuple (documents of the same ``patient_id`` count once; a document
 without one counts as its own individual). A small ``k`` means the tuple points to few people
 (Sweeney's k-anonymity). Fields:
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from pipeline.risk.types import QI_FIELDS, DeidDocument, DeidSpan
+#: actions that leave a span's value readable in the released note
+READABLE_ACTIONS = frozenset({"keep", "none"})
 LOCATION_TYPES = frozenset({"CITY", "STATE", "TERRITORIO"})
 SEX_TYPES = frozenset({"SEXO_SUJETO_ASISTENCIA", "SEX", "GENDER"})
 _SPANISH_SEX_TYPES = frozenset({"SEXO_SUJETO_ASISTENCIA"})
@@ -139,6 +142,8 @@ def derive(doc: DeidDocument) -> QuasiIdentifiers:
     professions: set[str] = set()
     years: set[str] = set()
     for s in sorted(doc.spans, key=lambda s: (s.start, s.end)):
+        if s.action not in READABLE_ACTIONS:
+            continue
         value = _value(doc, s)
         if is_mark(value):
             continue

@@ -1,11 +1,15 @@
-"""Scoring a run: context uniqueness, quasi-identifiers and residual signals per document.
+"""Scoring a run: residual PHI, kept quasi-identifiers and context uniqueness per document.
 
-The level of a document starts from its context score's colour (green < 25, amber 25-50,
-red > 50 under the chosen method) and is raised one step for each *kind* of signal that fires
-(quasi-identifier tuple with k below the threshold, a kept span, an unreviewed low-confidence
-detection, a machine-only direct identifier in a document nobody has seen), capped at red; a
-kept direct identifier (NAME, ID, CONTACT) makes it red outright. Every step comes with reasons
-naming offsets and categories, so a reviewer knows where to look.
+The colours tell a reviewer where to look. **Red**: the released note likely still identifies
+someone: evidence of PHI left outside every span (a stretch the model reads as PHI with a
+probability of at least ``residual_red``, an e-mail address, a capitalised word after a title),
+a direct identifier kept as written, or kept facts (age, place, profession, year, sex) whose
+combination fewer than ``k_threshold`` people share. **Amber**: weaker evidence (a candidate
+between ``residual_amber`` and ``residual_red``, a rule or list hit detection dropped, a long
+number or full date left as written, one kept fact no one else shows). **Green**: neither. A
+span that was detected and replaced is not evidence either way; unreviewed low-confidence
+spans and unique contexts are shown as information (``info``) and set no colour. Every reason
+says, in words, what was found where (offsets, never the text).
 
 :class:`RiskScorer` keeps each document's contexts, quasi-identifiers and the embeddings of
 every context string it has seen, so :meth:`RiskScorer.rescore` after an edit embeds only the
@@ -16,7 +20,6 @@ documents; that part is vectorised and takes seconds even at 10,000 documents.
 from __future__ import annotations
 
 import logging
-import math
 import time
 from typing import Callable, Iterable, Sequence
 
@@ -27,15 +30,16 @@ from pipeline.risk.embedders import Embedder, Embedding, build_embedder
 from pipeline.risk.neighbours import MULTI_OWNER, best_other_similarity
 from pipeline.risk.quasi import QuasiIdentifiers, derive, individual, k_counts
 from pipeline.risk.signals import SIGNALS
-from pipeline.risk.types import (COLOURS, KEEP, MACHINE_ONLY_DIRECT, QUASI_IDENTIFIER, RED, UNIQUE_CONTEXT,
-                                 UNREVIEWED_LOW_CONFIDENCE, DeidDocument, Reason, RiskConfig, RiskReport, colour_for,
-                                 raise_level)
+from pipeline.risk.types import (AMBER, COLOURS, INFO, KEEP, LEVELS, PHI_LIKE_TEXT, POSSIBLE_MISSED_PHI,
+                                 QUASI_IDENTIFIER, RED, UNIQUE_CONTEXT, UNREVIEWED_LOW_CONFIDENCE, DeidDocument, Reason,
+                                 RiskConfig, RiskReport, colour_for, colour_of)
 from pipeline.risk.uniqueness import METHODS
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]      # (stage, done, total)
-_REASON_ORDER = (KEEP, MACHINE_ONLY_DIRECT, UNREVIEWED_LOW_CONFIDENCE, QUASI_IDENTIFIER, UNIQUE_CONTEXT)
+_REASON_ORDER = (KEEP, POSSIBLE_MISSED_PHI, PHI_LIKE_TEXT, QUASI_IDENTIFIER, UNREVIEWED_LOW_CONFIDENCE, UNIQUE_CONTEXT)
+QI_WORDS = {"age_band": "age", "location": "place", "profession": "profession", "year": "year", "sex": "sex"}
 
 
 class RiskScorer:
@@ -175,35 +179,43 @@ class RiskScorer:
         n_unique = int(unique.sum())
         scores = {name: fn(n_unique, len(ctxs), total) for name, fn in METHODS.items()}
         reasons: list[Reason] = []
-        for j in np.flatnonzero(unique):
-            c, s = ctxs[j], doc.spans[ctxs[j].span_index]
-            sim = float(sims[j])
-            if math.isnan(sim):
-                msg = f"context {c.start}-{c.end} of {s.label} at {s.start}-{s.end}: no other document to compare with"
-                sim_v = None
-            else:
-                msg = (f"context {c.start}-{c.end} of {s.label} at {s.start}-{s.end} is unique: best match in "
-                       f"another document {sim:.2f} < {cfg.threshold:.2f}")
-                sim_v = round(sim, 4)
-            reasons.append(Reason(UNIQUE_CONTEXT, msg, s.start, s.end, s.category, s.type, c.start, c.end, sim_v))
-        q = self._quasi[doc.doc_id]
-        if k is not None and k < cfg.k_threshold:
-            qi = q.as_dict(cfg.quasi_fields)
-            reasons.append(Reason(QUASI_IDENTIFIER,
-                                  f"quasi-identifier tuple ({', '.join(qi)}) is shared by {k} individual(s), "
-                                  f"fewer than {cfg.k_threshold}", quasi_identifiers=qi, k=k))
         for fn in SIGNALS.values():
             reasons.extend(fn(doc, cfg))
-        reasons.sort(key=lambda r: (_REASON_ORDER.index(r.kind) if r.kind in _REASON_ORDER else len(_REASON_ORDER),
+        q = self._quasi[doc.doc_id]
+        if k is not None and k < cfg.k_threshold:
+            reasons.extend(_quasi_reason(q.as_dict(cfg.quasi_fields), k, cfg.k_threshold))
+        if n_unique:
+            lowest = sims[unique]
+            lowest = None if np.isnan(lowest).all() else round(float(np.nanmin(lowest)), 4)
+            reasons.append(Reason(UNIQUE_CONTEXT, f"{n_unique} of the {len(ctxs)} places where an identifier stood "
+                                  "are surrounded by words no other document shares (similarity below "
+                                  f"{cfg.threshold:.2f}): a reader who knows the case might recognise it. Shown "
+                                  "for information; it does not set the colour.", similarity=lowest, level=INFO))
+        reasons.sort(key=lambda r: (-LEVELS.index(r.level), _kind_rank(r.kind),
                                     r.start if r.start is not None else -1))
-        context_colour = colour_for(scores[cfg.method])
-        kinds = {r.kind for r in reasons} - {UNIQUE_CONTEXT}
-        colour = raise_level(context_colour, len(kinds))
-        direct = set(cfg.direct_categories)
-        if any(r.kind == KEEP and r.category in direct for r in reasons):
-            colour = RED
-        return RiskReport(doc.doc_id, scores[cfg.method], colour, reasons, cfg.method, context_colour, scores,
-                          len(ctxs), n_unique)
+        strengths = [r.strength or 0.0 for r in reasons if r.level != INFO]
+        return RiskReport(doc.doc_id, round(100.0 * max(strengths, default=0.0), 2), colour_of(reasons), reasons,
+                          cfg.method, colour_for(scores[cfg.method]), scores, len(ctxs), n_unique)
+
+
+def _kind_rank(kind: str) -> int:
+    return _REASON_ORDER.index(kind) if kind in _REASON_ORDER else len(_REASON_ORDER)
+
+
+def _quasi_reason(qi: dict[str, str], k: int, k_threshold: int) -> list[Reason]:
+    """Kept facts whose combination fewer than ``k_threshold`` individuals share: red with two
+    facts or more, amber for one fact no one else shows, nothing otherwise."""
+    if len(qi) >= 2:
+        level = RED
+    elif k <= 1:
+        level = AMBER
+    else:
+        return []
+    facts = ", ".join(QI_WORDS.get(f, f) for f in qi)     # which facts; their values stay in the tuple
+    who = "no other person" if k <= 1 else f"only {k} people"
+    return [Reason(QUASI_IDENTIFIER, f"The facts kept as written ({facts}) are shared by {who} in this run "
+                   f"(fewer than {k_threshold}): together they can point to one person.",
+                   quasi_identifiers=qi, k=k, level=level, strength=0.8 if level == RED else 0.4)]
 
 
 def score_run(docs: Sequence[DeidDocument], config: RiskConfig | None = None, *,

@@ -1,49 +1,58 @@
-"""Residual-risk signals: things left in a document that de-identification did not settle.
+"""Risk signals: small functions with one signature, ``(doc, config) -> list[Reason]``; each
+reason carries its level (``red``, ``amber`` or ``info``) and the document takes the highest
+(see :mod:`pipeline.risk.scorer`).
 
-A registry of small functions with one signature, ``(doc, config) -> list[Reason]``; each
-signal that fires raises the document's level by one step (see :mod:`pipeline.risk.scorer`).
-
-- ``keep``: a span whose action is ``keep`` is in the released text as written.
+- ``keep``: a span kept as written. A kept direct identifier (name, id, contact) is red: the
+  released note names the person. Other kept values are noted (info); together they may make a
+  rare quasi-identifier combination, which the scorer counts across the corpus.
 - ``unreviewed_low_confidence``: a detection below ``confidence_threshold`` that no human
-  reviewed (it may be a real identifier that was left, or a wrong boundary).
-- ``machine_only_direct_identifier``: a NAME/ID/CONTACT found only by a machine in a document
-  no human has seen: where a detector found one, a neighbour it missed is the usual leak.
+  reviewed. It was replaced, so it is noted (info), not a risk by itself: if its edges were
+  wrong, the words left beside it are what ``possible_missed_phi`` looks at.
+- ``possible_missed_phi`` and ``phi_like_text``: evidence of PHI left outside every span
+  (:mod:`pipeline.risk.residual`).
+
+A span that was detected and replaced or redacted is never a reason for red or amber.
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from pipeline.risk.types import (KEEP, MACHINE_ONLY_DIRECT, UNREVIEWED_LOW_CONFIDENCE, DeidDocument,
-                                 Reason, RiskConfig)
+from pipeline.risk.residual import candidate_reasons, shape_reasons
+from pipeline.risk.types import (INFO, KEEP, PHI_LIKE_TEXT, POSSIBLE_MISSED_PHI, RED, UNREVIEWED_LOW_CONFIDENCE,
+                                 DeidDocument, Reason, RiskConfig, category_words)
 
 Signal = Callable[[DeidDocument, RiskConfig], list[Reason]]
 
 
 def keep_signal(doc: DeidDocument, config: RiskConfig) -> list[Reason]:
-    return [Reason(KEEP, f"{s.label} at {s.start}-{s.end} was kept as written", s.start, s.end, s.category, s.type)
-            for s in doc.spans if s.action == "keep"]
+    direct = set(config.direct_categories)
+    out = []
+    for s in doc.spans:
+        if s.action != "keep":
+            continue
+        if s.category in direct:
+            msg = (f"{category_words(s.category).capitalize()} ({s.label}) at characters {s.start}-{s.end} was kept "
+                   "as written by the profile: the released note still shows it.")
+        else:
+            msg = (f"{category_words(s.category).capitalize()} ({s.label}) at characters {s.start}-{s.end} was kept "
+                   "as written by the profile (counted with the other kept facts).")
+        out.append(Reason(KEEP, msg, s.start, s.end, s.category, s.type, level=RED if s.category in direct else INFO,
+                          strength=1.0 if s.category in direct else None))
+    return out
 
 
 def low_confidence_signal(doc: DeidDocument, config: RiskConfig) -> list[Reason]:
     t = config.confidence_threshold
     return [Reason(UNREVIEWED_LOW_CONFIDENCE,
-                   f"{s.label} at {s.start}-{s.end} has confidence {s.score:.2f} < {t:.2f} and was not reviewed",
-                   s.start, s.end, s.category, s.type)
-            for s in doc.spans if s.score < t and not s.human]
-
-
-def machine_only_signal(doc: DeidDocument, config: RiskConfig) -> list[Reason]:
-    if doc.human_seen:
-        return []
-    direct = set(config.direct_categories)
-    return [Reason(MACHINE_ONLY_DIRECT,
-                   f"direct identifier {s.label} at {s.start}-{s.end} was only machine-detected; "
-                   "no human has seen this document", s.start, s.end, s.category, s.type)
-            for s in doc.spans if s.category in direct and not s.human]
+                   f"{category_words(s.category).capitalize()} ({s.label}) at characters {s.start}-{s.end} was replaced, "
+                   f"but the model was unsure of it ({s.score:.0%}) and no one reviewed it: check its edges.",
+                   s.start, s.end, s.category, s.type, level=INFO)
+            for s in doc.spans if s.score < t and not s.human and s.action != "keep"]
 
 
 SIGNALS: dict[str, Signal] = {
     KEEP: keep_signal,
     UNREVIEWED_LOW_CONFIDENCE: low_confidence_signal,
-    MACHINE_ONLY_DIRECT: machine_only_signal,
+    POSSIBLE_MISSED_PHI: candidate_reasons,
+    PHI_LIKE_TEXT: shape_reasons,
 }

@@ -16,13 +16,29 @@ from pipeline.spans import SpanError
 GREEN, AMBER, RED = "green", "amber", "red"
 COLOURS = (GREEN, AMBER, RED)
 DIRECT_CATEGORIES = ("NAME", "ID", "CONTACT")
+#: what a reason does to the colour: ``red`` and ``amber`` set it (the highest wins), ``info``
+#: is shown to the reviewer and changes nothing
+INFO = "info"
+LEVELS = (INFO, AMBER, RED)
 
-# Reason kinds. ``unique_context`` comes from context uniqueness; the others raise the level.
-UNIQUE_CONTEXT = "unique_context"
-QUASI_IDENTIFIER = "quasi_identifier"
-KEEP = "keep"
-UNREVIEWED_LOW_CONFIDENCE = "unreviewed_low_confidence"
+# Reason kinds (each reason also says its level).
+UNIQUE_CONTEXT = "unique_context"              # info: contexts found in no other document
+QUASI_IDENTIFIER = "quasi_identifier"          # kept facts whose combination few people share
+KEEP = "keep"                                  # a span kept as written (red for a direct identifier)
+UNREVIEWED_LOW_CONFIDENCE = "unreviewed_low_confidence"   # info: a replaced span the model was unsure of
+POSSIBLE_MISSED_PHI = "possible_missed_phi"    # text outside every span that a detector reads as PHI
+PHI_LIKE_TEXT = "phi_like_text"                # text outside every span shaped like PHI (e-mail, long number)
+#: no longer produced (a replaced span is not a risk); kept so stored reasons still read in words
 MACHINE_ONLY_DIRECT = "machine_only_direct_identifier"
+
+#: categories in a reviewer's words
+CATEGORY_WORDS = {"NAME": "a name", "DATE": "a date", "AGE": "an age", "LOCATION": "a place or address",
+                  "CONTACT": "a phone number, e-mail or web address", "ID": "an identifying number",
+                  "PROFESSION": "a profession", "OTHER": "other identifying information"}
+
+
+def category_words(category: str) -> str:
+    return CATEGORY_WORDS.get(category.upper(), f"{category.lower() or 'identifying'} information")
 
 #: The quasi-identifier fields :mod:`pipeline.risk.quasi` can derive from a document.
 QI_FIELDS = ("age_band", "location", "profession", "year", "sex")
@@ -68,11 +84,14 @@ class DeidDocument:
     spans: list[DeidSpan] = field(default_factory=list)
     human_seen: bool = False
     patient_id: str | None = None
+    #: what a detector read as PHI in the *released* text, outside the spans (``action="none"``,
+    #: ``score`` its probability, ``source`` who saw it); given by the caller, which has the model
+    candidates: list[DeidSpan] = field(default_factory=list)
 
     def check(self) -> None:
         """Raise :class:`SpanError` (doc id and offsets only) for a span outside the text."""
         n = len(self.text)
-        for s in self.spans:
+        for s in [*self.spans, *self.candidates]:
             if not (0 <= s.start < s.end <= n):
                 raise SpanError(f"{self.doc_id}: span {s.start}-{s.end} ({s.label}) lies outside the text (length {n})")
             if not s.category:
@@ -98,10 +117,12 @@ class Reason:
     similarity: float | None = None
     quasi_identifiers: dict[str, str] | None = None
     k: int | None = None
+    level: str = INFO
+    strength: float | None = None      # 0-1: how strongly it points to PHI left (orders the queue)
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "message": self.message}
-        for name in ("start", "end", "context_start", "context_end", "similarity", "k"):
+        d: dict[str, Any] = {"kind": self.kind, "message": self.message, "level": self.level}
+        for name in ("start", "end", "context_start", "context_end", "similarity", "k", "strength"):
             v = getattr(self, name)
             if v is not None:
                 d[name] = v
@@ -116,9 +137,10 @@ class Reason:
 
 @dataclass
 class RiskReport:
-    """Per-document result. ``score`` is the chosen method's context score (0-100);
-    ``colour`` is the final level after the signals raised it; ``scores`` holds both methods so
-    the UI can switch without re-scoring."""
+    """Per-document result. ``colour`` is the highest level among the reasons (green when none
+    is red or amber); ``score`` (0-100) is the strongest evidence of PHI left, which orders
+    documents within a colour; ``scores`` holds the context-uniqueness scores of both methods
+    and ``context_colour`` their band (shown, not deciding)."""
 
     doc_id: str
     score: float
@@ -152,8 +174,13 @@ class RiskConfig:
     - ``method``: ``document-share`` (UI default) or ``corpus-share`` (as published).
     - ``threshold``: a context whose best cosine match in another document is below it is unique.
     - ``window``: words each side of an entity that make its context.
-    - ``k_threshold``: a quasi-identifier tuple shared by fewer individuals raises the level.
-    - ``confidence_threshold``: unreviewed detections below it raise the level.
+    - ``k_threshold``: a tuple of kept quasi-identifiers shared by fewer individuals is a reason
+      (red with two fields or more, amber for one field no one else shares).
+    - ``confidence_threshold``: unreviewed detections below it are noted (info).
+    - ``residual_red`` / ``residual_amber``: a candidate outside the spans whose probability of
+      being PHI reaches them makes the document red / amber (tuned on MEDDOCAN train, cross-fitted:
+      ``benchmarks/risk_separation.py``).
+    - ``rule_level`` / ``list_level``: the level of a rule / word-list hit outside the spans.
     - ``exact_cutoff``: up to this many distinct contexts the exact chunked search runs;
       above it, the approximate (faiss IVF) one.
     - ``ann_k``: neighbours fetched per context by the approximate search.
@@ -170,6 +197,10 @@ class RiskConfig:
     window: int = 5
     k_threshold: int = 5
     confidence_threshold: float = 0.5
+    residual_red: float = 0.2      # MEDDOCAN train, cross-fitted: half of the red notes then hold missed PHI
+    residual_amber: float = 0.05   # same set: best flagged + green share (0.59 + 0.74); 0.95 flagged is out of reach
+    rule_level: str = AMBER
+    list_level: str = INFO
     direct_categories: tuple[str, ...] = DIRECT_CATEGORIES
     exact_cutoff: int = 20_000
     ann_k: int = 16
@@ -183,6 +214,10 @@ class RiskConfig:
             raise ValueError(f"unknown risk method {self.method!r}; use one of {', '.join(METHODS)}")
         if not (-1.0 <= self.threshold <= 1.0):
             raise ValueError("similarity threshold must lie in [-1, 1]")
+        if not (0.0 <= self.residual_amber <= self.residual_red <= 1.0):
+            raise ValueError("residual thresholds must satisfy 0 <= amber <= red <= 1")
+        if self.rule_level not in LEVELS or self.list_level not in LEVELS:
+            raise ValueError(f"rule and list levels must be one of {', '.join(LEVELS)}")
         if self.window < 0 or self.k_threshold < 1 or self.ann_k < 2:
             raise ValueError("window must be >= 0, k threshold >= 1 and ann_k >= 2")
         unknown = [f for f in self.quasi_fields if f not in QI_FIELDS]
@@ -201,3 +236,9 @@ def colour_for(score: float) -> str:
 
 def raise_level(colour: str, steps: int) -> str:
     return COLOURS[min(len(COLOURS) - 1, COLOURS.index(colour) + max(0, steps))]
+
+
+def colour_of(reasons: list[Reason]) -> str:
+    """Red if any reason is red, else amber if any is amber, else green (info changes nothing)."""
+    levels = {r.level for r in reasons}
+    return RED if RED in levels else AMBER if AMBER in levels else GREEN

@@ -1,0 +1,268 @@
+"""Do the risk colours separate documents that still hold PHI from those that do not?
+
+    nice -n 10 python benchmarks/risk_separation.py /work/shared/data/meddocan/dev \\
+        [--train /work/shared/data/meddocan/train] [--models /tmp/risk-models] [--model VERSION] [--quick]
+
+On MEDDOCAN, a CRF-only default-recipe model (``benchmarks/risk_models.py``) detects the
+spans, the ``replace`` profile de-identifies with them, and :mod:`pipeline.risk` scores the
+released notes with the candidates the same model sees outside the spans
+(:mod:`services.risk_evidence`). A note *holds missed PHI* when a letter or digit of one of its
+gold spans lies outside every span the output rewrote (it is then in the released text as
+written).
+
+A note *holds missed PHI* (the main figures) when a word of a gold span carrying content (a
+digit, or three letters or more that are not a function word) is left; the tables "any
+character" count a function word left beside a surrogate too ("su" of "su padre").
+
+Reported, per set: the share of notes with missed PHI that are red or amber (goal >= 0.95),
+the share of notes without any that are green (goal >= 0.70), the share of red notes that hold
+missed PHI, and the colour x truth table.
+
+Thresholds are chosen on **train only**, cross-fitted: a model trained on one half of train
+detects and scores the other half, and the reverse; ``residual_amber`` is the highest value that
+keeps 95 % of those notes with missed PHI red or amber, ``residual_red`` the lowest at which half
+of the red notes hold missed PHI. **dev** is then scored once with those thresholds by the model
+trained on all of train (held out: nothing is tuned on it; the test split is never read).
+Prints figures only, never text; writes ``benchmarks/out/risk_separation.json``.
+
+On a machine with the cores, the whole run (trains the three versions, about 3 minutes each on
+two idle cores)::
+
+    nice -n 10 python benchmarks/risk_separation.py /work/shared/data/meddocan/dev
+
+On a loaded one (the figures in the closing note of issue 32: load average 20 on two cores), one
+direction of the cross-fit and the half-a version for dev too (a model trained on 250 train
+notes)::
+
+    nice -n 10 python benchmarks/risk_separation.py /work/shared/data/meddocan/dev --halves 1 \
+        --model benchmarks/out/risk_models/half-a/<version>
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+from services.runtime import go_offline  # noqa: E402
+
+go_offline()
+
+GOAL_FLAGGED, GOAL_GREEN = 0.95, 0.70
+SECRET = b"risk-separation-benchmark-key-32"
+
+
+def missed_phi(doc, detected, *, content: bool = False) -> bool:
+    """A letter or digit of a gold span outside every rewritten span. ``content``: only a word
+    left whole that carries content counts (a digit, or three letters or more and not a
+    function word: "su" of "su padre" or "de" of "Hospital de Día" left beside a surrogate do not)."""
+    covered = bytearray(len(doc.text))
+    for s in detected:
+        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
+    for g in doc.spans:
+        for m in _WORD.finditer(doc.text, g.start, g.end):
+            left = any(not covered[i] for i in range(m.start(), m.end()))
+            if left and (not content or _content(m.group())):
+                return True
+    return False
+
+
+def _content(word: str) -> bool:
+    return any(c.isdigit() for c in word) or (len(word) >= 3 and word.lower() not in _FUNCTION)
+
+
+_WORD = re.compile(r"\w+")
+_FUNCTION = {"de", "del", "la", "el", "los", "las", "su", "sus", "mi", "un", "una", "uno", "con", "por", "para", "y",
+             "en", "al", "the", "of", "and", "his", "her", "their", "a", "an", "in", "at", "to", "que", "se"}
+
+
+def scored_set(detector, docs: list, *, content: bool = True, floor: float | None = None) -> list[dict]:
+    """Detect, de-identify (replace), find candidates; per note its truth and risk inputs."""
+    from pipeline.deid import DeidContext, builtin_profiles, deidentify
+    from pipeline.risk import DeidDocument, DeidSpan
+    from services.risk_evidence import with_candidates
+
+    profile = builtin_profiles()["replace"]
+    ctx = DeidContext(secret=SECRET, locale="es")
+    found = detector.detect_many(docs)
+    rows, released = [], []
+    for doc, spans in zip(docs, found):
+        r = deidentify(doc, spans, profile, ctx)
+        released.append(DeidDocument(doc.doc_id, r.text, [DeidSpan(s.start, s.end, s.category, s.type, action=a,
+                                                                    score=float(s.score), source=s.source)
+                                                           for s, a in zip(r.spans, r.actions)]))
+        rewritten = [s for s, a in zip(r.source_spans, r.actions) if a != "keep"]   # what the output replaced
+        rows.append({"id": doc.doc_id, "missed": missed_phi(doc, rewritten, content=content),
+                     "missed_any": missed_phi(doc, rewritten), "has_phi": bool(doc.spans)})
+    with_candidates(detector, released, **({} if floor is None else {"floor": floor}))
+    for row, d in zip(rows, released):
+        row["doc"] = d
+    return rows
+
+
+def colours(rows: list[dict], config) -> list[str]:
+    from pipeline.risk import score_run
+
+    by_id = {r.doc_id: r.colour for r in score_run([r["doc"] for r in rows], config)}
+    return [by_id[r["id"]] for r in rows]
+
+
+def table(rows: list[dict], cols: list[str]) -> dict:
+    t = {f"{c}|{m}": 0 for c in ("red", "amber", "green") for m in ("missed", "clean")}
+    for r, c in zip(rows, cols):
+        t[f"{c}|{'missed' if r['missed'] else 'clean'}"] += 1
+    missed = [c for r, c in zip(rows, cols) if r["missed"]]
+    clean = [c for r, c in zip(rows, cols) if not r["missed"]]
+    red = [r["missed"] for r, c in zip(rows, cols) if c == "red"]
+    return {"notes": len(rows), "with_missed_phi": len(missed),
+            "flagged_share": sum(c != "green" for c in missed) / len(missed) if missed else None,
+            "green_share_of_clean": sum(c == "green" for c in clean) / len(clean) if clean else None,
+            "red_precision": sum(red) / len(red) if red else None, "table": t}
+
+
+_RANK = {"green": 0, "amber": 1, "red": 2}
+
+
+def only_glue(text: str) -> bool:
+    from pipeline.risk.residual import only_glue as glue
+    return glue(text)
+
+
+def fixed_colours(rows: list[dict], base) -> list[str]:
+    """Each note's colour from everything but the model's candidates (they are what is tuned)."""
+    from pipeline.risk import DeidDocument, score_run
+
+    docs = [DeidDocument(r["doc"].doc_id, r["doc"].text, r["doc"].spans,
+                         candidates=[c for c in r["doc"].candidates if c.source != "model"]) for r in rows]
+    by_id = {x.doc_id: x.colour for x in score_run(docs, base)}
+    return [by_id[r["id"]] for r in rows]
+
+
+def colours_at(rows: list[dict], fixed: list[str], amber: float, red: float) -> list[str]:
+    """What the scorer gives at these thresholds (the model's strongest candidate sets the level)."""
+    out = []
+    for r, f in zip(rows, fixed):
+        text = r["doc"].text
+        p = max((c.score for c in r["doc"].candidates if c.source == "model" and not only_glue(text[c.start:c.end])),
+                default=0.0)
+        level = "red" if p >= red else "amber" if p >= amber else "green"
+        out.append(max(f, level, key=_RANK.__getitem__))
+    return out
+
+
+def tune(rows: list[dict], base) -> tuple[float, float]:
+    """``residual_amber``: the highest keeping >= 95 % of missed notes flagged, or where no
+    threshold does, the one with the largest flagged share + green share (Youden's J);
+    ``residual_red``: the lowest at which >= half of the red notes hold missed PHI (both on
+    these rows only)."""
+    fixed = fixed_colours(rows, base)
+    grid = [0.005, 0.01, 0.02, 0.03, 0.05, 0.075] + [round(0.1 * i, 2) for i in range(1, 10)] + [0.95, 0.99]
+    shares = {t: table(rows, colours_at(rows, fixed, t, 1.01)) for t in grid}
+    reach = [t for t in grid if (shares[t]["flagged_share"] or 0) >= GOAL_FLAGGED]
+    amber = max(reach) if reach else max(grid, key=lambda t: (shares[t]["flagged_share"] or 0)
+                                         + (shares[t]["green_share_of_clean"] or 0))
+    red = 1.0
+    for t in reversed([g for g in grid if g >= amber]):
+        s = table(rows, colours_at(rows, fixed, amber, t))
+        if s["red_precision"] is not None and s["red_precision"] >= 0.5:
+            red = t
+    return amber, red
+
+
+def strict_view(rows: list[dict]) -> list[dict]:
+    """The same notes judged by any letter or digit of PHI left (function words included)."""
+    return [{**r, "missed": r["missed_any"]} for r in rows]
+
+
+def sweep(rows: list[dict], base) -> list[dict]:
+    """Flagged and green shares at each ``residual_amber`` (red off): the trade-off to choose from."""
+    fixed = fixed_colours(rows, base)
+    out = []
+    for t in (0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.2, 0.3, 0.5):
+        s = table(rows, colours_at(rows, fixed, t, 1.01))
+        out.append({"residual_amber": t, "flagged_share": s["flagged_share"], "green_share_of_clean": s["green_share_of_clean"]})
+    return out
+
+
+def print_table(name: str, s: dict) -> None:
+    t = s["table"]
+    print(f"\n{name}: {s['notes']} notes, {s['with_missed_phi']} with missed PHI")
+    print("| colour | notes with missed PHI | notes without |")
+    print("| --- | ---: | ---: |")
+    for c in ("red", "amber", "green"):
+        print(f"| {c} | {t[c + '|missed']} | {t[c + '|clean']} |")
+    fmt = (lambda v: "n/a" if v is None else f"{v:.3f}")
+    print(f"missed PHI flagged red or amber: {fmt(s['flagged_share'])} (goal >= {GOAL_FLAGGED}); "
+          f"notes without missed PHI green: {fmt(s['green_share_of_clean'])} (goal >= {GOAL_GREEN}); "
+          f"red notes holding missed PHI: {fmt(s['red_precision'])}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dev", help="MEDDOCAN dev folder (brat)")
+    ap.add_argument("--train", help="MEDDOCAN train folder (default: beside dev)")
+    ap.add_argument("--models", default=str(REPO / "benchmarks" / "out" / "risk_models"),
+                    help="folder of the cached versions (trained there when absent)")
+    ap.add_argument("--model", help="an existing version trained on train for dev (skips training 'full')")
+    ap.add_argument("--quick", action="store_true", help="100 notes of each train half and of dev")
+    ap.add_argument("--halves", type=int, choices=(1, 2), default=2,
+                    help="2: both directions of the cross-fit; 1: only the model of the first half scoring the "
+                         "second (half the training, for a loaded machine)")
+    ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "risk_separation.json"))
+    ap.add_argument("--floor", type=float, default=0.005,
+                    help="lowest probability a model candidate is kept at (the sweep starts there)")
+    args = ap.parse_args()
+
+    from pipeline.detection.detector import Detector
+    from pipeline.formats import read_collection
+    from pipeline.risk import RiskConfig
+    from pipeline.schemas import MEDDOCAN
+    from risk_models import halves, train
+
+    dev_dir = Path(args.dev)
+    train_dir = Path(args.train) if args.train else dev_dir.parent / "train"
+    train_docs = read_collection(train_dir, "brat", MEDDOCAN)
+    dev_docs = read_collection(dev_dir, "brat", MEDDOCAN)
+    a, b = halves(train_docs)
+    out_dir = Path(args.models)
+    cut = (lambda xs: xs[:100]) if args.quick else (lambda xs: xs)
+    t0 = time.time()
+    cross = scored_set(Detector.load(train(a, out_dir, "half-a")), cut(b), floor=args.floor)
+    if args.halves == 2:
+        cross += scored_set(Detector.load(train(b, out_dir, "half-b")), cut(a), floor=args.floor)
+    base = RiskConfig()
+    amber, red = tune(cross, base)
+    tuned = replace(base, residual_amber=amber, residual_red=red)
+    print(f"tuned on train ({args.halves} cross-fitted half/halves, {len(cross)} notes): residual_amber={amber} "
+          f"residual_red={red} "
+          f"(defaults now: {base.residual_amber}/{base.residual_red})")
+    result = {"tuned": {"residual_amber": amber, "residual_red": red}, "halves": args.halves,
+              "defaults": {"residual_amber": base.residual_amber, "residual_red": base.residual_red}}
+    result["train_sweep"] = sweep(cross, base)
+    print("\ntuning set, residual_amber sweep (red off): " + "; ".join(
+        f"{x['residual_amber']}: flagged {x['flagged_share']:.3f} green {x['green_share_of_clean']:.3f}"
+        for x in result["train_sweep"]))
+    result["train_crossfit"] = table(cross, colours(cross, tuned))
+    print_table("train, cross-fitted (tuning set)", result["train_crossfit"])
+    full = Path(args.model) if args.model else train(train_docs, out_dir, "full")
+    dev = scored_set(Detector.load(full), cut(dev_docs), floor=args.floor)
+    for name, cfg in (("dev, held out (tuned thresholds)", tuned), ("dev, held out (RiskConfig defaults)", base)):
+        cols = colours(dev, cfg)
+        result[name] = table(dev, cols)
+        print_table(name, result[name])
+        result[name + ", any character"] = table(strict_view(dev), cols)
+        print_table(name + ", any character of PHI left counts", result[name + ", any character"])
+    print(f"\n{time.time() - t0:.0f} s")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,65 @@
+"""The demo project as an installation makes it (a model trained on its gold, a run over every
+note): a replace run over the **gold** spans scores mostly green, and in the run over detected
+spans the red and amber notes are where the demo's known PHI was missed (the demo is generated,
+so what each note really holds is known). Figures only; no text is printed."""
+from __future__ import annotations
+
+import pytest
+
+import store
+from pipeline.layers import GOLD
+from pipeline.synthetic import generate_corpus
+from services import worker
+from services.demo import create_demo_project
+
+N_DOCS, SEED = 120, 7
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    path = tmp_path_factory.mktemp("risk-demo") / "w.db"
+    with store.connect(path) as db:
+        pid = create_demo_project(db, n_docs=N_DOCS, seed=SEED)
+        store.create_user(db, "lea", "a long test password", "lead")
+    setup = worker.run_inline(str(path), "demo_setup", {"project_id": pid, "user": "lea"})
+    return path, pid, setup["run_id"]
+
+
+def _missed(text: str, truth, spans) -> bool:
+    covered = bytearray(len(text))
+    for s in spans:
+        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
+    return any(ch.isalnum() and not covered[i] for g in truth.spans for i, ch in enumerate(text[g.start:g.end], g.start))
+
+
+def test_a_replace_run_over_gold_spans_is_mostly_green(demo):
+    path, pid, _ = demo
+    with store.connect(path) as db:
+        gold = sorted(store.read_project_layer(db, pid, GOLD))
+    res = worker.run_inline(str(path), "deidentify", {"project_id": pid, "doc_ids": gold, "layer": GOLD,
+                                                      "missing": "skip", "profile": "replace", "user": "lea"})
+    colours = res["risk"]["colours"]
+    assert sum(colours.values()) == len(gold) >= 10
+    assert colours["green"] >= 0.75 * len(gold) and colours["red"] <= 1
+    assert "looked for PHI left" in res["risk"]["evidence"]
+
+
+def test_the_detected_run_is_red_or_amber_where_known_phi_was_missed(demo):
+    path, pid, run_id = demo
+    truth = {d.text: d for d in generate_corpus(N_DOCS, SEED)}
+    with store.connect(path) as db:
+        docs = {int(d.doc_id): d for d in store.load_documents(db, pid)}
+        outputs = {o.doc_id: o for o in store.list_deid_outputs(db, run_id)}
+        gold = store.read_project_layer(db, pid, GOLD)
+        queue = store.risk_queue(db, run_id)
+    missed, clean = [], []
+    for r in queue:
+        doc = docs[r.doc_id]
+        spans = gold.get(r.doc_id) if r.doc_id in gold else outputs[r.doc_id].input_spans
+        assert spans is not None                    # detected spans are stored with the run now
+        (missed if _missed(doc.text, truth[doc.text], spans) else clean).append(r.colour)
+    assert missed and clean
+    flagged = sum(c != "green" for c in missed) / len(missed)
+    green = sum(c == "green" for c in clean) / len(clean)
+    assert flagged >= 0.85 and green >= 0.6           # measured on a fresh demo: 0.89 and 0.77
+    assert sum(c == "green" for c in missed) < sum(c == "green" for c in clean)
