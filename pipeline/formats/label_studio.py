@@ -13,7 +13,8 @@ Layers, as the workbench names them (:mod:`pipeline.formats._interchange`):
   (``--layer``, gold by default), as any other format's spans;
 * a task with several: each annotator's regions go to ``annotator:labelstudio-<id>`` (the
   ``completed_by`` id; a name is never read), for adjudication on the Review page; the one
-  marked ``ground_truth`` is also the import's layer;
+  marked ``ground_truth`` is also the import's layer (only that, when it names no annotator:
+  the workbench writes its gold so);
 * the last prediction's regions go to ``pre`` with their scores (``model:<model_version>``).
 
 Writing: the exported layer becomes one annotation (``ground_truth``), ``pre`` spans become a
@@ -94,9 +95,9 @@ def _annotation_spans(task: dict, schema: LabelSchema, text: str, doc_id: str, p
     main = live[0][0] if len(live) == 1 else (truth[0] if truth else None)
     spans: list[Span] = []
     for k, a in live:
-        layers = [MAIN] if len(live) == 1 else [annotator_layer(_annotator(a.get("completed_by"), k))]
-        if k == main and len(live) > 1:
-            layers.append(MAIN)
+        layers = [MAIN] if k == main else []
+        if len(live) > 1 and (k != main or a.get("completed_by") is not None):
+            layers.append(annotator_layer(_annotator(a.get("completed_by"), k)))
         for layer in layers:
             spans += _regions(a.get("result", []), schema, text, doc_id, place, f"annotation {k}", layer=layer,
                               source=SOURCE)

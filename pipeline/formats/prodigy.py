@@ -41,7 +41,7 @@ def parse_prodigy(obj: dict, schema: LabelSchema, default_id: str, place: Place,
         return None
     text = require_text(obj.get("text"), place)
     meta = line_meta(obj, place)
-    doc_id = document_id(meta.get("id"), default_id, place, '"meta.id"')
+    doc_id = document_id(meta.pop("id", None), default_id, place, '"meta.id"')
     raw = obj.get("spans", []) or []
     if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
         raise place.error('"spans" must be a list of objects')

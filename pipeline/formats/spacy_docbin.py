@@ -41,9 +41,14 @@ PHI_KEY, PRE_KEY = "phi", "pre"
 
 
 def _blank(lang: str):
+    """A blank pipeline of ``lang`` (``es-ES`` counts as ``es``); spaCy's multi-language one
+    for a language it has no tokenizer rules for. Only the tokenizer is used."""
     import spacy
 
-    return spacy.blank(lang)
+    try:
+        return spacy.blank(lang.split("-")[0].lower() or "xx")
+    except ImportError:
+        return spacy.blank("xx")
 
 
 def words_and_spaces(tokens: Sequence[tuple[int, int, bool]], text: str, spans: Sequence[Span]
