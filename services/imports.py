@@ -96,7 +96,7 @@ def split_layers(docs: Sequence[Document], layer: str | None) -> tuple[list[Docu
             if not s.layer or s.layer == layer:
                 keep.append(s.with_(layer=""))
             else:
-                rest.setdefault(s.layer, []).append(s.with_(layer=""))
+                rest.setdefault(s.layer, []).append(s.with_(layer="", doc_id=""))
         main.append(Document(d.doc_id, d.text, dedupe(keep), d.meta, d.patient_id, d.source_file))
         others.append(rest)
     return main, others
