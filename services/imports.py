@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 from sqlite_utils import Database
 
 import store
-from pipeline.formats import Limits
+from pipeline.formats import UNANNOTATED, Limits
 from pipeline.formats.uploads import UploadLimits, read_local, read_upload, upload_name
 from pipeline.layers import GOLD
 from pipeline.schemas import LabelSchema
@@ -58,7 +58,10 @@ def store_documents(db: Database, project: store.Project | None, docs: Sequence[
     when ``project`` is None) and every document with its spans in ``layer`` (plain text has no
     spans and gets no layer rows). A failure writes nothing."""
     store_layer = None if fmt == "text" else layer
-    main_docs, other_layers = split_layers(docs, store_layer)
+    main_docs, other_layers, unannotated = split_layers(docs, store_layer)
+    # a document nobody annotated (a Label Studio task without an annotation) gets no layer, not
+    # an empty one; documents found free of PHI still get theirs
+    empty_later = store_layer is not None and any(unannotated)
     with store.transaction(db):
         created = project is None
         if created:
@@ -68,7 +71,10 @@ def store_documents(db: Database, project: store.Project | None, docs: Sequence[
         else:
             pid = project.id
         ids = store.add_documents(db, pid, main_docs, layer=store_layer, user=user,
-                                  empty_layers=store_layer is not None, allow_overlap=allow_overlap)
+                                  empty_layers=store_layer is not None and not empty_later, allow_overlap=allow_overlap)
+        for doc_id, d, skip in zip(ids, main_docs, unannotated):
+            if empty_later and not d.spans and not skip:
+                store.save_layer(db, doc_id, store_layer, [], expected_version=0, user=user, status="finished")
         for doc_id, spans_by_layer in zip(ids, other_layers):
             for name, spans in sorted(spans_by_layer.items()):
                 store.save_layer(db, doc_id, name, spans, expected_version=0, user=user, status="finished",
@@ -84,12 +90,15 @@ def store_documents(db: Database, project: store.Project | None, docs: Sequence[
                          other_layers=dict(sorted(by_layer.items())))
 
 
-def split_layers(docs: Sequence[Document], layer: str | None) -> tuple[list[Document], list[dict[str, list]]]:
-    """Documents with only the spans of the import's layer, and per document the spans of the
-    other layers a format named (Label Studio's annotators and predictions: ``Span.layer``).
-    A span naming the import's own layer, or none, stays with the document."""
+def split_layers(docs: Sequence[Document], layer: str | None
+                 ) -> tuple[list[Document], list[dict[str, list]], list[bool]]:
+    """Documents with only the spans of the import's layer; per document the spans of the
+    other layers a format named (Label Studio's annotators and predictions: ``Span.layer``); and
+    per document whether its reader marked it unannotated (the mark is taken out of the
+    metadata). A span naming the import's own layer, or none, stays with the document."""
     main: list[Document] = []
     others: list[dict[str, list]] = []
+    unannotated: list[bool] = []
     for d in docs:
         keep, rest = [], {}
         for s in d.spans:
@@ -97,9 +106,11 @@ def split_layers(docs: Sequence[Document], layer: str | None) -> tuple[list[Docu
                 keep.append(s.with_(layer=""))
             else:
                 rest.setdefault(s.layer, []).append(s.with_(layer="", doc_id=""))
-        main.append(Document(d.doc_id, d.text, dedupe(keep), d.meta, d.patient_id, d.source_file))
+        meta = {k: v for k, v in d.meta.items() if k != UNANNOTATED}
+        main.append(Document(d.doc_id, d.text, dedupe(keep), meta, d.patient_id, d.source_file))
         others.append(rest)
-    return main, others
+        unannotated.append(bool(d.meta.get(UNANNOTATED)) and not keep)
+    return main, others, unannotated
 
 
 def import_upload(db: Database, project_id: int, filename: str, data: bytes, fmt: str, *, user: Any,

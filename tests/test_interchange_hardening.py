@@ -100,6 +100,25 @@ def test_label_studio_export_is_stored_as_layers_in_one_import(db, tmp_path: Pat
     assert not any("example.org" in json.dumps(e.detail) for e in store.list_audit(db))
 
 
+def test_label_studio_task_without_annotation_gets_no_gold_layer(db, tmp_path: Path) -> None:
+    """A task nobody annotated is not a note found free of PHI: no gold layer; a submitted
+    annotation with no region is one, and keeps its empty gold layer."""
+    tasks = [ls_task(id=1, annotations=[], predictions=[{"model_version": "v1", "result": [region(*DATE, "FECHAS")]}]),
+             ls_task(id=2, annotations=[{"completed_by": 1, "result": []}])]
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    s = import_path(db, path, "label-studio", project_name="p", schema=MEDDOCAN, user="t")
+    first, second = s.doc_ids
+    assert set(store.layers_of(db, first)) == {"pre"}
+    assert set(store.layers_of(db, second)) == {"gold"} and store.read_layer(db, second, "gold").spans == []
+    assert all("_unannotated" not in store.get_document(db, i).meta for i in s.doc_ids)
+    out = tmp_path / "again"
+    docs = read_collection(path, "label-studio", MEDDOCAN)
+    write_collection(docs, out, "label-studio")
+    again = json.loads((out / "tasks.json").read_text(encoding="utf-8"))
+    assert ["annotations" in t for t in again] == [False, True] and "_unannotated" not in json.dumps(again)
+
+
 def test_label_studio_unknown_label_names_file_and_task(db, tmp_path: Path) -> None:
     data = json.dumps([ls_task(), ls_task(id=8, annotations=[{"result": [region(*NAME, MARKER)]}])]).encode()
     msg = refused(db, tmp_path, "x.json", data, "label-studio", match=r"task 1, annotation 0, result 0's label")

@@ -32,6 +32,11 @@ from pipeline.spans import Document, Span
 
 #: The layer the import stores into (``--layer``, gold by default).
 MAIN = ""
+#: Metadata key a reader sets on a document nobody annotated (a Label Studio task without an
+#: annotation, a Prodigy example without an answer): the import then gives it no layer, rather
+#: than an empty one that would say "a person found no PHI here". Writers read it the same way
+#: and never write it (:func:`json_safe_meta`).
+UNANNOTATED = "_unannotated"
 
 
 @dataclass(frozen=True)
@@ -184,8 +189,16 @@ def check_for_writing(docs: Sequence[Document], out_dir: str) -> None:
 
 
 def json_safe_meta(meta: dict) -> dict:
-    """The metadata a writer puts in a file: JSON values only (what the JSONL writer writes)."""
+    """The metadata a writer puts in a file: JSON values only (what the JSONL writer writes),
+    without the :data:`UNANNOTATED` mark."""
+    meta = {k: v for k, v in meta.items() if k != UNANNOTATED}
     return json.loads(json.dumps(meta, ensure_ascii=False, default=str)) if meta else {}
+
+
+def is_annotated(doc: Document, without: Iterable[str] = ()) -> bool:
+    """Whether a writer gives ``doc`` an annotation: not in ``without`` and not marked
+    :data:`UNANNOTATED` by the reader it came from."""
+    return not doc.meta.get(UNANNOTATED) and doc.doc_id not in set(without)
 
 
 def json_lines(paths: PathLike | Sequence[PathLike], limits: Limits | None,

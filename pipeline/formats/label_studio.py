@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Collection, Sequence
 from xml.sax.saxutils import quoteattr
 
-from pipeline.formats._interchange import (MAIN, Place, UniqueIds, check_for_writing, document_id, finish_spans,
-                                           json_safe_meta, layer_spans, load_json, make_span, optional_string,
-                                           require_text)
+from pipeline.formats._interchange import (MAIN, UNANNOTATED, Place, UniqueIds, check_for_writing, document_id,
+                                           finish_spans, is_annotated, json_safe_meta, layer_spans, load_json,
+                                           make_span, optional_string, require_text)
 from pipeline.formats._output import write_file
 from pipeline.formats._sources import Entry, Limits, PathLike, Progress, decode_utf8, open_entries
 from pipeline.layers import PRE, annotator_layer, annotator_name
@@ -83,7 +83,9 @@ def _annotator(value: object, k: int) -> str:
     return f"{ANNOTATOR_PREFIX}annotation-{k}"
 
 
-def _annotation_spans(task: dict, schema: LabelSchema, text: str, doc_id: str, place: Place) -> list[Span]:
+def _annotation_spans(task: dict, schema: LabelSchema, text: str, doc_id: str, place: Place
+                      ) -> tuple[bool, list[Span]]:
+    """Whether the task has an annotation for the import's layer, and the annotations' spans."""
     annotations = task.get("annotations", task.get("completions", [])) or []
     if not isinstance(annotations, list):
         raise place.error('"annotations" must be a list')
@@ -101,7 +103,7 @@ def _annotation_spans(task: dict, schema: LabelSchema, text: str, doc_id: str, p
         for layer in layers:
             spans += _regions(a.get("result", []), schema, text, doc_id, place, f"annotation {k}", layer=layer,
                               source=SOURCE)
-    return spans
+    return main is not None, spans
 
 
 def _prediction_spans(task: dict, schema: LabelSchema, text: str, doc_id: str, place: Place) -> list[Span]:
@@ -134,10 +136,11 @@ def parse_task(task: object, schema: LabelSchema, default_id: str, place: Place,
     if not isinstance(meta, dict):
         raise place.error('"data.meta" must be an object')
     patient_id = optional_string(data.get("patient_id"), place, '"data.patient_id"')
-    spans = (_annotation_spans(task, schema, text, doc_id, place)
-             + _prediction_spans(task, schema, text, doc_id, place))
+    annotated, spans = _annotation_spans(task, schema, text, doc_id, place)
+    spans += _prediction_spans(task, schema, text, doc_id, place)
+    meta = {**meta, UNANNOTATED: True} if not annotated else dict(meta)
     return Document(doc_id=doc_id, text=text, spans=finish_spans(spans, place, allow_overlap=allow_overlap),
-                    meta=dict(meta), patient_id=patient_id, source_file=place.display)
+                    meta=meta, patient_id=patient_id, source_file=place.display)
 
 
 def _tasks(e: Entry) -> list:
@@ -237,8 +240,7 @@ def write_label_studio(docs: Sequence[Document], out_dir: str | os.PathLike, *, 
     documents whose exported layer does not exist (they go out with predictions only)."""
     out = Path(out_dir)
     check_for_writing(docs, str(out))
-    skip = set(without_annotations)
-    tasks = [to_task(d, annotated=d.doc_id not in skip) for d in docs]
+    tasks = [to_task(d, annotated=is_annotated(d, without_annotations)) for d in docs]
     path = out / filename
     write_file(path, json.dumps(tasks, ensure_ascii=False, indent=1) + "\n")
     config = out / "label_config.xml"

@@ -18,9 +18,9 @@ import os
 from pathlib import Path
 from typing import Collection, Sequence
 
-from pipeline.formats._interchange import (MAIN, Place, UniqueIds, document_id, finish_spans, json_lines,
-                                           json_safe_meta, layer_spans, line_meta, make_span, optional_string,
-                                           require_text)
+from pipeline.formats._interchange import (MAIN, UNANNOTATED, Place, UniqueIds, document_id, finish_spans,
+                                           is_annotated, json_lines, json_safe_meta, layer_spans, line_meta,
+                                           make_span, optional_string, require_text)
 from pipeline.formats._sources import Limits, PathLike, Progress
 from pipeline.formats.doccano import write_jsonl_records
 from pipeline.layers import PRE
@@ -46,6 +46,8 @@ def parse_prodigy(obj: dict, schema: LabelSchema, default_id: str, place: Place,
     if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
         raise place.error('"spans" must be a list of objects')
     layer = MAIN if answer == "accept" else PRE
+    if answer is None:
+        meta[UNANNOTATED] = True
     spans: list[Span] = [make_span(schema, text, doc_id, place, f"span {k}", start=x.get("start"), end=x.get("end"),
                                    label=x.get("label"), quoted=x.get("text"), source=SOURCE, layer=layer,
                                    score=x.get("score") if layer == PRE else None)
@@ -87,5 +89,5 @@ def to_prodigy(doc: Document, *, annotated: bool = True) -> dict:
 def write_prodigy(docs: Sequence[Document], out_dir: str | os.PathLike, *, filename: str = "prodigy.jsonl",
                   without_annotations: Collection[str] = ()) -> list[Path]:
     """All documents into ``out_dir/<filename>``."""
-    skip = set(without_annotations)
-    return write_jsonl_records(docs, out_dir, filename, [to_prodigy(d, annotated=d.doc_id not in skip) for d in docs])
+    return write_jsonl_records(docs, out_dir, filename,
+                               [to_prodigy(d, annotated=is_annotated(d, without_annotations)) for d in docs])
