@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from pipeline.errors import FormatError
 from pipeline.formats._common import (check_offsets, parse_offset, refuse_overlaps, resolve_label, same_text,
                                       sorted_unique)
 from pipeline.formats._output import check_spans_fit, name_key, name_problem
-from pipeline.formats._sources import Limits, PathLike, Progress, decode_utf8, open_entries
+from pipeline.formats._sources import Entry, Limits, PathLike, Progress, decode_utf8, open_entries
 from pipeline.formats.jsonl import MAX_DEPTH, check_values
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema
@@ -133,6 +133,14 @@ def _score(value: object, place: Place, what: str) -> float:
     return float(value)
 
 
+def new_document(doc_id: str, text: str, spans: Iterable[Span], place: Place, *, meta: dict, patient: object,
+                 patient_field: str, allow_overlap: bool) -> Document:
+    """The document a reader returns: spans finished per layer, the patient id checked."""
+    return Document(doc_id=doc_id, text=text, spans=finish_spans(spans, place, allow_overlap=allow_overlap),
+                    meta=dict(meta), patient_id=optional_string(patient, place, patient_field),
+                    source_file=place.display)
+
+
 def finish_spans(spans: Iterable[Span], place: Place, *, allow_overlap: bool) -> list[Span]:
     """Spans sorted, exact repeats dropped and (``allow_overlap=False``) overlaps refused, each
     within its own layer."""
@@ -234,3 +242,38 @@ def line_meta(obj: dict, place: Place) -> dict:
     if not isinstance(meta, dict):
         raise place.error('"meta" must be an object')
     return dict(meta)
+
+
+#: ``(place, item, default id)`` for every item (task, line, row, doc) of every file read.
+Items = Iterator[tuple[Place, object, str]]
+
+
+def file_items(paths: PathLike | Sequence[PathLike], suffixes: tuple[str, ...], limits: Limits | None,
+               progress: Progress | None, items: Callable[[Entry], list], noun: str) -> Items:
+    """The items ``items(entry)`` finds in every file under ``paths`` with one of ``suffixes``,
+    each with its place (``<noun> <index>``) and default id ``<file stem>-<index>``. A folder
+    without such a file, or a file without an item, is refused."""
+    with open_entries(paths, suffixes, limits) as entries:
+        if not entries:
+            raise Place(str(paths)).error(f"no {'/'.join(suffixes)} files found")
+        for n, e in enumerate(entries):
+            found = items(e)
+            if not found:
+                raise Place(e.display).error(f"file holds no {noun}s")
+            for k, item in enumerate(found):
+                yield Place(e.display, None, f"{noun} {k}"), item, f"{e.stem_id}-{k}"
+            if progress:
+                progress(n + 1, len(entries))
+
+
+def collect(found: Items, parse: Callable[[object, str, Place], Document | None]) -> list[Document]:
+    """The documents ``parse`` makes of the items (None: an item left out, a rejected example),
+    ids unique in the whole import."""
+    ids = UniqueIds()
+    docs: list[Document] = []
+    for place, item, default_id in found:
+        doc = parse(item, default_id, place)
+        if doc is not None:
+            ids.add(doc.doc_id, place)
+            docs.append(doc)
+    return docs

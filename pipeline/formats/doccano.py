@@ -14,9 +14,9 @@ import os
 from pathlib import Path
 from typing import Sequence
 
-from pipeline.formats._interchange import (MAIN, Place, UniqueIds, check_for_writing, document_id, finish_spans,
-                                           json_lines, json_safe_meta, layer_spans, line_meta, make_span,
-                                           optional_string, require_text)
+from pipeline.formats._interchange import (MAIN, Place, check_for_writing, collect, document_id, json_lines,
+                                           json_safe_meta, layer_spans, line_meta, make_span, new_document,
+                                           require_text)
 from pipeline.formats._output import write_file
 from pipeline.formats._sources import Limits, PathLike, Progress
 from pipeline.schemas import LabelSchema
@@ -51,21 +51,16 @@ def parse_doccano(obj: dict, schema: LabelSchema, default_id: str, place: Place,
     doc_id = document_id(obj.get("doc_id"), default_id, place, '"doc_id"')
     spans: list[Span] = [make_span(schema, text, doc_id, place, f"span {k}", start=s, end=e, label=lab, source=SOURCE)
                          for k, (s, e, lab) in enumerate(_raw_spans(obj, place))]
-    return Document(doc_id=doc_id, text=text, spans=finish_spans(spans, place, allow_overlap=allow_overlap),
-                    meta=line_meta(obj, place), patient_id=optional_string(obj.get("patient_id"), place, '"patient_id"'),
-                    source_file=place.display)
+    return new_document(doc_id, text, spans, place, meta=line_meta(obj, place), patient=obj.get("patient_id"),
+                        patient_field='"patient_id"', allow_overlap=allow_overlap)
 
 
 def read_doccano(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
                  progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """Every line of every ``.jsonl`` under ``paths``; all checked before returning."""
-    ids = UniqueIds()
-    docs = []
-    for place, obj, default_id in json_lines(paths, limits, progress):
-        doc = parse_doccano(obj, schema, default_id, place, allow_overlap=allow_overlap)
-        ids.add(doc.doc_id, place)
-        docs.append(doc)
-    return docs
+    return collect(json_lines(paths, limits, progress),
+                   lambda obj, default_id, place: parse_doccano(obj, schema, default_id, place,
+                                                                allow_overlap=allow_overlap))
 
 
 def to_doccano(doc: Document) -> dict:

@@ -29,10 +29,11 @@ import os
 from pathlib import Path
 from typing import Sequence
 
-from pipeline.formats._interchange import (MAIN, Place, UniqueIds, check_for_writing, document_id, finish_spans,
-                                           json_safe_meta, layer_spans, load_json, make_span, optional_string, require_text)
+from pipeline.formats._interchange import (MAIN, Place, check_for_writing, collect, document_id, file_items,
+                                           json_safe_meta, layer_spans, load_json, make_span, new_document,
+                                           require_text)
 from pipeline.formats._output import write_bytes
-from pipeline.formats._sources import Entry, Limits, PathLike, Progress, open_entries
+from pipeline.formats._sources import Entry, Limits, PathLike, Progress
 from pipeline.formats.conll import bio_tags
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
@@ -142,29 +143,13 @@ def from_row(row: dict, schema: LabelSchema, default_id: str, place: Place, *, a
         raise place.error('"spans" must be a list of {start, end, label}')
     spans = [make_span(schema, text, doc_id, place, f"span {k}", start=x.get("start"), end=x.get("end"),
                        label=x.get("label"), source=SOURCE) for k, x in enumerate(raw)]
-    return Document(doc_id=doc_id, text=text, spans=finish_spans(spans, place, allow_overlap=allow_overlap),
-                    meta=meta, patient_id=optional_string(row.get("patient_id"), place, '"patient_id"'),
-                    source_file=place.display)
+    return new_document(doc_id, text, spans, place, meta=meta, patient=row.get("patient_id"),
+                        patient_field='"patient_id"', allow_overlap=allow_overlap)
 
 
 def read_hf(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
             progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """Every row of every ``.parquet`` file under ``paths`` (a dataset folder, a file or a zip)."""
     limits = limits or Limits()
-    ids = UniqueIds()
-    docs: list[Document] = []
-    with open_entries(paths, (".parquet",), limits) as entries:
-        if not entries:
-            raise Place(str(paths)).error("no .parquet files found")
-        for n, e in enumerate(entries):
-            rows = _rows(e, limits)
-            if not rows:
-                raise Place(e.display).error("file holds no rows")
-            for k, row in enumerate(rows):
-                place = Place(e.display, None, f"row {k}")
-                doc = from_row(row, schema, f"{e.stem_id}-{k}", place, allow_overlap=allow_overlap)
-                ids.add(doc.doc_id, place)
-                docs.append(doc)
-            if progress:
-                progress(n + 1, len(entries))
-    return docs
+    return collect(file_items(paths, (".parquet",), limits, progress, lambda e: _rows(e, limits), "row"),
+                   lambda row, default_id, place: from_row(row, schema, default_id, place, allow_overlap=allow_overlap))

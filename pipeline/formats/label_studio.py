@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Collection, Sequence
 from xml.sax.saxutils import quoteattr
 
-from pipeline.formats._interchange import (MAIN, UNANNOTATED, Place, UniqueIds, check_for_writing, document_id,
-                                           finish_spans, is_annotated, json_safe_meta, layer_spans, load_json,
-                                           make_span, optional_string, require_text)
+from pipeline.formats._interchange import (MAIN, UNANNOTATED, Place, check_for_writing, collect, document_id,
+                                           file_items, is_annotated, json_safe_meta, layer_spans, load_json,
+                                           make_span, new_document, require_text)
 from pipeline.formats._output import write_file
-from pipeline.formats._sources import Entry, Limits, PathLike, Progress, decode_utf8, open_entries
+from pipeline.formats._sources import Entry, Limits, PathLike, Progress, decode_utf8
 from pipeline.layers import PRE, annotator_layer, annotator_name
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document, Span
@@ -135,12 +135,11 @@ def parse_task(task: object, schema: LabelSchema, default_id: str, place: Place,
     meta = data.get("meta") or {}
     if not isinstance(meta, dict):
         raise place.error('"data.meta" must be an object')
-    patient_id = optional_string(data.get("patient_id"), place, '"data.patient_id"')
     annotated, spans = _annotation_spans(task, schema, text, doc_id, place)
     spans += _prediction_spans(task, schema, text, doc_id, place)
     meta = {**meta, UNANNOTATED: True} if not annotated else dict(meta)
-    return Document(doc_id=doc_id, text=text, spans=finish_spans(spans, place, allow_overlap=allow_overlap),
-                    meta=meta, patient_id=patient_id, source_file=place.display)
+    return new_document(doc_id, text, spans, place, meta=meta, patient=data.get("patient_id"),
+                        patient_field='"data.patient_id"', allow_overlap=allow_overlap)
 
 
 def _tasks(e: Entry) -> list:
@@ -157,23 +156,15 @@ def _tasks(e: Entry) -> list:
 def read_label_studio(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
                       progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """Every task of every ``.json`` export under ``paths``; ids (``data.doc_id``, else
-    ``<file stem>-<task id>``) unique even ignoring letter case; all checked before returning."""
-    docs: list[Document] = []
-    ids = UniqueIds()
-    with open_entries(paths, (".json",), limits) as entries:
-        if not entries:
-            raise Place(str(paths)).error("no .json files found")
-        for n, e in enumerate(entries):
-            for i, task in enumerate(_tasks(e)):
-                place = Place(e.display, None, f"task {i}")
-                task_id = task.get("id") if isinstance(task, dict) else None
-                suffix = task_id if isinstance(task_id, int) and not isinstance(task_id, bool) else i
-                doc = parse_task(task, schema, f"{e.stem_id}-{suffix}", place, allow_overlap=allow_overlap)
-                ids.add(doc.doc_id, place)
-                docs.append(doc)
-            if progress:
-                progress(n + 1, len(entries))
-    return docs
+    ``<file stem>-<task id>``, else ``<file stem>-<task index>``) unique even ignoring letter
+    case; all checked before returning."""
+    def parse(task: object, default_id: str, place: Place) -> Document:
+        task_id = task.get("id") if isinstance(task, dict) else None
+        if isinstance(task_id, int) and not isinstance(task_id, bool):
+            default_id = f"{default_id.rsplit('-', 1)[0]}-{task_id}"
+        return parse_task(task, schema, default_id, place, allow_overlap=allow_overlap)
+
+    return collect(file_items(paths, (".json",), limits, progress, _tasks, "task"), parse)
 
 
 # --------------------------------------------------------------------------- writing

@@ -18,9 +18,9 @@ import os
 from pathlib import Path
 from typing import Collection, Sequence
 
-from pipeline.formats._interchange import (MAIN, UNANNOTATED, Place, UniqueIds, document_id, finish_spans,
-                                           is_annotated, json_lines, json_safe_meta, layer_spans, line_meta,
-                                           make_span, optional_string, require_text)
+from pipeline.formats._interchange import (MAIN, UNANNOTATED, Place, collect, document_id, is_annotated,
+                                           json_lines, json_safe_meta, layer_spans, line_meta, make_span,
+                                           new_document, require_text)
 from pipeline.formats._sources import Limits, PathLike, Progress
 from pipeline.formats.doccano import write_jsonl_records
 from pipeline.layers import PRE
@@ -52,21 +52,16 @@ def parse_prodigy(obj: dict, schema: LabelSchema, default_id: str, place: Place,
                                    label=x.get("label"), quoted=x.get("text"), source=SOURCE, layer=layer,
                                    score=x.get("score") if layer == PRE else None)
                          for k, x in enumerate(raw)]
-    return Document(doc_id=doc_id, text=text, spans=finish_spans(spans, place, allow_overlap=allow_overlap),
-                    meta=meta, patient_id=optional_string(obj.get("patient_id"), place, '"patient_id"'),
-                    source_file=place.display)
+    return new_document(doc_id, text, spans, place, meta=meta, patient=obj.get("patient_id"),
+                        patient_field='"patient_id"', allow_overlap=allow_overlap)
 
 
 def read_prodigy(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
                  progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """The accepted (and unanswered) examples of every ``.jsonl`` under ``paths``."""
-    ids = UniqueIds()
-    docs = []
-    for place, obj, default_id in json_lines(paths, limits, progress):
-        doc = parse_prodigy(obj, schema, default_id, place, allow_overlap=allow_overlap)
-        if doc is not None:
-            ids.add(doc.doc_id, place)
-            docs.append(doc)
+    docs = collect(json_lines(paths, limits, progress),
+                   lambda obj, default_id, place: parse_prodigy(obj, schema, default_id, place,
+                                                                allow_overlap=allow_overlap))
     if not docs:
         raise Place(str(paths)).error("no accepted or unanswered example to import")
     return docs

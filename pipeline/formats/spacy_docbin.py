@@ -28,10 +28,10 @@ import zlib
 from pathlib import Path
 from typing import Sequence
 
-from pipeline.formats._interchange import (MAIN, Place, UniqueIds, check_for_writing, document_id, finish_spans,
-                                           json_safe_meta, layer_spans, make_span, optional_string, require_text)
+from pipeline.formats._interchange import (MAIN, Place, check_for_writing, collect, document_id, file_items,
+                                           json_safe_meta, layer_spans, make_span, new_document, require_text)
 from pipeline.formats._output import write_bytes
-from pipeline.formats._sources import Entry, Limits, PathLike, Progress, open_entries
+from pipeline.formats._sources import Entry, Limits, PathLike, Progress
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document, Span
@@ -168,30 +168,15 @@ def from_spacy_doc(sdoc, schema: LabelSchema, default_id: str, place: Place, *, 
         spans += [make_span(schema, text, doc_id, place, f"suggestion {k}", start=s.start_char, end=s.end_char,
                             label=s.label_, source=SOURCE, layer=PRE, score=sc)
                   for k, (s, sc) in enumerate(zip(group, scores))]
-    return Document(doc_id=doc_id, text=text, spans=finish_spans(spans, place, allow_overlap=allow_overlap),
-                    meta=dict(meta), patient_id=optional_string(user.get("patient_id"), place, 'user_data "patient_id"'),
-                    source_file=place.display)
+    return new_document(doc_id, text, spans, place, meta=meta, patient=user.get("patient_id"),
+                        patient_field='user_data "patient_id"', allow_overlap=allow_overlap)
 
 
 def read_spacy(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
                progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """Every document of every ``.spacy`` file under ``paths``; all checked before returning."""
     limits = limits or Limits()
-    ids = UniqueIds()
-    docs: list[Document] = []
     vocab = _blank("xx").vocab
-    with open_entries(paths, (".spacy",), limits) as entries:
-        if not entries:
-            raise Place(str(paths)).error("no .spacy files found")
-        for n, e in enumerate(entries):
-            sdocs = _spacy_docs(e, limits, vocab)
-            if not sdocs:
-                raise Place(e.display).error("file holds no documents")
-            for k, sdoc in enumerate(sdocs):
-                place = Place(e.display, None, f"doc {k}")
-                doc = from_spacy_doc(sdoc, schema, f"{e.stem_id}-{k}", place, allow_overlap=allow_overlap)
-                ids.add(doc.doc_id, place)
-                docs.append(doc)
-            if progress:
-                progress(n + 1, len(entries))
-    return docs
+    return collect(file_items(paths, (".spacy",), limits, progress, lambda e: _spacy_docs(e, limits, vocab), "doc"),
+                   lambda sdoc, default_id, place: from_spacy_doc(sdoc, schema, default_id, place,
+                                                                  allow_overlap=allow_overlap))
