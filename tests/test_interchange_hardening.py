@@ -239,3 +239,17 @@ def test_binary_uploads_are_read_not_sniffed_as_text(db, tmp_path: Path) -> None
     with pytest.raises(LabelNotInSchemaError) as info:
         import_upload(db, pid, "more.spacy", _spacy_bytes(tmp_path, MARKER), "spacy", user="t")
     assert str(info.value).startswith("more.spacy: doc 0") and MARKER not in str(info.value)
+
+
+def test_offset_errors_name_the_task_too(db, tmp_path: Path) -> None:
+    bad = ls_task(annotations=[{"result": [dict(region(*NAME, "FECHAS"), value={"start": "x", "end": 3,
+                                                                                "labels": ["FECHAS"]})]}])
+    refused(db, tmp_path, "o.json", json.dumps([bad]).encode(), "label-studio",
+            match=r"task 0, annotation 0, result 0 start offset is not")
+
+
+def test_written_files_are_owner_only(tmp_path: Path) -> None:
+    doc = Document("a/b", TEXT, [Span("", *DATE, "DATE", "FECHAS")], meta={"split": "dev"})
+    for fmt in ("label-studio", "doccano", "prodigy", "spacy", "hf-dataset"):
+        for p in write_collection([doc], tmp_path / fmt, fmt):
+            assert p.stat().st_mode & 0o777 == 0o600 and p.parent.stat().st_mode & 0o777 == 0o700, (fmt, p.name)

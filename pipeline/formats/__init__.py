@@ -104,10 +104,11 @@ def read_collection_auto(path: PathLike | Sequence[PathLike], fmt: str, schema: 
 
 
 def write_collection(docs: Sequence[Document], out_dir: str | os.PathLike, fmt: str, **options) -> list[Path]:
-    """Write ``docs`` under ``out_dir`` in ``fmt`` (brat, xml, jsonl, text, conll); returns the files.
+    """Write ``docs`` under ``out_dir`` in ``fmt`` (one of :data:`WRITERS`); returns the files.
 
     Every document is checked before the first file is written. ``options`` go to the writer
-    (``root`` for xml, ``label`` for conll).
+    (``root`` for xml, ``label`` for conll, ``lang`` for spacy, ``labels`` for label-studio,
+    ``without_annotations`` for label-studio and prodigy).
     """
     if fmt not in WRITERS:
         raise FormatError(str(out_dir), f"unknown export format {fmt!r}; use one of {', '.join(WRITERS)}")

@@ -106,12 +106,12 @@ def make_span(schema: LabelSchema, text: str, doc_id: str, place: Place, what: s
 
     ``what`` names the span in messages (``annotation 0, result 2``); the label and the quoted
     text are never repeated, only the offsets and the schema's own names."""
-    s = parse_offset(start, f"{what} start", place.display, place.line)
-    e = parse_offset(end, f"{what} end", place.display, place.line)
+    named = f"{place.item}, {what}" if place.item else what
+    s = parse_offset(start, f"{named} start", place.display, place.line)
+    e = parse_offset(end, f"{named} end", place.display, place.line)
     if not isinstance(label, str) or not label:
         raise place.error(f"{what} needs a string label")
-    cat, typ = resolve_label(schema, label, place.display, place.line, field=f"{place.item + ', ' if place.item else ''}"
-                                                                             f"{what}'s label")
+    cat, typ = resolve_label(schema, label, place.display, place.line, field=f"{named}'s label")
     try:
         check_offsets(s, e, len(text), place.display, place.line)
     except FormatError:
