@@ -132,3 +132,23 @@ def test_deidentified_output_exposes_only_what_the_leak_check_scanned(fmt: str, 
     originals = {d.text[s.start:s.end] for d in docs for s in d.spans if len(d.text[s.start:s.end]) >= 8}
     assert not [x for x in originals if x in raw and x not in checked], "an original the leak check never saw"
     assert not any(d.doc_id in raw or "/secret/path" in raw or d.patient_id in raw for d in docs)
+
+
+def test_a_deidentified_run_exports_in_the_new_formats(ward: Path, tmp_path: Path, capsys) -> None:
+    """``export --run`` in a new format: the run's leak check passed, the files carry pseudonyms
+    and none of the input's names, ids or PHI the leak check did not see in the output."""
+    from cli import main
+
+    assert main(["deidentify-project", "--project", "ward", "--db", str(ward), "--no-risk"]) == 0
+    assert "leaks=0" in capsys.readouterr().out
+    docs = read_collection(BRAT, "brat", MEDDOCAN)
+    originals = {d.text[s.start:s.end] for d in docs for s in d.spans if len(d.text[s.start:s.end]) >= 8}
+    for fmt in ("label-studio", "doccano", "prodigy"):
+        out = tmp_path / f"run-{fmt}"
+        cli(["export", "--project", "ward", "--run", "1", "--format", fmt, "--out", str(out), "--db", str(ward)], capsys)
+        back = read_collection(out, fmt, MEDDOCAN)
+        assert len(back) == 16 and all(d.doc_id.startswith("doc-") for d in back)
+        raw = "".join(p.read_text(encoding="utf-8") for p in out.iterdir())
+        released = "\n".join(d.text for d in back)
+        assert not any(d.doc_id in raw for d in docs)
+        assert not [x for x in originals if x in raw and x not in released]
