@@ -64,6 +64,11 @@ def read_doccano(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, l
 
 
 def to_doccano(doc: Document) -> dict:
+    """One document as a doccano line (the exported layer's spans as ``label``).
+
+    >>> to_doccano(Document("n1", "Seen by Dr Wu.", [Span("n1", 11, 13, "NAME", "DOCTOR")]))["label"]
+    [[11, 13, 'DOCTOR']]
+    """
     rec: dict = {"text": doc.text, "label": [[s.start, s.end, s.label] for s in layer_spans(doc).get(MAIN, [])],
                  "doc_id": doc.doc_id}
     if doc.patient_id is not None:

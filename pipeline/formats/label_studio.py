@@ -189,7 +189,13 @@ def _model_version(spans: Sequence[Span]) -> str:
 
 def to_task(doc: Document, *, annotated: bool = True) -> dict:
     """The Label Studio task of one document (``annotated``: its exported layer is an
-    annotation even when it holds no span, a note a person found free of PHI)."""
+    annotation even when it holds no span, a note a person found free of PHI).
+
+    >>> t = to_task(Document("n1", "Seen by Dr Wu.", [Span("n1", 11, 13, "NAME", "DOCTOR"),
+    ...                                               Span("n1", 11, 13, "NAME", "DOCTOR", "model:v2", 0.9, "pre")]))
+    >>> [r["value"]["labels"] for r in t["annotations"][0]["result"]], t["predictions"][0]["model_version"]
+    ([['DOCTOR']], 'v2')
+    """
     data: dict = {"text": doc.text, "doc_id": doc.doc_id}
     if doc.patient_id is not None:
         data["patient_id"] = doc.patient_id

@@ -54,7 +54,13 @@ def _blank(lang: str):
 def words_and_spaces(tokens: Sequence[tuple[int, int, bool]], text: str, spans: Sequence[Span]
                      ) -> tuple[list[str], list[bool]]:
     """The tokenizer's ``(start, end, followed by a space)`` cut at every span boundary, as
-    ``Doc(words=..., spaces=...)`` takes them; joined they give ``text`` back."""
+    ``Doc(words=..., spaces=...)`` takes them; joined they give ``text`` back.
+
+    >>> words_and_spaces([(0, 11, False)], "28001Madrid", [Span("d", 5, 11, "LOCATION")])
+    (['28001', 'Madrid'], [False, False])
+    >>> words_and_spaces([(0, 3, True), (4, 6, False)], "Ana Ok", [Span("d", 0, 4, "NAME")])  # the space too
+    (['Ana', ' ', 'Ok'], [False, False, False])
+    """
     starts = {s.start for s in spans}
     ends = {s.end for s in spans}
     cuts = sorted(starts | ends)
