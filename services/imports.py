@@ -16,9 +16,9 @@ from typing import Any, Callable, Sequence
 from sqlite_utils import Database
 
 import store
-from pipeline.formats import UNANNOTATED, Limits
+from pipeline.formats import EMPTY_LAYERS, MARKS, SUGGESTION_FORMATS, UNANNOTATED, Limits
 from pipeline.formats.uploads import UploadLimits, read_local, read_upload, upload_name
-from pipeline.layers import GOLD
+from pipeline.layers import GOLD, is_annotator_layer
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document, dedupe
 from services import access
@@ -58,7 +58,7 @@ def store_documents(db: Database, project: store.Project | None, docs: Sequence[
     when ``project`` is None) and every document with its spans in ``layer`` (plain text has no
     spans and gets no layer rows). A failure writes nothing."""
     store_layer = None if fmt == "text" else layer
-    main_docs, other_layers, unannotated = split_layers(docs, store_layer)
+    main_docs, other_layers, unannotated = split_layers(docs, store_layer, marks=fmt in SUGGESTION_FORMATS)
     # a document nobody annotated (a Label Studio task without an annotation) gets no layer, not
     # an empty one; documents found free of PHI still get theirs
     empty_later = store_layer is not None and any(unannotated)
@@ -90,12 +90,16 @@ def store_documents(db: Database, project: store.Project | None, docs: Sequence[
                          other_layers=dict(sorted(by_layer.items())))
 
 
-def split_layers(docs: Sequence[Document], layer: str | None
+def split_layers(docs: Sequence[Document], layer: str | None, *, marks: bool = False
                  ) -> tuple[list[Document], list[dict[str, list]], list[bool]]:
     """Documents with only the spans of the import's layer; per document the spans of the
     other layers a format named (Label Studio's annotators and predictions: ``Span.layer``); and
-    per document whether its reader marked it unannotated (the mark is taken out of the
-    metadata). A span naming the import's own layer, or none, stays with the document."""
+    per document whether it is unannotated. A span naming the import's own layer, or none,
+    stays with the document.
+
+    ``marks``: the format's reader sets :data:`~pipeline.formats.MARKS` (Label Studio, Prodigy),
+    so they are obeyed: an unannotated document gets no layer, an annotator's layer listed as
+    empty is stored empty. They are taken out of the stored metadata whatever the format."""
     main: list[Document] = []
     others: list[dict[str, list]] = []
     unannotated: list[bool] = []
@@ -106,10 +110,14 @@ def split_layers(docs: Sequence[Document], layer: str | None
                 keep.append(s.with_(layer=""))
             else:
                 rest.setdefault(s.layer, []).append(s.with_(layer="", doc_id=""))
-        meta = {k: v for k, v in d.meta.items() if k != UNANNOTATED}
+        if marks:
+            for name in d.meta.get(EMPTY_LAYERS) or []:
+                if is_annotator_layer(str(name)) and name != layer:
+                    rest.setdefault(str(name), [])
+        meta = {k: v for k, v in d.meta.items() if k not in MARKS}
         main.append(Document(d.doc_id, d.text, dedupe(keep), meta, d.patient_id, d.source_file))
         others.append(rest)
-        unannotated.append(bool(d.meta.get(UNANNOTATED)) and not keep)
+        unannotated.append(marks and bool(d.meta.get(UNANNOTATED)) and not keep)
     return main, others, unannotated
 
 

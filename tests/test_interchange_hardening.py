@@ -88,11 +88,14 @@ def test_label_studio_export_is_stored_as_layers_in_one_import(db, tmp_path: Pat
     path.write_text(json.dumps([task]), encoding="utf-8")
     s = import_path(db, path, "label-studio", project_name="p", schema=MEDDOCAN, user="t")
     assert s.documents == 1 and s.spans == 2
-    # annotator 4 drew no span (a choice only): no layer; annotator 3's cancelled work is not read
+    # annotator 4 submitted no span (a choice only): an empty layer; annotator 3's cancelled work is not read
     assert s.other_layers == {"annotator:labelstudio-1": 2, "annotator:labelstudio-2": 1, "pre": 2}
     [doc_id] = s.doc_ids
     layers = store.layers_of(db, doc_id)
-    assert {"gold", "annotator:labelstudio-1", "annotator:labelstudio-2", "pre"} <= set(layers)
+    assert set(layers) == {"gold", "annotator:labelstudio-1", "annotator:labelstudio-2", "annotator:labelstudio-4",
+                           "pre"}
+    assert store.read_layer(db, doc_id, "annotator:labelstudio-4").spans == []
+    assert "_empty_layers" not in store.get_document(db, doc_id).meta
     assert "annotator:labelstudio-3" not in layers               # cancelled
     pre = store.read_layer(db, doc_id, "pre").spans
     assert sorted((s.start, s.score, s.source) for s in pre) == [(NAME[0], 0.97, "model:v9"), (DATE[0], 0.8, "model:v9")]
@@ -117,6 +120,17 @@ def test_label_studio_task_without_annotation_gets_no_gold_layer(db, tmp_path: P
     write_collection(docs, out, "label-studio")
     again = json.loads((out / "tasks.json").read_text(encoding="utf-8"))
     assert ["annotations" in t for t in again] == [False, True] and "_unannotated" not in json.dumps(again)
+
+
+def test_a_file_cannot_set_the_readers_marks(db, tmp_path: Path) -> None:
+    """``_unannotated``/``_empty_layers`` in a file's own metadata are dropped, not obeyed."""
+    task = ls_task(data={"text": TEXT, "meta": {"_unannotated": True, "_empty_layers": ["gold", "annotator:x"],
+                                                "ward": 7}})
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps([task]), encoding="utf-8")
+    [doc_id] = import_path(db, path, "label-studio", project_name="p", schema=MEDDOCAN, user="t").doc_ids
+    assert set(store.layers_of(db, doc_id)) == {"gold"} and len(store.read_layer(db, doc_id, "gold").spans) == 1
+    assert store.get_document(db, doc_id).meta == {"ward": 7}
 
 
 def test_label_studio_unknown_label_names_file_and_task(db, tmp_path: Path) -> None:

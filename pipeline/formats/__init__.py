@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from pipeline.errors import FormatError, LabelNotInSchemaError
-from pipeline.formats._interchange import UNANNOTATED
+from pipeline.formats._interchange import EMPTY_LAYERS, MARKS, UNANNOTATED
 from pipeline.formats._output import make_private_dirs
 from pipeline.formats._sources import Limits, PathLike, Progress
 from pipeline.formats.brat import read_brat, write_brat
@@ -117,7 +117,7 @@ def write_collection(docs: Sequence[Document], out_dir: str | os.PathLike, fmt: 
 
 
 __all__ = [
-    "Limits", "READERS", "WRITERS", "BINARY_FORMATS", "SUGGESTION_FORMATS", "UNANNOTATED", "read_collection", "read_collection_auto", "write_collection",
+    "Limits", "READERS", "WRITERS", "BINARY_FORMATS", "SUGGESTION_FORMATS", "UNANNOTATED", "EMPTY_LAYERS", "MARKS", "read_collection", "read_collection_auto", "write_collection",
     "read_brat", "write_brat", "read_i2b2_xml", "write_i2b2_xml", "read_jsonl", "write_jsonl",
     "read_text", "write_text", "write_conll", "read_conll", "tokens_with_offsets", "bio_tags",
 ]

@@ -37,6 +37,11 @@ MAIN = ""
 #: than an empty one that would say "a person found no PHI here". Writers read it the same way
 #: and never write it (:func:`json_safe_meta`).
 UNANNOTATED = "_unannotated"
+#: Metadata key listing the ``annotator:<name>`` layers of a document that hold no span (an
+#: annotator who submitted and found nothing): the import stores them empty, not absent.
+EMPTY_LAYERS = "_empty_layers"
+#: The marks a reader sets; a file's own metadata never carries them in (:func:`file_meta`).
+MARKS = (UNANNOTATED, EMPTY_LAYERS)
 
 
 @dataclass(frozen=True)
@@ -198,8 +203,8 @@ def check_for_writing(docs: Sequence[Document], out_dir: str) -> None:
 
 def json_safe_meta(meta: dict) -> dict:
     """The metadata a writer puts in a file: JSON values only (what the JSONL writer writes),
-    without the :data:`UNANNOTATED` mark."""
-    meta = {k: v for k, v in meta.items() if k != UNANNOTATED}
+    without the readers' :data:`MARKS`."""
+    meta = {k: v for k, v in meta.items() if k not in MARKS}
     return json.loads(json.dumps(meta, ensure_ascii=False, default=str)) if meta else {}
 
 
@@ -237,11 +242,14 @@ def json_lines(paths: PathLike | Sequence[PathLike], limits: Limits | None,
                 progress(n + 1, len(entries))
 
 
-def line_meta(obj: dict, place: Place) -> dict:
-    meta = obj.get("meta") or {}
-    if not isinstance(meta, dict):
-        raise place.error('"meta" must be an object')
-    return dict(meta)
+def file_meta(value: object, place: Place, field: str = '"meta"') -> dict:
+    """A document's metadata as the file gives it (an object, or nothing), without the keys the
+    readers use as :data:`MARKS`: a file cannot ask the import to skip or add a layer."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise place.error(f"{field} must be an object")
+    return {k: v for k, v in value.items() if k not in MARKS}
 
 
 #: ``(place, item, default id)`` for every item (task, line, row, doc) of every file read.

@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 from typing import Sequence
 
-from pipeline.formats._interchange import (MAIN, Place, check_for_writing, collect, document_id, json_lines,
-                                           json_safe_meta, layer_spans, line_meta, make_span, new_document,
+from pipeline.formats._interchange import (MAIN, Place, check_for_writing, collect, document_id, file_meta,
+                                           json_lines, json_safe_meta, layer_spans, make_span, new_document,
                                            require_text)
 from pipeline.formats._output import write_file
 from pipeline.formats._sources import Limits, PathLike, Progress
@@ -51,7 +51,7 @@ def parse_doccano(obj: dict, schema: LabelSchema, default_id: str, place: Place,
     doc_id = document_id(obj.get("doc_id"), default_id, place, '"doc_id"')
     spans: list[Span] = [make_span(schema, text, doc_id, place, f"span {k}", start=s, end=e, label=lab, source=SOURCE)
                          for k, (s, e, lab) in enumerate(_raw_spans(obj, place))]
-    return new_document(doc_id, text, spans, place, meta=line_meta(obj, place), patient=obj.get("patient_id"),
+    return new_document(doc_id, text, spans, place, meta=file_meta(obj.get("meta"), place), patient=obj.get("patient_id"),
                         patient_field='"patient_id"', allow_overlap=allow_overlap)
 
 

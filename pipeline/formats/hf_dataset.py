@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Sequence
 
 from pipeline.formats._interchange import (MAIN, Place, check_for_writing, collect, document_id, file_items,
-                                           json_safe_meta, layer_spans, load_json, make_span, new_document,
+                                           file_meta, json_safe_meta, layer_spans, load_json, make_span, new_document,
                                            require_text)
 from pipeline.formats._output import write_bytes
 from pipeline.formats._sources import Entry, Limits, PathLike, Progress
@@ -135,9 +135,7 @@ def from_row(row: dict, schema: LabelSchema, default_id: str, place: Place, *, a
     text = require_text(row.get("text"), place, '"text"')
     doc_id = document_id(row.get("id"), default_id, place, '"id"')
     raw_meta = row.get("meta")
-    meta = load_json(raw_meta, place) if raw_meta else {}
-    if not isinstance(meta, dict):
-        raise place.error('"meta" is not a JSON object')
+    meta = file_meta(load_json(raw_meta, place) if raw_meta else None, place)
     raw = row.get("spans") or []
     if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
         raise place.error('"spans" must be a list of {start, end, label}')

@@ -14,7 +14,9 @@ Layers, as the workbench names them (:mod:`pipeline.formats._interchange`):
 * a task with several: each annotator's regions go to ``annotator:labelstudio-<id>`` (the
   ``completed_by`` id; a name is never read), for adjudication on the Review page; the one
   marked ``ground_truth`` is also the import's layer (only that, when it names no annotator:
-  the workbench writes its gold so);
+  the workbench writes its gold so); an annotator who submitted no region gets an empty layer;
+* a task without an annotation gets no layer of the import's (nobody looked at it), unlike a
+  submitted annotation without regions (a note found free of PHI: an empty layer);
 * the last prediction's regions go to ``pre`` with their scores (``model:<model_version>``).
 
 Writing: the exported layer becomes one annotation (``ground_truth``), ``pre`` spans become a
@@ -32,9 +34,9 @@ from pathlib import Path
 from typing import Collection, Sequence
 from xml.sax.saxutils import quoteattr
 
-from pipeline.formats._interchange import (MAIN, UNANNOTATED, Place, check_for_writing, collect, document_id,
-                                           file_items, is_annotated, json_safe_meta, layer_spans, load_json,
-                                           make_span, new_document, require_text)
+from pipeline.formats._interchange import (EMPTY_LAYERS, MAIN, UNANNOTATED, Place, check_for_writing, collect,
+                                           document_id, file_items, file_meta, is_annotated, json_safe_meta,
+                                           layer_spans, load_json, make_span, new_document, require_text)
 from pipeline.formats._output import write_file
 from pipeline.formats._sources import Entry, Limits, PathLike, Progress, decode_utf8
 from pipeline.layers import PRE, annotator_layer, annotator_name
@@ -84,8 +86,9 @@ def _annotator(value: object, k: int) -> str:
 
 
 def _annotation_spans(task: dict, schema: LabelSchema, text: str, doc_id: str, place: Place
-                      ) -> tuple[bool, list[Span]]:
-    """Whether the task has an annotation for the import's layer, and the annotations' spans."""
+                      ) -> tuple[bool, set[str], list[Span]]:
+    """Whether the task has an annotation for the import's layer, the layers its annotations
+    go to, and their spans."""
     annotations = task.get("annotations", task.get("completions", [])) or []
     if not isinstance(annotations, list):
         raise place.error('"annotations" must be a list')
@@ -96,6 +99,7 @@ def _annotation_spans(task: dict, schema: LabelSchema, text: str, doc_id: str, p
     truth = [k for k, a in live if a.get("ground_truth") is True]
     main = live[0][0] if len(live) == 1 else (truth[0] if truth else None)
     spans: list[Span] = []
+    used: set[str] = set()
     for k, a in live:
         layers = [MAIN] if k == main else []
         if len(live) > 1 and (k != main or a.get("completed_by") is not None):
@@ -103,7 +107,8 @@ def _annotation_spans(task: dict, schema: LabelSchema, text: str, doc_id: str, p
         for layer in layers:
             spans += _regions(a.get("result", []), schema, text, doc_id, place, f"annotation {k}", layer=layer,
                               source=SOURCE)
-    return main is not None, spans
+        used.update(layers)
+    return main is not None, used, spans
 
 
 def _prediction_spans(task: dict, schema: LabelSchema, text: str, doc_id: str, place: Place) -> list[Span]:
@@ -132,12 +137,14 @@ def parse_task(task: object, schema: LabelSchema, default_id: str, place: Place,
         raise place.error('"data" must be an object holding "text"')
     text = require_text(data.get("text"), place, '"data.text"')
     doc_id = document_id(data.get("doc_id"), default_id, place, '"data.doc_id"')
-    meta = data.get("meta") or {}
-    if not isinstance(meta, dict):
-        raise place.error('"data.meta" must be an object')
-    annotated, spans = _annotation_spans(task, schema, text, doc_id, place)
+    meta = file_meta(data.get("meta"), place, '"data.meta"')
+    annotated, layers, spans = _annotation_spans(task, schema, text, doc_id, place)
     spans += _prediction_spans(task, schema, text, doc_id, place)
-    meta = {**meta, UNANNOTATED: True} if not annotated else dict(meta)
+    if not annotated:
+        meta[UNANNOTATED] = True
+    empty = sorted(layers - {MAIN} - {s.layer for s in spans})
+    if empty:
+        meta[EMPTY_LAYERS] = empty
     return new_document(doc_id, text, spans, place, meta=meta, patient=data.get("patient_id"),
                         patient_field='"data.patient_id"', allow_overlap=allow_overlap)
 

@@ -18,8 +18,8 @@ import os
 from pathlib import Path
 from typing import Collection, Sequence
 
-from pipeline.formats._interchange import (MAIN, UNANNOTATED, Place, collect, document_id, is_annotated,
-                                           json_lines, json_safe_meta, layer_spans, line_meta, make_span,
+from pipeline.formats._interchange import (MAIN, UNANNOTATED, Place, collect, document_id, file_meta,
+                                           is_annotated, json_lines, json_safe_meta, layer_spans, make_span,
                                            new_document, require_text)
 from pipeline.formats._sources import Limits, PathLike, Progress
 from pipeline.formats.doccano import write_jsonl_records
@@ -40,7 +40,7 @@ def parse_prodigy(obj: dict, schema: LabelSchema, default_id: str, place: Place,
     if answer in ("reject", "ignore"):
         return None
     text = require_text(obj.get("text"), place)
-    meta = line_meta(obj, place)
+    meta = file_meta(obj.get("meta"), place)
     doc_id = document_id(meta.pop("id", None), default_id, place, '"meta.id"')
     raw = obj.get("spans", []) or []
     if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Sequence
 
 from pipeline.formats._interchange import (MAIN, Place, check_for_writing, collect, document_id, file_items,
-                                           json_safe_meta, layer_spans, make_span, new_document, require_text)
+                                           file_meta, json_safe_meta, layer_spans, make_span, new_document, require_text)
 from pipeline.formats._output import write_bytes
 from pipeline.formats._sources import Entry, Limits, PathLike, Progress
 from pipeline.layers import PRE
@@ -160,9 +160,7 @@ def from_spacy_doc(sdoc, schema: LabelSchema, default_id: str, place: Place, *, 
     user = sdoc.user_data if isinstance(sdoc.user_data, dict) else {}
     text = require_text(sdoc.text, place, "the text")
     doc_id = document_id(user.get("id"), default_id, place, 'user_data "id"')
-    meta = user.get("meta") or {}
-    if not isinstance(meta, dict):
-        raise place.error('user_data "meta" must be a mapping')
+    meta = file_meta(user.get("meta"), place, 'user_data "meta"')
     main = list(sdoc.spans[PHI_KEY]) if PHI_KEY in sdoc.spans else list(sdoc.ents)
     spans = [make_span(schema, text, doc_id, place, f"span {k}", start=s.start_char, end=s.end_char, label=s.label_,
                        source=SOURCE) for k, s in enumerate(main)]
