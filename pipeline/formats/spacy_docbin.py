@@ -133,11 +133,17 @@ def inflate_checked(data: bytes, place: Place, limits: Limits) -> None:
     without holding more than the limit in memory."""
     bound = limits.max_total_bytes
     d = zlib.decompressobj()
+    size, rest = 0, data
     try:
-        size = len(d.decompress(data, bound + 1))
+        while rest:  # a megabyte at a time, counted and dropped: nothing large is held here
+            size += len(d.decompress(rest, 1 << 20))
+            rest = d.unconsumed_tail
+            if size > bound:
+                raise place.error(f"inflates to more than {bound} bytes: refused")
+        size += len(d.flush())
     except zlib.error:
         raise place.error("not a spaCy DocBin (not zlib-compressed data)") from None
-    if size > bound or d.unconsumed_tail:
+    if size > bound:
         raise place.error(f"inflates to more than {bound} bytes: refused")
     ratio = size / max(len(data), 1)
     if size > limits.ratio_check_above and ratio > limits.max_zip_ratio:
