@@ -201,6 +201,9 @@ def test_prodigy_only_accepted_examples_become_gold(db, tmp_path: Path) -> None:
             match='"answer" must be one of')
     refused(db, tmp_path, "r.jsonl", _lines({"text": TEXT, "spans": [span], "answer": "reject"}), "prodigy",
             match="no accepted")
+    twice = {"text": TEXT, "spans": [span], "answer": "accept", "_input_hash": -42}
+    refused(db, tmp_path, "s.jsonl", _lines(twice, {**twice, "spans": []}), "prodigy", line=2,
+            match=r"repeats the one at .*s.jsonl:1")
 
 
 # --------------------------------------------------------------------------- binary formats

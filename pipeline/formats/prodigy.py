@@ -5,8 +5,10 @@ default). Rejected and ignored examples are left out (Prodigy's own meaning: the
 wrong, or the example skipped). An example with no ``answer`` is unannotated input: imported,
 its spans as ``pre`` suggestions nobody decided. ``token_start``/``token_end`` are Prodigy's
 token indices and are not needed: the character offsets are the truth (a span's ``text``, when
-present, must match). The document id is ``meta.id``, else ``<file stem>-<line>``. Errors name
-the file, the line and the span, never a value read from the line.
+present, must match). The document id is ``meta.id``, else ``<file stem>-<_input_hash>``, else
+``<file stem>-<line>``: a text accepted twice (a binary ``ner.teach`` dataset, two sessions) is
+refused naming both lines rather than imported as two notes. Errors name the file, the line and
+the span, never a value read from the line.
 
 Writing: the exported layer as an accepted example; a document whose layer does not exist
 (``without_annotations``) goes out with its suggestions and no ``answer``, so Prodigy shows it
@@ -41,6 +43,9 @@ def parse_prodigy(obj: dict, schema: LabelSchema, default_id: str, place: Place,
         return None
     text = require_text(obj.get("text"), place)
     meta = file_meta(obj.get("meta"), place)
+    input_hash = obj.get("_input_hash")
+    if isinstance(input_hash, int) and not isinstance(input_hash, bool):
+        default_id = f"{default_id.rsplit('-', 1)[0]}-{input_hash}"  # one note, however often it was shown
     doc_id = document_id(meta.pop("id", None), default_id, place, '"meta.id"')
     raw = obj.get("spans", []) or []
     if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
