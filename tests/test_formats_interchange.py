@@ -149,3 +149,15 @@ def test_hf_dataset_has_features_tokens_and_bio_tags(tmp_path: Path, meddocan_do
         assert sum(t.startswith("B-") for t in tags) >= 1
         for sp in row["spans"]:
             assert names.index("B-" + sp["label"]) in row["ner_tags"]
+
+
+@pytest.mark.parametrize("fmt", NEW_FORMATS)
+def test_collection_writer_in_chunks_gives_the_whole_file(fmt: str, meddocan_docs: list[Document],
+                                                          tmp_path: Path) -> None:
+    from pipeline.formats.stream import CollectionWriter
+
+    with CollectionWriter(tmp_path / "chunks", fmt) as out:
+        for i in range(0, len(meddocan_docs), 5):
+            out.write(meddocan_docs[i:i + 5])
+    back = read_collection(tmp_path / "chunks", fmt, MEDDOCAN)
+    assert sorted(d.doc_id for d in back) == sorted(d.doc_id for d in meddocan_docs)
