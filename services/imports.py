@@ -16,11 +16,11 @@ from typing import Any, Callable, Sequence
 from sqlite_utils import Database
 
 import store
-from pipeline.formats import Limits
+from pipeline.formats import EMPTY_LAYERS, MARKS, SUGGESTION_FORMATS, UNANNOTATED, Limits
 from pipeline.formats.uploads import UploadLimits, read_local, read_upload, upload_name
-from pipeline.layers import GOLD
+from pipeline.layers import GOLD, is_annotator_layer
 from pipeline.schemas import LabelSchema
-from pipeline.spans import Document
+from pipeline.spans import Document, dedupe
 from services import access
 
 
@@ -37,6 +37,9 @@ class ImportSummary:
     spans_per_category: dict[str, int] = field(default_factory=dict)
     spans_per_type: dict[str, int] = field(default_factory=dict)
     created: bool = False
+    #: spans stored in layers other than ``layer``, by layer (a Label Studio export's
+    #: annotators and predictions)
+    other_layers: dict[str, int] = field(default_factory=dict)
 
     @property
     def documents(self) -> int:
@@ -55,6 +58,10 @@ def store_documents(db: Database, project: store.Project | None, docs: Sequence[
     when ``project`` is None) and every document with its spans in ``layer`` (plain text has no
     spans and gets no layer rows). A failure writes nothing."""
     store_layer = None if fmt == "text" else layer
+    main_docs, other_layers, unannotated = split_layers(docs, store_layer, marks=fmt in SUGGESTION_FORMATS)
+    # a document nobody annotated (a Label Studio task without an annotation) gets no layer, not
+    # an empty one; documents found free of PHI still get theirs
+    empty_later = store_layer is not None and any(unannotated)
     with store.transaction(db):
         created = project is None
         if created:
@@ -63,15 +70,55 @@ def store_documents(db: Database, project: store.Project | None, docs: Sequence[
             pid = store.create_project(db, new_project[0], new_project[1], user=user)
         else:
             pid = project.id
-        ids = store.add_documents(db, pid, list(docs), layer=store_layer, user=user,
-                                  empty_layers=store_layer is not None, allow_overlap=allow_overlap)
-    by_label = Counter((s.category, s.type or "-") for d in docs for s in d.spans)
+        ids = store.add_documents(db, pid, main_docs, layer=store_layer, user=user,
+                                  empty_layers=store_layer is not None and not empty_later, allow_overlap=allow_overlap)
+        for doc_id, d, skip in zip(ids, main_docs, unannotated):
+            if empty_later and not d.spans and not skip:
+                store.save_layer(db, doc_id, store_layer, [], expected_version=0, user=user, status="finished")
+        for doc_id, spans_by_layer in zip(ids, other_layers):
+            for name, spans in sorted(spans_by_layer.items()):
+                store.save_layer(db, doc_id, name, spans, expected_version=0, user=user, status="finished",
+                                 allow_overlap=allow_overlap)
+    by_label = Counter((s.category, s.type or "-") for d in main_docs for s in d.spans)
+    by_layer = Counter(name for layers in other_layers for name, spans in layers.items() for _ in spans)
     per_category: Counter = Counter()
     for (c, _t), n in by_label.items():
         per_category[c] += n
     return ImportSummary(project_id=pid, filename=filename, format=fmt, layer=store_layer, doc_ids=list(ids),
                          spans=sum(by_label.values()), spans_per_category=dict(sorted(per_category.items())),
-                         spans_per_type={f"{c}/{t}": n for (c, t), n in sorted(by_label.items())}, created=created)
+                         spans_per_type={f"{c}/{t}": n for (c, t), n in sorted(by_label.items())}, created=created,
+                         other_layers=dict(sorted(by_layer.items())))
+
+
+def split_layers(docs: Sequence[Document], layer: str | None, *, marks: bool = False
+                 ) -> tuple[list[Document], list[dict[str, list]], list[bool]]:
+    """Documents with only the spans of the import's layer; per document the spans of the
+    other layers a format named (Label Studio's annotators and predictions: ``Span.layer``); and
+    per document whether it is unannotated. A span naming the import's own layer, or none,
+    stays with the document.
+
+    ``marks``: the format's reader sets :data:`~pipeline.formats.MARKS` (Label Studio, Prodigy),
+    so they are obeyed: an unannotated document gets no layer, an annotator's layer listed as
+    empty is stored empty. They are taken out of the stored metadata whatever the format."""
+    main: list[Document] = []
+    others: list[dict[str, list]] = []
+    unannotated: list[bool] = []
+    for d in docs:
+        keep, rest = [], {}
+        for s in d.spans:
+            if not s.layer or s.layer == layer:
+                keep.append(s.with_(layer=""))
+            else:
+                rest.setdefault(s.layer, []).append(s.with_(layer="", doc_id=""))
+        if marks:
+            for name in d.meta.get(EMPTY_LAYERS) or []:
+                if is_annotator_layer(str(name)) and name != layer:
+                    rest.setdefault(str(name), [])
+        meta = {k: v for k, v in d.meta.items() if k not in MARKS}
+        main.append(Document(d.doc_id, d.text, dedupe(keep), meta, d.patient_id, d.source_file))
+        others.append(rest)
+        unannotated.append(marks and bool(d.meta.get(UNANNOTATED)) and not keep)
+    return main, others, unannotated
 
 
 def import_upload(db: Database, project_id: int, filename: str, data: bytes, fmt: str, *, user: Any,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import tempfile
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -26,8 +27,9 @@ import pytest
 
 import store
 from pipeline.errors import is_user_error
-from pipeline.formats import READERS, read_collection
+from pipeline.formats import READERS, read_collection, write_collection
 from pipeline.schemas import MEDDOCAN
+from pipeline.spans import Document, Span
 from pipeline.formats.uploads import UploadLimits, read_upload
 from services.imports import import_upload
 
@@ -136,7 +138,7 @@ def expected(text: str, spans: list[dict], fmt: str) -> list[tuple[int, int, str
         s, e = as_int(sp["start"]), as_int(sp["end"])
         if s is None or e is None or not (0 <= s < e <= len(text)) or sp["label"] not in VALID_LABELS:
             return None
-        if sp["wrong_text"] and fmt in ("brat", "xml"):
+        if sp["wrong_text"] and fmt in ("brat", "xml", "label-studio"):
             return None
         out.add((s, e, *VALID_LABELS[sp["label"]]))
     ordered = sorted(out)
@@ -176,7 +178,27 @@ def render(fmt: str, name: str, text: str, spans: list[dict]) -> tuple[str, byte
         body = (f"<?xml version='1.0' encoding='UTF-8'?>\n<MEDDOCAN><TEXT><![CDATA[{text}]]></TEXT>\n"
                 f"<TAGS>\n{tags}</TAGS></MEDDOCAN>\n")
         return f"{name}.xml", body.encode()
-    raise AssertionError(fmt)
+    return render_interchange(fmt, name, text, spans)
+
+
+def render_interchange(fmt: str, name: str, text: str, spans: list[dict]) -> tuple[str, bytes]:
+    """The annotation tools' formats (Label Studio quotes each span's text, as brat and XML do)."""
+    if fmt == "label-studio":
+        result = [{"type": "labels", "value": {"start": sp["start"], "end": sp["end"], "text": fragment(text, sp),
+                                               "labels": [sp["label"]]}} for sp in spans]
+        task = {"data": {"text": text, "doc_id": name}, "annotations": [{"completed_by": 1, "result": result}]}
+        return f"{name}.json", json.dumps([task], ensure_ascii=False).encode()
+    if fmt == "doccano":
+        rec = {"text": text, "doc_id": name, "label": [[sp["start"], sp["end"], sp["label"]] for sp in spans]}
+        return f"{name}.jsonl", (json.dumps(rec, ensure_ascii=False) + "\n").encode()
+    if fmt == "prodigy":
+        rec = {"text": text, "meta": {"id": name}, "answer": "accept",
+               "spans": [{"start": sp["start"], "end": sp["end"], "label": sp["label"]} for sp in spans]}
+        return f"{name}.jsonl", (json.dumps(rec, ensure_ascii=False) + "\n").encode()
+    docs = [Document(f"{name}-{i}", t, [Span("", 0, 3, "DATE", "FECHAS")]) for i, t in enumerate(TEXTS)]
+    with tempfile.TemporaryDirectory() as tmp:
+        [path] = write_collection(docs, tmp, fmt)   # spacy, hf-dataset: binary files from the writers
+        return f"{name}{path.suffix}", path.read_bytes()
 
 
 def _xml_label_ok(sp: dict) -> bool:
@@ -184,7 +206,7 @@ def _xml_label_ok(sp: dict) -> bool:
     return sp["label"] != ""
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "brat", "xml"])
+@pytest.mark.parametrize("fmt", ["jsonl", "brat", "xml", "label-studio", "doccano", "prodigy"])
 def test_random_span_sets_through_import_upload_into_sqlite(db, fmt, no_phi_output):
     rng = random.Random(f"spans-{fmt}")
     pid = store.create_project(db, f"fuzz-{fmt}", MEDDOCAN)
@@ -232,7 +254,19 @@ def _seeds(meddocan_sample: Path) -> dict[str, list[tuple[str, bytes]]]:
                  ("m.zip", make_zip(brat, zipfile.ZIP_BZIP2)), ("l.zip", make_zip(brat, zipfile.ZIP_LZMA))],
         "xml": [("a.xml", xml_file.read_bytes()), ("x.zip", make_zip({"a.xml": xml_file.read_bytes()}))],
         "jsonl": [("a.jsonl", jsonl), ("j.zip", make_zip({"a.jsonl": jsonl}))],
+        **{fmt: _interchange_seeds(fmt) for fmt in INTERCHANGE},
     }
+
+
+INTERCHANGE = ("label-studio", "doccano", "prodigy", "spacy", "hf-dataset")
+
+
+def _interchange_seeds(fmt: str) -> list[tuple[str, bytes]]:
+    span = [{"start": 0, "end": 3, "label": "FECHAS", "wrong_text": False}]
+    name, data = render_interchange(fmt, "s", TEXTS[0], span)
+    if fmt in ("doccano", "prodigy"):
+        data = b"".join(render_interchange(fmt, f"s{i}", TEXTS[i], span)[1] for i in range(3))
+    return [(name, data), ("z.zip", make_zip({name: data}))]
 
 
 def mutate(rng: random.Random, data: bytes) -> bytes:
@@ -280,7 +314,8 @@ def test_mutated_uploads_only_raise_documented_errors(db, meddocan_sample, fmt, 
             outcomes["ok"] += 1
             after = counts(db)
             assert after["documents"] == before["documents"] + summary.documents
-            assert after["spans"] == before["spans"] + summary.spans
+            # spans of other layers a format names (Prodigy's unanswered examples: suggestions) too
+            assert after["spans"] == before["spans"] + summary.spans + sum(summary.other_layers.values())
             docs = read_upload(filename, data, fmt, MEDDOCAN, SMALL)
             for d, doc_id in zip(docs, summary.doc_ids):  # what is accepted is consistent and stored
                 assert "\x00" not in d.text
@@ -310,7 +345,8 @@ def test_random_bytes_only_raise_documented_errors(fmt, no_phi_output):
 def test_readers_on_files_and_folders(tmp_path, fmt, no_phi_output):
     """The readers themselves (as the CLI calls them, on paths), fed mutated files in a folder."""
     rng = random.Random(f"files-{fmt}")
-    suffix = {"text": ".txt", "brat": ".txt", "xml": ".xml", "jsonl": ".jsonl"}[fmt]
+    suffix = {"text": ".txt", "brat": ".txt", "xml": ".xml", "jsonl": ".jsonl", "label-studio": ".json",
+              "doccano": ".jsonl", "prodigy": ".jsonl", "spacy": ".spacy", "hf-dataset": ".parquet"}[fmt]
     base = TEXTS[0].encode()
     for case in range(60):
         folder = tmp_path / f"c{case}"
@@ -322,6 +358,8 @@ def test_readers_on_files_and_folders(tmp_path, fmt, no_phi_output):
             (folder / f"d{suffix}").write_bytes(mutate(rng, render("xml", "d", TEXTS[0], [])[1]))
         elif fmt == "jsonl":
             (folder / f"d{suffix}").write_bytes(mutate(rng, render("jsonl", "d", TEXTS[0], [])[1]))
+        elif fmt in INTERCHANGE:
+            (folder / f"d{suffix}").write_bytes(mutate(rng, _interchange_seeds(fmt)[0][1]))
         else:
             (folder / f"d{suffix}").write_bytes(mutate(rng, base))
         try:

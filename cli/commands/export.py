@@ -18,7 +18,8 @@ from cli.console import CommandError, cli_user, require_project
 from pipeline.formats import WRITERS
 
 NAME = "export"
-HELP = "export a project's documents and one layer of spans as brat, i2b2 XML, JSONL, plain text or CoNLL"
+HELP = ("export a project's documents and one layer of spans as brat, i2b2 XML, JSONL, plain text, CoNLL, "
+        "Label Studio, doccano, Prodigy, spaCy DocBin or Hugging Face Parquet")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -30,6 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output folder (must be empty or absent unless --force)")
     p.add_argument("--db", default=None, help="database file (default: $WORKBENCH_DB or var/workbench.db)")
     p.add_argument("--split", default=None, help="only documents of this split")
+    p.add_argument("--predictions", default="pre", metavar="LAYER",
+                   help="label-studio, prodigy: also write this layer as the model's suggestions (default pre; "
+                        "'none' to leave them out)")
     p.add_argument("--label", default="type", choices=("type", "category"), help="CoNLL tag names (default type)")
     p.add_argument("--force", action="store_true", help="write into a folder that already holds files")
     p.add_argument("--user", default=None, help="name recorded in the audit log (default cli:<login>)")
@@ -50,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
         project = require_project(db, args.project)
         if args.run is not None:
             return _export_run(db, user, project, args, out)
-        s = export_layer(db, user, project, out, args.format, layer=args.layer, split=args.split, label=args.label)
+        predictions = None if args.predictions in ("", "none") else args.predictions
+        s = export_layer(db, user, project, out, args.format, layer=args.layer, split=args.split, label=args.label,
+                         predictions=predictions)
     summary = {"project": args.project, "format": args.format, "layer": s.layer, "documents": s.documents,
                "spans": s.spans, "files": s.files, "out": str(out)}
     if args.json:

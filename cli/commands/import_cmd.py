@@ -14,7 +14,8 @@ from pipeline.formats import READERS, Limits
 from pipeline.schemas import get_schema
 
 NAME = "import"
-HELP = "import documents (with their spans) from brat, i2b2 XML, JSONL or plain text into a project"
+HELP = ("import documents (with their spans) from brat, i2b2 XML, JSONL, plain text, Label Studio, doccano, "
+        "Prodigy, spaCy DocBin or Hugging Face Parquet into a project")
 
 DEFAULT_SCHEMA = "i2b2-2014"
 
@@ -68,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         "project": args.project, "project_id": s.project_id, "created": s.created, "schema": schema.name,
         "format": args.format, "layer": s.layer, "documents": s.documents, "spans": s.spans,
         "spans_per_category": s.spans_per_category, "spans_per_type": s.spans_per_type,
+        "other_layers": s.other_layers,
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -75,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"imported {summary['documents']} documents with {summary['spans']} spans into "
           f"{'new ' if s.created else ''}project {args.project!r} (id {s.project_id}, schema {schema.name}, "
           f"layer {summary['layer'] or '-'})")
+    if s.other_layers:
+        print("also stored: " + ", ".join(f"{n} spans in layer {layer}" for layer, n in s.other_layers.items()))
     if s.spans_per_type:
         rows = [[*label.split("/", 1), n] for label, n in s.spans_per_type.items()]
         print_table(["category", "type", "spans"], rows)

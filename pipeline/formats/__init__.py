@@ -1,4 +1,6 @@
-"""Import and export of documents and their spans: plain text, brat, i2b2 XML, JSONL, CoNLL.
+"""Import and export of documents and their spans: plain text, brat, i2b2 XML, JSONL, CoNLL, and
+the annotation tools' formats (Label Studio, doccano, Prodigy, spaCy ``DocBin``, Hugging Face
+``datasets`` Parquet).
 
 The CLI and the app call :func:`read_collection` and :func:`write_collection`; both dispatch
 through small registries (one reader signature, one writer signature), so a new format is one
@@ -12,12 +14,18 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from pipeline.errors import FormatError, LabelNotInSchemaError
+from pipeline.formats._interchange import EMPTY_LAYERS, MARKS, UNANNOTATED
 from pipeline.formats._output import make_private_dirs
 from pipeline.formats._sources import Limits, PathLike, Progress
 from pipeline.formats.brat import read_brat, write_brat
 from pipeline.formats.conll import bio_tags, read_conll, tokens_with_offsets, write_conll
+from pipeline.formats.doccano import read_doccano, write_doccano
+from pipeline.formats.hf_dataset import read_hf, write_hf
 from pipeline.formats.i2b2_xml import read_i2b2_xml, write_i2b2_xml
 from pipeline.formats.jsonl import read_jsonl, write_jsonl
+from pipeline.formats.label_studio import read_label_studio, write_label_studio
+from pipeline.formats.prodigy import read_prodigy, write_prodigy
+from pipeline.formats.spacy_docbin import read_spacy, write_spacy
 from pipeline.formats.text import read_text, write_text
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
@@ -30,6 +38,11 @@ READERS: dict[str, Reader] = {
     "xml": read_i2b2_xml,
     "jsonl": read_jsonl,
     "text": read_text,
+    "label-studio": read_label_studio,
+    "doccano": read_doccano,
+    "prodigy": read_prodigy,
+    "spacy": read_spacy,
+    "hf-dataset": read_hf,
 }
 WRITERS: dict[str, Writer] = {
     "brat": write_brat,
@@ -37,7 +50,17 @@ WRITERS: dict[str, Writer] = {
     "jsonl": write_jsonl,
     "text": write_text,
     "conll": write_conll,
+    "label-studio": write_label_studio,
+    "doccano": write_doccano,
+    "prodigy": write_prodigy,
+    "spacy": write_spacy,
+    "hf-dataset": write_hf,
 }
+#: Formats whose files are not UTF-8 text (an upload of one is not sniffed for NUL bytes).
+BINARY_FORMATS = frozenset({"spacy", "hf-dataset"})
+#: Writers that also carry the suggestions (``pre`` spans) beside the exported layer, and take
+#: ``without_annotations`` (ids of documents whose exported layer does not exist).
+SUGGESTION_FORMATS = frozenset({"label-studio", "prodigy"})
 
 
 def read_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSchema, *,
@@ -81,10 +104,11 @@ def read_collection_auto(path: PathLike | Sequence[PathLike], fmt: str, schema: 
 
 
 def write_collection(docs: Sequence[Document], out_dir: str | os.PathLike, fmt: str, **options) -> list[Path]:
-    """Write ``docs`` under ``out_dir`` in ``fmt`` (brat, xml, jsonl, text, conll); returns the files.
+    """Write ``docs`` under ``out_dir`` in ``fmt`` (one of :data:`WRITERS`); returns the files.
 
     Every document is checked before the first file is written. ``options`` go to the writer
-    (``root`` for xml, ``label`` for conll).
+    (``root`` for xml, ``label`` for conll, ``lang`` for spacy, ``labels`` for label-studio,
+    ``without_annotations`` for label-studio and prodigy).
     """
     if fmt not in WRITERS:
         raise FormatError(str(out_dir), f"unknown export format {fmt!r}; use one of {', '.join(WRITERS)}")
@@ -93,7 +117,7 @@ def write_collection(docs: Sequence[Document], out_dir: str | os.PathLike, fmt: 
 
 
 __all__ = [
-    "Limits", "READERS", "WRITERS", "read_collection", "read_collection_auto", "write_collection",
+    "Limits", "READERS", "WRITERS", "BINARY_FORMATS", "SUGGESTION_FORMATS", "UNANNOTATED", "EMPTY_LAYERS", "MARKS", "read_collection", "read_collection_auto", "write_collection",
     "read_brat", "write_brat", "read_i2b2_xml", "write_i2b2_xml", "read_jsonl", "write_jsonl",
     "read_text", "write_text", "write_conll", "read_conll", "tokens_with_offsets", "bio_tags",
 ]

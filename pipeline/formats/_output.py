@@ -120,9 +120,8 @@ def make_private_dirs(folder: str | os.PathLike) -> None:
         os.chmod(d, DIR_MODE)
 
 
-def write_file(path: Path, data: str) -> None:
-    """UTF-8, newlines untouched (offsets count ``\\r`` too); the file is 0600 whatever the umask,
-    and a symbolic link at ``path`` is refused rather than followed."""
+def _open_private(path: Path) -> int:
+    """A file descriptor for writing ``path``: 0600 whatever the umask, a symbolic link refused."""
     make_private_dirs(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
     try:
@@ -131,5 +130,17 @@ def write_file(path: Path, data: str) -> None:
     except BaseException:
         os.close(fd)
         raise
-    with open(fd, "w", encoding="utf-8", newline="") as f:
+    return fd
+
+
+def write_file(path: Path, data: str) -> None:
+    """UTF-8, newlines untouched (offsets count ``\\r`` too); the file is 0600 whatever the umask,
+    and a symbolic link at ``path`` is refused rather than followed."""
+    with open(_open_private(path), "w", encoding="utf-8", newline="") as f:
+        f.write(data)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """:func:`write_file` for a binary format (a spaCy ``DocBin``)."""
+    with open(_open_private(path), "wb") as f:
         f.write(data)

@@ -31,7 +31,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_DEPTH = 64
 
 
-def _check_values(obj: object, display: str, line: int) -> None:
+def check_values(obj: object, display: str, line: int | None) -> None:
     """Refuse what JSON can hold but a document cannot: unpaired surrogates and deep nesting.
 
     ``\\ud800`` escapes decode to unpaired surrogates, which are not text and cannot be stored
@@ -90,7 +90,7 @@ def parse_line(raw: str, schema: LabelSchema, default_id: str, display: str, lin
         raise FormatError(display, "not valid JSON here: a number has too many digits", line) from None
     if not isinstance(obj, dict):
         raise FormatError(display, "each line must be a JSON object", line)
-    _check_values(obj, display, line)
+    check_values(obj, display, line)
     text = obj.get("text")
     if not isinstance(text, str) or not text.strip():
         raise FormatError(display, 'missing or empty "text"', line)

@@ -6,7 +6,8 @@ checked before the first; a broken file is raised when its turn comes, after the
 it were handed out); JSONL and i2b2 XML are read whole and then handed out one by one.
 :class:`CollectionWriter` writes what it is given at once, refusing a document id that an earlier
 write already used, so a stream of chunks gives the files :func:`~pipeline.formats.write_collection`
-would give for the whole list.
+would give for the whole list (formats of one file for the whole collection, CoNLL and the
+annotation tools', are held and written at the end).
 """
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ from pipeline.formats._output import FILE_MODE, check_spans_fit, make_private_di
 from pipeline.formats._sources import Limits, PathLike
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
+
+#: Formats that write one file (or one dataset) for the whole collection from the whole list:
+#: written per chunk, each chunk would replace the one before, so they are held until the end.
+WHOLE_FILE_FORMATS = frozenset({"conll", "label-studio", "doccano", "prodigy", "spacy", "hf-dataset"})
 
 
 def iter_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSchema, *,
@@ -50,6 +55,7 @@ class CollectionWriter:
             raise FormatError(str(out_dir), f"unknown export format {fmt!r}; use one of {', '.join(WRITERS)}")
         self.out_dir, self.fmt, self.options = Path(out_dir), fmt, options
         self._seen: set[str] = set()
+        self._held: list[Document] = []
         self._file = None
         self._closed = False
         self.written = 0
@@ -83,6 +89,8 @@ class CollectionWriter:
             if self._file is None:
                 self._file = self._open_jsonl()
             self._file.write("".join(json.dumps(to_record(d), ensure_ascii=False) + "\n" for d in docs))
+        elif self.fmt in WHOLE_FILE_FORMATS:
+            self._held.extend(docs)   # one file for the collection: written whole at close
         elif docs:
             WRITERS[self.fmt](list(docs), self.out_dir, **self.options)
         self.written += len(docs)
@@ -92,6 +100,11 @@ class CollectionWriter:
         if self._closed:
             return
         self._closed = True
+        if self.fmt in WHOLE_FILE_FORMATS and not failed:
+            from pipeline.formats import WRITERS
+
+            WRITERS[self.fmt](self._held, self.out_dir, **self.options)
+            self._held = []
         if self.fmt == "jsonl" and self._file is None and not failed:
             make_private_dirs(self.out_dir)
             self._file = self._open_jsonl()          # an empty collection is an empty file, as write_jsonl

@@ -30,7 +30,7 @@ from typing import Sequence
 
 from pipeline.errors import FormatError
 from pipeline.formats._output import CONTROL_CHARACTERS
-from pipeline.formats import READERS, Limits, read_collection
+from pipeline.formats import BINARY_FORMATS, READERS, Limits, read_collection
 from pipeline.formats._common import safe_label
 from pipeline.formats._sources import decode_utf8
 from pipeline.schemas import LabelSchema
@@ -184,7 +184,8 @@ def read_upload(filename: str, data: bytes, fmt: str, schema: LabelSchema,
     else:
         if fmt == "brat":
             raise FormatError(name, "brat needs each .txt with its .ann: upload a .zip holding both")
-        _sniff_plain(name, data)
+        if fmt not in BINARY_FORMATS:  # a .spacy or .parquet file is binary by design; its reader checks it
+            _sniff_plain(name, data)
     with tempfile.TemporaryDirectory(prefix="wb-upload-") as tmp:
         path = Path(tmp) / name
         path.write_bytes(data)
