@@ -1,4 +1,5 @@
-"""Import and export of documents and their spans: plain text, brat, i2b2 XML, JSONL, CoNLL.
+"""Import and export of documents and their spans: plain text, brat, i2b2 XML, JSONL, CoNLL, and
+tables (CSV, TSV, Parquet: :mod:`pipeline.formats.table`).
 
 The CLI and the app call :func:`read_collection` and :func:`write_collection`; both dispatch
 through small registries (one reader signature, one writer signature), so a new format is one
@@ -18,6 +19,7 @@ from pipeline.formats.brat import read_brat, write_brat
 from pipeline.formats.conll import bio_tags, read_conll, tokens_with_offsets, write_conll
 from pipeline.formats.i2b2_xml import read_i2b2_xml, write_i2b2_xml
 from pipeline.formats.jsonl import read_jsonl, write_jsonl
+from pipeline.formats.table import TABLE_READERS, TABLE_WRITERS
 from pipeline.formats.text import read_text, write_text
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
@@ -30,6 +32,7 @@ READERS: dict[str, Reader] = {
     "xml": read_i2b2_xml,
     "jsonl": read_jsonl,
     "text": read_text,
+    **TABLE_READERS,
 }
 WRITERS: dict[str, Writer] = {
     "brat": write_brat,
@@ -37,6 +40,7 @@ WRITERS: dict[str, Writer] = {
     "jsonl": write_jsonl,
     "text": write_text,
     "conll": write_conll,
+    **TABLE_WRITERS,
 }
 
 
