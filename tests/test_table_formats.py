@@ -69,3 +69,15 @@ def test_errors_name_the_file_and_row_never_a_value(tmp_path):
     (tmp_path / "empty.csv").write_text("", encoding="utf-8")
     with pytest.raises(FormatError, match="empty"):
         read_collection(tmp_path / "empty.csv", "csv", SCHEMA)
+
+
+def test_a_parquet_upload_is_read_by_its_reader_not_refused_as_binary(tmp_path):
+    from pipeline.formats.uploads import read_upload
+
+    docs = generate_corpus(3, 9)
+    path = write_collection(docs, tmp_path, "parquet")[0]
+    back = read_upload("ward notes.parquet", path.read_bytes(), "parquet", SCHEMA)
+    assert [_key(d) for d in back] == [_key(d) for d in docs]
+    assert {d.source_file for d in back} == {"ward notes.parquet"}          # the user's name, no temp path
+    with pytest.raises(FormatError, match="not a table file"):
+        read_collection(tmp_path, "csv", SCHEMA)

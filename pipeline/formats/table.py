@@ -167,8 +167,8 @@ def read_table_documents(path: PathLike, schema: LabelSchema, *, fmt: str | None
                          progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """Every document of one table file; all or nothing (the importers' size limits)."""
     p = Path(path)
-    if not p.is_file():
-        raise FormatError(str(p), "no such file (a table is one .csv, .tsv or .parquet file)")
+    if not p.is_file() or p.suffix.lower() == ".zip":
+        raise FormatError(str(p), "not a table file (a table is one .csv, .tsv or .parquet file, not a folder or zip)")
     lim = limits or Limits()
     _size_limit(p, lim)
     docs = list(iter_table_documents(p, schema, fmt=fmt, columns=columns, limits=lim, allow_overlap=allow_overlap))

@@ -151,24 +151,35 @@ def _csv_chunks(path: Path, fmt: str, chunk_rows: int) -> Iterator[object]:
         raise _parser_error(path, e) from None
 
 
-def _parquet_file(path: Path):
+def _arrow_errors() -> tuple[type[BaseException], ...]:
+    """What pyarrow and pandas raise on a damaged Parquet file (its footer, schema, pandas metadata
+    or a row group): refused as the file's error, by type only."""
     import pyarrow as pa
+
+    return (pa.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError, NotImplementedError,
+            UnicodeDecodeError, OverflowError)
+
+
+def _parquet_file(path: Path):
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(path)
-    except (pa.ArrowException, OSError, ValueError) as e:
+        pf = pq.ParquetFile(path)
+        pf.schema_arrow, pf.metadata        # read now: a damaged footer fails here, not later
+        return pf
+    except _arrow_errors() as e:
         raise FormatError(str(path), f"not a readable Parquet file ({type(e).__name__})") from None
 
 
 def _parquet_chunks(path: Path, chunk_rows: int) -> Iterator[object]:
-    import pyarrow as pa
-
     pf = _parquet_file(path)
+    errors = _arrow_errors()        # evaluated now: a generator closed at exit must not import
     try:
         for batch in pf.iter_batches(batch_size=chunk_rows):
-            yield batch.to_pandas()
-    except (pa.ArrowException, OSError, ValueError) as e:
+            batch.validate(full=True)       # strings must be UTF-8: checked here, not when a cell is read
+            frame = batch.to_pandas()
+            yield frame
+    except errors as e:
         raise FormatError(str(path), f"a row group cannot be read ({type(e).__name__})") from None
 
 

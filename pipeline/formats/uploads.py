@@ -39,6 +39,9 @@ from pipeline.spans import Document
 MiB = 1024 * 1024
 MAX_NAME_BYTES = 150
 
+#: Formats whose files are binary (not UTF-8 text); their readers check them.
+BINARY_FORMATS = ("parquet",)
+
 #: Suffixes of archives inside an archive; refused rather than silently skipped.
 NESTED_ARCHIVE_SUFFIXES = (".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".7z", ".rar", ".jar", ".zst")
 
@@ -184,7 +187,8 @@ def read_upload(filename: str, data: bytes, fmt: str, schema: LabelSchema,
     else:
         if fmt == "brat":
             raise FormatError(name, "brat needs each .txt with its .ann: upload a .zip holding both")
-        _sniff_plain(name, data)
+        if fmt not in BINARY_FORMATS:         # Parquet is binary: its reader checks it instead
+            _sniff_plain(name, data)
     with tempfile.TemporaryDirectory(prefix="wb-upload-") as tmp:
         path = Path(tmp) / name
         path.write_bytes(data)
