@@ -108,3 +108,13 @@ def test_pip_install_makes_import_work_from_any_directory(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert cli.returncode == 0 and "--text-column" in cli.stdout
     assert (site / "pipeline/locales/en/surnames.txt").is_file() and (site / "store/common_passwords.txt").is_file()
+
+
+def test_read_and_write_through_the_registry_with_table_columns(tmp_path):
+    import pandas as pd
+
+    pd.DataFrame({"nid": ["a"], "pid": ["P1"], "body": ["Seen by Dr. Ann Wu."]}).to_csv(tmp_path / "t.csv", index=False)
+    docs = deidkit.read(tmp_path / "t.csv", "csv", columns=deidkit.TableColumns(text=("body",), id="nid", patient="pid"))
+    assert [(d.doc_id, d.patient_id) for d in docs] == [("a", "P1")]
+    files = deidkit.write(docs, tmp_path / "out", "jsonl")
+    assert [(d.doc_id, d.text) for d in deidkit.read(files[0], "jsonl")] == [(d.doc_id, d.text) for d in docs]
