@@ -11,7 +11,9 @@ size. Each size then runs in a process of its own (so its peak RSS is its own) t
 ``python -m pipeline deidentify-table`` runs (:func:`services.table_deid.deidentify_table`:
 rules and dictionaries of ``i2b2-2014``, chunks of 1000 rows, detection spread by
 ``BatchDetector``). Printed per size: rows, seconds, notes/s, the peak RSS of the process and of
-its largest detection worker (MiB). No document text is printed.
+its largest detection worker (MiB), this process's RSS after 10%, 50% and all of the rows (flat
+or growing), and the leak check's count (with the rows and locations of the first few). No
+document text is printed.
 """
 from __future__ import annotations
 
@@ -95,14 +97,32 @@ def run_one(path: Path, fmt: str, workers: int | None) -> dict:
     plan = ColumnPlan(text=("note",), id="note_id", patient="patient", dates=("seen",), keep=("ward",))
     out = path.with_name(f"out-{path.name}")
     job = TableJob(path, out, plan, builtin_profiles()["replace"], b"benchmark-key-0123456789", "en", fmt)
+    samples: list[tuple[int, float]] = []      # (rows done, RSS now in MiB): flat or growing?
+
+    def progress(done: int, _total) -> None:
+        samples.append((done, _rss_now_mib()))
+
     t0 = time.perf_counter()
-    s = deidentify_table(job, det, workers=workers)
+    s = deidentify_table(job, det, workers=workers, progress=progress)
     dt = time.perf_counter() - t0
     out.unlink()
+    marks = [samples[max(0, round(len(samples) * f) - 1)] for f in (0.1, 0.5, 1.0)] if samples else []
     return {"rows": s.rows, "seconds": round(dt, 1), "notes_per_s": round(s.rows / dt, 1),
             "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "worker_peak_rss_mib": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
-            "leaks": s.leaks, "workers": workers or "cores"}
+            "rss_at": " / ".join(f"{round(m)}@{n // 1000}k" for n, m in marks),
+            "leaks": s.leaks, "leak_where": [{k: d[k] for k in ("row", "location", "category", "kind")}
+                                             for d in s.leak_details[:5]],
+            "workers": workers or "cores"}
+
+
+def _rss_now_mib() -> float:
+    """This process's resident memory now (Linux ``/proc``), in MiB."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+    except OSError:
+        return float("nan")
 
 
 def main() -> int:
@@ -126,8 +146,8 @@ def main() -> int:
         t0 = time.perf_counter()
         generate(big, sizes[-1], args.note_chars, args.format)
         print(f"generated {sizes[-1]} rows in {time.perf_counter() - t0:.0f} s ({big.stat().st_size / 2**20:.1f} MiB)")
-    print("| rows | seconds | notes/s | peak RSS (MiB) | worker peak RSS (MiB) | leaks |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print("| rows | seconds | notes/s | peak RSS (MiB) | worker peak RSS (MiB) | RSS at 10% / 50% / 100% | leaks |")
+    print("|---:|---:|---:|---:|---:|---|---:|")
     for n in sizes:
         path = big if n == sizes[-1] else root / f"notes-{n}.{args.format}"
         if not path.exists():
@@ -137,7 +157,9 @@ def main() -> int:
             cmd += ["--workers", str(args.workers)]
         r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
         print(f"| {r['rows']} | {r['seconds']} | {r['notes_per_s']} | {r['peak_rss_mib']} | "
-              f"{r['worker_peak_rss_mib']} | {r['leaks']} |", flush=True)
+              f"{r['worker_peak_rss_mib']} | {r['rss_at']} | {r['leaks']} |", flush=True)
+        if r["leak_where"]:
+            print(f"  leaks (row, location, category, kind; no text): {r['leak_where']}", flush=True)
     return 0
 
 
