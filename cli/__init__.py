@@ -13,14 +13,14 @@ import sys
 
 from cli.commands import (audit, backup, deid_project, deidentify, demo, detect, detect_llm, evaluate, export,
                           export_model, import_cmd, init_project, preannotate, restore, risk, risk_project, run_job,
-                          stats, train, train_infill, train_project, train_starter, users)
+                          stats, table_deid, train, train_infill, train_project, train_starter, users)
 from pipeline.errors import is_user_error, one_line
 from services.runtime import go_offline
 
 #: Every subcommand, in the order ``--help`` lists them (by name).
 COMMANDS = (audit, backup, deid_project, deidentify, demo, detect, detect_llm, evaluate, export, export_model,
-            import_cmd, init_project, preannotate, restore, risk, risk_project, run_job, stats, train, train_infill,
-            train_project, train_starter, users)
+            import_cmd, init_project, preannotate, restore, risk, risk_project, run_job, stats, table_deid, train,
+            train_infill, train_project, train_starter, users)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -17,6 +17,8 @@ from sqlite_utils import Database
 
 import store
 from pipeline.formats import EMPTY_LAYERS, MARKS, SUGGESTION_FORMATS, UNANNOTATED, Limits
+from pipeline.formats.table import TableColumns, read_table_documents
+from pipeline.formats.table_io import TABLE_FORMATS
 from pipeline.formats.uploads import UploadLimits, read_local, read_upload, upload_name
 from pipeline.layers import GOLD, is_annotator_layer
 from pipeline.schemas import LabelSchema
@@ -57,7 +59,8 @@ def store_documents(db: Database, project: store.Project | None, docs: Sequence[
     """Store checked documents in one transaction: the project (``new_project`` = name and schema
     when ``project`` is None) and every document with its spans in ``layer`` (plain text has no
     spans and gets no layer rows). A failure writes nothing."""
-    store_layer = None if fmt == "text" else layer
+    spanless = fmt == "text" or (fmt in TABLE_FORMATS and not any(d.spans for d in docs))  # a table without spans
+    store_layer = None if spanless else layer
     main_docs, other_layers, unannotated = split_layers(docs, store_layer, marks=fmt in SUGGESTION_FORMATS)
     # a document nobody annotated (a Label Studio task without an annotation) gets no layer, not
     # an empty one; documents found free of PHI still get theirs
@@ -142,12 +145,19 @@ def import_upload(db: Database, project_id: int, filename: str, data: bytes, fmt
 
 def import_path(db: Database, path: str | os.PathLike, fmt: str, *, project_name: str, schema: LabelSchema,
                 user: str | None, layer: str | None = GOLD, split: str | None = None, allow_overlap: bool = False,
-                limits: Limits | None = None, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+                limits: Limits | None = None, progress: Callable[[int, int], None] | None = None,
+                columns: TableColumns | None = None) -> ImportSummary:
     """Read a file, folder or zip on disk and store it into ``project_name`` (created with
-    ``schema`` when missing; an existing project keeps its own schema). All or nothing."""
+    ``schema`` when missing; an existing project keeps its own schema). All or nothing.
+    ``columns``: which columns of a table (csv, tsv, parquet) hold the text, id, patient and
+    metadata (:class:`pipeline.formats.table.TableColumns`; default: ``text``, ``id``, ``patient_id``)."""
     project = store.get_project_by_name(db, project_name)
-    docs = read_local(path, fmt, project.schema if project else schema, limits=limits, progress=progress,
-                      allow_overlap=allow_overlap)
+    use = project.schema if project else schema
+    if columns is not None and fmt in TABLE_FORMATS:
+        docs = read_table_documents(path, use, fmt=fmt, columns=columns, limits=limits, progress=progress,
+                                    allow_overlap=allow_overlap)
+    else:
+        docs = read_local(path, fmt, use, limits=limits, progress=progress, allow_overlap=allow_overlap)
     if split:
         for d in docs:
             d.meta["split"] = split

@@ -255,6 +255,7 @@ def _seeds(meddocan_sample: Path) -> dict[str, list[tuple[str, bytes]]]:
         "xml": [("a.xml", xml_file.read_bytes()), ("x.zip", make_zip({"a.xml": xml_file.read_bytes()}))],
         "jsonl": [("a.jsonl", jsonl), ("j.zip", make_zip({"a.jsonl": jsonl}))],
         **{fmt: _interchange_seeds(fmt) for fmt in INTERCHANGE},
+        **{fmt: [(f"a.{fmt}", table_seed(fmt))] for fmt in ("csv", "tsv", "parquet")},
     }
 
 
@@ -267,6 +268,21 @@ def _interchange_seeds(fmt: str) -> list[tuple[str, bytes]]:
     if fmt in ("doccano", "prodigy"):
         data = b"".join(render_interchange(fmt, f"s{i}", TEXTS[i], span)[1] for i in range(3))
     return [(name, data), ("z.zip", make_zip({name: data}))]
+
+
+def table_seed(fmt: str) -> bytes:
+    """A small table (id, patient, text, spans) in ``fmt``, as bytes."""
+    import pandas as pd
+
+    spans = json.dumps([{"start": 0, "end": 3, "label": "FECHAS"}])
+    frame = pd.DataFrame({"id": ["t0", "t1", "t2"], "patient_id": ["p1", "p1", "p2"], "text": TEXTS,
+                          "spans": [spans] * 3, "ward": ["7", "8", "9"]})
+    buf = io.BytesIO()
+    if fmt == "parquet":
+        frame.to_parquet(buf, index=False)
+    else:
+        frame.to_csv(buf, sep="\t" if fmt == "tsv" else ",", index=False)
+    return buf.getvalue()
 
 
 def mutate(rng: random.Random, data: bytes) -> bytes:
@@ -346,7 +362,8 @@ def test_readers_on_files_and_folders(tmp_path, fmt, no_phi_output):
     """The readers themselves (as the CLI calls them, on paths), fed mutated files in a folder."""
     rng = random.Random(f"files-{fmt}")
     suffix = {"text": ".txt", "brat": ".txt", "xml": ".xml", "jsonl": ".jsonl", "label-studio": ".json",
-              "doccano": ".jsonl", "prodigy": ".jsonl", "spacy": ".spacy", "hf-dataset": ".parquet"}[fmt]
+              "doccano": ".jsonl", "prodigy": ".jsonl", "spacy": ".spacy", "hf-dataset": ".parquet",
+              "csv": ".csv", "tsv": ".tsv", "parquet": ".parquet"}[fmt]
     base = TEXTS[0].encode()
     for case in range(60):
         folder = tmp_path / f"c{case}"
@@ -360,6 +377,9 @@ def test_readers_on_files_and_folders(tmp_path, fmt, no_phi_output):
             (folder / f"d{suffix}").write_bytes(mutate(rng, render("jsonl", "d", TEXTS[0], [])[1]))
         elif fmt in INTERCHANGE:
             (folder / f"d{suffix}").write_bytes(mutate(rng, _interchange_seeds(fmt)[0][1]))
+        elif fmt in ("csv", "tsv", "parquet"):      # a table is one file, not a folder
+            (folder / f"d{suffix}").write_bytes(mutate(rng, table_seed(fmt)))
+            folder = folder / f"d{suffix}"
         else:
             (folder / f"d{suffix}").write_bytes(mutate(rng, base))
         try:

@@ -34,14 +34,15 @@ ROOT = Path(__file__).resolve().parents[1]
 #: every top-level package (or module) of the app and the layer it sits in: the table in
 #: ``docs/architecture.md`` ("ui" is pages/, dashboard/, streamlit_app.py and workbench_app.py together)
 LAYER = {"pipeline": "pipeline", "models": "models", "store": "store", "services": "services",
-         "dashboard": "ui", "pages": "ui", "streamlit_app": "ui", "workbench_app": "ui", "cli": "cli"}
+         "dashboard": "ui", "pages": "ui", "streamlit_app": "ui", "workbench_app": "ui", "cli": "cli",
+         "deidkit": "api"}
 #: outside the floor plan: they may import any of the code, and no module of the app imports them
 HARNESSES = {"tests": "pytest's tests and their helpers",
              "benchmarks": "measuring scripts, each a process of its own"}
 #: top-level folders that hold no code of ours whatever they contain (.gitignore'd data, run
 #: and test output folders); hidden folders, ``__pycache__`` and virtual environments
 #: (recognised by their ``pyvenv.cfg``) are skipped as well
-NOT_CODE = {"data", "var", "test-artifacts"}
+NOT_CODE = {"data", "var", "test-artifacts", "build"}   # build/: what `pip install .` leaves
 
 #: ``pipeline.deid.secret``: the installation key file, from which the store derives the audit chain's key
 STORE_MAY_USE = {"pipeline.spans", "pipeline.schemas", "pipeline.errors", "pipeline.durable", "pipeline.layers",
@@ -215,6 +216,8 @@ def allowed(src: str, dst: str) -> bool:
         return _within(dst, "dashboard", "services", "pipeline")
     if _within(src, "cli"):
         return _within(dst, "cli", "services", "pipeline", "models")
+    if _within(src, "deidkit"):                         # the Python API: beside cli/, over the same layers
+        return _within(dst, "deidkit", "services", "pipeline", "models")
     return False
 
 
@@ -296,6 +299,8 @@ def test_the_rules_themselves_catch_what_they_forbid():
     assert allowed("models.crf", "pipeline.detection.rules")
     assert allowed("pages.train", "services.training") and allowed("cli.commands.stats", "services.projects")
     assert allowed("pipeline.__main__", "cli")
+    assert allowed("deidkit.model", "services.table_deid") and not allowed("deidkit.model", "store")
+    assert not allowed("services.imports", "deidkit")
 
 
 def test_the_graph_sees_function_level_imports():

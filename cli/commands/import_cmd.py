@@ -14,8 +14,8 @@ from pipeline.formats import READERS, Limits
 from pipeline.schemas import get_schema
 
 NAME = "import"
-HELP = ("import documents (with their spans) from brat, i2b2 XML, JSONL, plain text, Label Studio, doccano, "
-        "Prodigy, spaCy DocBin or Hugging Face Parquet into a project")
+HELP = ("import documents (with their spans) from brat, i2b2 XML, JSONL, plain text, a table (CSV, TSV, "
+        "Parquet), Label Studio, doccano, Prodigy, spaCy DocBin or Hugging Face Parquet into a project")
 
 DEFAULT_SCHEMA = "i2b2-2014"
 
@@ -34,6 +34,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-file-mb", type=float, default=20.0, help="refuse files larger than this (default 20)")
     p.add_argument("--user", default=None, help="name recorded in the audit log (default cli:<login>)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    t = p.add_argument_group("tables (csv, tsv, parquet): one document per row and text column")
+    t.add_argument("--text-column", action="append", metavar="COL", help="column of notes (default text; repeat)")
+    t.add_argument("--id-column", metavar="COL", help="document name (default id, else row-<n>)")
+    t.add_argument("--patient-column", metavar="COL", help="patient id (default patient_id)")
+    t.add_argument("--keep-column", action="append", metavar="COL",
+                   help="metadata column to keep (repeat; default: every other column)")
+    t.add_argument("--drop-column", action="append", default=[], metavar="COL", help="column to leave out (repeat)")
+
+
+def _table_columns(args):
+    """The ``--*-column`` options as :class:`TableColumns` (None when none was given)."""
+    from pipeline.formats.table import TableColumns
+    from pipeline.formats.table_io import TABLE_FORMATS
+
+    given = [args.text_column, args.id_column, args.patient_column, args.keep_column, args.drop_column]
+    if not any(given):
+        return None
+    if args.format not in TABLE_FORMATS:
+        raise CommandError(f"the --*-column options are for tables ({', '.join(TABLE_FORMATS)}), not {args.format}")
+    return TableColumns(text=tuple(args.text_column or ("text",)), id=args.id_column, patient=args.patient_column,
+                        keep=tuple(args.keep_column) if args.keep_column else None, drop=tuple(args.drop_column))
 
 
 def _schema_for(db, args):
@@ -56,13 +77,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.project:
         args.project = path.stem if path.suffix.lower() == ".zip" or path.is_file() else path.name
     user = cli_user(args.user)
+    columns = _table_columns(args)
     with open_db(args.db) as db:
         _project, schema = _schema_for(db, args)
         progress, close = tqdm_progress("reading")
         try:  # the app's upload checks too: no archive inside the archive, no binary data in a text
             s = import_path(db, path, args.format, project_name=args.project, schema=schema, user=user,
                             layer=args.layer, split=args.split, allow_overlap=args.allow_overlap, progress=progress,
-                            limits=Limits(max_file_bytes=int(args.max_file_mb * 1_000_000)))
+                            limits=Limits(max_file_bytes=int(args.max_file_mb * 1_000_000)), columns=columns)
         finally:
             close()
     summary = {

@@ -1,6 +1,6 @@
 """Import and export of documents and their spans: plain text, brat, i2b2 XML, JSONL, CoNLL, and
 the annotation tools' formats (Label Studio, doccano, Prodigy, spaCy ``DocBin``, Hugging Face
-``datasets`` Parquet).
+``datasets`` Parquet) and tables (CSV, TSV, Parquet: :mod:`pipeline.formats.table`).
 
 The CLI and the app call :func:`read_collection` and :func:`write_collection`; both dispatch
 through small registries (one reader signature, one writer signature), so a new format is one
@@ -26,6 +26,7 @@ from pipeline.formats.jsonl import read_jsonl, write_jsonl
 from pipeline.formats.label_studio import read_label_studio, write_label_studio
 from pipeline.formats.prodigy import read_prodigy, write_prodigy
 from pipeline.formats.spacy_docbin import read_spacy, write_spacy
+from pipeline.formats.table import TABLE_READERS, TABLE_WRITERS
 from pipeline.formats.text import read_text, write_text
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
@@ -43,6 +44,7 @@ READERS: dict[str, Reader] = {
     "prodigy": read_prodigy,
     "spacy": read_spacy,
     "hf-dataset": read_hf,
+    **TABLE_READERS,
 }
 WRITERS: dict[str, Writer] = {
     "brat": write_brat,
@@ -55,9 +57,10 @@ WRITERS: dict[str, Writer] = {
     "prodigy": write_prodigy,
     "spacy": write_spacy,
     "hf-dataset": write_hf,
+    **TABLE_WRITERS,
 }
 #: Formats whose files are not UTF-8 text (an upload of one is not sniffed for NUL bytes).
-BINARY_FORMATS = frozenset({"spacy", "hf-dataset"})
+BINARY_FORMATS = frozenset({"spacy", "hf-dataset", "parquet"})
 #: Writers that also carry the suggestions (``pre`` spans) beside the exported layer, and take
 #: ``without_annotations`` (ids of documents whose exported layer does not exist).
 SUGGESTION_FORMATS = frozenset({"label-studio", "prodigy"})
