@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -97,6 +98,10 @@ def test_label_studio_export_carries_the_model_suggestions(ward: Path, tmp_path:
 def test_readme_label_studio_round_trip(tmp_path: Path) -> None:
     shutil.copytree(BRAT, tmp_path / "tests" / "fixtures" / "meddocan" / "brat")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- test: label-studio -->\s*```bash\n(.*?)```", text, re.S)
+    assert block is not None, "README.md lost its Label Studio round trip"
+    assert block.group(1) == README_LABEL_STUDIO, "README.md's Label Studio lines differ from the tested ones"
     for line in README_LABEL_STUDIO.splitlines():
         line = line.split("#", 1)[0].strip()
         if line.startswith("export "):

@@ -1,7 +1,7 @@
 """The README's table snippets run as tests: the CSV de-identification command and the notebook
 session. Each is read from README.md after its marker (``<!-- test: table-cli -->``,
-``<!-- test: notebook -->``, the next fenced block); until the README carries them, the copies
-below (the text proposed for it) are run instead, so the commands shown are the commands tested."""
+``<!-- test: notebook -->``, the next fenced block) and must equal the copies below, so the
+commands shown are the commands tested."""
 from __future__ import annotations
 
 import doctest
@@ -40,10 +40,12 @@ NOTEBOOK = """\
 
 
 def snippet(marker: str, fallback: str) -> str:
-    """The fenced block after ``<!-- test: marker -->`` in README.md, else ``fallback``."""
+    """The fenced block after ``<!-- test: marker -->`` in README.md (it must equal ``fallback``)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     m = re.search(rf"<!-- test: {re.escape(marker)} -->\s*```[a-z]*\n(.*?)```", text, re.S)
-    return m.group(1) if m else fallback
+    assert m is not None, f"README.md lost its {marker} example"
+    assert m.group(1) == fallback, f"README.md's {marker} example differs from the tested copy"
+    return m.group(1)
 
 
 def _notes_csv(where: Path) -> None:
