@@ -150,3 +150,18 @@ def test_streamed_reading_gives_what_read_collection_gives(docs):
 
     src = REPO / "tests" / "fixtures" / "meddocan" / "brat"
     assert list(iter_collection(src, "brat", MEDDOCAN)) == docs
+
+
+@pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="needs fork")
+def test_spread_map_runs_tasks_on_workers_in_order():
+    import os
+
+    from pipeline.detection.parallel import spread_map
+
+    here = os.getpid()
+    tasks = [[k * 10 + i for i in range(6)] for k in range(12)]
+    got = list(spread_map(lambda x: (x * x, os.getpid()), tasks, workers=2))     # a closure: inherited, not pickled
+    assert [[v for v, _ in t] for t in got] == [[x * x for x in t] for t in tasks]
+    assert {pid for t in got for _, pid in t} - {here} and here not in {pid for t in got for _, pid in t}
+    assert [v for t in spread_map(lambda x: -x, tasks[:2], workers=2) for v in t] == [-x for t in tasks[:2] for x in t]
+    assert not mp.active_children()

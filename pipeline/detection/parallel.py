@@ -34,7 +34,7 @@ import itertools
 import multiprocessing as mp
 import os
 from collections import deque
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from pipeline.spans import Document, Span
 
@@ -73,12 +73,22 @@ def planned_workers(detector, workers: int | None = None) -> int:
     return max(1, workers or usable_cores())
 
 
+def fork_possible() -> bool:
+    """Whether this process may fork workers at all (the ``fork`` start method, not a worker)."""
+    return not _WORKER and "fork" in mp.get_all_start_methods()
+
+
 def _init_worker(key: int) -> None:
     _WORKER.update(_SHARED[key])
 
 
 def _detect_chunk(docs: list[Document]) -> list[list[Span]]:
     return _WORKER["det"].detect_many(docs, batch_docs=_WORKER["batch_docs"])
+
+
+def _run_task(items: list) -> list:
+    fn = _WORKER["fn"]
+    return [fn(x) for x in items]
 
 
 def _detect_here(detector, docs: list[Document], batch_docs: int) -> list[list[Span]]:
@@ -185,3 +195,26 @@ def detect_many_parallel(detector, docs: Sequence[Document], *, workers: int | N
     ``workers`` processes (default: the usable cores); one pool for this call."""
     with BatchDetector(detector, workers=workers, batch_docs=batch_docs) as b:
         return b.detect_many(list(docs))
+
+
+def spread_map(fn: Callable, tasks: Sequence[list], *, workers: int | None = None) -> Iterator[list]:
+    """``[fn(x) for x in task]`` for each task, in order, on every usable core: forked workers
+    inherit ``fn`` and everything it refers to (nothing of it is pickled; each task's items and
+    results are). The caller keeps what must stay together (a patient's notes) in one task and
+    says whether ``fn`` is fork safe (``workers=1``: this process). Fewer than
+    :data:`MIN_FORK_DOCS` items, or one task: this process."""
+    n_items = sum(len(t) for t in tasks)
+    w = max(1, workers or usable_cores()) if fork_possible() else 1
+    if w <= 1 or n_items < MIN_FORK_DOCS or len(tasks) < 2:
+        for task in tasks:
+            yield [fn(x) for x in task]
+        return
+    key = id(tasks)
+    _SHARED[key] = {"fn": fn}
+    gc.freeze()                 # as in BatchDetector: no copy-on-write by the workers' collections
+    try:
+        with mp.get_context("fork").Pool(min(w, len(tasks)), initializer=_init_worker, initargs=(key,)) as pool:
+            yield from pool.imap(_run_task, tasks)
+    finally:
+        _SHARED.pop(key, None)
+        gc.unfreeze()
