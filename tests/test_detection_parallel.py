@@ -165,3 +165,29 @@ def test_spread_map_runs_tasks_on_workers_in_order():
     assert {pid for t in got for _, pid in t} - {here} and here not in {pid for t in got for _, pid in t}
     assert [v for t in spread_map(lambda x: -x, tasks[:2], workers=2) for v in t] == [-x for t in tasks[:2] for x in t]
     assert not mp.active_children()
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "xml"])
+def test_jsonl_and_xml_are_streamed_as_read_collection_reads_them(docs, tmp_path, fmt):
+    """JSONL and i2b2 XML are handed out one document at a time (not read into a list first),
+    the documents :func:`read_collection` gives, in its order; a broken line is met at its turn."""
+    import types
+
+    from pipeline.errors import FormatError
+    from pipeline.formats import write_collection
+    from pipeline.formats.stream import iter_collection
+
+    write_collection(docs, tmp_path / "in", fmt)
+    src = tmp_path / "in"
+    stream = iter_collection(src, fmt, MEDDOCAN)
+    assert isinstance(stream, types.GeneratorType)
+    first = next(stream)
+    assert [first, *stream] == read_collection(src, fmt, MEDDOCAN)
+    if fmt == "jsonl":
+        path = src / "documents.jsonl"
+        path.write_text(path.read_text(encoding="utf-8") + "{not json\n", encoding="utf-8")
+        got = []
+        with pytest.raises(FormatError):
+            for d in iter_collection(src, fmt, MEDDOCAN):
+                got.append(d.doc_id)
+        assert len(got) == len(docs)          # every good line was handed out before the broken one
