@@ -89,6 +89,10 @@ def run_once(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, int, i
     return wall, cpu, peak[0], peak[1]
 
 
+def _load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def make_copies(dev: Path, n: int, out: Path) -> Path:
     """``n`` notes under ``out``: the dev notes again and again, each copy with a fresh id."""
     stems = sorted(p.stem for p in dev.glob("*.txt"))
@@ -125,7 +129,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", required=True, help="a CRF-only model version (or models) directory")
     ap.add_argument("--dev", default=DEV, help="MEDDOCAN dev folder (brat)")
-    ap.add_argument("--repeat", type=int, default=5, help="runs per figure; the median is printed (default 5)")
+    ap.add_argument("--repeat", "--repeats", type=int, default=5,
+                    help="runs per figure; the median is printed (default 5; 3 on a busy machine, and say so)")
     ap.add_argument("--sizes", default="250,2500", help="note counts (default 250,2500)")
     ap.add_argument("--only", default="detect,deidentify,preannotate", help="commands to time")
     ap.add_argument("--python", default=sys.executable)
@@ -138,8 +143,8 @@ def main() -> int:
     env = {**os.environ, "PYTHONPATH": str(repo)}
     has_workers = "--workers" in (repo / "cli" / "commands" / "detect.py").read_text(encoding="utf-8")
     py = [args.python, "-m", "pipeline"]
-    print(f"repo {repo.name}; load average (1 min) before: {os.getloadavg()[0]:.2f}; "
-          f"usable cores: {len(os.sched_getaffinity(0))}")
+    print(f"repo {repo.name}; load average (1, 5, 15 min) before: {_load()}; "
+          f"usable cores: {len(os.sched_getaffinity(0))}; median of {args.repeat}")
     rows = []
     with tempfile.TemporaryDirectory(prefix="detection-speed-") as tmp:
         tmp_p = Path(tmp)
@@ -185,7 +190,7 @@ def main() -> int:
                 print(f"{kind:11s} {n:5d} notes: {r['rate']:6.1f} notes/s  wall {wall:5.2f} s  start-up "
                       f"{r['startup']:4.2f} s  CPU {r['cpu'] * 1000:5.1f} ms/note  peak RSS {r['peak']:4.0f} MiB "
                       f"PSS {r['pss']:4.0f} MiB", flush=True)
-    print(f"load average (1 min) after: {os.getloadavg()[0]:.2f}")
+    print(f"load average (1, 5, 15 min) after: {_load()}")
     by = {(r["kind"], r["n"]): r for r in rows}
     print("\n| command | notes | notes/s | start-up s | CPU ms/note | peak RSS MiB | peak PSS MiB | vs detect |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
