@@ -93,6 +93,17 @@ def _load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def _autogroup() -> str:
+    """Whether the kernel shares CPU between sessions (autogroups) rather than processes: then, on
+    a machine others keep busy, a command's workers share its one group's slice and every core
+    cannot beat one process; the figures for every core mean something only on an idle machine."""
+    try:
+        on = Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return "autogroup scheduling: unknown"
+    return "autogroup scheduling: " + ("on (under load, workers share one session's CPU slice)" if on else "off")
+
+
 def make_copies(dev: Path, n: int, out: Path) -> Path:
     """``n`` notes under ``out``: the dev notes again and again, each copy with a fresh id."""
     stems = sorted(p.stem for p in dev.glob("*.txt"))
@@ -144,7 +155,7 @@ def main() -> int:
     has_workers = "--workers" in (repo / "cli" / "commands" / "detect.py").read_text(encoding="utf-8")
     py = [args.python, "-m", "pipeline"]
     print(f"repo {repo.name}; load average (1, 5, 15 min) before: {_load()}; "
-          f"usable cores: {len(os.sched_getaffinity(0))}; median of {args.repeat}")
+          f"usable cores: {len(os.sched_getaffinity(0))}; median of {args.repeat}; {_autogroup()}")
     rows = []
     with tempfile.TemporaryDirectory(prefix="detection-speed-") as tmp:
         tmp_p = Path(tmp)
