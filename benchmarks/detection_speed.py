@@ -6,7 +6,7 @@ active) on N notes: the MEDDOCAN dev notes (250) and, for 2,500, the dev notes t
 fresh ids, written to a temporary folder. Per command and size it prints the median of
 ``--repeat`` runs (default 5): notes/s, start-up seconds (the same command on one note: from
 the command starting to its first note processed and written), CPU seconds per note (the process
-and its workers), and peak memory (RSS of the process tree, sampled every 20 ms from /proc).
+and its workers), and peak memory (RSS and PSS of the process tree, sampled every 100 ms from /proc).
 
     nice python benchmarks/detection_speed.py --model /tmp/crf-model [--repeat 5] [--sizes 250,2500]
                                               [--dev /work/shared/data/meddocan/dev]
@@ -32,26 +32,31 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DEV = "/work/shared/data/meddocan/dev"
+SAMPLE_S = 0.1          # memory sampling interval (a run lasts seconds; peaks last longer than this)
+
+
+def _children(pid: int) -> list[int]:
+    """Child process ids of ``pid`` from /proc/PID/task/*/children (no scan of every process)."""
+    out: list[int] = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out.extend(int(x) for x in f.read().split())
+    except OSError:
+        pass
+    return out
 
 
 def _tree_memory(root: int) -> tuple[int, int]:
     """(RSS, PSS) in bytes of ``root`` and its descendants, from /proc. RSS counts the pages forked
-    workers share with their parent once per process; PSS splits each shared page among them."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(ppid, []).append(int(entry))
+    workers share with their parent once per process; PSS splits each shared page among them.
+    Cheap on purpose: the sampler shares the machine with the command it measures (scanning all
+    of /proc every 20 ms took a good part of one of the two cores and slowed the forked workers)."""
     rss = pss = 0
     todo = [root]
     while todo:
         pid = todo.pop()
-        todo.extend(children.get(pid, []))
+        todo.extend(_children(pid))
         try:
             with open(f"/proc/{pid}/smaps_rollup") as f:
                 for line in f:
@@ -75,7 +80,7 @@ def run_once(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, int, i
         while proc.poll() is None:
             rss, pss = _tree_memory(proc.pid)
             peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
-            time.sleep(0.02)
+            time.sleep(SAMPLE_S)
 
     t = threading.Thread(target=sample, daemon=True)
     t.start()
@@ -87,6 +92,21 @@ def run_once(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, int, i
         raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd[2:4])}: {err.decode()[-300:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, peak[0], peak[1]
+
+
+def _load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _autogroup() -> str:
+    """Whether the kernel shares CPU between sessions (autogroups) rather than processes: then, on
+    a machine others keep busy, a command's workers share its one group's slice and every core
+    cannot beat one process; the figures for every core mean something only on an idle machine."""
+    try:
+        on = Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return "autogroup scheduling: unknown"
+    return "autogroup scheduling: " + ("on (under load, workers share one session's CPU slice)" if on else "off")
 
 
 def make_copies(dev: Path, n: int, out: Path) -> Path:
@@ -125,7 +145,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", required=True, help="a CRF-only model version (or models) directory")
     ap.add_argument("--dev", default=DEV, help="MEDDOCAN dev folder (brat)")
-    ap.add_argument("--repeat", type=int, default=5, help="runs per figure; the median is printed (default 5)")
+    ap.add_argument("--repeat", "--repeats", type=int, default=5,
+                    help="runs per figure; the median is printed (default 5; 3 on a busy machine, and say so)")
     ap.add_argument("--sizes", default="250,2500", help="note counts (default 250,2500)")
     ap.add_argument("--only", default="detect,deidentify,preannotate", help="commands to time")
     ap.add_argument("--python", default=sys.executable)
@@ -138,8 +159,8 @@ def main() -> int:
     env = {**os.environ, "PYTHONPATH": str(repo)}
     has_workers = "--workers" in (repo / "cli" / "commands" / "detect.py").read_text(encoding="utf-8")
     py = [args.python, "-m", "pipeline"]
-    print(f"repo {repo.name}; load average (1 min) before: {os.getloadavg()[0]:.2f}; "
-          f"usable cores: {len(os.sched_getaffinity(0))}")
+    print(f"repo {repo.name}; load average (1, 5, 15 min) before: {_load()}; "
+          f"usable cores: {len(os.sched_getaffinity(0))}; median of {args.repeat}; {_autogroup()}")
     rows = []
     with tempfile.TemporaryDirectory(prefix="detection-speed-") as tmp:
         tmp_p = Path(tmp)
@@ -185,7 +206,7 @@ def main() -> int:
                 print(f"{kind:11s} {n:5d} notes: {r['rate']:6.1f} notes/s  wall {wall:5.2f} s  start-up "
                       f"{r['startup']:4.2f} s  CPU {r['cpu'] * 1000:5.1f} ms/note  peak RSS {r['peak']:4.0f} MiB "
                       f"PSS {r['pss']:4.0f} MiB", flush=True)
-    print(f"load average (1 min) after: {os.getloadavg()[0]:.2f}")
+    print(f"load average (1, 5, 15 min) after: {_load()}")
     by = {(r["kind"], r["n"]): r for r in rows}
     print("\n| command | notes | notes/s | start-up s | CPU ms/note | peak RSS MiB | peak PSS MiB | vs detect |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

@@ -102,43 +102,76 @@ def preannotate_job(ctx: JobContext) -> dict:
         det = choice.detector
         ids = [int(i) for i in params["doc_ids"]] if params.get("doc_ids") else unannotated_documents(db, pid)
 
-    schema = project.schema
     total = len(ids)
-    done = n_spans = stale = dropped = 0
     ctx.progress(0, total, f"pre-annotating {total} document(s) with {choice.source}", force=True)
-    # a CRF-only detector works on every core at once (pipeline.detection.parallel decides): a step
-    # keeps every worker busy and is detected with no database connection open (the workers, forked
-    # at the first step, inherit none)
-    with BatchDetector(det, batch_docs=PREANNOTATE_BATCH) as spread:
-        step = spread.step
-        for i in range(0, total, step):
-            if ctx.should_stop():
-                raise JobCancelled("cancelled on request")
-            chunk = ids[i:i + step]
-            with store.connect(ctx.db_path) as db:
-                docs = store.load_documents(db, pid, ids=chunk)
-            preds = spread.detect_many(docs)
-            with store.connect(ctx.db_path) as db:
-                for doc, spans in zip(docs, preds):
-                    keep = [s.with_(doc_id=doc.doc_id, layer=PRE) for s in spans if schema.has(s.category, s.type)]
-                    dropped += len(spans) - len(keep)
-                    for attempt in range(2):
-                        state = store.read_layer(db, int(doc.doc_id), PRE)
-                        try:
-                            store.save_layer(db, int(doc.doc_id), PRE, keep, expected_version=state.version,
-                                             user=user, status="finished")
-                            n_spans += len(keep)
-                            break
-                        except StaleSaveError:
-                            if attempt:
-                                stale += 1
-                    done += 1
-            ctx.progress(done, total, f"{done} of {total} document(s) pre-annotated")
+    done, n_spans, stale, dropped = _detect_and_save(ctx, det, pid, project.schema, ids, user)
     ctx.progress(done, total, f"{done} of {total} document(s) pre-annotated", force=True)
     dropped += int(getattr(det, "dropped", 0))   # another project's labels the schema cannot hold
     return {"documents": done, "spans": n_spans, "skipped_stale": stale, "dropped_outside_schema": dropped,
             "model_version_id": mv.id if mv else None, "model": mv.name if mv else None, "parts": det.parts,
             "source": choice.source}
+
+
+def _documents(ctx: JobContext, project_id: int, ids: Sequence[int], size: int):
+    """The documents of ``ids``, loaded ``size`` at a time when asked for (no connection stays
+    open between loads: the detection workers, forked while this runs, inherit none)."""
+    for i in range(0, len(ids), size):
+        if ctx.should_stop():
+            raise JobCancelled("cancelled on request")
+        with store.connect(ctx.db_path) as db:
+            docs = store.load_documents(db, project_id, ids=list(ids[i:i + size]))
+        yield from docs
+
+
+def _save_chunk(db: Database, done: list, schema, user: str | None) -> tuple[int, int, int]:
+    """Save the ``pre`` layers of ``done`` (``(document, spans)``) in one transaction: (spans
+    saved, spans outside the schema, documents skipped because someone saved them meanwhile)."""
+    n_spans = dropped = stale = 0
+    with store.transaction(db):
+        for doc, spans in done:
+            keep = [s.with_(doc_id=doc.doc_id, layer=PRE) for s in spans if schema.has(s.category, s.type)]
+            dropped += len(spans) - len(keep)
+            for attempt in range(2):
+                state = store.read_layer(db, int(doc.doc_id), PRE)
+                try:   # a stale save rolls back its own savepoint only
+                    store.save_layer(db, int(doc.doc_id), PRE, keep, expected_version=state.version,
+                                     user=user, status="finished")
+                    n_spans += len(keep)
+                    break
+                except StaleSaveError:
+                    if attempt:
+                        stale += 1
+    return n_spans, dropped, stale
+
+
+def _detect_and_save(ctx: JobContext, det, project_id: int, schema, ids: Sequence[int],
+                     user: str | None) -> tuple[int, int, int, int]:
+    """Detect ``ids`` (on every core where the detector allows: :mod:`pipeline.detection.parallel`)
+    and save their ``pre`` layers a chunk per transaction while the workers detect the next
+    notes: (documents, spans, skipped as stale, dropped outside the schema)."""
+    total = len(ids)
+    counts = [0, 0, 0, 0]
+    ready: list = []
+
+    def save() -> None:
+        with store.connect(ctx.db_path) as db:
+            got = _save_chunk(db, ready, schema, user)
+        counts[0] += len(ready)
+        for k, n in enumerate(got, start=1):
+            counts[k] += n
+        ready.clear()
+        ctx.progress(counts[0], total, f"{counts[0]} of {total} document(s) pre-annotated")
+
+    with BatchDetector(det, batch_docs=PREANNOTATE_BATCH) as spread:
+        step = spread.step
+        for pair in spread.stream(_documents(ctx, project_id, ids, step)):
+            ready.append(pair)
+            if len(ready) >= step:
+                save()
+        if ready:
+            save()
+    done, n_spans, dropped, stale = counts
+    return done, n_spans, stale, dropped
 
 
 def _params(project_id: int, user: str | None, rules_only: bool, model_version_id: int | None,

@@ -185,3 +185,30 @@ def test_patient_originals_from_other_notes_are_caught():
     first = r2.results[0].text[r2.results[0].spans[0].start:r2.results[0].spans[0].end]
     second = r2.results[1].text[r2.results[1].spans[0].start:r2.results[1].spans[0].end]
     assert first == second
+
+
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="needs fork")
+def test_every_core_gives_the_results_of_one_process(synthetic):
+    """The second pass on forked workers (whole patients per task): the same texts, spans and
+    summary as one process, in input order, also when a patient's notes are not next to each
+    other and some notes are skipped (resume)."""
+    import multiprocessing as mp
+
+    from pipeline.deid.batch import patient_tasks
+
+    docs = synthetic[:90]
+    docs = docs[::2] + docs[1::2]            # a patient's notes apart
+    profile = builtin_profiles()["replace"]
+    done = {d.doc_id for d in docs[:7]}
+    one = deidentify_batch(docs, profile, DeidContext(secret=SECRET, locale="en"), done_ids=done)
+    tasks = patient_tasks(docs)
+    assert len(tasks) > 2 and sorted(d.doc_id for t in tasks for d in t) == sorted(d.doc_id for d in docs)
+    by_task = {d.patient_id: k for k, t in enumerate(tasks) for d in t}
+    assert all(by_task[d.patient_id] == k for k, t in enumerate(tasks) for d in t)      # a patient in one task
+    calls = []
+    many = deidentify_batch(docs, profile, DeidContext(secret=SECRET, locale="en"), done_ids=done, workers=2,
+                            progress=lambda i, n: calls.append((i, n)))
+    assert [r.doc_id for r in many.results] == [r.doc_id for r in one.results]
+    assert [(r.text, r.spans, r.actions) for r in many.results] == [(r.text, r.spans, r.actions) for r in one.results]
+    assert many.summary.to_dict() == one.summary.to_dict() and calls[-1] == (83, 83)
+    assert not mp.active_children()

@@ -171,3 +171,17 @@ def test_secret_files_match_the_projects_format(tmp_path):
     assert load_secret(raw) == b"not hex but long enough"
     with pytest.raises(SecretError):
         load_secret(tmp_path / "missing.key")
+
+
+def test_a_run_with_a_secret_file_imports_neither_the_store_nor_pandas(tmp_path, secret_file):
+    """Start-up: with ``--secret-file`` nothing of the workbench database is needed, so neither
+    sqlite-utils nor the pandas it would pull in (seconds on a busy machine) is imported."""
+    import subprocess
+
+    code = ("import sys; from cli import main; "
+            f"rc = main(['deidentify', '--input', {str(SAMPLE / 'brat')!r}, '--output', {str(tmp_path / 'out')!r}, "
+            f"'--secret-file', {str(secret_file)!r}]); "
+            "print(rc, 'pandas' in sys.modules, 'sqlite_utils' in sys.modules, 'store' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "0 False False False"

@@ -154,6 +154,14 @@ def _infiller(args: argparse.Namespace, profile):
     return lm
 
 
+def _project_secret() -> bytes:
+    """The workbench database's key (only then is the store imported: a run with --secret-file
+    starts without it)."""
+    import store  # noqa: F401 - first: its guard keeps sqlite-utils from importing pandas
+    from services.settings import project_secret
+    return project_secret()
+
+
 def run(args: argparse.Namespace) -> int:
     from cli.console import tqdm_progress
     from cli.engine_options import engine_from_args
@@ -162,7 +170,6 @@ def run(args: argparse.Namespace) -> int:
     from pipeline.engines.manifest import MANIFEST_FILE
     from pipeline.engines import DeidJob
     from pipeline.schemas import default_locale
-    from services.settings import project_secret
 
     profile = load_profile(args.profile)
     inp, out = Path(args.input), Path(args.output)
@@ -177,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         raise DeidCommandError("plain text carries no spans: pass --model to detect them, or use brat/xml/jsonl")
 
     infiller = _infiller(args, profile)
-    secret = load_secret(args.secret_file) if args.secret_file else project_secret()
+    secret = load_secret(args.secret_file) if args.secret_file else _project_secret()
     schema, docs = _read(str(inp), args.format, args.schema)
     locale = args.locale if args.locale != "auto" else default_locale(schema)
     fingerprint = run_fingerprint(profile, secret, locale, infiller, schema=schema_id(schema),

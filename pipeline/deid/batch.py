@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable, Collection, Sequence
 
 from pipeline.deid.context import DeidContext
+from pipeline.detection.parallel import spread_map
 from pipeline.deid.engine import DeidResult, collect_originals, deidentify, patient_id_of
 from pipeline.deid.leaks import LOCATIONS, Leak
 from pipeline.deid.profile import Profile
@@ -214,12 +215,15 @@ def summarize(results: Sequence[DeidResult], skipped: int = 0) -> BatchSummary:
 
 def deidentify_batch(docs: Sequence[Document], profile: Profile, ctx: DeidContext, *,
                      progress: Progress | None = None, done_ids: Collection[str] = (),
-                     spans: dict[str, list[Span]] | None = None) -> BatchResult:
+                     spans: dict[str, list[Span]] | None = None, workers: int | None = 1) -> BatchResult:
     """De-identify ``docs`` (their own spans, or ``spans[doc_id]`` when given).
 
     ``done_ids``: documents already written by an interrupted run; they are skipped (but still
     inform each patient's surrogates, so the output is identical to a full run). ``progress``
-    is called as ``progress(done, total)`` after each document.
+    is called as ``progress(done, total)`` after each document (after each few, on workers).
+    ``workers``: processes to spread the second pass over (None: every usable core, see
+    :func:`pipeline.detection.parallel.spread_map`; whole patients per task, the results those
+    of one process); 1 (default): this process, as the app's own process must.
     """
     spans = spans or {}
     done = set(done_ids)
@@ -237,16 +241,43 @@ def deidentify_batch(docs: Sequence[Document], profile: Profile, ctx: DeidContex
     # skipped documents are de-identified too (and dropped), so a resume writes what a full run would
     replay = bool(done) and ctx.infiller is not None and profile.uses_paraphrase()
     results: list[DeidResult] = []
-    for doc in docs:
-        if doc.doc_id in done and not replay:
-            continue
-        r = deidentify(doc, spans.get(doc.doc_id, doc.spans), profile, run_ctx)
-        if doc.doc_id in done:
-            continue
-        results.append(r)
-        if progress:
-            progress(len(results), len(todo))
+    if ctx.infiller is not None:    # a language model (torch) is never forked; paraphrase replays in order
+        workers = 1
+    work = [d for d in docs if d.doc_id not in done or replay]
+
+    def one(doc: Document) -> DeidResult:
+        return deidentify(doc, spans.get(doc.doc_id, doc.spans), profile, run_ctx)
+
+    # one process: one task, in input order; workers: whole patients per task, results put back in input order
+    tasks = [work] if workers == 1 else patient_tasks(work)
+    for chunk in spread_map(one, tasks, workers=workers):
+        for r in chunk:
+            if r.doc_id in done:
+                continue
+            results.append(r)
+            if progress:
+                progress(len(results), len(todo))
+    if len(tasks) > 1:
+        order = {d.doc_id: k for k, d in enumerate(docs)}
+        results.sort(key=lambda r: order[r.doc_id])
     return BatchResult(results, summarize(results, skipped=len(docs) - len(todo)))
+
+
+def patient_tasks(docs: Sequence[Document], size: int = 8) -> list[list[Document]]:
+    """``docs`` cut into tasks of about ``size`` notes that keep each patient's notes together
+    and in order (their surrogates are chosen together); the tasks in order of their first
+    note. Concatenated, the tasks are ``docs`` itself when each patient's notes are contiguous
+    (as one process handles them); otherwise each patient's notes move up to their first one.
+    """
+    by_patient: dict[str, list[Document]] = {}
+    for d in docs:
+        by_patient.setdefault(patient_id_of(d), []).append(d)
+    tasks: list[list[Document]] = [[]]
+    for notes in by_patient.values():
+        if tasks[-1] and len(tasks[-1]) + len(notes) > size:
+            tasks.append([])
+        tasks[-1].extend(notes)
+    return tasks if tasks[0] else []
 
 
 def _as_documents(items: Sequence[Document | DeidResult]) -> list[Document]:

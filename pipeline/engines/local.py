@@ -24,8 +24,9 @@ class LocalEngine:
 
         spans = detect_all(job.docs, job.model_dir) if job.model_dir else None
         manifest = write_fingerprint(job)
+        # the second pass on every usable core too (whole patients per worker task; a command, not the app)
         batch = deidentify_batch(job.docs, job.profile, job.ctx, progress=job.progress, done_ids=job.done_ids,
-                                 spans=spans)
+                                 spans=spans, workers=None)
         if job.fmt == "jsonl":
             from pipeline.deid.pseudonyms import prior_by_input
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 from xml.parsers import expat
 
 from pipeline.errors import FormatError
@@ -123,7 +123,13 @@ def read_i2b2_xml(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, 
                   progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """Every ``.xml`` under ``paths``; ``doc_id`` is the file's relative path without extension.
     ``allow_overlap=False`` refuses overlapping spans, naming the file and the tags' lines."""
-    docs: list[Document] = []
+    return list(iter_i2b2_xml(paths, schema, limits=limits, progress=progress, allow_overlap=allow_overlap))
+
+
+def iter_i2b2_xml(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
+                  progress: Progress | None = None, allow_overlap: bool = True) -> Iterator[Document]:
+    """The documents of :func:`read_i2b2_xml` one at a time, each file read when its turn comes
+    (a command streaming thousands of notes holds a few)."""
     with open_entries(paths, (".xml",), limits) as entries:
         if not entries:
             raise FormatError(str(paths), "no .xml files found")
@@ -152,11 +158,10 @@ def read_i2b2_xml(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, 
                                      source=SOURCE), line))
             if not allow_overlap:
                 refuse_overlaps(placed, e.display)
-            docs.append(Document(doc_id=e.stem_id, text=text, spans=sorted_unique(s for s, _ in placed),
-                                 meta={"xml_root": root}, source_file=e.display))
+            yield Document(doc_id=e.stem_id, text=text, spans=sorted_unique(s for s, _ in placed),
+                           meta={"xml_root": root}, source_file=e.display)
             if progress:
                 progress(i + 1, len(entries))
-    return docs
 
 
 def _cdata(text: str) -> str:

@@ -15,7 +15,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from pipeline.errors import FormatError
 from pipeline.formats._common import (check_offsets, parse_offset, refuse_overlaps, resolve_label, same_text,
@@ -124,7 +124,23 @@ def read_jsonl(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, lim
                progress: Progress | None = None, allow_overlap: bool = True) -> list[Document]:
     """Every line of every ``.jsonl`` under ``paths``; blank lines are skipped; ids must be unique,
     even ignoring letter case; ``allow_overlap=False`` refuses overlapping spans (file and line)."""
-    docs: list[Document] = []
+    return list(iter_jsonl(paths, schema, limits=limits, progress=progress, allow_overlap=allow_overlap))
+
+
+def _lines(content: str) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of ``content``, one at a time (no list of every line)."""
+    start, lineno = 0, 1
+    while start <= len(content):
+        end = content.find("\n", start)
+        end = len(content) if end < 0 else end
+        yield lineno, content[start:end]
+        start, lineno = end + 1, lineno + 1
+
+
+def iter_jsonl(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, limits: Limits | None = None,
+               progress: Progress | None = None, allow_overlap: bool = True) -> Iterator[Document]:
+    """The documents of :func:`read_jsonl` one at a time (each file's text is read whole, its
+    documents are made when asked for: a command streaming thousands holds a few)."""
     seen: dict[str, str] = {}  # name_key(id) -> "file:line" where it was first used
     with open_entries(paths, SUFFIXES, limits) as entries:
         if not entries:
@@ -133,8 +149,8 @@ def read_jsonl(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, lim
             content = decode_utf8(e.read(), e.display)
             if content.startswith("\ufeff"):
                 content = content[1:]  # an encoding mark before the first object, not data
-            n_before = len(docs)
-            for lineno, raw in enumerate(content.split("\n"), start=1):
+            n_docs = 0
+            for lineno, raw in _lines(content):
                 if not raw.strip():
                     continue
                 doc = parse_line(raw, schema, f"{e.stem_id}-{lineno}", e.display, lineno,
@@ -145,12 +161,12 @@ def read_jsonl(paths: PathLike | Sequence[PathLike], schema: LabelSchema, *, lim
                                                  f"{seen[key]} (letter case, Unicode form and trailing dots "
                                                  "aside)", lineno)
                 seen[key] = f"{e.display}:{lineno}"
-                docs.append(doc)
-            if len(docs) == n_before:
+                n_docs += 1
+                yield doc
+            if not n_docs:
                 raise FormatError(e.display, "file is empty")
             if progress:
                 progress(i + 1, len(entries))
-    return docs
 
 
 def to_record(doc: Document) -> dict:

@@ -3,7 +3,8 @@
 Why: ``detect`` over 25,000 notes must not hold 25,000 documents. :func:`iter_collection` reads
 brat and plain-text folders (or zips) one document at a time, each read when asked for (names are
 checked before the first; a broken file is raised when its turn comes, after the documents before
-it were handed out); JSONL and i2b2 XML are read whole and then handed out one by one.
+it were handed out), i2b2 XML one file at a time, JSONL one line at a time (each file's text is read
+whole, its documents made when asked for).
 :class:`CollectionWriter` writes what it is given at once, refusing a document id that an earlier
 write already used, so a stream of chunks gives the files :func:`~pipeline.formats.write_collection`
 would give for the whole list (formats of one file for the whole collection, CoNLL and the
@@ -31,8 +32,10 @@ def iter_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: Label
                     limits: Limits | None = None, spans: bool = True) -> Iterator[Document]:
     """The documents of :func:`~pipeline.formats.read_collection`, in the same order, lazily.
     ``spans=False``: brat ``.ann`` files are not read (for a command that replaces the spans)."""
-    from pipeline.formats import READERS, read_collection
+    from pipeline.formats import READERS
     from pipeline.formats.brat import iter_brat
+    from pipeline.formats.i2b2_xml import iter_i2b2_xml
+    from pipeline.formats.jsonl import iter_jsonl
     from pipeline.formats.text import iter_text
 
     if fmt not in READERS:
@@ -41,8 +44,10 @@ def iter_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: Label
         yield from iter_brat(path, schema, limits=limits or Limits(), spans=spans)
     elif fmt == "text":
         yield from iter_text(path, schema, limits=limits or Limits())
+    elif fmt == "jsonl":
+        yield from iter_jsonl(path, schema, limits=limits or Limits())
     else:
-        yield from read_collection(path, fmt, schema, limits=limits)
+        yield from iter_i2b2_xml(path, schema, limits=limits or Limits())
 
 
 class CollectionWriter:
