@@ -33,7 +33,11 @@ from services.deid_batch import DeidentificationError, infiller_for, quality_com
 from services.detectors import DetectorChoice, detect_documents
 from services.settings import db_path_of, project_locale, project_secret
 
-EXPORT_FORMATS = ("brat", "xml", "jsonl", "text")
+#: What a run or an upload can be downloaded as: every registered writer that carries a
+#: de-identified document whole (text, output spans, pseudonymous id). CoNLL is left out (its
+#: tokens lose the text's line structure); tables hold one row per document (id, text, spans).
+EXPORT_FORMATS = ("brat", "xml", "jsonl", "text", "label-studio", "doccano", "prodigy", "spacy", "hf-dataset",
+                  "csv", "tsv", "parquet")
 MAX_UPLOAD_DOCS = 5000            # de-identified in the app's process; more: import them and run a job
 
 
@@ -129,7 +133,7 @@ def export_outputs(db: Database, user: store.User, items: Sequence[Document | De
     ``user`` may export, with an ``export`` audit row (counts, no text)."""
     u = access.require(user, "export")
     if fmt not in EXPORT_FORMATS:
-        raise DeidentificationError(f"unknown export format {fmt!r}; use brat, xml, jsonl or text")
+        raise DeidentificationError(f"unknown export format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}")
     leaky = sum(1 for x in items if isinstance(x, DeidResult) and x.leaks)
     if leaky:
         raise DeidentificationError(f"{leaky} document(s) failed the leak check: fix their spans and de-identify "
