@@ -83,4 +83,4 @@ def table_columns_choice(header: list[str]) -> TableColumns | None:
     # id and patient are chosen here, so "(none)" means none (not the column named id or patient_id)
     return TableColumns(text=tuple(text), id=None if id_col == NONE else id_col,
                         patient=None if patient == NONE else patient, keep=tuple(c for c in keep if c in rest),
-                        defaults={"spans": "spans"})
+                        defaults={"id": None, "patient": None, "spans": "spans"})
