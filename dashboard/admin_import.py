@@ -61,22 +61,24 @@ def _default(header: list[str], name: str) -> int:
     return header.index(name) + 1 if name in header else 0
 
 
-def table_columns_choice(header: list[str]) -> TableColumns | None:
-    """Select boxes for a table's columns; None (with a warning) until a text column is chosen."""
+def table_columns_choice(header: list[str], key: str = "admin.import", *, keep_others: bool = True
+                         ) -> TableColumns | None:
+    """Select boxes for a table's columns; None (with a warning) until a text column is chosen.
+    ``keep_others``: ask which other columns to keep (an import's metadata); else none are kept."""
     st.caption(f"The table has {len(header)} columns. One document is made per row and text column.")
     c1, c2, c3 = st.columns(3)
     text = c1.multiselect("Text column(s)", header, default=["text"] if "text" in header else None,
-                          key="admin.import_text_cols", help="the notes; several give one document each per row")
+                          key=f"{key}_text_cols", help="the notes; several give one document each per row")
     choices = [NONE, *header]
-    id_col = c2.selectbox("Id column", choices, index=_default(header, "id"), key="admin.import_id_col",
+    id_col = c2.selectbox("Id column", choices, index=_default(header, "id"), key=f"{key}_id_col",
                           help="each document's name (none: row-1, row-2, ...)")
     patient = c3.selectbox("Patient column", choices, index=_default(header, "patient_id"),
-                           key="admin.import_patient_col", help="the patient's id (documents of one patient get "
+                           key=f"{key}_patient_col", help="the patient's id (documents of one patient get "
                                                                 "the same date shift and surrogates)")
     named = {*text, id_col, patient, "spans"}      # a ``spans`` column is read as the rows' spans
     rest = [c for c in header if c not in named]
     keep = st.multiselect("Other columns to keep (as the documents' metadata)", rest, default=rest,
-                          key="admin.import_keep_cols", help="columns left out here are not stored")
+                          key=f"{key}_keep_cols", help="columns left out here are not stored") if keep_others else []
     if not text:
         st.warning("Choose the text column(s) to import.")
         return None

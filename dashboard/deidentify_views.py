@@ -24,8 +24,9 @@ FORMAT_WORDS = {
 
 
 def _format_box(key: str, column) -> str:
-    return column.selectbox("Download format", FORMATS, index=FORMATS.index("brat"), key=f"{key}.fmt",
-                            format_func=lambda f: FORMAT_WORDS.get(f, f))
+    """The download format (brat unless the page chose another first, e.g. an upload's own format)."""
+    st.session_state.setdefault(f"{key}.fmt", "brat")
+    return column.selectbox("Download format", FORMATS, key=f"{key}.fmt", format_func=lambda f: FORMAT_WORDS.get(f, f))
 
 
 def navigator(n: int, key: str) -> int:

@@ -25,6 +25,7 @@ from sqlite_utils import Database
 import store
 from pipeline.deid import BatchResult, DeidContext, DeidResult, Profile, deidentify_batch, document_pseudonym
 from pipeline.deid import zip_outputs
+from pipeline.formats.table import TableColumns
 from pipeline.formats.uploads import read_upload
 from pipeline.layers import parse_output_layer
 from pipeline.spans import Document
@@ -87,12 +88,13 @@ def deidentify_documents(docs: Sequence[Document], profile: Profile, secret: byt
 
 def deidentify_upload(db: Database, user: store.User, project: store.Project, filename: str, data: bytes, fmt: str,
                       profile: Profile, *, detector: Callable[[], DetectorChoice],
-                      progress: Callable[[int, int], None] | None = None) -> UploadRun:
+                      progress: Callable[[int, int], None] | None = None,
+                      columns: TableColumns | None = None) -> UploadRun:
     """The De-identify page's upload (leads): read and check it, detect spans where it has none
     (``detector`` is called only then), de-identify with the installation's key, and audit it
-    (counts only). Nothing is stored."""
+    (counts only). Nothing is stored. ``columns``: a table's text, id and patient columns."""
     u = access.require(user, "deidentify")
-    docs = read_upload(filename, data, fmt, project.schema)
+    docs = read_upload(filename, data, fmt, project.schema, columns=columns)
     if len(docs) > MAX_UPLOAD_DOCS:
         raise DeidentificationError(f"the upload holds {len(docs)} documents; more than {MAX_UPLOAD_DOCS} are "
                                     "de-identified as a job: import them into the project first")
