@@ -80,7 +80,7 @@ def table_columns_choice(header: list[str], key: str = "admin.import", *, keep_o
     keep = st.multiselect("Other columns to keep (as the documents' metadata)", rest, default=rest,
                           key=f"{key}_keep_cols", help="columns left out here are not stored") if keep_others else []
     if not text:
-        st.warning("Choose the text column(s) to import.")
+        st.warning("Choose the text column(s): the notes to " + ("import." if keep_others else "de-identify."))
         return None
     # id and patient are chosen here, so "(none)" means none (not the column named id or patient_id)
     return TableColumns(text=tuple(text), id=None if id_col == NONE else id_col,

@@ -6,9 +6,10 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
+from dashboard.admin_import import FORMAT_WORDS as INPUT_WORDS
 from dashboard.admin_import import table_columns_choice
 from dashboard.deidentify_summary import render_summary
-from dashboard.deidentify_views import FORMAT_WORDS, FORMATS, POS_KEY, download, navigator, side_by_side
+from dashboard.deidentify_views import FORMATS, POS_KEY, download, navigator, side_by_side
 from dashboard.state import PageContext
 from services.residual import residual_estimate
 from pipeline.deid import Profile
@@ -34,7 +35,7 @@ def upload(ctx: PageContext, profile: Profile) -> None:
     db, project = ctx.db, ctx.project
     c1, c2 = st.columns([1, 3])
     fmt = c1.selectbox("Format", FORMATS, index=FORMATS.index("text"), key="deid.upload_fmt",
-                       format_func=lambda f: FORMAT_WORDS.get(f, f),
+                       format_func=lambda f: INPUT_WORDS.get(f, f),
                        help="text: plain notes (PHI is detected); brat needs a .zip of .txt and .ann files; a "
                             "table gives one document per row and text column")
     up = c2.file_uploader("One file, or a .zip of files", type=UPLOAD_TYPES, key="deid.upload")
