@@ -9,18 +9,11 @@ import io
 import pandas as pd
 
 import store
-from apptest_helpers import LEAD, demo_app, errors, new_app, open_page, sign_in  # noqa: F401
+from apptest_helpers import demo_app, errors  # noqa: F401
+from test_app_admin import _admin
 from dashboard.admin_import import FORMAT_WORDS
 from pipeline.formats import READERS
 from services import imports
-
-
-def _admin(app):
-    at = new_app(app)
-    sign_in(at, app, LEAD, "lead")
-    open_page(at, "admin")
-    assert not errors(at)
-    return at
 
 
 def _table() -> pd.DataFrame:

@@ -3,24 +3,15 @@ Studio, doccano, Prodigy, spaCy or Hugging Face collection comes out in the same
 PHI replaced and spans on the surrogates; ``--resume`` redoes such a whole-file output."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from cli import main
 from pipeline.formats import read_collection, write_collection
 from pipeline.schemas import get_schema
 from pipeline.spans import Document, Span
+from test_deid_cli import secret_file  # noqa: F401 - a key file for the command
 
 TEXT = "Seen by Dr. John Smith on 12/03/2020 in clinic.\nFollow-up in two weeks."
-
-
-@pytest.fixture
-def secret_file(tmp_path) -> Path:
-    p = tmp_path / "secret.key"
-    p.write_text("cli-test-secret-0123456789abcdef\n", encoding="ascii")
-    p.chmod(0o600)
-    return p
 
 
 def _doc() -> Document:

@@ -12,27 +12,20 @@ import pytest
 
 import store
 from pipeline.formats import read_collection
-from pipeline.layers import GOLD
-from services import deid_files, release, worker
+from services import deid_files, release
 from services import risk as rs
-from services.demo import create_demo_project
+from test_release_gate import run  # noqa: F401 - the demo run, scored for risk
 
 NEW_FORMATS = ("label-studio", "doccano", "prodigy", "spacy", "hf-dataset", "csv", "tsv", "parquet")
 
 
-@pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    path = tmp_path_factory.mktemp("rel") / "wb.db"
+@pytest.fixture
+def decided(run):
+    """The release gate's demo run with its first scored document withheld."""
+    path, pid, run_id, queue = run
     with store.connect(path) as db:
-        pid = create_demo_project(db, n_docs=12, seed=7)
-        store.create_user(db, "lea", "a long test password", "lead")
-        gold = sorted(store.read_project_layer(db, pid, GOLD))
-    res = worker.run_inline(path, "deidentify", {"project_id": pid, "doc_ids": gold, "profile": "replace",
-                                                 "risk": True, "risk_params": {"embedder": "lexical"}, "user": "lea"})
-    with store.connect(path) as db:
-        queue = store.risk_queue(db, res["run_id"])
-        rs.decide(db, store.get_user(db, "rita"), res["run_id"], queue[0].doc_id, "withheld")
-    return path, pid, res["run_id"], queue[0].doc_id
+        rs.decide(db, store.get_user(db, "rita"), run_id, queue[0].doc_id, "withheld")
+    return path, pid, run_id, queue[0].doc_id
 
 
 def _read_back(data: bytes, fmt: str, schema, tmp_path):
@@ -50,8 +43,8 @@ def test_the_page_offers_every_format_the_gate_accepts():
 
 
 @pytest.mark.parametrize("fmt", NEW_FORMATS)
-def test_a_withheld_document_is_absent_and_the_rest_is_the_leak_checked_output(run, fmt, tmp_path):
-    path, pid, run_id, withheld = run
+def test_a_withheld_document_is_absent_and_the_rest_is_the_leak_checked_output(decided, fmt, tmp_path):
+    path, pid, run_id, withheld = decided
     with store.connect(path) as db:
         lead = store.get_user(db, "lea")
         outputs = {o.output_name: o for o in store.list_deid_outputs(db, run_id, with_text=True)}
@@ -72,16 +65,13 @@ def test_a_withheld_document_is_absent_and_the_rest_is_the_leak_checked_output(r
         assert len(rows) == 1 and withheld in rows[0].detail["left_out_ids"]
 
 
-def test_a_run_that_failed_its_leak_check_is_refused_in_every_format(run):
-    path, pid, run_id, _ = run
+def test_a_run_that_failed_its_leak_check_is_refused_in_every_format(decided):
+    path, pid, run_id, _ = decided
     with store.connect(path) as db:
         lead = store.get_user(db, "lea")
         before = store.get_deid_run(db, run_id)
         store.finish_deid_run(db, run_id, counts={**(before.counts or {}), "failure": "leaks"}, leaks=1,
                               status="failed")
-        try:
-            for fmt in NEW_FORMATS:
-                with pytest.raises(deid_files.DeidentificationError, match="leak check"):
-                    release.export_run_zip(db, lead, run_id, fmt)
-        finally:
-            store.finish_deid_run(db, run_id, counts=before.counts or {}, leaks=0, quality=before.quality)
+        for fmt in NEW_FORMATS:
+            with pytest.raises(deid_files.DeidentificationError, match="leak check"):
+                release.export_run_zip(db, lead, run_id, fmt)
