@@ -5,8 +5,10 @@
   :data:`MAX_UPLOAD_DOCS` documents (more are imported into the project and de-identified as a
   job, :mod:`services.deid_runs`). Documents without spans are detected first; the profile,
   language model and quality comparison are :mod:`services.deid_batch`'s, as for a run.
-* :func:`stored_outputs_as_documents` / :func:`export_outputs`: a run or an upload as a zip,
-  after checking the user may export, with an ``export`` audit row (counts, no text).
+* :func:`stored_outputs_as_documents` / :func:`export_outputs`: a run or an upload as a zip in
+  one of :data:`EXPORT_FORMATS`, after checking the user may export, with an ``export`` audit
+  row (counts, no text). Every format is written from the same leak-checked documents (text,
+  output spans, pseudonymous id, no metadata), so the leak check covers all of them.
 
 Exports use the outputs' keyed pseudonyms (``doc-3f9a1c2b7e4d``, stored with each output as
 ``deid_outputs.output_name``) for file names and ids and carry no metadata. A run or upload
