@@ -7,6 +7,7 @@ import streamlit as st
 from dashboard import components as C
 from dashboard import state
 from dashboard.state import PageContext
+from dashboard.when import local_time
 from services import access, infill, jobs
 
 INFILL_JOB_KEY = "deid.infill_job_id"
@@ -22,7 +23,7 @@ def language_model_panel(ctx: PageContext, needed: bool) -> None:
                     "the project's documents (a few minutes; nothing is downloaded).")
         else:
             st.caption(f"Language model {status['name']}: trained on {status.get('documents') or 0} documents, "
-                       f"{status.get('created') or ''}, in {float(status.get('train_seconds') or 0):.0f} s.")
+                       f"{local_time(status.get('created'))}, in {float(status.get('train_seconds') or 0):.0f} s.")
         if st.session_state.get(INFILL_JOB_KEY) is None:       # a reload, or started from another browser
             running = jobs.running_jobs(db, project.id, kinds=(infill.JOB_KIND,))
             if running:

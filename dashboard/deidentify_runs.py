@@ -11,6 +11,7 @@ from dashboard import state
 from dashboard.deidentify_summary import render_summary
 from dashboard.deidentify_views import POS_KEY, navigator, run_download, side_by_side
 from dashboard.state import PageContext
+from dashboard.when import local_time
 from pipeline.deid import Profile
 from pipeline.layers import DETECTED, parse_output_layer
 from services import access, jobs, projects
@@ -18,6 +19,10 @@ from services import deid_runs
 from services.residual import residual_estimate
 from services.risk import risk_words
 
+#: A stored run's status in words (the store's ``running``, ``done``, ``failed``; anything else is
+#: shown with its underscores as spaces).
+RUN_STATUS_WORDS = {"running": "still running or interrupted", "done": "finished", "failed": "failed",
+                    "in_progress": "in progress"}
 JOB_KEY = "deid.job_id"
 RUN_KEY = "deid.run_id"
 
@@ -85,21 +90,32 @@ def _job_panel(ctx: PageContext) -> None:
                        f"{job.result.get('leaks', 0)} leaks" + (f"; risk: {risk_words(risk)}" if risk else ""))
 
 
+def status_words(run) -> str:
+    """A run's status as a reader says it (a run failed by its leak check says so)."""
+    if run.failed_leak_check:
+        return "failed its leak check"
+    return RUN_STATUS_WORDS.get(run.status, str(run.status).replace("_", " "))
+
+
+def run_label(run) -> str:
+    """One line naming a stored run: number, profile, status in words, local start time, who."""
+    return (f"Run {run.id} · {run.profile_name} · {status_words(run)} · started {local_time(run.created_at)} · "
+            f"by {run.created_by or '-'}")
+
+
 def _stored_run(ctx: PageContext, runs: list, names: dict, running: bool) -> None:
     """Pick a stored run: its state (failed, incomplete: resume), summary and outputs."""
     st.divider()
     by_id = {r.id: r for r in runs}
     if st.session_state.get(RUN_KEY) not in by_id:
         st.session_state[RUN_KEY] = runs[0].id
-    run_id = st.selectbox("Run", list(by_id), key=RUN_KEY,
-                          format_func=lambda i: f"Run {i} · {by_id[i].profile_name} · {by_id[i].status} · "
-                                                f"{by_id[i].created_at[:16]} · by {by_id[i].created_by or '-'}")
+    run_id = st.selectbox("Run", list(by_id), key=RUN_KEY, format_func=lambda i: run_label(by_id[i]))
     run = by_id[run_id]
     if run.failed_leak_check:
         st.error(f"Run {run.id} failed: its leak check found input PHI in the outputs. It cannot be resumed, "
                  "scored or downloaded; fix the spans and start a new run.")
     elif run.status != "done":
-        st.warning(f"Run {run.id} is {run.status}: its outputs may be incomplete.")
+        st.warning(f"Run {run.id} is {status_words(run)}: its outputs may be incomplete.")
         if deid_runs.resumable(ctx.db, run) and st.button("Resume this run", key="deid.resume", disabled=running,
                                                           help="writes only the documents the run lacks"):
             st.session_state[JOB_KEY] = deid_runs.resume_run(state.db_path(), ctx.user, ctx.project.id, run.id)

@@ -12,7 +12,21 @@ from services import deid_files
 from services.session import User
 
 POS_KEY = "deid.pos"
-FORMATS = ("text", "brat", "xml", "jsonl")
+FORMATS = deid_files.EXPORT_FORMATS
+#: The download formats in words (what a reader of the select box knows them by).
+FORMAT_WORDS = {
+    "text": "plain text (.txt per document)", "brat": "brat (.txt + .ann)", "xml": "i2b2 XML", "jsonl": "JSONL",
+    "label-studio": "Label Studio tasks (JSON)", "doccano": "doccano (JSONL)", "prodigy": "Prodigy (JSONL)",
+    "spacy": "spaCy DocBin (.spacy)", "hf-dataset": "Hugging Face dataset (Parquet)",
+    "csv": "table: CSV (id, text, spans)", "tsv": "table: TSV (id, text, spans)",
+    "parquet": "table: Parquet (id, text, spans)",
+}
+
+
+def _format_box(key: str, column) -> str:
+    """The download format (brat unless the page chose another first, e.g. an upload's own format)."""
+    st.session_state.setdefault(f"{key}.fmt", "brat")
+    return column.selectbox("Download format", FORMATS, key=f"{key}.fmt", format_func=lambda f: FORMAT_WORDS.get(f, f))
 
 
 def navigator(n: int, key: str) -> int:
@@ -53,7 +67,7 @@ def download(user: User, items_fn, target: str, key: str, *, leaked: bool = Fals
         st.caption("Downloading de-identified documents needs the export right (leads).")
         return
     c1, c2 = st.columns([1, 3])
-    fmt = c1.selectbox("Download format", FORMATS, index=FORMATS.index("brat"), key=f"{key}.fmt")
+    fmt = _format_box(key, c1)
     db_path = str(state.db_path())
     who = user
 
@@ -82,7 +96,7 @@ def run_download(user: User, run_id: int, key: str, *, leaked: bool = False) -> 
         return
     st.caption(f"The download {plan.line()} (risk decisions on the Risk page).")
     c1, c2 = st.columns([1, 3])
-    fmt = c1.selectbox("Download format", FORMATS, index=FORMATS.index("brat"), key=f"{key}.fmt")
+    fmt = _format_box(key, c1)
     who = user
 
     def make() -> bytes:     # runs when the button is clicked (deferred), on its own connection

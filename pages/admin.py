@@ -16,13 +16,13 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import state
+from dashboard.admin_import import import_section
 from dashboard.when import local_time
 from pipeline.annotation.queue import QUEUE_ORDER_WORDS, QUEUE_ORDERS
 from pipeline.deid.profile import SHIFTABLE, Profile
 from pipeline.errors import FormatError
-from pipeline.formats import READERS
 from pipeline.schemas import PRESETS, LabelSchema
-from services import imports, projects
+from services import projects
 from services import users as accounts
 
 NEW_PROFILE = "(new profile)"
@@ -354,18 +354,6 @@ with tabs[6]:
 # --- import ---------------------------------------------------------------------------------
 if project is not None:
     with tabs[7]:
-        st.markdown("Plain text (a .txt or a .zip of them), brat (a .zip of .txt + .ann), i2b2 XML or JSONL. "
-                    "Everything is checked first; a problem in any file imports nothing.")
-        fmt = st.selectbox("Format", list(READERS), index=list(READERS).index("text"), key="admin.import_format")
-        into = st.radio("Spans in the files become", ["pre", "gold"], horizontal=True, key="admin.import_layer",
-                        format_func=lambda x: "suggestions to correct (pre)" if x == "pre" else "gold")
-        up = st.file_uploader("File", key="admin.import_file")
-        if up is not None and st.button("Import", key="admin.import", type="primary"):
-            with C.guard():
-                summary = imports.import_upload(db, project.id, up.name, up.getvalue(), fmt, user=user, layer=into)
-                C.flash(f"Imported {summary.documents} document(s) with {summary.spans} span(s) "
-                        f"from {summary.filename}.")
-                st.rerun()
-
+        import_section(db, user, project)
         st.caption("Pre-annotate new documents on the Train page: from this project's model, rules and "
                    "dictionaries, another project's model in the same language, or a pretrained member.")

@@ -17,6 +17,11 @@ through its rooms in :mod:`dashboard`: ``deidentify_profile`` (the profile edito
 ``deidentify_model`` (the language model panel), ``deidentify_runs`` (project documents and
 stored runs), ``deidentify_upload`` (an upload), ``deidentify_summary`` and ``deidentify_views``
 (what both show). Uploads are never stored: their results live in this session only.
+
+Formats: an upload may be in any registered reader's format (a table asks for its text, id and
+patient columns, :func:`dashboard.admin_import.table_columns_choice`); downloads are
+:data:`services.deid_files.EXPORT_FORMATS` (the folder formats, the annotation tools' formats and
+tables of id, text and spans), a run's through the release gate (:mod:`services.release`).
 """
 from __future__ import annotations
 

@@ -5,8 +5,10 @@
   :data:`MAX_UPLOAD_DOCS` documents (more are imported into the project and de-identified as a
   job, :mod:`services.deid_runs`). Documents without spans are detected first; the profile,
   language model and quality comparison are :mod:`services.deid_batch`'s, as for a run.
-* :func:`stored_outputs_as_documents` / :func:`export_outputs`: a run or an upload as a zip,
-  after checking the user may export, with an ``export`` audit row (counts, no text).
+* :func:`stored_outputs_as_documents` / :func:`export_outputs`: a run or an upload as a zip in
+  one of :data:`EXPORT_FORMATS`, after checking the user may export, with an ``export`` audit
+  row (counts, no text). Every format is written from the same leak-checked documents (text,
+  output spans, pseudonymous id, no metadata), so the leak check covers all of them.
 
 Exports use the outputs' keyed pseudonyms (``doc-3f9a1c2b7e4d``, stored with each output as
 ``deid_outputs.output_name``) for file names and ids and carry no metadata. A run or upload
@@ -25,6 +27,7 @@ from sqlite_utils import Database
 import store
 from pipeline.deid import BatchResult, DeidContext, DeidResult, Profile, deidentify_batch, document_pseudonym
 from pipeline.deid import zip_outputs
+from pipeline.formats.table import TableColumns
 from pipeline.formats.uploads import read_upload
 from pipeline.layers import parse_output_layer
 from pipeline.spans import Document
@@ -33,7 +36,11 @@ from services.deid_batch import DeidentificationError, infiller_for, quality_com
 from services.detectors import DetectorChoice, detect_documents
 from services.settings import db_path_of, project_locale, project_secret
 
-EXPORT_FORMATS = ("brat", "xml", "jsonl", "text")
+#: What a run or an upload can be downloaded as: every registered writer that carries a
+#: de-identified document whole (text, output spans, pseudonymous id). CoNLL is left out (its
+#: tokens lose the text's line structure); tables hold one row per document (id, text, spans).
+EXPORT_FORMATS = ("brat", "xml", "jsonl", "text", "label-studio", "doccano", "prodigy", "spacy", "hf-dataset",
+                  "csv", "tsv", "parquet")
 MAX_UPLOAD_DOCS = 5000            # de-identified in the app's process; more: import them and run a job
 
 
@@ -83,12 +90,13 @@ def deidentify_documents(docs: Sequence[Document], profile: Profile, secret: byt
 
 def deidentify_upload(db: Database, user: store.User, project: store.Project, filename: str, data: bytes, fmt: str,
                       profile: Profile, *, detector: Callable[[], DetectorChoice],
-                      progress: Callable[[int, int], None] | None = None) -> UploadRun:
+                      progress: Callable[[int, int], None] | None = None,
+                      columns: TableColumns | None = None) -> UploadRun:
     """The De-identify page's upload (leads): read and check it, detect spans where it has none
     (``detector`` is called only then), de-identify with the installation's key, and audit it
-    (counts only). Nothing is stored."""
+    (counts only). Nothing is stored. ``columns``: a table's text, id and patient columns."""
     u = access.require(user, "deidentify")
-    docs = read_upload(filename, data, fmt, project.schema)
+    docs = read_upload(filename, data, fmt, project.schema, columns=columns)
     if len(docs) > MAX_UPLOAD_DOCS:
         raise DeidentificationError(f"the upload holds {len(docs)} documents; more than {MAX_UPLOAD_DOCS} are "
                                     "de-identified as a job: import them into the project first")
@@ -129,7 +137,7 @@ def export_outputs(db: Database, user: store.User, items: Sequence[Document | De
     ``user`` may export, with an ``export`` audit row (counts, no text)."""
     u = access.require(user, "export")
     if fmt not in EXPORT_FORMATS:
-        raise DeidentificationError(f"unknown export format {fmt!r}; use brat, xml, jsonl or text")
+        raise DeidentificationError(f"unknown export format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}")
     leaky = sum(1 for x in items if isinstance(x, DeidResult) and x.leaks)
     if leaky:
         raise DeidentificationError(f"{leaky} document(s) failed the leak check: fix their spans and de-identify "

@@ -9,8 +9,10 @@ Summaries name counts and labels only, never document text.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from sqlite_utils import Database
@@ -18,7 +20,8 @@ from sqlite_utils import Database
 import store
 from pipeline.formats import EMPTY_LAYERS, MARKS, SUGGESTION_FORMATS, UNANNOTATED, Limits
 from pipeline.formats.table import TableColumns, read_table_documents
-from pipeline.formats.table_io import TABLE_FORMATS
+from pipeline.errors import FormatError
+from pipeline.formats.table_io import TABLE_FORMATS, table_columns
 from pipeline.formats.uploads import UploadLimits, read_local, read_upload, upload_name
 from pipeline.layers import GOLD, is_annotator_layer
 from pipeline.schemas import LabelSchema
@@ -126,7 +129,7 @@ def split_layers(docs: Sequence[Document], layer: str | None, *, marks: bool = F
 
 def import_upload(db: Database, project_id: int, filename: str, data: bytes, fmt: str, *, user: Any,
                   layer: str | None = GOLD, limits: UploadLimits | None = None,
-                  allow_overlap: bool = False) -> ImportSummary:
+                  allow_overlap: bool = False, columns: TableColumns | None = None) -> ImportSummary:
     """Read one upload and store its documents (and spans, in ``layer``) in one transaction.
 
     Everything is checked before the store is touched; a failure at any point leaves the store
@@ -135,12 +138,31 @@ def import_upload(db: Database, project_id: int, filename: str, data: bytes, fmt
     (:class:`~pipeline.errors.SpanOverlapError`). Raises :class:`~pipeline.errors.FormatError`,
     :class:`~pipeline.spans.SpanError`, :class:`store.DuplicateError`, :class:`store.NotFoundError`,
     :class:`PermissionDenied` or :class:`~pipeline.errors.StoreBusyError`: all safe to show.
+    ``columns``: a table's columns, as the command line's ``--*-column`` options give them.
     """
     who = access.actor(user, "import_documents")
     project = store.get_project(db, project_id)
-    docs = read_upload(filename, data, fmt, project.schema, limits, allow_overlap=allow_overlap)
+    docs = read_upload(filename, data, fmt, project.schema, limits, allow_overlap=allow_overlap, columns=columns)
     return store_documents(db, project, docs, fmt, filename=upload_name(filename), user=who, layer=layer,
                            allow_overlap=allow_overlap)
+
+
+def upload_table_header(filename: str, data: bytes, fmt: str) -> list[str]:
+    """The column names of an uploaded table (CSV/TSV: its first line; Parquet: its schema), read
+    without parsing the rows, for the Admin page's column choices. Raises
+    :class:`~pipeline.errors.FormatError` naming the file as uploaded, never a cell."""
+    name = upload_name(filename)
+    if fmt not in TABLE_FORMATS:
+        raise FormatError(name, f"{fmt} is not a table format ({', '.join(TABLE_FORMATS)})")
+    if name.lower().endswith(".zip"):
+        raise FormatError(name, "a table is one .csv, .tsv or .parquet file, not a zip")
+    with tempfile.TemporaryDirectory(prefix="wb-header-") as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(bytes(data))
+        try:
+            return table_columns(path, fmt)
+        except FormatError as e:
+            raise FormatError(name, str(e).replace(str(path), "").lstrip(": ") or "not a table") from None
 
 
 def import_path(db: Database, path: str | os.PathLike, fmt: str, *, project_name: str, schema: LabelSchema,

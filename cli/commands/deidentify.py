@@ -40,10 +40,16 @@ class DeidCommandError(WorkbenchError):
     """A usage error of the deidentify command (printed as one line)."""
 
 
+#: Formats this command reads and writes: the folder formats and the annotation tools' (a table is
+#: ``deidentify-table``'s, which keeps its other columns).
+INPUT_FORMATS = ("brat", "xml", "jsonl", "text", "label-studio", "doccano", "prodigy", "spacy", "hf-dataset")
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", required=True, metavar="DIR", help="folder (or file/zip) of documents with spans")
-    p.add_argument("--format", default="brat", choices=("brat", "xml", "jsonl", "text"),
-                   help="format of the input and the output (default brat; text needs --model)")
+    p.add_argument("--format", default="brat", choices=INPUT_FORMATS,
+                   help="format of the input and the output (default brat; text needs --model; the annotation "
+                        "tools' formats are written whole at the end, so --resume redoes them)")
     p.add_argument("--profile", default="replace", metavar="PROFILE",
                    help="redact, replace (default), paraphrase or a profile JSON file")
     p.add_argument("--infill-model", metavar="DIR",
@@ -98,7 +104,9 @@ def _done_ids(docs, out: Path, fmt: str, schema, secret: bytes, fingerprint: str
             return set(), []
         written = {d.doc_id for d in prior}
         return {d.doc_id for d in docs if document_pseudonym(secret, d.doc_id) in written}, prior
-    suffixes = {"brat": (".txt", ".ann"), "xml": (".xml",), "text": (".txt",)}[fmt]
+    suffixes = {"brat": (".txt", ".ann"), "xml": (".xml",), "text": (".txt",)}.get(fmt)
+    if suffixes is None:        # one file for the whole collection, written at the end: nothing to keep
+        return set(), []
     done = set()
     for d in docs:
         name = document_pseudonym(secret, d.doc_id)

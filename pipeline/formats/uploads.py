@@ -33,6 +33,7 @@ from pipeline.formats._output import CONTROL_CHARACTERS
 from pipeline.formats import BINARY_FORMATS, READERS, Limits, read_collection
 from pipeline.formats._common import safe_label
 from pipeline.formats._sources import decode_utf8
+from pipeline.formats.table import TABLE_READERS, TableColumns, read_table_documents
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
 
@@ -162,13 +163,15 @@ def check_documents(docs: Sequence[Document], fmt: str) -> None:
 # --------------------------------------------------------------------------- reading
 
 def read_upload(filename: str, data: bytes, fmt: str, schema: LabelSchema,
-                limits: UploadLimits | None = None, *, allow_overlap: bool = True) -> list[Document]:
+                limits: UploadLimits | None = None, *, allow_overlap: bool = True,
+                columns: TableColumns | None = None) -> list[Document]:
     """The documents of one upload (a single file, or a ``.zip`` of files), checked, not stored.
 
     Used to de-identify uploads without storing them, and by :func:`import_upload`. All or
     nothing: raises :class:`FormatError` naming the uploaded file (and member and line) for
     anything wrong in any file. ``brat`` needs a zip (a ``.txt`` and its ``.ann``).
     ``allow_overlap=False`` refuses overlapping spans here, with the file and line.
+    ``columns``: which columns of a table upload hold what (:class:`~pipeline.formats.table.TableColumns`).
     """
     limits = limits or UploadLimits()
     name = upload_name(filename)
@@ -192,7 +195,11 @@ def read_upload(filename: str, data: bytes, fmt: str, schema: LabelSchema,
         del data
         prefix = f"{tmp}/"
         try:
-            docs = read_collection(path, fmt, schema, limits=limits.reader_limits(), allow_overlap=allow_overlap)
+            if columns is not None and fmt in TABLE_READERS:
+                docs = read_table_documents(path, schema, fmt=fmt, columns=columns, limits=limits.reader_limits(),
+                                            allow_overlap=allow_overlap)
+            else:
+                docs = read_collection(path, fmt, schema, limits=limits.reader_limits(), allow_overlap=allow_overlap)
         except FormatError as e:
             raise _relabel(e, prefix) from None
     for d in docs:
