@@ -121,7 +121,8 @@ def with_candidates(detector: Detector | None, docs: Sequence[DeidDocument], *, 
     hits detection dropped and (``lexical``, None: off) lexical evidence; no detector: unchanged."""
     if detector is None:
         return list(docs)
-    words = lexical_words(detector.schema, detector.locale) if lexical is not None else None
+    schema = getattr(detector, "schema", None)
+    words = lexical_words(schema, detector.locale) if lexical is not None and schema is not None else None
     for doc, found in zip(docs, model_candidates(detector, docs, floor)):
         doc.candidates = found + (rule_candidates(detector, doc) if rules else [])
         if words is not None:

@@ -54,7 +54,7 @@ def test_spanish_kinship_word_replaced_or_generic_is_not_evidence():
     assert found(replaced, ES) == []
     generic = released(["Refiere que la madre padece cefaleas."])   # no possessive, no name after
     assert found(generic, ES) == []
-    assert found(generic, ES, LexicalConfig(kinship_any=True, rare_near_zipf=0, id_digits=0)) == [
+    assert found(generic, ES, LexicalConfig(kinship=True, kinship_any=True, rare_near_zipf=0, id_digits=0)) == [
         ("madre", "lexical:kinship")]
 
 
@@ -96,6 +96,12 @@ def test_lexical_evidence_colours_the_note_at_its_level_with_a_reason_in_words(l
         messages = [r.message for r in report.reasons if r.level == AMBER]
         assert any("kinship word" in m for m in messages) and any("shape of an identifier" in m for m in messages)
         assert all("padre" not in m and "40817256" not in m for m in messages)   # offsets, never the text
+
+
+def test_the_default_looks_for_identifier_shapes_only():
+    doc = released(["Ingresa con su padre. Paciente ", ("Lena", "NAME", "NOMBRE_SUJETO_ASISTENCIA"),
+                    " Quagliarello, DNI 12345678Z."])
+    assert [k for _, k in found(doc, ES, LexicalConfig())] == ["lexical:id_shape"]
 
 
 def test_a_clean_note_has_no_lexical_evidence():
