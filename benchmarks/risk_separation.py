@@ -23,7 +23,12 @@ detects and scores the other half, and the reverse; ``residual_amber`` is the hi
 keeps 95 % of those notes with missed PHI red or amber, ``residual_red`` the lowest at which half
 of the red notes hold missed PHI. **dev** is then scored once with those thresholds by the model
 trained on all of train (held out: nothing is tuned on it; the test split is never read).
-Prints figures only, never text; writes ``benchmarks/out/risk_separation.json``.
+Lexical evidence (:mod:`pipeline.risk.lexical`: a relative's kinship word, a rare capitalised
+word beside a replaced span, an identifier-shaped token) is swept on the same tuning rows: every
+variant x ``residual_amber``, and the choice, fixed before dev was scored, is the highest
+flagged share whose green share is >= 0.72 (the goal plus a margin of 0.02). BEFORE (no lexical
+evidence, ``RiskConfig`` defaults) and AFTER (the choice) are printed for the tuning set and for
+dev. Prints figures only, never text; writes ``benchmarks/out/risk_separation.json``.
 
 On a machine with the cores, the whole run (trains the three versions, about 3 minutes each on
 two idle cores)::

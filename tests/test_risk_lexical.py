@@ -104,6 +104,14 @@ def test_the_default_looks_for_identifier_shapes_only():
     assert [k for _, k in found(doc, ES, LexicalConfig())] == ["lexical:id_shape"]
 
 
+def test_unknown_words_need_a_safe_vocabulary():
+    cfg = LexicalConfig(id_digits=0, unknown_words=True)
+    en = released(["Note typed by ", ("Lena Ortiz", "NAME", "DOCTOR"), " / qzxwvlogin; patient has hypertension."])
+    assert found(en, EN, cfg) == [("qzxwvlogin", "lexical:unknown_word")]
+    es = released(["Usuario qzxwvlogin; paciente con hipertensión."])
+    assert found(es, ES, cfg) == []   # Spanish ships no clinical safe vocabulary: not looked for
+
+
 def test_a_clean_note_has_no_lexical_evidence():
     doc = released(["Paciente de ", ("54 años", "AGE", "EDAD_SUJETO_ASISTENCIA"),
                     " con hipertensión arterial. Se pauta enalapril 10 mg cada 12 horas."])
