@@ -8,6 +8,9 @@ candidates risk scoring weighs as evidence of PHI left (:mod:`pipeline.risk.resi
   word only above its tuned threshold, so these are the near misses.
 * :func:`rule_candidates`: rule and word-list hits on the released text that lie outside
   every span: detection saw them and dropped them (or the note's spans came from elsewhere).
+* :func:`lexical_words` + :func:`pipeline.risk.lexical.lexical_candidates`: evidence that needs
+  no model (a relative's kinship word where the schema has a relatives type, a rare capitalised
+  word beside a replaced span, an identifier-shaped token), from the locale's own words.
 
 Both return :class:`pipeline.risk.DeidSpan` with ``action="none"``; nothing here reads or
 logs text beyond computing on it.
@@ -21,7 +24,10 @@ import numpy as np
 from models.words import tokenize
 from pipeline.detection.detector import Detector
 from pipeline.detection.rules import has_pack, pack_hits
+from pipeline.locales import load_vocabulary
 from pipeline.risk import DeidDocument, DeidSpan
+from pipeline.risk.lexical import LexicalConfig, LexicalWords, lexical_candidates
+from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
 
 DEFAULT_FLOOR = 0.02
@@ -85,11 +91,40 @@ def rule_candidates(detector: Detector, doc: DeidDocument) -> list[DeidSpan]:
             for s in hits if _free(doc.spans, s.start, s.end)]
 
 
+def kinship_words(locale: str) -> str:
+    """The locale pack's kinship words as a regex alternation ("" when it has none): Spanish from
+    its relatives rule, English from the kinship part of its name-context words."""
+    base = locale.split("_")[0].split("-")[0].lower()
+    if base == "es":
+        from pipeline.detection.rules.es.organizations import _KIN
+        return _KIN
+    if base == "en":
+        from pipeline.locales.en.ward_steps import CONTEXT_WORDS
+        words = CONTEXT_WORDS.split("|")
+        return "|".join(words[:words.index("nurse")])   # the words before the roles are kinship words
+    return ""
+
+
+def lexical_words(schema: LabelSchema, locale: str) -> LexicalWords:
+    """What :mod:`pipeline.risk.lexical` needs from the schema and the locale."""
+    relatives = schema.types_in_role("relative")
+    typ = relatives[0] if relatives else ""
+    return LexicalWords(kinship=kinship_words(locale), relative_type=typ,
+                        relative_category=schema.category_of(typ) if typ else "NAME",
+                        safe=load_vocabulary(locale.split("_")[0]).safe)
+
+
 def with_candidates(detector: Detector | None, docs: Sequence[DeidDocument], *, rules: bool = True,
-                    floor: float = DEFAULT_FLOOR) -> list[DeidDocument]:
-    """``docs`` with their candidates set (in place, and returned); no detector: unchanged."""
+                    floor: float = DEFAULT_FLOOR, lexical: LexicalConfig | None = LexicalConfig()
+                    ) -> list[DeidDocument]:
+    """``docs`` with their candidates set (in place, and returned): the model's near misses, rule
+    hits detection dropped and (``lexical``, None: off) lexical evidence; no detector: unchanged."""
     if detector is None:
         return list(docs)
+    schema = getattr(detector, "schema", None)
+    words = lexical_words(schema, detector.locale) if lexical is not None and schema is not None else None
     for doc, found in zip(docs, model_candidates(detector, docs, floor)):
         doc.candidates = found + (rule_candidates(detector, doc) if rules else [])
+        if words is not None:
+            doc.candidates += lexical_candidates(doc, words, lexical)
     return list(docs)

@@ -6,7 +6,9 @@ left is the text outside every span, and two kinds of evidence look there:
 * **candidates** (:func:`candidate_reasons`): stretches a detector read as PHI below the
   threshold detection used (or a rule or list hit that detection dropped), given by the caller
   in ``DeidDocument.candidates`` (``services.risk_evidence`` finds them with the project's
-  model on the released text). A probability of at least ``RiskConfig.residual_red`` makes the
+  model on the released text), or lexical evidence (:mod:`pipeline.risk.lexical`: a relative's
+  kinship word, a rare capitalised word beside a replaced span, an identifier-shaped token) at
+  ``lexical_level``. A probability of at least ``RiskConfig.residual_red`` makes the
   document red, at least ``residual_amber`` amber; a rule hit counts at ``rule_level``, a word
   list hit at ``list_level`` (lists name diseases after people, "Graves' disease": ``info``).
 * **shapes** (:func:`shape_reasons`): text whose form is PHI in any note and in any language:
@@ -21,6 +23,7 @@ import re
 from typing import Iterable
 
 from pipeline.locales.western import WORDS
+from pipeline.risk.lexical import WHY
 from pipeline.risk.types import (AMBER, INFO, PHI_LIKE_TEXT, POSSIBLE_MISSED_PHI, RED, DeidDocument, DeidSpan,
                                  Reason, RiskConfig, category_words)
 
@@ -53,8 +56,13 @@ def candidate_reasons(doc: DeidDocument, config: RiskConfig) -> list[Reason]:
     for c in doc.candidates:
         if _covered(doc.spans, c.start, c.end) or only_glue(doc.text[c.start:c.end]):
             continue
-        by_model = not c.source.startswith(("rule:", "dict:"))
-        if by_model:
+        by_model = not c.source.startswith(("rule:", "dict:", "lexical:"))
+        if c.source.startswith("lexical:"):
+            level = config.lexical_level
+            if level == INFO:
+                continue
+            why = f"it {WHY.get(c.source.partition(':')[2], 'looks like PHI')}"
+        elif by_model:
             level = RED if c.score >= config.residual_red else AMBER if c.score >= config.residual_amber else INFO
             if level == INFO:
                 continue

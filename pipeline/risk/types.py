@@ -181,6 +181,8 @@ class RiskConfig:
       being PHI reaches them makes the document red / amber (tuned on MEDDOCAN train, cross-fitted:
       ``benchmarks/risk_separation.py``).
     - ``rule_level`` / ``list_level``: the level of a rule / word-list hit outside the spans.
+    - ``lexical_level``: the level of lexical evidence outside the spans (a kinship word, a rare
+      capitalised word beside a replaced span, an identifier-shaped token: :mod:`pipeline.risk.lexical`).
     - ``exact_cutoff``: up to this many distinct contexts the exact chunked search runs;
       above it, the approximate (faiss IVF) one.
     - ``ann_k``: neighbours fetched per context by the approximate search.
@@ -201,6 +203,7 @@ class RiskConfig:
     residual_amber: float = 0.05   # same set: best flagged + green share (0.59 + 0.74); 0.95 flagged is out of reach
     rule_level: str = AMBER
     list_level: str = INFO
+    lexical_level: str = AMBER
     direct_categories: tuple[str, ...] = DIRECT_CATEGORIES
     exact_cutoff: int = 20_000
     ann_k: int = 16
@@ -216,8 +219,8 @@ class RiskConfig:
             raise ValueError("similarity threshold must lie in [-1, 1]")
         if not (0.0 <= self.residual_amber <= self.residual_red <= 1.0):
             raise ValueError("residual thresholds must satisfy 0 <= amber <= red <= 1")
-        if self.rule_level not in LEVELS or self.list_level not in LEVELS:
-            raise ValueError(f"rule and list levels must be one of {', '.join(LEVELS)}")
+        if {self.rule_level, self.list_level, self.lexical_level} - set(LEVELS):
+            raise ValueError(f"rule, list and lexical levels must be one of {', '.join(LEVELS)}")
         if self.window < 0 or self.k_threshold < 1 or self.ann_k < 2:
             raise ValueError("window must be >= 0, k threshold >= 1 and ann_k >= 2")
         unknown = [f for f in self.quasi_fields if f not in QI_FIELDS]
