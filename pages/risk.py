@@ -10,7 +10,8 @@ import streamlit as st
 
 from dashboard import components as C
 from dashboard import figures, state
-from dashboard.figures import short_date
+from dashboard.deidentify_runs import run_label
+from dashboard.when import local_time
 from pipeline.risk.scorer import QI_WORDS
 from services import access, jobs, rework
 from services import risk as rs
@@ -93,8 +94,7 @@ by_id = {r.id: r for r in runs}
 if st.session_state.get(RUN_KEY) not in by_id:
     st.session_state[RUN_KEY] = next((r.id for r in runs if r.status == "done"), runs[0].id)
 run_id = st.selectbox("De-identification run", list(by_id), key=RUN_KEY,
-                      format_func=lambda i: f"Run {i} · {by_id[i].profile_name} · {by_id[i].status} · "
-                                            f"{by_id[i].created_at[:16]}")
+                      format_func=lambda i: run_label(by_id[i]))
 run = by_id[run_id]
 if st.session_state.get("risk.doc_run") != run.id:
     # another run: its own first document, never the one chosen in the run before
@@ -177,12 +177,12 @@ out = rs.scored_output(db, user, run.id, doc_id)
 st.subheader(f"{DOTS.get(score.colour, '')} {score.doc_name}")
 if score.decision:
     st.caption(f"Decision: **{DECIDED_WORDS.get(score.decision, score.decision)}** by {score.decided_by or '?'} "
-               f"on {short_date(score.decided_at)}")
+               f"on {local_time(score.decided_at)}")
 else:
     st.caption("No decision yet.")
 sent = rework.open_send_back(db, user, run.id, doc_id)
 if sent is not None:
-    st.info(f"Sent back to **{sent.annotator}** by {sent.sent_by or '?'} on {short_date(sent.sent_at)}"
+    st.info(f"Sent back to **{sent.annotator}** by {sent.sent_by or '?'} on {local_time(sent.sent_at)}"
             + (f": {sent.note}" if sent.note else "") + ". Once its gold is fixed and saved, a lead re-de-identifies "
             "this document alone; its new output is then triaged again.")
     if access.can(user, "deidentify") and st.button("Re-de-identify this document from its gold", key="risk.redo",
