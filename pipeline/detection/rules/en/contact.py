@@ -10,7 +10,7 @@ from functools import lru_cache
 from pipeline.detection.rules.common import mk, spans_from, text_before, trimmed_spans
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.numbers import line_before
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
@@ -129,7 +129,9 @@ def postal_codes(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, *m.span("state"), "STATE"))
         out.append(mk(doc_id, *m.span("zip"), "ZIP"))
         words = list(re.finditer(r"[^ \t]+", m.group("city")))
-        while words and (is_safe_word(words[0].group()) or words[0].group().lower() in ("in", "at", "of")):
+        # a town the safe vocabulary holds ("Biloxi") stays: an address's comma, state and ZIP say it is one
+        while words and ((is_safe_word(words[0].group()) and not looks_like_place(words[0].group(), True))
+                         or words[0].group().lower() in ("in", "at", "of")):
             words.pop(0)   # "lives in Burien, WA": the town starts after the ward's words
         if words:
             out.append(mk(doc_id, m.start("city") + words[0].start(), m.end("city"), "CITY"))

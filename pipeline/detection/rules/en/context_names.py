@@ -25,11 +25,14 @@ from pipeline.spans import Span
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
           r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|"
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
-          r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:")
+          r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"
+          r"accepting\s+(?:physician|md|attending|provider|surgeon)|requested\s+by|referred\s+by|"
+          r"findings\s+(?:called|discussed|communicated)\s+(?:to|with)")
 _KIN = (r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
-        r"met\s+with|spoke\s+(?:with|to)|discussed\s+with")
+        r"met\s+with|spoke\s+(?:with|to)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
+        r"accompanied\s+by(?:\s+(?:his|her|their))?")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")

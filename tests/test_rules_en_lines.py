@@ -1,0 +1,121 @@
+"""The English rules on lines as ICU nurses write them, in the case written, in capitals and in
+lower case: every common date shape, hospitals and towns after a transfer or an age, rooms,
+wards by building and floor, employers, and the clinical lines that must stay unmarked."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.detection.rules import run_rules
+from pipeline.schemas import I2B2_2014
+
+CASES = ("as", "upper", "lower")
+
+
+def _recase(line: str, case: str) -> str:
+    return line if case == "as" else line.upper() if case == "upper" else line.lower()
+
+
+def _found(line: str, category: str | None = None) -> list[tuple[str, str]]:
+    return [(line[s.start:s.end], s.type) for s in run_rules(line, "d", "en", I2B2_2014)
+            if category is None or s.category == category]
+
+
+# every common English date shape: (the line, the date i2b2 marks)
+DATE_LINES = [
+    ("admitted 01/20/2071 from home", "01/20/2071"),
+    ("admitted 1/20/71 from home", "1/20/71"),
+    ("admitted 01-20-2071 from home", "01-20-2071"),
+    ("admitted 01.20.2071 from home", "01.20.2071"),
+    ("admitted 2071-01-20 from home", "2071-01-20"),
+    ("admitted 2071/01/20 from home", "2071/01/20"),
+    ("admitted 2071.01.20 from home", "2071.01.20"),
+    ("admitted 20/01/2071 from home", "20/01/2071"),
+    ("admitted Jan 20, 2071 from home", "Jan 20, 2071"),
+    ("admitted January 20th, 2071 from home", "January 20th, 2071"),
+    ("admitted 20 Jan 2071 from home", "20 Jan 2071"),
+    ("admitted 20-Jan-2071 from home", "20-Jan-2071"),
+    ("admitted 20JAN2071 from home", "20JAN2071"),
+    ("admitted Jan-20-2071 from home", "Jan-20-2071"),
+    ("admitted Jan/20/2071 from home", "Jan/20/2071"),
+    ("admitted 2071-Jan-20 from home", "2071-Jan-20"),
+    ("admitted Jan-2071 from home", "Jan-2071"),
+    ("admitted Nov-71 from home", "Nov-71"),
+    ("admitted January of 2071 from home", "January of 2071"),
+    ("admitted the 20th of January, 2071", "20th of January, 2071"),
+    ("seen in clinic Jan. 5th for f/u", "Jan. 5th"),
+    ("f/u appt Sun 1/5 with pcp", "1/5"),
+    ("Admission Date: 3/22    Discharge Date: 4/2", "4/2"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,date", DATE_LINES)
+def test_every_common_date_shape_in_any_case(line: str, date: str, case: str) -> None:
+    text, want = _recase(line, case), _recase(date, case)
+    assert (want, "DATE") in _found(text, "DATE")
+
+
+# ward lines with numbers that are no dates, ages or phone numbers, and ward words that are no places
+CLEAN_LINES = [
+    "HR 88 SR, BP 120/60, RR 18, SAT 95% 2L NC",
+    "MAE 5/5 strength, pain 3/10, pulses 2/4",
+    "levophed @ 0.1 mcg/kg/min, propofol 20 mcg/kg/min, on levo 2 micu team aware",
+    "TRANSFERRED FROM OSH FOR CATH",
+    "transferred to micu from osh, then to the floor",
+    "pt came from rehab; transferred from home",
+    "remains in bed x 2 days, OOB to chair",
+    "Lasix 40 mg iv given with good effect",
+    "seen in peds ED, vent settings AC 500x12/5/40%",
+    "RR 12-14, PEEP 5, K 4.1, ranges 120-130",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", CLEAN_LINES)
+def test_clinical_lines_stay_unmarked(line: str, case: str) -> None:
+    assert _found(_recase(line, case)) == []
+
+
+# (line, span, type): hospitals, towns, rooms, wards and employers in any case
+PLACE_LINES = [
+    ("Pt transferred via med flight from Hilo General, MRN 4008279", "Hilo General", "HOSPITAL"),
+    ("transferred via ambulance from University Hospital today", "University Hospital", "HOSPITAL"),
+    ("pt is a 74yo from Poughkeepsie with pmh htn", "Poughkeepsie", "CITY"),
+    ("Lives with daughter in Long Beach. Retired.", "Long Beach", "CITY"),
+    ("discharged to extended care facility in Foothill Farms.", "Foothill Farms", "CITY"),
+    ("lives alone in South Boston with wife", "South Boston", "CITY"),
+    ("seen in NEBH ED yesterday", "NEBH", "HOSPITAL"),
+    ("419 McCorkill Row, Biloxi, MS 91089", "Biloxi", "CITY"),
+    ("Pt: Daudi Gulati (MR# 937-26-95)   Room 1006", "1006", "ROOM"),
+    ("Unit: Colgan 17 Medicine, Room 1026", "Colgan 17 Medicine", "DEPARTMENT"),
+    ("Unit: Golding Wing 17, Bed 5", "Golding Wing 17", "DEPARTMENT"),
+    ("worked as a welder for Drew Dental Group until 2070", "Drew Dental Group", "ORGANIZATION"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,span,gtype", PLACE_LINES)
+def test_places_in_any_case(line: str, span: str, gtype: str, case: str) -> None:
+    text, want = _recase(line, case), _recase(span, case)
+    assert (want, gtype) in _found(text, "LOCATION")
+
+
+def test_an_acronym_in_mixed_case_before_ed_and_lower_case_one_english_does_not_use() -> None:
+    assert ("sjh", "HOSPITAL") in _found("went to sjh er last night", "LOCATION")
+    assert _found("went to the er last night", "LOCATION") == []
+
+
+def test_a_ward_name_needs_a_service_or_a_wing_after_its_floor() -> None:
+    assert _found("ON LEVO 2 MICU TEAM AWARE", "LOCATION") == []
+    assert _found("titrating levo 2 mcg per protocol", "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", [
+    ("pt seen by dr smith this am", "smith"),
+    ("Accepting physician Dorine Gole, MD. She is retired", "Dorine Gole"),
+    ("Emergency contact: Corrine Spillane (spouse)", "Corrine Spillane"),
+])
+def test_names_after_roles_and_contacts_in_any_case(line: str, name: str, case: str) -> None:
+    text = _recase(line, case)
+    assert _recase(name, case) in [s for s, _ in _found(text, "NAME")]
