@@ -119,3 +119,27 @@ def test_a_ward_name_needs_a_service_or_a_wing_after_its_floor() -> None:
 def test_names_after_roles_and_contacts_in_any_case(line: str, name: str, case: str) -> None:
     text = _recase(line, case)
     assert _recase(name, case) in [s for s, _ in _found(text, "NAME")]
+
+
+def test_a_listed_first_name_lets_a_common_word_be_a_signing_nurses_surname() -> None:
+    assert ("Earl Major", "DOCTOR") in _found("Earl Major, RN", "NAME")
+    assert _found("Will Continue, RN", "NAME") == []
+    assert _found("Monitor closely, RN aware", "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_month_day_after_date_of_service(case: str) -> None:
+    assert (_recase("Mar 14", case), "DATE") in _found(_recase("Date of Service: Mar 14", case), "DATE")
+    assert _found(_recase("MAR reviewed, DEC 2 units given", case), "DATE") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_word_ending_in_d_dot_is_no_title_before_a_device(case: str) -> None:
+    """"REMOVED. FOLEY": the "D." of a word's end was read as the title "D." and kept the
+    surname list's "FOLEY" (found on ward train-part notes in capitals)."""
+    from pipeline.detection.detector import Detector
+    from pipeline.spans import Document
+
+    det = Detector.without_model(I2B2_2014, "en")
+    text = _recase("GU: HD done today, 3L removed. Foley patent, UO adequate.", case)
+    assert det.detect(Document("d", text)) == []

@@ -159,8 +159,13 @@ def context_names(text: str, doc_id: str) -> list[Span]:
     for m in _CREDENTIAL.finditer(text):
         s, e = m.span("name")
         words = m.group("name").split()
-        if not looks_like_name(words[-1], True) or _eponym_or_label(text, m.end("name")):
-            continue
+        line_end = text.find("\n", m.end())
+        signs_line = not text[m.end():line_end if line_end >= 0 else len(text)].strip(" \t.")
+        first_and_word = (signs_line and len(words) == 2 and is_first_name(words[0]) and looks_like_name(words[0], True)
+                          and not is_safe_word(words[1], vocabulary=False) and words[1].lower() not in FUNCTION_WORDS
+                          and (zipf(words[1]) or 0.0) < 6.0)
+        if not (looks_like_name(words[-1], True) or first_and_word) or _eponym_or_label(text, m.end("name")):
+            continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
         if len(words) == 2 and not (looks_like_name(words[0], True) or re.fullmatch(r"[A-Za-z]\.", words[0])):
             s = e - len(words[-1])
         out.append(mk(doc_id, s, e, "DOCTOR"))
