@@ -143,3 +143,32 @@ def test_a_word_ending_in_d_dot_is_no_title_before_a_device(case: str) -> None:
     det = Detector.without_model(I2B2_2014, "en")
     text = _recase("GU: HD done today, 3L removed. Foley patent, UO adequate.", case)
     assert det.detect(Document("d", text)) == []
+
+
+@pytest.mark.parametrize("line,value,gtype", [
+    ("Account #: 0044 1804 1676", "0044 1804 1676", "ACCOUNT"),
+    ("Genetic sample on file: BB-60-281711.", "BB-60-281711", "IDNUM"),
+    ("Home CPAP (serial JSV1302369F) checked.", "JSV1302369F", "DEVICE"),
+    ("Blood cultures (Encounter ID E164312789) no growth", "E164312789", "ACCOUNT"),
+    ("DOB: 09/09/1964   Age: 89+   Sex: M", "89+", "AGE"),
+])
+def test_identifiers_and_ages_after_their_labels(line: str, value: str, gtype: str) -> None:
+    assert (value, gtype) in _found(line)
+
+
+def test_serial_exams_are_no_serial_numbers() -> None:
+    assert _found("serial abgs q4h, serial exams, serial 2 troponins") == []
+
+
+@pytest.mark.parametrize("line,login", [
+    ("Julianna Giles, resident / jgiles", "jgiles"),
+    ("Requested by Dr. Hunter Dayal (hd275)", "hd275"),
+    ("signed by Dr. Kenyatta K. Henson [kh309] on 2082-09-10", "kh309"),
+])
+def test_a_login_made_from_a_name_on_its_line(line: str, login: str) -> None:
+    assert (login, "USERNAME") in _found(line, "NAME")
+
+
+@pytest.mark.parametrize("line", ["RT/ca", "AP/mk", "given tylenol (prn)", "Metoprolol 25 mg (metop)"])
+def test_no_login_without_a_name_it_is_made_from(line: str) -> None:
+    assert [t for _, t in _found(line)] == []

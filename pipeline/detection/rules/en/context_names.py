@@ -32,7 +32,7 @@ _KIN = (r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
         r"met\s+with|spoke\s+(?:with|to)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
-        r"accompanied\s+by(?:\s+(?:his|her|their))?")
+        r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")
@@ -178,7 +178,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))   # the initials are the same person's
-    out += _signatures(text, doc_id)
+    out += _signatures(text, doc_id) + _usernames(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
 
@@ -217,4 +217,29 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
         at_end = m.start() >= last and len(init) == 2 and init.lower() not in FUNCTION_WORDS   # "-rn" closing a note
         if at_end or (init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2)):
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))
+    return out
+
+
+# a staff login beside the name on a signature line: "J. Giles, resident / jgiles", "(ekiragu)", "[kh309]"
+_LOGIN = re.compile(r"(?:(?<=/)|(?<=\()|(?<=\[)|(?<=/ )|(?<=\( )|(?<=\[ ))(?P<user>[a-z]{2,12}\d{0,4})(?=[ \t]*(?:[)\]]|$))",
+                    re.MULTILINE)
+_CAPITALISED = re.compile(r"(?<![\w])[A-Z][A-Za-z'-]*[a-z][A-Za-z'-]*|(?<![\w])[A-Z]\.")
+
+
+def _usernames(text: str, doc_id: str) -> list[Span]:
+    """A lower-case login after a slash or in brackets that is made from a name on its line: a
+    surname's first four letters inside it ("jgiles" beside "Julianna Giles") or the initials of
+    two names before its digits ("hd275" beside "Hunter Dayal"), so "RT/ca" or "(prn)" stay."""
+    out: list[Span] = []
+    for m in _LOGIN.finditer(text):
+        ls = text.rfind("\n", 0, m.start()) + 1
+        le = text.find("\n", m.end())
+        line = text[ls:le if le >= 0 else len(text)]
+        user = m.group("user")
+        letters = re.match(r"[a-z]+", user).group()
+        words = [w.rstrip(".") for w in _CAPITALISED.findall(line)]
+        long_words = [w.lower() for w in words if len(w) >= 4 and not is_safe_word(w)]
+        initials = {(a[0] + b[0]).lower() for a, b in zip(words, words[1:])}
+        if any(w[:4] in letters for w in long_words) or (len(letters) == 2 and letters in initials and user != letters):
+            out.append(mk(doc_id, *m.span("user"), "USERNAME"))
     return out

@@ -183,7 +183,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
 _AGE_TAIL = (r"(?:yo\b|y/o\b|y\.o\.?|yr?s?\.?[\s-]*old\b|years?[\s-]*old\b|years?\s+of\s+age\b|-?year-old\b|"
              r"yo[mf]\b|y\.?\s?o\.?\s?(?:male|female|man|woman|m|f)\b|y\s+(?:male|female|man|woman|boy|girl)\b|y\s?[mf]\b)")
 _AGE_AFTER = re.compile(rf"(?<![\w.])(?P<age>\d{{1,3}})(?:\s*-\s*|\s+)?{_AGE_TAIL}", re.IGNORECASE)
-_AGE_BEFORE = re.compile(r"(?i)\b(?:age|aged|age of|at age)\s*:?\s*(?P<age>\d{1,3})(?!\d|[./]\d)")
+_AGE_BEFORE = re.compile(r"(?i)\b(?:age|aged|age of|at age)\s*:?\s*(?P<age>\d{1,3}(?:\+(?![\w]))?)(?!\d|[./]\d)")
 # ages in words ("eighty-two years of age", "turned ninety"): a number word from one to 119
 _UNITS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
           "seventeen eighteen nineteen").split()
@@ -210,7 +210,7 @@ def ages(text: str, doc_id: str) -> list[Span]:
     """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``;
     in words after "turned" or before "years of age" ("eighty-two years of age")."""
     out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE, _AGE_TURNED) for m in rx.finditer(text)
-           if int(m.group("age")) <= 125]
+           if int(m.group("age").rstrip("+")) <= 125]
     out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON, _AGE_DECADE, _AGE_BIRTHDAY) for m in rx.finditer(text)]
     return dedupe(out)
 
