@@ -172,3 +172,14 @@ def test_a_login_made_from_a_name_on_its_line(line: str, login: str) -> None:
 @pytest.mark.parametrize("line", ["RT/ca", "AP/mk", "given tylenol (prn)", "Metoprolol 25 mg (metop)"])
 def test_no_login_without_a_name_it_is_made_from(line: str) -> None:
     assert [t for _, t in _found(line)] == []
+
+
+@pytest.mark.parametrize("line,abbr", [("transferred from BC for cath", "BC"), ("TRANSFERRED FROM UH TODAY", "UH")])
+def test_a_two_letter_hospital_acronym_in_capitals_after_a_transfer(line: str, abbr: str) -> None:
+    assert (abbr, "HOSPITAL") in _found(line, "LOCATION")
+
+
+@pytest.mark.parametrize("line", ["transferred to IP", "TRANSFERRED TO IR FOR EMBO", "transferred from bc", "sent to CT",
+                                  "ADMITTED TO ED", "TRANSFERRED TO EP LAB", "transferred to PT"])
+def test_two_letter_ward_words_after_a_transfer_stay(line: str) -> None:
+    assert _found(line, "LOCATION") == []

@@ -17,7 +17,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -92,6 +92,19 @@ def _abbreviation(word: str, text: str, i: int) -> bool:
     if _mixed_case(text, i):
         return z is None or z < 4.0
     return z is not None and z < 2.0
+
+
+# two capitals after a transfer that are a ward's, a discipline's or a state's, not a hospital's
+_NOT_TWO_CAPITALS = frozenset("""ms pt ot rt cm sw np pa md rn do us ma nh ny ct ri me va fl ca tx ip op ob ld ep ir gi
+er ed or cc hd ap la""".split())
+
+
+def _two_capitals(word: str) -> bool:
+    """A hospital's two-letter acronym in capitals right after a transfer ("transferred from BC",
+    "SENT TO UH"): English's common two-letter words and abbreviations are its commonest strings,
+    so rarity says nothing here; no ward's word, no discipline's, no state's."""
+    return (re.fullmatch(r"[A-Z]{2}", word) is not None and word.lower() not in _NOT_TWO_CAPITALS
+            and word.lower() not in FUNCTION_WORDS and not is_safe_word(word, vocabulary=False))
 
 
 def _any_case_abbreviation(word: str) -> bool:
@@ -176,7 +189,7 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     generic = _generic_hospital(text, tokens) if strong else None
     if generic is not None:
         return generic
-    if _abbreviation(first, text, tokens[0][0]):
+    if _abbreviation(first, text, tokens[0][0]) or (strong and _two_capitals(first)):
         return tokens[0][0], tokens[0][1], "HOSPITAL"
     tail = _institution_by_tail(text, tokens) if strong else None
     if tail is not None:
