@@ -183,3 +183,14 @@ def test_a_two_letter_hospital_acronym_in_capitals_after_a_transfer(line: str, a
                                   "ADMITTED TO ED", "TRANSFERRED TO EP LAB", "transferred to PT"])
 def test_two_letter_ward_words_after_a_transfer_stay(line: str) -> None:
     assert _found(line, "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", [("son john called, updated", "john"), ("wife mary and son paul visited", "paul"),
+                                       ("SON DAVID AT BEDSIDE", "DAVID")])
+def test_the_commonest_first_names_after_kinship(line: str, name: str, case: str) -> None:
+    assert _recase(name, case) in [s for s, _ in _found(_recase(line, case), "NAME")]
+
+
+def test_a_common_first_name_after_a_weak_context_stays() -> None:
+    assert _found("per john, ok", "NAME") == [] and _found("with james", "NAME") == []
