@@ -194,3 +194,16 @@ def test_the_commonest_first_names_after_kinship(line: str, name: str, case: str
 
 def test_a_common_first_name_after_a_weak_context_stays() -> None:
     assert _found("per john, ok", "NAME") == [] and _found("with james", "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", ["Relevant history: Graves' disease treated with radioactive iodine",
+                                  "NSAID use for osteoarthritis, Barrett's esophagus, GERD",
+                                  "Insurance: Medicare member ID N14-984001-22"])
+def test_eponyms_and_insurers_are_no_names_or_places(line: str, case: str) -> None:
+    from pipeline.detection.detector import Detector
+    from pipeline.spans import Document
+
+    text = _recase(line, case)
+    got = Detector.without_model(I2B2_2014, "en").detect(Document("d", text))
+    assert [s.category for s in got if s.category in ("NAME", "LOCATION")] == []

@@ -67,10 +67,12 @@ ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp i
 
 # a name followed by one of these is an eponym ("Graves' disease", "Crohn's", "Foley catheter") or a
 # field label ("Attending attestation:"), not a person
-_NOT_A_PERSON_AFTER = re.compile(
-    r"(?i)(?:'s|s'|')?\s*(?::|(?:disease|syndrome|lymphoma|sarcoma|sign|test|procedure|catheter|criteria|score|"
-    r"scale|palsy|phenomenon|reflex|maneuver|manoeuvre|ulcer|esophagus|oesophagus|tube|triad|fracture|"
-    r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage)\b)")
+_EPONYM_WORDS = (r"disease|syndrome|lymphoma|sarcoma|sign|test|procedure|catheter|criteria|score|"
+                 r"scale|palsy|phenomenon|reflex|maneuver|manoeuvre|ulcer|esophagus|oesophagus|tube|triad|fracture|"
+                 r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage")
+_NOT_A_PERSON_AFTER = re.compile(rf"(?i)(?:'s|s'|')?\s*(?::|(?:{_EPONYM_WORDS})\b)")
+#: what follows an eponym ("Graves' disease", "Barrett's esophagus", "Foley catheter"): no person's name
+EPONYM_AFTER = re.compile(rf"(?i)(?:'s|s'|')?[ \t]*(?:{_EPONYM_WORDS})\b")
 
 
 def _eponym_or_label(text: str, end: int) -> bool:
