@@ -20,6 +20,14 @@ def _found(line: str, category: str | None = None) -> list[tuple[str, str]]:
             if category is None or s.category == category]
 
 
+def _detected(text: str) -> list:
+    """The full cold-start detector's spans (rules, dictionaries and the pack's steps)."""
+    from pipeline.detection.detector import Detector
+    from pipeline.spans import Document
+
+    return Detector.without_model(I2B2_2014, "en").detect(Document("d", text))
+
+
 # every common English date shape: (the line, the date i2b2 marks)
 DATE_LINES = [
     ("admitted 01/20/2071 from home", "01/20/2071"),
@@ -137,12 +145,7 @@ def test_a_month_day_after_date_of_service(case: str) -> None:
 def test_a_word_ending_in_d_dot_is_no_title_before_a_device(case: str) -> None:
     """"REMOVED. FOLEY": the "D." of a word's end was read as the title "D." and kept the
     surname list's "FOLEY" (found on ward train-part notes in capitals)."""
-    from pipeline.detection.detector import Detector
-    from pipeline.spans import Document
-
-    det = Detector.without_model(I2B2_2014, "en")
-    text = _recase("GU: HD done today, 3L removed. Foley patent, UO adequate.", case)
-    assert det.detect(Document("d", text)) == []
+    assert _detected(_recase("GU: HD done today, 3L removed. Foley patent, UO adequate.", case)) == []
 
 
 @pytest.mark.parametrize("line,value,gtype", [
@@ -201,9 +204,5 @@ def test_a_common_first_name_after_a_weak_context_stays() -> None:
                                   "NSAID use for osteoarthritis, Barrett's esophagus, GERD",
                                   "Insurance: Medicare member ID N14-984001-22"])
 def test_eponyms_and_insurers_are_no_names_or_places(line: str, case: str) -> None:
-    from pipeline.detection.detector import Detector
-    from pipeline.spans import Document
-
-    text = _recase(line, case)
-    got = Detector.without_model(I2B2_2014, "en").detect(Document("d", text))
+    got = _detected(_recase(line, case))
     assert [s.category for s in got if s.category in ("NAME", "LOCATION")] == []
