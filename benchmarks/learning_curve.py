@@ -125,7 +125,7 @@ def most_uncertain(info, pool, k: int) -> list:
 
 
 def curve(name: str, train_pool, eval_docs, schema, locale: str, sizes, orders, seed: int, tmp: Path,
-          refit: bool = True) -> dict:
+          refit: bool = True, uncertain_upto: int | None = None) -> dict:
     from pipeline.detection.detector import Detector
 
     out: dict = {"n_pool": len(train_pool), "n_eval": len(eval_docs), "rows": []}
@@ -139,6 +139,8 @@ def curve(name: str, train_pool, eval_docs, schema, locale: str, sizes, orders, 
     for order in orders:
         taken = shuffled[:targets[0]]
         for k, n in enumerate(targets):
+            if order == "uncertain" and uncertain_upto and k > 0 and uncertain_upto < n < len(train_pool):
+                continue        # the costly order only where it is compared (--uncertain-upto)
             if order == "uncertain" and k > 0 and n < len(train_pool):
                 chosen = {d.doc_id for d in taken}
                 pool = [d for d in shuffled if d.doc_id not in chosen]
@@ -200,10 +202,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-refit", action="store_true",
                     help="score the fit on the notes minus their dev split, without the default refit on both "
                          "(about half the training time; --quick implies it)")
+    ap.add_argument("--sizes", default=None,
+                    help="comma-separated training sizes, 'all' for the whole pool (default 25,50,100,250,all)")
+    ap.add_argument("--uncertain-upto", type=int, default=None,
+                    help="train the uncertain order only up to this many notes (and at 'all', shared)")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "learning_curve.json"))
     args = ap.parse_args(argv)
     sizes = QUICK_SIZES if args.quick else SIZES
+    if args.sizes:
+        sizes = tuple(None if x.strip() == "all" else int(x) for x in args.sizes.split(",") if x.strip())
     if args.quick:
         args.english_train, args.english_eval = min(args.english_train, 250), min(args.english_eval, 100)
         args.meddocan_train = args.meddocan_train or 250
@@ -229,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 raise SystemExit(f"unknown corpus {corpus!r}")
             result["corpora"][corpus] = curve(corpus, pool, ev, schema, locale, sizes, orders, args.seed, Path(tmp),
-                                              refit)
+                                              refit, args.uncertain_upto)
             print(f"{corpus}: span recall at 100 notes / at all notes: "
                   + ", ".join(f"{k} {v:.3f}" for k, v in result["corpora"][corpus]["goal"].items()), flush=True)
             _write(args.out, result, t0)     # after each corpus: a long run leaves what it finished

@@ -65,7 +65,9 @@ def _title_at(ctx: StepContext, span: Span) -> bool:
         return True
     line_start = ctx.text.rfind("\n", 0, span.start) + 1
     lo = max(line_start, span.start - 24)
-    return any(m.end() == span.start for m in ctx.words.title.finditer(ctx.text, lo, span.start))
+    # a title is a word of its own: "D. " at the end of "REMOVED. " is no title before "FOLEY"
+    return any(m.end() == span.start and not (m.start() > 0 and ctx.text[m.start() - 1].isalnum())
+               for m in ctx.words.title.finditer(ctx.text, lo, span.start))
 
 
 def _sourced(span: Span, candidates: Iterable[Span], text: str, judged: frozenset[str]) -> bool:

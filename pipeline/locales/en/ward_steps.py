@@ -6,6 +6,8 @@
   "10/5 beats" are measurements and times; a span naming a month or a weekday stays. A model trained on
   generated notes learns that a bare number near a name is an age; a ward's notes are full of
   bare numbers. A person's span is never dropped.
+* ``drop_eponyms`` (merged stage): a machine's NAME span that "disease", "syndrome", "esophagus",
+  "catheter" ... follows is an eponym ("Graves' disease", "Barrett's esophagus").
 * ``strip_context_words`` (model stage): a NAME span loses the kinship or role word it starts with
   and the credential it ends with ("wife Mary" -> "Mary", "Smith, RN" -> "Smith"): they are the
   context that says a name follows, never part of it.
@@ -18,6 +20,7 @@ import re
 
 from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context, numeric_date_is_date,
                                                 phone_context)
+from pipeline.detection.rules.en.context_names import EPONYM_AFTER
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.spans import Span
 
@@ -69,6 +72,23 @@ def drop_numbers_without_context(spans: list[Span], ctx: StepContext) -> list[Sp
     return [s for s in spans if not (_judged(s, ctx.text) and not _has_context(s, ctx.text))
             and not (s.category == "NAME" and not s.source.startswith("human")
                      and _NUMBER_TOKEN.search(ctx.text, s.start, s.end))]
+
+
+@boundary_step("drop_eponyms", "merged")
+def drop_eponyms(spans: list[Span], ctx: StepContext) -> list[Span]:
+    """A machine's NAME span that an eponym's word follows is a disease's or a device's name, not
+    a person's ("Graves' disease", "Barrett's esophagus", "Swan catheter"): a surname list or a
+    model reads the capital, the word after says otherwise.
+
+    >>> text = "Hx Graves' disease, seen by Dr. Graves."
+    >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
+    >>> got = drop_eponyms([Span("d", 3, 9, "NAME", "PATIENT", source="dict:surnames"),
+    ...     Span("d", 32, 38, "NAME", "DOCTOR", source="rule:titled_names")], ctx)
+    >>> [text[s.start:s.end] for s in got]
+    ['Graves']
+    """
+    return [s for s in spans if not (s.category == "NAME" and not s.source.startswith("human")
+                                     and EPONYM_AFTER.match(ctx.text, s.end))]
 
 
 # kinship and role words that say a name follows, and the credentials that say one came before

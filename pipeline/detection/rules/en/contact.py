@@ -10,7 +10,7 @@ from functools import lru_cache
 from pipeline.detection.rules.common import mk, spans_from, text_before, trimmed_spans
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.numbers import line_before
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
@@ -70,18 +70,19 @@ def ssn(text: str, doc_id: str) -> list[Span]:
 _ID_TRIGGERS: list[tuple[str, str]] = [
     (r"MRN|MR\s?#|Med(?:ical)?\s+Rec(?:ord)?(?:\s+(?:No\.?|Number|#))?|Unit\s+(?:No\.?|Number|#)|Record\s+(?:No\.?|Number|#)|"
      r"Hospital\s+(?:No\.?|Number|#)|Patient\s+ID|Pt\s+ID|EMPI|BWH|MGH|CPI", "MEDICALRECORD"),
-    (r"Acct|Account(?:\s+(?:No\.?|Number|#))?|Encounter(?:\s+(?:No\.?|Number|#))?|Visit\s+(?:No\.?|Number|#)", "ACCOUNT"),
+    (r"Acct|Account(?:\s+(?:No\.?|Number|#))?|Encounter(?:\s+(?:No\.?|Number|#|ID))?|Visit\s+(?:No\.?|Number|#)", "ACCOUNT"),
     (r"License(?:\s+(?:No\.?|Number|#))?|Lic\.?(?:\s*(?:No\.?|Number|#))?|DEA(?:\s+(?:No\.?|Number|#))?|NPI", "LICENSE"),
     (r"Member\s+ID|Policy(?:\s+(?:No\.?|Number|#))?|Health\s*plan(?:\s+(?:No\.?|Number|#|ID))?|"
      r"Insurance(?:\s+(?:ID|No\.?|Number|#))?|"
      r"Medicaid(?:\s+(?:No\.?|Number|#|ID))?|Medicare(?:\s+(?:No\.?|Number|#|ID))?|Group\s+(?:No\.?|Number|#)", "HEALTHPLAN"),
-    (r"Device\s+(?:ID|serial|S/N)|Serial\s+(?:No\.?|Number|#)|S/N", "DEVICE"),
+    (r"Device\s+(?:ID|serial|S/N)|Serial(?:\s+(?:No\.?|Number|#))?|S/N", "DEVICE"),
     (r"VIN|(?:License\s+)?plate(?:\s+(?:No\.?|Number|#))?", "VEHICLE"),
-    (r"(?:Order|Requisition|Accession)\s*(?:#|No\.?|Number)|Case|Specimen(?:\s+(?:ID|No\.?|Number|#))?|Sample\s+ID", "IDNUM"),
+    (r"(?:Order|Requisition|Accession)\s*(?:#|No\.?|Number)|Case|Specimen(?:\s+(?:ID|No\.?|Number|#))?|Sample\s+ID|"
+     r"(?:Genetic\s+|DNA\s+|Blood\s+)?sample\s+on\s+file", "IDNUM"),
 ]
 # labels in any case ("member ID", "LICENSE"); a value with a digit, its dots and slashes inside ("495.179.062",
 # "5465/58564"), letters around it in any case ("case-323688")
-_ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*[:#]?\s*#?\s*(?P<id>[A-Za-z]{{0,4}}[-]?\d(?:[\dA-Za-z-]|[./](?=\d)){{2,18}}|\d{{3,}})"
+_ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*[:#]?\s*#?\s*(?P<id>\d{{3,4}}(?:[ ]\d{{3,4}}){{2,3}}(?![ ]?\d)|[A-Za-z]{{0,4}}[-]?\d(?:[\dA-Za-z-]|[./](?=\d)){{2,18}}|\d{{3,}})"
                        rf"(?![\w-])"), t)
            for p, t in _ID_TRIGGERS]
 
@@ -129,7 +130,9 @@ def postal_codes(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, *m.span("state"), "STATE"))
         out.append(mk(doc_id, *m.span("zip"), "ZIP"))
         words = list(re.finditer(r"[^ \t]+", m.group("city")))
-        while words and (is_safe_word(words[0].group()) or words[0].group().lower() in ("in", "at", "of")):
+        # a town the safe vocabulary holds ("Biloxi") stays: an address's comma, state and ZIP say it is one
+        while words and ((is_safe_word(words[0].group()) and not looks_like_place(words[0].group(), True))
+                         or words[0].group().lower() in ("in", "at", "of")):
             words.pop(0)   # "lives in Burien, WA": the town starts after the ward's words
         if words:
             out.append(mk(doc_id, m.start("city") + words[0].start(), m.end("city"), "CITY"))

@@ -25,11 +25,14 @@ from pipeline.spans import Span
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
           r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|"
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
-          r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:")
+          r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"
+          r"accepting\s+(?:physician|md|attending|provider|surgeon)|requested\s+by|referred\s+by|"
+          r"findings\s+(?:called|discussed|communicated)\s+(?:to|with)")
 _KIN = (r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
-        r"met\s+with|spoke\s+(?:with|to)|discussed\s+with")
+        r"met\s+with|spoke\s+(?:with|to)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
+        r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")
@@ -64,10 +67,12 @@ ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp i
 
 # a name followed by one of these is an eponym ("Graves' disease", "Crohn's", "Foley catheter") or a
 # field label ("Attending attestation:"), not a person
-_NOT_A_PERSON_AFTER = re.compile(
-    r"(?i)(?:'s|s'|')?\s*(?::|(?:disease|syndrome|lymphoma|sarcoma|sign|test|procedure|catheter|criteria|score|"
-    r"scale|palsy|phenomenon|reflex|maneuver|manoeuvre|ulcer|esophagus|oesophagus|tube|triad|fracture|"
-    r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage)\b)")
+_EPONYM_WORDS = (r"disease|syndrome|lymphoma|sarcoma|sign|test|procedure|catheter|criteria|score|"
+                 r"scale|palsy|phenomenon|reflex|maneuver|manoeuvre|ulcer|esophagus|oesophagus|tube|triad|fracture|"
+                 r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage")
+_NOT_A_PERSON_AFTER = re.compile(rf"(?i)(?:'s|s'|')?\s*(?::|(?:{_EPONYM_WORDS})\b)")
+#: what follows an eponym ("Graves' disease", "Barrett's esophagus", "Foley catheter"): no person's name
+EPONYM_AFTER = re.compile(rf"(?i)(?:'s|s'|')?[ \t]*(?:{_EPONYM_WORDS})\b")
 
 
 def _eponym_or_label(text: str, end: int) -> bool:
@@ -156,8 +161,13 @@ def context_names(text: str, doc_id: str) -> list[Span]:
     for m in _CREDENTIAL.finditer(text):
         s, e = m.span("name")
         words = m.group("name").split()
-        if not looks_like_name(words[-1], True) or _eponym_or_label(text, m.end("name")):
-            continue
+        line_end = text.find("\n", m.end())
+        signs_line = not text[m.end():line_end if line_end >= 0 else len(text)].strip(" \t.")
+        first_and_word = (signs_line and len(words) == 2 and is_first_name(words[0]) and looks_like_name(words[0], True)
+                          and not is_safe_word(words[1], vocabulary=False) and words[1].lower() not in FUNCTION_WORDS
+                          and (zipf(words[1]) or 0.0) < 6.0)
+        if not (looks_like_name(words[-1], True) or first_and_word) or _eponym_or_label(text, m.end("name")):
+            continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
         if len(words) == 2 and not (looks_like_name(words[0], True) or re.fullmatch(r"[A-Za-z]\.", words[0])):
             s = e - len(words[-1])
         out.append(mk(doc_id, s, e, "DOCTOR"))
@@ -170,7 +180,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))   # the initials are the same person's
-    out += _signatures(text, doc_id)
+    out += _signatures(text, doc_id) + _usernames(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
 
@@ -209,4 +219,29 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
         at_end = m.start() >= last and len(init) == 2 and init.lower() not in FUNCTION_WORDS   # "-rn" closing a note
         if at_end or (init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2)):
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))
+    return out
+
+
+# a staff login beside the name on a signature line: "J. Giles, resident / jgiles", "(ekiragu)", "[kh309]"
+_LOGIN = re.compile(r"(?:(?<=/)|(?<=\()|(?<=\[)|(?<=/ )|(?<=\( )|(?<=\[ ))(?P<user>[a-z]{2,12}\d{0,4})(?=[ \t]*(?:[)\]]|$))",
+                    re.MULTILINE)
+_CAPITALISED = re.compile(r"(?<![\w])[A-Z][A-Za-z'-]*[a-z][A-Za-z'-]*|(?<![\w])[A-Z]\.")
+
+
+def _usernames(text: str, doc_id: str) -> list[Span]:
+    """A lower-case login after a slash or in brackets that is made from a name on its line: a
+    surname's first four letters inside it ("jgiles" beside "Julianna Giles") or the initials of
+    two names before its digits ("hd275" beside "Hunter Dayal"), so "RT/ca" or "(prn)" stay."""
+    out: list[Span] = []
+    for m in _LOGIN.finditer(text):
+        ls = text.rfind("\n", 0, m.start()) + 1
+        le = text.find("\n", m.end())
+        line = text[ls:le if le >= 0 else len(text)]
+        user = m.group("user")
+        letters = re.match(r"[a-z]+", user).group()
+        words = [w.rstrip(".") for w in _CAPITALISED.findall(line)]
+        long_words = [w.lower() for w in words if len(w) >= 4 and not is_safe_word(w)]
+        initials = {(a[0] + b[0]).lower() for a, b in zip(words, words[1:])}
+        if any(w[:4] in letters for w in long_words) or (len(letters) == 2 and letters in initials and user != letters):
+            out.append(mk(doc_id, *m.span("user"), "USERNAME"))
     return out

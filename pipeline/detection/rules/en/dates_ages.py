@@ -45,10 +45,10 @@ _DATE_PATTERNS = [
     r"(?<![\d/.,-])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]|[4-9]\d|(?:19|20)\d\d)(?![\d/]|[.,]\d)",
     # 11-6, 03-14 (month-day with a dash: a range's look, so only with a date's signs)
     r"(?<![\d/.,-])(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d/-]|[.,]\d)",
-    # January 5, 2071 | Jan. 5th 2071 | January 2071 | January 5 | Jan '71
-    rf"(?<![\w]){_MON}(?:\s+{_DAY})?(?:,?\s+{_YEAR})?(?![\w'])",
+    # January 5, 2071 | Jan. 5th 2071 | January 2071 | January of 2071 | January 5 | Jan '71
+    rf"(?<![\w]){_MON}(?:\s+{_DAY})?(?:,?\s+(?i:of\s+)?{_YEAR})?(?![\w'])",
     # 5 January 2071 | 5th of March | 5-Jan-2071
-    rf"(?<![\w]){_DAY}(?:\s+of)?[\s-]+{_MON}(?:[\s,-]+(?:{_YEAR}|\d\d(?![\d:/]|\.\d)))?(?![\w'])",
+    rf"(?<![\w]){_DAY}(?:\s+(?i:of))?[\s-]+{_MON}(?:[\s,-]+(?:{_YEAR}|\d\d(?![\d:/]|\.\d)))?(?![\w'])",
     # Spring 2071 | summer of '71
     rf"(?i)(?<![\w])(?:{'|'.join(SEASONS)})(?:\s+of)?\s+{_YEAR}(?![\w])",
     # weekdays and holidays
@@ -61,13 +61,19 @@ _DATE_PATTERNS = [
     r"(?<![\w/.-])(?:19|20|21)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\w/-]|\.\d)",
     # "on the 27th": an ordinal day after a date's preposition, the ordinal only
     r"(?i)(?<=\b(?:on|by) the )(?:[12]?\d|3[01])(?:st|nd|rd|th)(?![\w])(?!\s+(?:attempt|try|time|day|dose|line|of\b))",
+    # 2071/01/20, 2071.01.20 (the year first, a slash or a full stop)
+    rf"(?<![\d/.-]){_YEAR4}(?P<s3>[/.])(?:0?[1-9]|1[0-2])(?P=s3)(?:0?[1-9]|[12]\d|3[01])(?![\d/]|\.\d)",
+    # Jan-20-2071, JAN/20/71, Jan-2071, NOV-71 (a month's abbreviation or name joined by dashes or slashes)
+    rf"(?<![\w/-])(?i:{'|'.join(MONTHS)}|{'|'.join(MONTH_ABBR)}|May)(?P<s4>[-/])(?:{_DAY}(?P=s4))?(?:{_YEAR4}|\d\d)(?![\w/-]|\.\d)",
+    # 2071-Jan-20, 2071JAN20 (the year first, the month's abbreviation in the middle)
+    rf"(?<![\w/-]){_YEAR4}-?(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)-?(?:0?[1-9]|[12]\d|3[01])(?![\w/-])",
 ]
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
 _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
                         rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 _FRACTION = re.compile(r"[1-7]/[2348]")
 _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
-_DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)\s+$")
+_DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)(?:\s*:\s*|\s+)$")
 # "may" is a modal verb: the bare month needs a day or a year next to it
 _BARE_MAY = re.compile(r"^May\.?$")
 # which of _DATE_RES are month/day numbers and which name the month
@@ -77,7 +83,7 @@ _FULL_NUMERIC = (0, 8)
 _COMPACT = 10
 _ID_BEFORE = re.compile(r"(?i)(?:\b(?:mrn|mr|acct|account|id|no|number|ssn|unit|record|order|case|member|policy|"
                         r"license|lic|serial|phone|pager|fax)\b|#)\s*[.:#]?\s*$")
-_TEXTUAL = (4, 5)
+_TEXTUAL = (4, 5, 13)
 _MONTH_WORD = re.compile(r"(?i)(?<![a-z])(?:%s|%s)(?![a-z])" % ("|".join(MONTHS), "|".join(MONTH_ABBR)))
 _HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
 
@@ -177,7 +183,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
 _AGE_TAIL = (r"(?:yo\b|y/o\b|y\.o\.?|yr?s?\.?[\s-]*old\b|years?[\s-]*old\b|years?\s+of\s+age\b|-?year-old\b|"
              r"yo[mf]\b|y\.?\s?o\.?\s?(?:male|female|man|woman|m|f)\b|y\s+(?:male|female|man|woman|boy|girl)\b|y\s?[mf]\b)")
 _AGE_AFTER = re.compile(rf"(?<![\w.])(?P<age>\d{{1,3}})(?:\s*-\s*|\s+)?{_AGE_TAIL}", re.IGNORECASE)
-_AGE_BEFORE = re.compile(r"(?i)\b(?:age|aged|age of|at age)\s*:?\s*(?P<age>\d{1,3})(?!\d|[./]\d)")
+_AGE_BEFORE = re.compile(r"(?i)\b(?:age|aged|age of|at age)\s*:?\s*(?P<age>\d{1,3}(?:\+(?![\w]))?)(?!\d|[./]\d)")
 # ages in words ("eighty-two years of age", "turned ninety"): a number word from one to 119
 _UNITS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
           "seventeen eighteen nineteen").split()
@@ -204,7 +210,7 @@ def ages(text: str, doc_id: str) -> list[Span]:
     """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``;
     in words after "turned" or before "years of age" ("eighty-two years of age")."""
     out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE, _AGE_TURNED) for m in rx.finditer(text)
-           if int(m.group("age")) <= 125]
+           if int(m.group("age").rstrip("+")) <= 125]
     out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON, _AGE_DECADE, _AGE_BIRTHDAY) for m in rx.finditer(text)]
     return dedupe(out)
 

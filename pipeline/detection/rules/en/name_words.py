@@ -110,6 +110,11 @@ def _first_names() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def _pack_first_names() -> frozenset[str]:
+    return frozenset(e.lower() for e in _first_names())
+
+
+@lru_cache(maxsize=1)
 def _large_names() -> dict[str, str]:
     """philter-lite's first and last names that English text uses (``vocab/person_names.tsv``,
     built by ``benchmarks/build_en_names.py``): word -> "F", "L" or "FL". Evidence after a
@@ -173,7 +178,10 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
         if z == 0.0:
             return not looks_like_typo(w)
     if w.lower() in _listed("person"):
-        return z is None or z < (5.0 if strong else 4.5)
+        # the commonest first names are common words by their own frequency ("son john", "WIFE
+        # DAVID"): the pack's curated first names pass after a strong context up to 5.6
+        most = (5.6 if w.lower() in _pack_first_names() else 5.0) if strong else 4.5
+        return z is None or z < most
     kind = _large_names().get(w.lower())
     if kind and z is not None and not _CLINICAL_ENDING.search(w.lower()) and not _inflected_common_word(w):
         # philter-lite's large lists: a first name after a strong context even when it is a common

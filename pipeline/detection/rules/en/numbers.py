@@ -38,8 +38,10 @@ _TOUCHES_NUMBER_AFTER = re.compile(r"^\s*[/-]\s*\d")
 
 # words that say a date follows, and override a measurement's look ("on 5/5", "admitted 3/14")
 STRONG_DATE_CUE = re.compile(
-    r"(?i)(?<![\w/])(?:on|since|dated?|dos|dob|d\.o\.b\.?|until|till|thru|through|as of|admitted|admission|adm|"
-    r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective|note)"
+    r"(?i)(?<![\w/])(?:on|since|dated?|date\s+of\s+(?:service|birth|admission|discharge|visit|procedure|surgery|exam|"
+    r"study|injury|death|transfer)|dos|dob|d\.o\.b\.?|until|till|thru|through|as of|admitted|admission|adm|"
+    r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective|note|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sun)"
     r"\s*[:#]?\s*(?:on\s+)?$")
 
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)

@@ -17,7 +17,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -33,12 +33,22 @@ falls lake grove""".split())
 _NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
 nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
 referring receiving home community brief""".split()) - {"community"}
+# the words a town's name ends with after a first word that is common English ("OAK FOREST",
+# "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
+_TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
+point harbor harbour bay creek woods township city village valley gardens meadows junction mills rapids bluff cove
+landing glen shores station crossing haven port""".split())
+# a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
+_NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
+city sacred holy""".split())
+_DIRECTION = frozenset("north south east west new fort port upper lower old saint st st. mount mt mt.".split())
 _TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 _MOVE = re.compile(
     r"(?i)(?<![\w])(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged|dc'?d|d/c'?d|"
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred)"
-    r"(?:\s+(?:back|here|over|in|out))?\s+(?:from|to)\s+(?:the\s+)?")
+    r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
+    r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?")
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
@@ -52,7 +62,7 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:seen|evaluated|treated|hospitali[sz]ed|f
 # and after an age's "from" ("66 y.o. F from methuen")
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
                       r"\s+in\s+")
-_AGE_FROM = re.compile(r"(?i)(?<![\w])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:(?:[mf]|male|female|man|woman)[ \t]+)?"
+_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:(?:[mf]|male|female|man|woman)[ \t]+)?"
                        r"from[ \t]+")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
@@ -82,6 +92,19 @@ def _abbreviation(word: str, text: str, i: int) -> bool:
     if _mixed_case(text, i):
         return z is None or z < 4.0
     return z is not None and z < 2.0
+
+
+# two capitals after a transfer that are a ward's, a discipline's or a state's, not a hospital's
+_NOT_TWO_CAPITALS = frozenset("""ms pt ot rt cm sw np pa md rn do us ma nh ny ct ri me va fl ca tx ip op ob ld ep ir gi
+er ed or cc hd ap la""".split())
+
+
+def _two_capitals(word: str) -> bool:
+    """A hospital's two-letter acronym in capitals right after a transfer ("transferred from BC",
+    "SENT TO UH"): English's common two-letter words and abbreviations are its commonest strings,
+    so rarity says nothing here; no ward's word, no discipline's, no state's."""
+    return (re.fullmatch(r"[A-Z]{2}", word) is not None and word.lower() not in _NOT_TWO_CAPITALS
+            and word.lower() not in FUNCTION_WORDS and not is_safe_word(word, vocabulary=False))
 
 
 def _any_case_abbreviation(word: str) -> bool:
@@ -163,7 +186,10 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     if not tokens:
         return None
     first = text[slice(*tokens[0])]
-    if _abbreviation(first, text, tokens[0][0]):
+    generic = _generic_hospital(text, tokens) if strong else None
+    if generic is not None:
+        return generic
+    if _abbreviation(first, text, tokens[0][0]) or (strong and _two_capitals(first)):
         return tokens[0][0], tokens[0][1], "HOSPITAL"
     tail = _institution_by_tail(text, tokens) if strong else None
     if tail is not None:
@@ -174,16 +200,43 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
         if word.lower() in _GENERIC and end is not None:
             end = e
             continue
+        nxt_tok = tokens[tokens.index((s, e)) + 1] if (s, e) != tokens[-1] else None
+        if end is None and word.lower() in _DIRECTION and nxt_tok and looks_like_place(text[slice(*nxt_tok)], strong):
+            continue   # "SOUTH BOSTON", "new hampshire": a direction before a place's name
         if not (looks_like_place(word, strong) or (strong and _named_in_mixed_case(word, text, s))):
             nxt = tokens[tokens.index((s, e)) + 1] if (s, e) != tokens[-1] else None
-            if not (end is None and strong and nxt and _named_in_mixed_case(word, text, s, 7.0)
-                    and looks_like_place(text[slice(*nxt)], strong)):
+            if not (end is None and strong and nxt and (_named_in_mixed_case(word, text, s, 7.0)
+                                                        and looks_like_place(text[slice(*nxt)], strong)
+                                                        or _common_town_start(word, text[slice(*nxt)]))):
+                if end is not None and word.lower() in _TOWN_TAIL:
+                    end = e    # "FOOTHILL FARMS", "quarry hill": a town's tail after its name
+                    continue
                 break   # a common word starts a town only before a name ("Far Rockaway")
         end = e
     if end is None:
         return None
     h = _HEAD.match(text, end + 1) if end < len(text) and text[end] == " " else None
     return tokens[0][0], (h.end() if h else end), ("HOSPITAL" if h else gtype)
+
+
+def _common_town_start(word: str, nxt: str) -> bool:
+    """A common word that starts a town before a town's tail, in any case ("LONG BEACH", "oak
+    forest", "Hyde Park"): no safe word, no function word, and letters only."""
+    return (nxt.lower() in _TOWN_TAIL and word.isalpha() and len(word) > 2 and not is_safe_word(word)
+            and word.lower() not in _GENERIC)
+
+
+def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, int, str] | None:
+    """A hospital named by generic words and its head word alone after a strong context, in any case
+    ("transferred from University Hospital", "TO GENERAL HOSPITAL"): i2b2 marks the name."""
+    words = [text[s:e].lower() for s, e in tokens]
+    k = 0
+    while k < len(words) and words[k] in _NAMED_GENERIC | _GENERIC - {"the", "of", "and", "a"}:
+        k += 1
+    if k == 0 or not any(w in _NAMED_GENERIC for w in words[:k]):
+        return None
+    h = _HEAD.match(text, tokens[k - 1][1] + 1) if text[tokens[k - 1][1]:tokens[k - 1][1] + 1] == " " else None
+    return (tokens[0][0], h.end(), "HOSPITAL") if h else None
 
 
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)

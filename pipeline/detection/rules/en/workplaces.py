@@ -1,0 +1,116 @@
+"""Where in a hospital, and where a patient works: rooms and beds, wards named by a building and a
+floor, hospital acronyms before an emergency department, and employers.
+
+* a room or a bed number after "Room", "Rm", "Bed" ("Room 1006", "RM 11D", "bed 13") -> ROOM,
+  never when a duration or a count follows ("bed 2 days", "in bed x 2");
+* a ward named by a building's or a donor's name and a floor, in any case ("Ellison 12",
+  "Colgan 17 Medicine", "Golding Wing 17", "ERDMAN PAVILION 3") -> DEPARTMENT: the name must be
+  no safe word, and a floor alone needs a service word after it ("Medicine", "Oncology",
+  "Surgical ICU"), since "Lasix 40" and "Levo 2" are drips;
+* an acronym before an emergency department or a clinic ("seen in NEBH ED", "went to sjh er") ->
+  HOSPITAL: no ward's abbreviation ("OSH ED", "peds ED"), and in a line of one case a string
+  English does not use;
+* an employer after "works at", "worked for", "employed by", "formerly with" -> ORGANIZATION:
+  title-case words in a mixed-case line, or, in any case, words that end in an employer's word
+  ("Bakery", "Trucking", "Credit Union", "Fire Department").
+
+Every word is asked of :mod:`.name_words`, so ward words and drugs never start a place.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_typo, zipf
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span
+
+_ROOM = re.compile(r"(?i)(?<![\w])(?:room|rm|bed)\.?[ \t]*(?:#|no\.?|number)?[ \t]*:?[ \t]*"
+                   r"(?P<room>\d{1,4}[A-Za-z]?(?:-\d{1,4}[A-Za-z]?)?)(?![\w./-])")
+_NOT_A_ROOM_AFTER = re.compile(r"(?i)[ \t]*(?:x\b|times|days?|d\b|hrs?|hours?|h\b|mins?|minutes|weeks?|wks?|%|mg|ml|"
+                               r"cc|l\b|degrees?|deg\b|in\b|inch|cm)")
+_SERVICE = (r"(?:medicine|oncology|surgery|surgical(?:\s+icu)?|orthopedics|orthopaedics|cardiology|neurology|"
+            r"step-?down|transplant(?:\s+unit)?|telemetry|psychiatry|pediatrics|obstetrics|rehab(?:ilitation)?|"
+            r"geriatrics|nephrology|pulmonary|gastroenterology|hematology|urology|neurosurgery|burn\s+unit|"
+            r"medical\s+icu|cardiac\s+icu)")
+_WARD_NAME = re.compile(
+    rf"(?i)(?<![\w'-])(?P<ward>(?P<name>[A-Za-z][A-Za-z'-]+)(?:[ \t]+(?P<wing>wing|pavilion|tower|building|bldg)"
+    rf"[ \t]+\d{{1,2}}[A-Za-z]?|[ \t]+\d{{1,2}}[A-Za-z]?[ \t]+{_SERVICE})(?:[ \t]+{_SERVICE})?)(?![\w-])")
+_ED = re.compile(r"(?i)(?<![\w])(?:to|at|in|from|the|@)[ \t]+(?P<abbr>[A-Za-z]{2,6})[ \t]+"
+                 r"(?:ed|er|ew|e\.d\.|emergency[ \t]+(?:room|department|dept)|clinic|cath[ \t]+lab)(?![\w])")
+_WORK = re.compile(r"(?i)(?<![\w])(?:works?|worked|working|employed|retired|formerly|volunteers?|volunteered)"
+                   r"(?:[ \t]+as[ \t]+(?:an?[ \t]+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?[ \t]+(?:at|for|by|with)"
+                   r"[ \t]+(?:the[ \t]+)?")
+_EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
+corp corp. corporation company co co. services school academy university college church store market
+restaurant factory mill shop firm agency partners industries systems foods motors insurance""".split())
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")
+
+
+def _one_case(text: str, i: int) -> bool:
+    s = text.rfind("\n", 0, i) + 1
+    e = text.find("\n", i)
+    line = text[s:e if e >= 0 else len(text)]
+    return not (any(c.islower() for c in line) and any(c.isupper() for c in line))
+
+
+def _ward_name_ok(name: str, text: str, i: int) -> bool:
+    """A building's or a donor's name: no safe word and no function word; in a mixed-case line
+    written with a capital, in a line of one case not a common word."""
+    if name.lower() in FUNCTION_WORDS or is_safe_word(name):
+        return False
+    if _one_case(text, i):
+        z = zipf(name)
+        return z is None or z < 4.0
+    return name[:1].isupper()
+
+
+def _employer(text: str, i: int) -> tuple[int, int] | None:
+    """Up to five words from ``i``: title case in a mixed-case line, or ending in an employer's word."""
+    toks = []
+    for m in _TOKEN.finditer(text, i, min(len(text), i + 80)):
+        if (toks and text[toks[-1].end():m.start()] not in (" ", "\t")) or (not toks and m.start() != i):
+            break
+        toks.append(m)
+        if len(toks) == 5:
+            break
+    words = [t.group().rstrip(".") for t in toks]
+    tail = max((k for k, w in enumerate(words) if w.lower() in _EMPLOYER_TAIL), default=-1)
+    if tail >= 1 and all(not is_safe_word(w, vocabulary=False) or w.lower() in _EMPLOYER_TAIL or w.lower() in ("and", "of")
+                         for w in words[:tail]):
+        return toks[0].start(), toks[tail].end()
+    if _one_case(text, i):
+        return None
+    end = None
+    for k, (t, w) in enumerate(zip(toks, words)):
+        if w.lower() in ("and", "of", "&") and end is not None and k + 1 < len(words):
+            continue
+        if not (w[:1].isupper() and not is_safe_word(w)):
+            break
+        end = t.start() + len(w)
+    return (toks[0].start(), end) if end is not None else None
+
+
+@register(LOCALE, "workplaces", "LOCATION", score=0.8)
+def workplaces(text: str, doc_id: str) -> list[Span]:
+    """Rooms and beds, wards named by a building and a floor, acronyms before "ED", and employers."""
+    out: list[Span] = []
+    for m in _ROOM.finditer(text):
+        if not _NOT_A_ROOM_AFTER.match(text, m.end()):
+            out.append(mk(doc_id, *m.span("room"), "ROOM"))
+    for m in _WARD_NAME.finditer(text):
+        if _ward_name_ok(m.group("name"), text, m.start()):
+            out.append(mk(doc_id, *m.span("ward"), "DEPARTMENT"))
+    for m in _ED.finditer(text):
+        abbr = m.group("abbr")
+        if abbr.lower() in FUNCTION_WORDS or is_safe_word(abbr, vocabulary=False):
+            continue
+        z = zipf(abbr) or 0.0
+        if (abbr.isupper() and not _one_case(text, m.start()) and z < 4.0) or (z < 2.0 and not looks_like_typo(abbr)):
+            out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
+    for m in _WORK.finditer(text):
+        got = _employer(text, m.end())
+        if got:
+            out.append(mk(doc_id, *got, "ORGANIZATION"))
+    return out
