@@ -1,0 +1,124 @@
+// Hint navigation (issue 31: reaching the error costs the keys; Vimium / EasyMotion / avy's
+// answer), added to SpanEditor (editor.js) after moves.js:
+//
+// * `;` puts a letter on every span shown in the note's viewport (two letters only when more
+//   than 26 are shown); typing a span's letters makes it the current span (then Enter accepts,
+//   a label's key relabels, Delete removes, Shift+← → move its end).
+// * `:` (or `;` twice) puts letters on every word (unit: a date or phone number is one) shown;
+//   typing a word's letters selects it (then a label's key labels it: a missed span in 4 keys;
+//   inside a span, a split).
+//
+// The badges are drawn over the note, hidden from screen readers (aria-hidden: the status line
+// says what the mode does); Esc, scrolling, or any key that is no letter closes them (that key
+// then does what it always does). The letters are all the same length, in reading order, so
+// what a badge shows is what to type.
+
+const HINT_LETTERS = "asdfghjklqwertyuiopzxcvbnm";
+
+// `n` hints of equal length over HINT_LETTERS, in order ("a", "s", ... or "aa", "as", ...).
+function hintNames(n) {
+  const k = HINT_LETTERS.length;
+  let len = 1;
+  while (k ** len < n) len += 1;
+  const out = [];
+  for (let i = 0; i < n; i += 1) {
+    let name = "", x = i;
+    for (let j = 0; j < len; j += 1) { name = HINT_LETTERS[x % k] + name; x = Math.floor(x / k); }
+    out.push(name);
+  }
+  return out;
+}
+
+Object.assign(SpanEditor.prototype, {
+  // The part of the window where the note shows: below the sticky toolbar, above the window's bottom.
+  noteView() {
+    const n = this.note.getBoundingClientRect();
+    return { top: Math.max(n.top, this.bar.getBoundingClientRect().bottom), bottom: Math.min(n.bottom, window.innerHeight),
+      left: n.left, right: n.right };
+  },
+
+  // Targets [{a, b, span?}] whose first line box is in view, in reading order.
+  hintTargets(words) {
+    const v = this.noteView();
+    const items = words ? units(this.text).map(([a, b]) => ({ a, b }))
+      : this.spans.map((s) => ({ a: s.start, b: s.end, span: s }));
+    const out = [];
+    for (const t of items) {
+      const r = this.rangeOf(t.a, t.b).getClientRects()[0];
+      if (!r || r.bottom <= v.top || r.top >= v.bottom) continue;
+      out.push({ ...t, left: r.left, top: r.top });
+    }
+    return out;
+  },
+
+  openHints(words) {
+    this.closeHints();
+    const targets = this.hintTargets(words);
+    if (!targets.length) { this.say(words ? "No word in view." : "No span in view: : (colon) puts letters on the words.", "warn"); return; }
+    const names = hintNames(targets.length);
+    const layer = el("div", "wb-hints");
+    layer.setAttribute("aria-hidden", "true");
+    const base = this.root.getBoundingClientRect();
+    targets.forEach((t, i) => {
+      t.name = names[i];
+      const b = el("span", "wb-hint", t.name);
+      b.dataset.hint = t.name;
+      b.dataset.a = String(t.a); b.dataset.b = String(t.b);
+      b.style.left = `${t.left - base.left}px`;
+      b.style.top = `${t.top - base.top}px`;
+      t.badge = b;
+      layer.append(b);
+    });
+    this.root.append(layer);
+    this.hints = { words, targets, typed: "", layer };
+    this.root.dataset.hints = words ? "words" : "spans";
+    this.onHintScroll = () => this.closeHints();
+    window.addEventListener("scroll", this.onHintScroll, true);
+    window.addEventListener("resize", this.onHintScroll);
+    this.say(words ? "Type a word's letters to select it (then a label's key labels it); Esc: no hints."
+      : "Type a span's letters to make it current; ; again: letters on the words; Esc: no hints.");
+  },
+
+  closeHints() {
+    if (!this.hints) return;
+    this.hints.layer.remove();
+    this.hints = null;
+    delete this.root.dataset.hints;
+    window.removeEventListener("scroll", this.onHintScroll, true);
+    window.removeEventListener("resize", this.onHintScroll);
+  },
+
+  // A key while the hints show. True when it was used up; false: the hints are closed and the
+  // key goes on to do what it always does.
+  hintKey(e) {
+    const h = this.hints, k = e.key;
+    if (k === "Escape") { this.closeHints(); this.say("No hints."); return true; }
+    if (k === ";" && !h.words && !h.typed) { this.openHints(true); return true; }
+    if (k === "Backspace" && h.typed) { h.typed = h.typed.slice(0, -1); this.showTyped(); return true; }
+    if (e.ctrlKey || e.metaKey || e.altKey || !/^[a-zA-Z]$/.test(k)) { this.closeHints(); return false; }
+    const typed = h.typed + k.toLowerCase();
+    const left = h.targets.filter((t) => t.name.startsWith(typed));
+    if (!left.length) { this.say(`No hint starts with '${typed}': Backspace or Esc.`, "warn"); return true; }
+    h.typed = typed;
+    const hit = left.find((t) => t.name === typed);
+    if (!hit) { this.showTyped(); return true; }
+    this.closeHints();
+    if (hit.span) this.setCurrent(hit.span);
+    else {
+      const s = this.spans.find((x) => x.start === hit.a && x.end === hit.b);
+      if (s) this.setCurrent(s);
+      else this.select(hit.a, hit.b);
+    }
+    return true;
+  },
+
+  // Badges that no longer match what was typed go; the typed letters of the others are dimmed.
+  showTyped() {
+    const h = this.hints;
+    for (const t of h.targets) {
+      const on = t.name.startsWith(h.typed);
+      t.badge.hidden = !on;
+      if (on) t.badge.replaceChildren(el("span", "wb-hint-typed", h.typed), document.createTextNode(t.name.slice(h.typed.length)));
+    }
+  },
+});
