@@ -2,7 +2,7 @@
 browser (Debian's chromium through Playwright), keyboard only:
 
 * ``;`` puts a letter on every span in view; its letters and a label's key relabel it (<= 4 keys);
-* ``:`` puts letters on every word in view; a missed one-word span is added with ``:``, the
+* ``:`` puts letters (one or two, prefix-free) on every word in view; a missed one-word span is added with ``:``, the
   word's letters and the label's key (<= 4 keys) from a random place;
 * the badges are hidden from the accessibility tree (aria-hidden), Esc takes them away and
   changes nothing; a key that is no letter closes them and does what it always does.
@@ -108,7 +108,12 @@ def test_a_missed_word_is_added_by_its_hint_in_four_keys_from_a_random_place(pro
         page.keyboard.press(":")
         hints = page.evaluate(HINTS)
         page.keyboard.press("Escape")
-        assert len(hints) > 26 and all(len(h) == 2 for h, _, _ in hints)
+        names = [h for h, _, _ in hints]
+        assert len(hints) > 26 and {len(h) for h in names} == {1, 2}
+        assert not any(x != y and y.startswith(x) for x in names for y in names), "hints are not prefix-free"
+        singles = {(a, b) for h, a, b in hints if len(h) == 1}
+        assert all(text[a].isupper() or text[a].isdigit() for a, b in singles if (a, b) in free) or \
+            not any(text[a].isupper() or text[a].isdigit() for h, a, b in hints if len(h) == 2 and (a, b) in free)
         in_view = [(h, a, b) for h, a, b in hints if (a, b) in free and (a, b) != start]
         hint, a, b = in_view[rng.randrange(len(in_view))]
         presses = [":", *hint, _key(hotkeys, "PATIENT")]

@@ -8,6 +8,12 @@
 //   typing a word's letters selects it (then a label's key labels it: a missed span in 4 keys;
 //   inside a span, a split).
 //
+// Hints are prefix-free (Vimium's scheme): with more targets than letters, some get one letter
+// and the others two, and the one-letter hints go first to the words no span covers that begin
+// with a capital or a digit (where missed names, dates and ids start: a two-word name is then
+// `:`, one letter, Shift+→, its label's key), then in reading order. Which word a hint selects is
+// never guessed: a hint is exactly one word; the badge shows what to type.
+//
 // The badges are drawn over the note, hidden from screen readers (aria-hidden: the status line
 // says what the mode does); Esc, scrolling, or any key that is no letter closes them (that key
 // then does what it always does). The letters are all the same length, in reading order, so
@@ -15,18 +21,27 @@
 
 const HINT_LETTERS = "asdfghjklqwertyuiopzxcvbnm";
 
-// `n` hints of equal length over HINT_LETTERS, in order ("a", "s", ... or "aa", "as", ...).
+// `n` prefix-free hints over HINT_LETTERS, shortest first: all one letter when n <= 26; else as
+// many one-letter hints as leave enough two-letter ones ("a", "s", ..., then "ka", "ks", ...);
+// past 26 * 26, three letters each.
 function hintNames(n) {
-  const k = HINT_LETTERS.length;
-  let len = 1;
-  while (k ** len < n) len += 1;
-  const out = [];
-  for (let i = 0; i < n; i += 1) {
-    let name = "", x = i;
-    for (let j = 0; j < len; j += 1) { name = HINT_LETTERS[x % k] + name; x = Math.floor(x / k); }
-    out.push(name);
+  const k = HINT_LETTERS.length, L = HINT_LETTERS;
+  if (n <= k) return [...L.slice(0, n)];
+  if (n > k * k) {
+    return Array.from({ length: n }, (_, i) => L[Math.floor(i / (k * k)) % k] + L[Math.floor(i / k) % k] + L[i % k]);
   }
+  const singles = Math.min(k - 1, Math.floor((k * k - n) / (k - 1)));
+  const out = [...L.slice(0, singles)];
+  for (const first of L.slice(singles)) for (const second of L) if (out.length < n) out.push(first + second);
   return out;
+}
+
+// The order hints are given in (shortest first): for words, free words that begin with a capital
+// or a digit, then the others, each in reading order; spans in reading order.
+function hintOrder(text, spans, targets) {
+  const first = (t) => !t.span && /^[\p{Lu}\p{N}]/u.test(text.slice(t.a, t.b))
+    && !spans.some((s) => s.start < t.b && t.a < s.end);
+  return targets.filter(first).concat(targets.filter((t) => !first(t)));
 }
 
 Object.assign(SpanEditor.prototype, {
@@ -56,10 +71,11 @@ Object.assign(SpanEditor.prototype, {
     const targets = this.hintTargets(words);
     if (!targets.length) { this.say(words ? "No word in view." : "No span in view: : (colon) puts letters on the words.", "warn"); return; }
     const names = hintNames(targets.length);
+    const ordered = hintOrder(this.text, this.spans, targets);
     const layer = el("div", "wb-hints");
     layer.setAttribute("aria-hidden", "true");
     const base = this.root.getBoundingClientRect();
-    targets.forEach((t, i) => {
+    ordered.forEach((t, i) => {
       t.name = names[i];
       const b = el("span", "wb-hint", t.name);
       b.dataset.hint = t.name;
