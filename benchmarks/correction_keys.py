@@ -336,9 +336,41 @@ def read_hints(page) -> dict:
         page.keyboard.press(key)
         got = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-hint')]"
                             ".map(b => [Number(b.dataset.a), Number(b.dataset.b), b.dataset.hint])")
-        page.keyboard.press("Escape")
+        if got:          # with nothing in view no hints open: Esc would clear the selection
+            page.keyboard.press("Escape")
         out[mode] = {(a, b): h for a, b, h in got}
     return out
+
+
+def _in_view(hints: dict, a: int) -> bool:
+    return any(x <= a < y for x, y in hints["words"])
+
+
+def page_then_plan(page, inst, text, cursor, hotkeys, on_span, hints, best: int):
+    """When the target is out of view: PageDown / PageUp (the browser scrolls the note a window
+    at a time; the selection stays) until it is in view, then the plan from there with its hints.
+    (reach, fix, keys already pressed) when that is fewer keys than ``best``; else the pages are
+    scrolled back (setup, not counted) and None."""
+    a = inst.target[0]
+    if _in_view(hints, a) or best <= 2:
+        return None
+    below = bh.editor_rect(page, a, inst.target[1])["top"] > page.viewport_size["height"] / 2
+    key, back = ("PageDown", "PageUp") if below else ("PageUp", "PageDown")
+    pages = []
+    for _ in range(3):
+        page.keyboard.press(key)
+        pages.append(key)
+        page.wait_for_timeout(400)        # the browser's smooth scroll settles
+        now = read_hints(page)
+        if _in_view(now, a):
+            reach, fix = plan(inst, text, cursor, hotkeys, on_span, now)
+            if len(pages) + len(reach) + len(fix) < best:
+                return pages + reach, fix, len(pages)
+            break
+    for _ in pages:
+        page.keyboard.press(back)
+    page.wait_for_timeout(80)
+    return None
 
 
 @dataclass
@@ -354,7 +386,8 @@ def _via(reach: list[str]) -> str:
     if not reach:
         return "here"
     return {"Control+f": "jump", ".": "span walk", ",": "span walk", "]": "next suggestion",
-            "ArrowRight": "word moves", "ArrowLeft": "word moves", ";": "span hint", ":": "word hint"}.get(reach[0], reach[0])
+            "ArrowRight": "word moves", "ArrowLeft": "word moves", ";": "span hint", ":": "word hint",
+            "PageDown": "page, hint", "PageUp": "page, hint"}.get(reach[0], reach[0])
 
 
 def run(reps: int, seed: int, width: int, height: int, start: str = "random") -> tuple[list[Measured], float]:
@@ -385,7 +418,12 @@ def run(reps: int, seed: int, width: int, height: int, start: str = "random") ->
                 cursor, on_span = _cursor_click(page, text, rng, inst, start)
                 hints = read_hints(page)
                 reach, fix = plan(inst, text, cursor, hotkeys, on_span, hints)
-                for k in reach + fix:
+                paged = page_then_plan(page, inst, text, cursor, hotkeys, on_span, hints, len(reach) + len(fix))
+                if paged:
+                    reach, fix, pressed = paged
+                else:
+                    pressed = 0
+                for k in (reach + fix)[pressed:]:
                     page.keyboard.press(k)
                 page.wait_for_timeout(100)
                 got = sorted(bh.editor_spans(page))

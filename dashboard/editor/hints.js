@@ -15,7 +15,7 @@
 // never guessed: a hint is exactly one word; the badge shows what to type.
 //
 // The badges are drawn over the note, hidden from screen readers (aria-hidden: the status line
-// says what the mode does); Esc, scrolling, or any key that is no letter closes them (that key
+// says what the mode does); Esc or any key that is no letter closes them (that key
 // then does what it always does). The letters are all the same length, in reading order, so
 // what a badge shows is what to type.
 
@@ -88,7 +88,12 @@ Object.assign(SpanEditor.prototype, {
     this.root.append(layer);
     this.hints = { words, targets, typed: "", layer };
     this.root.dataset.hints = words ? "words" : "spans";
-    this.onHintScroll = () => this.closeHints();
+    // the badges scroll with the note; once a scroll (PageDown, the wheel) settles, the words
+    // now in view get letters, unless some were typed already
+    this.onHintScroll = () => {
+      clearTimeout(this.hintTimer);
+      this.hintTimer = setTimeout(() => { if (this.hints && !this.hints.typed) this.openHints(this.hints.words); }, 150);
+    };
     window.addEventListener("scroll", this.onHintScroll, true);
     window.addEventListener("resize", this.onHintScroll);
     this.say(words ? "Type a word's letters to select it (then a label's key labels it); Esc: no hints."
@@ -99,6 +104,7 @@ Object.assign(SpanEditor.prototype, {
     if (!this.hints) return;
     this.hints.layer.remove();
     this.hints = null;
+    clearTimeout(this.hintTimer);
     delete this.root.dataset.hints;
     window.removeEventListener("scroll", this.onHintScroll, true);
     window.removeEventListener("resize", this.onHintScroll);
