@@ -52,16 +52,34 @@ Object.assign(SpanEditor.prototype, {
       left: n.left, right: n.right };
   },
 
-  // Targets [{a, b, span?}] whose first line box is in view, in reading order.
+  // Where the character at offset a is on the screen (the text node holding it, not the end of
+  // the one before: a span's first letter, not the boundary before it).
+  charRect(a) {
+    const walker = document.createTreeWalker(this.note, NodeFilter.SHOW_TEXT);
+    let seen = 0, n = null;
+    while ((n = walker.nextNode())) {
+      const len = n.textContent.length;
+      if (a < seen + len) {
+        const r = document.createRange();
+        r.setStart(n, a - seen);
+        r.setEnd(n, Math.min(len, a - seen + 1));
+        return r.getClientRects()[0] || null;
+      }
+      seen += len;
+    }
+    return null;
+  },
+
+  // Targets [{a, b, span?}] whose first letter is in view, in reading order.
   hintTargets(words) {
     const v = this.noteView();
     const items = words ? units(this.text).map(([a, b]) => ({ a, b }))
       : this.spans.map((s) => ({ a: s.start, b: s.end, span: s }));
     const out = [];
     for (const t of items) {
-      const r = this.rangeOf(t.a, t.b).getClientRects()[0];
+      const r = this.charRect(t.a);
       if (!r || r.bottom <= v.top || r.top >= v.bottom) continue;
-      out.push({ ...t, left: r.left, top: r.top });
+      out.push({ ...t, left: r.left, top: (r.top + r.bottom) / 2 });
     }
     return out;
   },
@@ -74,7 +92,8 @@ Object.assign(SpanEditor.prototype, {
     const ordered = hintOrder(this.text, this.spans, targets);
     const layer = el("div", "wb-hints");
     layer.setAttribute("aria-hidden", "true");
-    const base = this.root.getBoundingClientRect();
+    this.root.append(layer);
+    const base = layer.getBoundingClientRect();
     ordered.forEach((t, i) => {
       t.name = names[i];
       const b = el("span", "wb-hint", t.name);
@@ -85,7 +104,6 @@ Object.assign(SpanEditor.prototype, {
       t.badge = b;
       layer.append(b);
     });
-    this.root.append(layer);
     this.hints = { words, targets, typed: "", layer };
     this.root.dataset.hints = words ? "words" : "spans";
     // the badges scroll with the note; once a scroll (PageDown, the wheel) settles, the words
