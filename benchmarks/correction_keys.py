@@ -19,7 +19,8 @@ then picks the fewest keys from there, among the editor's ways to get to the err
 (next / previous span), ``]`` (next open suggestion), ``→``/``←`` (next / previous word, where a
 date, phone number, id or e-mail is one word), hints (``;`` and a span's letters, ``:`` and a
 word's letters, for what is in view: the letters are read off the badges the editor draws, opened
-and closed with Esc before the correction, as a person looks before typing) and jump to text (Ctrl+F, the shortest beginning of
+and closed with Esc before the correction, as a person looks before typing; a target out of
+view is first paged to with PageDown / PageUp, each one key, when that is shorter) and jump to text (Ctrl+F, the shortest beginning of
 the target that gets there, Enter, and Enter again for each further match); then the fix (Enter,
 a label's key, Delete, Shift+→/← to move the span's end, a label's key on a word inside a span, or
 Shift+← then a label's key on the current span, to split it). The keys are pressed in the real app (Debian's chromium) and the editor's spans must

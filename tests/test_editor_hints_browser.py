@@ -30,28 +30,9 @@ HINTS = """() => [...document.querySelectorAll('.wb-ed .wb-hint')].filter(b => !
     .map(b => [b.dataset.hint, Number(b.dataset.a), Number(b.dataset.b)])"""
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> bh.BrowserProject:
-    return bh.prepare_db(tmp_path_factory.mktemp("hints") / "workbench.db", n_docs=8, seed=11)
-
-
-@pytest.fixture(scope="module")
-def server(project):
-    with bh.running_server(project.db_path) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with bh.browser() as b:
-        yield b
-
-
-@pytest.fixture
-def page(chromium):
-    p = bh.new_page(chromium, width=1280, height=800)
-    yield p
-    p.context.close()
+# the keyboard tests' fixtures (a demo project, its server, chromium, a 1280x800 page): module
+# scoped, so this module gets its own project and server
+from test_editor_keyboard_browser import chromium, page, project, server  # noqa: E402,F401
 
 
 def _open(page, server, project) -> str:
