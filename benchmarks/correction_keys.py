@@ -17,7 +17,10 @@ The cursor starts (one mouse click, setup, not counted) on a word picked at rand
 fixing what comes before leaves it (``--start previous``). A planner
 then picks the fewest keys from there, among the editor's ways to get to the error: ``.``/``,``
 (next / previous span), ``]`` (next open suggestion), ``→``/``←`` (next / previous word, where a
-date, phone number, id or e-mail is one word) and jump to text (Ctrl+F, the shortest beginning of
+date, phone number, id or e-mail is one word), hints (``;`` and a span's letters, ``:`` and a
+word's letters, for what is in view: the letters are read off the badges the editor draws, opened
+and closed with Esc before the correction, as a person looks before typing; a target out of
+view is first paged to with PageDown / PageUp, each one key, when that is shorter) and jump to text (Ctrl+F, the shortest beginning of
 the target that gets there, Enter, and Enter again for each further match); then the fix (Enter,
 a label's key, Delete, Shift+→/← to move the span's end, a label's key on a word inside a span, or
 Shift+← then a label's key on the current span, to split it). The keys are pressed in the real app (Debian's chromium) and the editor's spans must
@@ -167,7 +170,7 @@ def _word(c: str) -> bool:
     return is_word_char(c)
 
 
-def reach_span(text, us, shown, cursor: tuple, target: tuple, on_span: bool) -> list[str]:
+def reach_span(text, us, shown, cursor: tuple, target: tuple, on_span: bool, hints: dict | None = None) -> list[str]:
     """Keys that make the shown span ``target`` current from ``cursor`` (a selection, or the
     current span when ``on_span``)."""
     order = [s[:2] for s in shown]
@@ -178,6 +181,9 @@ def reach_span(text, us, shown, cursor: tuple, target: tuple, on_span: bool) -> 
     ways = [["."] * fwd, [","] * back]
     if target[3] and sum(s[3] for s in shown) == 1:
         ways.append(["]"])
+    name = (hints or {}).get("spans", {}).get(tuple(target[:2]))
+    if name:
+        ways.append([";", *name])
     jump = jump_plan(text, us, cursor[0], target[0], target[1],
                      lambda got: got[0] == target[0] and got[1] <= target[1])   # landOn: the span is current
     if jump:
@@ -185,7 +191,7 @@ def reach_span(text, us, shown, cursor: tuple, target: tuple, on_span: bool) -> 
     return min(ways, key=len)
 
 
-def reach_text(text, us, cursor: tuple, a: int, b: int) -> list[str]:
+def reach_text(text, us, cursor: tuple, a: int, b: int, hints: dict | None = None) -> list[str]:
     """Keys that select the text [a, b) (whole units) from a selection ``cursor``."""
     first = next(k for k, u in enumerate(us) if u[0] == a)
     last = next(k for k, u in enumerate(us) if u[1] == b)
@@ -204,6 +210,9 @@ def reach_text(text, us, cursor: tuple, a: int, b: int) -> list[str]:
     if part:
         ways.append(part + grow)
     ways += line_plans(text, us, cursor, first, grow)
+    name = (hints or {}).get("words", {}).get(tuple(us[first]))
+    if name:
+        ways.append([":", *name] + grow)
     return min(ways, key=len)
 
 
@@ -221,9 +230,10 @@ def line_plans(text, us, cursor: tuple, first: int, grow: list[str]) -> list[lis
     return [[arrow] * steps + ["ArrowRight"] * (first - head) + grow]
 
 
-def plan(inst: Instance, text: str, cursor: tuple, hotkeys: dict, on_span: bool = False) -> tuple[list[str], list[str]]:
+def plan(inst: Instance, text: str, cursor: tuple, hotkeys: dict, on_span: bool = False,
+         hints: dict | None = None) -> tuple[list[str], list[str]]:
     """(reach keys, fix keys) for one instance from the cursor (a selection, or the current span
-    when ``on_span``)."""
+    when ``on_span``); ``hints``: {"spans"|"words": {(start, end): letters}} of what is in view."""
     from pipeline.annotation.units import units
 
     us = units(text)
@@ -231,14 +241,14 @@ def plan(inst: Instance, text: str, cursor: tuple, hotkeys: dict, on_span: bool 
     a, b, t = inst.target
     shown_at = next((s for s in inst.shown if s[0] == a), None)
     if inst.kind == "add":
-        return reach_text(text, us, cursor, a, b), [key(t)]
+        return reach_text(text, us, cursor, a, b, hints), [key(t)]
     if inst.kind == "split":     # select the second part and label it, or cut it off the span
         outer = next(s for s in inst.shown if s[0] < a < s[1])
         cut = ["Shift+ArrowLeft"] * len(_inside(us, a, b))
-        ways = [(reach_text(text, us, cursor, a, b), [key(t)]),
-                (reach_span(text, us, inst.shown, cursor, outer, on_span), cut + [key(t)])]
+        ways = [(reach_text(text, us, cursor, a, b, hints), [key(t)]),
+                (reach_span(text, us, inst.shown, cursor, outer, on_span, hints), cut + [key(t)])]
         return min(ways, key=lambda w: len(w[0]) + len(w[1]))
-    reach = reach_span(text, us, inst.shown, cursor, shown_at, on_span)
+    reach = reach_span(text, us, inst.shown, cursor, shown_at, on_span, hints)
     fix = {"accept": ["Enter"], "relabel": [key(t)], "delete": ["Delete"], "extend": ["Shift+ArrowRight"],
            "shrink": ["Shift+ArrowLeft"], "merge": ["Shift+ArrowRight"]}[inst.kind]
     return reach, fix
@@ -318,6 +328,52 @@ def _cursor_click(page, text: str, rng: random.Random, inst: Instance, start: st
     return tuple(u), on_span
 
 
+def read_hints(page) -> dict:
+    """Setup (not counted): the letters the editor's hint badges show for the spans (``;``) and
+    the words (``:``) in view, {"spans"|"words": {(start, end): letters}}; Esc takes them away
+    (the selection or current span stays)."""
+    out = {}
+    for mode, key in (("spans", ";"), ("words", ":")):
+        page.keyboard.press(key)
+        got = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-hint')]"
+                            ".map(b => [Number(b.dataset.a), Number(b.dataset.b), b.dataset.hint])")
+        if got:          # with nothing in view no hints open: Esc would clear the selection
+            page.keyboard.press("Escape")
+        out[mode] = {(a, b): h for a, b, h in got}
+    return out
+
+
+def _in_view(hints: dict, a: int) -> bool:
+    return any(x <= a < y for x, y in hints["words"])
+
+
+def page_then_plan(page, inst, text, cursor, hotkeys, on_span, hints, best: int):
+    """When the target is out of view: PageDown / PageUp (the browser scrolls the note a window
+    at a time; the selection stays) until it is in view, then the plan from there with its hints.
+    (reach, fix, keys already pressed) when that is fewer keys than ``best``; else the pages are
+    scrolled back (setup, not counted) and None."""
+    a = inst.target[0]
+    if _in_view(hints, a) or best <= 2:
+        return None
+    below = bh.editor_rect(page, a, inst.target[1])["top"] > page.viewport_size["height"] / 2
+    key, back = ("PageDown", "PageUp") if below else ("PageUp", "PageDown")
+    pages = []
+    for _ in range(3):
+        page.keyboard.press(key)
+        pages.append(key)
+        page.wait_for_timeout(400)        # the browser's smooth scroll settles
+        now = read_hints(page)
+        if _in_view(now, a):
+            reach, fix = plan(inst, text, cursor, hotkeys, on_span, now)
+            if len(pages) + len(reach) + len(fix) < best:
+                return pages + reach, fix, len(pages)
+            break
+    for _ in pages:
+        page.keyboard.press(back)
+    page.wait_for_timeout(80)
+    return None
+
+
 @dataclass
 class Measured:
     kind: str
@@ -331,7 +387,8 @@ def _via(reach: list[str]) -> str:
     if not reach:
         return "here"
     return {"Control+f": "jump", ".": "span walk", ",": "span walk", "]": "next suggestion",
-            "ArrowRight": "word moves", "ArrowLeft": "word moves"}.get(reach[0], reach[0])
+            "ArrowRight": "word moves", "ArrowLeft": "word moves", ";": "span hint", ":": "word hint",
+            "PageDown": "page, hint", "PageUp": "page, hint"}.get(reach[0], reach[0])
 
 
 def run(reps: int, seed: int, width: int, height: int, start: str = "random") -> tuple[list[Measured], float]:
@@ -360,8 +417,14 @@ def run(reps: int, seed: int, width: int, height: int, start: str = "random") ->
                 text = bh.editor_text(page)
                 assert sorted(bh.editor_spans(page)) == inst.shown, "the editor does not show the prepared layer"
                 cursor, on_span = _cursor_click(page, text, rng, inst, start)
-                reach, fix = plan(inst, text, cursor, hotkeys, on_span)
-                for k in reach + fix:
+                hints = read_hints(page)
+                reach, fix = plan(inst, text, cursor, hotkeys, on_span, hints)
+                paged = page_then_plan(page, inst, text, cursor, hotkeys, on_span, hints, len(reach) + len(fix))
+                if paged:
+                    reach, fix, pressed = paged
+                else:
+                    pressed = 0
+                for k in (reach + fix)[pressed:]:
                     page.keyboard.press(k)
                 page.wait_for_timeout(100)
                 got = sorted(bh.editor_spans(page))
@@ -370,7 +433,9 @@ def run(reps: int, seed: int, width: int, height: int, start: str = "random") ->
                     want = sorted((a, b, t, False) for a, b, t in inst.truth)
                     print(f"    keys {reach + fix}: missing {sorted(set(want) - set(got))}, extra {sorted(set(got) - set(want))}")
                 out.append(Measured(inst.kind, len(reach) + len(fix), 0, _via(reach), exact))
-                print(f"  {inst.kind:<8} keys {len(reach) + len(fix)} ({_via(reach)}) {'exact' if exact else 'NOT exact'}", flush=True)
+                seen = "in view" if any(a <= inst.target[0] < b for a, b in hints["words"]) else "out of view"
+                print(f"  {inst.kind:<8} keys {len(reach) + len(fix)} ({_via(reach)}, {seen}) {'exact' if exact else 'NOT exact'}",
+                      flush=True)
                 done.add(doc_id)
                 if len(done) == len(instances):
                     break

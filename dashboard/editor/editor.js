@@ -52,6 +52,8 @@ const KEYS_ANNOTATE = [
   ["Ctrl+Shift+← →", "move the current span's start"],
   ["↑ ↓", "select the first word of the line above / below"],
   ["a label's key (a capital: with Shift)", "label the selection (inside a span: split it), or relabel the current span"],
+  ["; then a span's letters", "hints: make a span in view current (letters on every span shown)"],
+  [": (or ; ;) then a word's letters", "hints: select a word in view (then a label's key labels it)"],
   ["/", "filter the labels by name, Enter takes the first"],
   ["click a span, . / ,", "current span: next / previous"],
   ["] / [", "next / previous open suggestion"],
@@ -97,6 +99,7 @@ class SpanEditor {
     window.removeEventListener("keydown", this.onKey, true);
     document.removeEventListener("mouseup", this.onMouseUpAnywhere);
     clearTimeout(this.draftTimer);
+    if (this.closeHints) this.closeHints();
     if (this.stuck) this.stuck.disconnect();
     this.root.remove();
   }
@@ -152,6 +155,7 @@ class SpanEditor {
     this.note = el("div", "wb-note");
     this.note.tabIndex = 0;
     this.note.setAttribute("role", "region");
+    this.note.addEventListener("blur", () => { if (this.closeHints) this.closeHints(); });
     this.note.setAttribute("aria-label", "Note: the annotation editor (? lists the keys, Esc gives the keys back to the page)");
     this.side = el("div", "wb-side");
     body.append(this.note, this.side);
@@ -186,6 +190,7 @@ class SpanEditor {
     this.data = data;
     const fresh = data.token !== this.token;
     if (fresh) {
+      if (this.closeHints) this.closeHints();
       this.token = data.token;
       this.root.dataset.token = String(data.token);
       this.low = data.low_confidence ?? 0;
@@ -240,7 +245,7 @@ class SpanEditor {
         : "The annotators agree everywhere: check the gold and save it. ? lists the keys.";
     }
     const open = this.spans.filter((s) => s.sugg).length;
-    return `${open} open suggestion${open === 1 ? "" : "s"} (dashed). Select text (Ctrl+F jumps to it) and press a label's key; ? lists the keys.`;
+    return `${open} open suggestion${open === 1 ? "" : "s"} (dashed). Select text (Ctrl+F jumps to it; ; and : put letters on spans and words) and press a label's key; ? lists the keys.`;
   }
 
   // ------------------------------------------------------------------ rendering
@@ -476,6 +481,7 @@ class SpanEditor {
 
   onMouseUp(e) {
     if (e.button !== 0 || !this.root.isConnected) return;
+    if (this.closeHints) this.closeHints();
     const sel = window.getSelection();
     if (sel && sel.rangeCount && !sel.isCollapsed) {
       const r = sel.getRangeAt(0);
@@ -558,6 +564,7 @@ class SpanEditor {
       e.preventDefault(); e.stopPropagation(); e.stopImmediatePropagation();
       return;
     }
+    if (this.hints && this.hintKey(e)) { e.preventDefault(); e.stopPropagation(); e.stopImmediatePropagation(); return; }
     const k = e.key, ctrl = e.ctrlKey || e.metaKey;
     const jumped = this.jumped;      // Enter right after a jump goes to the next match
     const cut = this.cutOff;         // a label's key right after Shift+← labels what was cut off
@@ -596,6 +603,8 @@ class SpanEditor {
         case "Delete": case "Backspace": (e.shiftKey ? this.removeAllSameText() : this.removeCurrent()); break;
         case "+": this.markAll(); break;
         case "/": this.openFilter(); break;
+        case ";": this.openHints(false); break;
+        case ":": this.openHints(true); break;
         case "ArrowRight": (e.shiftKey && this.cur ? this.moveEnd(1) : this.stepToken(1, e.shiftKey)); break;
         case "ArrowLeft": (e.shiftKey && this.cur ? this.moveEnd(-1, cut) : this.stepToken(-1, e.shiftKey)); break;
         case "ArrowDown": this.stepLine(1, e.shiftKey); break;

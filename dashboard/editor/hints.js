@@ -1,0 +1,164 @@
+// Hint navigation (issue 31: reaching the error costs the keys; Vimium / EasyMotion / avy's
+// answer), added to SpanEditor (editor.js) after moves.js:
+//
+// * `;` puts a letter on every span shown in the note's viewport (two letters only when more
+//   than 26 are shown); typing a span's letters makes it the current span (then Enter accepts,
+//   a label's key relabels, Delete removes, Shift+← → move its end).
+// * `:` (or `;` twice) puts letters on every word (unit: a date or phone number is one) shown;
+//   typing a word's letters selects it (then a label's key labels it: a missed span in 4 keys;
+//   inside a span, a split).
+//
+// Hints are prefix-free (Vimium's scheme): with more targets than letters, some get one letter
+// and the others two, and the one-letter hints go first to the words no span covers that begin
+// with a capital or a digit (where missed names, dates and ids start: a two-word name is then
+// `:`, one letter, Shift+→, its label's key), then in reading order. Which word a hint selects is
+// never guessed: a hint is exactly one word; the badge shows what to type.
+//
+// The badges are drawn over the note, hidden from screen readers (aria-hidden: the status line
+// says what the mode does); Esc or any key that is no letter closes them (that key
+// then does what it always does). The letters are all the same length, in reading order, so
+// what a badge shows is what to type.
+
+const HINT_LETTERS = "asdfghjklqwertyuiopzxcvbnm";
+
+// `n` prefix-free hints over HINT_LETTERS, shortest first: all one letter when n <= 26; else as
+// many one-letter hints as leave enough two-letter ones ("a", "s", ..., then "ka", "ks", ...);
+// past 26 * 26, three letters each.
+function hintNames(n) {
+  const k = HINT_LETTERS.length, L = HINT_LETTERS;
+  if (n <= k) return [...L.slice(0, n)];
+  if (n > k * k) {
+    return Array.from({ length: n }, (_, i) => L[Math.floor(i / (k * k)) % k] + L[Math.floor(i / k) % k] + L[i % k]);
+  }
+  const singles = Math.min(k - 1, Math.floor((k * k - n) / (k - 1)));
+  const out = [...L.slice(0, singles)];
+  for (const first of L.slice(singles)) for (const second of L) if (out.length < n) out.push(first + second);
+  return out;
+}
+
+// The order hints are given in (shortest first): for words, free words that begin with a capital
+// or a digit, then the others, each in reading order; spans in reading order.
+function hintOrder(text, spans, targets) {
+  const first = (t) => !t.span && /^[\p{Lu}\p{N}]/u.test(text.slice(t.a, t.b))
+    && !spans.some((s) => s.start < t.b && t.a < s.end);
+  return targets.filter(first).concat(targets.filter((t) => !first(t)));
+}
+
+Object.assign(SpanEditor.prototype, {
+  // The part of the window where the note shows: below the sticky toolbar, above the window's bottom.
+  noteView() {
+    const n = this.note.getBoundingClientRect();
+    return { top: Math.max(n.top, this.bar.getBoundingClientRect().bottom), bottom: Math.min(n.bottom, window.innerHeight),
+      left: n.left, right: n.right };
+  },
+
+  // Where the character at offset a is on the screen (the text node holding it, not the end of
+  // the one before: a span's first letter, not the boundary before it).
+  charRect(a) {
+    const walker = document.createTreeWalker(this.note, NodeFilter.SHOW_TEXT);
+    let seen = 0, n = null;
+    while ((n = walker.nextNode())) {
+      const len = n.textContent.length;
+      if (a < seen + len) {
+        const r = document.createRange();
+        r.setStart(n, a - seen);
+        r.setEnd(n, Math.min(len, a - seen + 1));
+        return r.getClientRects()[0] || null;
+      }
+      seen += len;
+    }
+    return null;
+  },
+
+  // Targets [{a, b, span?}] whose first letter is in view, in reading order.
+  hintTargets(words) {
+    const v = this.noteView();
+    const items = words ? units(this.text).map(([a, b]) => ({ a, b }))
+      : this.spans.map((s) => ({ a: s.start, b: s.end, span: s }));
+    const out = [];
+    for (const t of items) {
+      const r = this.charRect(t.a);
+      if (!r || r.bottom <= v.top || r.top >= v.bottom) continue;
+      out.push({ ...t, left: r.left, top: (r.top + r.bottom) / 2 });
+    }
+    return out;
+  },
+
+  openHints(words) {
+    this.closeHints();
+    const targets = this.hintTargets(words);
+    if (!targets.length) { this.say(words ? "No word in view." : "No span in view: : (colon) puts letters on the words.", "warn"); return; }
+    const names = hintNames(targets.length);
+    const ordered = hintOrder(this.text, this.spans, targets);
+    const layer = el("div", "wb-hints");
+    layer.setAttribute("aria-hidden", "true");
+    this.root.append(layer);
+    const base = layer.getBoundingClientRect();
+    ordered.forEach((t, i) => {
+      t.name = names[i];
+      const b = el("span", "wb-hint", t.name);
+      b.dataset.hint = t.name;
+      b.dataset.a = String(t.a); b.dataset.b = String(t.b);
+      b.style.left = `${t.left - base.left}px`;
+      b.style.top = `${t.top - base.top}px`;
+      t.badge = b;
+      layer.append(b);
+    });
+    this.hints = { words, targets, typed: "", layer };
+    this.root.dataset.hints = words ? "words" : "spans";
+    // the badges scroll with the note; once a scroll (PageDown, the wheel) settles, the words
+    // now in view get letters, unless some were typed already
+    this.onHintScroll = () => {
+      clearTimeout(this.hintTimer);
+      this.hintTimer = setTimeout(() => { if (this.hints && !this.hints.typed) this.openHints(this.hints.words); }, 150);
+    };
+    window.addEventListener("scroll", this.onHintScroll, true);
+    window.addEventListener("resize", this.onHintScroll);
+    this.say(words ? "Type a word's letters to select it (then a label's key labels it); Esc: no hints."
+      : "Type a span's letters to make it current; ; again: letters on the words; Esc: no hints.");
+  },
+
+  closeHints() {
+    if (!this.hints) return;
+    this.hints.layer.remove();
+    this.hints = null;
+    clearTimeout(this.hintTimer);
+    delete this.root.dataset.hints;
+    window.removeEventListener("scroll", this.onHintScroll, true);
+    window.removeEventListener("resize", this.onHintScroll);
+  },
+
+  // A key while the hints show. True when it was used up; false: the hints are closed and the
+  // key goes on to do what it always does.
+  hintKey(e) {
+    const h = this.hints, k = e.key;
+    if (k === "Escape") { this.closeHints(); this.say("No hints."); return true; }
+    if (k === ";" && !h.words && !h.typed) { this.openHints(true); return true; }
+    if (k === "Backspace" && h.typed) { h.typed = h.typed.slice(0, -1); this.showTyped(); return true; }
+    if (e.ctrlKey || e.metaKey || e.altKey || !/^[a-zA-Z]$/.test(k)) { this.closeHints(); return false; }
+    const typed = h.typed + k.toLowerCase();
+    const left = h.targets.filter((t) => t.name.startsWith(typed));
+    if (!left.length) { this.say(`No hint starts with '${typed}': Backspace or Esc.`, "warn"); return true; }
+    h.typed = typed;
+    const hit = left.find((t) => t.name === typed);
+    if (!hit) { this.showTyped(); return true; }
+    this.closeHints();
+    if (hit.span) this.setCurrent(hit.span);
+    else {
+      const s = this.spans.find((x) => x.start === hit.a && x.end === hit.b);
+      if (s) this.setCurrent(s);
+      else this.select(hit.a, hit.b);
+    }
+    return true;
+  },
+
+  // Badges that no longer match what was typed go; the typed letters of the others are dimmed.
+  showTyped() {
+    const h = this.hints;
+    for (const t of h.targets) {
+      const on = t.name.startsWith(h.typed);
+      t.badge.hidden = !on;
+      if (on) t.badge.replaceChildren(el("span", "wb-hint-typed", h.typed), document.createTextNode(t.name.slice(h.typed.length)));
+    }
+  },
+});
