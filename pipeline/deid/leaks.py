@@ -22,9 +22,9 @@ What is searched:
   other notes) every original of the patient;
 * in metadata, ids and names also the input's own identifiers: its id, its patient id and its
   file name (not in the text, where a number such as a store id "1523" is ordinary text);
-* the parts of person names ("Smith" of "John Smith", three letters or more, not a title or
-  particle), where the hit starts with a capital letter: "Smith reports pain" leaks the
-  patient's surname, while "will" is not the name "Will".
+* the parts of person names ("Smith" of "John Smith", three letters or more, not a title or a
+  particle inside the name), where the hit starts with a capital letter: "Smith reports pain"
+  leaks the patient's surname, while "will" is not the name "Will".
 
 Words inside a span: a surrogate never carries a word of its original through. List-based
 surrogates replace the whole value; digit-by-digit ones (phones, ages, house numbers) refuse a
@@ -64,7 +64,7 @@ from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
 from pipeline.deid.dates import is_partial_date
-from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, fold_same_length
+from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, fold_same_length, kept_particles
 from pipeline.spans import Span
 
 MIN_ALNUM = 3
@@ -123,12 +123,15 @@ def too_short(original: str, category: str = "") -> bool:
 
 @lru_cache(maxsize=1 << 15)
 def name_parts(original: str) -> tuple[str, ...]:
-    """The parts of a person's name worth searching on their own."""
+    """The parts of a person's name worth searching on their own: not titles, nor particles
+    inside the name (:func:`~pipeline.deid.normalize.kept_particles`: the "del" of "María del
+    Carmen" stays, the given name "Del" of "Del Farrissey" is searched)."""
     out = []
+    inside = kept_particles(original)
     for m in _NAME_PART.finditer(original):
         p = m.group()
         k = fold_same_length(p).rstrip(".")
-        if len(p) >= MIN_ALNUM and k not in NAME_TITLES and k not in NAME_PARTICLES:
+        if len(p) >= MIN_ALNUM and k not in NAME_TITLES and not (k in NAME_PARTICLES and m.start() in inside):
             out.append(p)
     return tuple(out)
 

@@ -5,7 +5,8 @@
 Given names are drawn from the first-name list, anything else from the surname list; a given name
 whose sex the locale lists know (in exactly one of ``first_names_female`` / ``first_names_male``)
 gets a surrogate of the same sex ("Son Kyle" must not become "Son Monica"). Titles
-("Dr.", "Dra.", "Mr."), particles ("de", "del", "van") and suffixes ("Jr.", "MD") are kept;
+("Dr.", "Dra.", "Mr."), particles inside a name ("del" of "María del Carmen", not the given
+name "Del" of "Del Farrissey") and suffixes ("Jr.", "MD") are kept;
 initials become another initial; letter case follows each original part (UPPER, Title, lower).
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ import string
 
 from pipeline.deid.context import SurrogateContext
 from pipeline.deid.keys import choose
-from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, case_style, norm_key, strip_accents
+from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, case_style, kept_particles, norm_key, strip_accents
 
 TITLES = NAME_TITLES
 PARTICLES = NAME_PARTICLES
@@ -57,15 +58,16 @@ def _cased(value: str, like: str) -> str:
     return value
 
 
-def surrogate_part(part: str, ctx: SurrogateContext, *, keep_words: bool = True, last: bool = False) -> str:
+def surrogate_part(part: str, ctx: SurrogateContext, *, keep_words: bool = True, particle: bool = False) -> str:
     """One name part (a given name or a surname) -> its keyed surrogate of the same kind.
 
-    ``keep_words``: titles and particles are kept (not when the part is the whole name: "Le",
-    "du" or "jr" alone are a surname or someone's initials). A particle that ends the name
-    ("Anna Le") is a surname.
+    ``keep_words``: titles are kept (not when the part is the whole name: "Le", "du" or "jr"
+    alone are a surname or someone's initials). ``particle``: the part is a particle inside the
+    name (:func:`~pipeline.deid.normalize.kept_particles`), kept too; the same word starting or
+    ending a name ("Del Farrissey", "Anna Le") is a given name or a surname, replaced.
     """
     k = norm_key(part)
-    if keep_words and (k.rstrip(".") in TITLES or (k in PARTICLES and not last)):
+    if keep_words and (k.rstrip(".") in TITLES or (particle and k in PARTICLES)):
         return part
     if len(k) == 1:
         return surrogate_initial(part, ctx)
@@ -99,12 +101,12 @@ def name_surrogate(original: str, ctx: SurrogateContext) -> str:
     parts = list(_PART.finditer(original))
     name_parts = [m for m in parts if norm_key(m.group()).rstrip(".") not in TITLES]
     single = len(parts) == 1 or len(name_parts) == 0
+    inside = kept_particles(original)
     out: list[str] = []
     cursor = 0
-    for i, m in enumerate(parts):
+    for m in parts:
         out.append(original[cursor:m.start()])
-        last = m is (name_parts[-1] if name_parts else None)
-        out.append(surrogate_part(m.group(), ctx, keep_words=not single, last=last))
+        out.append(surrogate_part(m.group(), ctx, keep_words=not single, particle=m.start() in inside))
         cursor = m.end()
     out.append(original[cursor:])
     result = "".join(out)

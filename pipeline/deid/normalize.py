@@ -78,7 +78,8 @@ def strip_accents(s: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c))
 
 
-#: Name parts that are not names: kept as they are, never compared as PHI words.
+#: Name parts that are not names: kept as they are, never compared as PHI words (a particle only
+#: inside a name, see :func:`kept_particles`).
 NAME_TITLES = frozenset({
     "dr", "dra", "doctor", "doctora", "sr", "sra", "srta", "sres", "don", "dona", "dna", "dn", "mr", "mrs", "ms",
     "miss", "mx", "prof", "profa", "profesor", "profesora", "rev", "sir", "lic", "ing", "enf", "md", "phd", "rn",
@@ -86,3 +87,28 @@ NAME_TITLES = frozenset({
 })
 NAME_PARTICLES = frozenset({"de", "del", "la", "las", "los", "y", "e", "i", "da", "das", "do", "dos", "di", "van",
                             "von", "der", "den", "le", "du", "st", "al", "el", "ben", "bin", "ter", "ten"})
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+@lru_cache(maxsize=1 << 15)
+def kept_particles(name: str) -> frozenset[int]:
+    """Start offsets of the particles a person's name keeps as they are.
+
+    A particle is kept only *between* two words of the name, within one comma-separated part:
+    "del" of "María del Carmen", "van" of "Ludwig van Beethoven", "de" and "la" of "Ana de la
+    Cruz". The same word where a name starts ("Del Farrissey", "Ben Carter", "Al Smith", "Van
+    Morrison", or after the comma of "Smith, Al") or ends ("Anna Le") is the person's given name
+    or surname: kept, it would carry the original through the surrogate (the surrogate engine
+    replaces it, the leak check and propagation search it). Titles ("Dr.", "MD") are not words
+    of the name here.
+    """
+    words = [m for m in _NAME_WORD.finditer(name) if norm_key(m.group()).rstrip(".") not in NAME_TITLES]
+    out = []
+    for i in range(1, len(words) - 1):
+        prev, word, nxt = words[i - 1], words[i], words[i + 1]
+        if norm_key(word.group()) in NAME_PARTICLES and "," not in name[prev.end():nxt.start()]:
+            out.append(word.start())
+    return frozenset(out)
+

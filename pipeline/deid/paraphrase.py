@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Callable, Protocol, Sequence
 
 from pipeline.deid.keys import keyed_int
-from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, case_style, norm_key, strip_accents
+from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, case_style, kept_particles, norm_key, strip_accents
 from pipeline.deid.surrogate_kit import ADDRESS_WORDS, PHONE_WORDS
 from pipeline.deid.value_words import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS  # noqa: F401 - re-exported
 
@@ -157,13 +157,16 @@ class SlotPlan:
         return "".join(out)
 
 
-def _kind_of_run(run: str, generator: str | None, *, after_at: bool) -> str | None:
-    """The slot kind for a letter run or digit of the original, or None when it stays."""
+def _kind_of_run(run: str, generator: str | None, *, after_at: bool, particle: bool = True) -> str | None:
+    """The slot kind for a letter run or digit of the original, or None when it stays.
+
+    ``particle``: a name particle here stays ("del" of "María del Carmen"); False where the
+    same word starts or ends the name ("Del Farrissey": a given name, filled like one)."""
     if run.isdigit():
         return "digit"
     f = _fold(run)
     if generator in NAME_GENERATORS:
-        if f.rstrip(".") in NAME_TITLES or f in NAME_PARTICLES:
+        if f.rstrip(".") in NAME_TITLES or (particle and f in NAME_PARTICLES):
             return None
         return "initial" if len(run) == 1 else "name"
     if generator in PLACE_GENERATORS:
@@ -188,6 +191,14 @@ def _kind_of_run(run: str, generator: str | None, *, after_at: bool) -> str | No
     return "word"
 
 
+def _particles_kept(core: str, runs: list[re.Match]) -> frozenset[int]:
+    """Where the particles of a name stay (:func:`~pipeline.deid.normalize.kept_particles`); all of
+    them when the name is nothing but titles and particles ("de la": not paraphrased at all)."""
+    if all(_fold(m.group()).rstrip(".") in NAME_TITLES | NAME_PARTICLES for m in runs if not m.group().isdigit()):
+        return frozenset(m.start() for m in runs)
+    return kept_particles(core)
+
+
 def plan_slots(core: str, category: str, type_: str, generator: str | None) -> SlotPlan | None:
     """Cut ``core`` into slots and kept text; None when nothing in it can be filled (or the
     type is not paraphrased: dates, ages, IP addresses)."""
@@ -200,7 +211,9 @@ def plan_slots(core: str, category: str, type_: str, generator: str | None) -> S
         return SlotPlan(core, (("slot", "word"),), (Slot(0, len(core), "word", core),))
     runs = list(_RUN.finditer(core))
     at = core.find("@")
-    kinds = [_kind_of_run(m.group(), generator, after_at=0 <= at < m.start()) for m in runs]
+    inside = _particles_kept(core, runs) if generator in NAME_GENERATORS else frozenset()
+    kinds = [_kind_of_run(m.group(), generator, after_at=0 <= at < m.start(), particle=m.start() in inside)
+             for m in runs]
     if generator not in NAME_GENERATORS | CODE_GENERATORS | WEB_GENERATORS:
         # generic place words stay only where another word is replaced
         generic = [k is not None and k in ("name", "word") and _fold(m.group()) in GENERIC_PLACE_WORDS
