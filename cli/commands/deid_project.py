@@ -59,7 +59,7 @@ def _profile_arg(value: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    import store  # noqa: F401 - first: its guard keeps sqlite-utils from importing pandas (seconds of start-up)
+    import services.store_first  # noqa: F401 - first: the store's guard keeps sqlite-utils from importing pandas
     from cli.console import CommandError, cli_user, require_project, stage_bars
     from services.deid_runs import get_run, summary_line
     from services.projects import open_db

@@ -165,7 +165,7 @@ def _infiller(args: argparse.Namespace, profile):
 def _project_secret() -> bytes:
     """The workbench database's key (only then is the store imported: a run with --secret-file
     starts without it)."""
-    import store  # noqa: F401 - first: its guard keeps sqlite-utils from importing pandas
+    import services.store_first  # noqa: F401 - first: the store's guard keeps sqlite-utils from importing pandas
     from services.settings import project_secret
     return project_secret()
 

@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import store  # noqa: F401 - first: its guard keeps sqlite-utils from importing pandas (seconds of start-up)
+    import services.store_first  # noqa: F401 - first: the store's guard keeps sqlite-utils from importing pandas
     from cli.console import message_bar
     from services.preannotation import preannotate_from_store
     from services.projects import open_db
