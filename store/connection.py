@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -96,14 +96,11 @@ def connect(
         if str(p) != ":memory:":
             with_retry(db, db.enable_wal)
         migrate(db, upto=migrate_to)
-    except sqlite3.OperationalError:
-        conn.close()
-        raise
-    except sqlite3.DatabaseError as e:  # "file is not a database" and the like
-        conn.close()
-        raise FormatError(str(p), f"is not a usable SQLite database ({e.__class__.__name__})") from None
-    except BaseException:
-        conn.close()
+    except BaseException as e:
+        conn.close()            # nothing half-opened outlives a failure
+        if isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
+            # "file is not a database" and the like
+            raise FormatError(str(p), f"is not a usable SQLite database ({e.__class__.__name__})") from None
         raise
     return db
 
@@ -130,10 +127,8 @@ def sqlite_file(path: str | os.PathLike[str], *, read_only: bool = False,
     p = Path(path)
     conn = (sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=timeout) if read_only
             else sqlite3.connect(str(p), timeout=timeout))
-    try:
+    with closing(conn):
         yield conn
-    finally:
-        conn.close()
 
 
 def thread_db(path: str | os.PathLike[str] | None = None) -> Database:

@@ -154,12 +154,11 @@ def test_switching_runs_resets_the_document_and_reasons_are_shown_in_full(demo_a
     if not flagged:     # detection on the small demo may leave nothing to flag: one red score, as the scorer writes it
         message = ("Text at characters 120-131 was left as written, and the project's model reads it as PHI "
                    "with probability 0.91: a reviewer should look at it before release.")
-        db = demo_app.db()
-        store.save_risk_scores(db, everything, [{"doc_id": queue_all[-1].doc_id, "score": 90.0, "colour": "red",
-                                                 "reasons": [{"kind": "possible_missed_phi", "level": "red",
-                                                              "message": message}]}], method="document-share")
-        flagged = [r for r in store.risk_queue(db, everything) if r.colour == "red"]
-        db.close()
+        with demo_app.db() as db:
+            store.save_risk_scores(db, everything, [{"doc_id": queue_all[-1].doc_id, "score": 90.0, "colour": "red",
+                                                     "reasons": [{"kind": "possible_missed_phi", "level": "red",
+                                                                  "message": message}]}], method="document-share")
+            flagged = [r for r in store.risk_queue(db, everything) if r.colour == "red"]
     assert flagged, "the demo run has no red or amber document to read"
     at.selectbox(key="risk.run_id").select(everything).run()
     at.selectbox(key="risk.doc_id").select(flagged[0].doc_id).run()

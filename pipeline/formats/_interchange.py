@@ -3,7 +3,7 @@
 Why a module of its own: these formats carry spans of several *layers* in one file (Label
 Studio's ``annotations`` per annotator next to its ``predictions``), while brat, XML and JSONL
 carry one. A span read here says its layer in :attr:`Span.layer`: ``""`` is the layer the
-import stores into (gold by default, as for every other format), ``pre`` the machine
+import writes into (gold by default, as for every other format), ``pre`` the machine
 suggestions, ``annotator:<name>`` one person's annotations. Overlap checks and duplicate removal
 are therefore per layer: a prediction equal to a gold span is not a duplicate of it.
 
@@ -30,7 +30,7 @@ from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document, Span
 
-#: The layer the import stores into (``--layer``, gold by default).
+#: The layer the import writes into (``--layer``, gold by default).
 MAIN = ""
 #: Metadata key a reader sets on a document nobody annotated (a Label Studio task without an
 #: annotation, a Prodigy example without an answer): the import then gives it no layer, rather
@@ -38,7 +38,7 @@ MAIN = ""
 #: and never write it (:func:`json_safe_meta`).
 UNANNOTATED = "_unannotated"
 #: Metadata key listing the ``annotator:<name>`` layers of a document that hold no span (an
-#: annotator who submitted and found nothing): the import stores them empty, not absent.
+#: annotator who submitted and found nothing): the import keeps them as empty layers, not absent.
 EMPTY_LAYERS = "_empty_layers"
 #: The marks a reader sets; a file's own metadata never carries them in (:func:`file_meta`).
 MARKS = (UNANNOTATED, EMPTY_LAYERS)
