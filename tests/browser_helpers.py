@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
@@ -421,3 +423,20 @@ def scratch_dir() -> Path:
 
 def remove_dir(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- shared module fixtures
+# A browser test module that defines ``project`` takes these with ``server = bh.server`` and
+# ``chromium = bh.chromium``: one app server and one browser per module.
+@pytest.fixture(scope="module")
+def server(project):
+    """The app served on the module's ``project`` database."""
+    with running_server(project.db_path) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless chromium for the module."""
+    with browser() as b:
+        yield b

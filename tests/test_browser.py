@@ -39,16 +39,8 @@ def project(tmp_path_factory) -> bh.BrowserProject:
     return bh.prepare_db(tmp_path_factory.mktemp("browser") / "workbench.db", n_docs=30, deid_docs=6)
 
 
-@pytest.fixture(scope="module")
-def server(project):
-    with bh.running_server(project.db_path) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with bh.browser() as b:
-        yield b
+server = bh.server          # shared module fixtures (browser_helpers)
+chromium = bh.chromium
 
 
 @pytest.fixture

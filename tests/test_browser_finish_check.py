@@ -32,16 +32,8 @@ def project(tmp_path_factory) -> bh.BrowserProject:
     return bh.prepare_db(tmp_path_factory.mktemp("finish") / "workbench.db", n_docs=12, seed=11)
 
 
-@pytest.fixture(scope="module")
-def server(project):
-    with bh.running_server(project.db_path) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with bh.browser() as b:
-        yield b
+server = bh.server          # shared module fixtures (browser_helpers)
+chromium = bh.chromium
 
 
 def _shown_doc(page) -> int:

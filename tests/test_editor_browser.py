@@ -34,10 +34,7 @@ from pipeline.spans import Span  # noqa: E402
 from services import review  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    with bh.browser() as b:
-        yield b
+chromium = bh.chromium     # shared module fixture (browser_helpers)
 
 
 @pytest.fixture(scope="module")
@@ -160,10 +157,7 @@ def project(tmp_path_factory) -> bh.BrowserProject:
     return bh.prepare_db(tmp_path_factory.mktemp("editor") / "workbench.db", n_docs=30, seed=7)
 
 
-@pytest.fixture(scope="module")
-def server(project):
-    with bh.running_server(project.db_path) as srv:
-        yield srv
+server = bh.server         # shared module fixture (browser_helpers)
 
 
 def test_reviewer_settles_disagreements_by_keys_and_saves_gold(project, server, chromium):
