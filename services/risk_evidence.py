@@ -96,12 +96,11 @@ def kinship_words(locale: str) -> str:
     its relatives rule, English from the kinship part of its name-context words."""
     base = locale.split("_")[0].split("-")[0].lower()
     if base == "es":
-        from pipeline.detection.rules.es.organizations import _KIN
-        return _KIN
+        from pipeline.detection.rules.es.organizations import KINSHIP_WORDS
+        return KINSHIP_WORDS
     if base == "en":
-        from pipeline.locales.en.ward_steps import CONTEXT_WORDS
-        words = CONTEXT_WORDS.split("|")
-        return "|".join(words[:words.index("nurse")])   # the words before the roles are kinship words
+        from pipeline.locales.en.ward_steps import KINSHIP_WORDS
+        return KINSHIP_WORDS
     return ""
 
 

@@ -91,10 +91,12 @@ def drop_eponyms(spans: list[Span], ctx: StepContext) -> list[Span]:
                                      and EPONYM_AFTER.match(ctx.text, s.end))]
 
 
-# kinship and role words that say a name follows, and the credentials that say one came before
-CONTEXT_WORDS = ("wife|husband|son|daughter|sister|brother|mother|father|mom|dad|friend|family|fiance|fiancee|"
+# kinship and role words that say a name follows, and the credentials that say one came before;
+# the kinship part alone is what risk scoring reads as a relative's mention (services.risk_evidence)
+KINSHIP_WORDS = ("wife|husband|son|daughter|sister|brother|mother|father|mom|dad|friend|family|fiance|fiancee|"
                  "partner|niece|nephew|aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|"
-                 "girlfriend|boyfriend|neighbor|neighbour|nurse|attending|resident|fellow|intern|per|with|"
+                 "girlfriend|boyfriend|neighbor|neighbour")
+CONTEXT_WORDS = (KINSHIP_WORDS + "|nurse|attending|resident|fellow|intern|per|with|"
                  "rn|md|np|pa|dr|dr\\.|hcp|proxy|guardian|pcp")
 _LEADING = re.compile(rf"(?i)(?:(?:{CONTEXT_WORDS})'?s?\s*[:,]?\s+)+")
 _TRAILING = re.compile(r"(?i)(?:,?\s+(?:RN|R\.N\.|MD|M\.D\.|NP|PA-C|CNA|RRT|LICSW|LCSW|PhD|DO))+\.?$")

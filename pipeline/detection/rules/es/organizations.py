@@ -75,6 +75,8 @@ def hospitals(text: str, doc_id: str) -> list[Span]:
 _KIN = (r"(?:padre|madre|herman[oa]s?|hij[oa]s?|t[ií][oa]s?|prim[oa]s?|abuel[oa]s?|marido|espos[oa]|"
         r"sobrin[oa]s?|niet[oa]s?|cuñad[oa]s?|suegr[oa]s?|progenitor(?:es)?|familia|familiares|"
         r"bisabuel[oa]s?|hermanastr[oa]s?|padrastro|madrastra)")
+#: The kinship words of the relatives rule (risk scoring reads them too: services.risk_evidence).
+KINSHIP_WORDS = _KIN
 _KIN_MOD = r"(?:mayor|menor|materno|materna|paternos?|paternas?|maternos|maternas|gemel[oa]|pequeñ[oa]|primogénit[oa])"
 _FAMILY = re.compile(
     rf"(?<![\w])(?P<fam>(?:(?:ambos|ambas)\s+)?(?i:{_KIN})(?:\s+{_KIN_MOD})?"
