@@ -78,6 +78,35 @@ def missed_phi(doc, detected, *, content: bool = False) -> bool:
     return False
 
 
+def missed_categories(doc, detected, schema) -> list[str]:
+    """The categories of the gold spans that left a content word as written (see :func:`missed_phi`)."""
+    covered = bytearray(len(doc.text))
+    for s in detected:
+        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
+    return sorted({schema.category_of(g.type) for g in doc.spans
+                   if any(_content(m.group()) and any(not covered[i] for i in range(m.start(), m.end()))
+                          for m in _WORD.finditer(doc.text, g.start, g.end))})
+
+
+def by_category(rows: list[dict], cols: list[str]) -> dict:
+    """Per category of missed PHI: the notes missing it and the share of them flagged red or amber
+    (a note missing two categories counts under both)."""
+    out: dict = {}
+    for r, c in zip(rows, cols):
+        for cat in r.get("missed_categories", ()):
+            n, f = out.get(cat, (0, 0))
+            out[cat] = (n + 1, f + (c != "green"))
+    return {cat: {"notes": n, "flagged": f, "flagged_share": f / n} for cat, (n, f) in sorted(out.items())}
+
+
+def print_by_category(name: str, s: dict) -> None:
+    print(f"\n{name}, by category of the PHI left (a note under each category it misses):")
+    print("| category | notes with it left | flagged red or amber | share |")
+    print("| --- | ---: | ---: | ---: |")
+    for cat, v in s.items():
+        print(f"| {cat} | {v['notes']} | {v['flagged']} | {v['flagged_share']:.3f} |")
+
+
 def _content(word: str) -> bool:
     return any(c.isdigit() for c in word) or (len(word) >= 3 and word.lower() not in _FUNCTION)
 
@@ -91,6 +120,7 @@ def scored_set(detector, docs: list, *, content: bool = True, floor: float | Non
     """Detect, de-identify (replace), find candidates; per note its truth and risk inputs."""
     from pipeline.deid import DeidContext, builtin_profiles, deidentify
     from pipeline.risk import DeidDocument, DeidSpan
+    from pipeline.schemas import MEDDOCAN
     from services.risk_evidence import with_candidates
 
     profile = builtin_profiles()["replace"]
@@ -104,7 +134,8 @@ def scored_set(detector, docs: list, *, content: bool = True, floor: float | Non
                                                            for s, a in zip(r.spans, r.actions)]))
         rewritten = [s for s, a in zip(r.source_spans, r.actions) if a != "keep"]   # what the output replaced
         rows.append({"id": doc.doc_id, "missed": missed_phi(doc, rewritten, content=content),
-                     "missed_any": missed_phi(doc, rewritten), "has_phi": bool(doc.spans)})
+                     "missed_any": missed_phi(doc, rewritten), "has_phi": bool(doc.spans),
+                     "missed_categories": missed_categories(doc, rewritten, MEDDOCAN)})
     with_candidates(detector, released, lexical=None, **({} if floor is None else {"floor": floor}))
     for row, d in zip(rows, released):
         row["doc"] = d
@@ -329,6 +360,8 @@ def main() -> int:
         cols = colours(rows_, cfg)
         result[label] = table(rows_, cols)
         print_table(label, result[label])
+        result[label + ", by category"] = by_category(rows_, cols)
+        print_by_category(label, result[label + ", by category"])
         result[label + ", any character"] = table(strict_view(rows_), cols)
         print_table(label + ", any character of PHI left counts", result[label + ", any character"])
     print(f"\n{time.time() - t0:.0f} s")
