@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from models.crf import CRFConfig
-from models.encoder import ARCHITECTURES, EncoderConfig
+from models.encoder_config import ARCHITECTURES, EncoderConfig
 from models.ensemble import MODES
 from pipeline.schemas import LabelSchema
 

@@ -21,7 +21,8 @@ import numpy as np
 from models.crf import CRFConfig
 from models.crf_tags import Gazetteer
 from models.crf_parallel import CRFFitResult, fit_crfs
-from models.encoder import EncoderMember, ProgressHook
+from models.encoder import EncoderMember
+from models.encoder_training import ProgressHook
 from models.train_config import CATEGORY_MEMBER, REFIT, TrainConfig
 from models.train_data import Items, TrainData
 from models.train_progress import UNIT, RunProgress

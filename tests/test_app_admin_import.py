@@ -62,15 +62,13 @@ def test_a_parquet_header_is_read_from_its_schema_and_a_bad_table_imports_nothin
     buf = io.BytesIO()
     _table().to_parquet(buf, index=False)
     assert imports.upload_table_header("x.parquet", buf.getvalue(), "parquet") == list(_table().columns)
-    db = demo_app.db()
-    before = store.count_documents(db, demo_app.project_id)
-    db.close()
+    with demo_app.db() as db:
+        before = store.count_documents(db, demo_app.project_id)
     at = _admin(demo_app)
     at.selectbox(key="admin.import_format").set_value("parquet").run()
     at.file_uploader(key="admin.import_file").upload("bad.parquet", b"not parquet at all", "application/octet-stream")
     at.run()
     assert any("bad.parquet" in e and "Parquet" in e for e in errors(at))
     assert not any(b.key == "admin.import" for b in at.button)
-    db = demo_app.db()
-    assert store.count_documents(db, demo_app.project_id) == before
-    db.close()
+    with demo_app.db() as db:
+        assert store.count_documents(db, demo_app.project_id) == before

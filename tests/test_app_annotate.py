@@ -72,28 +72,27 @@ def test_editor_starts_from_suggestions_and_save_keeps_provenance_time_and_statu
     at.run()
     assert not errors(at)
 
-    db = demo_app.db()
-    layer = store.read_layer(db, doc_id, "annotator:ana")
-    assert layer.version == 1
-    got = {(s.start, s.end): (s.type, s.source, s.score) for s in layer.spans}
-    assert got == {(first.start, first.end): (first.type, "human:ana", 1.0),
-                   (second.start, second.end): (second.type, second.source, second.score),
-                   (a, b): ("PATIENT", "human:ana", 1.0)}
-    (asg,) = store.list_assignments(db, user="ana", doc_id=doc_id)
-    assert asg.status == "in_progress" and asg.seconds_spent > 0
-    assert shown(at)["message"].startswith("Saved (version 1)") and shown(at)["saved"] is not None
-    assert not _work(at, "ana", doc_id).unsaved
+    with demo_app.db() as db:
+        layer = store.read_layer(db, doc_id, "annotator:ana")
+        assert layer.version == 1
+        got = {(s.start, s.end): (s.type, s.source, s.score) for s in layer.spans}
+        assert got == {(first.start, first.end): (first.type, "human:ana", 1.0),
+                       (second.start, second.end): (second.type, second.source, second.score),
+                       (a, b): ("PATIENT", "human:ana", 1.0)}
+        (asg,) = store.list_assignments(db, user="ana", doc_id=doc_id)
+        assert asg.status == "in_progress" and asg.seconds_spent > 0
+        assert shown(at)["message"].startswith("Saved (version 1)") and shown(at)["saved"] is not None
+        assert not _work(at, "ana", doc_id).unsaved
 
-    queue = _queue(demo_app)
-    inject(at, EDITOR, action="finish", spans=sent, seq=5)
-    at.run()
-    assert not errors(at)
-    (asg,) = store.list_assignments(db, user="ana", doc_id=doc_id)
-    assert asg.status == "finished"
-    assert store.read_layer(db, doc_id, "annotator:ana").status == "finished"
-    assert store.read_layer(db, doc_id, "annotator:ana").version == 2
-    assert at.session_state["annotate.doc_id"] == queue[queue.index(doc_id) + 1]  # and on to the next
-    db.close()
+        queue = _queue(demo_app)
+        inject(at, EDITOR, action="finish", spans=sent, seq=5)
+        at.run()
+        assert not errors(at)
+        (asg,) = store.list_assignments(db, user="ana", doc_id=doc_id)
+        assert asg.status == "finished"
+        assert store.read_layer(db, doc_id, "annotator:ana").status == "finished"
+        assert store.read_layer(db, doc_id, "annotator:ana").version == 2
+        assert at.session_state["annotate.doc_id"] == queue[queue.index(doc_id) + 1]  # and on to the next
 
 
 def test_next_and_previous_follow_the_queue_as_it_was_shown(demo_app):
@@ -107,25 +106,24 @@ def test_next_and_previous_follow_the_queue_as_it_was_shown(demo_app):
     at.run()
     assert at.session_state["annotate.doc_id"] == ids[1] and shown(at)["position"] == f"2 of {len(ids)}"
     # finishing the second moves the queue's order on the server (finished last) but not on screen
-    db = demo_app.db()
-    text = store.get_document(db, ids[1]).text
-    pre = store.read_layer(db, ids[1], "pre").spans
-    inject(at, EDITOR, action="finish", spans=items(text, pre, I2B2_2014))
-    at.run()
-    assert not errors(at)
-    assert store.list_assignments(db, user="ben", doc_id=ids[1])[0].status == "finished"
-    assert _queue(demo_app, "ben")[1] != ids[1]  # the server's order moved it among the finished ones
-    assert at.session_state["annotate.doc_id"] == ids[2]
-    inject(at, EDITOR, action="prev")
-    at.run()
-    assert at.session_state["annotate.doc_id"] == ids[1] and shown(at)["position"] == f"2 of {len(ids)}"
-    inject(at, EDITOR, action="prev")
-    at.run()
-    assert at.session_state["annotate.doc_id"] == ids[0]
-    at.selectbox(key="annotate.pick").set_value(ids[3]).run()
-    assert at.session_state["annotate.doc_id"] == ids[3]
-    assert not errors(at)
-    db.close()
+    with demo_app.db() as db:
+        text = store.get_document(db, ids[1]).text
+        pre = store.read_layer(db, ids[1], "pre").spans
+        inject(at, EDITOR, action="finish", spans=items(text, pre, I2B2_2014))
+        at.run()
+        assert not errors(at)
+        assert store.list_assignments(db, user="ben", doc_id=ids[1])[0].status == "finished"
+        assert _queue(demo_app, "ben")[1] != ids[1]  # the server's order moved it among the finished ones
+        assert at.session_state["annotate.doc_id"] == ids[2]
+        inject(at, EDITOR, action="prev")
+        at.run()
+        assert at.session_state["annotate.doc_id"] == ids[1] and shown(at)["position"] == f"2 of {len(ids)}"
+        inject(at, EDITOR, action="prev")
+        at.run()
+        assert at.session_state["annotate.doc_id"] == ids[0]
+        at.selectbox(key="annotate.pick").set_value(ids[3]).run()
+        assert at.session_state["annotate.doc_id"] == ids[3]
+        assert not errors(at)
 
 
 def test_a_draft_stays_when_leaving_the_document_and_coming_back(demo_app):
@@ -151,9 +149,8 @@ def test_a_draft_stays_when_leaving_the_document_and_coming_back(demo_app):
     at.run()
     assert shown(at)["token"] != token  # the editor starts again, from the unsaved spans
     assert [(s[0], s[1]) for s in shown_spans(at)] == sorted((s.start, s.end) for s in pre[1:])
-    db = demo_app.db()
-    assert store.read_layer(db, doc_id, "annotator:ben").version == 0  # nothing was saved
-    db.close()
+    with demo_app.db() as db:
+        assert store.read_layer(db, doc_id, "annotator:ben").version == 0  # nothing was saved
 
 
 def test_spans_the_browser_must_not_send_are_left_out_and_said_in_words(demo_app):
@@ -170,9 +167,8 @@ def test_spans_the_browser_must_not_send_are_left_out_and_said_in_words(demo_app
     inject(at, EDITOR, action="save", spans=sent)
     at.run()
     assert not errors(at)
-    db = demo_app.db()
-    saved = store.read_layer(db, doc_id, "annotator:ana").spans
-    db.close()
+    with demo_app.db() as db:
+        saved = store.read_layer(db, doc_id, "annotator:ana").spans
     assert ops.same_spans(saved, pre)  # only what the note and the schema allow
     message = shown(at)["message"]
     assert "overlaps" in message and "My own label (1)" in message and "outside the note" in message
@@ -204,29 +200,27 @@ def test_stale_save_is_refused_and_the_spans_stay_in_the_session(demo_app):
     assert work.stale and ops.same_spans(work.current, mine_second)  # nothing lost
     assert second.button(key="annotate.reload") is not None
 
-    db = demo_app.db()
-    stored = store.read_layer(db, doc_id, "annotator:ana")
-    assert stored.version == 1 and ops.same_spans(stored.spans, mine_first)  # the first save stands
+    with demo_app.db() as db:
+        stored = store.read_layer(db, doc_id, "annotator:ana")
+        assert stored.version == 1 and ops.same_spans(stored.spans, mine_first)  # the first save stands
 
-    # the second session chooses to keep its spans on top of the latest version, then saves
-    second.button(key="annotate.rebase").click().run()
-    assert _work(second, "ana", doc_id).base_version == 1
-    assert "now build on version 1" in shown(second)["message"]
-    inject(second, EDITOR, action="save", spans=items(text, mine_second, I2B2_2014), seq=2)
-    second.run()
-    assert not errors(second)
-    stored = store.read_layer(db, doc_id, "annotator:ana")
-    assert stored.version == 2 and ops.same_spans(stored.spans, mine_second)
-    db.close()
+        # the second session chooses to keep its spans on top of the latest version, then saves
+        second.button(key="annotate.rebase").click().run()
+        assert _work(second, "ana", doc_id).base_version == 1
+        assert "now build on version 1" in shown(second)["message"]
+        inject(second, EDITOR, action="save", spans=items(text, mine_second, I2B2_2014), seq=2)
+        second.run()
+        assert not errors(second)
+        stored = store.read_layer(db, doc_id, "annotator:ana")
+        assert stored.version == 2 and ops.same_spans(stored.spans, mine_second)
 
 
 def test_unassigned_document_is_refused_and_its_text_not_rendered(demo_app):
-    db = demo_app.db()
-    taken = {a.doc_id for a in store.list_assignments(db, user="ana")}
-    other = next(d for d in store.list_documents(db, demo_app.project_id) if d.id not in taken)
-    text = store.get_document(db, other.id).text
-    pre = store.read_layer(db, other.id, "pre").spans
-    db.close()
+    with demo_app.db() as db:
+        taken = {a.doc_id for a in store.list_assignments(db, user="ana")}
+        other = next(d for d in store.list_documents(db, demo_app.project_id) if d.id not in taken)
+        text = store.get_document(db, other.id).text
+        pre = store.read_layer(db, other.id, "pre").spans
     at = new_app(demo_app)
     sign_in(at, demo_app, "ana")
     at.session_state["annotate.doc_id"] = other.id
@@ -245,13 +239,12 @@ def test_unassigned_document_is_refused_and_its_text_not_rendered(demo_app):
 
 def test_saved_spans_load_back_from_json_in_a_small_project(demo_app):
     text = "Seen by Dr. Okafor today. Okafor will call. Okafor's nurse, not Okaforo, agreed."
-    db = demo_app.db()
-    pid = store.create_project(db, "small", I2B2_2014)
-    (doc_id,) = store.add_documents(db, pid, [Document("note1", text)], layer=None)
-    store.save_layer(db, doc_id, "pre", [Span(str(doc_id), 12, 18, "NAME", "DOCTOR", "model:t", 0.55)],
-                     expected_version=0, user=None, status="finished")
-    store.assign(db, doc_id, "ana")
-    db.close()
+    with demo_app.db() as db:
+        pid = store.create_project(db, "small", I2B2_2014)
+        (doc_id,) = store.add_documents(db, pid, [Document("note1", text)], layer=None)
+        store.save_layer(db, doc_id, "pre", [Span(str(doc_id), 12, 18, "NAME", "DOCTOR", "model:t", 0.55)],
+                         expected_version=0, user=None, status="finished")
+        store.assign(db, doc_id, "ana")
     at = new_app(demo_app)
     sign_in(at, demo_app, "ana")
     at.run()

@@ -18,9 +18,8 @@ from services import access
 def _wait_job(app, job_id: int, timeout: float = 90.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        db = app.db()
-        job = store.get_job(db, job_id)
-        db.close()
+        with app.db() as db:
+            job = store.get_job(db, job_id)
         if job.finished:
             return job
         time.sleep(0.25)
@@ -32,9 +31,8 @@ def _metric(at, label):
 
 
 def test_lead_runs_project_documents_as_a_job(demo_app):
-    db = demo_app.db()
-    gold = sorted(store.read_project_layer(db, demo_app.project_id, "gold"))
-    db.close()
+    with demo_app.db() as db:
+        gold = sorted(store.read_project_layer(db, demo_app.project_id, "gold"))
     at = new_app(demo_app)
     sign_in(at, demo_app, "lea", "lead")
     open_page(at, "deidentify")
@@ -63,17 +61,15 @@ def test_lead_runs_project_documents_as_a_job(demo_app):
     at.button(key="deid.pos.run.next").click().run()
     assert not errors(at) and at.subheader[0].value != first
     assert at.get("download_button")                 # a lead may download
-    db = demo_app.db()
-    run = store.list_deid_runs(db, demo_app.project_id)[0]
-    assert run.status == "done" and len(store.list_deid_outputs(db, run.id)) == len(gold)
-    assert len(store.risk_queue(db, run.id)) == len(gold)
-    db.close()
+    with demo_app.db() as db:
+        run = store.list_deid_runs(db, demo_app.project_id)[0]
+        assert run.status == "done" and len(store.list_deid_outputs(db, run.id)) == len(gold)
+        assert len(store.risk_queue(db, run.id)) == len(gold)
 
 
 def test_lead_deidentifies_an_uploaded_jsonl_file(demo_app, tmp_path):
-    db = demo_app.db()
-    docs = store.load_documents(db, demo_app.project_id, layer="gold")[:3]
-    db.close()
+    with demo_app.db() as db:
+        docs = store.load_documents(db, demo_app.project_id, layer="gold")[:3]
     for d in docs:
         d.spans = [s.with_(doc_id=d.doc_id) for s in d.spans]
     write_collection(docs, tmp_path / "up", "jsonl")
@@ -91,16 +87,14 @@ def test_lead_deidentifies_an_uploaded_jsonl_file(demo_app, tmp_path):
     assert len(at.html) >= 2 and at.get("download_button")
     at.button(key="deid.pos.upload.next").click().run()
     assert not errors(at) and "2** of **3" in " ".join(m.value for m in at.markdown)
-    db = demo_app.db()
-    assert store.list_deid_runs(db, demo_app.project_id) == []       # nothing stored for an upload
-    assert store.list_audit(db, limit=1)[0].action == "deid.upload"
-    db.close()
+    with demo_app.db() as db:
+        assert store.list_deid_runs(db, demo_app.project_id) == []       # nothing stored for an upload
+        assert store.list_audit(db, limit=1)[0].action == "deid.upload"
 
 
 def test_plain_text_upload_is_detected_then_deidentified(demo_app):
-    db = demo_app.db()
-    text = store.load_documents(db, demo_app.project_id)[0].text
-    db.close()
+    with demo_app.db() as db:
+        text = store.load_documents(db, demo_app.project_id)[0].text
     at = new_app(demo_app)
     sign_in(at, demo_app, "lea", "lead")
     open_page(at, "deidentify")
@@ -112,13 +106,12 @@ def test_plain_text_upload_is_detected_then_deidentified(demo_app):
 
 
 def test_annotators_and_reviewers_are_refused(demo_app):
-    db = demo_app.db()
-    for name in ("ana", "rita"):
-        with pytest.raises(PermissionDenied):
-            access.require(store.get_user(db, name), "deidentify")
-        with pytest.raises(PermissionDenied):      # and cannot download outputs either
-            deid_files.export_outputs(db, store.get_user(db, name), [], "brat", target="t")
-    db.close()
+    with demo_app.db() as db:
+        for name in ("ana", "rita"):
+            with pytest.raises(PermissionDenied):
+                access.require(store.get_user(db, name), "deidentify")
+            with pytest.raises(PermissionDenied):      # and cannot download outputs either
+                deid_files.export_outputs(db, store.get_user(db, name), [], "brat", target="t")
     at = new_app(demo_app)
     sign_in(at, demo_app, "ana")
     at.run()
@@ -139,28 +132,26 @@ def test_lead_edits_and_saves_a_profile(demo_app):
     at.text_input(key="deid.save_as").set_value("dates shifted").run()
     at.button(key="deid.save_profile").click().run()
     assert not errors(at)
-    db = demo_app.db()
-    saved = store.get_deid_profile(db, demo_app.project_id, "dates shifted").profile
-    db.close()
+    with demo_app.db() as db:
+        saved = store.get_deid_profile(db, demo_app.project_id, "dates shifted").profile
     assert saved["actions"]["DATE"] == "shift" and saved["actions"]["NAME"] == "redact"
     assert saved["placeholder"] == "<{TYPE}>"
     assert "dates shifted" in at.selectbox(key="deid.profile").options[-1]
 
 
 def test_defect_16_a_profile_saved_by_someone_else_meanwhile_is_not_overwritten(demo_app):
-    db = demo_app.db()
-    store.save_deid_profile(db, demo_app.project_id, "release", {"name": "release", "actions": {"NAME": "replace"}})
-    at = new_app(demo_app)
-    sign_in(at, demo_app, "lea", "lead")
-    open_page(at, "deidentify")                                       # shows "release" at version 1
-    store.save_deid_profile(db, demo_app.project_id, "release", {"name": "release", "actions": {"NAME": "keep"}},
-                            expected_version=1, user="rita")        # someone else saves it meanwhile
-    at.selectbox(key="deid.profile").set_value("redact").run()
-    at.text_input(key="deid.save_as").set_value("release").run()
-    at.button(key="deid.save_profile").click().run()
-    assert any("version" in e for e in errors(at)), errors(at)       # refused in words, nothing written
-    kept = store.get_deid_profile(db, demo_app.project_id, "release")
-    db.close()
+    with demo_app.db() as db:
+        store.save_deid_profile(db, demo_app.project_id, "release", {"name": "release", "actions": {"NAME": "replace"}})
+        at = new_app(demo_app)
+        sign_in(at, demo_app, "lea", "lead")
+        open_page(at, "deidentify")                                       # shows "release" at version 1
+        store.save_deid_profile(db, demo_app.project_id, "release", {"name": "release", "actions": {"NAME": "keep"}},
+                                expected_version=1, user="rita")        # someone else saves it meanwhile
+        at.selectbox(key="deid.profile").set_value("redact").run()
+        at.text_input(key="deid.save_as").set_value("release").run()
+        at.button(key="deid.save_profile").click().run()
+        assert any("version" in e for e in errors(at)), errors(at)       # refused in words, nothing written
+        kept = store.get_deid_profile(db, demo_app.project_id, "release")
     assert kept.version == 2 and kept.profile["actions"] == {"NAME": "keep"}
 
 
@@ -170,18 +161,16 @@ def test_a_leak_shows_as_a_red_alert(demo_app):
     from pipeline.spans import Document, Span
 
     text = "Patient Johanna Smithers seen today.\nSmithers reports pain in the left knee.\n"
-    db = demo_app.db()
-    [did] = store.add_documents(db, demo_app.project_id,
-                                [Document("leaky-note", text, [Span("leaky-note", 8, 24, "NAME", "PATIENT")])],
-                                layer="gold", user="lea")
-    db.close()
+    with demo_app.db() as db:
+        [did] = store.add_documents(db, demo_app.project_id,
+                                    [Document("leaky-note", text, [Span("leaky-note", 8, 24, "NAME", "PATIENT")])],
+                                    layer="gold", user="lea")
     profile = {**builtin_profiles()["redact"].to_dict(), "name": "no propagation", "propagate": False}
     res = worker.run_inline(demo_app.db_path, "deidentify", {"project_id": demo_app.project_id, "doc_ids": [did],
                                                            "profile": profile, "risk": False})
     assert res["leaks"] == 1
-    db = demo_app.db()
-    run = store.get_deid_run(db, res["run_id"])
-    db.close()
+    with demo_app.db() as db:
+        run = store.get_deid_run(db, res["run_id"])
     assert run.leaks == 1 and "Smithers" not in str(run.counts)       # offsets and labels only
     assert run.counts["leak_details"][0]["start"] == text.index("Smithers", 30) - (24 - 8) + len("[NAME]")
 

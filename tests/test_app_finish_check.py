@@ -57,23 +57,22 @@ def test_finish_with_open_suggestions_is_refused_when_the_project_requires_them_
     assert not errors(at)
     data = shown(at)
     assert data["message_kind"] == "error" and f"{len(rest)} suggestions are still open" in data["message"]
-    db = demo_app.db()
-    assert store.read_layer(db, doc_id, "annotator:ana").version == 0          # nothing saved
-    (asg,) = store.list_assignments(db, user="ana", doc_id=doc_id)
-    assert asg.status != "finished" and at.session_state["annotate.doc_id"] == doc_id
+    with demo_app.db() as db:
+        assert store.read_layer(db, doc_id, "annotator:ana").version == 0          # nothing saved
+        (asg,) = store.list_assignments(db, user="ana", doc_id=doc_id)
+        assert asg.status != "finished" and at.session_state["annotate.doc_id"] == doc_id
 
-    # accepting the rest in bulk decides them: the finish goes through, recorded as bulk
-    bulk = [dict(it, accepted=True, how="bulk") for it in items(text, rest, I2B2_2014)]
-    first_item = dict(items(text, [first], I2B2_2014, accepted=True)[0], how="accepted")
-    inject(at, EDITOR, action="finish", spans=[first_item, *bulk], seq=4)
-    at.run()
-    assert not errors(at)
-    layer = store.read_layer(db, doc_id, "annotator:ana")
-    assert layer.status == "finished"
-    got = {(s.start, s.end): s.provenance for s in layer.spans}
-    assert got[(first.start, first.end)] == "accepted"
-    assert all(got[(s.start, s.end)] == "bulk" for s in rest)
-    db.close()
+        # accepting the rest in bulk decides them: the finish goes through, recorded as bulk
+        bulk = [dict(it, accepted=True, how="bulk") for it in items(text, rest, I2B2_2014)]
+        first_item = dict(items(text, [first], I2B2_2014, accepted=True)[0], how="accepted")
+        inject(at, EDITOR, action="finish", spans=[first_item, *bulk], seq=4)
+        at.run()
+        assert not errors(at)
+        layer = store.read_layer(db, doc_id, "annotator:ana")
+        assert layer.status == "finished"
+        got = {(s.start, s.end): s.provenance for s in layer.spans}
+        assert got[(first.start, first.end)] == "accepted"
+        assert all(got[(s.start, s.end)] == "bulk" for s in rest)
 
 
 def test_finish_leaving_suggestions_open_says_so_and_records_nothing_as_accepted(demo_app):
@@ -83,12 +82,11 @@ def test_finish_leaving_suggestions_open_says_so_and_records_nothing_as_accepted
     inject(at, EDITOR, action="finish", spans=items(text, pre, I2B2_2014), seq=2)     # all left open
     at.run()
     assert not errors(at)
-    db = demo_app.db()
-    layer = store.read_layer(db, doc_id, "annotator:ana")
-    assert layer.status == "finished"
-    assert all(not s.source.startswith("human:") and s.provenance == "" for s in layer.spans)
-    assert f"{len(pre)} suggestions were left open" in shown(at)["message"]
-    db.close()
+    with demo_app.db() as db:
+        layer = store.read_layer(db, doc_id, "annotator:ana")
+        assert layer.status == "finished"
+        assert all(not s.source.startswith("human:") and s.provenance == "" for s in layer.spans)
+        assert f"{len(pre)} suggestions were left open" in shown(at)["message"]
 
 
 def test_saved_provenance_goes_back_to_the_editor(demo_app):
@@ -104,21 +102,20 @@ def test_saved_provenance_goes_back_to_the_editor(demo_app):
 
 
 def test_review_shows_spans_everyone_only_bulk_accepted_as_unreviewed(demo_app):
-    db = demo_app.db()
-    item = review.review_queue(db, demo_app.project_id)[0]
-    layers = review.finished_layers(db, item.doc_id)
-    a, b = sorted(layers)[:2]
-    # the spans both annotators agree on become bulk-accepted in both layers
-    agreed = {(s.start, s.end, s.label) for s in layers[a]} & {(s.start, s.end, s.label) for s in layers[b]}
-    assert agreed, "the demo's annotators should agree somewhere"
-    stamp = sorted(agreed)[0]
-    for who in (a, b):
-        name = f"annotator:{who}"
-        state = store.read_layer(db, item.doc_id, name)
-        spans = [s.with_(doc_id="", provenance="bulk") if (s.start, s.end, s.label) == stamp else s.with_(doc_id="")
-                 for s in state.spans]
-        store.save_layer(db, item.doc_id, name, spans, expected_version=state.version, user=who)
-    db.close()
+    with demo_app.db() as db:
+        item = review.review_queue(db, demo_app.project_id)[0]
+        layers = review.finished_layers(db, item.doc_id)
+        a, b = sorted(layers)[:2]
+        # the spans both annotators agree on become bulk-accepted in both layers
+        agreed = {(s.start, s.end, s.label) for s in layers[a]} & {(s.start, s.end, s.label) for s in layers[b]}
+        assert agreed, "the demo's annotators should agree somewhere"
+        stamp = sorted(agreed)[0]
+        for who in (a, b):
+            name = f"annotator:{who}"
+            state = store.read_layer(db, item.doc_id, name)
+            spans = [s.with_(doc_id="", provenance="bulk") if (s.start, s.end, s.label) == stamp else s.with_(doc_id="")
+                     for s in state.spans]
+            store.save_layer(db, item.doc_id, name, spans, expected_version=state.version, user=who)
 
     at = new_app(demo_app)
     sign_in(at, demo_app, "rita", "reviewer")
@@ -129,9 +126,8 @@ def test_review_shows_spans_everyone_only_bulk_accepted_as_unreviewed(demo_app):
     kinds = {(d["start"], d["end"]): d["kind"] for d in data["disagreements"]}
     assert kinds.get(stamp[:2]) == "unreviewed"
     assert stamp[:2] not in {(s[0], s[1]) for s in shown_spans(at)}       # not in the draft gold as agreed
-    db = demo_app.db()
-    layers = review.finished_layers(db, item.doc_id)
-    db.close()
+    with demo_app.db() as db:
+        layers = review.finished_layers(db, item.doc_id)
     assert any(d.kind == "unreviewed" for d in adj.document_disagreements(item.doc_id, layers))
 
 
@@ -141,21 +137,20 @@ def test_metrics_report_bulk_accepted_spans_apart(demo_app):
     from apptest_helpers import shows
     from services import project_metrics as pm
 
-    db = demo_app.db()
-    before = pm.project_metrics(db, demo_app.project_id, pm.MetricsFilter())
-    assert before.agreement is not None and sum(before.agreement.unreviewed.values()) == 0
-    item = review.review_queue(db, demo_app.project_id)[0]
-    layers = review.finished_layers(db, item.doc_id)
-    a, b = sorted(layers)[:2]
-    agreed = {(s.start, s.end, s.label) for s in layers[a]} & {(s.start, s.end, s.label) for s in layers[b]}
-    for who in (a, b):
-        name = f"annotator:{who}"
-        state = store.read_layer(db, item.doc_id, name)
-        store.save_layer(db, item.doc_id, name, [s.with_(doc_id="", provenance="bulk" if (s.start, s.end, s.label)
-                                                         in agreed else s.provenance) for s in state.spans],
-                         expected_version=state.version, user=who)
-    after = pm.project_metrics(db, demo_app.project_id, pm.MetricsFilter())
-    db.close()
+    with demo_app.db() as db:
+        before = pm.project_metrics(db, demo_app.project_id, pm.MetricsFilter())
+        assert before.agreement is not None and sum(before.agreement.unreviewed.values()) == 0
+        item = review.review_queue(db, demo_app.project_id)[0]
+        layers = review.finished_layers(db, item.doc_id)
+        a, b = sorted(layers)[:2]
+        agreed = {(s.start, s.end, s.label) for s in layers[a]} & {(s.start, s.end, s.label) for s in layers[b]}
+        for who in (a, b):
+            name = f"annotator:{who}"
+            state = store.read_layer(db, item.doc_id, name)
+            store.save_layer(db, item.doc_id, name, [s.with_(doc_id="", provenance="bulk" if (s.start, s.end, s.label)
+                                                             in agreed else s.provenance) for s in state.spans],
+                             expected_version=state.version, user=who)
+        after = pm.project_metrics(db, demo_app.project_id, pm.MetricsFilter())
     assert after.agreement.unreviewed == {a: len(agreed), b: len(agreed)}
     assert after.agreement.unreviewed_shared == len(agreed)
     p0, p1 = before.agreement.pair(a, b).strict.micro, after.agreement.pair(a, b).strict.micro

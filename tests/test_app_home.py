@@ -22,28 +22,26 @@ def test_home_renders_counts_for_a_lead(demo_app):
     sign_in(at, demo_app, LEAD, "lead")
     open_page(at, "home")
     assert not errors(at)
-    db = demo_app.db()
-    s = store.stats(db, demo_app.project_id)
-    assert _metric(at, "Documents") == "30"
-    assert _metric(at, "Gold documents") == str(s["gold_finished"]) and s["gold_finished"] > 0
-    for status, n in s["documents_by_status"].items():
-        assert _metric(at, status.replace("_", " ")) == str(n)
-    assert _metric(at, "Active model") == "none"
-    agreement = float(_metric(at, "Agreement (strict F1)"))
-    assert 0.0 < agreement <= 1.0
-    md = " ".join(m.value for m in at.markdown)
-    assert f"**Unassigned documents:** {len(worklists.unassigned_documents(db, demo_app.project_id))}." in md
-    assert f"**Awaiting adjudication:** {len(review.review_queue(db, demo_app.project_id))} document(s)." in md
-    db.close()
+    with demo_app.db() as db:
+        s = store.stats(db, demo_app.project_id)
+        assert _metric(at, "Documents") == "30"
+        assert _metric(at, "Gold documents") == str(s["gold_finished"]) and s["gold_finished"] > 0
+        for status, n in s["documents_by_status"].items():
+            assert _metric(at, status.replace("_", " ")) == str(n)
+        assert _metric(at, "Active model") == "none"
+        agreement = float(_metric(at, "Agreement (strict F1)"))
+        assert 0.0 < agreement <= 1.0
+        md = " ".join(m.value for m in at.markdown)
+        assert f"**Unassigned documents:** {len(worklists.unassigned_documents(db, demo_app.project_id))}." in md
+        assert f"**Awaiting adjudication:** {len(review.review_queue(db, demo_app.project_id))} document(s)." in md
 
 
 def test_home_shows_the_annotators_queue_and_model_to_activate(demo_app):
-    db = demo_app.db()
-    mv = store.add_model_version(db, demo_app.project_id, "v1", "/nonexistent", {},
-                                 {"strict": {"micro": {"f1": 0.81}}})
-    queue = queues.load_queue(db, "ben", demo_app.project_id)
-    todo = [a for a in queue if a.status != "finished"]
-    db.close()
+    with demo_app.db() as db:
+        mv = store.add_model_version(db, demo_app.project_id, "v1", "/nonexistent", {},
+                                     {"strict": {"micro": {"f1": 0.81}}})
+        queue = queues.load_queue(db, "ben", demo_app.project_id)
+        todo = [a for a in queue if a.status != "finished"]
     at = new_app(demo_app)
     sign_in(at, demo_app, "ben")
     open_page(at, "home")
@@ -66,9 +64,8 @@ def test_home_shows_the_annotators_queue_and_model_to_activate(demo_app):
 
 
 def test_sign_in_form_and_navigation_by_role(demo_app):
-    db = demo_app.db()
-    store.set_password(db, "ana", PASSWORD)
-    db.close()
+    with demo_app.db() as db:
+        store.set_password(db, "ana", PASSWORD)
     at = new_app(demo_app)
     at.run()
     assert [t.value for t in at.title] == ["De-identification workbench"]
@@ -83,21 +80,19 @@ def test_sign_in_form_and_navigation_by_role(demo_app):
     assert at.session_state[state.TOKEN_KEY]
     assert [t.value for t in at.title] == ["Demo (synthetic)"]  # Home
     # an annotator's navigation has Home and Annotate only
-    db = demo_app.db()
-    titles = [p.title for p in state.available_pages(store.get_user(db, "ana"))]
-    assert titles == ["Home", "Annotate"]
-    assert "Admin" in [p.title for p in state.available_pages(store.get_user(db, LEAD))]
-    assert "Admin" not in [p.title for p in state.available_pages(store.get_user(db, "rita"))]
-    db.close()
+    with demo_app.db() as db:
+        titles = [p.title for p in state.available_pages(store.get_user(db, "ana"))]
+        assert titles == ["Home", "Annotate"]
+        assert "Admin" in [p.title for p in state.available_pages(store.get_user(db, LEAD))]
+        assert "Admin" not in [p.title for p in state.available_pages(store.get_user(db, "rita"))]
     # sign out ends the server-side session. (AppTest keeps sending the sign-in page's hash after
     # the in-run rerun, and Streamlit drops widget events of a run whose page changed; a browser
     # learns the new page from the server. One plain run brings AppTest in line.)
     at.run()
     token = at.session_state[state.TOKEN_KEY]
     at.button(key="auth.signout").click().run()
-    db = demo_app.db()
-    assert store.user_for_session(db, token) is None
-    db.close()
+    with demo_app.db() as db:
+        assert store.user_for_session(db, token) is None
     assert [t.value for t in at.title] == ["De-identification workbench"]
 
 

@@ -37,65 +37,67 @@ def _charts(at) -> dict[str, dict]:
 def test_charts_carry_the_project_figures(demo_app):
     at = _metrics_page(demo_app)
     charts = _charts(at)
-    db, pid = demo_app.db(), demo_app.project_id
-    expected = pm.project_metrics(db, pid, pm.MetricsFilter())
-    # pre layer against gold, per category: bars hold the report's P/R/F1
-    prf = charts["Pre-annotations vs gold, per category"]["data"]
-    per_cat = expected.pre.report.strict.per_category
-    assert prf[0]["x"] == list(per_cat)
-    assert prf[1]["y"] == pytest.approx([c.recall for c in per_cat.values()])
-    rows, cols, matrix = expected.pre.report.confusion.matrix()
-    conf = charts["Reference category x system category"]["data"][0]
-    assert conf["z"] == matrix and conf["y"] == rows and conf["x"] == cols
-    assert "Operating points" in charts
-    # agreement: symmetric, ones on the diagonal, the pair's strict F1 off it
-    heat = charts["Pairwise agreement (strict entity F1)"]["data"][0]
-    assert heat["x"] == ["ana", "ben"] and heat["z"][0][0] == 1.0
-    assert heat["z"][0][1] == pytest.approx(expected.agreement.pair("ana", "ben").strict.micro.f1) == heat["z"][1][0]
-    assert "Cohen's kappa (token labels)" in charts
-    assert shows(at, CHANCE_CAVEAT)
-    # annotators vs gold next to the pre layer on their documents, and throughput
-    vs = charts["Strict P/R/F1 against gold"]["data"]
-    assert "ana" in vs[0]["x"] and "pre (ana's docs)" in vs[0]["x"]
-    th = charts["Annotator throughput"]["data"]
-    assert th[0]["x"] == ["ana", "ben"]
-    assert th[0]["y"] == pytest.approx([t.docs_per_hour for t in expected.throughput])
-    assert shows(at, "No active model")
-    # no document text anywhere on the page
-    gold = store.read_project_layer(db, pid, "gold")
-    texts = {r.id: r.text for r in store.list_documents(db, pid, ids=sorted(gold), with_text=True)}
-    surfaces = {texts[d][s.start:s.end] for d in gold for s in gold[d] if s.end - s.start >= 6}
-    assert surfaces and not any(shows(at, x) for x in surfaces)
+    pid = demo_app.project_id
+    with demo_app.db() as db:
+        expected = pm.project_metrics(db, pid, pm.MetricsFilter())
+        # pre layer against gold, per category: bars hold the report's P/R/F1
+        prf = charts["Pre-annotations vs gold, per category"]["data"]
+        per_cat = expected.pre.report.strict.per_category
+        assert prf[0]["x"] == list(per_cat)
+        assert prf[1]["y"] == pytest.approx([c.recall for c in per_cat.values()])
+        rows, cols, matrix = expected.pre.report.confusion.matrix()
+        conf = charts["Reference category x system category"]["data"][0]
+        assert conf["z"] == matrix and conf["y"] == rows and conf["x"] == cols
+        assert "Operating points" in charts
+        # agreement: symmetric, ones on the diagonal, the pair's strict F1 off it
+        heat = charts["Pairwise agreement (strict entity F1)"]["data"][0]
+        assert heat["x"] == ["ana", "ben"] and heat["z"][0][0] == 1.0
+        assert heat["z"][0][1] == pytest.approx(expected.agreement.pair("ana", "ben").strict.micro.f1) == heat["z"][1][0]
+        assert "Cohen's kappa (token labels)" in charts
+        assert shows(at, CHANCE_CAVEAT)
+        # annotators vs gold next to the pre layer on their documents, and throughput
+        vs = charts["Strict P/R/F1 against gold"]["data"]
+        assert "ana" in vs[0]["x"] and "pre (ana's docs)" in vs[0]["x"]
+        th = charts["Annotator throughput"]["data"]
+        assert th[0]["x"] == ["ana", "ben"]
+        assert th[0]["y"] == pytest.approx([t.docs_per_hour for t in expected.throughput])
+        assert shows(at, "No active model")
+        # no document text anywhere on the page
+        gold = store.read_project_layer(db, pid, "gold")
+        texts = {r.id: r.text for r in store.list_documents(db, pid, ids=sorted(gold), with_text=True)}
+        surfaces = {texts[d][s.start:s.end] for d in gold for s in gold[d] if s.end - s.start >= 6}
+        assert surfaces and not any(shows(at, x) for x in surfaces)
 
 
 def test_active_model_learning_curve_and_category_filter(demo_app, tmp_path):
-    db, pid = demo_app.db(), demo_app.project_id
-    ev = pm.pre_vs_gold(db, pid, pm.MetricsFilter()).report.to_json()
-    v1 = store.add_model_version(db, pid, "v-a", str(tmp_path / "a"), metrics=ev, config={"members": ["crf"]})
-    store.add_model_version(db, pid, "v-b", str(tmp_path / "b"), metrics=ev)
-    store.activate_model(db, v1)
-    at = _metrics_page(demo_app, LEAD, "lead")
-    charts = _charts(at)
-    bars = charts["Active model, per category (dev)"]["data"]
-    assert bars[0]["x"] == list(ev["strict"]["per_category"])
-    curve = charts["Model versions"]["data"]
-    assert curve[0]["x"] == ["v-a", "v-b"] and curve[0]["y"] == [ev["strict"]["micro"]["f1"]] * 2
-    # beside F1: character precision and recall, overall and per category (issue 30)
-    assert _metric(at, "Character recall") == f"{ev['characters']['micro']['recall']:.3f}"
-    assert _metric(at, "Character precision") == f"{ev['characters']['micro']['precision']:.3f}"
-    chars = next(df.value for df in at.dataframe if "Character recall" in df.value.columns)
-    per = ev["characters"]["per_category"]
-    assert list(chars["Category"]) == list(per)
-    assert list(chars["Character recall"]) == pytest.approx([per[c]["recall"] for c in per])
-    assert list(chars["PHI characters"]) == [per[c]["support"] for c in per]
-    at.selectbox(key="metrics.category").set_value("NAME").run()
-    assert not errors(at)
-    charts = _charts(at)
-    assert charts["Pre-annotations vs gold, per category"]["data"][0]["x"] == ["NAME"]
-    assert charts["Active model, per category (dev)"]["data"][0]["x"] == ["NAME"]
-    assert charts["Model versions"]["data"][0]["y"][0] == pytest.approx(ev["strict"]["per_category"]["NAME"]["f1"])
-    chars = next(df.value for df in at.dataframe if "Character recall" in df.value.columns)
-    assert list(chars["Category"]) == ["NAME"]
+    pid = demo_app.project_id
+    with demo_app.db() as db:
+        ev = pm.pre_vs_gold(db, pid, pm.MetricsFilter()).report.to_json()
+        v1 = store.add_model_version(db, pid, "v-a", str(tmp_path / "a"), metrics=ev, config={"members": ["crf"]})
+        store.add_model_version(db, pid, "v-b", str(tmp_path / "b"), metrics=ev)
+        store.activate_model(db, v1)
+        at = _metrics_page(demo_app, LEAD, "lead")
+        charts = _charts(at)
+        bars = charts["Active model, per category (dev)"]["data"]
+        assert bars[0]["x"] == list(ev["strict"]["per_category"])
+        curve = charts["Model versions"]["data"]
+        assert curve[0]["x"] == ["v-a", "v-b"] and curve[0]["y"] == [ev["strict"]["micro"]["f1"]] * 2
+        # beside F1: character precision and recall, overall and per category (issue 30)
+        assert _metric(at, "Character recall") == f"{ev['characters']['micro']['recall']:.3f}"
+        assert _metric(at, "Character precision") == f"{ev['characters']['micro']['precision']:.3f}"
+        chars = next(df.value for df in at.dataframe if "Character recall" in df.value.columns)
+        per = ev["characters"]["per_category"]
+        assert list(chars["Category"]) == list(per)
+        assert list(chars["Character recall"]) == pytest.approx([per[c]["recall"] for c in per])
+        assert list(chars["PHI characters"]) == [per[c]["support"] for c in per]
+        at.selectbox(key="metrics.category").set_value("NAME").run()
+        assert not errors(at)
+        charts = _charts(at)
+        assert charts["Pre-annotations vs gold, per category"]["data"][0]["x"] == ["NAME"]
+        assert charts["Active model, per category (dev)"]["data"][0]["x"] == ["NAME"]
+        assert charts["Model versions"]["data"][0]["y"][0] == pytest.approx(ev["strict"]["per_category"]["NAME"]["f1"])
+        chars = next(df.value for df in at.dataframe if "Character recall" in df.value.columns)
+        assert list(chars["Category"]) == ["NAME"]
 
 
 def _metric(at, label: str) -> str:
@@ -119,7 +121,8 @@ def test_annotators_refused(demo_app):
 
 def test_why_gold_spans_were_missed_table(demo_app):
     at = _metrics_page(demo_app)
-    expected = pm.project_metrics(demo_app.db(), demo_app.project_id, pm.MetricsFilter()).pre.report.misses
+    with demo_app.db() as db:
+        expected = pm.project_metrics(db, demo_app.project_id, pm.MetricsFilter()).pre.report.misses
     assert expected.total > 0        # the demo's pre-annotations miss some spans and draw some too long
     frames = [df.value for df in at.dataframe if "Too long" in df.value.columns]
     assert len(frames) == 1

@@ -22,9 +22,8 @@ def _scored_run(app) -> int:
 
 def test_reviewer_sees_red_first_and_records_a_decision(demo_app):
     run_id = _scored_run(demo_app)
-    db = demo_app.db()
-    queue = store.risk_queue(db, run_id)
-    db.close()
+    with demo_app.db() as db:
+        queue = store.risk_queue(db, run_id)
     order = ["red", "amber", "green"]
     assert [r.colour for r in queue] == sorted((r.colour for r in queue), key=order.index)
     at = new_app(demo_app)
@@ -44,18 +43,16 @@ def test_reviewer_sees_red_first_and_records_a_decision(demo_app):
     n_entities = len({(r["start"], r["end"]) for r in queue[0].reasons
                       if r.get("start") is not None and r.get("level") != "info"})
     assert marked[0].proto.body.count("border:2px solid #c62828") >= min(1, n_entities)
-    db = demo_app.db()
-    out = store.get_deid_output(db, run_id, queue[0].doc_id)
-    db.close()
+    with demo_app.db() as db:
+        out = store.get_deid_output(db, run_id, queue[0].doc_id)
     first_line = next(x for x in out.text.splitlines() if x.strip())
     assert html.escape(first_line.split()[0]) in marked[0].proto.body
 
     at.button(key="risk.decide.withheld").click().run()
     assert not errors(at)
-    db = demo_app.db()
-    row = next(r for r in store.risk_queue(db, run_id) if r.doc_id == queue[0].doc_id)
-    assert row.decision == "withheld" and row.decided_by == "rita" and row.decided_at
-    db.close()
+    with demo_app.db() as db:
+        row = next(r for r in store.risk_queue(db, run_id) if r.doc_id == queue[0].doc_id)
+        assert row.decision == "withheld" and row.decided_by == "rita" and row.decided_at
     assert at.selectbox(key="risk.doc_id").value != queue[0].doc_id      # moved on to the next undecided
     assert {m.label: m.value for m in at.metric}["Undecided"] == str(len(queue) - 1)
 
@@ -64,19 +61,17 @@ def test_reviewer_sees_red_first_and_records_a_decision(demo_app):
     job_id = at.session_state["risk.job_id"]
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        db = demo_app.db()
-        job = store.get_job(db, job_id)
-        db.close()
+        with demo_app.db() as db:
+            job = store.get_job(db, job_id)
         if job.finished:
             break
         time.sleep(0.25)
     assert job.status == "done", job.error
     at.run()
     assert not errors(at)
-    db = demo_app.db()
-    row = next(r for r in store.risk_queue(db, run_id) if r.doc_id == queue[0].doc_id)
-    assert row.decision == "withheld"
-    db.close()
+    with demo_app.db() as db:
+        row = next(r for r in store.risk_queue(db, run_id) if r.doc_id == queue[0].doc_id)
+        assert row.decision == "withheld"
 
 
 def test_page_without_runs_says_so(demo_app):
@@ -88,12 +83,11 @@ def test_page_without_runs_says_so(demo_app):
 
 
 def test_annotator_is_refused(demo_app):
-    db = demo_app.db()
-    ana = store.get_user(db, "ana")
-    for action in ("view_risk", "decide_risk"):
-        with pytest.raises(PermissionDenied):
-            access.require(ana, action)
-    db.close()
+    with demo_app.db() as db:
+        ana = store.get_user(db, "ana")
+        for action in ("view_risk", "decide_risk"):
+            with pytest.raises(PermissionDenied):
+                access.require(ana, action)
     at = new_app(demo_app)
     sign_in(at, demo_app, "ana")
     at.run()
@@ -104,9 +98,8 @@ def test_annotator_is_refused(demo_app):
 def test_send_back_from_the_page_reaches_the_annotators_queue_and_the_export_says_so(demo_app):
     """Issue 32: "Send back (fix annotation)" created no work and the export held everything."""
     run_id = _scored_run(demo_app)
-    db = demo_app.db()
-    first = store.risk_queue(db, run_id)[0]
-    db.close()
+    with demo_app.db() as db:
+        first = store.risk_queue(db, run_id)[0]
     at = new_app(demo_app)
     sign_in(at, demo_app, "rita", "reviewer")
     open_page(at, "risk")
@@ -116,25 +109,22 @@ def test_send_back_from_the_page_reaches_the_annotators_queue_and_the_export_say
     at.text_input(key="risk.note").set_value("street address kept")
     at.button(key="risk.decide.sent_back").click().run()
     assert not errors(at)
-    db = demo_app.db()
-    [sent] = store.list_send_backs(db, annotator="ana")
-    assert sent.doc_id == first.doc_id and sent.note == "street address kept" and sent.reasons == first.reasons
-    assert any(a.doc_id == first.doc_id and a.status == "assigned" for a in store.list_assignments(db, user="ana"))
-    db.close()
+    with demo_app.db() as db:
+        [sent] = store.list_send_backs(db, annotator="ana")
+        assert sent.doc_id == first.doc_id and sent.note == "street address kept" and sent.reasons == first.reasons
+        assert any(a.doc_id == first.doc_id and a.status == "assigned" for a in store.list_assignments(db, user="ana"))
     assert any("1 sent back for fixing" in c.value for c in at.caption)
 
 
 def test_switching_runs_resets_the_document_and_reasons_are_shown_in_full(demo_app):
     everything = _scored_run(demo_app)
-    db = demo_app.db()
-    gold_ids = sorted(store.read_project_layer(db, demo_app.project_id, "gold"))
-    db.close()
+    with demo_app.db() as db:
+        gold_ids = sorted(store.read_project_layer(db, demo_app.project_id, "gold"))
     gold_run = worker.run_inline(demo_app.db_path, "deidentify", {
         "project_id": demo_app.project_id, "doc_ids": gold_ids, "layer": "gold", "missing": "skip",
         "profile": "replace", "user": "lea"})["run_id"]
-    db = demo_app.db()
-    queue_all, queue_gold = store.risk_queue(db, everything), store.risk_queue(db, gold_run)
-    db.close()
+    with demo_app.db() as db:
+        queue_all, queue_gold = store.risk_queue(db, everything), store.risk_queue(db, gold_run)
     assert len(queue_gold) == len(gold_ids) >= 2
     at = new_app(demo_app)
     sign_in(at, demo_app, "rita", "reviewer")

@@ -76,27 +76,27 @@ def test_lead_sees_gold_form_and_no_jobs(demo_app):
 
 
 def test_job_progress_survives_rerun_and_new_session_and_can_be_cancelled(demo_app):
-    db = demo_app.db()
-    params = {"steps": 600, "delay": 0.05, "project_id": demo_app.project_id}
-    job_id = jobs.start_job(demo_app.db_path, "selftest", params, user=LEAD)
-    # st.progress shows whole percents: wait for at least 2 % (12 of 600 steps) so the bar is above 0
-    _wait(db, job_id, lambda j: j.status == "running" and j.progress >= 12)
-    at = _train_page(demo_app)
-    assert shows(at, f"Job {job_id} · self-test")
-    first = _progress_values(at)
-    assert len(first) == 1 and 0 < first[0] < 1
-    _wait(db, job_id, lambda j: j.progress / 600 >= first[0] + 0.02)
-    at.run()                                             # a rerun reads the job again from the store
-    assert _progress_values(at)[0] > first[0]
-    other = _train_page(demo_app)                        # another browser session: the same job
-    assert shows(other, f"Job {job_id} · self-test") and _progress_values(other)[0] >= _progress_values(at)[0]
-    other.button(key=f"train.cancel.{job_id}").click().run()
-    assert not errors(other)
-    job = _wait(db, job_id, lambda j: j.finished)
-    assert job.status == "failed" and job.error == "cancelled on request" and job.progress < 600
-    at.run()
-    assert shows(at, "No training or pre-annotation job is running.")
-    assert shows(at, "cancelled on request")             # listed under failed jobs with its reason
+    with demo_app.db() as db:
+        params = {"steps": 600, "delay": 0.05, "project_id": demo_app.project_id}
+        job_id = jobs.start_job(demo_app.db_path, "selftest", params, user=LEAD)
+        # st.progress shows whole percents: wait for at least 2 % (12 of 600 steps) so the bar is above 0
+        _wait(db, job_id, lambda j: j.status == "running" and j.progress >= 12)
+        at = _train_page(demo_app)
+        assert shows(at, f"Job {job_id} · self-test")
+        first = _progress_values(at)
+        assert len(first) == 1 and 0 < first[0] < 1
+        _wait(db, job_id, lambda j: j.progress / 600 >= first[0] + 0.02)
+        at.run()                                             # a rerun reads the job again from the store
+        assert _progress_values(at)[0] > first[0]
+        other = _train_page(demo_app)                        # another browser session: the same job
+        assert shows(other, f"Job {job_id} · self-test") and _progress_values(other)[0] >= _progress_values(at)[0]
+        other.button(key=f"train.cancel.{job_id}").click().run()
+        assert not errors(other)
+        job = _wait(db, job_id, lambda j: j.finished)
+        assert job.status == "failed" and job.error == "cancelled on request" and job.progress < 600
+        at.run()
+        assert shows(at, "No training or pre-annotation job is running.")
+        assert shows(at, "cancelled on request")             # listed under failed jobs with its reason
 
 
 def _queue_jobs_only(monkeypatch) -> list[dict]:
@@ -132,7 +132,8 @@ def test_form_queues_training_job(demo_app, monkeypatch):
     assert params["target_recall"] == pytest.approx(0.95) and params["project_id"] == demo_app.project_id
     assert params["mode"] == "flat"                    # the default, unless the lead chooses otherwise
     assert "refit_crf" not in (params.get("config") or {})   # refit on train + dev: the default
-    job = store.list_jobs(demo_app.db(), "train")[0]
+    with demo_app.db() as db:
+        job = store.list_jobs(db, "train")[0]
     assert shows(at, f"Job {job.id} · training") and shows(at, "started")
     # a second training of the same project while one is queued is refused with a reason
     at.button(key="train.start").click().run()
@@ -155,7 +156,8 @@ def test_form_passes_the_chosen_ensemble_mode_to_the_job(demo_app, monkeypatch):
     assert params["mode"] == "hierarchical"
     assert tj.TrainParams.from_params(params).mode == "hierarchical"   # what the worker reads back
     assert tj.TrainParams.from_params(params).config["refit_crf"] is False   # the faster training, chosen
-    job = store.list_jobs(demo_app.db(), "train")[0]
+    with demo_app.db() as db:
+        job = store.list_jobs(db, "train")[0]
     assert job.params["mode"] == "hierarchical"
 
 
@@ -174,49 +176,51 @@ def _evaluated(db, pid, keep_every: int) -> dict:
 
 
 def test_compare_activate_and_roll_back(demo_app, tmp_path):
-    db, pid = demo_app.db(), demo_app.project_id
-    v1 = store.add_model_version(db, pid, "v-one", str(tmp_path / "v-one"), metrics=_evaluated(db, pid, 2))
-    v2 = store.add_model_version(db, pid, "v-two", str(tmp_path / "v-two"), metrics=_evaluated(db, pid, 1),
-                                 config={"target_recall": 0.995})
-    at = _train_page(demo_app)
-    assert at.selectbox(key="train.version").value == v2        # newest candidate first
-    at.selectbox(key="train.version").set_value(v1).run()
-    at.button(key="train.activate").click().run()
-    assert not errors(at), errors(at)
-    assert store.active_model(db, pid).id == v1
-    at.selectbox(key="train.version").set_value(v2).run()
-    titles = _chart_titles(at)
-    assert "v-two (dev)" in titles and "v-one (active, dev)" in titles
-    assert any("thresholds tuned for recall ≥ 0.995" in c.value for c in at.caption)  # which operating point
-    # the versions table: character precision and recall beside F1 (issue 30)
-    table = next(df.value for df in at.dataframe if "Char recall" in df.value.columns)
-    row = table[table["Version"] == "v-two"].iloc[0]
-    two = store.get_model_version(db, v2).metrics
-    assert row["Char recall"] == pytest.approx(two["characters"]["micro"]["recall"])
-    assert row["Char precision"] == pytest.approx(two["characters"]["micro"]["precision"])
-    assert row["All PHI found"] == pytest.approx(two["document_recall"])
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    cats = spec["data"][0]["x"]
-    metrics = store.get_model_version(db, v2).metrics["strict"]["per_category"]
-    assert cats == list(metrics) and spec["data"][2]["y"] == [metrics[c]["f1"] for c in cats]
-    at.button(key="train.activate").click().run()
-    assert store.active_model(db, pid).id == v2
-    at.button(key="train.rollback").click().run()
-    assert not errors(at), errors(at)
-    assert store.active_model(db, pid).id == v1 and store.get_model_version(db, v2).status == "rolled_back"
-    assert shows(at, "v-one is active again")
+    pid = demo_app.project_id
+    with demo_app.db() as db:
+        v1 = store.add_model_version(db, pid, "v-one", str(tmp_path / "v-one"), metrics=_evaluated(db, pid, 2))
+        v2 = store.add_model_version(db, pid, "v-two", str(tmp_path / "v-two"), metrics=_evaluated(db, pid, 1),
+                                     config={"target_recall": 0.995})
+        at = _train_page(demo_app)
+        assert at.selectbox(key="train.version").value == v2        # newest candidate first
+        at.selectbox(key="train.version").set_value(v1).run()
+        at.button(key="train.activate").click().run()
+        assert not errors(at), errors(at)
+        assert store.active_model(db, pid).id == v1
+        at.selectbox(key="train.version").set_value(v2).run()
+        titles = _chart_titles(at)
+        assert "v-two (dev)" in titles and "v-one (active, dev)" in titles
+        assert any("thresholds tuned for recall ≥ 0.995" in c.value for c in at.caption)  # which operating point
+        # the versions table: character precision and recall beside F1 (issue 30)
+        table = next(df.value for df in at.dataframe if "Char recall" in df.value.columns)
+        row = table[table["Version"] == "v-two"].iloc[0]
+        two = store.get_model_version(db, v2).metrics
+        assert row["Char recall"] == pytest.approx(two["characters"]["micro"]["recall"])
+        assert row["Char precision"] == pytest.approx(two["characters"]["micro"]["precision"])
+        assert row["All PHI found"] == pytest.approx(two["document_recall"])
+        spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+        cats = spec["data"][0]["x"]
+        metrics = store.get_model_version(db, v2).metrics["strict"]["per_category"]
+        assert cats == list(metrics) and spec["data"][2]["y"] == [metrics[c]["f1"] for c in cats]
+        at.button(key="train.activate").click().run()
+        assert store.active_model(db, pid).id == v2
+        at.button(key="train.rollback").click().run()
+        assert not errors(at), errors(at)
+        assert store.active_model(db, pid).id == v1 and store.get_model_version(db, v2).status == "rolled_back"
+        assert shows(at, "v-one is active again")
 
 
 def test_stale_job_listed_as_failed_with_reason(demo_app):
-    db = demo_app.db()
-    job_id = store.create_job(db, "preannotate", {"project_id": demo_app.project_id}, project_id=demo_app.project_id)
-    store.update_job(db, job_id, status="running", pid=999999)
-    db.execute("UPDATE jobs SET heartbeat_at = '2000-01-01T00:00:00.000000+00:00' WHERE id = ?", [job_id])
-    db.conn.commit()
-    at = _train_page(demo_app)
-    assert store.get_job(db, job_id).status == "failed"
-    assert shows(at, "worker stopped (no heartbeat since 2000-01-01")
-    assert shows(at, "No training or pre-annotation job is running.")
+    with demo_app.db() as db:
+        job_id = store.create_job(db, "preannotate", {"project_id": demo_app.project_id},
+                                  project_id=demo_app.project_id)
+        store.update_job(db, job_id, status="running", pid=999999)
+        db.execute("UPDATE jobs SET heartbeat_at = '2000-01-01T00:00:00.000000+00:00' WHERE id = ?", [job_id])
+        db.conn.commit()
+        at = _train_page(demo_app)
+        assert store.get_job(db, job_id).status == "failed"
+        assert shows(at, "worker stopped (no heartbeat since 2000-01-01")
+        assert shows(at, "No training or pre-annotation job is running.")
 
 
 def test_form_passes_the_surrogate_copies_chosen_to_the_job(demo_app, monkeypatch):

@@ -512,11 +512,10 @@ def test_defect1_the_page_shows_a_leaky_run_as_failed_without_download_or_resume
     offers neither a download nor a resume."""
 
     t = f"Seen {NAME} twice: {NAME}.\n"
-    db = demo_app.db()
-    [did] = store.add_documents(db, demo_app.project_id, [Document("missed", t, [Span("", 5, 5 + len(NAME), "NAME",
-                                                                                     "PATIENT")])],
-                                layer="gold", user="lea")
-    db.close()
+    with demo_app.db() as db:
+        [did] = store.add_documents(db, demo_app.project_id, [Document("missed", t, [Span("", 5, 5 + len(NAME), "NAME",
+                                                                                         "PATIENT")])],
+                                    layer="gold", user="lea")
     no_prop = {**builtin_profiles()["redact"].to_dict(), "name": "no propagation", "propagate": False}
     res = worker.run_inline(demo_app.db_path, "deidentify", {"project_id": demo_app.project_id, "doc_ids": [did],
                                                            "profile": no_prop})

@@ -104,6 +104,8 @@ def test_profile_accepts_paraphrase_and_keeps_dates_shifted():
     ("Calle Mayor 23, 2ºB", "CALLE", ("name", "digit", "digit", "digit", "letter"), ("Calle",)),
     ("Calle Mayor y Goya 5", "CALLE", ("name", "name", "digit"), ("Calle", " y ")),
     ("juan.garcia84@gmail.com", "CORREO_ELECTRONICO", ("ascii", "ascii", "digit", "digit"), ("gmail", "com")),
+    # the URL words (value_words.WEB_WORDS: scheme, "www", page suffix) stay as written
+    ("https://www.kzqsalud.es/citas.php", "URL_WEB", ("ascii", "letter", "letter", "ascii"), ("https", "www", "php")),
     ("Hospital Universitario La Paz", "HOSPITAL", ("name",), ("Hospital", "Universitario", "La")),
     ("Hospital", "HOSPITAL", ("name",), ()),
     # one profession is one slot (issue 32: "retired librarian" became two professions side by side)

@@ -171,6 +171,14 @@ GOOD_ES = [("name", "Dra. María de la Cruz"), ("profession", "pintora"), ("phon
            ("territory", "Madrid"), ("state", "Comunidad de Madrid")]
 
 
+def test_the_email_check_skips_mail_host_words_but_not_url_words():
+    """"www" and "gmail" name the provider, not a common word; "http" in an address is a model
+    echoing a URL and stays the common word it is (value_words: MAIL_HOST_WORDS, not WEB_WORDS)."""
+    assert shape_ok("email", "kzq.www@gmail.com", "en")
+    assert not shape_ok("email", "http.kzq@kzqmail.com", "en")
+    assert shape_ok("email", "kzq.mailto@kzqmail.com", "en")      # a URL word that is not common passes anyway
+
+
 @pytest.mark.parametrize("gen, value", BAD)
 def test_shape_check_refuses_what_the_issue_quotes(gen, value):
     assert gen in SHAPE_CHECKS

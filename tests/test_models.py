@@ -20,7 +20,9 @@ import torch
 from models.crf import CRFConfig, CRFMember
 from models.crf_tags import Gazetteer, pattern_tags
 from models.decode import GRID, LabelIndex, decode, decode_many, thresholds_array, tune_thresholds
-from models.encoder import EncoderConfig, EncoderMember, windows
+from models.encoder import EncoderMember
+from models.encoder_config import EncoderConfig
+from models.encoder_windows import windows
 from models.ensemble import Ensemble
 from models.registry import active_version, list_versions, resolve, set_active
 from models.split import patient_of, patient_split

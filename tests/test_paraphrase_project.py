@@ -48,23 +48,22 @@ def test_train_infill_command_then_deidentify_project_paraphrase(small_app, tmp_
     out = capsys.readouterr().out
     # only the notes with a gold layer (2 of the 12), their PHI replaced by surrogates first (issue 29)
     assert out.startswith("language model mlm-") and "documents 2 " in out and "without gold 10" in out
-    db = small_app.db()
-    [job] = store.list_jobs(db, "train_infill")
-    assert job.status == "done" and job.result["documents"] == 2 and job.result["with_spans"] > 0
-    assert job.result["without_gold"] == 10 and job.result["project_values"] > 0
-    assert jobs.describe_result(job).startswith("language model mlm-")
-    assert any(a.action == "infill.train" for a in store.list_audit(db, limit=5))
-    db.close()
-    status = infill.model_status(small_app.db(), "cli:test", small_app.project_id, db_path)
+    with small_app.db() as db:
+        [job] = store.list_jobs(db, "train_infill")
+        assert job.status == "done" and job.result["documents"] == 2 and job.result["with_spans"] > 0
+        assert job.result["without_gold"] == 10 and job.result["project_values"] > 0
+        assert jobs.describe_result(job).startswith("language model mlm-")
+        assert any(a.action == "infill.train" for a in store.list_audit(db, limit=5))
+    with small_app.db() as db:
+        status = infill.model_status(db, "cli:test", small_app.project_id, db_path)
     assert status["name"] == job.result["name"] and status["documents"] == 2
 
     rc = main(["deidentify-project", "--project", DEMO_NAME, "--db", db_path, "--profile", "paraphrase", "--no-risk"])
     line = capsys.readouterr().out
     assert rc == 0 and "leaks=0" in line and "same_rate=0.000" in line
     assert int(line.split("paraphrased=")[1].split()[0]) > 0
-    db = small_app.db()
-    run = store.list_deid_runs(db, small_app.project_id)[0]
-    db.close()
+    with small_app.db() as db:
+        run = store.list_deid_runs(db, small_app.project_id)[0]
     assert run.status == "done" and run.counts["paraphrased"] > 0 and not run.counts["paraphrase_fallbacks"].get("no_model")
     rows = run.quality["comparison"]
     assert [r["system"] for r in rows] == ["paraphrase", "list surrogates"]
@@ -74,7 +73,8 @@ def test_train_infill_command_then_deidentify_project_paraphrase(small_app, tmp_
     # the run's outputs were infilled by that model: resuming after a retraining is refused
     retrained = _train(small_app)
     assert retrained["name"] != status["name"]
-    profile = deid_batch.resolve_profile(small_app.db(), small_app.project_id, "paraphrase")
+    with small_app.db() as db:
+        profile = deid_batch.resolve_profile(db, small_app.project_id, "paraphrase")
     new_model = infill.project_infiller(_project(small_app), db_path)
     with pytest.raises(deid_batch.DeidentificationError, match="language model"):
         deid_runs.check_resume_fingerprint(run, profile, project_secret(db_path), "en", infiller=new_model)
@@ -86,9 +86,8 @@ def test_paraphrase_without_a_model_falls_back_and_says_so(small_app, capsys):
     rc = main(["deidentify-project", "--project", DEMO_NAME, "--db", db_path, "--profile", "paraphrase", "--no-risk"])
     line = capsys.readouterr().out
     assert rc == 0 and "leaks=0" in line
-    db = small_app.db()
-    run = store.list_deid_runs(db, small_app.project_id)[0]
-    db.close()
+    with small_app.db() as db:
+        run = store.list_deid_runs(db, small_app.project_id)[0]
     n = run.counts["paraphrase_fallbacks"]["no_model"]
     assert n > 0 and run.counts["paraphrased"] == 0
     assert f"({n} spans fell back to list surrogates: no project language model" in line
@@ -111,11 +110,10 @@ def test_a_cancelled_training_keeps_the_previous_model(small_app):
 
 def test_training_needs_the_train_right_and_the_kind_is_registered(small_app):
     assert "train_infill" in jobs.JOB_KINDS and worker.JOBS["train_infill"] is infill.train_infill_job
-    db = small_app.db()
-    store.create_user(db, "ann", "a long test password", "annotator")
-    with pytest.raises(PermissionDenied):
-        infill.start_infill_training(small_app.db_path, db, store.get_user(db, "ann"), small_app.project_id)
-    db.close()
+    with small_app.db() as db:
+        store.create_user(db, "ann", "a long test password", "annotator")
+        with pytest.raises(PermissionDenied):
+            infill.start_infill_training(small_app.db_path, db, store.get_user(db, "ann"), small_app.project_id)
     with pytest.raises(infill.InfillError, match="settings"):
         _train(small_app, {"colour": "blue"})
 
@@ -125,9 +123,8 @@ def test_training_needs_the_train_right_and_the_kind_is_registered(small_app):
 def _wait_job(app, job_id: int, timeout: float = 180.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        db = app.db()
-        job = store.get_job(db, job_id)
-        db.close()
+        with app.db() as db:
+            job = store.get_job(db, job_id)
         if job.finished:
             return job
         time.sleep(0.25)
@@ -192,6 +189,5 @@ def test_page_without_a_model_warns_and_starts_a_training_job(demo_app, monkeypa
     assert not errors(at)
     assert started["kind"] == "train_infill" and started["params"]["project_id"] == demo_app.project_id
     assert at.session_state["deid.infill_job_id"] == started["job_id"]
-    db = demo_app.db()
-    jobs.cancel_job(db, store.get_user(db, "lea"), started["job_id"])
-    db.close()
+    with demo_app.db() as db:
+        jobs.cancel_job(db, store.get_user(db, "lea"), started["job_id"])

@@ -158,9 +158,8 @@ def test_9_admin_page_refuses_weak_passwords_in_words(demo_app):
     at.text_input(key="admin.new_password").input("abc")
     at.button(key="admin.create_user_submit").click().run()
     assert any("password too short: at least 12 characters" in e for e in errors(at))
-    db = demo_app.db()
-    assert store.get_user(db, "zoe") is None
-    db.close()
+    with demo_app.db() as db:
+        assert store.get_user(db, "zoe") is None
     at.selectbox(key="admin.target").set_value("ana")
     at.text_input(key="admin.password").input("iloveyou2024")
     at.button(key="admin.do_password").click().run()
@@ -168,11 +167,10 @@ def test_9_admin_page_refuses_weak_passwords_in_words(demo_app):
 
 
 def test_9_admin_page_unlocks_a_locked_account(demo_app):
-    db = demo_app.db()
-    store.set_password(db, "ana", PASSWORD)
-    _fail(db, "ana", store_signin.LOCK_AFTER, start=datetime.now(timezone.utc) - timedelta(days=1),
-          spacing=timedelta(minutes=30))
-    db.close()
+    with demo_app.db() as db:
+        store.set_password(db, "ana", PASSWORD)
+        _fail(db, "ana", store_signin.LOCK_AFTER, start=datetime.now(timezone.utc) - timedelta(days=1),
+              spacing=timedelta(minutes=30))
     at = new_app(demo_app)
     sign_in(at, demo_app, LEAD, "lead")
     open_page(at, "admin")
@@ -182,10 +180,9 @@ def test_9_admin_page_unlocks_a_locked_account(demo_app):
     at.button(key="admin.do_unlock").click().run()
     assert not errors(at)
     assert any("ana unlocked" in s.value for s in at.success)
-    db = demo_app.db()
-    assert store.authenticate(db, "ana", PASSWORD) is not None
-    assert store.list_audit(db, action="user.unlock")[0].user == LEAD
-    db.close()
+    with demo_app.db() as db:
+        assert store.authenticate(db, "ana", PASSWORD) is not None
+        assert store.list_audit(db, action="user.unlock")[0].user == LEAD
 
 
 # --------------------------------------------------------------------------- hashing cost
@@ -232,9 +229,8 @@ def _digits_out(messages: list[str]) -> list[str]:
 
 
 def test_9_sign_in_page_throttles_across_browser_sessions_and_says_so(demo_app):
-    db = demo_app.db()
-    store.set_password(db, "ana", PASSWORD)
-    db.close()
+    with demo_app.db() as db:
+        store.set_password(db, "ana", PASSWORD)
     first = new_app(demo_app)
     first.run()
     for _ in range(store_signin.FREE_FAILURES - 1):
@@ -249,15 +245,14 @@ def test_9_sign_in_page_throttles_across_browser_sessions_and_says_so(demo_app):
 
 
 def test_9_sign_in_page_shows_the_lockout_without_saying_whether_the_user_exists(demo_app):
-    db = demo_app.db()
-    store.set_password(db, "ana", PASSWORD)
-    yesterday = datetime.now(timezone.utc) - timedelta(days=1)
-    _fail(db, "ana", store_signin.LOCK_AFTER, start=yesterday, spacing=timedelta(minutes=30))
-    _fail(db, "nobody-here", store_signin.LOCK_AFTER, start=yesterday, spacing=timedelta(minutes=30))
-    now = datetime.now(timezone.utc)
-    _fail(db, "ben", store_signin.FREE_FAILURES, start=now, spacing=timedelta(0))      # throttled from now on
-    _fail(db, "ghost", store_signin.FREE_FAILURES, start=now, spacing=timedelta(0))
-    db.close()
+    with demo_app.db() as db:
+        store.set_password(db, "ana", PASSWORD)
+        yesterday = datetime.now(timezone.utc) - timedelta(days=1)
+        _fail(db, "ana", store_signin.LOCK_AFTER, start=yesterday, spacing=timedelta(minutes=30))
+        _fail(db, "nobody-here", store_signin.LOCK_AFTER, start=yesterday, spacing=timedelta(minutes=30))
+        now = datetime.now(timezone.utc)
+        _fail(db, "ben", store_signin.FREE_FAILURES, start=now, spacing=timedelta(0))      # throttled from now on
+        _fail(db, "ghost", store_signin.FREE_FAILURES, start=now, spacing=timedelta(0))
     at = new_app(demo_app)
     at.run()
     locked_known = _attempt(at, "ana", PASSWORD)

@@ -83,17 +83,16 @@ def test_an_over_long_name_is_refused_in_one_line_and_nothing_is_stored(path):
 
 
 def test_the_only_lead_locked_out_is_told_about_and_unlocked_on_the_command_line(demo_app, capsys):
-    db = demo_app.db()
-    for u in accounts.list_users(db):                          # LEAD is the only active lead
-        if u.role == "lead" and u.username != LEAD:
-            store.set_disabled(db, u.username, True)
-    store.set_password(db, LEAD, PASSWORD)
-    earlier = datetime.now(timezone.utc) - timedelta(days=1)
-    for i in range(store_signin.LOCK_AFTER):                   # ten wrong guesses, spaced out
-        store.sign_in_attempt(db, LEAD, "not the password", now=earlier + i * timedelta(minutes=30),
-                              name_key=accounts.name_key(db))
-    assert accounts.sign_in(db, LEAD, PASSWORD, 3600).outcome == "locked"
-    db.close()
+    with demo_app.db() as db:
+        for u in accounts.list_users(db):                          # LEAD is the only active lead
+            if u.role == "lead" and u.username != LEAD:
+                store.set_disabled(db, u.username, True)
+        store.set_password(db, LEAD, PASSWORD)
+        earlier = datetime.now(timezone.utc) - timedelta(days=1)
+        for i in range(store_signin.LOCK_AFTER):                   # ten wrong guesses, spaced out
+            store.sign_in_attempt(db, LEAD, "not the password", now=earlier + i * timedelta(minutes=30),
+                                  name_key=accounts.name_key(db))
+        assert accounts.sign_in(db, LEAD, PASSWORD, 3600).outcome == "locked"
     at = new_app(demo_app)
     at.run()
     at.text_input(key="signin.username").input(LEAD)
@@ -105,6 +104,5 @@ def test_the_only_lead_locked_out_is_told_about_and_unlocked_on_the_command_line
     assert state.TOKEN_KEY not in at.session_state
     assert main(["users", "--db", str(demo_app.db_path), "unlock", LEAD]) == 0
     assert "unlocked" in capsys.readouterr().out
-    db = demo_app.db()
-    assert accounts.sign_in(db, LEAD, PASSWORD, 3600).ok
-    db.close()
+    with demo_app.db() as db:
+        assert accounts.sign_in(db, LEAD, PASSWORD, 3600).ok

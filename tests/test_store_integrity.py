@@ -488,61 +488,58 @@ def test_16_admin_page_refuses_a_stale_settings_save_in_words(demo_app):
     from apptest_helpers import errors
 
     at = _admin_page(demo_app)                                   # the lead opens the settings...
-    db = demo_app.db()
-    shown = store.get_project(db, demo_app.project_id)
-    other = ProjectSettings.of(shown).with_(queue_order="random")
-    store.update_project_settings(db, demo_app.project_id, other.to_settings(), user="ben",
-                                  expected_version=shown.version)  # ...another lead saves first
-    at.selectbox(key="admin.queue_order").set_value("uncertain")
-    at.button(key="admin.settings_submit").click().run()
-    assert any("saved by someone else since you opened them" in e and "nothing was saved" in e for e in errors(at))
-    assert ProjectSettings.of(store.get_project(db, demo_app.project_id)).queue_order == "random"
-    # reloading shows their values; a save from there goes through
-    at.button(key="admin.settings_reload").click().run()
-    assert at.selectbox(key="admin.queue_order").value == "random"
-    at.selectbox(key="admin.queue_order").set_value("uncertain")
-    at.button(key="admin.settings_submit").click().run()
-    assert not errors(at)
-    assert ProjectSettings.of(store.get_project(db, demo_app.project_id)).queue_order == "uncertain"
-    db.close()
+    with demo_app.db() as db:
+        shown = store.get_project(db, demo_app.project_id)
+        other = ProjectSettings.of(shown).with_(queue_order="random")
+        store.update_project_settings(db, demo_app.project_id, other.to_settings(), user="ben",
+                                      expected_version=shown.version)  # ...another lead saves first
+        at.selectbox(key="admin.queue_order").set_value("uncertain")
+        at.button(key="admin.settings_submit").click().run()
+        assert any("saved by someone else since you opened them" in e and "nothing was saved" in e for e in errors(at))
+        assert ProjectSettings.of(store.get_project(db, demo_app.project_id)).queue_order == "random"
+        # reloading shows their values; a save from there goes through
+        at.button(key="admin.settings_reload").click().run()
+        assert at.selectbox(key="admin.queue_order").value == "random"
+        at.selectbox(key="admin.queue_order").set_value("uncertain")
+        at.button(key="admin.settings_submit").click().run()
+        assert not errors(at)
+        assert ProjectSettings.of(store.get_project(db, demo_app.project_id)).queue_order == "uncertain"
 
 
 def test_16_admin_page_edits_a_profile_at_its_version_and_refuses_a_stale_save(demo_app):
     from apptest_helpers import errors
 
-    db = demo_app.db()
-    store.save_deid_profile(db, demo_app.project_id, "release", Profile(name="release", actions={"NAME": "replace"})
-                            .to_dict(), user="lea", expected_version=0)
-    at = _admin_page(demo_app)
-    at.selectbox(key="admin.profile_pick").set_value("release").run()
-    assert at.selectbox(key="admin.profile_action.NAME").value == "replace"     # loaded from the store
-    store.save_deid_profile(db, demo_app.project_id, "release", Profile(name="release", actions={"NAME": "keep"})
-                            .to_dict(), user="ben", expected_version=1)          # another lead saves first
-    at.selectbox(key="admin.profile_action.NAME").set_value("redact")
-    at.button(key="admin.profile_submit").click().run()
-    assert any("profile 'release' was saved by someone else since you opened it" in e for e in errors(at))
-    saved = store.get_deid_profile(db, demo_app.project_id, "release")
-    assert saved.version == 2 and saved.profile["actions"]["NAME"] == "keep"
-    # a new profile under a taken name is refused too, not merged into the existing one
-    at.selectbox(key="admin.profile_pick").set_value("(new profile)").run()
-    at.text_input(key="admin.profile_name").input("release")
-    at.button(key="admin.profile_submit").click().run()
-    assert any("already exists" in e for e in errors(at))
-    assert store.get_deid_profile(db, demo_app.project_id, "release").version == 2
-    db.close()
+    with demo_app.db() as db:
+        store.save_deid_profile(db, demo_app.project_id, "release", Profile(name="release", actions={"NAME": "replace"})
+                                .to_dict(), user="lea", expected_version=0)
+        at = _admin_page(demo_app)
+        at.selectbox(key="admin.profile_pick").set_value("release").run()
+        assert at.selectbox(key="admin.profile_action.NAME").value == "replace"     # loaded from the store
+        store.save_deid_profile(db, demo_app.project_id, "release", Profile(name="release", actions={"NAME": "keep"})
+                                .to_dict(), user="ben", expected_version=1)          # another lead saves first
+        at.selectbox(key="admin.profile_action.NAME").set_value("redact")
+        at.button(key="admin.profile_submit").click().run()
+        assert any("profile 'release' was saved by someone else since you opened it" in e for e in errors(at))
+        saved = store.get_deid_profile(db, demo_app.project_id, "release")
+        assert saved.version == 2 and saved.profile["actions"]["NAME"] == "keep"
+        # a new profile under a taken name is refused too, not merged into the existing one
+        at.selectbox(key="admin.profile_pick").set_value("(new profile)").run()
+        at.text_input(key="admin.profile_name").input("release")
+        at.button(key="admin.profile_submit").click().run()
+        assert any("already exists" in e for e in errors(at))
+        assert store.get_deid_profile(db, demo_app.project_id, "release").version == 2
 
 
 def test_16_admin_page_refuses_replacing_a_dictionary_changed_since_it_was_shown(demo_app):
     from apptest_helpers import errors
 
     at = _admin_page(demo_app)
-    db = demo_app.db()
-    store.save_dictionary(db, demo_app.project_id, "LOCATION", "HOSPITAL", "hospitals", ["Mercy West"],
-                          user="ben", expected_version=0)                    # made after the page was shown
-    at.selectbox(key="admin.dict_label").set_value(("LOCATION", "HOSPITAL"))
-    at.text_input(key="admin.dict_name").input("hospitals")
-    at.file_uploader(key="admin.dict_file").upload("h.txt", b"Saint Elsewhere Hospital\n", "text/plain")
-    at.button(key="admin.dict_submit").click().run()
-    assert any("dictionary 'hospitals' already exists" in e for e in errors(at))
-    assert store.list_dictionaries(db, demo_app.project_id)[0].entries == ["Mercy West"]
-    db.close()
+    with demo_app.db() as db:
+        store.save_dictionary(db, demo_app.project_id, "LOCATION", "HOSPITAL", "hospitals", ["Mercy West"],
+                              user="ben", expected_version=0)                    # made after the page was shown
+        at.selectbox(key="admin.dict_label").set_value(("LOCATION", "HOSPITAL"))
+        at.text_input(key="admin.dict_name").input("hospitals")
+        at.file_uploader(key="admin.dict_file").upload("h.txt", b"Saint Elsewhere Hospital\n", "text/plain")
+        at.button(key="admin.dict_submit").click().run()
+        assert any("dictionary 'hospitals' already exists" in e for e in errors(at))
+        assert store.list_dictionaries(db, demo_app.project_id)[0].entries == ["Mercy West"]

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, case_style, kept_particles, strip_accents
 from pipeline.deid.surrogate_kit import ADDRESS_WORDS, PHONE_WORDS
-from pipeline.deid.value_words import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS
+from pipeline.deid.value_words import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS, WEB_WORDS
 
 #: What a slot may hold. ``name``: a capitalised word (a name part, a place); ``word``: any
 #: word (a profession); ``ascii``: a plain lower-case word (e-mail and URL parts); ``initial`` /
@@ -24,9 +24,6 @@ SLOT_KINDS = ("name", "word", "ascii", "initial", "letter", "digit")
 
 
 _RUN = re.compile(r"[^\W\d_ºª]+|\d")
-WEB_WORDS = frozenset({"www", "http", "https", "mailto", "html", "htm", "php", "com", "org", "net", "edu", "gov",
-                       "info", "gmail", "yahoo", "hotmail", "outlook", "live", "msn", "aol", "icloud", "mail",
-                       "protonmail", "gmx", "terra", "telefonica", "movistar", "ono", "orange", "wanadoo"})
 _IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 
 NAME_GENERATORS = frozenset({"name"})

@@ -25,7 +25,7 @@ from typing import Callable
 from pipeline.deid.address_table import address_records
 from pipeline.deid.normalize import NAME_PARTICLES, NAME_TITLES, norm_key, strip_accents
 from pipeline.deid.surrogate_kit import ADDRESS_WORDS, PHONE_WORDS
-from pipeline.deid.value_words import FUNCTION_WORDS, GENERIC_PLACE_WORDS, STREET_WORDS
+from pipeline.deid.value_words import FUNCTION_WORDS, GENERIC_PLACE_WORDS, MAIL_HOST_WORDS, STREET_WORDS
 
 ShapeCheck = Callable[[str, str], bool]          # (value, locale) -> has the shape of its type
 SHAPE_CHECKS: dict[str, ShapeCheck] = {}
@@ -178,9 +178,6 @@ def profession(value: str, locale: str) -> bool:
 
 _EMAIL = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._%+\-]*[A-Za-z0-9])?@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
                     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,12}$")
-WEB_WORDS = frozenset({"www", "com", "org", "net", "edu", "gov", "info", "gmail", "yahoo", "hotmail", "outlook",
-                       "live", "msn", "aol", "icloud", "mail", "protonmail", "gmx", "terra", "telefonica",
-                       "movistar", "ono", "orange", "wanadoo"})
 
 
 @register_shape("email")
@@ -190,7 +187,7 @@ def email(value: str, locale: str) -> bool:
         return False
     host = value.split("@", 1)[1].rsplit(".", 1)[0]
     words = _LETTERS.findall(value.split("@", 1)[0]) + _LETTERS.findall(host)
-    return not any(len(w) >= 3 and w.lower() not in WEB_WORDS and common_word(w, locale) for w in words)
+    return not any(len(w) >= 3 and w.lower() not in MAIL_HOST_WORDS and common_word(w, locale) for w in words)
 
 
 @register_shape("phone")

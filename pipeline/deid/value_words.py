@@ -1,5 +1,6 @@
 """Words that say what kind of value a PHI span is, not whose: function words, generic place
-words ("Hospital Universitario"), street words ("Calle", "Avda").
+words ("Hospital Universitario"), street words ("Calle", "Avda"), the words of mail hosts and web
+addresses ("www", "gmail", "com", "http").
 
 The paraphrase slot planner keeps them in place (:mod:`pipeline.deid.paraphrase`) and the keyed
 set of project values does not key a value made only of them
@@ -28,3 +29,14 @@ STREET_WORDS = frozenset({
     "poligono", "barrio", "street", "avenue", "ave", "road", "lane", "drive", "boulevard", "blvd", "way",
     "court", "place", "strasse", "str", "weg", "platz", "allee", "gasse", "c", "n", "s", "p", "pl", "po", "bo",
 })
+#: The words of a mail host that say which provider or domain, not whose address: "www", the
+#: top-level domains, large mail providers. The e-mail shape check (:mod:`pipeline.deid.shapes`)
+#: does not count them as common words ("jsmith@gmail.com" passes).
+MAIL_HOST_WORDS = frozenset({"www", "com", "org", "net", "edu", "gov", "info", "gmail", "yahoo", "hotmail", "outlook",
+                             "live", "msn", "aol", "icloud", "mail", "protonmail", "gmx", "terra", "telefonica",
+                             "movistar", "ono", "orange", "wanadoo"})
+#: The mail host words and the words of a URL around them (scheme, page suffix): a paraphrase
+#: keeps them in place in an e-mail, URL or user name (:mod:`pipeline.deid.paraphrase_slots`).
+#: Two sets, not one, because the e-mail check must still refuse the URL words: an address
+#: holding "http" (a common word in every locale) is a model echoing a URL, not an address.
+WEB_WORDS = MAIL_HOST_WORDS | frozenset({"http", "https", "mailto", "html", "htm", "php"})

@@ -14,7 +14,8 @@ from pipeline.spans import Document
 from pipeline.synthetic import values as V
 from pipeline.synthetic.builder import Inserted, NoteBuilder, SyntheticNote  # noqa: F401 - re-exported
 from pipeline.synthetic.clinical import SCENARIOS
-from pipeline.synthetic.notes import NOTE_KINDS, NoteContext
+from pipeline.synthetic.note_context import NoteContext
+from pipeline.synthetic.notes import NOTE_KINDS
 from pipeline.synthetic.people import make_clinician, make_patient, make_person
 from pipeline.synthetic.pools import load_pools
 

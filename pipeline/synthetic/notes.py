@@ -1,173 +1,22 @@
 """Note templates: one small function per kind of note, registered in :data:`NOTE_KINDS`.
 
 Each function writes one note into a :class:`NoteBuilder` from a :class:`NoteContext` (the patient,
-the date of the note, the clinicians, a clinical scenario and a seeded ``random.Random``). Wording
-varies by chance so that detectors cannot learn one template; PHI is always inserted through
-``Phi`` values so its offsets are exact.
+the date of the note, the clinicians, a clinical scenario and a seeded ``random.Random``; see
+:mod:`pipeline.synthetic.note_context`). Wording varies by chance so that detectors cannot learn
+one template; PHI is always inserted through ``Phi`` values so its offsets are exact. The
+sections several kinds share are :mod:`pipeline.synthetic.note_sections`.
 """
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
-from datetime import date
 from typing import Callable
 
 from pipeline.synthetic import values as V
 from pipeline.synthetic.builder import NoteBuilder, Phi, Piece
-from pipeline.synthetic.clinical import FAMILY_CONDITIONS, SUBSTANCE, Scenario
-from pipeline.synthetic.people import Address, Clinician, Patient, Person, make_address
-from pipeline.synthetic.pools import Hospital, Pools
+from pipeline.synthetic.note_context import NoteContext
+from pipeline.synthetic.note_sections import family_history, signature, social_history
+from pipeline.synthetic.people import Address, make_address
 
 
-@dataclass
-class NoteContext:
-    rng: random.Random
-    pools: Pools
-    patient: Patient
-    note_date: date
-    attending: Clinician
-    resident: Clinician
-    consultant: Clinician
-    transcriptionist: Person
-    scenario: Scenario
-    other_hospital: Hospital
-
-    # -- small helpers used by every template --------------------------------------------------
-    def chance(self, p: float) -> bool:
-        return self.rng.random() < p
-
-    def pick(self, seq):
-        return self.rng.choice(seq)
-
-    def date(self, d: date, formats: tuple[str, ...] = V.FULL_DATE_FORMATS) -> Phi:
-        return V.date_phi(d, self.pick(formats))
-
-    def when(self, d: date) -> Piece:
-        """A date with the preposition its format needs: "on 12/01/2070", "in the spring of 2070"."""
-        fmt = self.pick(V.NARRATIVE_DATE_FORMATS)
-        phi = V.date_phi(d, fmt)
-        if fmt in ("year", "month_year", "m_yy"):
-            return Piece("in ", phi)
-        if fmt == "season_year":
-            return Piece("in the ", phi)
-        if fmt == "day_ord_of_month":
-            return Piece("on the ", phi)
-        return Piece("on ", phi)
-
-    def before(self, days_lo: int, days_hi: int) -> date:
-        return V.shift(self.note_date, -self.rng.randint(days_lo, days_hi))
-
-    def after(self, days_lo: int, days_hi: int) -> date:
-        return V.shift(self.note_date, self.rng.randint(days_lo, days_hi))
-
-    @property
-    def age(self) -> int:
-        return self.patient.age_on(self.note_date)
-
-    def patient_name(self, forms: tuple[str, ...] = ("full", "full_middle", "last_first")) -> Phi:
-        person = self.patient.person
-        available = [f for f in forms if f in person.forms()]
-        return person.name(self.pick(available or ["full"]), "PATIENT")
-
-    def mr_last(self) -> Piece:
-        """"Mr. Smith" / "Ms. Smith": the title is context."""
-        return Piece(self.patient.person.title + " ", self.patient.person.name("last", "PATIENT"))
-
-    def doctor(self, c: Clinician, forms: tuple[str, ...] = ("full", "full", "initial_last", "last")) -> Piece:
-        form = self.pick(forms)
-        if form == "last":
-            return c.dr("last")
-        if self.chance(0.5):
-            return c.dr(form)
-        return Piece(c.person.name(form, "DOCTOR"), self.pick((", MD", ", M.D.", " MD", "")))
-
-    def address_block(self, b: NoteBuilder, addr: Address, sep: str = "\n") -> None:
-        city = addr.city
-        state = Phi(city.state_abbr, "STATE", "abbr") if self.chance(0.8) else Phi(city.state, "STATE", "full")
-        b.fill("{street}{sep}{city}, {state} {zip}", street=addr.street_phi(), sep=sep,
-               city=Phi(city.name, "CITY", "city"), state=state, zip=addr.zip)
-
-    def hospital_address(self, b: NoteBuilder) -> None:
-        # The same hospital always has the same address: drawn from its own name, not the note's rng.
-        rng = random.Random("hospital:" + self.patient.hospital.name)
-        city = rng.choice(self.pools.cities)
-        street = Phi(f"{rng.randint(1, 900)} {rng.choice(self.pools.streets)}", "STREET", "street")
-        b.fill("{street}, {city}, {state} {zip}", street=street, city=Phi(city.name, "CITY", "city"),
-               state=Phi(city.state_abbr, "STATE", "abbr"), zip=V.zip_phi(city.zip_prefix, rng))
-
-    def course(self) -> list[str]:
-        p = self.patient.person
-        return [s.format(He=p.he.capitalize(), he=p.he, his=p.his) for s in self.scenario.course]
-
-
-# --- shared sections ---------------------------------------------------------------------------
-def family_history(b: NoteBuilder, ctx: NoteContext) -> None:
-    pt = ctx.patient
-    b.line("FAMILY HISTORY:")
-    b.fill("Mother died {at} of {cond}. ", at=ctx.pick((Piece("at age ", Phi(str(pt.mother_death_age), "AGE", "bare")),
-                                                         V.AGE_FORMATS["aged"](pt.mother_death_age))),
-           cond=ctx.pick(FAMILY_CONDITIONS))
-    b.fill("Father is {age}, with {cond}. ", age=V.age_piece(pt.father_age, ctx.rng, ("years_old", "yo", "y_o")),
-           cond=ctx.pick(FAMILY_CONDITIONS))
-    if ctx.chance(0.6):
-        sib = pt.sibling
-        b.fill("{rel} {name} ({age}) has {cond}.", rel="Brother" if sib.sex == "M" else "Sister",
-               name=sib.name(ctx.pick(("first", "full")), "PATIENT"),
-               age=V.age_piece(max(18, ctx.age + ctx.rng.randint(-12, 12)), ctx.rng, ("yo", "y_o")),
-               cond=ctx.pick(FAMILY_CONDITIONS))
-    else:
-        b.text("No family history of early coronary disease.")
-    b.text("\n\n")
-
-
-def social_history(b: NoteBuilder, ctx: NoteContext) -> None:
-    pt, p = ctx.patient, ctx.patient.person
-    b.line("SOCIAL HISTORY:")
-    spouse_rel = "husband" if pt.spouse.sex == "M" else "wife"
-    variant = ctx.rng.randint(0, 2)
-    if variant == 0:
-        b.fill("Lives with {his} {rel} {spouse} in {city}. ", his=p.his, rel=spouse_rel,
-               spouse=pt.spouse.name(ctx.pick(("first", "full")), "PATIENT"),
-               city=Phi(pt.address.city.name, "CITY", "city"))
-    elif variant == 1:
-        b.fill("Lives alone at {street} in {city}; {his} {rel} {spouse} died ", street=pt.address.street_phi(),
-               city=Phi(pt.address.city.name, "CITY", "city"), his=p.his, rel=spouse_rel,
-               spouse=pt.spouse.name("first", "PATIENT"))
-        b.fill("{when}. ", when=ctx.when(ctx.before(400, 3000)))
-    else:
-        b.fill("Lives with {his} {child_rel} {child} near {place}. ", his=p.his,
-               child_rel="son" if pt.child.sex == "M" else "daughter",
-               child=pt.child.name(ctx.pick(("first", "full")), "PATIENT"),
-               place=Phi(pt.leisure_place, "LOCATION-OTHER", "landmark"))
-    if ctx.age >= 70 and ctx.chance(0.5):
-        b.fill("Retired {prof}, formerly with {org}. ", prof=Phi(pt.profession, "PROFESSION", "profession"),
-               org=Phi(pt.employer, "ORGANIZATION", "employer"))
-    else:
-        b.fill("Works as {a} {prof} at {org}. ", a="an" if pt.profession[0] in "aeiou" else "a",
-               prof=Phi(pt.profession, "PROFESSION", "profession"),
-               org=Phi(pt.employer, "ORGANIZATION", "employer"))
-    if ctx.chance(0.45):
-        b.fill("Born in {country}; moved to the US {when}. ",
-               country=Phi(pt.country, "COUNTRY", "country"), when=ctx.when(ctx.before(365, 3650)))
-    if ctx.chance(0.25):
-        b.fill("Enjoys fishing at {place}. ", place=Phi(ctx.pick(ctx.pools.locations_other), "LOCATION-OTHER", "landmark"))
-    b.text(ctx.pick(SUBSTANCE))
-    b.text("\n\n")
-
-
-def signature(b: NoteBuilder, ctx: NoteContext, signer: Clinician, dictated: date) -> None:
-    b.fill("Electronically signed by {name}", name=ctx.doctor(signer, ("full", "full_middle")))
-    if ctx.chance(0.6):
-        b.fill(" [{user}]", user=Phi(signer.username, "USERNAME", "username"))
-    b.fill(" on {d}\n", d=ctx.date(dictated, ("mdy_slash", "iso", "mdy_slash_yy")))
-    # Dictation initials: "JS/mk", both DOCTOR in i2b2.
-    b.fill("{dr}/{tr}\n", dr=Phi(signer.person.initials, "DOCTOR", "initials"),
-           tr=Phi(ctx.transcriptionist.initials.lower(), "DOCTOR", "initials"))
-    dt = V.shift(dictated, 1)
-    b.fill("DD: {dd}  DT: {dt}\n", dd=V.date_phi(dictated, "mdy_slash_yy"), dt=V.date_phi(dt, "mdy_slash_yy"))
-
-
-# --- note kinds -----------------------------------------------------------------------------------
 def discharge_summary(b: NoteBuilder, ctx: NoteContext) -> None:
     """Header, history, course and plan, in that order (each section draws from ``ctx.rng`` in turn)."""
     admit = ctx.before(3, 14)

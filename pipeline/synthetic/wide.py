@@ -27,7 +27,8 @@ from typing import Callable
 from pipeline.synthetic import values as V
 from pipeline.synthetic.builder import NoteBuilder, Phi, Piece, SyntheticNote
 from pipeline.synthetic.clinical import SCENARIOS
-from pipeline.synthetic.notes import NOTE_KINDS, NoteContext
+from pipeline.synthetic.note_context import NoteContext
+from pipeline.synthetic.notes import NOTE_KINDS
 from pipeline.synthetic.partition import check_part, part_of
 from pipeline.synthetic.people import Address, Clinician, Person, make_address, make_clinician, make_patient, make_person
 from pipeline.synthetic.pools import DATA_DIR, City, Hospital, Pools, load_pools
