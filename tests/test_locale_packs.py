@@ -123,3 +123,23 @@ def test_steps_ask_the_schema_for_roles():
     assert step.name == "strip_trailing_function_word"
     assert step([span], StepContext.for_locale(text, MEDDOCAN, "es")) == [span]
     assert text[slice(*_edges(step([span], StepContext.for_locale(text, none, "es"))[0]))] == "Hospital General"
+
+
+@pytest.mark.parametrize("line, value, typ, kept", [
+    ("Transferred to MICU from ED at 0200.", "0200", "CITY", False),
+    ("Glucose 60 at 0300, 1/2 amp D50 given.", "Glucose 60", "DEPARTMENT", False),
+    ("PAIN 0-2/10, TMAX 99.1.", "PAIN 0-2", "DEPARTMENT", False),
+    ("Works as a teacher since 2001.", "teacher", "PROFESSION", True),     # a profession in words stays
+    ("Seen on Ellison 4 overnight.", "Ellison 4", "DEPARTMENT", True),     # a ward's name with its number
+    ("Moved to room 12 today.", "12", "ROOM", True),                       # a room may be a number alone
+    ("Lives at 02134, near the river.", "02134", "ZIP", True),
+])
+def test_a_named_place_made_of_numbers_and_clinical_words_is_dropped(line, value, typ, kept):
+    from pipeline.locales.en.ward_steps import drop_numbers_without_context
+    start = line.index(value)
+    cat = I2B2_2014.category_of(typ)
+    span = Span("d", start, start + len(value), cat, typ, source="model:crf")
+    got = drop_numbers_without_context([span], StepContext.for_locale(line, "i2b2-2014", "en"))
+    assert (got == [span]) is kept
+    human = span.with_(source="human")
+    assert drop_numbers_without_context([human], StepContext.for_locale(line, "i2b2-2014", "en")) == [human]

@@ -162,3 +162,11 @@ def test_an_english_crf_saved_and_loaded_scores_its_ids_as_its_strings(tmp_path)
         ids, ptr = stack.document_ids(text, words)
         want_ids, want_ptr = stack.feature_ids(feats)
         assert ids.tolist() == want_ids.tolist() and ptr.tolist() == want_ptr.tolist()
+
+
+def test_a_lone_letter_needs_evidence_to_be_a_name_or_place():
+    text = "V paced at 70, C diff neg.\nSeen by Dr. J this am.\nO: afebrile"
+    spans = [_span(text, "V"), _span(text, "C", "LOCATION"), _span(text, "J"), _span(text, "O", nth=0)]
+    assert _run(text, spans) == ["J"]                  # a title before it is evidence
+    # initials of two letters are not judged here
+    assert _run("Pt seen by JT.", [_span("Pt seen by JT.", "JT")]) == ["JT"]

@@ -25,7 +25,8 @@ PHI_LABELS = (
 _VOCAB = load_vocabulary("en")
 STEPS = WESTERN_STEPS + (
     "strip_context_words", "drop_numbers_without_context", "drop_eponyms",   # model, merged, merged
-    register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous),   # merged
+    register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous,
+                            initials_need_evidence=True),   # merged
 )
 
 PACK = register_pack("en", WORDS, STEPS)

@@ -5,7 +5,9 @@
   (:mod:`pipeline.detection.rules.en.numbers`): "HR 90-100", "RR 18-22", "PS 5/5", "K 3.9", "@ 1400",
   "10/5 beats" are measurements and times; a span naming a month or a weekday stays. A model trained on
   generated notes learns that a bare number near a name is an age; a ward's notes are full of
-  bare numbers. A person's span is never dropped.
+  bare numbers. A person's span is never dropped; a machine's name or named place (a town, a state,
+  a hospital, a department) or profession that holds nothing but numbers and clinical words is
+  dropped too ("0200" as a town, "Glucose 60" as a department): such a place always has a name.
 * ``drop_eponyms`` (merged stage): a machine's NAME span that "disease", "syndrome", "esophagus",
   "catheter" ... follows is an eponym ("Graves' disease", "Barrett's esophagus").
 * ``strip_context_words`` (model stage): a NAME span loses the kinship or role word it starts with
@@ -22,6 +24,7 @@ from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_co
                                                 phone_context)
 from pipeline.detection.rules.en.context_names import EPONYM_AFTER
 from pipeline.detection.steps.registry import StepContext, boundary_step
+from pipeline.locales import load_vocabulary
 from pipeline.spans import Span
 
 _PHONE_TYPES = {"PHONE", "FAX", "NUMERO_TELEFONO", "NUMERO_FAX"}
@@ -30,6 +33,20 @@ _PHONE_INSIDE = re.compile(r"(?<![\d/.-])(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-
                            r"(?<![\d/.-])\d{3}[\s.-]\d{4}(?![\d/-])")
 # a name never holds a bare number ("GCS 14" is a score)
 _NUMBER_TOKEN = re.compile(r"(?<!\S)\d+(?:[./:-]\d+)*(?!\S)")
+# places that always have a name (a room, a street, a ZIP or "other" may be numbers alone)
+_NAMED_PLACES = frozenset({"CITY", "STATE", "COUNTRY", "HOSPITAL", "ORGANIZATION", "DEPARTMENT"})
+_TOKEN = re.compile(r"[^\W_]+|\d+(?:[./:-]\d+)*")
+
+
+def _nameless(span: Span, text: str) -> bool:
+    """A machine's named place or profession made of numbers and safe clinical words only, one
+    number at least: a reading or a clock time, not a place ("1500", "PAIN 0", "Glucose 60")."""
+    if span.source.startswith("human") or not (span.type.upper() in _NAMED_PLACES or span.category == "PROFESSION"):
+        return False
+    words = _TOKEN.findall(text, span.start, span.end)
+    numbers = [w for w in words if w[0].isdigit()]
+    safe = load_vocabulary("en").safe
+    return bool(numbers) and all(w[0].isdigit() or (len(w) >= 2 and w.lower() in safe) for w in words)
 
 
 def _has_context(span: Span, text: str) -> bool:
@@ -71,7 +88,8 @@ def drop_numbers_without_context(spans: list[Span], ctx: StepContext) -> list[Sp
     """
     return [s for s in spans if not (_judged(s, ctx.text) and not _has_context(s, ctx.text))
             and not (s.category == "NAME" and not s.source.startswith("human")
-                     and _NUMBER_TOKEN.search(ctx.text, s.start, s.end))]
+                     and _NUMBER_TOKEN.search(ctx.text, s.start, s.end))
+            and not _nameless(s, ctx.text)]
 
 
 @boundary_step("drop_eponyms", "merged")
