@@ -78,7 +78,8 @@ def test_existing_locales_share_the_western_pack():
         assert pack.steps == western.STEPS and pack.words is western.WORDS
     en = pack_for("en-US")
     assert en.words is western.WORDS and en.steps == western.STEPS + (
-        "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "drop_safe_word_spans_en")
+        "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle",
+        "drop_safe_word_spans_en")
     assert pack_for("fr").code == registry.DEFAULT_PACK
     assert [s.name for s in pack_for("es").steps_in("model")][:2] == ["strip_leading_title", "strip_trailing_full_stop"]
 

@@ -98,17 +98,25 @@ def kept_particles(name: str) -> frozenset[int]:
 
     A particle is kept only *between* two words of the name, within one comma-separated part:
     "del" of "María del Carmen", "van" of "Ludwig van Beethoven", "de" and "la" of "Ana de la
-    Cruz". The same word where a name starts ("Del Farrissey", "Ben Carter", "Al Smith", "Van
+    Cruz", and "Van der" of "Van der Berg, Hunter" (two particles before a surname). The same
+    word alone where a name starts ("Del Farrissey", "Ben Carter", "Al Smith", "Van
     Morrison", or after the comma of "Smith, Al") or ends ("Anna Le") is the person's given name
     or surname: kept, it would carry the original through the surrogate (the surrogate engine
     replaces it, the leak check and propagation search it). Titles ("Dr.", "MD") are not words
     of the name here.
     """
     words = [m for m in _NAME_WORD.finditer(name) if norm_key(m.group()).rstrip(".") not in NAME_TITLES]
+    particle = [norm_key(w.group()) in NAME_PARTICLES for w in words]
     out = []
-    for i in range(1, len(words) - 1):
-        prev, word, nxt = words[i - 1], words[i], words[i + 1]
-        if norm_key(word.group()) in NAME_PARTICLES and "," not in name[prev.end():nxt.start()]:
+    for i in range(len(words) - 1):
+        word, nxt = words[i], words[i + 1]
+        if not particle[i] or "," in name[word.end():nxt.start()]:
+            continue
+        opens = i == 0 or "," in name[words[i - 1].end():word.start()]
+        # inside the name; or opening it as the first of two particles before a word ("VAN DER
+        # BERG, Hunter"): "Van Der" is never a given name, and the same person's "Hunter Van der
+        # Berg" keeps it, so replacing it in one note and keeping it in another would pair them
+        if not opens or (i + 2 < len(words) and particle[i + 1] and "," not in name[nxt.end():words[i + 2].start()]):
             out.append(word.start())
     return frozenset(out)
 

@@ -24,7 +24,8 @@ PHI_LABELS = (
 
 _VOCAB = load_vocabulary("en")
 STEPS = WESTERN_STEPS + (
-    "strip_context_words", "drop_numbers_without_context", "drop_eponyms",   # model, merged, merged
+    "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle",
+    # model, merged, merged, merged
     register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous,
                             initials_need_evidence=True),   # merged
 )
