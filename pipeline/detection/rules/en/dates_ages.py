@@ -71,6 +71,21 @@ _DATE_PATTERNS = [
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
 _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
                         rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
+# a year alone in a history ("s/p CABG 1998", "h/o MI 2005", "dx'd with breast ca 1999"): a history's
+# word earlier on the line; a clock time there ("given 2000") is not read (:func:`.numbers.year_is_date`)
+_HISTORY_YEAR = re.compile(rf"(?<![\w/.,:+-]){_YEAR4}(?![\w/.:-]|,\d)")
+_HISTORY_BEFORE = re.compile(r"(?i)(?:\bs/p|\bh/o|\bhx\b|\bhistory\s+of|\bstatus\s+post|\bdx'?d|\bdiagnosed|\bpmh|"
+                             r"\bpsh)\b[^\n]*$")
+_LAST_BEFORE = re.compile(r"(?i)\b(?:prior|previous|last)\b[^\n]*$")
+
+
+def _history_year(text: str, start: int, value: str) -> bool:
+    """A history's word before a lone year on its line; "last" or "prior" only before a year that
+    cannot be a clock time ("last colonoscopy 1998", never "last BM 2000")."""
+    before = line_before(text, start, 40)
+    if _HISTORY_BEFORE.search(before):
+        return True
+    return bool(_LAST_BEFORE.search(before)) and (int(value[2:]) >= 60 or int(value[:2]) > 23)
 _FRACTION = re.compile(r"[1-7]/[2348]")
 _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
 _DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)(?:\s*:\s*|\s+)$")
@@ -177,6 +192,9 @@ def dates(text: str, doc_id: str) -> list[Span]:
                 continue  # "RR 12-14", "1-2 L", "weaned 4-2": ranges
             found.append(m.span())
     found += [m.span(1) for m in _BARE_YEAR.finditer(text) if m.group(1)[0] == "'" or year_is_date(text, *m.span(1))]
+    found += [m.span() for m in _HISTORY_YEAR.finditer(text)
+              if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())
+              and not re.search(r"[+-]\s*$", line_before(text, m.start(), 3))]
     return merge_overlapping(found, doc_id, "DATE")
 
 
@@ -205,12 +223,45 @@ _AGE_TURNED = re.compile(r"(?i)\b(?:turned|turns|turning)\s+(?P<age>\d{1,3})(?![
 _AGE_BIRTHDAY = re.compile(r"(?i)\b(?P<age>\d{1,3}(?:st|nd|rd|th))\s+birthday\b")
 
 
+# the shapes a note's first line gives an age in, beside the "yo" ones:
+# "84M with PMH", "pt is an 84 F s/p fall": a number and a sex's letter at the start of a sentence,
+# before what a presentation says next (never "16F foley", "walked 30 m with PT")
+_AGE_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t]?[MF](?![\w/])(?=[ \t]*,?[ \t]*(?:w/|s/p|h/o|c/o|p/w|(?:with|hx|pmh|"
+                      r"who|presents|presenting|presented|admitted|transferred|from|here|brought|found)\b))")
+_SENTENCE_START = re.compile(r"(?i)(?:^|[:.]|\b(?:is|was|pt|patient)\s+(?:an?\s+)?|\ban?\s+)\s*$")
+# "84 yrs male", "84yr F": years and a sex, not after a duration's word ("smoker x 40 yrs")
+_AGE_YRS_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t-]?yrs?\.?[ \t-]?(?:male|female|man|woman|boy|girl|"
+                          r"gentleman|lady|gent|[mf])\b")
+_DURATION_BEFORE = re.compile(r"(?i)(?:\bx|\bfor|\bsince|\bover|\bpast|\blast|\bin|\bwithin|\bafter|~|\bq)\s*$")
+# "Age/Sex: 84/M", "sex/age: F/84"
+_AGE_SEX_LABEL = re.compile(r"(?i)\b(?:age\s*/\s*(?:sex|gender)\s*:?\s*(?P<age>\d{1,3})(?![\d.])|"
+                            r"(?:sex|gender)\s*/\s*age\s*:?\s*(?:[mf]|male|female)\s*/\s*(?P<age2>\d{1,3})(?![\d.]))")
+# "DOB 1/4/50 (84)", "date of birth: 04-JAN-1950 (84 yrs)": the age in brackets after a birth date
+_AGE_AFTER_DOB = re.compile(r"(?i)\b(?:dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date)\b[^\n()]{1,30}?\(\s*(?:age\s*:?\s*)?"
+                            r"(?P<age>\d{1,3})\s*(?:y|yo|y/o|yrs?|years?(?:\s+old)?)?\s*\)")
+# "pt is 84.", "she is 84 and lives alone"
+_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})(?=[ \t]*(?:[.;,]|$|and\b))",
+                     re.MULTILINE)
+
+
+def _more_ages(text: str) -> list[tuple[int, int]]:
+    """The ages of :data:`_AGE_SEX`, :data:`_AGE_YRS_SEX`, :data:`_AGE_SEX_LABEL`, :data:`_AGE_AFTER_DOB`
+    and :data:`_AGE_IS`, each with the guard its shape needs."""
+    out = [m.span("age") for m in _AGE_SEX.finditer(text) if _SENTENCE_START.search(line_before(text, m.start(), 30))]
+    out += [m.span("age") for m in _AGE_YRS_SEX.finditer(text) if not _DURATION_BEFORE.search(line_before(text, m.start(), 12))]
+    out += [m.span("age" if m.group("age") else "age2") for m in _AGE_SEX_LABEL.finditer(text)]
+    out += [m.span("age") for rx in (_AGE_AFTER_DOB, _AGE_IS) for m in rx.finditer(text)]
+    return [(s, e) for s, e in out if int(text[s:e]) <= 125]
+
+
 @register(LOCALE, "ages", "AGE", score=0.9)
 def ages(text: str, doc_id: str) -> list[Span]:
-    """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``;
-    in words after "turned" or before "years of age" ("eighty-two years of age")."""
+    """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``,
+    ``84M with``, ``Age/Sex: 84/M``, ``DOB ... (84)``; in words after "turned" or before "years of
+    age" ("eighty-two years of age")."""
     out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE, _AGE_TURNED) for m in rx.finditer(text)
            if int(m.group("age").rstrip("+")) <= 125]
+    out += [mk(doc_id, s, e, "AGE") for s, e in _more_ages(text)]
     out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON, _AGE_DECADE, _AGE_BIRTHDAY) for m in rx.finditer(text)]
     return dedupe(out)
 

@@ -117,7 +117,10 @@ def year_is_date(text: str, start: int, end: int) -> bool:
 AGE_AFTER = re.compile(
     r"(?i)^\s*-?\s*(?:yo\b|y/o\b|y\.o\b|yr?s?\b|years?\b|-?year|yo[mf]\b|y[mf]\b|m\b(?!\s*[/g])|f\b|male|female|"
     r"man\b|woman|gentleman|gent\b|lady|boy|girl|mo\b|months? old|(?:st|nd|rd|th)\s+birthday)")
-AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=|\bturn(?:ed|s|ing))\s*:?\s*[<>~]?\s*$")
+AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=|\bturn(?:ed|s|ing)|\bage\s*/\s*(?:sex|gender)|"
+                        r"\b(?:sex|gender)\s*/\s*age\s*:?\s*(?:[mf]|male|female)\s*/|"
+                        r"\b(?:pt|patient|he|she)\s+is\s+(?:now\s+|only\s+)?)\s*:?\s*[<>~]?\s*$")
+_DOB_BRACKET = re.compile(r"(?i)\b(?:dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date)\b[^\n()]{1,30}?\(\s*(?:age\s*:?\s*)?$")
 _DECADE_BEFORE = re.compile(r"(?i)\b(?:his|her|their|early|mid|late|in (?:his|her|their)?)\s*-?\s*$")
 
 
@@ -126,7 +129,7 @@ def age_context(text: str, start: int, end: int) -> bool:
     "male" after it, "age"/"aged" before it, or "his"/"her"/"early" before a decade ("her 80s")."""
     value = text[start:end]
     before, after = line_before(text, start), line_after(text, end)
-    if AGE_AFTER.match(after) or AGE_BEFORE.search(before):
+    if AGE_AFTER.match(after) or AGE_BEFORE.search(before) or _DOB_BRACKET.search(line_before(text, start, 60)):
         return True
     return bool(re.fullmatch(r"\d0'?s", value) and _DECADE_BEFORE.search(before))
 
@@ -178,6 +181,8 @@ def numeric_date_is_date(text: str, start: int, end: int) -> bool:
         return year_is_date(text, start, end)
     if value.isdigit() and len(value) == 8 and value[:2] in ("19", "20", "21"):
         return plausible_month_day(int(value[4:6]), int(value[6:]))   # 20670516
+    if value.isdigit() and len(value) == 2 and text[start - 1:start] == "'" and not text[start - 2:start - 1].isdigit():
+        return True   # "in '98": a year's apostrophe (a height's "5'10" has a digit before it)
     if value.isdigit() and len(value) <= 2:
         return bool(_MONTH_NEAR.search(line_before(text, start, 12)) or _MONTH_AFTER.match(line_after(text, end, 12))
                     or re.match(r"(?i)(?:st|nd|rd|th)\b", line_after(text, end, 3)))
