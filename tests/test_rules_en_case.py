@@ -92,3 +92,55 @@ NOT_YEARS = [
 @pytest.mark.parametrize("line", NOT_YEARS)
 def test_no_year_in_times_and_values(detector, line, case):
     assert _found(detector, _recase(line, case), "DATE") == []
+
+
+NAME_LINES = [
+    ("Name: Lizzie Strong    DOB: 3/21/55", "Lizzie Strong"),
+    ("Emergency contact: Philip Strong (spouse), 617-555-0170", "Philip Strong"),
+    ("Wife Mary Green in to visit this evening", "Mary Green"),
+    ("Plan discussed with Adison Green, DO.", "Adison Green"),
+    ("Meds given as ordered per Sid Davison, PharmD.", "Sid Davison"),
+    ("Findings called to Konnor King at 415-555-0144", "Konnor King"),
+    ("Follow up with Finbar Bell in clinic in 2 weeks", "Finbar Bell"),
+    ("Bill Parker, M.D.", "Bill Parker"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", NAME_LINES)
+def test_first_name_and_a_surname_that_is_a_word(detector, line, name, case):
+    line, name = _recase(line, case), _recase(name, case)
+    assert name in _found(detector, line, "NAME")
+
+
+def test_credential_is_not_part_of_a_name(detector):
+    line = "accepting physician breana chander, pharmd. she is a retired pastor"
+    assert _found(detector, line, "NAME") == ["breana chander"]
+
+
+NOT_NAMES = [
+    "RN aware, MD notified of low UO, will continue to monitor",
+    "Lasix given with good effect, diuresed 1L",
+    "Per protocol, heparin gtt titrated",
+    "Family meeting held with team, pt made DNR/DNI",
+    "Foley catheter draining clear yellow urine",
+    "Propofol titrated for RASS -2, fentanyl at 50",
+    "Wife at bedside, updated on plan of care",
+    "Follow up with cardiology in 2 weeks",
+    "Discussed with attending, agrees with plan",
+    "Pt with good pain control, per pt report",
+    "Meds given as ordered per MAR",
+    "Per neurology, continue keppra",
+    "Discussed with Carevue support",
+    "Dressing changed per wound care RN",
+    "Swan Ganz catheter placed, Bair hugger applied",
+    "Per cards, continue amio gtt",
+    "Findings called to ordering team",
+    "bipap 15/6 on for 2 hrs, pt toleratng mask",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_NAMES)
+def test_no_name_in_ward_lines(detector, line, case):
+    assert _found(detector, _recase(line, case), "NAME") == []

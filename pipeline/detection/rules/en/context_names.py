@@ -18,7 +18,9 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_safe_word, looks_like_name, zipf
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
+                                                   is_surname_after_first_name, looks_like_name, looks_like_typo,
+                                                   zipf)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
@@ -39,9 +41,9 @@ _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")
 _NAME_AT = re.compile(
     rf"(?i)\.?(?:'s)?[ \t]*[:,]?[ \t]+(?:(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
-_CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+)?"
-                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)\b|"
-                         r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|PhD|PharmD|RD|SN|PGY-?\d)\b)")
+_CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+){0,2}"
+                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)(?![\w-])|"
+                         r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
 _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])/(?P<init>[A-Z]{2,4})[ \t.]*$")
@@ -75,6 +77,10 @@ _NOT_A_PERSON_AFTER = re.compile(rf"(?i)(?:'s|s'|')?\s*(?::|(?:{_EPONYM_WORDS})\
 EPONYM_AFTER = re.compile(rf"(?i)(?:'s|s'|')?[ \t]*(?:{_EPONYM_WORDS})\b")
 
 
+_CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
+od psyd""".split())
+
+
 def _eponym_or_label(text: str, end: int) -> bool:
     return bool(_NOT_A_PERSON_AFTER.match(text, end))
 
@@ -100,11 +106,16 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
         gap = text[tokens[k - 1][1]:s] if k else ""
         if k and ("  " in gap or "\t" in gap or text[e:e + 1] == ":"):
             break
+        if k and word.lower().replace(".", "") in _CREDENTIAL_WORDS:
+            break   # "accepting physician breana chander, pharmd": the credential ends the name
         if re.fullmatch(r"[A-Za-z]\.", word):
             if k + 1 < len(tokens) and looks_like_name(text[slice(*tokens[k + 1])], strong):
                 continue  # an initial before a surname: "J. Smith"
             break
         cased = _title_case(word) and _has_lower(text, s)
+        if k and end is not None and "," not in gap and _surname_after(text, tokens[k - 1], (s, e)):
+            end = e   # "LIZZIE STRONG", "son holly small": a surname that is also a word, after a first name
+            continue
         if "," in gap:
             z = zipf(word)
             ok = (looks_like_name(word, False) or (looks_like_name(word, True, cased) and (cased or (z is not None and z < 2.0)))
@@ -115,6 +126,34 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             break
         end = e
     return end
+
+
+def _surname_after(text: str, first: tuple[int, int], word: tuple[int, int]) -> bool:
+    """Whether the token at ``word`` is a surname after the first name at ``first``: the first a
+    listed first name or a rare word that passed as a name, the word a surname (:func:`.name_words.is_surname_after_first_name`), both
+    in the same case in a mixed-case line ("Mary Green", not "Mary green stool")."""
+    a, b = text[slice(*first)], text[slice(*word)]
+    za = zipf(a)
+    if not ((is_first_name(a) or (za is not None and za < 3.0)) and is_surname_after_first_name(b)):
+        return False
+    return not _has_lower(text, word[0]) or (_title_case(b) or b.isupper()) == (_title_case(a) or a.isupper())
+
+
+def _first_and_surname(text: str, tokens: list[tuple[int, int]]) -> int | None:
+    """After a weak context ("with", "per", "called to"), a listed first name that is not a common
+    word and a surname after it, in any case ("follow up with finbar bell", "PER SID DAVISON"):
+    the pair is the evidence one word alone is not. Where the pair ends, or None."""
+    if len(tokens) < 2 or "," in text[tokens[0][1]:tokens[1][0]] or "  " in text[tokens[0][1]:tokens[1][0]]:
+        return None
+    first, second = text[slice(*tokens[0])], text[slice(*tokens[1])]
+    z = zipf(first)
+    if not (looks_like_name(first, True) and z is not None and z < 5.0):
+        return None
+    if is_first_name(first) and looks_like_name(second, True, _title_case(second)):
+        return tokens[1][1]
+    if (is_first_name(first) or (z < 2.5 and not looks_like_typo(first))) and _surname_after(text, tokens[0], tokens[1]):
+        return tokens[1][1]   # "with finbar bell": an unlisted first name before a listed surname
+    return None
 
 
 def _title_case(word: str) -> bool:
@@ -151,6 +190,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             # Tory Connell" (and not "with Hep Lock")
             two = _name_end(text, tokens[0][0], tokens[:2], True)
             end = two if two == tokens[1][1] and _has_lower(text, tokens[0][0]) else None
+        if end is None and not strong:
+            end = _first_and_surname(text, tokens)
         if end is not None and _eponym_or_label(text, end):
             continue
         if end is not None:
@@ -163,13 +204,13 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         words = m.group("name").split()
         line_end = text.find("\n", m.end())
         signs_line = not text[m.end():line_end if line_end >= 0 else len(text)].strip(" \t.")
-        first_and_word = (signs_line and len(words) == 2 and is_first_name(words[0]) and looks_like_name(words[0], True)
-                          and not is_safe_word(words[1], vocabulary=False) and words[1].lower() not in FUNCTION_WORDS
-                          and (zipf(words[1]) or 0.0) < 6.0)
+        a, b = (words[-2], words[-1]) if len(words) > 1 else ("", words[-1])
+        first_and_word = len(words) > 1 and is_first_name(a) and (
+            is_surname_after_first_name(b) or (signs_line and looks_like_name(a, True) and not is_safe_word(b, vocabulary=False)
+                                               and b.lower() not in FUNCTION_WORDS and (zipf(b) or 0.0) < 6.0))
         if not (looks_like_name(words[-1], True) or first_and_word) or _eponym_or_label(text, m.end("name")):
             continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
-        if len(words) == 2 and not (looks_like_name(words[0], True) or re.fullmatch(r"[A-Za-z]\.", words[0])):
-            s = e - len(words[-1])
+        s = _credential_start(m, words)
         out.append(mk(doc_id, s, e, "DOCTOR"))
     for rx in (_SIGN_OFF, _SIGN_OFF_REVERSED):
         for m in rx.finditer(text):
@@ -183,6 +224,21 @@ def context_names(text: str, doc_id: str) -> list[Span]:
     out += _signatures(text, doc_id) + _usernames(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
+
+
+def _credential_start(m: re.Match, words: list[str]) -> int:
+    """Where the name before a credential starts: the words before its last one that pass as a
+    name (an initial, a name after a strong context, a surname after a first name), read back
+    from the last ("ordered per Sid Davison, PharmD" -> "Sid Davison")."""
+    text, s, keep = m.string, m.start("name"), len(words) - 1
+    offsets = [s + t.start() for t in re.finditer(r"\S+", m.group("name"))]
+    while keep > 0:
+        w, nxt = words[keep - 1], words[keep]
+        if not (looks_like_name(w, True) or re.fullmatch(r"[A-Za-z]\.", w)
+                or (is_first_name(w) and is_surname_after_first_name(nxt) and keep == len(words) - 1)):
+            break
+        keep -= 1
+    return offsets[keep] if keep < len(offsets) else s
 
 
 def _signatures(text: str, doc_id: str) -> list[Span]:

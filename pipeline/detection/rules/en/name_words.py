@@ -201,6 +201,29 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
     return z < (5.0 if cased else 3.3)
 
 
+@lru_cache(maxsize=1)
+def _pack_surnames() -> frozenset[str]:
+    return frozenset(e.lower() for e in load_list("en", "surnames"))
+
+
+def is_surname_after_first_name(word: str) -> bool:
+    """Whether ``word``, right after a first name that passed as a name, is that person's surname
+    even when it is a common English word ("Lizzie STRONG", "son holly small", "Adison Green"): a
+    surname of the pack's list short of the commonest words, or one of philter-lite's surnames
+    that is no word of the safe vocabulary, not a common word and no typo of one ("askig"). Function words, ward words
+    and words with a clinical ending never are ("son john will", "wife mary aware")."""
+    w = _clean(word)
+    low = w.lower()
+    if len(w) < 2 or not _WORD.fullmatch(w) or low in FUNCTION_WORDS or is_safe_word(w, vocabulary=False):
+        return False
+    z = zipf(w)
+    if z is None or _CLINICAL_ENDING.search(low) or _inflected_common_word(w):
+        return False
+    if low in _pack_surnames():
+        return z < 5.6
+    return "L" in _large_names().get(low, "") and z < 4.0 and not is_safe_word(w) and not looks_like_typo(w)
+
+
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
