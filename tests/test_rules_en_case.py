@@ -144,3 +144,40 @@ NOT_NAMES = [
 @pytest.mark.parametrize("line", NOT_NAMES)
 def test_no_name_in_ward_lines(detector, line, case):
     assert _found(detector, _recase(line, case), "NAME") == []
+
+
+NOTE_NAMES = [
+    ("Electronically signed by Ebb Powlowski, MD on 01/20/83\nEP/CH\nDD: 01/20/83  DT: 01/21/83", ["EP", "CH"]),
+    ("Thank you for this referral.\n\nSincerely,\n\nFlorence Tucker\nGastroenterology", ["Florence Tucker"]),
+    ("Sincerely,\n\nBill Parker, M.D.\nPsychiatry", ["Bill Parker"]),
+    ("HPI: Roscoe Preston is a 57-year-old man with CHF", ["Roscoe Preston"]),
+    ("B. Miley, PGY-2 / bmiley", ["B. Miley", "bmiley"]),
+    ("Attending: Dr. Lawanda Turner    Unit: Thornton 3 Psychiatry", ["Lawanda Turner"]),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("text,names", NOTE_NAMES)
+def test_names_a_notes_shape_announces(detector, text, names, case):
+    got = [n for n in _found(detector, _recase(text, case), "NAME")] + \
+          [n for n in _found(detector, _recase(text, case), "CONTACT")]
+    for name in names:
+        assert _recase(name, case) in got
+
+
+NOT_NOTE_NAMES = [
+    "Code status\nDNR/DNI\nDD: 3/4",
+    "Plan:\nabd/gu\nDT: 12",
+    "Sincerely,\n\nInternal Medicine Service",
+    "Patient is a 57-year-old man with CHF",
+    "This is a 57 yo man, full code",
+    "He is a 57 yo man",
+    "Lasix is a 40 mg dose",
+    "Resp therapy (RT) at bedside, pt on bipap (prn)",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("text", NOT_NOTE_NAMES)
+def test_no_name_from_a_notes_shape_alone(detector, text, case):
+    assert _found(detector, _recase(text, case), "NAME") == []

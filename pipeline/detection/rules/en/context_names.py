@@ -65,6 +65,8 @@ _POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:[A-Za-z][A-Za-z'-]*[A
 _HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
 lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
 ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp impr rec recs goal goals""".split())
+#: the section headers of a nursing note ("CV:", "GU:", "A/P"), no one's initials
+SECTION_HEADERS = _HEADERS
 
 
 # a name followed by one of these is an eponym ("Graves' disease", "Crohn's", "Foley catheter") or a
@@ -279,23 +281,30 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
 
 
 # a staff login beside the name on a signature line: "J. Giles, resident / jgiles", "(ekiragu)", "[kh309]"
-_LOGIN = re.compile(r"(?:(?<=/)|(?<=\()|(?<=\[)|(?<=/ )|(?<=\( )|(?<=\[ ))(?P<user>[a-z]{2,12}\d{0,4})(?=[ \t]*(?:[)\]]|$))",
-                    re.MULTILINE)
+_LOGIN = re.compile(r"(?:(?<=/)|(?<=\()|(?<=\[)|(?<=/ )|(?<=\( )|(?<=\[ ))(?P<user>[a-z]{2,12}\d{0,4}|[A-Z]{2,12}\d{0,4})"
+                    r"(?=[ \t]*(?:[)\]]|$))", re.MULTILINE)
+_ANY_WORD = re.compile(r"(?<![\w])[A-Za-z][A-Za-z'-]*[A-Za-z]|(?<![\w])[A-Za-z]\.")
 _CAPITALISED = re.compile(r"(?<![\w])[A-Z][A-Za-z'-]*[a-z][A-Za-z'-]*|(?<![\w])[A-Z]\.")
 
 
 def _usernames(text: str, doc_id: str) -> list[Span]:
-    """A lower-case login after a slash or in brackets that is made from a name on its line: a
-    surname's first four letters inside it ("jgiles" beside "Julianna Giles") or the initials of
-    two names before its digits ("hd275" beside "Hunter Dayal"), so "RT/ca" or "(prn)" stay."""
+    """A login after a slash or in brackets (in capitals only in a line of one case) that is made
+    from a name on its line: a surname's first four letters inside it ("jgiles" beside "Julianna
+    Giles", "bmiley" beside "b. miley") or the initials of two names before its digits ("hd275"
+    beside "Hunter Dayal"), so "RT/ca" or "(prn)" stay."""
     out: list[Span] = []
     for m in _LOGIN.finditer(text):
         ls = text.rfind("\n", 0, m.start()) + 1
         le = text.find("\n", m.end())
         line = text[ls:le if le >= 0 else len(text)]
-        user = m.group("user")
+        user = m.group("user").lower()
         letters = re.match(r"[a-z]+", user).group()
-        words = [w.rstrip(".") for w in _CAPITALISED.findall(line)]
+        one_case = not (any(c.islower() for c in line) and any(c.isupper() for c in line))
+        if m.group("user").isupper() and not one_case:
+            continue   # "(DNR)", "/ICU": capitals in a mixed-case line are abbreviations
+        # in a line of one case ("b. miley, pgy-2 / bmiley") every word may be the name
+        words = [w.rstrip(".") for w in (_ANY_WORD if one_case else _CAPITALISED).findall(line)
+                 if not (one_case and w.lower() in FUNCTION_WORDS)]
         long_words = [w.lower() for w in words if len(w) >= 4 and not is_safe_word(w)]
         initials = {(a[0] + b[0]).lower() for a, b in zip(words, words[1:])}
         if any(w[:4] in letters for w in long_words) or (len(letters) == 2 and letters in initials and user != letters):
