@@ -181,3 +181,64 @@ NOT_NOTE_NAMES = [
 @pytest.mark.parametrize("text", NOT_NOTE_NAMES)
 def test_no_name_from_a_notes_shape_alone(detector, text, case):
     assert _found(detector, _recase(text, case), "NAME") == []
+
+
+RANGE_LINES = [
+    ("abx 3/12-3/20, then po", ["3/12", "3/20"]),
+    ("Off pressors since 3/12 - 3/14", ["3/12", "3/14"]),
+    ("PEG placed Mar. 12 by GI", ["Mar. 12"]),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,dates", RANGE_LINES)
+def test_courses_of_days(detector, line, dates, case):
+    got = _found(detector, _recase(line, case), "DATE")
+    assert all(_recase(d, case) in got for d in dates)
+
+
+NOT_RANGES = [
+    "PS 10/5-12/5 overnight, tolerated",
+    "pain 3/10-5/10 with movement",
+    "BP 110/60-120/70, HR 80-90",
+    "PEEP/PS 5/10-5/12 on CPAP",
+    "I/O 2/3-4/5 L",
+    "weaned 4/2-2/2 over the shift",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_RANGES)
+def test_no_date_in_ranges_of_values(detector, line, case):
+    assert _found(detector, _recase(line, case), "DATE") == []
+
+
+MAR_DEC_LINES = [
+    ("CXR Mar 12: clear, no effusion", "Mar 12"),
+    ("Due back Dec 3 for f/u", "Dec 3"),
+    ("Started abx Mar 12, d/c'd Mar 15", "Mar 12"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,date", MAR_DEC_LINES)
+def test_mar_and_dec_with_a_day_in_any_case(detector, line, date, case):
+    assert _recase(date, case) in _found(detector, _recase(line, case), "DATE")
+
+
+NOT_MAR_DEC = [
+    "UO dec 30 cc/hr over last 2 hrs",
+    "UO DEC 30",
+    "Insulin dec 2 units per scale",
+    "Per MAR 12 doses given this shift",
+    "Sats dec 88% on RA, HR dec 50s",
+    "propofol decreased, dec 5 more",
+    "Wean dec 10 to 5 as tolerated",
+    "pressor dec 0.05, MAP 65",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_MAR_DEC)
+def test_mar_and_dec_as_record_and_decrease(detector, line, case):
+    assert _found(detector, _recase(line, case), "DATE") == []

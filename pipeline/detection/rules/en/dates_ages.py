@@ -17,8 +17,9 @@ import re
 
 from pipeline.detection.rules.common import merge_overlapping, mk, text_before
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.numbers import (STRONG_DATE_CUE, line_before, measurement_context, plausible_month_day,
-                                                short_date_is_date, year_is_date)
+from pipeline.detection.rules.en.numbers import (DATE_RANGE, STRONG_DATE_CUE, date_range_ends, line_before,
+                                                measurement_context, plausible_month_day, short_date_is_date,
+                                                year_is_date)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -111,7 +112,8 @@ def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
     """A month name in title case stands as written ("March"); in capitals or lower case it needs
     a day or a year beside it ("MARCH 14", "march 2098", "SEP 27", "27-sep"). "MAR" (a medication
     record) and "DEC" (decreased) with a day alone need a date's sign too: an ordinal, a day-month
-    dash or a date word before ("on MAR 5"); a day followed by a unit is a dose ("DEC 2 UNITS")."""
+    dash, an abbreviation's full stop ("MAR. 12") or a date word before ("on MAR 5"); a day
+    followed by a unit is a dose ("DEC 2 UNITS")."""
     m = _MONTH_WORD.search(found)
     if m is None:
         return True
@@ -129,9 +131,21 @@ def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
     if word.lower() in ("mar", "dec"):
         # "29 MAR" (the day first, no measure before it), "27th Dec", "3-dec", or a date word before
         day_first = found[:1].isdigit() and not measurement_context(text, start, start + len(re.match(r"\d+", found).group()))
-        return bool(day_first or re.search(r"(?i)\d(?:st|nd|rd|th)|\d-[a-z]", found)
-                    or STRONG_DATE_CUE.search(line_before(text, start)))
+        if day_first or re.search(r"(?i)\d(?:st|nd|rd|th)|\d-[a-z]|^(?:mar|dec)\.", found) \
+                or STRONG_DATE_CUE.search(line_before(text, start)):
+            return True
+        # "CXR MAR 12: CLEAR", "DUE BACK DEC 3": the month first, no measure's name before it ("UO
+        # DEC 30"), no unit, decimal or range after the day, not a record read ("per MAR 12")
+        return bool(re.match(r"(?i)(?:mar|dec)\s+\d{1,2}$", found)) and not (
+            measurement_context(text, start, end) or re.match(r"\s*(?:[.,]\d|-\s*\d|/|(?:to|->|>)\s*\d)", text[end:end + 6])
+            or _RECORD_BEFORE.search(line_before(text, start, 20))
+            or (found[:1] in "dD" and _TITRATION_BEFORE.search(line_before(text, start, 40))))
     return True
+
+
+# a drip being titrated before "DEC 5": the rate decreased, not December 5th
+_TITRATION_BEFORE = re.compile(r"(?i)(?:wean|titrat|decreas|increas|gtt|drip|rate|pressor|sedation|propofol|levo|neo)")
+_RECORD_BEFORE = re.compile(r"(?i)\b(?:per|the|see|check(?:ed)?|reviewed?|verified|on|in|from|by)\s*$")
 
 
 # a unit or a count after a month's day: "DEC 2 UNITS" is a dose, not December 2nd
@@ -191,6 +205,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
             if k == _MONTH_DAY_DASH and not _dash_date_is_date(text, *m.span()):
                 continue  # "RR 12-14", "1-2 L", "weaned 4-2": ranges
             found.append(m.span())
+    found += [sp for m in DATE_RANGE.finditer(text) if date_range_ends(text, m) for sp in (m.span("a"), m.span("b"))]
     found += [m.span(1) for m in _BARE_YEAR.finditer(text) if m.group(1)[0] == "'" or year_is_date(text, *m.span(1))]
     found += [m.span() for m in _HISTORY_YEAR.finditer(text)
               if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())

@@ -76,6 +76,35 @@ def plausible_month_day(month: int, day: int) -> bool:
     return 1 <= month <= 12 and 1 <= day <= _DAYS_IN_MONTH[month - 1]
 
 
+# two month/days joined by a dash: a course of days ("abx 3/12-3/20", "3/12 - 3/14")
+DATE_RANGE = re.compile(r"(?<![\d/.,-])(?P<a>(?P<m1>\d{1,2})/(?P<d1>\d{1,2}))[ \t]?-[ \t]?"
+                        r"(?P<b>(?P<m2>\d{1,2})/(?P<d2>\d{1,2}))(?![\d/]|[.,]\d)")
+
+
+def date_range_ends(text: str, m: re.Match) -> bool:
+    """Whether a :data:`DATE_RANGE` match is a course of days and not a range of values ("PS
+    10/5-12/5", "pain 3/10-5/10", "BP 110/60-120/70"): two possible days, the second after the
+    first and within two months of it, no score's denominator, no measurement's name before and
+    no unit after."""
+    m1, d1, m2, d2 = (int(m.group(g)) for g in ("m1", "d1", "m2", "d2"))
+    if not (plausible_month_day(m1, d1) and plausible_month_day(m2, d2)):
+        return False
+    if not ((m2, d2) > (m1, d1) and (m2 - m1) % 12 <= 2):
+        return False
+    if _SCORE.fullmatch(m.group("a")) or _SCORE.fullmatch(m.group("b")):
+        return False
+    return not (_MEASURE_BEFORE.search(line_before(text, m.start())) or _UNIT_AFTER.match(line_after(text, m.end())))
+
+
+def _in_date_range(text: str, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` is one end of a course of days (:func:`date_range_ends`)."""
+    s = max(0, start - 7)
+    for m in DATE_RANGE.finditer(text, s, min(len(text), end + 7)):
+        if (m.span("a") == (start, end) or m.span("b") == (start, end)) and date_range_ends(text, m):
+            return True
+    return False
+
+
 def short_date_is_date(text: str, start: int, end: int) -> bool:
     """Whether a month/day without a year (``3/14``, ``10/5``, ``5/5``) at ``[start, end)`` is a
     date: a possible day of the year, and either a date word right before ("on", "since",
@@ -89,7 +118,7 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     if second <= 31 and not plausible_month_day(month, second):
         return False
     before = line_before(text, start)
-    if STRONG_DATE_CUE.search(before):
+    if STRONG_DATE_CUE.search(before) or _in_date_range(text, start, end):
         return True
     if measurement_context(text, start, end):
         return False
