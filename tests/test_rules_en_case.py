@@ -242,3 +242,50 @@ NOT_MAR_DEC = [
 @pytest.mark.parametrize("line", NOT_MAR_DEC)
 def test_mar_and_dec_as_record_and_decrease(detector, line, case):
     assert _found(detector, _recase(line, case), "DATE") == []
+
+
+PLACE_LINES = [
+    ("Lives with daughter in Brooklyn. Retired.", "Brooklyn"),
+    ("Lives with dtr in West Oak Lane. Retired.", "West Oak Lane"),
+    ("Discharged to extended care facility in De Pere.", "De Pere"),
+    ("PCP Dr. Stone in Santa Paula, appt on 3/4", "Santa Paula"),
+    ("HPI: 43 y.o. F from Mililani Town, transferred via med flight", "Mililani Town"),
+    ("Pt lives alone in Temple Terrace", "Temple Terrace"),
+    ("PCP Dr. Kinner in Lehigh Acres", "Lehigh Acres"),
+    ("Seen at Hollis Street Health Center yesterday", "Hollis Street Health Center"),
+    ("Med flighted from Cape Cod Hospital", "Cape Cod Hospital"),
+    ("Discharged to St. Kelsi's rehab in stable condition", "St. Kelsi's"),
+    ("Family from out of state, live in Maine", "Maine"),
+    ("Daughter flying in from Texas tonight", "Texas"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,place", PLACE_LINES)
+def test_towns_and_hospitals_in_any_case(detector, line, place, case):
+    assert _recase(place, case) in _found(detector, _recase(line, case), "LOCATION")
+
+
+NOT_PLACES = [
+    "Lives in halfway house, sober x 2 yrs",
+    "Lives in trailer park with son",
+    "Lives with wife in senior housing",
+    "Lives in group home, staff aware",
+    "Lives alone in apartment complex",
+    "Pt from home with VNA services",
+    "Pt is from nursing home, baseline demented",
+    "Pt lives in assisted living",
+    "Lives in section 8 housing",
+    "Discharged to facility in good condition",
+    "Pt went to the hospital by ambulance",
+    "Big hospital, small room",
+    "First hospital admission in years",
+    "Teaching hospital protocol followed",
+    "Day 3 of hospital stay",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_PLACES)
+def test_no_place_in_homes_and_hospital_words(detector, line, case):
+    assert _found(detector, _recase(line, case), "LOCATION") == []

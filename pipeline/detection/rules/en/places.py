@@ -18,6 +18,8 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
+from pipeline.detection.rules.en.towns import lower_case_places, one_case_town
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -37,7 +39,7 @@ referring receiving home community brief""".split()) - {"community"}
 # "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
 _TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
 point harbor harbour bay creek woods township city village valley gardens meadows junction mills rapids bluff cove
-landing glen shores station crossing haven port""".split())
+landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
 # a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
 _NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
 city sacred holy""".split())
@@ -66,13 +68,6 @@ _AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]ol
                        r"from[ \t]+")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
-_PLACE_TOKEN = re.compile(r"[A-Za-z][A-Za-z.'-]*[A-Za-z]")
-
-
-def _line(text: str, i: int) -> str:
-    s = text.rfind("\n", 0, i) + 1
-    e = text.find("\n", i)
-    return text[s:e if e >= 0 else len(text)]
 
 
 def _mixed_case(text: str, i: int) -> bool:
@@ -116,10 +111,28 @@ def _any_case_abbreviation(word: str) -> bool:
     return z is not None and z < 2.5 and not looks_like_typo(word)
 
 
+def _sentence_start(text: str, i: int) -> bool:
+    """Whether ``i`` starts a line or a sentence, where a capital says nothing ("Big hospital")."""
+    before = text[text.rfind("\n", 0, i) + 1:i].rstrip()
+    return not before or before.endswith((".", ":", ";", "!", "?"))
+
+
+def _one_case_name_word(word: str) -> bool:
+    """In a line of one case, a word of a hospital's name before its head word that is not among
+    English's commonest ("HOLLIS STREET HEALTH CENTER", "cape cod hospital"): letters only, no
+    function word, no ward word, no typo; one distinctive word must come with it."""
+    z = zipf(word)
+    return (word.isalpha() and len(word) > 2 and word.lower() not in FUNCTION_WORDS
+            and not is_safe_word(word, vocabulary=False) and z is not None and z < 5.6
+            and not (z < 1.0 and looks_like_typo(word)))
+
+
 def _hospital_names(text: str, doc_id: str) -> list[Span]:
     out: list[Span] = []
     for h in _HEAD.finditer(text):
         start, pos, named = h.start(), h.start(), False
+        line = _line(text, h.start())
+        one_case, distinct = not (any(c.islower() for c in line) and any(c.isupper() for c in line)), False
         for _ in range(4):
             m = _TOKEN_BEFORE.search(text, max(0, pos - 40), pos)
             if m is None:
@@ -133,11 +146,15 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
                 start = pos if named or low in ("st", "st.", "saint", "mount", "mt", "mt.") else start
                 continue
             possessive = low.endswith("'s") and pos == h.start()   # "St. Anne's Hospital"
-            if not (possessive or looks_like_place(word, True)
-                    or (word[:1].isupper() and _mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False))):
+            place = looks_like_place(word, True)
+            if not (possessive or place
+                    or (word[:1].isupper() and _mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False)
+                        and not (_sentence_start(text, m.start(1)) and (zipf(word) or 0.0) >= 5.0))
+                    or (one_case and _one_case_name_word(word))):
                 break
+            distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5
             named, pos, start = True, m.start(1), m.start(1)
-        if named:
+        if named and distinct:
             out.append(mk(doc_id, start, h.end(), "HOSPITAL"))
     return out
 
@@ -223,7 +240,7 @@ def _common_town_start(word: str, nxt: str) -> bool:
     """A common word that starts a town before a town's tail, in any case ("LONG BEACH", "oak
     forest", "Hyde Park"): no safe word, no function word, and letters only."""
     return (nxt.lower() in _TOWN_TAIL and word.isalpha() and len(word) > 2 and not is_safe_word(word)
-            and word.lower() not in _GENERIC)
+            and word.lower() not in _GENERIC and word.lower() not in RESIDENCE)
 
 
 def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, int, str] | None:
@@ -270,8 +287,12 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_FROM, False)):
         for m in rx.finditer(text):
             got = _following_place(text, m.end(), strong, "CITY")
+            town = one_case_town(text, m.end()) if strong else None
+            if town and (got is None or (got[2] == "CITY" or got[1] - got[0] < town[1] - town[0]) and town[1] > got[1]):
+                got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
+    out += [sp for sp in lower_case_places(text, doc_id) if not any(o.start < sp.end and sp.start < o.end for o in out)]
     first = {}
     for sp in dedupe(out):
         first.setdefault((sp.start, sp.end), sp)   # one place per offsets: the first context's type
