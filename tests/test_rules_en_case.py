@@ -289,3 +289,31 @@ NOT_PLACES = [
 @pytest.mark.parametrize("line", NOT_PLACES)
 def test_no_place_in_homes_and_hospital_words(detector, line, case):
     assert _found(detector, _recase(line, case), "LOCATION") == []
+
+
+SIGNED_LINES = [
+    ("Okoth Field, RN", "Okoth Field"),
+    ("Bakari Black, SN", "Bakari Black"),
+    ("paged hunter at 602-555-0148 re: UO < 30", "hunter"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", SIGNED_LINES)
+def test_rare_first_name_and_a_word_surname(detector, line, name, case):
+    if case == "as" and line.startswith("paged"):
+        return   # a lower-case word in a mixed-case line is no surname alone
+    assert _recase(name, case) in _found(detector, _recase(line, case), "NAME")
+
+
+NOT_SIGNED = [
+    "Morphine Sulfate, RN", "Amio Drip, RN", "Suction Catheter, RN", "Lasix Gtt, RN",
+    "PAGED TEAM.", "paged house officer re k", "md paged x2", "paged resident at 0200",
+    "paged again at 0300", "paged twice, no response", "paged covering at 0100", "DR CALLED.",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_SIGNED)
+def test_no_name_in_drugs_signed_and_pages(detector, line, case):
+    assert _found(detector, _recase(line, case), "NAME") == []

@@ -141,6 +141,24 @@ def _surname_after(text: str, first: tuple[int, int], word: tuple[int, int]) -> 
     return not _has_lower(text, word[0]) or (_title_case(b) or b.isupper()) == (_title_case(a) or a.isupper())
 
 
+# what closes a surname paged alone: punctuation, the line's end, a number or "at"/"re"
+_AFTER_PAGED_NAME = re.compile(r"(?i)[ \t]*(?:[.,;:(@]|$|\d|(?:at|re|x)\b)", re.MULTILINE)
+
+
+def _surname_alone(text: str, token: tuple[int, int]) -> bool:
+    """A listed surname that is also a word, alone after a role ("PAGED STERLING AT 212-555-0108",
+    "page placed to field."), in a line of one case: the pack's surname list, no safe word, and
+    nothing after it but punctuation, a number, "at" or "re"."""
+    w = text[slice(*token)]
+    line_start = text.rfind("\n", 0, token[0]) + 1
+    line_end = text.find("\n", token[1])
+    line = text[line_start:line_end if line_end >= 0 else len(text)]
+    if any(c.islower() for c in line) and any(c.isupper() for c in line):
+        return False
+    return (is_surname_after_first_name(w) and not is_safe_word(w) and bool(_AFTER_PAGED_NAME.match(text, token[1]))
+            and not EPONYM_AFTER.match(text, token[1]))
+
+
 def _first_and_surname(text: str, tokens: list[tuple[int, int]]) -> int | None:
     """After a weak context ("with", "per", "called to"), a listed first name that is not a common
     word and a surname after it, in any case ("follow up with finbar bell", "PER SID DAVISON"):
@@ -194,6 +212,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = two if two == tokens[1][1] and _has_lower(text, tokens[0][0]) else None
         if end is None and not strong:
             end = _first_and_surname(text, tokens)
+        if end is None and strong and gtype == "DOCTOR" and _surname_alone(text, tokens[0]):
+            end = tokens[0][1]
         if end is not None and _eponym_or_label(text, end):
             continue
         if end is not None:
@@ -207,7 +227,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         line_end = text.find("\n", m.end())
         signs_line = not text[m.end():line_end if line_end >= 0 else len(text)].strip(" \t.")
         a, b = (words[-2], words[-1]) if len(words) > 1 else ("", words[-1])
-        first_and_word = len(words) > 1 and is_first_name(a) and (
+        rare_first = signs_line and looks_like_name(a, True) and (zipf(a) or 0.0) < 3.0   # "Okoth Field, RN"
+        first_and_word = len(words) > 1 and (is_first_name(a) or rare_first) and (
             is_surname_after_first_name(b) or (signs_line and looks_like_name(a, True) and not is_safe_word(b, vocabulary=False)
                                                and b.lower() not in FUNCTION_WORDS and (zipf(b) or 0.0) < 6.0))
         if not (looks_like_name(words[-1], True) or first_and_word) or _eponym_or_label(text, m.end("name")):
