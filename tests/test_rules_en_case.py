@@ -317,3 +317,36 @@ NOT_SIGNED = [
 @pytest.mark.parametrize("line", NOT_SIGNED)
 def test_no_name_in_drugs_signed_and_pages(detector, line, case):
     assert _found(detector, _recase(line, case), "NAME") == []
+
+
+ADDRESS_LINES = [
+    ("Patient lives at 2245 Dolly St., Apt 16, Abington and worked as a roofer", ["2245 Dolly St., Apt 16", "Abington"]),
+    ("Lives alone at 1593 Olive Branch Lane in Thornton; wife died", ["1593 Olive Branch Lane", "Thornton"]),
+    ("Address: 2777 Sayreville Ave. #4c, Merrimack, NH 56996", ["2777 Sayreville Ave. #4c", "Merrimack"]),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,places", ADDRESS_LINES)
+def test_streets_with_units_and_their_towns(detector, line, places, case):
+    got = _found(detector, _recase(line, case), "LOCATION")
+    assert all(_recase(p, case) in got for p in places)
+
+
+NOT_STREETS = [
+    "took 3 times in a row, tolerated",
+    "walked 20 ft down the hall way",
+    "pt walked 100 feet to the end of the hall and back",
+    "10 mg in the way of pain control",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_STREETS)
+def test_no_street_in_walks_and_counts(detector, line, case):
+    assert _found(detector, _recase(line, case), "LOCATION") == []
+
+
+def test_no_town_after_a_street_from_ordinary_words(detector):
+    assert _found(detector, "lives at 12 elm st, near the park", "LOCATION") == ["12 elm st"]
+    assert _found(detector, "LIVES AT 45 OAK AVE, HOMELESS AT TIMES", "LOCATION") == ["45 OAK AVE"]

@@ -148,11 +148,16 @@ _STREET = re.compile(
 _PO_BOX = re.compile(r"(?i)\bP\.?\s?O\.?\s+Box\s+\d+\b")
 
 
-# a street in capitals or lower case: a house number, one to three words and a suffix, before a
-# comma, a unit or the line's end ("149 sloan circle, coral gables"); no ward word inside
+# a street in capitals or lower case: a house number, one to three words and a suffix (and its
+# unit), before a comma, a unit, "in" or the line's end ("149 sloan circle, coral gables", "2245
+# dolly st., apt 16"); no ward word inside, no safe word unless an address's cue comes before
 _STREET_ANY_CASE = re.compile(
-    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX})"
-    rf"(?=[ \t]*(?:,|$|apt\b|unit\b|suite\b|#))", re.MULTILINE)
+    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX}"
+    rf"(?:,?[ \t]*(?:apt\.?|apartment|unit|suite|ste\.?|#)[ \t]*#?[ \t]*\d[\w-]*)?)"
+    rf"(?=[ \t]*(?:[,;)]|\.(?:\s|$)|$|apt\b|unit\b|suite\b|#|in\b|and\b))", re.MULTILINE)
+# words that say an address follows: its street's words may then be any ("lives at 1593 olive branch lane")
+_ADDRESS_BEFORE = re.compile(r"(?i)(?:\b(?:lives|living|resides|residing|staying|moved)(?:[ \t]+alone)?[ \t]+at|"
+                             r"\baddress[ \t]*:?|\bhome[ \t]*:|\bmail(?:ing)?[ \t]+address[ \t]*:?)[ \t]*$")
 
 
 @register(LOCALE, "streets", "LOCATION", score=0.88)
@@ -165,8 +170,31 @@ def streets(text: str, doc_id: str) -> list[Span]:
     for m in _STREET_ANY_CASE.finditer(text):
         if any(sp.start < m.end("st") and m.start("st") < sp.end for sp in out):
             continue   # the title-case street already holds it (with its "Apt 4B")
-        if not any(is_safe_word(w) or w.lower() in FUNCTION_WORDS for w in m.group("words").split()):
+        vocabulary = not _ADDRESS_BEFORE.search(text[max(0, m.start() - 40):m.start()])
+        if not any(is_safe_word(w, vocabulary) or w.lower() in FUNCTION_WORDS for w in m.group("words").split()):
             out.append(mk(doc_id, *m.span("st"), "STREET"))
+    out += _towns_after_streets(text, doc_id, [sp for sp in out if sp.type == "STREET"])
     return dedupe(out)
+
+
+# a town after a street and its comma, closed by a comma, a full stop, "and" or the line's end
+_TOWN_AFTER_STREET = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'-]*(?:[ \t][A-Za-z][A-Za-z'-]*){0,2})"
+                                r"(?=[ \t]*(?:[,;]|\.(?:\s|$)|$|(?i:and|where|with)\b))", re.MULTILINE)
+
+
+def _towns_after_streets(text: str, doc_id: str, streets: list[Span]) -> list[Span]:
+    """The town an address names after its street ("lives at 668 spruce avenue, apt 13, fresno and
+    worked", "2245 DOLLY ST., ABINGTON"): one to three words, no function word and no ward word; a
+    two-letter state's abbreviation is left to the address rule."""
+    out: list[Span] = []
+    for sp in streets:
+        m = _TOWN_AFTER_STREET.match(text, sp.end)
+        if m is None:
+            continue
+        words = m.group("town").split()
+        if len(m.group("town")) > 2 and not any(w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False)
+                                                for w in words):
+            out.append(mk(doc_id, *m.span("town"), "CITY"))
+    return out
 
 
