@@ -350,3 +350,30 @@ def test_no_street_in_walks_and_counts(detector, line, case):
 def test_no_town_after_a_street_from_ordinary_words(detector):
     assert _found(detector, "lives at 12 elm st, near the park", "LOCATION") == ["12 elm st"]
     assert _found(detector, "LIVES AT 45 OAK AVE, HOMELESS AT TIMES", "LOCATION") == ["45 OAK AVE"]
+
+
+TITLED_LINES = [
+    ("Dear Dr. Colly,", "Colly"),
+    ("Referring provider: Dr. Ledner, Scanlon Memorial Hospital", "Ledner"),
+    ("Mr. Brown seen this AM", "Brown"),
+    ("Mrs. Young called for update", "Young"),
+    ("Patient: Strong, Lizzie   Age: 25", "Strong, Lizzie"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", TITLED_LINES)
+def test_rare_and_common_surnames_after_a_title(detector, line, name, case):
+    assert _recase(name, case) in _found(detector, _recase(line, case), "NAME")
+
+
+NOT_TITLED = [
+    "MS Contin 30 mg po bid", "MS 4 mg IV for pain", "DR. NOTIFIED OF K 3.2", "DR AWARE", "dr caled re: bp",
+    "DR NOTIFEID", "Mr. and Mrs. aware", "MS: A&Ox3", "Miss dose of lasix",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_TITLED)
+def test_no_name_after_a_title_that_is_none(detector, line, case):
+    assert _found(detector, _recase(line, case), "NAME") == []

@@ -123,11 +123,22 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             ok = (looks_like_name(word, False) or (looks_like_name(word, True, cased) and (cased or (z is not None and z < 2.0)))
                   or (is_first_name(word) and looks_like_name(word, True)))   # "Rodriguez, Kerri"
         else:
-            ok = looks_like_name(word, strong if k == 0 else True, cased, titled)
+            after_first = k == 0 or is_first_name(text[slice(*tokens[k - 1])])   # "Dr. Santo Colly", not "Ms. Schinner tearfful"
+            ok = looks_like_name(word, strong if k == 0 else True, cased, titled and after_first) or (
+                k == 0 and strong and _inverted(text, tokens))   # "PATIENT: STRONG, LIZZIE"
         if not ok:
             break
         end = e
     return end
+
+
+def _inverted(text: str, tokens: list[tuple[int, int]]) -> bool:
+    """A surname that is also a word before a comma and a listed first name, after a strong
+    context ("Patient: Strong, Lizzie", "son: BROWN, ROYAL"): the first name vouches for it."""
+    if len(tokens) < 2 or text[tokens[0][1]:tokens[1][0]].strip() != ",":
+        return False
+    last, first = text[slice(*tokens[0])], text[slice(*tokens[1])]
+    return is_surname_after_first_name(last) and is_first_name(first) and looks_like_name(first, True)
 
 
 def _surname_after(text: str, first: tuple[int, int], word: tuple[int, int]) -> bool:
@@ -201,7 +212,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             gtype, strong = "DOCTOR" if m.group("title").lower().startswith("dr") else gtype, True
         tokens = [(m.start("name") + t.start(), m.start("name") + t.end()) for t in re.finditer(r"[^\s,]+", m.group("name"))]
         tokens = [(s, e - (1 if text[e - 1] in ".," and e - s > 2 else 0)) for s, e in tokens]
-        titled = bool(m.group("title")) or c.group().lower() in ("dr", "drs", "doctor")
+        titled = bool(m.group("title")) or c.group().lower() in ("dr", "drs", "doctor", "mr", "mrs", "ms", "miss")
         end = _name_end(text, tokens[0][0], tokens, strong, titled)
         if end is None and not strong and len(tokens) >= 2 and all(_title_case(text[s:e]) for s, e in tokens[:2]) \
                 and all(looks_like_name(text[s:e], False) or (zipf(text[s:e]) or 0) < 3.0 for s, e in tokens[:2]):

@@ -63,7 +63,7 @@ mae mae's perrl perla wnl nad ntnd abd bs bm loc gcs cam rass ciwa colon
 attestation addendum dnr dni dnh cmo fc practitioner physician physicians telemetry tele stepdown step-down
 sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical orthopedic orthopedics hs mn noc qam
 qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
-carevue metavision ho hos house officer""".split()
+carevue metavision ho hos house officer contin oxycontin msir""".split()
 
 
 FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION)
@@ -175,8 +175,10 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
         # English does not know at all ("DR. CRONLY": its ending says nothing then)
         if w.lower() in _listed("person") or w.lower() in _large_names():
             return z < 6.0
-        if z == 0.0:
-            return not looks_like_typo(w)
+        if z < 2.0:
+            # a rare word after a title is a name even one edit from a word ("DR. LEDNER", "dr.
+            # colly"), unless the word is a ward's ("DR. NOTIFEID", "dr caled")
+            return not typo_of_ward_word(w)
     if w.lower() in _listed("person"):
         # the commonest first names are common words by their own frequency ("son john", "WIFE
         # DAVID"): the pack's curated first names pass after a strong context up to 5.6
@@ -198,7 +200,7 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
         return False
     if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()):
         return False
-    return z < (5.0 if cased else 3.3)
+    return z < (5.0 if cased else 3.3) and not (z < 1.0 and typo_of_ward_word(w))   # "son awaer", "phnoe"
 
 
 @lru_cache(maxsize=1)
@@ -245,6 +247,22 @@ def looks_like_typo(word: str) -> bool:
     return any((zipf(c) or 0.0) >= 3.5 for c in cands)
 
 
+@lru_cache(maxsize=4096)
+def typo_of_ward_word(word: str) -> bool:
+    """Whether ``word`` is one edit from a word of the ward stop set or a function word
+    ("notifeid", "caled", "awre"), the typos that follow "Dr" in a nurse's note."""
+    w = _clean(word).lower()
+    if len(w) < 4:
+        return False
+    splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
+    cands = {a + b[1:] for a, b in splits if b}
+    cands |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    cands |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    cands |= {a + c + b for a, b in splits for c in _LETTERS}
+    cands.discard(w)
+    return any(c in _SAFE for c in cands)
+
+
 def _inflected_common_word(w: str) -> bool:
     """A plural or a verb's -s form of a common word ("Reports", "Visits"), which a surname ending
     in s ("Jones", "Collins") is not: their stems are rare words or listed names."""
@@ -268,4 +286,4 @@ def looks_like_place(word: str, strong: bool) -> bool:
         return z is None or z < (5.0 if strong else 4.5)
     if z is None or _CLINICAL_ENDING.search(w.lower()) or (len(w) > 4 and _WORD_ENDING.search(w.lower())):
         return False
-    return z < (3.5 if strong else 2.5)
+    return z < (3.5 if strong else 2.5) and not (z < 1.0 and typo_of_ward_word(w))   # "in stabble condition"
