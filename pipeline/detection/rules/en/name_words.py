@@ -252,15 +252,15 @@ def typo_of_ward_word(word: str) -> bool:
     """Whether ``word`` is one edit from a word of the ward stop set or a function word
     ("notifeid", "caled", "awre"), the typos that follow "Dr" in a nurse's note."""
     w = _clean(word).lower()
-    if len(w) < 4:
-        return False
+    if len(w) < 5:
+        return False   # a short rare word is one edit from some abbreviation ("mina": "min")
     splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
     cands = {a + b[1:] for a, b in splits if b}
     cands |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     cands |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
     cands |= {a + c + b for a, b in splits for c in _LETTERS}
     cands.discard(w)
-    return any(c in _SAFE for c in cands)
+    return any(len(c) >= 5 and c in _SAFE for c in cands)
 
 
 def _inflected_common_word(w: str) -> bool:
