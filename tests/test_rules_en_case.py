@@ -377,3 +377,90 @@ NOT_TITLED = [
 @pytest.mark.parametrize("line", NOT_TITLED)
 def test_no_name_after_a_title_that_is_none(detector, line, case):
     assert _found(detector, _recase(line, case), "NAME") == []
+
+
+# a night's nursing note written for this test, in capitals as many ICU notes are: vitals, drips,
+# ranges, scores, weights, devices and drugs, and no PHI at all
+ICU_NOTE = """NPN 7P-7A
+NEURO: ALERT AND ORIENTED X3, MAE, FOLLOWS COMMANDS. PERRL 3MM BRISK.
+CV: HR 80-90 NSR, NO ECTOPY. BP 110-130/60-70. K 3.8 REPLETED WITH 40 MEQ KCL.
+RESP: LS CLEAR UPPER, DIMINISHED BASES. O2 SAT 95-98% ON 4L NC. RR 18-22.
+GI: ABD SOFT, +BS, NO BM. TOLERATING CLEARS. PROTONIX IV.
+GU: FOLEY DRAINING CLEAR YELLOW URINE 30-60CC/HR. LASIX 40MG IV GIVEN WITH GOOD EFFECT.
+ID: TMAX 100.2, WBC 12.3. ON VANCO/ZOSYN. BLOOD CX PENDING.
+SKIN: INTACT. TURNED Q2H.
+SOCIAL: WIFE AND SON IN TO VISIT, UPDATED BY RN. FULL CODE.
+PLAN: CONT TO MONITOR HEMODYNAMICS, WEAN O2 AS TOL, F/U AM LABS.
+HEMODY STABLE. AFEBRILE. MAX TEMP 99.1.
+PT IS 84 KG, DOWN 1.2 KG FROM YESTERDAY.
+CI 2.4, CO 5.1, SVR 900, PAD 18, CVP 12.
+O-NEURO: UNCHANGED. P-: CONT PLAN.
+CAREVUE UPDATED. MAE 5/5 STRENGTH, GRIPS EQUAL.
+PROPOFOL AT 20MCG/KG/MIN, FENTANYL 50MCG/HR, RASS -1.
+HEPARIN GTT AT 1000 UNITS/HR, PTT 68 AT 0400, NO CHANGE PER PROTOCOL.
+PS 10/5, FIO2 40%, TV 450S, RR 16, ABG 7.41/40/98.
+INSULIN GTT 2-4 UNITS/HR, FS 110-140.
+U/O 20-30CC/HR, MD AWARE. BOLUSED 500CC NS X2.
+CXR 0600: NO CHANGE. EKG SR 70S.
+LEVOPHED 0.05-0.1 MCG/KG/MIN, MAP 60-65.
+PT TRANSFERRED FROM OSH FOR FURTHER MGMT.
+PT FROM HOME, LIVES WITH WIFE.
+SEEN BY CARDS, RECS FOLLOWED.
+ALERT, ORIENTED, APPROPRIATE.
+PT C/O PAIN 6/10, MEDICATED WITH MORPHINE 2MG IV WITH RELIEF TO 2/10.
+REPOSITIONED, BACK RUB GIVEN. SLEPT IN NAPS.
+PEG TUBE FEEDS AT 60CC/HR GOAL 80. RESIDUALS < 50.
+TRACH CARE DONE, SMALL AMT WHITE SECRETIONS.
+DAUGHTER CALLED AT 2100, UPDATED.
+PT HAD 2 BRIEF RUNS OF NSVT 5-8 BEATS, ASYMPTOMATIC, K AND MG REPLETED.
+ART LINE DAMPENED, RE-ZEROED, FLUSHED.
+WT 78.4 KG, I/O +1.2L.
+A-FIB 110-130S, DILT GTT 10MG/HR.
+D/C'D ART LINE. PIV X2 20G L FA, 18G R AC.
+OOB TO CHAIR X 1 HR, TOLERATED WELL WITH ASSIST OF 2.
+PLAN FOR ECHO IN AM. NPO AFTER MN.
+CODE STATUS DISCUSSED WITH FAMILY, REMAINS FULL CODE.
+PT TO GO TO CATH LAB IN AM.
+TYLENOL 650MG PR FOR TEMP 101.2.
+DR AWARE OF LOW UO. NS 250CC BOLUS GIVEN.
+RN TO RN REPORT GIVEN.
+SBP 90S-100S, MAP > 60.
+RESTRAINTS ON FOR SAFETY, CHECKED Q2H.
+NITRO GTT TITRATED TO SBP < 140."""
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_an_icu_note_without_phi_stays_unmarked(detector, case):
+    text = ICU_NOTE if case == "upper" else ICU_NOTE.lower() if case == "lower" else \
+        "\n".join(line[:1] + line[1:].lower() for line in ICU_NOTE.splitlines())
+    assert [text[s.start:s.end] for s in detector.detect(Document("d", text))] == []
+
+
+STAFF_FIELDS = [
+    ("Attending Physician: Maria Gonzalez", "Maria Gonzalez"),
+    ("Ordering physician: Kevin Walsh", "Kevin Walsh"),
+    ("Interpreting radiologist: Priya Raman", "Priya Raman"),
+    ("Reviewed by: Sam Okafor", "Sam Okafor"),
+    ("Author: Grace Liu", "Grace Liu"),
+    ("Case manager: Diane Foster", "Diane Foster"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", STAFF_FIELDS)
+def test_staff_fields_of_a_report(detector, line, name, case):
+    assert _recase(name, case) in _found(detector, _recase(line, case), "NAME")
+
+
+NOT_STAFF = [
+    "Physician: aware of results", "Provider: notified", "Reviewed by: pharmacy", "Read by: radiology resident",
+    "Author: nursing staff", "Therapist: PT/OT", "Case manager: following for dispo",
+    "Social worker: consulted for placement", "Reviewed by attending, agree with above", "Verified by two RNs",
+    "Pharmacist: recommends vanco trough", "Consultant: cardiology", "Surgeon: general surgery team",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_STAFF)
+def test_no_name_in_staff_fields_without_one(detector, line, case):
+    assert _found(detector, _recase(line, case), "NAME") == []

@@ -29,7 +29,12 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
           r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"
           r"accepting\s+(?:physician|md|attending|provider|surgeon)|requested\s+by|referred\s+by|"
-          r"findings\s+(?:called|discussed|communicated)\s+(?:to|with)")
+          r"findings\s+(?:called|discussed|communicated)\s+(?:to|with)|"
+          # a report's staff fields: "Ordering physician:", "Interpreting radiologist:", "Reviewed by:"
+          r"(?:(?:attending|primary\s+care|referring|ordering|consulting|admitting|covering|treating|interpreting)\s+)?"
+          r"(?:physician|provider|radiologist|surgeon|anesthesiologist|consultant|pharmacist|therapist|"
+          r"case\s+manager|social\s+worker|author)\s*:|"
+          r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?")
 _KIN = (r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
