@@ -464,3 +464,23 @@ NOT_STAFF = [
 @pytest.mark.parametrize("line", NOT_STAFF)
 def test_no_name_in_staff_fields_without_one(detector, line, case):
     assert _found(detector, _recase(line, case), "NAME") == []
+
+
+ID_LINES = [
+    ("Acct #: 99887766", "99887766"),
+    ("Acc no. 7788", "7788"),
+    ("Visit ID: V-998877", "V-998877"),
+    ("MRN #: 554433", "554433"),
+    ("device serial SN 44556677", "44556677"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,value", ID_LINES)
+def test_identifiers_after_labels_with_marks(detector, line, value, case):
+    assert _recase(value, case) in _found(detector, _recase(line, case), "ID")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_no_identifier_in_a_dose(detector, case):
+    assert _found(detector, _recase("FIN 123 mg, acc 2 tabs", case), "ID") == []

@@ -70,19 +70,20 @@ def ssn(text: str, doc_id: str) -> list[Span]:
 _ID_TRIGGERS: list[tuple[str, str]] = [
     (r"MRN|MR\s?#|Med(?:ical)?\s+Rec(?:ord)?(?:\s+(?:No\.?|Number|#))?|Unit\s+(?:No\.?|Number|#)|Record\s+(?:No\.?|Number|#)|"
      r"Hospital\s+(?:No\.?|Number|#)|Patient\s+ID|Pt\s+ID|EMPI|BWH|MGH|CPI", "MEDICALRECORD"),
-    (r"Acct|Account(?:\s+(?:No\.?|Number|#))?|Encounter(?:\s+(?:No\.?|Number|#|ID))?|Visit\s+(?:No\.?|Number|#)", "ACCOUNT"),
+    (r"Acct|Acc\.?\s*(?:No\.?|#)|Account(?:\s+(?:No\.?|Number|#))?|Encounter(?:\s+(?:No\.?|Number|#|ID))?|"
+     r"(?:Visit|Admission|Adm)\s+(?:No\.?|Number|#|ID)|CSN", "ACCOUNT"),
     (r"License(?:\s+(?:No\.?|Number|#))?|Lic\.?(?:\s*(?:No\.?|Number|#))?|DEA(?:\s+(?:No\.?|Number|#))?|NPI", "LICENSE"),
     (r"Member\s+ID|Policy(?:\s+(?:No\.?|Number|#))?|Health\s*plan(?:\s+(?:No\.?|Number|#|ID))?|"
      r"Insurance(?:\s+(?:ID|No\.?|Number|#))?|"
      r"Medicaid(?:\s+(?:No\.?|Number|#|ID))?|Medicare(?:\s+(?:No\.?|Number|#|ID))?|Group\s+(?:No\.?|Number|#)", "HEALTHPLAN"),
-    (r"Device\s+(?:ID|serial|S/N)|Serial(?:\s+(?:No\.?|Number|#))?|S/N", "DEVICE"),
+    (r"Device\s+(?:ID|serial|S/N)|Serial(?:\s+(?:No\.?|Number|#|SN|S/N))?|S/N", "DEVICE"),
     (r"VIN|(?:License\s+)?plate(?:\s+(?:No\.?|Number|#))?", "VEHICLE"),
     (r"(?:Order|Requisition|Accession)\s*(?:#|No\.?|Number)|Case|Specimen(?:\s+(?:ID|No\.?|Number|#))?|Sample\s+ID|"
      r"(?:Genetic\s+|DNA\s+|Blood\s+)?sample\s+on\s+file", "IDNUM"),
 ]
-# labels in any case ("member ID", "LICENSE"); a value with a digit, its dots and slashes inside ("495.179.062",
+# labels in any case ("member ID", "LICENSE", "Acct #:"); a value with a digit, its dots and slashes inside ("495.179.062",
 # "5465/58564"), letters around it in any case ("case-323688")
-_ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*[:#]?\s*#?\s*(?P<id>\d{{3,4}}(?:[ ]\d{{3,4}}){{2,3}}(?![ ]?\d)|[A-Za-z]{{0,4}}[-]?\d(?:[\dA-Za-z-]|[./](?=\d)){{2,18}}|\d{{3,}})"
+_ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*(?:[:#]\s*){{0,2}}(?P<id>\d{{3,4}}(?:[ ]\d{{3,4}}){{2,3}}(?![ ]?\d)|[A-Za-z]{{0,4}}[-]?\d(?:[\dA-Za-z-]|[./](?=\d)){{2,18}}|\d{{3,}})"
                        rf"(?![\w-])"), t)
            for p, t in _ID_TRIGGERS]
 
