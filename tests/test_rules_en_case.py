@@ -484,3 +484,28 @@ def test_identifiers_after_labels_with_marks(detector, line, value, case):
 @pytest.mark.parametrize("case", CASES)
 def test_no_identifier_in_a_dose(detector, case):
     assert _found(detector, _recase("FIN 123 mg, acc 2 tabs", case), "ID") == []
+
+
+SUBJECT_LINES = [
+    ("pt Calinnik resting comfortably", "Calinnik"),
+    ("PT Xanondell is awake, calm", "Xanondell"),
+    ("Patient: Jesica Considine   Age: 56", "Jesica Considine"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", SUBJECT_LINES)
+def test_unknown_words_named_as_the_patient(detector, line, name, case):
+    assert _recase(name, case) in _found(detector, _recase(line, case), "NAME")
+
+
+NOT_SUBJECTS = [
+    "pt lethargic, resting", "pt restles is anxious", "pt sleeping", "son on clonidine patch",
+    "pt nauseous is vomiting", "pt tachycardic is on dilt", "pt bradycardic has pauses",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_SUBJECTS)
+def test_no_name_in_how_the_patient_is(detector, line, case):
+    assert _found(detector, _recase(line, case), "NAME") == []

@@ -18,9 +18,9 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, is_first_name, is_safe_word,
                                                    is_surname_after_first_name, looks_like_name, looks_like_typo,
-                                                   zipf)
+                                                   typo_of_ward_word, zipf)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
@@ -151,8 +151,11 @@ def _surname_after(text: str, first: tuple[int, int], word: tuple[int, int]) -> 
     listed first name or a rare word that passed as a name, the word a surname (:func:`.name_words.is_surname_after_first_name`), both
     in the same case in a mixed-case line ("Mary Green", not "Mary green stool")."""
     a, b = text[slice(*first)], text[slice(*word)]
-    za = zipf(a)
-    if not ((is_first_name(a) or (za is not None and za < 3.0)) and is_surname_after_first_name(b)):
+    za, zb = zipf(a), zipf(b)
+    # "Jesica Considine": after a name, a rare word's clinical ending ("-idine") says nothing (drugs are safe words)
+    rare_b = has_clinical_ending(b) and zb is not None and zb < 3.0 and b.isalpha() and not is_safe_word(b) \
+        and not looks_like_typo(b)
+    if not ((is_first_name(a) or (za is not None and za < 3.0)) and is_surname_after_first_name(b) or rare_b):
         return False
     return not _has_lower(text, word[0]) or (_title_case(b) or b.isupper()) == (_title_case(a) or a.isupper())
 
@@ -173,6 +176,25 @@ def _surname_alone(text: str, token: tuple[int, int]) -> bool:
         return False
     return (is_surname_after_first_name(w) and not is_safe_word(w) and bool(_AFTER_PAGED_NAME.match(text, token[1]))
             and not EPONYM_AFTER.match(text, token[1]))
+
+
+# what a patient does next in a nurse's sentence ("pt Calinnik resting comfortably")
+_SUBJECT_VERB = re.compile(r"(?i)[ \t]+(?:is|was|resting|remains|rested|has|had|states|stated|reports|denies|continues|"
+                           r"tolerat\w*|c/o|complains|alert|awake|asleep|sleeping|seen|noted|appears)\b")
+
+
+def _unknown_subject(text: str, tokens: list[tuple[int, int]]) -> int | None:
+    """After "pt"/"patient", one or two words English does not know (no typo of one, no safe word)
+    and then what a patient does ("pt Tivarquist resting comfortably", "PT XANONDELL IS ..."):
+    where they end, or None. A known word there is a verb or a finding ("pt resting", "pt lethargic")."""
+    end = None
+    for s, e in tokens[:2]:
+        w = text[s:e]
+        z = zipf(w)
+        if not (w.isalpha() and z is not None and z < 1.5 and looks_like_name(w, True) and not looks_like_typo(w)):
+            break
+        end = e
+    return end if end is not None and _SUBJECT_VERB.match(text, end) else None
 
 
 def _first_and_surname(text: str, tokens: list[tuple[int, int]]) -> int | None:
@@ -230,6 +252,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = _first_and_surname(text, tokens)
         if end is None and strong and gtype == "DOCTOR" and _surname_alone(text, tokens[0]):
             end = tokens[0][1]
+        if end is None and c.group().lower() in ("pt", "patient"):
+            end = _unknown_subject(text, tokens)
         if end is not None and _eponym_or_label(text, end):
             continue
         if end is not None:

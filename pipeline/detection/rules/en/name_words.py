@@ -77,6 +77,11 @@ _CLINICAL_ENDING = re.compile(r"(?:itis|emia|ectomy|otomy|ostomy|oscopy|ography|
 _WORD_ENDING = re.compile(r"(?:ed|ing|ly|ness|ment|ic|ical|ive|ous|ary|ful|less|able|ible)$")
 
 
+def has_clinical_ending(word: str) -> bool:
+    """Whether ``word`` ends as drugs, procedures and conditions do ("-idine", "-itis", "-olol")."""
+    return bool(_CLINICAL_ENDING.search(_clean(word).lower()))
+
+
 def is_safe_word(word: str, vocabulary: bool = True) -> bool:
     """Whether ``word`` (any case) is never a name or a place in a clinical note. The one test to
     swap for a fuller safe vocabulary: this stop set of ward words, and the pack's safe vocabulary
