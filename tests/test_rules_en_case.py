@@ -509,3 +509,10 @@ NOT_SUBJECTS = [
 @pytest.mark.parametrize("line", NOT_SUBJECTS)
 def test_no_name_in_how_the_patient_is(detector, line, case):
     assert _found(detector, _recase(line, case), "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_professions_after_a_label(detector, case):
+    assert _found(detector, _recase("Profession: lawyer", case), "PROFESSION") == [_recase("lawyer", case)]
+    assert _found(detector, _recase("Job: cashier at the mall", case), "PROFESSION") == [_recase("cashier", case)]
+    assert _found(detector, _recase("Work: of breathing increased", case), "PROFESSION") == []
