@@ -1,9 +1,8 @@
 """Professions after the words that say one follows ("works as a machinist", "Occupation: chef",
-"Profession: lawyer", "Job: cashier", "worked as a security guard for ..."), in any case: the
-pack's profession list, or a word with an agent's ending ("-er", "-or", "-ist", "-ian") after
-"as a". "Retired teacher" in a nursing
-note's social line is left alone: ICU gold sets do not mark it, and the clean ICU lines of
-``benchmarks/english_rules_context.py`` hold it."""
+"Profession: lawyer", "Job: cashier", "worked as a security guard for ..."), in any case: the pack's
+profession list, or a word with an agent's ending ("-er", "-or", "-ist", "-ian") after "as a".
+"Retired teacher" in a nursing note's social line is left alone: ICU gold sets do not mark it, and
+the clean ICU lines of ``benchmarks/english_rules_context.py`` hold it."""
 from __future__ import annotations
 
 import re
