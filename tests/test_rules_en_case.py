@@ -516,3 +516,32 @@ def test_professions_after_a_label(detector, case):
     assert _found(detector, _recase("Profession: lawyer", case), "PROFESSION") == [_recase("lawyer", case)]
     assert _found(detector, _recase("Job: cashier at the mall", case), "PROFESSION") == [_recase("cashier", case)]
     assert _found(detector, _recase("Work: of breathing increased", case), "PROFESSION") == []
+
+
+INSTITUTION_LINES = [
+    ("Seen at Reilly Clinic on 9/18", "Reilly Clinic"),
+    ("referring provider: pushti roslowe, green meadows hospice", "green meadows hospice"),
+    ("outside study from Dunmore Medical Group dated 3/4", "Dunmore Medical Group"),
+    ("Transferred back to University Hospital of Battle Creek for care", "University Hospital of Battle Creek"),
+    ("Lives with her husband in Quincy", "Quincy"),
+    ("a 42-year-old construction worker from Isla Vista, whom I saw", "Isla Vista"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,place", INSTITUTION_LINES)
+def test_clinics_hospitals_of_towns_and_homes_with_someone(detector, line, place, case):
+    assert _recase(place, case) in _found(detector, _recase(line, case), "LOCATION")
+
+
+NOT_INSTITUTIONS = [
+    "f/u in Pain Clinic next week", "f/u lipid clinic", "Coumadin clinic to follow INR", "Wound Clinic appt",
+    "Memory clinic referral", "Hospital of the University", "from the hospital of origin",
+    "lives with son in the basement apartment",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_INSTITUTIONS)
+def test_no_place_in_services_and_homes(detector, line, case):
+    assert _found(detector, _recase(line, case), "LOCATION") == []

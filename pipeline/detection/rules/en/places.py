@@ -25,7 +25,7 @@ from pipeline.spans import Span, dedupe
 
 _HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|med\s+center|"
                    r"health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|rehab(?:ilitation)?\s+(?:center|"
-                   r"centre|hospital)|infirmary)(?![\w])")
+                   r"centre|hospital)|infirmary|(?P<weak>clinic|hospice|medical\s+group))(?![\w])")
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 _GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
@@ -54,7 +54,9 @@ _MOVE = re.compile(
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
-    r"(?i)(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
+    # "lives with her husband in Quincy", "LIVES WITH HIS WIFE ALEXUS GOUGH IN SANFORD" (tried first)
+    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+with\s+[^\n.;:,()]{1,40}?\s+in\s+|"
+    r"(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
@@ -64,7 +66,8 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:seen|evaluated|treated|hospitali[sz]ed|f
 # and after an age's "from" ("66 y.o. F from methuen")
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
                       r"\s+in\s+")
-_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:(?:[mf]|male|female|man|woman)[ \t]+)?"
+# "66 y.o. F from methuen", "a 42-year-old construction worker from isla vista"
+_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?"
                        r"from[ \t]+")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
@@ -154,9 +157,42 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
                 break
             distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5
             named, pos, start = True, m.start(1), m.start(1)
-        if named and distinct:
-            out.append(mk(doc_id, start, h.end(), "HOSPITAL"))
+        if named and distinct and not (h.group("weak") and not _clinic_name(text[start:h.start()])):
+            out.append(mk(doc_id, start, _of_place(text, h.end()), "HOSPITAL"))
     return out
+
+
+def _clinic_name(name: str) -> bool:
+    """Whether the words before "clinic", "hospice" or "medical group" name one ("Reilly Clinic",
+    "green meadows hospice") rather than say what it treats ("Pain Clinic", "Lipid clinic"): no
+    word of the safe vocabulary, one word at least not common."""
+    words = name.split()
+    return bool(words) and not any(is_safe_word(w) for w in words if w.lower() not in _GENERIC) and any(
+        (zipf(w) or 0.0) < 4.5 or looks_like_place(w, True) for w in words)
+
+
+_OF_PLACE = re.compile(r"[ \t]+(?i:of)[ \t]+(?P<place>(?:[A-Za-z][A-Za-z'.-]*)(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2})")
+
+
+def _of_place(text: str, end: int) -> int:
+    """A hospital's name that goes on after its head word with "of" and a town ("University
+    Hospital of Battle Creek"): where the town's words end (no function or ward word), or ``end``."""
+    m = _OF_PLACE.match(text, end)
+    if m is None:
+        return end
+    line = _line(text, end)
+    one_case = not (any(c.islower() for c in line) and any(c.isupper() for c in line))
+    stop, distinct = end, False
+    for w in re.finditer(r"\S+", m.group("place")):
+        word = w.group().rstrip(".,")
+        z = zipf(word)
+        if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) or z is None or not (
+                looks_like_place(word, True) or (word[:1].isupper() and word[1:].islower() and z < 5.0)
+                or (one_case and z < 5.6)):
+            break
+        distinct = distinct or z < 4.5 or looks_like_place(word, True)
+        stop = m.start("place") + w.start() + len(word)
+    return stop if distinct else end
 
 
 def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> bool:
@@ -253,7 +289,7 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
     if k == 0 or not any(w in _NAMED_GENERIC for w in words[:k]):
         return None
     h = _HEAD.match(text, tokens[k - 1][1] + 1) if text[tokens[k - 1][1]:tokens[k - 1][1] + 1] == " " else None
-    return (tokens[0][0], h.end(), "HOSPITAL") if h else None
+    return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
 
 
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
