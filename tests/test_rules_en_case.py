@@ -545,3 +545,9 @@ NOT_INSTITUTIONS = [
 @pytest.mark.parametrize("line", NOT_INSTITUTIONS)
 def test_no_place_in_services_and_homes(detector, line, case):
     assert _found(detector, _recase(line, case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_may_after_a_subject_is_the_verb(detector, case):
+    assert _found(detector, _recase("pt may 2 assist to chair", case), "DATE") == []
+    assert _found(detector, _recase("extubated May 3, tolerated", case), "DATE") == [_recase("May 3", case)]

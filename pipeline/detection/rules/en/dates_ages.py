@@ -90,6 +90,9 @@ def _history_year(text: str, start: int, value: str) -> bool:
 _FRACTION = re.compile(r"[1-7]/[2348]")
 _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
 _DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)(?:\s*:\s*|\s+)$")
+# who "may" do something: a subject right before "may" ("pt may 2 assist", "RN MAY 1 MORE")
+_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:pt|patient|he|she|they|we|i|you|it|family|wife|husband|son|daughter|rn|md|team|"
+                             r"which|that|who|this|one|both|either)\s+$")
 # "may" is a modal verb: the bare month needs a day or a year next to it
 _BARE_MAY = re.compile(r"^May\.?$")
 # which of _DATE_RES are month/day numbers and which name the month
@@ -191,8 +194,9 @@ def dates(text: str, doc_id: str) -> list[Span]:
     for k, rx in enumerate(_DATE_RES):
         for m in rx.finditer(text):
             if (_BARE_MAY.match(m.group()) and not _MONTH_PREPOSITION.search(line_before(text, m.start(), 20))) \
-                    or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())):
-                continue
+                    or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())) \
+                    or (m.group()[:3].lower() == "may" and _SUBJECT_BEFORE.search(line_before(text, m.start(), 20))):
+                continue   # "pt may 2 assist": a subject before "may" makes it the verb
             if _FRACTION.fullmatch(m.group()) and (_DOSE_AFTER.match(text, m.end()) or not _DATE_BEFORE.search(text_before(text, m.start(), 12))):
                 continue  # "1/2 tab", "3/4 strength": a fraction, not January 2nd
             if k == _MONTH_DAY and not short_date_is_date(text, *m.span()):
