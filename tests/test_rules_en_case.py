@@ -551,3 +551,30 @@ def test_no_place_in_services_and_homes(detector, line, case):
 def test_may_after_a_subject_is_the_verb(detector, case):
     assert _found(detector, _recase("pt may 2 assist to chair", case), "DATE") == []
     assert _found(detector, _recase("extubated May 3, tolerated", case), "DATE") == [_recase("May 3", case)]
+
+
+JOINED_NAMES = [
+    ("Family in to visit: wife Ellen, sons Mark and Paul", ["Ellen", "Mark", "Paul"]),
+    ("Pt seen by Drs. Patel and Wong", ["Patel", "Wong"]),
+    ("Brother-in-law Sal visited", ["Sal"]),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,names", JOINED_NAMES)
+def test_plural_kin_in_laws_and_joined_names(detector, line, names, case):
+    got = _found(detector, _recase(line, case), "NAME")
+    assert all(_recase(n, case) in got for n in names)
+
+
+NOT_JOINED = [
+    ("wife Mary and son aware", ["Mary"]), ("son John and family at bedside", ["John"]),
+    ("wife Ann and I discussed", ["Ann"]), ("Dr. Smith and RN aware", ["Smith"]),
+    ("sons and daughters at bedside", []), ("children and grandchildren visited", []),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,names", NOT_JOINED)
+def test_and_joins_no_ward_word(detector, line, names, case):
+    assert _found(detector, _recase(line, case), "NAME") == [_recase(n, case) for n in names]

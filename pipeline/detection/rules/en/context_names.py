@@ -35,7 +35,9 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           r"(?:physician|provider|radiologist|surgeon|anesthesiologist|consultant|pharmacist|therapist|"
           r"case\s+manager|social\s+worker|author)\s*:|"
           r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?")
-_KIN = (r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
+_KIN = (r"(?:brother|sister|son|daughter|father|mother)-in-law|step-?(?:son|daughter|mother|father|brother|sister)|"
+        r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
+        r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
         r"met\s+with|spoke\s+(?:with|to)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
@@ -135,6 +137,24 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             break
         end = e
     return end
+
+
+_AND_NAME = re.compile(r"(?i)[ \t]*(?:,[ \t]*)?(?:and|&)[ \t]+(?:(?:dr|mr|mrs|ms)\.?[ \t]+)?(?P<name>(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))")
+
+
+def _and_names(text: str, doc_id: str, end: int, gtype: str) -> list[Span]:
+    """A second name joined to one a context gave ("sons Mark and Paul", "Drs. Patel and Wong"):
+    one word that passes as a name after a strong context, written as the first was."""
+    m = _AND_NAME.match(text, end)
+    if m is None:
+        return []
+    w = m.group("name")
+    first = text[text.rfind(" ", 0, end) + 1:end]
+    same_case = (w.isupper() == first.isupper()) and (w.islower() == first.islower())
+    if not same_case or not looks_like_name(w, True, _title_case(w) and _has_lower(text, m.start("name"))) \
+            or _eponym_or_label(text, m.end("name")):
+        return []
+    return [mk(doc_id, *m.span("name"), gtype)]
 
 
 def _inverted(text: str, tokens: list[tuple[int, int]]) -> bool:
@@ -261,6 +281,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             if text.startswith("'s", end - 2):
                 end -= 2
             out.append(mk(doc_id, s, end, gtype))
+            out += _and_names(text, doc_id, end, gtype)
     for m in _CREDENTIAL.finditer(text):
         s, e = m.span("name")
         words = m.group("name").split()
