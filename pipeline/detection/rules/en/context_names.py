@@ -18,10 +18,14 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, is_first_name, is_safe_word,
-                                                   is_surname_after_first_name, looks_like_name, looks_like_typo,
-                                                   typo_of_ward_word, zipf)
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
+                                                   is_surname_after_first_name, looks_like_name, zipf)
+from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, eponym_or_label, first_and_surname,
+                                                   has_lower, inverted, surname_after, surname_alone, title_case,
+                                                   unknown_subject)
 from pipeline.detection.rules.registry import register
+
+__all__ = ["EPONYM_AFTER", "SECTION_HEADERS", "context_names"]   # EPONYM_AFTER: read by the pack's eponym step
 from pipeline.spans import Span
 
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
@@ -76,22 +80,8 @@ ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp i
 SECTION_HEADERS = _HEADERS
 
 
-# a name followed by one of these is an eponym ("Graves' disease", "Crohn's", "Foley catheter") or a
-# field label ("Attending attestation:"), not a person
-_EPONYM_WORDS = (r"disease|syndrome|lymphoma|sarcoma|sign|test|procedure|catheter|criteria|score|"
-                 r"scale|palsy|phenomenon|reflex|maneuver|manoeuvre|ulcer|esophagus|oesophagus|tube|triad|fracture|"
-                 r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage")
-_NOT_A_PERSON_AFTER = re.compile(rf"(?i)(?:'s|s'|')?\s*(?::|(?:{_EPONYM_WORDS})\b)")
-#: what follows an eponym ("Graves' disease", "Barrett's esophagus", "Foley catheter"): no person's name
-EPONYM_AFTER = re.compile(rf"(?i)(?:'s|s'|')?[ \t]*(?:{_EPONYM_WORDS})\b")
-
-
 _CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
 od psyd""".split())
-
-
-def _eponym_or_label(text: str, end: int) -> bool:
-    return bool(_NOT_A_PERSON_AFTER.match(text, end))
 
 
 def _kind(ctx: str) -> tuple[str, bool]:
@@ -121,8 +111,8 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             if k + 1 < len(tokens) and looks_like_name(text[slice(*tokens[k + 1])], strong):
                 continue  # an initial before a surname: "J. Smith"
             break
-        cased = _title_case(word) and _has_lower(text, s)
-        if k and end is not None and "," not in gap and _surname_after(text, tokens[k - 1], (s, e)):
+        cased = title_case(word) and has_lower(text, s)
+        if k and end is not None and "," not in gap and surname_after(text, tokens[k - 1], (s, e)):
             end = e   # "LIZZIE STRONG", "son holly small": a surname that is also a word, after a first name
             continue
         if "," in gap:
@@ -132,117 +122,11 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
         else:
             after_first = k == 0 or is_first_name(text[slice(*tokens[k - 1])])   # "Dr. Santo Colly", not "Ms. Schinner tearfful"
             ok = looks_like_name(word, strong if k == 0 else True, cased, titled and after_first) or (
-                k == 0 and strong and _inverted(text, tokens))   # "PATIENT: STRONG, LIZZIE"
+                k == 0 and strong and inverted(text, tokens))   # "PATIENT: STRONG, LIZZIE"
         if not ok:
             break
         end = e
     return end
-
-
-_AND_NAME = re.compile(r"(?i)[ \t]*(?:,[ \t]*)?(?:and|&)[ \t]+(?:(?:dr|mr|mrs|ms)\.?[ \t]+)?(?P<name>(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))")
-
-
-def _and_names(text: str, doc_id: str, end: int, gtype: str) -> list[Span]:
-    """A second name joined to one a context gave ("sons Mark and Paul", "Drs. Patel and Wong"):
-    one word that passes as a name after a strong context, written as the first was."""
-    m = _AND_NAME.match(text, end)
-    if m is None:
-        return []
-    w = m.group("name")
-    first = text[text.rfind(" ", 0, end) + 1:end]
-    same_case = (w.isupper() == first.isupper()) and (w.islower() == first.islower())
-    if not same_case or not looks_like_name(w, True, _title_case(w) and _has_lower(text, m.start("name"))) \
-            or _eponym_or_label(text, m.end("name")):
-        return []
-    return [mk(doc_id, *m.span("name"), gtype)]
-
-
-def _inverted(text: str, tokens: list[tuple[int, int]]) -> bool:
-    """A surname that is also a word before a comma and a listed first name, after a strong
-    context ("Patient: Strong, Lizzie", "son: BROWN, ROYAL"): the first name vouches for it."""
-    if len(tokens) < 2 or text[tokens[0][1]:tokens[1][0]].strip() != ",":
-        return False
-    last, first = text[slice(*tokens[0])], text[slice(*tokens[1])]
-    return is_surname_after_first_name(last) and is_first_name(first) and looks_like_name(first, True)
-
-
-def _surname_after(text: str, first: tuple[int, int], word: tuple[int, int]) -> bool:
-    """Whether the token at ``word`` is a surname after the first name at ``first``: the first a
-    listed first name or a rare word that passed as a name, the word a surname (:func:`.name_words.is_surname_after_first_name`), both
-    in the same case in a mixed-case line ("Mary Green", not "Mary green stool")."""
-    a, b = text[slice(*first)], text[slice(*word)]
-    za, zb = zipf(a), zipf(b)
-    # "Jesica Considine": after a name, a rare word's clinical ending ("-idine") says nothing (drugs are safe words)
-    rare_b = has_clinical_ending(b) and zb is not None and zb < 3.0 and b.isalpha() and not is_safe_word(b) \
-        and not looks_like_typo(b)
-    if not ((is_first_name(a) or (za is not None and za < 3.0)) and is_surname_after_first_name(b) or rare_b):
-        return False
-    return not _has_lower(text, word[0]) or (_title_case(b) or b.isupper()) == (_title_case(a) or a.isupper())
-
-
-# what closes a surname paged alone: punctuation, the line's end, a number or "at"/"re"
-_AFTER_PAGED_NAME = re.compile(r"(?i)[ \t]*(?:[.,;:(@]|$|\d|(?:at|re|x)\b)", re.MULTILINE)
-
-
-def _surname_alone(text: str, token: tuple[int, int]) -> bool:
-    """A listed surname that is also a word, alone after a role ("PAGED STERLING AT 212-555-0108",
-    "page placed to field."), in a line of one case: the pack's surname list, no safe word, and
-    nothing after it but punctuation, a number, "at" or "re"."""
-    w = text[slice(*token)]
-    line_start = text.rfind("\n", 0, token[0]) + 1
-    line_end = text.find("\n", token[1])
-    line = text[line_start:line_end if line_end >= 0 else len(text)]
-    if any(c.islower() for c in line) and any(c.isupper() for c in line):
-        return False
-    return (is_surname_after_first_name(w) and not is_safe_word(w) and bool(_AFTER_PAGED_NAME.match(text, token[1]))
-            and not EPONYM_AFTER.match(text, token[1]))
-
-
-# what a patient does next in a nurse's sentence ("pt Calinnik resting comfortably")
-_SUBJECT_VERB = re.compile(r"(?i)[ \t]+(?:is|was|resting|remains|rested|has|had|states|stated|reports|denies|continues|"
-                           r"tolerat\w*|c/o|complains|alert|awake|asleep|sleeping|seen|noted|appears)\b")
-
-
-def _unknown_subject(text: str, tokens: list[tuple[int, int]]) -> int | None:
-    """After "pt"/"patient", one or two words English does not know (no typo of one, no safe word)
-    and then what a patient does ("pt Tivarquist resting comfortably", "PT XANONDELL IS ..."):
-    where they end, or None. A known word there is a verb or a finding ("pt resting", "pt lethargic")."""
-    end = None
-    for s, e in tokens[:2]:
-        w = text[s:e]
-        z = zipf(w)
-        if not (w.isalpha() and z is not None and z < 1.5 and looks_like_name(w, True) and not looks_like_typo(w)):
-            break
-        end = e
-    return end if end is not None and _SUBJECT_VERB.match(text, end) else None
-
-
-def _first_and_surname(text: str, tokens: list[tuple[int, int]]) -> int | None:
-    """After a weak context ("with", "per", "called to"), a listed first name that is not a common
-    word and a surname after it, in any case ("follow up with finbar bell", "PER SID DAVISON"):
-    the pair is the evidence one word alone is not. Where the pair ends, or None."""
-    if len(tokens) < 2 or "," in text[tokens[0][1]:tokens[1][0]] or "  " in text[tokens[0][1]:tokens[1][0]]:
-        return None
-    first, second = text[slice(*tokens[0])], text[slice(*tokens[1])]
-    z = zipf(first)
-    if not (looks_like_name(first, True) and z is not None and z < 5.0):
-        return None
-    if is_first_name(first) and looks_like_name(second, True, _title_case(second)):
-        return tokens[1][1]
-    if (is_first_name(first) or (z < 2.5 and not looks_like_typo(first))) and _surname_after(text, tokens[0], tokens[1]):
-        return tokens[1][1]   # "with finbar bell": an unlisted first name before a listed surname
-    return None
-
-
-def _title_case(word: str) -> bool:
-    return word[:1].isupper() and word[1:].replace("'", "").replace("-", "").islower()
-
-
-def _has_lower(text: str, i: int) -> bool:
-    """Whether the line around ``i`` has lower-case words, so that its title case means something."""
-    s = text.rfind("\n", 0, i) + 1
-    e = text.find("\n", i)
-    return sum(w.islower() for w in text[s:e if e >= 0 else len(text)].split()) >= 2
 
 
 @register(LOCALE, "context_names", "NAME", score=0.8)
@@ -261,27 +145,27 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         tokens = [(s, e - (1 if text[e - 1] in ".," and e - s > 2 else 0)) for s, e in tokens]
         titled = bool(m.group("title")) or c.group().lower() in ("dr", "drs", "doctor", "mr", "mrs", "ms", "miss")
         end = _name_end(text, tokens[0][0], tokens, strong, titled)
-        if end is None and not strong and len(tokens) >= 2 and all(_title_case(text[s:e]) for s, e in tokens[:2]) \
+        if end is None and not strong and len(tokens) >= 2 and all(title_case(text[s:e]) for s, e in tokens[:2]) \
                 and all(looks_like_name(text[s:e], False) or (zipf(text[s:e]) or 0) < 3.0 for s, e in tokens[:2]):
             # a weak context ("with", "per") before two title-case words in a mixed-case line, each
             # a listed name or a rare word, that pass as names after a strong one: "follow up with
             # Tory Connell" (and not "with Hep Lock")
             two = _name_end(text, tokens[0][0], tokens[:2], True)
-            end = two if two == tokens[1][1] and _has_lower(text, tokens[0][0]) else None
+            end = two if two == tokens[1][1] and has_lower(text, tokens[0][0]) else None
         if end is None and not strong:
-            end = _first_and_surname(text, tokens)
-        if end is None and strong and gtype == "DOCTOR" and _surname_alone(text, tokens[0]):
+            end = first_and_surname(text, tokens)
+        if end is None and strong and gtype == "DOCTOR" and surname_alone(text, tokens[0]):
             end = tokens[0][1]
         if end is None and c.group().lower() in ("pt", "patient"):
-            end = _unknown_subject(text, tokens)
-        if end is not None and _eponym_or_label(text, end):
+            end = unknown_subject(text, tokens)
+        if end is not None and eponym_or_label(text, end):
             continue
         if end is not None:
             s = tokens[0][0]
             if text.startswith("'s", end - 2):
                 end -= 2
             out.append(mk(doc_id, s, end, gtype))
-            out += _and_names(text, doc_id, end, gtype)
+            out += and_names(text, doc_id, end, gtype)
     for m in _CREDENTIAL.finditer(text):
         s, e = m.span("name")
         words = m.group("name").split()
@@ -292,7 +176,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         first_and_word = len(words) > 1 and (is_first_name(a) or rare_first) and (
             is_surname_after_first_name(b) or (signs_line and looks_like_name(a, True) and not is_safe_word(b, vocabulary=False)
                                                and b.lower() not in FUNCTION_WORDS and (zipf(b) or 0.0) < 6.0))
-        if not (looks_like_name(words[-1], True) or first_and_word) or _eponym_or_label(text, m.end("name")):
+        if not (looks_like_name(words[-1], True) or first_and_word) or eponym_or_label(text, m.end("name")):
             continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
         s = _credential_start(m, words)
         out.append(mk(doc_id, s, e, "DOCTOR"))
@@ -301,7 +185,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             init, name = m.group("init"), m.group("name")
             if init.lower() in _HEADERS or is_safe_word(init) or not looks_like_name(name, True):
                 continue
-            if name.isupper() and (rx is _SIGN_OFF_REVERSED or _has_lower(text, m.start())):
+            if name.isupper() and (rx is _SIGN_OFF_REVERSED or has_lower(text, m.start())):
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))   # the initials are the same person's
@@ -342,8 +226,8 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
         if initial:   # "P. May RN": an initial and a word, alone on a line with a credential
             ok = all(w.lower() not in _HEADERS for w in long)
         else:
-            ok = all(looks_like_name(w, True, _title_case(w)) for w in long)
-        if ok and not _eponym_or_label(text, m.end("name")):
+            ok = all(looks_like_name(w, True, title_case(w)) for w in long)
+        if ok and not eponym_or_label(text, m.end("name")):
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _DICTATION.finditer(text):
         a, b = m.group("a"), m.group("b")
@@ -351,7 +235,7 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
             out += [mk(doc_id, *m.span("a"), "DOCTOR"), mk(doc_id, *m.span("b"), "DOCTOR")]
     for m in _POSSESSIVE_KIN.finditer(text):
         w = m.group("name")
-        if looks_like_name(w, True, _title_case(w) and _has_lower(text, m.start())):
+        if looks_like_name(w, True, title_case(w) and has_lower(text, m.start())):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     last = text.rstrip().rfind("\n") + 1   # the note's last line: a dash and letters there sign it
     for m in _DASH_INITIALS.finditer(text):
