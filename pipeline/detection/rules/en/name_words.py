@@ -243,13 +243,18 @@ def looks_like_typo(word: str) -> bool:
     w = _clean(word).lower()
     if len(w) < 4:
         return False
+    return any((zipf(c) or 0.0) >= 3.5 for c in _one_edit(w))
+
+
+def _one_edit(w: str) -> set[str]:
+    """The strings one edit from ``w``: a letter dropped, two swapped, one changed or one added."""
     splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
     cands = {a + b[1:] for a, b in splits if b}
     cands |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     cands |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
     cands |= {a + c + b for a, b in splits for c in _LETTERS}
     cands.discard(w)
-    return any((zipf(c) or 0.0) >= 3.5 for c in cands)
+    return cands
 
 
 @lru_cache(maxsize=4096)
@@ -259,13 +264,7 @@ def typo_of_ward_word(word: str) -> bool:
     w = _clean(word).lower()
     if len(w) < 5:
         return False   # a short rare word is one edit from some abbreviation ("mina": "min")
-    splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
-    cands = {a + b[1:] for a, b in splits if b}
-    cands |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-    cands |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
-    cands |= {a + c + b for a, b in splits for c in _LETTERS}
-    cands.discard(w)
-    return any(len(c) >= 5 and c in _SAFE for c in cands)
+    return any(len(c) >= 5 and c in _SAFE for c in _one_edit(w))
 
 
 def _inflected_common_word(w: str) -> bool:
