@@ -116,3 +116,37 @@ NOT_INSTITUTIONS = [
 @pytest.mark.parametrize("line", NOT_INSTITUTIONS)
 def test_no_place_in_services_and_homes(detector, line, case):
     assert _found(detector, _recase(line, case), "LOCATION") == []
+
+
+LANDMARK_LINES = [
+    ("a retired janitor who enjoys walks at Cafferky Park.", "Cafferky Park"),
+    ("Fell at Logan Airport, brought by EMS", "Logan Airport"),
+    ("lives near the Bergenfield Zoo", "Bergenfield Zoo"),
+    ("Enjoys fishing at Mount MacAloon. No tobacco", "Mount MacAloon"),
+    ("walks by Lake Chaney daily", "Lake Chaney"),
+    ("found at Revere Beach by EMS", "Revere Beach"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,place", LANDMARK_LINES)
+def test_parks_lakes_airports_by_name(detector, line, place, case):
+    assert _recase(place, case) in _found(detector, _recase(line, case), "LOCATION")
+
+
+NOT_LANDMARKS = [
+    "walk in the park after discharge", "Family fun park visit", "Hospital library has books", "Pt walked to the mall",
+    "LAKE OF FLUID IN PLEURAL SPACE", "mt. valve replaced", "Lake effect snow", "Beach chair position in OR",
+    "Car park attendant", "Pt fell at the airport", "Ommaya reservoir accessed", "Pump library updated",
+    "Alaris drug library in use",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_LANDMARKS)
+def test_no_landmark_in_ordinary_words(detector, line, case):
+    assert _found(detector, _recase(line, case), "LOCATION") == []
+
+
+def test_a_landmark_ends_with_its_sentence(detector):
+    assert _found(detector, "Enjoys fishing at Lake Brandt. Smokes 1/2 ppd", "LOCATION") == ["Lake Brandt"]
