@@ -234,3 +234,23 @@ NOT_JOINED = [
 @pytest.mark.parametrize("line,names", NOT_JOINED)
 def test_and_joins_no_ward_word(detector, line, names, case):
     assert _found(detector, _recase(line, case), "NAME") == [_recase(n, case) for n in names]
+
+
+APPOSITION_LINES = [
+    ("Hi Dr. Hume, this is Carmelo Luqmaan, Joy Luqmaan's husband.", "Luqmaan"),
+    ("Leen, a 70-year-old social worker from Brookhaven", "Leen"),
+    ("John Smith, a 45 year old man, presented with CP", "John Smith"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", APPOSITION_LINES)
+def test_names_before_an_age_or_a_possessive_kin(detector, line, name, case):
+    assert any(_recase(name, case) in n for n in _found(detector, _recase(line, case), "NAME"))
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", ["Patient, a 45 yo man", "The patient, a 45 yo man", "He, a 45 yo man",
+                                  "Pt's wife at bedside", "the patient's son called"])
+def test_no_name_in_the_patient_and_pronouns(detector, line, case):
+    assert _found(detector, _recase(line, case), "NAME") == []

@@ -69,7 +69,8 @@ _DASH_INITIALS = re.compile(r"(?m)^[ \t]*-[ \t]?(?P<init>[A-Za-z]{2,3})[ \t]*$")
 # dictation initials closing a letter: the author's in capitals, the typist's in lower case ("VP/zk")
 _DICTATION = re.compile(r"(?m)^[ \t]*(?P<a>[A-Z]{2,4})/(?P<b>[a-z]{2,4})[ \t]*$")
 # a name before a possessive kinship word: "Bonface's wife", "JOHN'S DAUGHTER"
-_POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))'s[ \t]+(?:wife|husband|son|"
+_POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:(?:[A-Za-z][A-Za-z'-]*[A-Za-z][ \t]+)?[A-Za-z][A-Za-z'-]*[A-Za-z]))'s"
+                             r"[ \t]+(?:wife|husband|son|"
                              r"daughter|sister|brother|mother|father|friend|partner|niece|nephew|grandson|"
                              r"granddaughter|spouse|girlfriend|boyfriend)\b")
 # section headers of a nursing note, which a colon follows as a sign-off's initials do
@@ -234,9 +235,11 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
         if not (a.lower() in _HEADERS or is_safe_word(a, vocabulary=False)):   # the typist's may be any ("nh")
             out += [mk(doc_id, *m.span("a"), "DOCTOR"), mk(doc_id, *m.span("b"), "DOCTOR")]
     for m in _POSSESSIVE_KIN.finditer(text):
-        w = m.group("name")
-        if looks_like_name(w, True, title_case(w) and has_lower(text, m.start())):
-            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
+        words = m.group("name").split()
+        ok = [looks_like_name(w, True, title_case(w) and has_lower(text, m.start())) for w in words]
+        if ok[-1]:   # "Joy Luqmaan's husband": the first name too when it passes
+            start = m.start("name") if all(ok) else m.end("name") - len(words[-1])
+            out.append(mk(doc_id, start, m.end("name"), "PATIENT"))
     last = text.rstrip().rfind("\n") + 1   # the note's last line: a dash and letters there sign it
     for m in _DASH_INITIALS.finditer(text):
         init = m.group("init")

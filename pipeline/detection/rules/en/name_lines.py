@@ -4,8 +4,8 @@ person", the shape of the note does.
 * dictation initials on a line of their own, the author's and the typist's ("JS/mk", "js/mk",
   "JS/MK"), when the transcription's stamps follow ("DD: 01/02/99", "DT:", "Job #") or a signature
   comes before ("Electronically signed by ..."): a line like "DNR/DNI" or "abd/gu" has neither;
-* the subject of a presentation line: the name before "is a 57-year-old" ("Roscoe Preston is a
-  57-year-old man", "MR. PRESTON IS A 57 YO MAN");
+* the subject of a presentation line: the name before "is a 57-year-old" or ", a 57-year-old"
+  ("Roscoe Preston is a 57-year-old man", "MR. PRESTON IS A 57 YO MAN", "Leen, a 70-year-old");
 * the name under a letter's closing ("Sincerely," then "Bill Parker, M.D.").
 
 Each word must pass :func:`.name_words.looks_like_name` after a strong context, so "Patient is a
@@ -30,7 +30,7 @@ _SIGNED_BEFORE = re.compile(r"(?i)\b(?:signed|dictated|transcribed|sincerely|m\.
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\."
 _SUBJECT = re.compile(
     rf"(?im)^[ \t]*(?:(?:hpi|history(?:\s+of\s+present\s+illness)?|id|summary)[ \t]*:[ \t]*)?"
-    rf"(?:(?P<title>mr|mrs|ms|miss)\.?[ \t]+)?(?P<name>(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN})){{0,2}})[ \t]+is[ \t]+an?[ \t]+"
+    rf"(?:(?P<title>mr|mrs|ms|miss)\.?[ \t]+)?(?P<name>(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN})){{0,2}})(?:[ \t]+is|,)[ \t]+an?[ \t]+"
     rf"(?:\d{{1,3}}|[a-z]+(?:-[a-z]+)?)[ \t-]*(?:y\b|yo\b|y/o|y\.o\.|years?\b|yr\b|month)")
 _CLOSING = re.compile(r"(?im)^[ \t]*(?:sincerely|regards|best\s+regards|kind\s+regards|yours\s+truly|respectfully|"
                       r"cordially|with\s+thanks)[ \t]*,?[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:dr\.?[ \t]+)?"
