@@ -21,6 +21,9 @@ AGE_LINES = [
     ("Age/Sex: 84/M", "84"),
     ("DOB: 04-JAN-1950 (84 yrs)", "84"),
     ("Patient is 84. Lives alone.", "84"),
+    ("a man of 84 with CHF", "84"),
+    ("Age (years): 84", "84"),
+    ("Pt 84y, lives alone", "84"),
 ]
 
 
@@ -40,6 +43,8 @@ NOT_AGES = [
     "HR 90 SR, BP 120/80, RR 18, SpO2 98% on 2L NC",
     "heparin gtt at 1200 units/hr, PTT 65",
     "FOLEY DRAINING 30-50 CC/HR, LASIX 40 MG IV GIVEN @ 2000",
+    "a man of 84 kg", "woman of 2 children", "Pt 2y post CABG", "weaned, 10 yrs, ok",
+    "On coumadin, 5 years, for afib", "man of 5 feet",
 ]
 
 

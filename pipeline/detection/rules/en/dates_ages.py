@@ -231,7 +231,7 @@ _AGE_WORD_AFTER = re.compile(rf"(?i)(?<![\w-])(?P<age>{_NUMBER_WORD})(?:\s*-\s*|
 # "now eighty-five woman", "a seventy-four year old man": a tens' number word before a person word
 _TENS_WORD = rf"(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_UNITS[:9])}))?"
 _AGE_WORD_PERSON = re.compile(rf"(?i)(?<![\w-])(?P<age>{_TENS_WORD})[\s-]+(?:man|woman|male|female|gentleman|lady|gent)\b")
-_AGE_WORD_BEFORE = re.compile(rf"(?i)\b(?:aged|age of|at age|turned|turns|turning)\s+(?P<age>{_NUMBER_WORD})(?![\w-])")
+_AGE_WORD_BEFORE = re.compile(rf"(?i)\b(?:aged|age of|at age|age:?|turned|turns|turning)\s+(?P<age>{_NUMBER_WORD})(?![\w-])")
 
 
 # "in her 80s", "HIS EARLY 70'S": a decade after a possessive
@@ -258,6 +258,12 @@ _AGE_SEX_LABEL = re.compile(r"(?i)\b(?:age\s*/\s*(?:sex|gender)\s*:?\s*(?P<age>\
 # "DOB 1/4/50 (84)", "date of birth: 04-JAN-1950 (84 yrs)": the age in brackets after a birth date
 _AGE_AFTER_DOB = re.compile(r"(?i)\b(?:dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date)\b[^\n()]{1,30}?\(\s*(?:age\s*:?\s*)?"
                             r"(?P<age>\d{1,3})\s*(?:y|yo|y/o|yrs?|years?(?:\s+old)?)?\s*\)")
+# "a man of 84 with CHF", "Age (years): 84", "age in years: 84", "pt 84y, lives alone"
+_AGE_MORE = re.compile(r"(?i)(?:\b(?:man|woman|gentleman|lady|gent|male|female)\s+of\s+(?P<a>\d{2,3})"
+                       r"(?=[ \t]*(?:[,.;)]|$|with\b|who\b|and\b|presenting\b|presents\b|admitted\b))"
+                       r"|\bage\s*(?:\((?:years?|yrs?)\)|in\s+years)\s*:?\s*(?P<b>\d{1,3})(?![\d.])"
+                       r"|\b(?:pt|patient)[ \t]+(?P<d>\d{1,3})[ \t]?y\b(?=[ \t]*(?:[,.;]|old\b|male\b|female\b|[mf]\b)))",
+                       re.MULTILINE)
 # "pt is 84.", "she is 84 and lives alone"
 _AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})(?=[ \t]*(?:[.;,]|$|and\b))",
                      re.MULTILINE)
@@ -270,6 +276,7 @@ def _more_ages(text: str) -> list[tuple[int, int]]:
     out += [m.span("age") for m in _AGE_YRS_SEX.finditer(text) if not _DURATION_BEFORE.search(line_before(text, m.start(), 12))]
     out += [m.span("age" if m.group("age") else "age2") for m in _AGE_SEX_LABEL.finditer(text)]
     out += [m.span("age") for rx in (_AGE_AFTER_DOB, _AGE_IS) for m in rx.finditer(text)]
+    out += [m.span(g) for m in _AGE_MORE.finditer(text) for g in "abd" if m.group(g)]
     return [(s, e) for s, e in out if int(text[s:e]) <= 125]
 
 
