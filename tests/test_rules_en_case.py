@@ -233,3 +233,25 @@ def test_professions_after_a_label(detector, case):
 def test_may_after_a_subject_is_the_verb(detector, case):
     assert _found(detector, _recase("pt may 2 assist to chair", case), "DATE") == []
     assert _found(detector, _recase("extubated May 3, tolerated", case), "DATE") == [_recase("May 3", case)]
+
+
+PHONE_LINES = [
+    ("call 617/555-0134 with questions", "617/555-0134"),
+    ("phone 617 5550134", "617 5550134"),
+    ("Reachable at (617) 555 - 0134", "(617) 555 - 0134"),
+    ("daughter in London: +44 20 7946 0958", "+44 20 7946 0958"),
+    ("beeper 4-1234", "4-1234"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,phone", PHONE_LINES)
+def test_phone_shapes(detector, line, phone, case):
+    assert _recase(phone, case) in _found(detector, _recase(line, case), "CONTACT")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", ["I/O +1200/-300", "+2 pitting edema, +1 200 300", "ABG 7.38/42/98, vent 500/14/5/40",
+                                  "2 units 4-6 hrs", "Na 138 K 4.1 Cl 102 CO2 24 BUN 20 Cr 1.1"])
+def test_no_phone_in_values(detector, line, case):
+    assert _found(detector, _recase(line, case), "CONTACT") == []

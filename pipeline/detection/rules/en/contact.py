@@ -16,10 +16,13 @@ from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
 
 _PHONE = re.compile(
-    r"(?<![\w/-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])"
-    r"|(?<![\w/-])\d{3}-\d{4}(?![\w-])")
+    r"(?<![\w/-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s./-])\d{3}(?:[\s.-]|[ \t]-[ \t])?\d{4}"
+    r"(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])"
+    r"|(?<![\w/-])\d{3}-\d{4}(?![\w-])"
+    # an international number: a country code and three or four groups ("+44 20 7946 0958")
+    r"|(?<![\w+])\+(?:[2-9]\d{0,2})(?:[ .-]\d{2,4}){2,4}(?![\w-])")
 _FAX_BEFORE = re.compile(r"(?i)\bfax\b\s*(?:#|no\.?|number)?\s*:?\s*$")
-_PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(?P<num>\d{4,6})(?![\d-])")
+_PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(?P<num>\d{4,6}|\d-\d{4})(?![\d-])")
 # an extension written alone after a phone or a pager on the same line ("pager #22522 or x7316")
 _EXTENSION = re.compile(r"(?i)(?<![\w])(?P<num>x\d{4,5})(?![\w-])")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension|#\d)")
