@@ -254,3 +254,24 @@ def test_names_before_an_age_or_a_possessive_kin(detector, line, name, case):
                                   "Pt's wife at bedside", "the patient's son called"])
 def test_no_name_in_the_patient_and_pronouns(detector, line, case):
     assert _found(detector, _recase(line, case), "NAME") == []
+
+
+DOCTOR_LINES = [
+    ("DR. SMALL NOTIFIED. TRANSFUSED 2 U", "SMALL"),
+    ("Dr Day aware of BP", "Day"),
+    ("Dictated by: Dr. A. Rahilly", "A. Rahilly"),
+    ("Check post-transfusion Hct at 0400.\nD. Washington RN\n", "D. Washington"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", DOCTOR_LINES)
+def test_doctors_a_notification_or_an_initial_vouches_for(detector, line, name, case):
+    assert _recase(name, case) in _found(detector, _recase(line, case), "NAME")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", ["DR ON CALL NOTIFIED", "dr covering aware", "DR. NOTIFIED", "MD notified",
+                                  "Dr. at bedside", "DR TEAM AWARE", "DR. RENAL AWARE"])
+def test_no_doctor_in_roles_notified(detector, line, case):
+    assert _found(detector, _recase(line, case), "NAME") == []

@@ -21,8 +21,8 @@ from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
                                                    is_surname_after_first_name, looks_like_name, zipf)
 from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, eponym_or_label, first_and_surname,
-                                                   has_lower, inverted, surname_after, surname_alone, title_case,
-                                                   unknown_subject)
+                                                   has_lower, inverted, notified_doctor, surname_after, surname_alone,
+                                                   title_case, unknown_subject)
 from pipeline.detection.rules.registry import register
 
 __all__ = ["EPONYM_AFTER", "SECTION_HEADERS", "context_names"]   # EPONYM_AFTER: read by the pack's eponym step
@@ -109,8 +109,9 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
         if k and word.lower().replace(".", "") in _CREDENTIAL_WORDS:
             break   # "accepting physician breana chander, pharmd": the credential ends the name
         if re.fullmatch(r"[A-Za-z]\.", word):
-            if k + 1 < len(tokens) and looks_like_name(text[slice(*tokens[k + 1])], strong):
-                continue  # an initial before a surname: "J. Smith"
+            nxt = text[slice(*tokens[k + 1])] if k + 1 < len(tokens) else ""
+            if nxt and looks_like_name(nxt, strong, title_case(nxt) and has_lower(text, s), titled and k == 0):
+                continue  # an initial before a surname: "J. Smith", "DR. A. RAHILLY"
             break
         cased = title_case(word) and has_lower(text, s)
         if k and end is not None and "," not in gap and surname_after(text, tokens[k - 1], (s, e)):
@@ -121,7 +122,9 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             ok = (looks_like_name(word, False) or (looks_like_name(word, True, cased) and (cased or (z is not None and z < 2.0)))
                   or (is_first_name(word) and looks_like_name(word, True)))   # "Rodriguez, Kerri"
         else:
-            after_first = k == 0 or is_first_name(text[slice(*tokens[k - 1])])   # "Dr. Santo Colly", not "Ms. Schinner tearfful"
+            prev = text[slice(*tokens[k - 1])] if k else ""
+            # "Dr. Santo Colly", "DR. A. RAHILLY", not "Ms. Schinner tearfful"
+            after_first = k == 0 or is_first_name(prev) or bool(re.fullmatch(r"[A-Za-z]\.", prev))
             ok = looks_like_name(word, strong if k == 0 else True, cased, titled and after_first) or (
                 k == 0 and strong and inverted(text, tokens))   # "PATIENT: STRONG, LIZZIE"
         if not ok:
@@ -159,6 +162,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = tokens[0][1]
         if end is None and c.group().lower() in ("pt", "patient"):
             end = unknown_subject(text, tokens)
+        if end is None and titled and gtype == "DOCTOR":
+            end = notified_doctor(text, tokens)
         if end is not None and eponym_or_label(text, end):
             continue
         if end is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from pipeline.detection.rules.common import mk
-from pipeline.detection.rules.en.name_words import (has_clinical_ending, is_first_name, is_safe_word,
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, is_first_name, is_safe_word,
                                                    is_surname_after_first_name, looks_like_name, looks_like_typo,
                                                    zipf)
 from pipeline.spans import Span
@@ -136,3 +136,24 @@ def has_lower(text: str, i: int) -> bool:
     s = text.rfind("\n", 0, i) + 1
     e = text.find("\n", i)
     return sum(w.islower() for w in text[s:e if e >= 0 else len(text)].split()) >= 2
+
+
+# what is done to a doctor a nurse names ("DR. SMALL NOTIFIED", "Dr Low aware", "dr. day paged")
+_NOTIFIED = re.compile(r"(?i)[ \t]+(?:notified|aware|paged|called|informed|updated|contacted|made\s+aware|at\s+bedside|"
+                       r"in\s+to\s+see|here\s+to\s+see|came\s+to\s+see|to\s+see\s+pt)\b")
+# what stands between "Dr" and "notified" and is no one's name
+_ROLE_WORDS = frozenset("""on call covering team resident fellow attending intern house officer oncall on-call night
+primary renal cards gi neuro icu micu sicu ccu surgery ortho""".split())
+
+
+def notified_doctor(text: str, tokens: list[tuple[int, int]]) -> int | None:
+    """After "Dr", one word that a notification follows, whatever word it is ("DR. SMALL
+    NOTIFIED", "dr low aware"): the title and the verb say a person, so a surname that is a ward
+    word stands; a function or role word does not ("DR ON CALL NOTIFIED", "dr covering aware")."""
+    if not tokens:
+        return None
+    s, e = tokens[0]
+    w = text[s:e]
+    if not w.isalpha() or len(w) < 2 or w.lower() in FUNCTION_WORDS or w.lower() in _ROLE_WORDS:
+        return None
+    return e if _NOTIFIED.match(text, e) else None
