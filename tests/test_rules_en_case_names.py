@@ -275,3 +275,9 @@ def test_doctors_a_notification_or_an_initial_vouches_for(detector, line, name, 
                                   "Dr. at bedside", "DR TEAM AWARE", "DR. RENAL AWARE"])
 def test_no_doctor_in_roles_notified(detector, line, case):
     assert _found(detector, _recase(line, case), "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_misspelt_chief_complaint_is_no_name(detector, case):
+    assert _found(detector, _recase("ED triage\nCC: weankess\nPt states pain 6/10", case), "NAME") == []
+    assert _found(detector, _recase("cc: Robert Chen, MD", case), "NAME") == [_recase("Robert Chen", case)]

@@ -19,7 +19,7 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
-                                                   is_surname_after_first_name, looks_like_name, zipf)
+                                                   is_surname_after_first_name, looks_like_name, looks_like_typo, zipf)
 from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, eponym_or_label, first_and_surname,
                                                    has_lower, inverted, notified_doctor, surname_after, surname_alone,
                                                    title_case, unknown_subject)
@@ -164,6 +164,10 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = unknown_subject(text, tokens)
         if end is None and titled and gtype == "DOCTOR":
             end = notified_doctor(text, tokens)
+        first_word = text[slice(*tokens[0])]
+        if end is not None and re.fullmatch(r"(?i)cc\s*:", c.group()) and (zipf(first_word) or 0.0) < 1.0 \
+                and not is_first_name(first_word) and looks_like_typo(first_word):
+            continue   # "CC: weankess": an ED note's chief complaint misspelt, not a copy's addressee
         if end is not None and eponym_or_label(text, end):
             continue
         if end is not None:
