@@ -281,3 +281,10 @@ def test_no_doctor_in_roles_notified(detector, line, case):
 def test_a_misspelt_chief_complaint_is_no_name(detector, case):
     assert _found(detector, _recase("ED triage\nCC: weankess\nPt states pain 6/10", case), "NAME") == []
     assert _found(detector, _recase("cc: Robert Chen, MD", case), "NAME") == [_recase("Robert Chen", case)]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_common_first_name_opens_a_signature_line(detector, case):
+    text = _recase("Plan to extubate in am per team.\nBill Pacocha, RRT\n", case)
+    assert _found(detector, text, "NAME") == [_recase("Bill Pacocha", case)]
+    assert _found(detector, _recase("Report given to\nNight RN\nCharge RN aware\n", case), "NAME") == []

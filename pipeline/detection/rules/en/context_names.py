@@ -188,7 +188,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
                                                and b.lower() not in FUNCTION_WORDS and (zipf(b) or 0.0) < 6.0))
         if not (looks_like_name(words[-1], True) or first_and_word) or eponym_or_label(text, m.end("name")):
             continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
-        s = _credential_start(m, words)
+        s = _credential_start(m, words, signs_line)
         out.append(mk(doc_id, s, e, "DOCTOR"))
     for rx in (_SIGN_OFF, _SIGN_OFF_REVERSED):
         for m in rx.finditer(text):
@@ -204,11 +204,16 @@ def context_names(text: str, doc_id: str) -> list[Span]:
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
 
 
-def _credential_start(m: re.Match, words: list[str]) -> int:
+def _credential_start(m: re.Match, words: list[str], signs_line: bool = False) -> int:
     """Where the name before a credential starts: the words before its last one that pass as a
-    name (an initial, a name after a strong context, a surname after a first name), read back
-    from the last ("ordered per Sid Davison, PharmD" -> "Sid Davison")."""
+    name (an initial, a name after a strong context, a surname after a first name, any listed
+    first name opening a signature line: "Bill Pacocha, RRT"), read back from the last ("ordered
+    per Sid Davison, PharmD" -> "Sid Davison")."""
     text, s, keep = m.string, m.start("name"), len(words) - 1
+    line_start = text.rfind("\n", 0, s) + 1
+    if signs_line and len(words) == 2 and not text[line_start:s].strip() and is_first_name(words[0]) \
+            and words[0].lower() not in FUNCTION_WORDS and not is_safe_word(words[0], vocabulary=False):
+        return s
     offsets = [s + t.start() for t in re.finditer(r"\S+", m.group("name"))]
     while keep > 0:
         w, nxt = words[keep - 1], words[keep]
