@@ -288,3 +288,31 @@ def test_a_common_first_name_opens_a_signature_line(detector, case):
     text = _recase("Plan to extubate in am per team.\nBill Pacocha, RRT\n", case)
     assert _found(detector, text, "NAME") == [_recase("Bill Pacocha", case)]
     assert _found(detector, _recase("Report given to\nNight RN\nCharge RN aware\n", case), "NAME") == []
+
+
+KIN_AFTER_LINES = [
+    ("Mary (daughter) called for update", "Mary"),
+    ("Call placed to Jim Hale (HCP)", "Jim Hale"),
+    ("Ted, the patient's son, called", "Ted"),
+    ("Attn: Gina Ruiz", "Gina Ruiz"),
+    ("NOK: Paul Brandt", "Paul Brandt"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,name", KIN_AFTER_LINES)
+def test_names_their_kinship_follows_and_address_labels(detector, line, name, case):
+    assert _recase(name, case) in _found(detector, _recase(line, case), "NAME")
+
+
+NOT_KIN_AFTER = [
+    "Spoke to family (wife) re: plan", "Phone call (daughter) at 1400", "Updated by phone (son)",
+    "Consent obtained from HCP (wife)", "Message left (daughter)", "Meeting held, the patient's son, present",
+    "c/o pain in L leg", "C/O NAUSEA and SOB", "pt c/o incisional pain", "attn: please review", "Call placed to covering MD",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", NOT_KIN_AFTER)
+def test_no_name_before_a_bracketed_kin_without_one(detector, line, case):
+    assert _found(detector, _recase(line, case), "NAME") == []

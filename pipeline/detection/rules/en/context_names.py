@@ -45,7 +45,7 @@ _KIN = (r"(?:brother|sister|son|daughter|father|mother)-in-law|step-?(?:son|daug
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
         r"met\s+with|spoke\s+(?:with|to)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
-        r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:")
+        r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:|attn\s*:|nok\s*:|call\s+placed\s+to")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")

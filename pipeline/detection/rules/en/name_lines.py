@@ -6,7 +6,9 @@ person", the shape of the note does.
   comes before ("Electronically signed by ..."): a line like "DNR/DNI" or "abd/gu" has neither;
 * the subject of a presentation line: the name before "is a 57-year-old" or ", a 57-year-old"
   ("Roscoe Preston is a 57-year-old man", "MR. PRESTON IS A 57 YO MAN", "Leen, a 70-year-old");
-* the name under a letter's closing ("Sincerely," then "Bill Parker, M.D.").
+* the name under a letter's closing ("Sincerely," then "Bill Parker, M.D.");
+* a name that its kinship follows in brackets or an apposition ("Mary (daughter) called", "JIM
+  HALE (HCP)", "Ted, the patient's son, called").
 
 Each word must pass :func:`.name_words.looks_like_name` after a strong context, so "Patient is a
 57-year-old" and "Internal Medicine Service" stay unmarked.
@@ -32,6 +34,14 @@ _SUBJECT = re.compile(
     rf"(?im)^[ \t]*(?:(?:hpi|history(?:\s+of\s+present\s+illness)?|id|summary)[ \t]*:[ \t]*)?"
     rf"(?:(?P<title>mr|mrs|ms|miss)\.?[ \t]+)?(?P<name>(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN})){{0,2}})(?:[ \t]+is|,)[ \t]+an?[ \t]+"
     rf"(?:\d{{1,3}}|[a-z]+(?:-[a-z]+)?)[ \t-]*(?:y\b|yo\b|y/o|y\.o\.|years?\b|yr\b|month)")
+# a name that its kinship follows in brackets or an apposition ("Mary (daughter) called", "JIM HALE
+# (HCP)", "Ted, the patient's son, called")
+_KIN_WORDS = (r"wife|husband|son|daughter|dtr|sister|brother|mother|father|mom|dad|niece|nephew|aunt|uncle|cousin|"
+              r"grandson|granddaughter|friend|partner|fiance|fiancee|spouse|girlfriend|boyfriend|neighbor|neighbour|"
+              r"hcp|proxy|health\s+care\s+proxy|nok|guardian|(?:son|daughter|brother|sister)-in-law")
+_KIN_AFTER = re.compile(
+    rf"(?i)(?<![\w'])(?P<name>(?-i:{_TOKEN})(?:[ \t]+(?-i:{_TOKEN})){{0,2}})(?:[ \t]*\([ \t]*(?:pt'?s[ \t]+)?(?:{_KIN_WORDS})[ \t]*\)"
+    rf"|,[ \t]+(?:the[ \t]+)?(?:pt'?s|patient'?s|his|her|their)[ \t]+(?:{_KIN_WORDS})\b)")
 _CLOSING = re.compile(r"(?im)^[ \t]*(?:sincerely|regards|best\s+regards|kind\s+regards|yours\s+truly|respectfully|"
                       r"cordially|with\s+thanks)[ \t]*,?[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:dr\.?[ \t]+)?"
                       rf"(?P<name>(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN})){{0,2}})")
@@ -90,4 +100,22 @@ def name_lines(text: str, doc_id: str) -> list[Span]:
             end = _name_words(text, m.start("name"), m.group("name"))
             if end is not None:
                 out.append(mk(doc_id, m.start("name"), end, gtype))
+    for m in _KIN_AFTER.finditer(text):
+        start = _last_name_words(text, m.start("name"), m.group("name"))
+        if start is not None:
+            out.append(mk(doc_id, start, m.end("name"), "PATIENT"))
     return out
+
+
+def _last_name_words(text: str, start: int, value: str) -> int | None:
+    """Where the name that ends ``value`` (at ``start``) begins, read back from its last word: the
+    words before a kinship in brackets ("Called Mary (daughter)", "spoke to JIM HALE (HCP)");
+    None when the last word is no name."""
+    tokens = [(start + t.start(), start + t.end()) for t in re.finditer(r"\S+", value)]
+    begin = None
+    for k in range(len(tokens) - 1, -1, -1):
+        piece = text[tokens[k][0]:tokens[-1][1]]
+        if _name_words(text, tokens[k][0], piece) != tokens[-1][1]:
+            break
+        begin = tokens[k][0]
+    return begin

@@ -89,7 +89,7 @@ def _abbreviation(word: str, text: str, i: int) -> bool:
     z = zipf(word)
     if _mixed_case(text, i):
         return z is None or z < 4.0
-    return z is not None and z < 2.0
+    return z is not None and z < 2.0 and not (len(word) > 4 and looks_like_typo(word))   # "IN STALBE CONDITION"
 
 
 # two capitals after a transfer that are a ward's, a discipline's or a state's, not a hospital's
