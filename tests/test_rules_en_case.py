@@ -255,3 +255,22 @@ def test_phone_shapes(detector, line, phone, case):
                                   "2 units 4-6 hrs", "Na 138 K 4.1 Cl 102 CO2 24 BUN 20 Cr 1.1"])
 def test_no_phone_in_values(detector, line, case):
     assert _found(detector, _recase(line, case), "CONTACT") == []
+
+
+WEAK_ID_LINES = [
+    ("Chart #: 44556677", "44556677"), ("ID: 4455667", "4455667"), ("Ref #: AB-99887", "AB-99887"),
+    ("Employee ID: E44556", "E44556"), ("Enc: 99887766", "99887766"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line,value", WEAK_ID_LINES)
+def test_identifiers_after_weaker_labels(detector, line, value, case):
+    assert _recase(value, case) in _found(detector, _recase(line, case), "ID")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", ["ID: Tmax 101.2, WBC 12", "ID: 100.4 max", "Rx: 12345 units heparin",
+                                  "Record: 2000 mL out", "ID: 10000 units", "Patient #2 in room"])
+def test_no_identifier_in_an_id_section_or_a_dose(detector, line, case):
+    assert _found(detector, _recase(line, case), "ID") == []

@@ -91,13 +91,27 @@ _ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*(?:[:#]\s*){{0,2}}(?P<id>\d{{3,4}}
            for p, t in _ID_TRIGGERS]
 
 
+# labels that also head a note's sections or mean other things ("ID: Tmax 101.2" is infectious
+# disease, "Rx" a prescription's sign): their value needs five digits and no decimal, or letters
+# and four digits ("ID: 4455667", "Chart #: 44556677", "Employee ID: E44556", "Ref #: AB-99887")
+_WEAK_ID_LABELS = (r"ID|Record|Chart|Patient|Pt|Enc(?:ounter)?|Reg(?:istration)?|Ref(?:erence)?|Claim|Rx|Prescription|"
+                   r"Study(?:\s+ID)?|Badge|Employee(?:\s+ID)?|Passport(?:\s+No\.?)?|Tracking")
+_WEAK_ID = re.compile(rf"(?<![\w/])(?i:{_WEAK_ID_LABELS})[ \t]*(?:(?:#|no\.?|number)[ \t]*:?|:)[ \t]*"
+                      r"(?P<id>\d{5,}(?![.,]\d)|[A-Za-z]{1,4}-?\d{4,}(?:-\d+)*|\d{4}-\d{4,})(?![\w-])"
+                      r"(?![ \t]*(?i:units?|u\b|mg|mcg|ml|cc|l\b|meq|mmol|%|iu\b|x\b|times|doses?))")   # "Rx: 12345 units"
+
+
 @register(LOCALE, "record_numbers", "ID", score=0.92)
 def record_numbers(text: str, doc_id: str) -> list[Span]:
     """Identifiers after their labels: MRN/medical record/unit number, account, licence/DEA/NPI,
-    health plan/member/policy, device serial and vehicle numbers."""
+    health plan/member/policy, device serial and vehicle numbers, and after the weaker labels
+    ("ID:", "Chart #", "Ref #") a value that only an identifier has."""
     out: list[Span] = []
     for rx, gtype in _ID_RES:
         out += trimmed_spans(rx, text, doc_id, gtype, "id", trailing=" .,;:-")
+    taken = [(sp.start, sp.end) for sp in out]
+    out += [sp for sp in trimmed_spans(_WEAK_ID, text, doc_id, "IDNUM", "id", trailing=" .,;:-")
+            if not any(a < sp.end and sp.start < b for a, b in taken)]
     return dedupe(out)
 
 
