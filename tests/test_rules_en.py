@@ -75,7 +75,7 @@ def test_postal_codes_with_state():
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("Lives at 123 Main Street, Apt 4B, Boston.", ["123 Main Street, Apt 4B"]),
+    ("Lives at 123 Main Street, Apt 4B, Boston.", ["123 Main Street, Apt 4B", "Boston"]),
     ("Address: 45 W. Elm St. in town", ["45 W. Elm St."]),
     ("Mail to P.O. Box 1234.", ["P.O. Box 1234"]),
     ("Walked 3 blocks down the street.", []),

@@ -4,6 +4,8 @@ the English ones of :mod:`.ward_steps` (numbers without an age's, a date's or a 
 dropped; kinship and role words cut from names). Last, spans made only of safe clinical words
 (``vocab/``, :mod:`pipeline.detection.steps.safe_words`) need strong evidence to stay. Spanish and
 German do not list them."""
+from dataclasses import replace
+
 from pipeline.detection.steps.registry import register_pack
 from pipeline.locales.en import ward_steps  # noqa: F401  (registers the steps named below)
 from pipeline.detection.steps.safe_words import register_safe_word_step
@@ -23,6 +25,8 @@ PHI_LABELS = (
 )
 
 _VOCAB = load_vocabulary("en")
+# "D." opens a Spanish name as a title ("D. Juan"); an English one as an initial ("D. Johnson RN"), kept
+_EN_WORDS = replace(WORDS, titles=tuple(t for t in WORDS.titles if t != "D."))
 STEPS = WESTERN_STEPS + (
     "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle",
     # model, merged, merged, merged
@@ -30,4 +34,4 @@ STEPS = WESTERN_STEPS + (
                             initials_need_evidence=True),   # merged
 )
 
-PACK = register_pack("en", WORDS, STEPS)
+PACK = register_pack("en", _EN_WORDS, STEPS)

@@ -12,8 +12,12 @@ i2b2 conventions that decide boundaries here:
 The pack is a package, one job per module: :mod:`.dates_ages`, :mod:`.contact` (phones, record
 numbers, ZIP codes, streets), :mod:`.names` (names after titles), :mod:`.context_names` and
 :mod:`.places` (names, hospitals and towns as ward notes write them: after "wife", "per", "RN",
-"transferred from", in any case, and staff signatures), :mod:`.professions` (after "works as a"), :mod:`.workplaces` (rooms, wards by building and floor,
-acronyms before "ED", employers);
+"transferred from", in any case, and staff signatures), with :mod:`.name_pairs` (how a name's words
+hold together when case says nothing) and :mod:`.towns` (towns and listed places in one case),
+:mod:`.name_lines` (names a note's shape announces: dictation initials, "is a 57-year-old",
+"Sincerely,", "Mary (daughter)"), :mod:`.professions` (after "works as a"), :mod:`.workplaces`
+(rooms, wards by building and floor, acronyms before "ED", employers), :mod:`.landmarks` (parks,
+lakes, airports by name);
 :mod:`.numbers` says when a number is a measurement rather
 than an age, a date or a phone number, and :mod:`.name_words` whether a word may be a name. A
 pack runs its rules in registration order, which can decide ties, so the shared rules come first
@@ -26,4 +30,4 @@ from pipeline.detection.rules.en._shared import LOCALE
 
 register_common(LOCALE)
 
-from pipeline.detection.rules.en import dates_ages, contact, names, context_names, places, professions, workplaces  # noqa: E402,F401,E501  (register, in this order)
+from pipeline.detection.rules.en import dates_ages, contact, names, context_names, name_lines, places, professions, workplaces, landmarks  # noqa: E402,F401,E501  (register, in this order)

@@ -16,10 +16,13 @@ from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
 
 _PHONE = re.compile(
-    r"(?<![\w/-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])"
-    r"|(?<![\w/-])\d{3}-\d{4}(?![\w-])")
+    r"(?<![\w/-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s./-])\d{3}(?:[\s.-]|[ \t]-[ \t])?\d{4}"
+    r"(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])"
+    r"|(?<![\w/-])\d{3}-\d{4}(?![\w-])"
+    # an international number: a country code and three or four groups ("+44 20 7946 0958")
+    r"|(?<![\w+])\+(?:[2-9]\d{0,2})(?:[ .-]\d{2,4}){2,4}(?![\w-])")
 _FAX_BEFORE = re.compile(r"(?i)\bfax\b\s*(?:#|no\.?|number)?\s*:?\s*$")
-_PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(?P<num>\d{4,6})(?![\d-])")
+_PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(?P<num>\d{4,6}|\d-\d{4})(?![\d-])")
 # an extension written alone after a phone or a pager on the same line ("pager #22522 or x7316")
 _EXTENSION = re.compile(r"(?i)(?<![\w])(?P<num>x\d{4,5})(?![\w-])")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension|#\d)")
@@ -70,30 +73,45 @@ def ssn(text: str, doc_id: str) -> list[Span]:
 _ID_TRIGGERS: list[tuple[str, str]] = [
     (r"MRN|MR\s?#|Med(?:ical)?\s+Rec(?:ord)?(?:\s+(?:No\.?|Number|#))?|Unit\s+(?:No\.?|Number|#)|Record\s+(?:No\.?|Number|#)|"
      r"Hospital\s+(?:No\.?|Number|#)|Patient\s+ID|Pt\s+ID|EMPI|BWH|MGH|CPI", "MEDICALRECORD"),
-    (r"Acct|Account(?:\s+(?:No\.?|Number|#))?|Encounter(?:\s+(?:No\.?|Number|#|ID))?|Visit\s+(?:No\.?|Number|#)", "ACCOUNT"),
+    (r"Acct|Acc\.?\s*(?:No\.?|#)|Account(?:\s+(?:No\.?|Number|#))?|Encounter(?:\s+(?:No\.?|Number|#|ID))?|"
+     r"(?:Visit|Admission|Adm)\s+(?:No\.?|Number|#|ID)|CSN", "ACCOUNT"),
     (r"License(?:\s+(?:No\.?|Number|#))?|Lic\.?(?:\s*(?:No\.?|Number|#))?|DEA(?:\s+(?:No\.?|Number|#))?|NPI", "LICENSE"),
     (r"Member\s+ID|Policy(?:\s+(?:No\.?|Number|#))?|Health\s*plan(?:\s+(?:No\.?|Number|#|ID))?|"
      r"Insurance(?:\s+(?:ID|No\.?|Number|#))?|"
      r"Medicaid(?:\s+(?:No\.?|Number|#|ID))?|Medicare(?:\s+(?:No\.?|Number|#|ID))?|Group\s+(?:No\.?|Number|#)", "HEALTHPLAN"),
-    (r"Device\s+(?:ID|serial|S/N)|Serial(?:\s+(?:No\.?|Number|#))?|S/N", "DEVICE"),
+    (r"Device\s+(?:ID|serial|S/N)|Serial(?:\s+(?:No\.?|Number|#|SN|S/N))?|S/N", "DEVICE"),
     (r"VIN|(?:License\s+)?plate(?:\s+(?:No\.?|Number|#))?", "VEHICLE"),
     (r"(?:Order|Requisition|Accession)\s*(?:#|No\.?|Number)|Case|Specimen(?:\s+(?:ID|No\.?|Number|#))?|Sample\s+ID|"
      r"(?:Genetic\s+|DNA\s+|Blood\s+)?sample\s+on\s+file", "IDNUM"),
 ]
-# labels in any case ("member ID", "LICENSE"); a value with a digit, its dots and slashes inside ("495.179.062",
+# labels in any case ("member ID", "LICENSE", "Acct #:"); a value with a digit, its dots and slashes inside ("495.179.062",
 # "5465/58564"), letters around it in any case ("case-323688")
-_ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*[:#]?\s*#?\s*(?P<id>\d{{3,4}}(?:[ ]\d{{3,4}}){{2,3}}(?![ ]?\d)|[A-Za-z]{{0,4}}[-]?\d(?:[\dA-Za-z-]|[./](?=\d)){{2,18}}|\d{{3,}})"
+_ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*(?:[:#]\s*){{0,2}}(?P<id>\d{{3,4}}(?:[ ]\d{{3,4}}){{2,3}}(?![ ]?\d)|[A-Za-z]{{0,4}}[-]?\d(?:[\dA-Za-z-]|[./](?=\d)){{2,18}}|\d{{3,}})"
                        rf"(?![\w-])"), t)
            for p, t in _ID_TRIGGERS]
+
+
+# labels that also head a note's sections or mean other things ("ID: Tmax 101.2" is infectious
+# disease, "Rx" a prescription's sign): their value needs five digits and no decimal, or letters
+# and four digits ("ID: 4455667", "Chart #: 44556677", "Employee ID: E44556", "Ref #: AB-99887")
+_WEAK_ID_LABELS = (r"ID|Record|Chart|Patient|Pt|Enc(?:ounter)?|Reg(?:istration)?|Ref(?:erence)?|Claim|Rx|Prescription|"
+                   r"Study(?:\s+ID)?|Badge|Employee(?:\s+ID)?|Passport(?:\s+No\.?)?|Tracking")
+_WEAK_ID = re.compile(rf"(?<![\w/])(?i:{_WEAK_ID_LABELS})[ \t]*(?:(?:#|no\.?|number)[ \t]*:?|:)[ \t]*"
+                      r"(?P<id>\d{5,}(?![.,]\d)|[A-Za-z]{1,4}-?\d{4,}(?:-\d+)*|\d{4}-\d{4,})(?![\w-])"
+                      r"(?![ \t]*(?i:units?|u\b|mg|mcg|ml|cc|l\b|meq|mmol|%|iu\b|x\b|times|doses?))")   # "Rx: 12345 units"
 
 
 @register(LOCALE, "record_numbers", "ID", score=0.92)
 def record_numbers(text: str, doc_id: str) -> list[Span]:
     """Identifiers after their labels: MRN/medical record/unit number, account, licence/DEA/NPI,
-    health plan/member/policy, device serial and vehicle numbers."""
+    health plan/member/policy, device serial and vehicle numbers, and after the weaker labels
+    ("ID:", "Chart #", "Ref #") a value that only an identifier has."""
     out: list[Span] = []
     for rx, gtype in _ID_RES:
         out += trimmed_spans(rx, text, doc_id, gtype, "id", trailing=" .,;:-")
+    taken = [(sp.start, sp.end) for sp in out]
+    out += [sp for sp in trimmed_spans(_WEAK_ID, text, doc_id, "IDNUM", "id", trailing=" .,;:-")
+            if not any(a < sp.end and sp.start < b for a, b in taken)]
     return dedupe(out)
 
 
@@ -148,11 +166,16 @@ _STREET = re.compile(
 _PO_BOX = re.compile(r"(?i)\bP\.?\s?O\.?\s+Box\s+\d+\b")
 
 
-# a street in capitals or lower case: a house number, one to three words and a suffix, before a
-# comma, a unit or the line's end ("149 sloan circle, coral gables"); no ward word inside
+# a street in capitals or lower case: a house number, one to three words and a suffix (and its
+# unit), before a comma, a unit, "in" or the line's end ("149 sloan circle, coral gables", "2245
+# dolly st., apt 16"); no ward word inside, no safe word unless an address's cue comes before
 _STREET_ANY_CASE = re.compile(
-    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX})"
-    rf"(?=[ \t]*(?:,|$|apt\b|unit\b|suite\b|#))", re.MULTILINE)
+    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX}"
+    rf"(?:,?[ \t]*(?:apt\.?|apartment|unit|suite|ste\.?|#)[ \t]*#?[ \t]*\d[\w-]*)?)"
+    rf"(?=[ \t]*(?:[,;)]|\.(?:\s|$)|$|apt\b|unit\b|suite\b|#|in\b|and\b))", re.MULTILINE)
+# words that say an address follows: its street's words may then be any ("lives at 1593 olive branch lane")
+_ADDRESS_BEFORE = re.compile(r"(?i)(?:\b(?:lives|living|resides|residing|staying|moved)(?:[ \t]+alone)?[ \t]+at|"
+                             r"\baddress[ \t]*:?|\bhome[ \t]*:|\bmail(?:ing)?[ \t]+address[ \t]*:?)[ \t]*$")
 
 
 @register(LOCALE, "streets", "LOCATION", score=0.88)
@@ -165,8 +188,31 @@ def streets(text: str, doc_id: str) -> list[Span]:
     for m in _STREET_ANY_CASE.finditer(text):
         if any(sp.start < m.end("st") and m.start("st") < sp.end for sp in out):
             continue   # the title-case street already holds it (with its "Apt 4B")
-        if not any(is_safe_word(w) or w.lower() in FUNCTION_WORDS for w in m.group("words").split()):
+        vocabulary = not _ADDRESS_BEFORE.search(text[max(0, m.start() - 40):m.start()])
+        if not any(is_safe_word(w, vocabulary) or w.lower() in FUNCTION_WORDS for w in m.group("words").split()):
             out.append(mk(doc_id, *m.span("st"), "STREET"))
+    out += _towns_after_streets(text, doc_id, [sp for sp in out if sp.type == "STREET"])
     return dedupe(out)
+
+
+# a town after a street and its comma, closed by a comma, a full stop, "and" or the line's end
+_TOWN_AFTER_STREET = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'-]*(?:[ \t][A-Za-z][A-Za-z'-]*){0,2})"
+                                r"(?=[ \t]*(?:[,;]|\.(?:\s|$)|$|(?i:and|where|with)\b))", re.MULTILINE)
+
+
+def _towns_after_streets(text: str, doc_id: str, streets: list[Span]) -> list[Span]:
+    """The town an address names after its street ("lives at 668 spruce avenue, apt 13, fresno and
+    worked", "2245 DOLLY ST., ABINGTON"): one to three words, no function word and no ward word; a
+    two-letter state's abbreviation is left to the address rule."""
+    out: list[Span] = []
+    for sp in streets:
+        m = _TOWN_AFTER_STREET.match(text, sp.end)
+        if m is None:
+            continue
+        words = m.group("town").split()
+        if len(m.group("town")) > 2 and not any(w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False)
+                                                for w in words):
+            out.append(mk(doc_id, *m.span("town"), "CITY"))
+    return out
 
 

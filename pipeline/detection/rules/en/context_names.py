@@ -18,8 +18,14 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_safe_word, looks_like_name, zipf
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
+                                                   is_surname_after_first_name, looks_like_name, looks_like_typo, zipf)
+from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, eponym_or_label, first_and_surname,
+                                                   has_lower, inverted, notified_doctor, surname_after, surname_alone,
+                                                   title_case, unknown_subject)
 from pipeline.detection.rules.registry import register
+
+__all__ = ["EPONYM_AFTER", "SECTION_HEADERS", "context_names"]   # EPONYM_AFTER: read by the pack's eponym step
 from pipeline.spans import Span
 
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
@@ -27,21 +33,28 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
           r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"
           r"accepting\s+(?:physician|md|attending|provider|surgeon)|requested\s+by|referred\s+by|"
-          r"findings\s+(?:called|discussed|communicated)\s+(?:to|with)")
-_KIN = (r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
+          r"findings\s+(?:called|discussed|communicated)\s+(?:to|with)|"
+          # a report's staff fields: "Ordering physician:", "Interpreting radiologist:", "Reviewed by:"
+          r"(?:(?:attending|primary\s+care|referring|ordering|consulting|admitting|covering|treating|interpreting)\s+)?"
+          r"(?:physician|provider|radiologist|surgeon|anesthesiologist|consultant|pharmacist|therapist|"
+          r"case\s+manager|social\s+worker|author)\s*:|"
+          r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?")
+_KIN = (r"(?:brother|sister|son|daughter|father|mother)-in-law|step-?(?:son|daughter|mother|father|brother|sister)|"
+        r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
+        r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
         r"met\s+with|spoke\s+(?:with|to)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
-        r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:")
+        r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:|attn\s*:|nok\s*:|call\s+placed\s+to")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")
 _NAME_AT = re.compile(
     rf"(?i)\.?(?:'s)?[ \t]*[:,]?[ \t]+(?:(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
-_CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+)?"
-                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)\b|"
-                         r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|PhD|PharmD|RD|SN|PGY-?\d)\b)")
+_CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+){0,2}"
+                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)(?![\w-])|"
+                         r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
 _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])/(?P<init>[A-Z]{2,4})[ \t.]*$")
@@ -56,27 +69,20 @@ _DASH_INITIALS = re.compile(r"(?m)^[ \t]*-[ \t]?(?P<init>[A-Za-z]{2,3})[ \t]*$")
 # dictation initials closing a letter: the author's in capitals, the typist's in lower case ("VP/zk")
 _DICTATION = re.compile(r"(?m)^[ \t]*(?P<a>[A-Z]{2,4})/(?P<b>[a-z]{2,4})[ \t]*$")
 # a name before a possessive kinship word: "Bonface's wife", "JOHN'S DAUGHTER"
-_POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))'s[ \t]+(?:wife|husband|son|"
+_POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:(?:[A-Za-z][A-Za-z'-]*[A-Za-z][ \t]+)?[A-Za-z][A-Za-z'-]*[A-Za-z]))'s"
+                             r"[ \t]+(?:wife|husband|son|"
                              r"daughter|sister|brother|mother|father|friend|partner|niece|nephew|grandson|"
                              r"granddaughter|spouse|girlfriend|boyfriend)\b")
 # section headers of a nursing note, which a colon follows as a sign-off's initials do
 _HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
 lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
 ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp impr rec recs goal goals""".split())
+#: the section headers of a nursing note ("CV:", "GU:", "A/P"), no one's initials
+SECTION_HEADERS = _HEADERS
 
 
-# a name followed by one of these is an eponym ("Graves' disease", "Crohn's", "Foley catheter") or a
-# field label ("Attending attestation:"), not a person
-_EPONYM_WORDS = (r"disease|syndrome|lymphoma|sarcoma|sign|test|procedure|catheter|criteria|score|"
-                 r"scale|palsy|phenomenon|reflex|maneuver|manoeuvre|ulcer|esophagus|oesophagus|tube|triad|fracture|"
-                 r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage")
-_NOT_A_PERSON_AFTER = re.compile(rf"(?i)(?:'s|s'|')?\s*(?::|(?:{_EPONYM_WORDS})\b)")
-#: what follows an eponym ("Graves' disease", "Barrett's esophagus", "Foley catheter"): no person's name
-EPONYM_AFTER = re.compile(rf"(?i)(?:'s|s'|')?[ \t]*(?:{_EPONYM_WORDS})\b")
-
-
-def _eponym_or_label(text: str, end: int) -> bool:
-    return bool(_NOT_A_PERSON_AFTER.match(text, end))
+_CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
+od psyd""".split())
 
 
 def _kind(ctx: str) -> tuple[str, bool]:
@@ -100,32 +106,31 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
         gap = text[tokens[k - 1][1]:s] if k else ""
         if k and ("  " in gap or "\t" in gap or text[e:e + 1] == ":"):
             break
+        if k and word.lower().replace(".", "") in _CREDENTIAL_WORDS:
+            break   # "accepting physician breana chander, pharmd": the credential ends the name
         if re.fullmatch(r"[A-Za-z]\.", word):
-            if k + 1 < len(tokens) and looks_like_name(text[slice(*tokens[k + 1])], strong):
-                continue  # an initial before a surname: "J. Smith"
+            nxt = text[slice(*tokens[k + 1])] if k + 1 < len(tokens) else ""
+            if nxt and looks_like_name(nxt, strong, title_case(nxt) and has_lower(text, s), titled and k == 0):
+                continue  # an initial before a surname: "J. Smith", "DR. A. RAHILLY"
             break
-        cased = _title_case(word) and _has_lower(text, s)
+        cased = title_case(word) and has_lower(text, s)
+        if k and end is not None and "," not in gap and surname_after(text, tokens[k - 1], (s, e)):
+            end = e   # "LIZZIE STRONG", "son holly small": a surname that is also a word, after a first name
+            continue
         if "," in gap:
             z = zipf(word)
             ok = (looks_like_name(word, False) or (looks_like_name(word, True, cased) and (cased or (z is not None and z < 2.0)))
                   or (is_first_name(word) and looks_like_name(word, True)))   # "Rodriguez, Kerri"
         else:
-            ok = looks_like_name(word, strong if k == 0 else True, cased, titled)
+            prev = text[slice(*tokens[k - 1])] if k else ""
+            # "Dr. Santo Colly", "DR. A. RAHILLY", not "Ms. Schinner tearfful"
+            after_first = k == 0 or is_first_name(prev) or bool(re.fullmatch(r"[A-Za-z]\.", prev))
+            ok = looks_like_name(word, strong if k == 0 else True, cased, titled and after_first) or (
+                k == 0 and strong and inverted(text, tokens))   # "PATIENT: STRONG, LIZZIE"
         if not ok:
             break
         end = e
     return end
-
-
-def _title_case(word: str) -> bool:
-    return word[:1].isupper() and word[1:].replace("'", "").replace("-", "").islower()
-
-
-def _has_lower(text: str, i: int) -> bool:
-    """Whether the line around ``i`` has lower-case words, so that its title case means something."""
-    s = text.rfind("\n", 0, i) + 1
-    e = text.find("\n", i)
-    return sum(w.islower() for w in text[s:e if e >= 0 else len(text)].split()) >= 2
 
 
 @register(LOCALE, "context_names", "NAME", score=0.8)
@@ -142,47 +147,81 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             gtype, strong = "DOCTOR" if m.group("title").lower().startswith("dr") else gtype, True
         tokens = [(m.start("name") + t.start(), m.start("name") + t.end()) for t in re.finditer(r"[^\s,]+", m.group("name"))]
         tokens = [(s, e - (1 if text[e - 1] in ".," and e - s > 2 else 0)) for s, e in tokens]
-        titled = bool(m.group("title")) or c.group().lower() in ("dr", "drs", "doctor")
+        titled = bool(m.group("title")) or c.group().lower() in ("dr", "drs", "doctor", "mr", "mrs", "ms", "miss")
         end = _name_end(text, tokens[0][0], tokens, strong, titled)
-        if end is None and not strong and len(tokens) >= 2 and all(_title_case(text[s:e]) for s, e in tokens[:2]) \
+        if end is None and not strong and len(tokens) >= 2 and all(title_case(text[s:e]) for s, e in tokens[:2]) \
                 and all(looks_like_name(text[s:e], False) or (zipf(text[s:e]) or 0) < 3.0 for s, e in tokens[:2]):
             # a weak context ("with", "per") before two title-case words in a mixed-case line, each
             # a listed name or a rare word, that pass as names after a strong one: "follow up with
             # Tory Connell" (and not "with Hep Lock")
             two = _name_end(text, tokens[0][0], tokens[:2], True)
-            end = two if two == tokens[1][1] and _has_lower(text, tokens[0][0]) else None
-        if end is not None and _eponym_or_label(text, end):
+            end = two if two == tokens[1][1] and has_lower(text, tokens[0][0]) else None
+        if end is None and not strong:
+            end = first_and_surname(text, tokens)
+        if end is None and strong and gtype == "DOCTOR" and surname_alone(text, tokens[0]):
+            end = tokens[0][1]
+        if end is None and c.group().lower() in ("pt", "patient"):
+            end = unknown_subject(text, tokens)
+        if end is None and titled and gtype == "DOCTOR":
+            end = notified_doctor(text, tokens)
+        first_word = text[slice(*tokens[0])]
+        if end is not None and re.fullmatch(r"(?i)cc\s*:", c.group()) and (zipf(first_word) or 0.0) < 1.0 \
+                and not is_first_name(first_word) and looks_like_typo(first_word):
+            continue   # "CC: weankess": an ED note's chief complaint misspelt, not a copy's addressee
+        if end is not None and eponym_or_label(text, end):
             continue
         if end is not None:
             s = tokens[0][0]
             if text.startswith("'s", end - 2):
                 end -= 2
             out.append(mk(doc_id, s, end, gtype))
+            out += and_names(text, doc_id, end, gtype)
     for m in _CREDENTIAL.finditer(text):
         s, e = m.span("name")
         words = m.group("name").split()
         line_end = text.find("\n", m.end())
         signs_line = not text[m.end():line_end if line_end >= 0 else len(text)].strip(" \t.")
-        first_and_word = (signs_line and len(words) == 2 and is_first_name(words[0]) and looks_like_name(words[0], True)
-                          and not is_safe_word(words[1], vocabulary=False) and words[1].lower() not in FUNCTION_WORDS
-                          and (zipf(words[1]) or 0.0) < 6.0)
-        if not (looks_like_name(words[-1], True) or first_and_word) or _eponym_or_label(text, m.end("name")):
+        a, b = (words[-2], words[-1]) if len(words) > 1 else ("", words[-1])
+        rare_first = signs_line and looks_like_name(a, True) and (zipf(a) or 0.0) < 3.0   # "Okoth Field, RN"
+        first_and_word = len(words) > 1 and (is_first_name(a) or rare_first) and (
+            is_surname_after_first_name(b) or (signs_line and looks_like_name(a, True) and not is_safe_word(b, vocabulary=False)
+                                               and b.lower() not in FUNCTION_WORDS and (zipf(b) or 0.0) < 6.0))
+        if not (looks_like_name(words[-1], True) or first_and_word) or eponym_or_label(text, m.end("name")):
             continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
-        if len(words) == 2 and not (looks_like_name(words[0], True) or re.fullmatch(r"[A-Za-z]\.", words[0])):
-            s = e - len(words[-1])
+        s = _credential_start(m, words, signs_line)
         out.append(mk(doc_id, s, e, "DOCTOR"))
     for rx in (_SIGN_OFF, _SIGN_OFF_REVERSED):
         for m in rx.finditer(text):
             init, name = m.group("init"), m.group("name")
             if init.lower() in _HEADERS or is_safe_word(init) or not looks_like_name(name, True):
                 continue
-            if name.isupper() and (rx is _SIGN_OFF_REVERSED or _has_lower(text, m.start())):
+            if name.isupper() and (rx is _SIGN_OFF_REVERSED or has_lower(text, m.start())):
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))   # the initials are the same person's
     out += _signatures(text, doc_id) + _usernames(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
+
+
+def _credential_start(m: re.Match, words: list[str], signs_line: bool = False) -> int:
+    """Where the name before a credential starts: the words before its last one that pass as a
+    name (an initial, a name after a strong context, a surname after a first name, any listed
+    first name opening a signature line: "Bill Pacocha, RRT"), read back from the last ("ordered
+    per Sid Davison, PharmD" -> "Sid Davison")."""
+    text, s, keep = m.string, m.start("name"), len(words) - 1
+    line_start = text.rfind("\n", 0, s) + 1
+    if signs_line and len(words) == 2 and not text[line_start:s].strip() and is_first_name(words[0]) \
+            and words[0].lower() not in FUNCTION_WORDS and not is_safe_word(words[0], vocabulary=False):
+        return s
+    offsets = [s + t.start() for t in re.finditer(r"\S+", m.group("name"))]
+    while keep > 0:
+        w, nxt = words[keep - 1], words[keep]
+        if not (looks_like_name(w, True) or re.fullmatch(r"[A-Za-z]\.", w)
+                or (is_first_name(w) and is_surname_after_first_name(nxt) and keep == len(words) - 1)):
+            break
+        keep -= 1
+    return offsets[keep] if keep < len(offsets) else s
 
 
 def _signatures(text: str, doc_id: str) -> list[Span]:
@@ -202,17 +241,19 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
         if initial:   # "P. May RN": an initial and a word, alone on a line with a credential
             ok = all(w.lower() not in _HEADERS for w in long)
         else:
-            ok = all(looks_like_name(w, True, _title_case(w)) for w in long)
-        if ok and not _eponym_or_label(text, m.end("name")):
+            ok = all(looks_like_name(w, True, title_case(w)) for w in long)
+        if ok and not eponym_or_label(text, m.end("name")):
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _DICTATION.finditer(text):
         a, b = m.group("a"), m.group("b")
         if not (a.lower() in _HEADERS or is_safe_word(a, vocabulary=False)):   # the typist's may be any ("nh")
             out += [mk(doc_id, *m.span("a"), "DOCTOR"), mk(doc_id, *m.span("b"), "DOCTOR")]
     for m in _POSSESSIVE_KIN.finditer(text):
-        w = m.group("name")
-        if looks_like_name(w, True, _title_case(w) and _has_lower(text, m.start())):
-            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
+        words = m.group("name").split()
+        ok = [looks_like_name(w, True, title_case(w) and has_lower(text, m.start())) for w in words]
+        if ok[-1]:   # "Joy Luqmaan's husband": the first name too when it passes
+            start = m.start("name") if all(ok) else m.end("name") - len(words[-1])
+            out.append(mk(doc_id, start, m.end("name"), "PATIENT"))
     last = text.rstrip().rfind("\n") + 1   # the note's last line: a dash and letters there sign it
     for m in _DASH_INITIALS.finditer(text):
         init = m.group("init")
@@ -223,23 +264,30 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
 
 
 # a staff login beside the name on a signature line: "J. Giles, resident / jgiles", "(ekiragu)", "[kh309]"
-_LOGIN = re.compile(r"(?:(?<=/)|(?<=\()|(?<=\[)|(?<=/ )|(?<=\( )|(?<=\[ ))(?P<user>[a-z]{2,12}\d{0,4})(?=[ \t]*(?:[)\]]|$))",
-                    re.MULTILINE)
+_LOGIN = re.compile(r"(?:(?<=/)|(?<=\()|(?<=\[)|(?<=/ )|(?<=\( )|(?<=\[ ))(?P<user>[a-z]{2,12}\d{0,4}|[A-Z]{2,12}\d{0,4})"
+                    r"(?=[ \t]*(?:[)\]]|$))", re.MULTILINE)
+_ANY_WORD = re.compile(r"(?<![\w])[A-Za-z][A-Za-z'-]*[A-Za-z]|(?<![\w])[A-Za-z]\.")
 _CAPITALISED = re.compile(r"(?<![\w])[A-Z][A-Za-z'-]*[a-z][A-Za-z'-]*|(?<![\w])[A-Z]\.")
 
 
 def _usernames(text: str, doc_id: str) -> list[Span]:
-    """A lower-case login after a slash or in brackets that is made from a name on its line: a
-    surname's first four letters inside it ("jgiles" beside "Julianna Giles") or the initials of
-    two names before its digits ("hd275" beside "Hunter Dayal"), so "RT/ca" or "(prn)" stay."""
+    """A login after a slash or in brackets (in capitals only in a line of one case) that is made
+    from a name on its line: a surname's first four letters inside it ("jgiles" beside "Julianna
+    Giles", "bmiley" beside "b. miley") or the initials of two names before its digits ("hd275"
+    beside "Hunter Dayal"), so "RT/ca" or "(prn)" stay."""
     out: list[Span] = []
     for m in _LOGIN.finditer(text):
         ls = text.rfind("\n", 0, m.start()) + 1
         le = text.find("\n", m.end())
         line = text[ls:le if le >= 0 else len(text)]
-        user = m.group("user")
+        user = m.group("user").lower()
         letters = re.match(r"[a-z]+", user).group()
-        words = [w.rstrip(".") for w in _CAPITALISED.findall(line)]
+        one_case = not (any(c.islower() for c in line) and any(c.isupper() for c in line))
+        if m.group("user").isupper() and not one_case:
+            continue   # "(DNR)", "/ICU": capitals in a mixed-case line are abbreviations
+        # in a line of one case ("b. miley, pgy-2 / bmiley") every word may be the name
+        words = [w.rstrip(".") for w in (_ANY_WORD if one_case else _CAPITALISED).findall(line)
+                 if not (one_case and w.lower() in FUNCTION_WORDS)]
         long_words = [w.lower() for w in words if len(w) >= 4 and not is_safe_word(w)]
         initials = {(a[0] + b[0]).lower() for a, b in zip(words, words[1:])}
         if any(w[:4] in letters for w in long_words) or (len(letters) == 2 and letters in initials and user != letters):

@@ -17,8 +17,9 @@ import re
 
 from pipeline.detection.rules.common import merge_overlapping, mk, text_before
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.numbers import (STRONG_DATE_CUE, line_before, measurement_context, plausible_month_day,
-                                                short_date_is_date, year_is_date)
+from pipeline.detection.rules.en.numbers import (DATE_RANGE, STRONG_DATE_CUE, date_range_ends, line_before,
+                                                measurement_context, plausible_month_day, short_date_is_date,
+                                                year_is_date)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -71,9 +72,27 @@ _DATE_PATTERNS = [
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
 _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
                         rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
+# a year alone in a history ("s/p CABG 1998", "h/o MI 2005", "dx'd with breast ca 1999"): a history's
+# word earlier on the line; a clock time there ("given 2000") is not read (:func:`.numbers.year_is_date`)
+_HISTORY_YEAR = re.compile(rf"(?<![\w/.,:+-]){_YEAR4}(?![\w/.:-]|,\d)")
+_HISTORY_BEFORE = re.compile(r"(?i)(?:\bs/p|\bh/o|\bhx\b|\bhistory\s+of|\bstatus\s+post|\bdx'?d|\bdiagnosed|\bpmh|"
+                             r"\bpsh)\b[^\n]*$")
+_LAST_BEFORE = re.compile(r"(?i)\b(?:prior|previous|last)\b[^\n]*$")
+
+
+def _history_year(text: str, start: int, value: str) -> bool:
+    """A history's word before a lone year on its line; "last" or "prior" only before a year that
+    cannot be a clock time ("last colonoscopy 1998", never "last BM 2000")."""
+    before = line_before(text, start, 40)
+    if _HISTORY_BEFORE.search(before):
+        return True
+    return bool(_LAST_BEFORE.search(before)) and (int(value[2:]) >= 60 or int(value[:2]) > 23)
 _FRACTION = re.compile(r"[1-7]/[2348]")
 _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
 _DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by)(?:\s*:\s*|\s+)$")
+# who "may" do something: a subject right before "may" ("pt may 2 assist", "RN MAY 1 MORE")
+_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:pt|patient|he|she|they|we|i|you|it|family|wife|husband|son|daughter|rn|md|team|"
+                             r"which|that|who|this|one|both|either)\s+$")
 # "may" is a modal verb: the bare month needs a day or a year next to it
 _BARE_MAY = re.compile(r"^May\.?$")
 # which of _DATE_RES are month/day numbers and which name the month
@@ -96,7 +115,8 @@ def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
     """A month name in title case stands as written ("March"); in capitals or lower case it needs
     a day or a year beside it ("MARCH 14", "march 2098", "SEP 27", "27-sep"). "MAR" (a medication
     record) and "DEC" (decreased) with a day alone need a date's sign too: an ordinal, a day-month
-    dash or a date word before ("on MAR 5"); a day followed by a unit is a dose ("DEC 2 UNITS")."""
+    dash, an abbreviation's full stop ("MAR. 12") or a date word before ("on MAR 5"); a day
+    followed by a unit is a dose ("DEC 2 UNITS")."""
     m = _MONTH_WORD.search(found)
     if m is None:
         return True
@@ -114,9 +134,21 @@ def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
     if word.lower() in ("mar", "dec"):
         # "29 MAR" (the day first, no measure before it), "27th Dec", "3-dec", or a date word before
         day_first = found[:1].isdigit() and not measurement_context(text, start, start + len(re.match(r"\d+", found).group()))
-        return bool(day_first or re.search(r"(?i)\d(?:st|nd|rd|th)|\d-[a-z]", found)
-                    or STRONG_DATE_CUE.search(line_before(text, start)))
+        if day_first or re.search(r"(?i)\d(?:st|nd|rd|th)|\d-[a-z]|^(?:mar|dec)\.", found) \
+                or STRONG_DATE_CUE.search(line_before(text, start)):
+            return True
+        # "CXR MAR 12: CLEAR", "DUE BACK DEC 3": the month first, no measure's name before it ("UO
+        # DEC 30"), no unit, decimal or range after the day, not a record read ("per MAR 12")
+        return bool(re.match(r"(?i)(?:mar|dec)\s+\d{1,2}$", found)) and not (
+            measurement_context(text, start, end) or re.match(r"\s*(?:[.,]\d|-\s*\d|/|(?:to|->|>)\s*\d)", text[end:end + 6])
+            or _RECORD_BEFORE.search(line_before(text, start, 20))
+            or (found[:1] in "dD" and _TITRATION_BEFORE.search(line_before(text, start, 40))))
     return True
+
+
+# a drip being titrated before "DEC 5": the rate decreased, not December 5th
+_TITRATION_BEFORE = re.compile(r"(?i)(?:wean|titrat|decreas|increas|gtt|drip|rate|pressor|sedation|propofol|levo|neo)")
+_RECORD_BEFORE = re.compile(r"(?i)\b(?:per|the|see|check(?:ed)?|reviewed?|verified|on|in|from|by)\s*$")
 
 
 # a unit or a count after a month's day: "DEC 2 UNITS" is a dose, not December 2nd
@@ -162,8 +194,9 @@ def dates(text: str, doc_id: str) -> list[Span]:
     for k, rx in enumerate(_DATE_RES):
         for m in rx.finditer(text):
             if (_BARE_MAY.match(m.group()) and not _MONTH_PREPOSITION.search(line_before(text, m.start(), 20))) \
-                    or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())):
-                continue
+                    or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())) \
+                    or (m.group()[:3].lower() == "may" and _SUBJECT_BEFORE.search(line_before(text, m.start(), 20))):
+                continue   # "pt may 2 assist": a subject before "may" makes it the verb
             if _FRACTION.fullmatch(m.group()) and (_DOSE_AFTER.match(text, m.end()) or not _DATE_BEFORE.search(text_before(text, m.start(), 12))):
                 continue  # "1/2 tab", "3/4 strength": a fraction, not January 2nd
             if k == _MONTH_DAY and not short_date_is_date(text, *m.span()):
@@ -176,7 +209,11 @@ def dates(text: str, doc_id: str) -> list[Span]:
             if k == _MONTH_DAY_DASH and not _dash_date_is_date(text, *m.span()):
                 continue  # "RR 12-14", "1-2 L", "weaned 4-2": ranges
             found.append(m.span())
+    found += [sp for m in DATE_RANGE.finditer(text) if date_range_ends(text, m) for sp in (m.span("a"), m.span("b"))]
     found += [m.span(1) for m in _BARE_YEAR.finditer(text) if m.group(1)[0] == "'" or year_is_date(text, *m.span(1))]
+    found += [m.span() for m in _HISTORY_YEAR.finditer(text)
+              if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())
+              and not re.search(r"[+-]\s*$", line_before(text, m.start(), 3))]
     return merge_overlapping(found, doc_id, "DATE")
 
 
@@ -194,7 +231,7 @@ _AGE_WORD_AFTER = re.compile(rf"(?i)(?<![\w-])(?P<age>{_NUMBER_WORD})(?:\s*-\s*|
 # "now eighty-five woman", "a seventy-four year old man": a tens' number word before a person word
 _TENS_WORD = rf"(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_UNITS[:9])}))?"
 _AGE_WORD_PERSON = re.compile(rf"(?i)(?<![\w-])(?P<age>{_TENS_WORD})[\s-]+(?:man|woman|male|female|gentleman|lady|gent)\b")
-_AGE_WORD_BEFORE = re.compile(rf"(?i)\b(?:aged|age of|at age|turned|turns|turning)\s+(?P<age>{_NUMBER_WORD})(?![\w-])")
+_AGE_WORD_BEFORE = re.compile(rf"(?i)\b(?:aged|age of|at age|age:?|turned|turns|turning)\s+(?P<age>{_NUMBER_WORD})(?![\w-])")
 
 
 # "in her 80s", "HIS EARLY 70'S": a decade after a possessive
@@ -205,12 +242,52 @@ _AGE_TURNED = re.compile(r"(?i)\b(?:turned|turns|turning)\s+(?P<age>\d{1,3})(?![
 _AGE_BIRTHDAY = re.compile(r"(?i)\b(?P<age>\d{1,3}(?:st|nd|rd|th))\s+birthday\b")
 
 
+# the shapes a note's first line gives an age in, beside the "yo" ones:
+# "84M with PMH", "pt is an 84 F s/p fall": a number and a sex's letter at the start of a sentence,
+# before what a presentation says next (never "16F foley", "walked 30 m with PT")
+_AGE_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t]?[MF](?![\w/])(?=[ \t]*,?[ \t]*(?:w/|s/p|h/o|c/o|p/w|(?:with|hx|pmh|"
+                      r"who|presents|presenting|presented|admitted|transferred|from|here|brought|found)\b))")
+_SENTENCE_START = re.compile(r"(?i)(?:^|[:.]|\b(?:is|was|pt|patient)\s+(?:an?\s+)?|\ban?\s+)\s*$")
+# "84 yrs male", "84yr F": years and a sex, not after a duration's word ("smoker x 40 yrs")
+_AGE_YRS_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t-]?yrs?\.?[ \t-]?(?:male|female|man|woman|boy|girl|"
+                          r"gentleman|lady|gent|[mf])\b")
+_DURATION_BEFORE = re.compile(r"(?i)(?:\bx|\bfor|\bsince|\bover|\bpast|\blast|\bin|\bwithin|\bafter|~|\bq)\s*$")
+# "Age/Sex: 84/M", "sex/age: F/84"
+_AGE_SEX_LABEL = re.compile(r"(?i)\b(?:age\s*/\s*(?:sex|gender)\s*:?\s*(?P<age>\d{1,3})(?![\d.])|"
+                            r"(?:sex|gender)\s*/\s*age\s*:?\s*(?:[mf]|male|female)\s*/\s*(?P<age2>\d{1,3})(?![\d.]))")
+# "DOB 1/4/50 (84)", "date of birth: 04-JAN-1950 (84 yrs)": the age in brackets after a birth date
+_AGE_AFTER_DOB = re.compile(r"(?i)\b(?:dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date)\b[^\n()]{1,30}?\(\s*(?:age\s*:?\s*)?"
+                            r"(?P<age>\d{1,3})\s*(?:y|yo|y/o|yrs?|years?(?:\s+old)?)?\s*\)")
+# "a man of 84 with CHF", "Age (years): 84", "age in years: 84", "pt 84y, lives alone"
+_AGE_MORE = re.compile(r"(?i)(?:\b(?:man|woman|gentleman|lady|gent|male|female)\s+of\s+(?P<a>\d{2,3})"
+                       r"(?=[ \t]*(?:[,.;)]|$|with\b|who\b|and\b|presenting\b|presents\b|admitted\b))"
+                       r"|\bage\s*(?:\((?:years?|yrs?)\)|in\s+years)\s*:?\s*(?P<b>\d{1,3})(?![\d.])"
+                       r"|\b(?:pt|patient)[ \t]+(?P<d>\d{1,3})[ \t]?y\b(?=[ \t]*(?:[,.;]|old\b|male\b|female\b|[mf]\b)))",
+                       re.MULTILINE)
+# "pt is 84.", "she is 84 and lives alone"
+_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})(?=[ \t]*(?:[.;,]|$|and\b))",
+                     re.MULTILINE)
+
+
+def _more_ages(text: str) -> list[tuple[int, int]]:
+    """The ages of :data:`_AGE_SEX`, :data:`_AGE_YRS_SEX`, :data:`_AGE_SEX_LABEL`, :data:`_AGE_AFTER_DOB`
+    and :data:`_AGE_IS`, each with the guard its shape needs."""
+    out = [m.span("age") for m in _AGE_SEX.finditer(text) if _SENTENCE_START.search(line_before(text, m.start(), 30))]
+    out += [m.span("age") for m in _AGE_YRS_SEX.finditer(text) if not _DURATION_BEFORE.search(line_before(text, m.start(), 12))]
+    out += [m.span("age" if m.group("age") else "age2") for m in _AGE_SEX_LABEL.finditer(text)]
+    out += [m.span("age") for rx in (_AGE_AFTER_DOB, _AGE_IS) for m in rx.finditer(text)]
+    out += [m.span(g) for m in _AGE_MORE.finditer(text) for g in "abd" if m.group(g)]
+    return [(s, e) for s, e in out if int(text[s:e]) <= 125]
+
+
 @register(LOCALE, "ages", "AGE", score=0.9)
 def ages(text: str, doc_id: str) -> list[Span]:
-    """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``;
-    in words after "turned" or before "years of age" ("eighty-two years of age")."""
+    """Ages, the number only as in i2b2: ``45 yo``, ``45-year-old``, ``45 y/o``, ``aged 45``, ``74y man``,
+    ``84M with``, ``Age/Sex: 84/M``, ``DOB ... (84)``; in words after "turned" or before "years of
+    age" ("eighty-two years of age")."""
     out = [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_AFTER, _AGE_BEFORE, _AGE_TURNED) for m in rx.finditer(text)
            if int(m.group("age").rstrip("+")) <= 125]
+    out += [mk(doc_id, s, e, "AGE") for s, e in _more_ages(text)]
     out += [mk(doc_id, *m.span("age"), "AGE") for rx in (_AGE_WORD_AFTER, _AGE_WORD_BEFORE, _AGE_WORD_PERSON, _AGE_DECADE, _AGE_BIRTHDAY) for m in rx.finditer(text)]
     return dedupe(out)
 

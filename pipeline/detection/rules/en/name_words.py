@@ -63,7 +63,7 @@ mae mae's perrl perla wnl nad ntnd abd bs bm loc gcs cam rass ciwa colon
 attestation addendum dnr dni dnh cmo fc practitioner physician physicians telemetry tele stepdown step-down
 sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical orthopedic orthopedics hs mn noc qam
 qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
-carevue metavision ho hos house officer""".split()
+carevue metavision ho hos house officer contin oxycontin msir""".split()
 
 
 FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION)
@@ -75,6 +75,11 @@ _CLINICAL_ENDING = re.compile(r"(?:itis|emia|ectomy|otomy|ostomy|oscopy|ography|
 # an unlisted word in lower case or capitals with a verb's or an adjective's ending ("rounded",
 # "titrating", "cardiothoracic") is taken for one ("Ted", "King" are listed or capitalised)
 _WORD_ENDING = re.compile(r"(?:ed|ing|ly|ness|ment|ic|ical|ive|ous|ary|ful|less|able|ible)$")
+
+
+def has_clinical_ending(word: str) -> bool:
+    """Whether ``word`` ends as drugs, procedures and conditions do ("-idine", "-itis", "-olol")."""
+    return bool(_CLINICAL_ENDING.search(_clean(word).lower()))
 
 
 def is_safe_word(word: str, vocabulary: bool = True) -> bool:
@@ -175,8 +180,10 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
         # English does not know at all ("DR. CRONLY": its ending says nothing then)
         if w.lower() in _listed("person") or w.lower() in _large_names():
             return z < 6.0
-        if z == 0.0:
-            return not looks_like_typo(w)
+        if z < 2.0:
+            # a rare word after a title is a name even one edit from a word ("DR. LEDNER", "dr.
+            # colly"), unless the word is a ward's ("DR. NOTIFEID", "dr caled")
+            return not typo_of_ward_word(w)
     if w.lower() in _listed("person"):
         # the commonest first names are common words by their own frequency ("son john", "WIFE
         # DAVID"): the pack's curated first names pass after a strong context up to 5.6
@@ -198,7 +205,30 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
         return False
     if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()):
         return False
-    return z < (5.0 if cased else 3.3)
+    return z < (5.0 if cased else 3.3) and not (z < 1.0 and typo_of_ward_word(w))   # "son awaer", "phnoe"
+
+
+@lru_cache(maxsize=1)
+def _pack_surnames() -> frozenset[str]:
+    return frozenset(e.lower() for e in load_list("en", "surnames"))
+
+
+def is_surname_after_first_name(word: str) -> bool:
+    """Whether ``word``, right after a first name that passed as a name, is that person's surname
+    even when it is a common English word ("Lizzie STRONG", "son holly small", "Adison Green"): a
+    surname of the pack's list short of the commonest words, or one of philter-lite's surnames
+    that is no word of the safe vocabulary, not a common word and no typo of one ("askig"). Function words, ward words
+    and words with a clinical ending never are ("son john will", "wife mary aware")."""
+    w = _clean(word)
+    low = w.lower()
+    if len(w) < 2 or not _WORD.fullmatch(w) or low in FUNCTION_WORDS or is_safe_word(w, vocabulary=False):
+        return False
+    z = zipf(w)
+    if z is None or _CLINICAL_ENDING.search(low) or _inflected_common_word(w):
+        return False
+    if low in _pack_surnames():
+        return z < 5.6
+    return "L" in _large_names().get(low, "") and z < 4.0 and not is_safe_word(w) and not looks_like_typo(w)
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -213,13 +243,28 @@ def looks_like_typo(word: str) -> bool:
     w = _clean(word).lower()
     if len(w) < 4:
         return False
+    return any((zipf(c) or 0.0) >= 3.5 for c in _one_edit(w))
+
+
+def _one_edit(w: str) -> set[str]:
+    """The strings one edit from ``w``: a letter dropped, two swapped, one changed or one added."""
     splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
     cands = {a + b[1:] for a, b in splits if b}
     cands |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     cands |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
     cands |= {a + c + b for a, b in splits for c in _LETTERS}
     cands.discard(w)
-    return any((zipf(c) or 0.0) >= 3.5 for c in cands)
+    return cands
+
+
+@lru_cache(maxsize=4096)
+def typo_of_ward_word(word: str) -> bool:
+    """Whether ``word`` is one edit from a word of the ward stop set or a function word
+    ("notifeid", "caled", "awre"), the typos that follow "Dr" in a nurse's note."""
+    w = _clean(word).lower()
+    if len(w) < 5:
+        return False   # a short rare word is one edit from some abbreviation ("mina": "min")
+    return any(len(c) >= 5 and c in _SAFE for c in _one_edit(w))
 
 
 def _inflected_common_word(w: str) -> bool:
@@ -245,4 +290,4 @@ def looks_like_place(word: str, strong: bool) -> bool:
         return z is None or z < (5.0 if strong else 4.5)
     if z is None or _CLINICAL_ENDING.search(w.lower()) or (len(w) > 4 and _WORD_ENDING.search(w.lower())):
         return False
-    return z < (3.5 if strong else 2.5)
+    return z < (3.5 if strong else 2.5) and not (z < 1.0 and typo_of_ward_word(w))   # "in stabble condition"

@@ -11,7 +11,7 @@ from pipeline.spans import Span
 
 _NAME_TOKEN = r"[A-Z](?:[a-z]+(?:[-'][A-Z][a-z]+)?|'[A-Z][a-z]+|\.)"
 _TITLED = re.compile(
-    rf"(?<![\w.])(?P<title>Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor)\.?\s+(?P<name>{_NAME_TOKEN}(?:\s+{_NAME_TOKEN}){{0,2}})")
+    rf"(?<![\w.])(?P<title>Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor)\.?\s+(?P<name>{_NAME_TOKEN}(?: {_NAME_TOKEN}){{0,2}})")
 _NOT_NAMES = {"The", "He", "She", "His", "Her", "They", "We", "I", "In", "On", "At", "To", "For", "And", "Of", "Office",
               "Clinic", "Hospital", "Service", "Team", "Note", "Department"}
 
@@ -31,7 +31,7 @@ def titled_names(text: str, doc_id: str) -> list[Span]:
         if not keep:
             continue
         s = m.start("name")
-        e = s + len(" ".join(keep)) if "  " not in m.group("name") else m.end("name")
+        e = s + len(" ".join(keep))   # one blank between words: a column's gap ends the name
         s, e = trim(text, s, e)
         if e <= s:
             continue

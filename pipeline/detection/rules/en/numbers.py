@@ -76,6 +76,35 @@ def plausible_month_day(month: int, day: int) -> bool:
     return 1 <= month <= 12 and 1 <= day <= _DAYS_IN_MONTH[month - 1]
 
 
+# two month/days joined by a dash: a course of days ("abx 3/12-3/20", "3/12 - 3/14")
+DATE_RANGE = re.compile(r"(?<![\d/.,-])(?P<a>(?P<m1>\d{1,2})/(?P<d1>\d{1,2}))[ \t]?-[ \t]?"
+                        r"(?P<b>(?P<m2>\d{1,2})/(?P<d2>\d{1,2}))(?![\d/]|[.,]\d)")
+
+
+def date_range_ends(text: str, m: re.Match) -> bool:
+    """Whether a :data:`DATE_RANGE` match is a course of days and not a range of values ("PS
+    10/5-12/5", "pain 3/10-5/10", "BP 110/60-120/70"): two possible days, the second after the
+    first and within two months of it, no score's denominator, no measurement's name before and
+    no unit after."""
+    m1, d1, m2, d2 = (int(m.group(g)) for g in ("m1", "d1", "m2", "d2"))
+    if not (plausible_month_day(m1, d1) and plausible_month_day(m2, d2)):
+        return False
+    if not ((m2, d2) > (m1, d1) and (m2 - m1) % 12 <= 2):
+        return False
+    if _SCORE.fullmatch(m.group("a")) or _SCORE.fullmatch(m.group("b")):
+        return False
+    return not (_MEASURE_BEFORE.search(line_before(text, m.start())) or _UNIT_AFTER.match(line_after(text, m.end())))
+
+
+def _in_date_range(text: str, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` is one end of a course of days (:func:`date_range_ends`)."""
+    s = max(0, start - 7)
+    for m in DATE_RANGE.finditer(text, s, min(len(text), end + 7)):
+        if (m.span("a") == (start, end) or m.span("b") == (start, end)) and date_range_ends(text, m):
+            return True
+    return False
+
+
 def short_date_is_date(text: str, start: int, end: int) -> bool:
     """Whether a month/day without a year (``3/14``, ``10/5``, ``5/5``) at ``[start, end)`` is a
     date: a possible day of the year, and either a date word right before ("on", "since",
@@ -89,7 +118,7 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     if second <= 31 and not plausible_month_day(month, second):
         return False
     before = line_before(text, start)
-    if STRONG_DATE_CUE.search(before):
+    if STRONG_DATE_CUE.search(before) or _in_date_range(text, start, end):
         return True
     if measurement_context(text, start, end):
         return False
@@ -117,7 +146,12 @@ def year_is_date(text: str, start: int, end: int) -> bool:
 AGE_AFTER = re.compile(
     r"(?i)^\s*-?\s*(?:yo\b|y/o\b|y\.o\b|yr?s?\b|years?\b|-?year|yo[mf]\b|y[mf]\b|m\b(?!\s*[/g])|f\b|male|female|"
     r"man\b|woman|gentleman|gent\b|lady|boy|girl|mo\b|months? old|(?:st|nd|rd|th)\s+birthday)")
-AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=|\bturn(?:ed|s|ing))\s*:?\s*[<>~]?\s*$")
+AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=|\bturn(?:ed|s|ing)|\bage\s*/\s*(?:sex|gender)|"
+                        r"\b(?:sex|gender)\s*/\s*age\s*:?\s*(?:[mf]|male|female)\s*/|"
+                        r"\b(?:pt|patient|he|she)\s+is\s+(?:now\s+|only\s+)?|"
+                        r"\b(?:man|woman|gentleman|lady|gent|male|female)\s+of|\bage\s*(?:\((?:years?|yrs?)\)|in\s+years))"
+                        r"\s*:?\s*[<>~]?\s*$")
+_DOB_BRACKET = re.compile(r"(?i)\b(?:dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date)\b[^\n()]{1,30}?\(\s*(?:age\s*:?\s*)?$")
 _DECADE_BEFORE = re.compile(r"(?i)\b(?:his|her|their|early|mid|late|in (?:his|her|their)?)\s*-?\s*$")
 
 
@@ -126,7 +160,7 @@ def age_context(text: str, start: int, end: int) -> bool:
     "male" after it, "age"/"aged" before it, or "his"/"her"/"early" before a decade ("her 80s")."""
     value = text[start:end]
     before, after = line_before(text, start), line_after(text, end)
-    if AGE_AFTER.match(after) or AGE_BEFORE.search(before):
+    if AGE_AFTER.match(after) or AGE_BEFORE.search(before) or _DOB_BRACKET.search(line_before(text, start, 60)):
         return True
     return bool(re.fullmatch(r"\d0'?s", value) and _DECADE_BEFORE.search(before))
 
@@ -134,7 +168,8 @@ def age_context(text: str, start: int, end: int) -> bool:
 _PHONE_LABEL = re.compile(r"(?i)(?:phone|ph|tel|telephone|cell|mobile|pager|beeper|pgr|page[d]?|beep(?:ed)?|"
                           r"call(?:ed)?|contact|fax|number|ext|#)\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension)\b|#\s*\d")
-_PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-]?\d{4}|\d{3}[\s.-]\d{4}")
+_PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s./-]?)\d{3}(?:[\s.-]?|[ \t]-[ \t])\d{4}|\d{3}[\s.-]\d{4}|"
+                          r"\+[2-9]\d{0,2}(?:[ .-]\d{2,4}){2,4}")
 
 
 def phone_context(text: str, start: int, end: int) -> bool:
@@ -178,6 +213,8 @@ def numeric_date_is_date(text: str, start: int, end: int) -> bool:
         return year_is_date(text, start, end)
     if value.isdigit() and len(value) == 8 and value[:2] in ("19", "20", "21"):
         return plausible_month_day(int(value[4:6]), int(value[6:]))   # 20670516
+    if value.isdigit() and len(value) == 2 and text[start - 1:start] == "'" and not text[start - 2:start - 1].isdigit():
+        return True   # "in '98": a year's apostrophe (a height's "5'10" has a digit before it)
     if value.isdigit() and len(value) <= 2:
         return bool(_MONTH_NEAR.search(line_before(text, start, 12)) or _MONTH_AFTER.match(line_after(text, end, 12))
                     or re.match(r"(?i)(?:st|nd|rd|th)\b", line_after(text, end, 3)))

@@ -18,12 +18,14 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
+from pipeline.detection.rules.en.towns import lower_case_places, one_case_town
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
 _HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|med\s+center|"
                    r"health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|rehab(?:ilitation)?\s+(?:center|"
-                   r"centre|hospital)|infirmary)(?![\w])")
+                   r"centre|hospital)|infirmary|(?P<weak>clinic|hospice|medical\s+group))(?![\w])")
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 _GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
@@ -37,7 +39,7 @@ referring receiving home community brief""".split()) - {"community"}
 # "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
 _TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
 point harbor harbour bay creek woods township city village valley gardens meadows junction mills rapids bluff cove
-landing glen shores station crossing haven port""".split())
+landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
 # a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
 _NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
 city sacred holy""".split())
@@ -52,7 +54,9 @@ _MOVE = re.compile(
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
-    r"(?i)(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
+    # "lives with her husband in Quincy", "LIVES WITH HIS WIFE ALEXUS GOUGH IN SANFORD" (tried first)
+    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+with\s+[^\n.;:,()]{1,40}?\s+in\s+|"
+    r"(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
@@ -62,17 +66,11 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:seen|evaluated|treated|hospitali[sz]ed|f
 # and after an age's "from" ("66 y.o. F from methuen")
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
                       r"\s+in\s+")
-_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:(?:[mf]|male|female|man|woman)[ \t]+)?"
+# "66 y.o. F from methuen", "a 42-year-old construction worker from isla vista"
+_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?"
                        r"from[ \t]+")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
-_PLACE_TOKEN = re.compile(r"[A-Za-z][A-Za-z.'-]*[A-Za-z]")
-
-
-def _line(text: str, i: int) -> str:
-    s = text.rfind("\n", 0, i) + 1
-    e = text.find("\n", i)
-    return text[s:e if e >= 0 else len(text)]
 
 
 def _mixed_case(text: str, i: int) -> bool:
@@ -91,7 +89,7 @@ def _abbreviation(word: str, text: str, i: int) -> bool:
     z = zipf(word)
     if _mixed_case(text, i):
         return z is None or z < 4.0
-    return z is not None and z < 2.0
+    return z is not None and z < 2.0 and not (len(word) > 4 and looks_like_typo(word))   # "IN STALBE CONDITION"
 
 
 # two capitals after a transfer that are a ward's, a discipline's or a state's, not a hospital's
@@ -116,10 +114,28 @@ def _any_case_abbreviation(word: str) -> bool:
     return z is not None and z < 2.5 and not looks_like_typo(word)
 
 
+def _sentence_start(text: str, i: int) -> bool:
+    """Whether ``i`` starts a line or a sentence, where a capital says nothing ("Big hospital")."""
+    before = text[text.rfind("\n", 0, i) + 1:i].rstrip()
+    return not before or before.endswith((".", ":", ";", "!", "?"))
+
+
+def _one_case_name_word(word: str) -> bool:
+    """In a line of one case, a word of a hospital's name before its head word that is not among
+    English's commonest ("HOLLIS STREET HEALTH CENTER", "cape cod hospital"): letters only, no
+    function word, no ward word, no typo; one distinctive word must come with it."""
+    z = zipf(word)
+    return (word.isalpha() and len(word) > 2 and word.lower() not in FUNCTION_WORDS
+            and not is_safe_word(word, vocabulary=False) and z is not None and z < 5.6
+            and not (z < 1.0 and looks_like_typo(word)))
+
+
 def _hospital_names(text: str, doc_id: str) -> list[Span]:
     out: list[Span] = []
     for h in _HEAD.finditer(text):
         start, pos, named = h.start(), h.start(), False
+        line = _line(text, h.start())
+        one_case, distinct = not (any(c.islower() for c in line) and any(c.isupper() for c in line)), False
         for _ in range(4):
             m = _TOKEN_BEFORE.search(text, max(0, pos - 40), pos)
             if m is None:
@@ -133,13 +149,50 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
                 start = pos if named or low in ("st", "st.", "saint", "mount", "mt", "mt.") else start
                 continue
             possessive = low.endswith("'s") and pos == h.start()   # "St. Anne's Hospital"
-            if not (possessive or looks_like_place(word, True)
-                    or (word[:1].isupper() and _mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False))):
+            place = looks_like_place(word, True)
+            if not (possessive or place
+                    or (word[:1].isupper() and _mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False)
+                        and not (_sentence_start(text, m.start(1)) and (zipf(word) or 0.0) >= 5.0))
+                    or (one_case and _one_case_name_word(word))):
                 break
+            distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5
             named, pos, start = True, m.start(1), m.start(1)
-        if named:
-            out.append(mk(doc_id, start, h.end(), "HOSPITAL"))
+        if named and distinct and not (h.group("weak") and not _clinic_name(text[start:h.start()])):
+            out.append(mk(doc_id, start, _of_place(text, h.end()), "HOSPITAL"))
     return out
+
+
+def _clinic_name(name: str) -> bool:
+    """Whether the words before "clinic", "hospice" or "medical group" name one ("Reilly Clinic",
+    "green meadows hospice") rather than say what it treats ("Pain Clinic", "Lipid clinic"): no
+    word of the safe vocabulary, one word at least not common."""
+    words = name.split()
+    return bool(words) and not any(is_safe_word(w) for w in words if w.lower() not in _GENERIC) and any(
+        (zipf(w) or 0.0) < 4.5 or looks_like_place(w, True) for w in words)
+
+
+_OF_PLACE = re.compile(r"[ \t]+(?i:of)[ \t]+(?P<place>(?:[A-Za-z][A-Za-z'.-]*)(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2})")
+
+
+def _of_place(text: str, end: int) -> int:
+    """A hospital's name that goes on after its head word with "of" and a town ("University
+    Hospital of Battle Creek"): where the town's words end (no function or ward word), or ``end``."""
+    m = _OF_PLACE.match(text, end)
+    if m is None:
+        return end
+    line = _line(text, end)
+    one_case = not (any(c.islower() for c in line) and any(c.isupper() for c in line))
+    stop, distinct = end, False
+    for w in re.finditer(r"\S+", m.group("place")):
+        word = w.group().rstrip(".,")
+        z = zipf(word)
+        if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) or z is None or not (
+                looks_like_place(word, True) or (word[:1].isupper() and word[1:].islower() and z < 5.0)
+                or (one_case and z < 5.6)):
+            break
+        distinct = distinct or z < 4.5 or looks_like_place(word, True)
+        stop = m.start("place") + w.start() + len(word)
+    return stop if distinct else end
 
 
 def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> bool:
@@ -223,7 +276,7 @@ def _common_town_start(word: str, nxt: str) -> bool:
     """A common word that starts a town before a town's tail, in any case ("LONG BEACH", "oak
     forest", "Hyde Park"): no safe word, no function word, and letters only."""
     return (nxt.lower() in _TOWN_TAIL and word.isalpha() and len(word) > 2 and not is_safe_word(word)
-            and word.lower() not in _GENERIC)
+            and word.lower() not in _GENERIC and word.lower() not in RESIDENCE)
 
 
 def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, int, str] | None:
@@ -236,7 +289,7 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
     if k == 0 or not any(w in _NAMED_GENERIC for w in words[:k]):
         return None
     h = _HEAD.match(text, tokens[k - 1][1] + 1) if text[tokens[k - 1][1]:tokens[k - 1][1] + 1] == " " else None
-    return (tokens[0][0], h.end(), "HOSPITAL") if h else None
+    return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
 
 
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
@@ -270,8 +323,12 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_FROM, False)):
         for m in rx.finditer(text):
             got = _following_place(text, m.end(), strong, "CITY")
+            town = one_case_town(text, m.end()) if strong else None
+            if town and (got is None or (got[2] == "CITY" or got[1] - got[0] < town[1] - town[0]) and town[1] > got[1]):
+                got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
+    out += [sp for sp in lower_case_places(text, doc_id) if not any(o.start < sp.end and sp.start < o.end for o in out)]
     first = {}
     for sp in dedupe(out):
         first.setdefault((sp.start, sp.end), sp)   # one place per offsets: the first context's type

@@ -1,8 +1,8 @@
 """Professions after the words that say one follows ("works as a machinist", "Occupation: chef",
-"worked as a security guard for ..."), in any case: the pack's profession list, or a word with
-an agent's ending ("-er", "-or", "-ist", "-ian") after "as a". "Retired teacher" in a nursing
-note's social line is left alone: ICU gold sets do not mark it, and the clean ICU lines of
-``benchmarks/english_rules_context.py`` hold it."""
+"Profession: lawyer", "Job: cashier", "worked as a security guard for ..."), in any case: the pack's
+profession list, or a word with an agent's ending ("-er", "-or", "-ist", "-ian") after "as a".
+"Retired teacher" in a nursing note's social line is left alone: ICU gold sets do not mark it, and
+the clean ICU lines of ``benchmarks/english_rules_context.py`` hold it."""
 from __future__ import annotations
 
 import re
@@ -16,7 +16,7 @@ from pipeline.locales import load_list
 from pipeline.spans import Span
 
 _CUE = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|job)\s+as\s+(?P<art>an?\s+)?|"
-                  r"occupation\s*:\s*(?:an?\s+)?)")
+                  r"(?:occupation|profession|job|employment|works?)\s*:\s*(?:an?\s+)?)")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z-]*")
 _STOP = re.compile(r"(?i)^(?:at|for|in|until|who|and|with|since|from|by|on|of|to|the|but)$")
 _AGENT = re.compile(r"(?i)(?:er|or|ist|ian|ant|ent)$")

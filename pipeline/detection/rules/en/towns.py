@@ -1,0 +1,95 @@
+"""Towns, states and countries where capitals cannot say so: in a line of one case, after a town's
+strong context ("lives with daughter in la jolla", "FROM GLEN ELLYN", "facility in de pere"), and
+the pack's listed places after "in"/"from" in a line without capitals ("lives in maine", "from
+texas"), which the dictionaries, reading proper nouns by their capital, leave. Homes are not
+towns ("halfway house", "trailer park", "assisted living"). Called by :mod:`.places`.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.locales import load_list
+from pipeline.spans import Span
+
+#: a word of a place's name, "St."/"Mt."/"Ft." with its full stop
+PLACE_TOKEN = re.compile(r"(?i:st|mt|ft)\.|[A-Za-z][A-Za-z.'-]*[A-Za-z]")
+
+
+def line_of(text: str, i: int) -> str:
+    """The line around ``i``."""
+    s = text.rfind("\n", 0, i) + 1
+    e = text.find("\n", i)
+    return text[s:e if e >= 0 else len(text)]
+
+
+# what a home is, not where ("lives in halfway house", "in trailer park", "in senior housing")
+RESIDENCE = frozenset("""house housing home homes apartment apartments apt condo trailer shelter facility community
+complex building residence program center centre park unit hotel motel dorm trailer mobile""".split())
+
+
+def one_case_town(text: str, i: int) -> tuple[int, int, str] | None:
+    """After a town's strong context in a line of one case ("lives with daughter in la jolla",
+    "FROM GLEN ELLYN", "facility in de pere"), one to three words: letters only, no function, ward
+    or residence word, none among English's commonest, one of them not a common word. A line with
+    both cases needs each word in title case ("West Oak Lane")."""
+    line = line_of(text, i)
+    mixed = any(c.islower() for c in line) and any(c.isupper() for c in line)
+    end, distinct = None, False
+    for k, m in enumerate(PLACE_TOKEN.finditer(text, i, min(len(text), i + 50))):
+        if k == 3 or (k == 0 and m.start() != i) or (k and text[end:m.start()] != " "):
+            break
+        w = m.group().rstrip(".")
+        z = zipf(w)
+        low = w.lower()
+        if (low in FUNCTION_WORDS or low in RESIDENCE or is_safe_word(w, vocabulary=False) or not w.replace("'", "").isalpha()
+                or z is None or z >= 5.6 or (z < 1.0 and looks_like_typo(w))
+                or (re.search(r"(?:ing|ed)$", low) and not looks_like_place(w, True))
+                or (mixed and not (w[:1].isupper() and w[1:].replace("'", "").islower()))):
+            break   # "assisted living", "nursing home": a verb's ending says no town; in mixed case a capital
+        distinct = distinct or z < 4.5 or looks_like_place(w, True)
+        end = m.end()
+    if end is None or not distinct or any(t.lower().strip(".,;:") in RESIDENCE for t in text[end:end + 12].split()[:1]):
+        return None
+    return i, end, "CITY"
+
+
+# where a listed town, state or country follows in a lower-case line ("lives in maine", "flying in
+# from texas"); the dictionaries read proper nouns only with their capital
+_LOWER_PLACE_BEFORE = re.compile(r"(?<![\w])(?:in|from|near|outside|around|of)[ \t]+(?=[a-z])")
+# listed towns that are ordinary words first ("in bend of elbow", "orange urine")
+_ORDINARY_TOWNS = frozenset({"mobile", "surprise", "orange", "independence", "bend"})
+
+
+@lru_cache(maxsize=1)
+def _listed_places() -> dict[str, str]:
+    """The pack's towns, states and countries, lower case -> type; no two-letter abbreviation."""
+    out: dict[str, str] = {}
+    for name, gtype in (("countries", "COUNTRY"), ("states", "STATE"), ("cities", "CITY")):
+        for entry in load_list("en", name):
+            low = " ".join(entry.lower().split())
+            if len(low) > 2 and low not in _ORDINARY_TOWNS and (" " in low or not is_safe_word(low)):
+                out.setdefault(low, gtype)
+    return out
+
+
+def lower_case_places(text: str, doc_id: str) -> list[Span]:
+    """A listed place after "in", "from", "near" in a line without capitals: the longest of one to
+    four words that the pack lists ("in new hampshire", "from united arab emirates")."""
+    out: list[Span] = []
+    places = _listed_places()
+    for m in _LOWER_PLACE_BEFORE.finditer(text):
+        if any(c.isupper() for c in line_of(text, m.start())):
+            continue
+        words = list(PLACE_TOKEN.finditer(text, m.end(), min(len(text), m.end() + 50)))
+        for n in range(min(4, len(words)), 0, -1):
+            piece = words[:n]
+            if any(text[a.end():b.start()] not in (" ", "\t") for a, b in zip(piece, piece[1:])):
+                continue
+            gtype = places.get(" ".join(w.group().lower() for w in piece))
+            if gtype and piece[0].start() == m.end():
+                out.append(mk(doc_id, piece[0].start(), piece[-1].end(), gtype))
+                break
+    return out

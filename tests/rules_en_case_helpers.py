@@ -1,0 +1,25 @@
+"""What the case-independent English rule tests share: the three copies of a line (as written, in
+capitals, in lower case), the cold-start detector (rules, dictionaries and the ``en`` pack's steps)
+and the texts it marks in one category."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.detection.detector import Detector
+from pipeline.schemas import I2B2_2014
+from pipeline.spans import Document
+
+CASES = ("as", "upper", "lower")
+
+
+def recase(line: str, case: str) -> str:
+    return line if case == "as" else line.upper() if case == "upper" else line.lower()
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return Detector.without_model(I2B2_2014, "en")
+
+
+def found(det, text: str, category: str) -> list[str]:
+    return [text[s.start:s.end] for s in det.detect(Document("d", text)) if s.category == category]
