@@ -46,6 +46,7 @@ function shorten(s, n = 40) {
 const KEYS_ANNOTATE = [
   ["mouse drag / click a word", "select text (snaps to whole words, never takes spaces or line breaks)"],
   ["Ctrl+F, a few letters, Enter", "jump to text: select the next match (Enter again: the match after; Esc: back)"],
+  ["… Shift+Enter", "jump to text: select from the match to the end of its phrase (a full name found by its first letters)"],
   ["← →", "select the next / previous word (a date, phone number, id or e-mail is one word)"],
   ["Shift+← →", "extend the selection; on the current span: move its end (into a span: merge)"],
   ["Shift+←, a label's key", "split: the words cut off the current span get that label"],
@@ -53,7 +54,8 @@ const KEYS_ANNOTATE = [
   ["↑ ↓", "select the first word of the line above / below"],
   ["a label's key (a capital: with Shift)", "label the selection (inside a span: split it), or relabel the current span"],
   ["; then a span's letters", "hints: make a span in view current (letters on every span shown)"],
-  [": (or ; ;) then a word's letters", "hints: select a word in view (then a label's key labels it)"],
+  [": (or ; ;) then a word's letters", "hints: select a word in view (then a label's key labels it; inside a span: splits it)"],
+  [": then a word's letters with Shift", "hints: select from that word to the end of its underlined phrase (a full name, a street address, a date written out; inside a span, to the span's end): a label's key adds it, or splits the span"],
   ["/", "filter the labels by name, Enter takes the first"],
   ["click a span, . / ,", "current span: next / previous"],
   ["] / [", "next / previous open suggestion"],
@@ -142,8 +144,9 @@ class SpanEditor {
     Object.assign(this.filter, { type: "text", placeholder: "/ filter labels", title: "Filter labels (/)" });
     this.filter.setAttribute("aria-label", "Filter labels (/)");
     this.find = el("input", "wb-find");
-    Object.assign(this.find, { type: "search", placeholder: "Ctrl+F jump", title: "Jump to text (Ctrl+F): type a few letters, Enter selects the next match" });
-    this.find.setAttribute("aria-label", "Jump to text (Ctrl+F)");
+    Object.assign(this.find, { type: "search", placeholder: "Ctrl+F jump", title: "Jump to text (Ctrl+F): type a few letters, Enter selects the next match, Shift+Enter to the end of its phrase" });
+    this.find.setAttribute("aria-label", "Jump to text (Ctrl+F): Enter selects the next match, Shift+Enter from it to the end of its phrase");
+    this.find.setAttribute("aria-keyshortcuts", "Control+F");
     this.status = el("div", "wb-status");
     this.status.setAttribute("aria-live", "polite");
     findGroup.append(this.find, this.filter);   // in the first row: the chips get the whole width
@@ -157,6 +160,8 @@ class SpanEditor {
     this.note.setAttribute("role", "region");
     this.note.addEventListener("blur", () => { if (this.closeHints) this.closeHints(); });
     this.note.setAttribute("aria-label", "Note: the annotation editor (? lists the keys, Esc gives the keys back to the page)");
+    // hint letters on spans (;) and words (: , a word's letters with Shift: its phrase), jump (Ctrl+F)
+    this.note.setAttribute("aria-keyshortcuts", "; : Control+F ?");
     this.side = el("div", "wb-side");
     body.append(this.note, this.side);
     this.help = el("div", "wb-help");
@@ -596,8 +601,8 @@ class SpanEditor {
         case ">": this.send("next"); break;
         case "<": this.send("prev"); break;
         case "Enter":
-          if (jumped && this.sel && jumped.a === this.sel.a) this.jumpNext(jumped);
-          else if (jumped && this.cur && jumped.a === this.cur.start) this.jumpNext(jumped);
+          if (jumped && this.sel && jumped.a === this.sel.a) this.jumpNext(jumped, e.shiftKey);
+          else if (jumped && this.cur && jumped.a === this.cur.start) this.jumpNext(jumped, e.shiftKey);
           else this.acceptCurrent();
           break;
         case "Delete": case "Backspace": (e.shiftKey ? this.removeAllSameText() : this.removeCurrent()); break;

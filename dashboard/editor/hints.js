@@ -5,14 +5,17 @@
 //   than 26 are shown); typing a span's letters makes it the current span (then Enter accepts,
 //   a label's key relabels, Delete removes, Shift+← → move its end).
 // * `:` (or `;` twice) puts letters on every word (unit: a date or phone number is one) shown;
-//   typing a word's letters selects it (then a label's key labels it: a missed span in 4 keys;
-//   inside a span, a split).
+//   typing a word's letters selects it (then a label's key labels it: a missed span in 3-4 keys;
+//   inside a span, a split); typed with Shift (capitals), from that word to the end of its
+//   phrase, underlined while the hints show (phrases.js: a full name or street address in the
+//   same keys).
 //
 // Hints are prefix-free (Vimium's scheme): with more targets than letters, some get one letter
 // and the others two, and the one-letter hints go first to the words no span covers that begin
-// with a capital or a digit (where missed names, dates and ids start: a two-word name is then
-// `:`, one letter, Shift+→, its label's key), then in reading order. Which word a hint selects is
-// never guessed: a hint is exactly one word; the badge shows what to type.
+// a phrase with a capital or a digit (where missed names, dates and ids start), then to the
+// other capitalised words (wordHintOrder in phrases.js), then in reading order. What a hint
+// selects is never guessed: one word, or with Shift the underlined rest of its phrase; the badge
+// shows what to type.
 //
 // The badges are drawn over the note, hidden from screen readers (aria-hidden: the status line
 // says what the mode does); Esc or any key that is no letter closes them (that key
@@ -34,14 +37,6 @@ function hintNames(n) {
   const out = [...L.slice(0, singles)];
   for (const first of L.slice(singles)) for (const second of L) if (out.length < n) out.push(first + second);
   return out;
-}
-
-// The order hints are given in (shortest first): for words, free words that begin with a capital
-// or a digit, then the others, each in reading order; spans in reading order.
-function hintOrder(text, spans, targets) {
-  const first = (t) => !t.span && /^[\p{Lu}\p{N}]/u.test(text.slice(t.a, t.b))
-    && !spans.some((s) => s.start < t.b && t.a < s.end);
-  return targets.filter(first).concat(targets.filter((t) => !first(t)));
 }
 
 Object.assign(SpanEditor.prototype, {
@@ -89,7 +84,7 @@ Object.assign(SpanEditor.prototype, {
     const targets = this.hintTargets(words);
     if (!targets.length) { this.say(words ? "No word in view." : "No span in view: : (colon) puts letters on the words.", "warn"); return; }
     const names = hintNames(targets.length);
-    const ordered = hintOrder(this.text, this.spans, targets);
+    const ordered = words ? wordHintOrder(this.text, this.spans, targets) : targets;   // spans: reading order
     const layer = el("div", "wb-hints");
     layer.setAttribute("aria-hidden", "true");
     this.root.append(layer);
@@ -104,8 +99,9 @@ Object.assign(SpanEditor.prototype, {
       t.badge = b;
       layer.append(b);
     });
-    this.hints = { words, targets, typed: "", layer };
+    this.hints = { words, targets, typed: "", shift: false, layer };
     this.root.dataset.hints = words ? "words" : "spans";
+    if (words) this.showPhrases(targets);
     // the badges scroll with the note; once a scroll (PageDown, the wheel) settles, the words
     // now in view get letters, unless some were typed already
     this.onHintScroll = () => {
@@ -114,7 +110,7 @@ Object.assign(SpanEditor.prototype, {
     };
     window.addEventListener("scroll", this.onHintScroll, true);
     window.addEventListener("resize", this.onHintScroll);
-    this.say(words ? "Type a word's letters to select it (then a label's key labels it); Esc: no hints."
+    this.say(words ? "Type a word's letters to select it, with Shift (capitals) to the end of its underlined phrase; then a label's key labels it. Esc: no hints."
       : "Type a span's letters to make it current; ; again: letters on the words; Esc: no hints.");
   },
 
@@ -122,6 +118,7 @@ Object.assign(SpanEditor.prototype, {
     if (!this.hints) return;
     this.hints.layer.remove();
     this.hints = null;
+    this.hidePhrases();
     clearTimeout(this.hintTimer);
     delete this.root.dataset.hints;
     window.removeEventListener("scroll", this.onHintScroll, true);
@@ -134,21 +131,19 @@ Object.assign(SpanEditor.prototype, {
     const h = this.hints, k = e.key;
     if (k === "Escape") { this.closeHints(); this.say("No hints."); return true; }
     if (k === ";" && !h.words && !h.typed) { this.openHints(true); return true; }
-    if (k === "Backspace" && h.typed) { h.typed = h.typed.slice(0, -1); this.showTyped(); return true; }
+    if (k === "Backspace" && h.typed) { h.typed = h.typed.slice(0, -1); h.shift = h.shift && !!h.typed; this.showTyped(); return true; }
     if (e.ctrlKey || e.metaKey || e.altKey || !/^[a-zA-Z]$/.test(k)) { this.closeHints(); return false; }
     const typed = h.typed + k.toLowerCase();
     const left = h.targets.filter((t) => t.name.startsWith(typed));
     if (!left.length) { this.say(`No hint starts with '${typed}': Backspace or Esc.`, "warn"); return true; }
     h.typed = typed;
+    h.shift = h.shift || k !== k.toLowerCase();      // a capital: the phrase from the word
     const hit = left.find((t) => t.name === typed);
     if (!hit) { this.showTyped(); return true; }
     this.closeHints();
-    if (hit.span) this.setCurrent(hit.span);
-    else {
-      const s = this.spans.find((x) => x.start === hit.a && x.end === hit.b);
-      if (s) this.setCurrent(s);
-      else this.select(hit.a, hit.b);
-    }
+    if (h.words && h.shift) this.pickPhrase(hit.a);
+    else if (hit.span) this.setCurrent(hit.span);
+    else this.pick(hit.a, hit.b);
     return true;
   },
 
