@@ -127,11 +127,13 @@ def make_instance(kind: str, text: str, spans: list, doc_id: int, rng: random.Ra
 # --------------------------------------------------------------------------- the planner
 
 
-def jump_plan(text: str, us, cursor: int, a: int, b: int, lands) -> list[str] | None:
+def jump_plan(text: str, us, cursor: int, a: int, b: int, lands, phrase=None) -> list[str] | None:
     """The fewest keys with which jump to text lands where ``lands((start, end))`` holds: Ctrl+F,
     a piece of the target's text (any piece of [a, b), at most 6 characters), Enter, then Enter
-    per further match. Mirrors ``findMatches``, ``nextMatch`` and ``unitsAround`` of
-    dashboard/editor/core.js and the editor's jumpNext; None when no piece gets there."""
+    per further match, the last one Shift+Enter where landing on the phrase from the match
+    (``phrase(start)``, the extent phraseFrom selects) gets there. Mirrors ``findMatches``,
+    ``nextMatch`` and ``unitsAround`` of dashboard/editor/core.js and the editor's jumpNext; None
+    when no piece gets there."""
     best = None
     for n in range(1, min(b - a, 6) + 1):
         if best is not None and n + 2 >= len(best):
@@ -140,13 +142,13 @@ def jump_plan(text: str, us, cursor: int, a: int, b: int, lands) -> list[str] | 
             q = text[i0:i0 + n]
             if q != q.strip():
                 continue
-            keys = _jump_keys(text, us, cursor, q, lands)
+            keys = _jump_keys(text, us, cursor, q, lands, phrase)
             if keys and (best is None or len(keys) < len(best)):
                 best = keys
     return best
 
 
-def _jump_keys(text, us, cursor, q, lands) -> list[str] | None:
+def _jump_keys(text, us, cursor, q, lands, phrase=None) -> list[str] | None:
     n = len(q)
     found = [m.start() for m in re.finditer(re.escape(q), text, re.IGNORECASE)]
     found = [i for i in found if i == 0 or not _word(text[i - 1])] or found
@@ -160,6 +162,8 @@ def _jump_keys(text, us, cursor, q, lands) -> list[str] | None:
         got = land(i)
         if lands(got):
             return ["Control+f", *q, *["Enter"] * enters]
+        if phrase is not None and lands(phrase(got[0])):
+            return ["Control+f", *q, *["Enter"] * (enters - 1), "Shift+Enter"]
         i = next((m for m in found if m >= got[1]), found[0])
     return None
 
@@ -191,11 +195,48 @@ def reach_span(text, us, shown, cursor: tuple, target: tuple, on_span: bool, hin
     return min(ways, key=len)
 
 
-def reach_text(text, us, cursor: tuple, a: int, b: int, hints: dict | None = None) -> list[str]:
-    """Keys that select the text [a, b) (whole units) from a selection ``cursor``."""
+def phrase_from(text: str, shown, a: int) -> tuple[int, int]:
+    """What the editor's phraseFrom selects from the word at ``a`` (dashboard/editor/phrases.js):
+    to the end of its phrase (:func:`pipeline.annotation.units.phrases`, the tested twin of
+    core.js's), cut at the end of the shown span ``a`` is in."""
+    from pipeline.annotation.units import phrases
+
+    end = next(y for x, y in phrases(text) if x <= a < y)
+    inside = next((s for s in shown if s[0] <= a < s[1]), None)
+    return a, min(end, inside[1]) if inside else end
+
+
+def fit_end(text: str, us, sel: tuple[int, int], b: int) -> list[str] | None:
+    """Shift+→ / Shift+← on a selection (the editor's stepToken with extend: the end moves by a
+    word; what it then selects is snapped like any selection) until it ends at ``b``; None when
+    the keys never get there."""
+    from pipeline.annotation.edits import snap_to_words
+
+    a, end = sel
+    if end < b:
+        n = sum(1 for x, y in us if end < y <= b)
+        return ["Shift+ArrowRight"] * n if any(y == b for _, y in us) else None
+    keys = []
+    while end > b:
+        last = [x for x, _ in us if x < end]
+        if not last or last[-1] <= a:
+            return None
+        end = snap_to_words(text, a, last[-1])[1]
+        keys.append("Shift+ArrowLeft")
+    return keys if end == b else None
+
+
+def reach_text(text, us, cursor: tuple, a: int, b: int, hints: dict | None = None, shown=()) -> list[str]:
+    """Keys that select the text [a, b) (whole units) from a selection ``cursor``; ``shown``: the
+    spans on screen (a hint typed with Shift stops at the end of the one it starts in)."""
     first = next(k for k, u in enumerate(us) if u[0] == a)
     last = next(k for k, u in enumerate(us) if u[1] == b)
     grow = ["Shift+ArrowRight"] * (last - first)
+    taken = {tuple(s[:2]) for s in shown}
+
+    def phrase(x):          # None where the phrase is a shown span (it would become current)
+        got = phrase_from(text, shown, x)
+        return None if got in taken else got
     nxt = next((k for k, u in enumerate(us) if u[0] >= cursor[1]), len(us))
     prev = max((k for k, u in enumerate(us) if u[1] <= cursor[0]), default=-1)
     ways = []
@@ -203,7 +244,7 @@ def reach_text(text, us, cursor: tuple, a: int, b: int, hints: dict | None = Non
         ways.append(["ArrowRight"] * (first - nxt + 1) + grow)
     if first <= prev:
         ways.append(["ArrowLeft"] * (prev - first + 1) + grow)
-    whole = jump_plan(text, us, cursor[0], a, b, lambda got: got == (a, b))
+    whole = jump_plan(text, us, cursor[0], a, b, lambda got: got == (a, b), phrase)
     if whole:
         ways.append(whole)
     part = jump_plan(text, us, cursor[0], a, us[first][1], lambda got: got == us[first])
@@ -213,6 +254,9 @@ def reach_text(text, us, cursor: tuple, a: int, b: int, hints: dict | None = Non
     name = (hints or {}).get("words", {}).get(tuple(us[first]))
     if name:
         ways.append([":", *name] + grow)
+        fit = fit_end(text, us, phrase(a), b) if phrase(a) else None
+        if fit is not None:              # typed with Shift: the phrase from the word, then fitted
+            ways.append([":", *(f"Shift+{c.upper()}" for c in name)] + fit)
     return min(ways, key=len)
 
 
@@ -241,11 +285,13 @@ def plan(inst: Instance, text: str, cursor: tuple, hotkeys: dict, on_span: bool 
     a, b, t = inst.target
     shown_at = next((s for s in inst.shown if s[0] == a), None)
     if inst.kind == "add":
-        return reach_text(text, us, cursor, a, b, hints), [key(t)]
+        return reach_text(text, us, cursor, a, b, hints, inst.shown), [key(t)]
     if inst.kind == "split":     # select the second part and label it, or cut it off the span
         outer = next(s for s in inst.shown if s[0] < a < s[1])
         cut = ["Shift+ArrowLeft"] * len(_inside(us, a, b))
-        ways = [(reach_text(text, us, cursor, a, b, hints), [key(t)]),
+        point = (hints or {}).get("cuts", {}).get((a, outer[1]))      # ; and a cut point's letters
+        ways = [(reach_text(text, us, cursor, a, b, hints, inst.shown), [key(t)]),
+                *([([";", *point], [key(t)])] if point and outer[1] == b else []),
                 (reach_span(text, us, inst.shown, cursor, outer, on_span, hints), cut + [key(t)])]
         return min(ways, key=lambda w: len(w[0]) + len(w[1]))
     reach = reach_span(text, us, inst.shown, cursor, shown_at, on_span, hints)
@@ -329,17 +375,20 @@ def _cursor_click(page, text: str, rng: random.Random, inst: Instance, start: st
 
 
 def read_hints(page) -> dict:
-    """Setup (not counted): the letters the editor's hint badges show for the spans (``;``) and
-    the words (``:``) in view, {"spans"|"words": {(start, end): letters}}; Esc takes them away
-    (the selection or current span stays)."""
+    """Setup (not counted): the letters the editor's hint badges show for the spans and the cut
+    points in them (``;``) and the words (``:``) in view, {"spans"|"cuts"|"words": {(start, end):
+    letters}} (a cut point's end is its span's); Esc takes them away (the selection or current
+    span stays)."""
     out = {}
     for mode, key in (("spans", ";"), ("words", ":")):
         page.keyboard.press(key)
-        got = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-hint')]"
-                            ".map(b => [Number(b.dataset.a), Number(b.dataset.b), b.dataset.hint])")
+        got = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-hint, .wb-ed .wb-cut')]"
+                            ".map(b => [Number(b.dataset.a), Number(b.dataset.b), b.dataset.hint, b.classList.contains('wb-cut')])")
         if got:          # with nothing in view no hints open: Esc would clear the selection
             page.keyboard.press("Escape")
-        out[mode] = {(a, b): h for a, b, h in got}
+        out[mode] = {(a, b): h for a, b, h, cut in got if not cut}
+        if mode == "spans":
+            out["cuts"] = {(a, b): h for a, b, h, cut in got if cut}
     return out
 
 
@@ -383,12 +432,23 @@ class Measured:
     exact: bool
 
 
-def _via(reach: list[str]) -> str:
+def _via(reach: list[str], split_label_only: bool = False) -> str:
+    """How the correction got to its target, for the table; ``split_label_only``: a split whose
+    fix is just the label's key (after ``;`` that is a cut point's hint)."""
     if not reach:
         return "here"
+    if reach[0] == ":" and any(k.startswith("Shift+") and len(k) == 7 for k in reach):
+        return "phrase hint"
+    if reach[0] == ";" and split_label_only:
+        return "cut hint"
+    if "Shift+Enter" in reach:
+        return "jump, phrase"
+    if reach[0] in ("PageDown", "PageUp"):
+        rest = [k for k in reach if k not in ("PageDown", "PageUp")]
+        return "page, " + _via(rest, split_label_only) if rest else "page"
     return {"Control+f": "jump", ".": "span walk", ",": "span walk", "]": "next suggestion",
             "ArrowRight": "word moves", "ArrowLeft": "word moves", ";": "span hint", ":": "word hint",
-            "PageDown": "page, hint", "PageUp": "page, hint"}.get(reach[0], reach[0])
+            }.get(reach[0], reach[0])
 
 
 def run(reps: int, seed: int, width: int, height: int, start: str = "random") -> tuple[list[Measured], float]:
@@ -397,7 +457,7 @@ def run(reps: int, seed: int, width: int, height: int, start: str = "random") ->
     tmp = bh.scratch_dir()
     out: list[Measured] = []
     try:
-        project = bh.prepare_db(tmp / "workbench.db", n_docs=40, seed=7)
+        project = bh.prepare_db(tmp / "workbench.db", n_docs=max(40, 12 * reps), seed=7)   # a note per instance
         with store.connect(project.db_path) as db:
             store.create_user(db, USER, project.password, "annotator")
             instances = {i.doc_id: i for i in prepare(db, project.project_id, reps, seed)}
@@ -432,9 +492,10 @@ def run(reps: int, seed: int, width: int, height: int, start: str = "random") ->
                 if not exact:     # offsets and labels only, never text
                     want = sorted((a, b, t, False) for a, b, t in inst.truth)
                     print(f"    keys {reach + fix}: missing {sorted(set(want) - set(got))}, extra {sorted(set(got) - set(want))}")
-                out.append(Measured(inst.kind, len(reach) + len(fix), 0, _via(reach), exact))
+                via = _via(reach, inst.kind == "split" and len(fix) == 1)
+                out.append(Measured(inst.kind, len(reach) + len(fix), 0, via, exact))
                 seen = "in view" if any(a <= inst.target[0] < b for a, b in hints["words"]) else "out of view"
-                print(f"  {inst.kind:<8} keys {len(reach) + len(fix)} ({_via(reach)}, {seen}) {'exact' if exact else 'NOT exact'}",
+                print(f"  {inst.kind:<8} keys {len(reach) + len(fix)} ({via}, {seen}) {'exact' if exact else 'NOT exact'}",
                       flush=True)
                 done.add(doc_id)
                 if len(done) == len(instances):

@@ -55,6 +55,11 @@ def test_phrases_are_names_addresses_and_dates_written_out():
                               "Johnson & Johnson"]
 
 
+def test_a_long_number_after_a_capitalised_word_begins_its_own_phrase():
+    assert _phrases("Columbus, Ohio 44101; Suite 300, call Ana 617-555-1234 or 1234 Elm St") == [
+        "Columbus", "Ohio", "44101", "Suite 300", "call", "Ana", "617-555-1234", "or", "1234 Elm St"]
+
+
 def test_two_spaces_a_line_break_or_punctuation_end_a_phrase():
     assert _phrases("Walter  Austin\nBoston General, Dr. Smith; de la Cruz") == [
         "Walter", "Austin", "Boston General", "Dr", "Smith", "de", "la", "Cruz"]

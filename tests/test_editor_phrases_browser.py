@@ -5,8 +5,8 @@ browser (Debian's chromium through Playwright), keyboard only:
   on the demo notes and on names, addresses and dates written out (UTF-16 offsets converted);
 * a missed full name (a span of two or more words) is added with ``:``, its first word's hint
   letters typed with Shift and the label's key, and a span that wrongly holds two is split with
-  ``:``, the second one's letters with Shift and its label's key: at most 4 keys each, from a
-  cursor on a random word; Ctrl+S then saves exactly the truth (checked in SQLite);
+  ``;``, the digit of the cut point where the second begins and its label's key: at most 4 keys
+  each, from a cursor on a random word; Ctrl+S then saves exactly the truth (checked in SQLite);
 * while the word hints show, the phrases in view are underlined; Shift+Enter in jump to text
   selects from the match to the end of its phrase.
 
@@ -34,7 +34,7 @@ from pipeline.annotation.units import phrases, units  # noqa: E402
 from pipeline.spans import Span  # noqa: E402
 
 USER = "bea"          # a fresh annotator: her queue holds only the prepared note
-HINTS = """() => Object.fromEntries([...document.querySelectorAll('.wb-ed .wb-hint')]
+HINTS = """(sel) => Object.fromEntries([...document.querySelectorAll(sel)]
     .map(b => [b.dataset.a, b.dataset.hint]))"""
 STATUS = "() => document.querySelector('.wb-ed .wb-status').textContent"
 
@@ -61,15 +61,14 @@ def _strong(word: str) -> bool:
 def _plan(text: str, pre: list[tuple[int, int, str]]):
     """(missed, x, y) in this note, or None: ``missed`` a span of two or more words that is
     exactly a phrase; ``x``, ``y`` two spans one after the other on a line with no word between
-    them, ``y`` beginning with a capital or a digit and reaching the end of its phrase (so Shift
-    on its first word, cut at the merged span's end, takes exactly ``y``)."""
+    them, ``y`` beginning a phrase with a capital or a digit (merged, a cut point is there)."""
     us, ph = units(text), phrases(text)
     starts, ends = {a for a, _ in us}, {b for _, b in us}
     ok = [s for s in pre if s[0] in starts and s[1] in ends and "\n" not in text[s[0]:s[1]] and s[0] < 1500]
     missed = [s for s in ok if " " in text[s[0]:s[1]] and s[:2] in ph]
     pairs = [(x, y) for x, y in zip(ok, ok[1:])
              if not [u for u in us if x[1] <= u[0] and u[1] <= y[0]] and "\n" not in text[x[1]:y[0]]
-             and _strong(text[y[0]:y[1]]) and any(a <= y[0] and y[1] <= b for a, b in ph)]
+             and _strong(text[y[0]:y[1]]) and y[0] in {a for a, _ in ph}]
     for m in missed:
         for x, y in pairs:
             if m not in (x, y):
@@ -106,9 +105,10 @@ def _shows(page, r: dict) -> bool:
     return bh.editor_note_shows(page, r) and r["bottom"] <= page.viewport_size["height"]
 
 
-def _hint_for(page, a: int) -> str:
-    """The letters the badge over offset ``a`` shows (read off the screen, as a person does)."""
-    hints = page.evaluate(HINTS)
+def _hint_for(page, a: int, kind: str = "wb-hint") -> str:
+    """What the badge (``wb-hint``: a word's or span's; ``wb-cut``: a cut point's) over offset
+    ``a`` shows (read off the screen, as a person does)."""
+    hints = page.evaluate(HINTS, f".wb-ed .{kind}")
     assert str(a) in hints, "the target has no hint: it is not in view"
     return hints[str(a)]
 
@@ -168,11 +168,12 @@ def test_a_missed_name_is_added_and_a_span_split_in_four_keys_each_and_saved(pro
         assert (missed[0], missed[1], missed[2], False) in bh.editor_spans(page)
         assert page.evaluate("() => !CSS.highlights.has('wb-phrase')"), "the underline outlived the hints"
 
-        # split: ":", the second span's first letters with Shift (to the merged span's end), its key
+        # split: ";", the digit of the cut point where the second span begins, its label's key
         bh.editor_scroll_to(page, y[0])
-        page.keyboard.press(":")
-        hint = _hint_for(page, y[0])
-        presses = [*(f"Shift+{c.upper()}" for c in hint), _key(hotkeys, y[2])]
+        page.keyboard.press(";")
+        hint = _hint_for(page, y[0], "wb-cut")
+        assert hint.isdigit()
+        presses = [*hint, _key(hotkeys, y[2])]
         for k in presses:
             page.keyboard.press(k)
         assert 1 + len(presses) <= 4

@@ -67,8 +67,9 @@ function units(text) {
 // space apart, taking in an initial ("John A. Smith"), a comma before a year ("Mar 14, 2021"),
 // " & " and " #", name particles between capitalised words ("María de la Cruz") and "of" after a
 // number ("9th of May"); a change between Capitalised and ALL-CAPS words ends it ("Walter Austin
-// MD", "Boston MA"). [start, end) pairs in order, every unit in exactly one. pipeline/annotation/
-// units.py (phrases) is the Python twin.
+// MD", "Boston MA"), and so does a number of five or more characters or with a joiner after a
+// capitalised word ("Ohio 44101"). [start, end) pairs in order, every unit in exactly one.
+// pipeline/annotation/units.py (phrases) is the Python twin.
 const PARTICLES = new Set(["de", "del", "la", "las", "los", "van", "von", "der", "den", "da", "di", "du", "le", "y"]);
 
 function wordKind(w) {
@@ -89,7 +90,8 @@ function nextInPhrase(text, us, k) {
   const at = (j) => text.slice(us[j][0], us[j][1]);
   const w = at(k), v = at(k + 1), gap = text.slice(us[k][1], us[k + 1][0]);
   const p = wordKind(w), q = wordKind(v);
-  if ((gap === " " || gap === " & " || gap === " #") && kindsFit(p, q)) return k + 1;
+  const longNumber = [...v].length >= 5 || /[^\p{L}\p{N}\p{M}_]/u.test(v);   // "Ohio 44101", not "Mar 14"
+  if ((gap === " " || gap === " & " || gap === " #") && kindsFit(p, q) && !(p === "title" && q === "num" && longNumber)) return k + 1;
   if (gap === ". " && [...w].length === 1 && p === "title" && q === "title") return k + 1;   // an initial
   if (gap === ", " && /^[0-9]{1,2}$/.test(w) && /^[0-9]{4}$/.test(v)) return k + 1;      // Mar 14, 2021
   if (gap !== " " || (p !== "title" && p !== "num")) return -1;

@@ -54,6 +54,7 @@ const KEYS_ANNOTATE = [
   ["↑ ↓", "select the first word of the line above / below"],
   ["a label's key (a capital: with Shift)", "label the selection (inside a span: split it), or relabel the current span"],
   ["; then a span's letters", "hints: make a span in view current (letters on every span shown)"],
+  ["; then a cut point's digit (outlined)", "hints: select a span from where a second name or place begins in it to its end: a label's key splits it off"],
   [": (or ; ;) then a word's letters", "hints: select a word in view (then a label's key labels it; inside a span: splits it)"],
   [": then a word's letters with Shift", "hints: select from that word to the end of its underlined phrase (a full name, a street address, a date written out; inside a span, to the span's end): a label's key adds it, or splits the span"],
   ["/", "filter the labels by name, Enter takes the first"],
@@ -463,9 +464,11 @@ class SpanEditor {
     this.cur = null;
     this.renderNote();
     this.reveal(this.sel.a, this.sel.b);
-    const covered = this.spans.filter((s) => overlaps(s, this.sel.a, this.sel.b));
-    this.say(`Selected '${shorten(this.text.slice(this.sel.a, this.sel.b))}': press a label's key`
-      + (covered.length ? ` (it replaces ${covered.map((s) => this.describe(s)).join(", ")})` : "") + ".");
+    const { a: x, b: y } = this.sel;
+    const covered = this.spans.filter((s) => overlaps(s, x, y));
+    const outer = covered.find((s) => s.start <= x && y <= s.end && !sameExtent(s, x, y));
+    this.say(`Selected '${shorten(this.text.slice(x, y))}': press a label's key`
+      + (outer ? ` (it splits ${this.describe(outer)})` : covered.length ? ` (it replaces ${covered.map((s) => this.describe(s)).join(", ")})` : "") + ".");
   }
 
   // Scroll the page (Streamlit's scrolling container) so that [a, b) shows below the sticky toolbar.

@@ -41,6 +41,18 @@ Object.assign(SpanEditor.prototype, {
     if (r) this.pick(r[0], r[1]);
   },
 
+  // Where a span can be cut (hint targets of `;`, hints.js): inside a span, the start of a
+  // phrase that begins with a capital or a digit, where a span that took in two names, or a
+  // place and its state, holds the second; {a, b: the span's end, cut: the span}. Few: one letter.
+  splitPoints() {
+    const out = [];
+    for (const [a] of this.phraseList()) {
+      const s = this.spans.find((x) => x.start < a && a < x.end);
+      if (s && /^[\p{Lu}\p{Lt}\p{N}]/u.test(this.text.slice(a, a + 2))) out.push({ a, b: s.end, cut: s });
+    }
+    return out;
+  },
+
   // Underline the phrases of two or more words that start at one of the `targets` (the words in view).
   showPhrases(targets) {
     if (typeof CSS === "undefined" || !CSS.highlights || typeof Highlight === "undefined") return;
@@ -55,18 +67,36 @@ Object.assign(SpanEditor.prototype, {
   },
 });
 
-// The order word hints are given in (shortest first): 1. free words that begin a phrase with a
-// capital or a digit (where a missed name, date or id starts), 2. the other free words with a
-// capital or a digit ("Walter" in "Seen Walter Austin"), 3. words with a capital or a digit inside
-// a span after its first word (where a split starts), 4. the others; each in reading order.
+// The order word hints are given in (shortest first), most likely missed PHI first: 0. free
+// words that begin a phrase of two or more words (a name, an address, a date written out) or a
+// number with a joiner or four digits (a date, id, phone, year); 1. other free words that begin
+// a phrase with a capital, not at a line's or sentence's start nor before ":" (a name
+// mid-sentence), and short numbers; 2. the second word of a phrase that begins a sentence
+// ("Walter" in "Seen Walter Austin"); 3. the other free words with a capital; 4. the rest (words
+// in spans: a cut point has its own letter on `;`); each in reading order.
 function wordHintOrder(text, spans, targets) {
-  const starts = new Set(phrases(text).map(([a]) => a));
+  const ph = phrases(text), us = units(text);
+  const phraseAt = new Map(ph.map(([a, b]) => [a, b]));
+  const secondOf = new Set();
+  for (const [a, b] of ph) {
+    const next = us.find(([x]) => x > a && x < b);
+    if (next && atSentenceStart(text, a)) secondOf.add(next[0]);
+  }
   const rank = (t) => {
-    if (!/^[\p{Lu}\p{Lt}\p{N}]/u.test(text.slice(t.a, t.b))) return 3;
-    const inside = spans.find((s) => s.start < t.b && t.a < s.end);
-    if (!inside) return starts.has(t.a) ? 0 : 1;
-    return inside.start < t.a ? 2 : 3;
+    const w = text.slice(t.a, t.b);
+    if (!/^[\p{Lu}\p{Lt}\p{N}]/u.test(w) || spans.some((s) => s.start < t.b && t.a < s.end)) return 4;
+    if (!phraseAt.has(t.a)) return secondOf.has(t.a) ? 2 : 3;
+    if (/^\p{N}/u.test(w)) return /[^\p{L}\p{N}\p{M}_]/u.test(w) || w.length >= 4 ? 0 : 1;
+    if (phraseAt.get(t.a) > t.b) return 0;
+    return atSentenceStart(text, t.a) || text[t.b] === ":" ? 3 : 1;
   };
   const ranked = targets.map((t) => [rank(t), t]);
-  return [0, 1, 2, 3].flatMap((r) => ranked.filter(([x]) => x === r).map(([, t]) => t));
+  return [0, 1, 2, 3, 4].flatMap((r) => ranked.filter(([x]) => x === r).map(([, t]) => t));
+}
+
+// Whether offset a begins a line or a sentence (after . ! ? : ; or a bullet, and spaces).
+function atSentenceStart(text, a) {
+  let i = a;
+  while (i > 0 && (text[i - 1] === " " || text[i - 1] === "\t")) i -= 1;
+  return i === 0 || /[\n.!?:;•*-]/.test(text[i - 1]);
 }

@@ -64,7 +64,8 @@ def units(text: str) -> list[tuple[int, int]]:
 # ("John A. Smith"), a comma before a year, " & " and " #" ("Apt #4B"), name particles between
 # capitalised words ("María de la Cruz") and "of" after a number ("9th of May"). Two spaces, a
 # line break or other punctuation end it, and so does a change between Capitalised and ALL-CAPS
-# words ("Walter Austin MD", "Boston MA": the title and the state are spans of their own).
+# words ("Walter Austin MD", "Boston MA": the title and the state are spans of their own), and
+# a long number after a capitalised word ("Ohio 44101": the ZIP code is a span of its own).
 
 #: Lowercase words a phrase of capitalised words goes on through (name particles).
 PARTICLES = frozenset({"de", "del", "la", "las", "los", "van", "von", "der", "den", "da", "di", "du", "le", "y"})
@@ -91,6 +92,13 @@ def _fits(p: str | None, q: str | None) -> bool:
     return p == q or ("num" in (p, q) and "caps" not in (p, q))
 
 
+def _long_number(word: str) -> bool:
+    """A number of five or more characters, or with a joiner (a ZIP code, a phone number, a
+    date): after a capitalised word it begins a phrase of its own ("Ohio 44101"), where a short
+    one goes on it ("Mar 14", "Suite 300")."""
+    return len(word) >= 5 or any(not is_word_char(c) for c in word)
+
+
 def _next_in_phrase(text: str, us: list[tuple[int, int]], k: int) -> int | None:
     """Index of the unit that goes on the phrase after unit ``k``; ``None`` where it ends."""
     if k + 1 >= len(us):
@@ -98,7 +106,7 @@ def _next_in_phrase(text: str, us: list[tuple[int, int]], k: int) -> int | None:
     w, v = text[us[k][0]:us[k][1]], text[us[k + 1][0]:us[k + 1][1]]
     gap = text[us[k][1]:us[k + 1][0]]
     p, q = _kind(w), _kind(v)
-    if gap in (" ", " & ", " #") and _fits(p, q):
+    if gap in (" ", " & ", " #") and _fits(p, q) and not (p == "title" and q == "num" and _long_number(v)):
         return k + 1
     if gap == ". " and len(w) == 1 and p == "title" and q == "title":       # an initial
         return k + 1
