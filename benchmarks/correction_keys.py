@@ -162,7 +162,7 @@ def _jump_keys(text, us, cursor, q, lands, phrase=None) -> list[str] | None:
         got = land(i)
         if lands(got):
             return ["Control+f", *q, *["Enter"] * enters]
-        if phrase is not None and lands(phrase(got[0])):
+        if phrase is not None and phrase(got[0]) is not None and lands(phrase(got[0])):
             return ["Control+f", *q, *["Enter"] * (enters - 1), "Shift+Enter"]
         i = next((m for m in found if m >= got[1]), found[0])
     return None
@@ -195,13 +195,15 @@ def reach_span(text, us, shown, cursor: tuple, target: tuple, on_span: bool, hin
     return min(ways, key=len)
 
 
-def phrase_from(text: str, shown, a: int) -> tuple[int, int]:
+def phrase_from(text: str, shown, a: int) -> tuple[int, int] | None:
     """What the editor's phraseFrom selects from the word at ``a`` (dashboard/editor/phrases.js):
     to the end of its phrase (:func:`pipeline.annotation.units.phrases`, the tested twin of
-    core.js's), cut at the end of the shown span ``a`` is in."""
+    core.js's), cut at the end of the shown span ``a`` is in; None outside every word."""
     from pipeline.annotation.units import phrases
 
-    end = next(y for x, y in phrases(text) if x <= a < y)
+    end = next((y for x, y in phrases(text) if x <= a < y), None)
+    if end is None:
+        return None
     inside = next((s for s in shown if s[0] <= a < s[1]), None)
     return a, min(end, inside[1]) if inside else end
 
@@ -236,7 +238,7 @@ def reach_text(text, us, cursor: tuple, a: int, b: int, hints: dict | None = Non
 
     def phrase(x):          # None where the phrase is a shown span (it would become current)
         got = phrase_from(text, shown, x)
-        return None if got in taken else got
+        return None if got is None or got in taken else got
     nxt = next((k for k, u in enumerate(us) if u[0] >= cursor[1]), len(us))
     prev = max((k for k, u in enumerate(us) if u[1] <= cursor[0]), default=-1)
     ways = []

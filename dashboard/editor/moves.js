@@ -23,7 +23,7 @@ Object.assign(SpanEditor.prototype, {
   // With `phrase`: from the match to the end of its phrase. Remembers where Enter looks next.
   landOn(q, m, phrase = false) {
     const [a, b] = unitsAround(this.text, m[0], m[1]) || m;
-    if (phrase) this.pickPhrase(a);
+    if (phrase && this.phraseFrom(a)) this.pickPhrase(a);
     else this.landOnWords(a, b);
     // Enter looks on after what it landed on; after a phrase, after the match's own words
     this.jumped = { q, ...this.focusRange(), after: phrase ? b : this.focusRange().b };
