@@ -87,6 +87,9 @@ Object.assign(SpanEditor.prototype, {
 
   openHints(words) {
     this.closeHints();
+    // said first: a longer status line moves the note down, and the badges are placed after it
+    this.say(words ? "Hints: a word's letters select it (with Shift: to the end of its underlined phrase), then a label's key. Esc: none."
+      : "Hints: a span's letters make it current; a cut point's digit selects the span from there (a label's key splits it off). ; again: words.");
     const targets = this.hintTargets(words);
     if (!targets.length) { this.say(words ? "No word in view." : "No span in view: : (colon) puts letters on the words.", "warn"); return; }
     const plain = targets.filter((t) => !t.cut), cuts = targets.filter((t) => t.cut);
@@ -117,8 +120,6 @@ Object.assign(SpanEditor.prototype, {
     };
     window.addEventListener("scroll", this.onHintScroll, true);
     window.addEventListener("resize", this.onHintScroll);
-    this.say(words ? "Type a word's letters to select it, with Shift (capitals) to the end of its underlined phrase; then a label's key labels it. Esc: no hints."
-      : "Type a span's letters to make it current, or a cut point's digit (outlined) to select the span's rest from there, which a label's key splits off; ; again: letters on the words; Esc: no hints.");
   },
 
   closeHints() {
