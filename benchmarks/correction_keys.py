@@ -384,8 +384,8 @@ def read_hints(page) -> dict:
     out = {}
     for mode, key in (("spans", ";"), ("words", ":")):
         page.keyboard.press(key)
-        got = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-hint, .wb-ed .wb-cut')]"
-                            ".map(b => [Number(b.dataset.a), Number(b.dataset.b), b.dataset.hint, b.classList.contains('wb-cut')])")
+        got = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-hint, .wb-ed .wb-cut')].map(b =>"
+                            " [Number(b.dataset.a), Number(b.dataset.b), b.dataset.hint, b.classList.contains('wb-cut')])")
         if got:          # with nothing in view no hints open: Esc would clear the selection
             page.keyboard.press("Escape")
         out[mode] = {(a, b): h for a, b, h, cut in got if not cut}
