@@ -52,6 +52,7 @@ const KEYS_ANNOTATE = [
   ["Shift+←, a label's key", "split: the words cut off the current span get that label"],
   ["Ctrl+Shift+← →", "move the current span's start"],
   ["↑ ↓", "select the first word of the line above / below"],
+  ["PageDown / PageUp", "the next / previous screenful of the note (no line hidden under the toolbar; hints stay open)"],
   ["a label's key (a capital: with Shift)", "label the selection (inside a span: split it), or relabel the current span"],
   ["; then a span's letters", "hints: make a span in view current (letters on every span shown)"],
   ["; then a cut point's digit (outlined)", "hints: select a span from where a second name or place begins in it to its end: a label's key splits it off"],
@@ -478,11 +479,16 @@ class SpanEditor {
     const r = { top: rects[0].top, bottom: rects[rects.length - 1].bottom };
     const top = Math.max(0, this.bar.getBoundingClientRect().bottom) + 8, bottom = window.innerHeight - 16;
     if (r.top >= top && r.bottom <= bottom) return;
+    const dy = r.top < top ? r.top - top - 24 : r.bottom - bottom + 24;
+    this.scroller().scrollBy(0, dy);
+  }
+
+  // The element that scrolls the note (Streamlit's main area, or the page).
+  scroller() {
     let p = this.root.parentElement;
     while (p && !(p.scrollHeight > p.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(p).overflowY)))
       p = p.parentElement;
-    const dy = r.top < top ? r.top - top - 24 : r.bottom - bottom + 24;
-    (p || document.scrollingElement).scrollBy(0, dy);
+    return p || document.scrollingElement;
   }
 
   // ------------------------------------------------------------------ mouse
@@ -615,6 +621,7 @@ class SpanEditor {
         case ":": this.openHints(true); break;
         case "ArrowRight": (e.shiftKey && this.cur ? this.moveEnd(1) : this.stepToken(1, e.shiftKey)); break;
         case "ArrowLeft": (e.shiftKey && this.cur ? this.moveEnd(-1, cut) : this.stepToken(-1, e.shiftKey)); break;
+        case "PageDown": case "PageUp": if (e.shiftKey) done = false; else this.pageBy(k === "PageDown" ? 1 : -1); break;
         case "ArrowDown": this.stepLine(1, e.shiftKey); break;
         case "ArrowUp": this.stepLine(-1, e.shiftKey); break;
         case "A": this.acceptAll(); break;

@@ -21,8 +21,9 @@
 // shows what to type.
 //
 // The badges are drawn over the note, hidden from screen readers (aria-hidden: the status line
-// says what the mode does); Esc or any key that is no letter (nor a cut point's digit) closes
-// them (that key then does what it always does). What a badge shows is what to type.
+// says what the mode does); PageDown / PageUp scroll with them open (the words then in view get
+// letters); Esc or any other key that is no letter (nor a cut point's digit) closes them (that
+// key then does what it always does). What a badge shows is what to type.
 
 const HINT_LETTERS = "asdfghjklqwertyuiopzxcvbnm";
 
@@ -139,6 +140,7 @@ Object.assign(SpanEditor.prototype, {
     const h = this.hints, k = e.key;
     if (k === "Escape") { this.closeHints(); this.say("No hints."); return true; }
     if (k === ";" && !h.words && !h.typed) { this.openHints(true); return true; }
+    if ((k === "PageDown" || k === "PageUp") && !h.typed) { this.pageBy(k === "PageDown" ? 1 : -1); return true; }
     if (k === "Backspace" && h.typed) { h.typed = h.typed.slice(0, -1); h.shift = h.shift && !!h.typed; this.showTyped(); return true; }
     const hint = /^[a-zA-Z]$/.test(k) || (/^[0-9]$/.test(k) && h.targets.some((t) => t.cut));
     if (e.ctrlKey || e.metaKey || e.altKey || !hint) { this.closeHints(); return false; }

@@ -187,6 +187,16 @@ Object.assign(SpanEditor.prototype, {
     this.select(Math.min(base.anchor, target), Math.max(base.anchor, target), base.anchor);
   },
 
+  // PageDown / PageUp: the next / previous screenful of the note, the part below the sticky
+  // toolbar (the browser's own page step is the whole window's, so lines went under the toolbar
+  // unseen); the last line shown stays in view. At once, not smoothly: hints re-open on the
+  // words now in view (hints.js).
+  pageBy(dir) {
+    const top = Math.max(0, this.bar.getBoundingClientRect().bottom);
+    const line = parseFloat(getComputedStyle(this.note).lineHeight) || 22;
+    this.scroller().scrollBy({ top: dir * Math.max(line, window.innerHeight - top - 1.5 * line), behavior: "instant" });
+  },
+
   // ↓ / ↑: the first word of the next / previous line that has one (empty lines are skipped).
   stepLine(dir, extend) {
     const base = this.focusRange(), us = units(this.text);
