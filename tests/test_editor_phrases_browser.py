@@ -7,7 +7,9 @@ browser (Debian's chromium through Playwright), keyboard only:
   ``;``, the digit of the cut point where the second begins and its label's key: at most 4 keys
   each, from a cursor on a random word; Ctrl+S then saves exactly the truth (checked in SQLite);
 * while the word hints show, the phrases in view are underlined; Shift+Enter in jump to text
-  selects from the match to the end of its phrase.
+  selects from the match to the end of its phrase;
+* PageDown pages by the part of the note below the sticky toolbar (no line goes under it
+  unseen: with the browser's own step this test fails) and keeps the hints open.
 
 Nothing is printed: assertions compare offsets, labels and counts.
 """
@@ -179,3 +181,35 @@ def test_a_missed_name_is_added_and_a_span_split_in_four_keys_each_and_saved(pro
         page.wait_for_function("() => !!document.querySelector('.wb-ed .wb-s.wb-cur')")
         cur = page.evaluate("() => Number(document.querySelector('.wb-ed .wb-s.wb-cur').dataset.i)")
         assert sorted(bh.editor_spans(page))[cur][:2] == missed[:2]
+
+
+def test_page_down_hides_no_line_under_the_toolbar_and_keeps_the_hints(project, server, page):
+    """PageDown pages by the note's part below the sticky toolbar: the last word shown before it
+    is still shown after it (the browser's own step is the window's, and lines went under the
+    toolbar unseen); word hints stay open and the words then in view get letters."""
+    with store.connect(project.db_path) as db:
+        docs = store.list_documents(db, project.project_id)
+        doc_id = max(docs, key=lambda d: len(store.get_document(db, d.id).text)).id
+        store.create_user(db, "cy", project.password, "annotator")
+        store.assign(db, doc_id, "cy")
+    with bh.screenshot_on_failure(page, "editor-page-down"):
+        bh.sign_in(page, server.url, "cy", project.password)
+        bh.open_page(page, "annotation", "Annotate")
+        bh.editor_ready(page, doc_id)
+        bh.wait_idle(page)
+        text = bh.editor_text(page)
+        us = units(text)
+        bh.editor_scroll_to(page, us[len(us) // 4][0])        # setup: stuck toolbar, note below
+        page.wait_for_timeout(200)
+        shown = [u for u in us if _shows(page, bh.editor_rect(page, *u))]
+        last, first = shown[-1], shown[0]
+        assert last != us[-1], "the note fits the window: nothing to page to"
+        page.keyboard.press(":")
+        before = page.evaluate(HINTS, ".wb-ed .wb-hint")
+        page.keyboard.press("PageDown")
+        page.wait_for_timeout(400)
+        assert _shows(page, bh.editor_rect(page, *last)), "the last word shown went out of view"
+        assert not _shows(page, bh.editor_rect(page, *first)), "PageDown did not page"
+        assert page.evaluate("() => document.querySelector('.wb-ed').dataset.hints") == "words"
+        after = page.evaluate(HINTS, ".wb-ed .wb-hint")
+        assert str(last[0]) in after and set(after) != set(before)
