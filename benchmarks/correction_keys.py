@@ -17,15 +17,20 @@ The cursor starts (one mouse click, setup, not counted) on a word picked at rand
 fixing what comes before leaves it (``--start previous``). A planner
 then picks the fewest keys from there, among the editor's ways to get to the error: ``.``/``,``
 (next / previous span), ``]`` (next open suggestion), ``→``/``←`` (next / previous word, where a
-date, phone number, id or e-mail is one word), hints (``;`` and a span's letters, ``:`` and a
-word's letters, for what is in view: the letters are read off the badges the editor draws, opened
+date, phone number, id or e-mail is one word), hints (``;`` and a span's letters, or a cut
+point's digit inside a span; ``:`` and a word's letters, typed with Shift for the word to the end
+of its phrase, for what is in view: the letters are read off the badges the editor draws, opened
 and closed with Esc before the correction, as a person looks before typing; a target out of
-view is first paged to with PageDown / PageUp, each one key, when that is shorter) and jump to text (Ctrl+F, the shortest beginning of
-the target that gets there, Enter, and Enter again for each further match); then the fix (Enter,
-a label's key, Delete, Shift+→/← to move the span's end, a label's key on a word inside a span, or
-Shift+← then a label's key on the current span, to split it). The keys are pressed in the real app (Debian's chromium) and the editor's spans must
-then equal the truth exactly; keys counted are the keys pressed (a chord such as Ctrl+F or
-Shift+→ is one key); mouse events during a correction are counted too (none are made).
+view is first paged to with PageDown / PageUp, each one key, when that is shorter) and jump to
+text (Ctrl+F, the shortest beginning of the target that gets there, Enter, and Enter again for
+each further match, the last one Shift+Enter where the match's phrase is the target); then the
+fix (Enter, a label's key, Delete, Shift+→/← to move the span's end or the selection's, a label's
+key on a selection inside a span, or Shift+← then a label's key on the current span, to split
+it). Where a phrase ends is :func:`pipeline.annotation.units.phrases`, the Python twin of the
+editor's (tested to agree). The keys are pressed in the real app (Debian's chromium) and the
+editor's spans must then equal the truth exactly, so a plan the editor does not follow shows as
+"NOT exact"; keys counted are the keys pressed (a chord such as Ctrl+F, Shift+→ or Shift+A is one
+key); mouse events during a correction are counted too (none are made).
 
 Targets are spans whose ends are word (unit) ends: the share of the demo's spans that are is
 printed with the table (a span starting at '+' in '+1 206 ...' is not: no key selects the '+').
