@@ -17,7 +17,9 @@ focus, so nothing is taken from the rest of the page. Tab and Shift+Tab always m
 the keys back to the page; Enter and Space on a focused button press it. Ctrl+F jumps to text;
 ``;`` and ``:`` put hint letters on the spans / words in view (``hints.js``: typing one picks it;
 typed with Shift, from the word to the end of its phrase, a full name or street address:
-``phrases.js``, and so does Shift+Enter in jump to text);
+``phrases.js``, and so does Shift+Enter in jump to text; ``;`` also numbers the cut points where
+a second phrase begins inside a span: a digit and a label's key split it there); PageDown and
+PageUp page by the part of the note below the toolbar;
 the arrows step by units (:mod:`pipeline.annotation.units`: a date, phone number, id or e-mail
 is one); Shift+arrows resize the current span (merging into a neighbour; Shift+← then a label's
 key splits). Spans are ``role="mark"`` named "Louis, patient name" (:func:`spoken`), their
