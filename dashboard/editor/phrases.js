@@ -48,7 +48,8 @@ Object.assign(SpanEditor.prototype, {
     const out = [];
     for (const [a] of this.phraseList()) {
       const s = this.spans.find((x) => x.start < a && a < x.end);
-      if (s && /^[\p{Lu}\p{Lt}\p{N}]/u.test(this.text.slice(a, a + 2))) out.push({ a, b: s.end, cut: s });
+      if (s && /^[\p{Lu}\p{Lt}\p{N}]/u.test(this.text.slice(a, a + 2))
+        && /[\p{L}\p{N}]/u.test(this.text.slice(s.start, a))) out.push({ a, b: s.end, cut: s });   // not its first word
     }
     return out;
   },
