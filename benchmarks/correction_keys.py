@@ -17,15 +17,22 @@ The cursor starts (one mouse click, setup, not counted) on a word picked at rand
 fixing what comes before leaves it (``--start previous``). A planner
 then picks the fewest keys from there, among the editor's ways to get to the error: ``.``/``,``
 (next / previous span), ``]`` (next open suggestion), ``→``/``←`` (next / previous word, where a
-date, phone number, id or e-mail is one word), hints (``;`` and a span's letters, ``:`` and a
-word's letters, for what is in view: the letters are read off the badges the editor draws, opened
+date, phone number, id or e-mail is one word), hints (``;`` and a span's letters, or a cut
+point's digit inside a span; ``:`` and a word's letters, typed with Shift for the word to the end
+of its phrase, for what is in view: the letters are read off the badges the editor draws, opened
 and closed with Esc before the correction, as a person looks before typing; a target out of
-view is first paged to with PageDown / PageUp, each one key, when that is shorter) and jump to text (Ctrl+F, the shortest beginning of
-the target that gets there, Enter, and Enter again for each further match); then the fix (Enter,
-a label's key, Delete, Shift+→/← to move the span's end, a label's key on a word inside a span, or
-Shift+← then a label's key on the current span, to split it). The keys are pressed in the real app (Debian's chromium) and the editor's spans must
-then equal the truth exactly; keys counted are the keys pressed (a chord such as Ctrl+F or
-Shift+→ is one key); mouse events during a correction are counted too (none are made).
+view is first paged to with PageDown / PageUp, each one key, when that is shorter) and jump to
+text (Ctrl+F, the shortest beginning of the target that gets there, Enter, and Enter again for
+each further match, the last one Shift+Enter where the match's phrase is the target); then the
+fix (Enter, a label's key, Delete, Shift+→/← to move the span's end or the selection's, a label's
+key on a selection inside a span, or Shift+← then a label's key on the current span, to split
+it). Where a phrase ends is :func:`pipeline.annotation.units.phrases`, the Python twin of the
+editor's (tested to agree). The keys are pressed in the real app (Debian's chromium) and the
+editor's spans must then equal the truth exactly, so a plan the editor does not follow shows as
+"NOT exact"; keys counted are the keys pressed (a chord such as Ctrl+F, Shift+→ or Shift+A is one
+key); mouse events during a correction are counted too (none are made).
+
+The planner is ``correction_plan.py``; this module makes the errors, runs the app and counts.
 
 Targets are spans whose ends are word (unit) ends: the share of the demo's spans that are is
 printed with the table (a span starting at '+' in '+1 206 ...' is not: no key selects the '+').
@@ -33,12 +40,12 @@ printed with the table (a span starting at '+' in '+1 206 ...' is not: no key se
 from __future__ import annotations
 
 import random
-import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass
 
 import browser_helpers as bh
+from correction_plan import units_within, plan
 
 USER = "bea"
 KINDS = ("accept", "relabel", "delete", "add", "extend", "shrink", "split", "merge")
@@ -62,10 +69,6 @@ class Instance:
 def _aligned(us, a, b) -> bool:
     starts, ends = {x for x, _ in us}, {y for _, y in us}
     return a in starts and b in ends
-
-
-def _inside(us, a, b):
-    return [u for u in us if a <= u[0] and u[1] <= b]
 
 
 def make_instance(kind: str, text: str, spans: list, doc_id: int, rng: random.Random) -> Instance | None:
@@ -98,10 +101,10 @@ def make_instance(kind: str, text: str, spans: list, doc_id: int, rng: random.Ra
             return None
         u = rng.choice(free)
         return Instance(kind, doc_id, truth, with_(set(), [(u[0], u[1], "CITY", False)]), (u[0], u[1], "CITY"))
-    multi = [s for s in ok if len(_inside(us, s[0], s[1])) >= 2]
+    multi = [s for s in ok if len(units_within(us, s[0], s[1])) >= 2]
     if kind in ("extend", "merge") and multi:
         s = rng.choice(multi)
-        inner = _inside(us, s[0], s[1])
+        inner = units_within(us, s[0], s[1])
         if kind == "extend":
             return Instance(kind, doc_id, truth, with_({s}, [(s[0], inner[-2][1], s[2], False)]), s)
         return Instance(kind, doc_id, truth, with_({s}, [(s[0], inner[0][1], s[2], False), (inner[1][0], s[1], s[2], False)]), s)
@@ -116,142 +119,12 @@ def make_instance(kind: str, text: str, spans: list, doc_id: int, rng: random.Ra
         s, nxt = rng.choice(cands)
         return Instance(kind, doc_id, truth, with_({s}, [(s[0], nxt[1], s[2], False)]), s)
     if kind == "split":
-        pairs = [(x, y) for x, y in zip(ok, ok[1:]) if not _inside(us, x[1], y[0]) and "\n" not in text[x[1]:y[0]]]
+        pairs = [(x, y) for x, y in zip(ok, ok[1:]) if not units_within(us, x[1], y[0]) and "\n" not in text[x[1]:y[0]]]
         if not pairs:
             return None
         x, y = rng.choice(pairs)
         return Instance(kind, doc_id, truth, with_({x, y}, [(x[0], y[1], x[2], False)]), y)
     return None
-
-
-# --------------------------------------------------------------------------- the planner
-
-
-def jump_plan(text: str, us, cursor: int, a: int, b: int, lands) -> list[str] | None:
-    """The fewest keys with which jump to text lands where ``lands((start, end))`` holds: Ctrl+F,
-    a piece of the target's text (any piece of [a, b), at most 6 characters), Enter, then Enter
-    per further match. Mirrors ``findMatches``, ``nextMatch`` and ``unitsAround`` of
-    dashboard/editor/core.js and the editor's jumpNext; None when no piece gets there."""
-    best = None
-    for n in range(1, min(b - a, 6) + 1):
-        if best is not None and n + 2 >= len(best):
-            break
-        for i0 in range(a, b - n + 1):
-            q = text[i0:i0 + n]
-            if q != q.strip():
-                continue
-            keys = _jump_keys(text, us, cursor, q, lands)
-            if keys and (best is None or len(keys) < len(best)):
-                best = keys
-    return best
-
-
-def _jump_keys(text, us, cursor, q, lands) -> list[str] | None:
-    n = len(q)
-    found = [m.start() for m in re.finditer(re.escape(q), text, re.IGNORECASE)]
-    found = [i for i in found if i == 0 or not _word(text[i - 1])] or found
-
-    def land(i):
-        hit = [(x, y) for x, y in us if x < i + n and i < y]
-        return (hit[0][0], hit[-1][1]) if hit else (i, i + n)
-
-    i = next((m for m in found if m >= cursor + 1), found[0])
-    for enters in range(1, 5):
-        got = land(i)
-        if lands(got):
-            return ["Control+f", *q, *["Enter"] * enters]
-        i = next((m for m in found if m >= got[1]), found[0])
-    return None
-
-
-def _word(c: str) -> bool:
-    from pipeline.annotation.edits import is_word_char
-
-    return is_word_char(c)
-
-
-def reach_span(text, us, shown, cursor: tuple, target: tuple, on_span: bool, hints: dict | None = None) -> list[str]:
-    """Keys that make the shown span ``target`` current from ``cursor`` (a selection, or the
-    current span when ``on_span``)."""
-    order = [s[:2] for s in shown]
-    i = order.index(target[:2])
-    after = next((k for k, s in enumerate(order) if s[0] >= cursor[0]), len(order)) + (1 if on_span else 0)
-    fwd = i - after + 1 if i >= after else len(order) - after + i + 1
-    back = after - i if i < after else after + len(order) - i
-    ways = [["."] * fwd, [","] * back]
-    if target[3] and sum(s[3] for s in shown) == 1:
-        ways.append(["]"])
-    name = (hints or {}).get("spans", {}).get(tuple(target[:2]))
-    if name:
-        ways.append([";", *name])
-    jump = jump_plan(text, us, cursor[0], target[0], target[1],
-                     lambda got: got[0] == target[0] and got[1] <= target[1])   # landOn: the span is current
-    if jump:
-        ways.append(jump)
-    return min(ways, key=len)
-
-
-def reach_text(text, us, cursor: tuple, a: int, b: int, hints: dict | None = None) -> list[str]:
-    """Keys that select the text [a, b) (whole units) from a selection ``cursor``."""
-    first = next(k for k, u in enumerate(us) if u[0] == a)
-    last = next(k for k, u in enumerate(us) if u[1] == b)
-    grow = ["Shift+ArrowRight"] * (last - first)
-    nxt = next((k for k, u in enumerate(us) if u[0] >= cursor[1]), len(us))
-    prev = max((k for k, u in enumerate(us) if u[1] <= cursor[0]), default=-1)
-    ways = []
-    if first >= nxt:
-        ways.append(["ArrowRight"] * (first - nxt + 1) + grow)
-    if first <= prev:
-        ways.append(["ArrowLeft"] * (prev - first + 1) + grow)
-    whole = jump_plan(text, us, cursor[0], a, b, lambda got: got == (a, b))
-    if whole:
-        ways.append(whole)
-    part = jump_plan(text, us, cursor[0], a, us[first][1], lambda got: got == us[first])
-    if part:
-        ways.append(part + grow)
-    ways += line_plans(text, us, cursor, first, grow)
-    name = (hints or {}).get("words", {}).get(tuple(us[first]))
-    if name:
-        ways.append([":", *name] + grow)
-    return min(ways, key=len)
-
-
-def line_plans(text, us, cursor: tuple, first: int, grow: list[str]) -> list[list[str]]:
-    """↓ / ↑ to the first word of the target's line (lines without a word are skipped, as the
-    editor's stepLine does), then → to the target."""
-    line = lambda i: text.count("\n", 0, i)  # noqa: E731
-    lines = sorted({line(x) for x, _ in us})
-    here, there = line(cursor[0]), line(us[first][0])
-    if here == there or here not in lines:
-        return []
-    head = next(k for k, u in enumerate(us) if line(u[0]) == there)
-    steps = abs(lines.index(there) - lines.index(here))
-    arrow = "ArrowDown" if there > here else "ArrowUp"
-    return [[arrow] * steps + ["ArrowRight"] * (first - head) + grow]
-
-
-def plan(inst: Instance, text: str, cursor: tuple, hotkeys: dict, on_span: bool = False,
-         hints: dict | None = None) -> tuple[list[str], list[str]]:
-    """(reach keys, fix keys) for one instance from the cursor (a selection, or the current span
-    when ``on_span``); ``hints``: {"spans"|"words": {(start, end): letters}} of what is in view."""
-    from pipeline.annotation.units import units
-
-    us = units(text)
-    key = lambda t: f"Shift+{hotkeys[t]}" if hotkeys[t].isupper() else hotkeys[t]  # noqa: E731
-    a, b, t = inst.target
-    shown_at = next((s for s in inst.shown if s[0] == a), None)
-    if inst.kind == "add":
-        return reach_text(text, us, cursor, a, b, hints), [key(t)]
-    if inst.kind == "split":     # select the second part and label it, or cut it off the span
-        outer = next(s for s in inst.shown if s[0] < a < s[1])
-        cut = ["Shift+ArrowLeft"] * len(_inside(us, a, b))
-        ways = [(reach_text(text, us, cursor, a, b, hints), [key(t)]),
-                (reach_span(text, us, inst.shown, cursor, outer, on_span, hints), cut + [key(t)])]
-        return min(ways, key=lambda w: len(w[0]) + len(w[1]))
-    reach = reach_span(text, us, inst.shown, cursor, shown_at, on_span, hints)
-    fix = {"accept": ["Enter"], "relabel": [key(t)], "delete": ["Delete"], "extend": ["Shift+ArrowRight"],
-           "shrink": ["Shift+ArrowLeft"], "merge": ["Shift+ArrowRight"]}[inst.kind]
-    return reach, fix
 
 
 # --------------------------------------------------------------------------- running it
@@ -329,17 +202,20 @@ def _cursor_click(page, text: str, rng: random.Random, inst: Instance, start: st
 
 
 def read_hints(page) -> dict:
-    """Setup (not counted): the letters the editor's hint badges show for the spans (``;``) and
-    the words (``:``) in view, {"spans"|"words": {(start, end): letters}}; Esc takes them away
-    (the selection or current span stays)."""
+    """Setup (not counted): the letters the editor's hint badges show for the spans and the cut
+    points in them (``;``) and the words (``:``) in view, {"spans"|"cuts"|"words": {(start, end):
+    letters}} (a cut point's end is its span's); Esc takes them away (the selection or current
+    span stays)."""
     out = {}
     for mode, key in (("spans", ";"), ("words", ":")):
         page.keyboard.press(key)
-        got = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-hint')]"
-                            ".map(b => [Number(b.dataset.a), Number(b.dataset.b), b.dataset.hint])")
+        got = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-hint, .wb-ed .wb-cut')].map(b =>"
+                            " [Number(b.dataset.a), Number(b.dataset.b), b.dataset.hint, b.classList.contains('wb-cut')])")
         if got:          # with nothing in view no hints open: Esc would clear the selection
             page.keyboard.press("Escape")
-        out[mode] = {(a, b): h for a, b, h in got}
+        out[mode] = {(a, b): h for a, b, h, cut in got if not cut}
+        if mode == "spans":
+            out["cuts"] = {(a, b): h for a, b, h, cut in got if cut}
     return out
 
 
@@ -383,12 +259,23 @@ class Measured:
     exact: bool
 
 
-def _via(reach: list[str]) -> str:
+def _via(reach: list[str], split_label_only: bool = False) -> str:
+    """How the correction got to its target, for the table; ``split_label_only``: a split whose
+    fix is just the label's key (after ``;`` that is a cut point's hint)."""
     if not reach:
         return "here"
+    if reach[0] == ":" and any(k.startswith("Shift+") and len(k) == 7 for k in reach):
+        return "phrase hint"
+    if reach[0] == ";" and split_label_only:
+        return "cut hint"
+    if "Shift+Enter" in reach:
+        return "jump, phrase"
+    if reach[0] in ("PageDown", "PageUp"):
+        rest = [k for k in reach if k not in ("PageDown", "PageUp")]
+        return "page, " + _via(rest, split_label_only) if rest else "page"
     return {"Control+f": "jump", ".": "span walk", ",": "span walk", "]": "next suggestion",
             "ArrowRight": "word moves", "ArrowLeft": "word moves", ";": "span hint", ":": "word hint",
-            "PageDown": "page, hint", "PageUp": "page, hint"}.get(reach[0], reach[0])
+            }.get(reach[0], reach[0])
 
 
 def run(reps: int, seed: int, width: int, height: int, start: str = "random") -> tuple[list[Measured], float]:
@@ -397,7 +284,7 @@ def run(reps: int, seed: int, width: int, height: int, start: str = "random") ->
     tmp = bh.scratch_dir()
     out: list[Measured] = []
     try:
-        project = bh.prepare_db(tmp / "workbench.db", n_docs=40, seed=7)
+        project = bh.prepare_db(tmp / "workbench.db", n_docs=max(40, 12 * reps), seed=7)   # a note per instance
         with store.connect(project.db_path) as db:
             store.create_user(db, USER, project.password, "annotator")
             instances = {i.doc_id: i for i in prepare(db, project.project_id, reps, seed)}
@@ -432,9 +319,10 @@ def run(reps: int, seed: int, width: int, height: int, start: str = "random") ->
                 if not exact:     # offsets and labels only, never text
                     want = sorted((a, b, t, False) for a, b, t in inst.truth)
                     print(f"    keys {reach + fix}: missing {sorted(set(want) - set(got))}, extra {sorted(set(got) - set(want))}")
-                out.append(Measured(inst.kind, len(reach) + len(fix), 0, _via(reach), exact))
+                via = _via(reach, inst.kind == "split" and len(fix) == 1)
+                out.append(Measured(inst.kind, len(reach) + len(fix), 0, via, exact))
                 seen = "in view" if any(a <= inst.target[0] < b for a, b in hints["words"]) else "out of view"
-                print(f"  {inst.kind:<8} keys {len(reach) + len(fix)} ({_via(reach)}, {seen}) {'exact' if exact else 'NOT exact'}",
+                print(f"  {inst.kind:<8} keys {len(reach) + len(fix)} ({via}, {seen}) {'exact' if exact else 'NOT exact'}",
                       flush=True)
                 done.add(doc_id)
                 if len(done) == len(instances):

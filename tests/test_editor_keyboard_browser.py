@@ -1,7 +1,8 @@
 """Issue 31, items 2 and 3, in a real browser (Debian's chromium through Playwright), keyboard only:
 
-* the word moves' units (``units`` in ``dashboard/editor/core.js``) equal their Python twin
-  (:mod:`pipeline.annotation.units`) on demo notes and notes with dates, phones, ids, e-mails;
+* the word moves' units and the phrases Shift picks (``units``, ``phrases`` in
+  ``dashboard/editor/core.js``) equal their Python twins (:mod:`pipeline.annotation.units`) on
+  demo notes and notes with dates, phones, ids, e-mails, names and addresses;
 * jump to text adds a missed span in 4 keys (Ctrl+F, one letter, Enter, the label's key); a
   second Enter goes to the next match; Esc in the field puts the selection back;
 * no keyboard trap: Tab leaves the note and Shift+Tab comes back; Esc (with nothing selected)
@@ -30,7 +31,7 @@ import store  # noqa: E402
 from dashboard.editor import HERE as EDITOR_DIR  # noqa: E402
 from dashboard.editor import spoken  # noqa: E402
 from pipeline.annotation import edits as ops  # noqa: E402
-from pipeline.annotation.units import units  # noqa: E402
+from pipeline.annotation.units import phrases, units  # noqa: E402
 
 USER = "ana"
 FOCUS = """() => { const a = document.activeElement, ed = document.querySelector('.wb-ed');
@@ -90,7 +91,9 @@ def _one_letter_target(text: str, spans) -> tuple[str, int, int]:
     raise AssertionError("no letter leads to a free word")
 
 
-def test_units_match_the_python_twin(chromium, project):
+def test_units_and_phrases_match_the_python_twins(chromium, project):
+    """``units`` and ``phrases`` of core.js against :mod:`pipeline.annotation.units` (phrases:
+    what a word hint typed with Shift selects, ``test_editor_phrases_browser.py``)."""
     page = bh.new_page(chromium)
     try:
         page.set_content("<html><body></body></html>")
@@ -102,12 +105,19 @@ def test_units_match_the_python_twin(chromium, project):
             db.close()
         texts.append("Seen 03/14/2021 10:30; MRN-55-1234, a.b@x.org, (617) 555-1234 or 617-555-1234. "
                      "Dr.Núñez 🙂 2021-03-14, id A7:B9.")
+        texts.append("Seen Walter Austin MD at 1234 Main Street, Apt #4B, Boston MA 02115 on Mar 14, 2021 and "
+                     "9th of May.\n🙂 María de la Cruz; John A. Smith; Johnson & Johnson.  Two  Spaces ÉLODIE DURAND")
         for text in texts:
-            js = page.evaluate("(t) => units(t)", text)
-            assert [(ops.from_utf16(text, a), ops.from_utf16(text, b)) for a, b in js] == units(text)
-        last = texts[-1]
-        got = [last[a:b] for a, b in units(last)]
+            for name, twin in (("units", units), ("phrases", phrases)):
+                js = page.evaluate(f"(t) => {name}(t)", text)
+                assert [(ops.from_utf16(text, a), ops.from_utf16(text, b)) for a, b in js] == twin(text), name
+        got = [texts[-2][a:b] for a, b in units(texts[-2])]
         for whole in ("03/14/2021", "10:30", "MRN-55-1234", "a.b@x.org", "(617) 555-1234", "617-555-1234", "2021-03-14"):
+            assert whole in got
+        got = [texts[-1][a:b] for a, b in phrases(texts[-1])]
+        for whole in ("Seen Walter Austin", "MD", "1234 Main Street", "Apt #4B", "Boston", "MA", "02115",
+                      "Mar 14, 2021", "9th of May", "María de la Cruz", "John A. Smith", "Johnson & Johnson",
+                      "Two", "Spaces", "ÉLODIE DURAND"):
             assert whole in got
     finally:
         page.context.close()

@@ -15,7 +15,11 @@ toolbar comes before it); its keys act only while it, or one of the editor's but
 focus, so nothing is taken from the rest of the page. Tab and Shift+Tab always move the focus
 (``.`` and ``,`` walk the spans); Esc closes what is open, then clears the selection, then gives
 the keys back to the page; Enter and Space on a focused button press it. Ctrl+F jumps to text;
-``;`` and ``:`` put hint letters on the spans / words in view (``hints.js``: typing one picks it);
+``;`` and ``:`` put hint letters on the spans / words in view (``hints.js``: typing one picks it;
+typed with Shift, from the word to the end of its phrase, a full name or street address:
+``phrases.js``, and so does Shift+Enter in jump to text; ``;`` also numbers the cut points where
+a second phrase begins inside a span: a digit and a label's key split it there); PageDown and
+PageUp page by the part of the note below the toolbar;
 the arrows step by units (:mod:`pipeline.annotation.units`: a date, phone number, id or e-mail
 is one); Shift+arrows resize the current span (merging into a neighbour; Shift+← then a label's
 key splits). Spans are ``role="mark"`` named "Louis, patient name" (:func:`spoken`), their
@@ -68,9 +72,10 @@ from pipeline.spans import Span
 
 HERE = Path(__file__).resolve().parent
 NAME = "workbench_span_editor"
-#: core.js (pure functions), editor.js (the SpanEditor class), moves.js (its moves) and hints.js
-#: (hint navigation: ; and :), both added to the class.
-JS = "\n".join((HERE / name).read_text(encoding="utf-8") for name in ("core.js", "editor.js", "moves.js", "hints.js"))
+#: core.js (pure functions), editor.js (the SpanEditor class), moves.js (its moves), hints.js
+#: (hint navigation: ; and :) and phrases.js (Shift picks a phrase), all three added to the class.
+JS = "\n".join((HERE / name).read_text(encoding="utf-8")
+               for name in ("core.js", "editor.js", "moves.js", "hints.js", "phrases.js"))
 CSS = (HERE / "editor.css").read_text(encoding="utf-8")
 ACTIONS = ("save", "finish", "save_next", "next", "prev")
 

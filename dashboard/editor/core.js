@@ -61,6 +61,60 @@ function units(text) {
   return out;
 }
 
+// Phrases (issue 31): what a hint typed with Shift selects, from a word to the end of its phrase,
+// so that a missed name or street address is added in three or four keys. A phrase is a run of
+// units on one line that reads as one name: words that begin with a capital or a digit, one
+// space apart, taking in an initial ("John A. Smith"), a comma before a year ("Mar 14, 2021"),
+// " & " and " #", name particles between capitalised words ("María de la Cruz") and "of" after a
+// number ("9th of May"); a change between Capitalised and ALL-CAPS words ends it ("Walter Austin
+// MD", "Boston MA"), and so does a number of five or more characters or with a joiner after a
+// capitalised word ("Ohio 44101"). [start, end) pairs in order, every unit in exactly one.
+// pipeline/annotation/units.py (phrases) is the Python twin.
+const PARTICLES = new Set(["de", "del", "la", "las", "los", "van", "von", "der", "den", "da", "di", "du", "le", "y"]);
+
+function wordKind(w) {
+  if (/^\p{N}/u.test(w)) return "num";
+  if (!/^[\p{Lu}\p{Lt}]/u.test(w)) return null;
+  const letters = [...w].filter((c) => /\p{L}/u.test(c));
+  return letters.length >= 2 && letters.every((c) => /\p{Lu}/u.test(c)) ? "caps" : "title";
+}
+
+function kindsFit(p, q) {
+  if (!p || !q) return false;
+  return p === q || ((p === "num" || q === "num") && p !== "caps" && q !== "caps");
+}
+
+// Index of the unit that goes on the phrase after unit k; -1 where it ends.
+function nextInPhrase(text, us, k) {
+  if (k + 1 >= us.length) return -1;
+  const at = (j) => text.slice(us[j][0], us[j][1]);
+  const w = at(k), v = at(k + 1), gap = text.slice(us[k][1], us[k + 1][0]);
+  const p = wordKind(w), q = wordKind(v);
+  const longNumber = [...v].length >= 5 || /[^\p{L}\p{N}\p{M}_]/u.test(v);   // "Ohio 44101", not "Mar 14"
+  if ((gap === " " || gap === " & " || gap === " #") && kindsFit(p, q) && !(p === "title" && q === "num" && longNumber)) return k + 1;
+  if (gap === ". " && [...w].length === 1 && p === "title" && q === "title") return k + 1;   // an initial
+  if (gap === ", " && /^[0-9]{1,2}$/.test(w) && /^[0-9]{4}$/.test(v)) return k + 1;      // Mar 14, 2021
+  if (gap !== " " || (p !== "title" && p !== "num")) return -1;
+  let j = k + 1;                                                                        // particles
+  while (j + 1 < us.length && (p === "title" ? PARTICLES.has(at(j)) : at(j) === "of")) {
+    if (text.slice(us[j][1], us[j + 1][0]) !== " ") return -1;
+    j += 1;
+    if (p === "num") break;
+  }
+  return j > k + 1 && wordKind(at(j)) === "title" ? j : -1;
+}
+
+function phrases(text) {
+  const us = units(text), out = [];
+  for (let k = 0; k < us.length;) {
+    let last = k, nxt;
+    while ((nxt = nextInPhrase(text, us, last)) >= 0) last = nxt;
+    out.push([us[k][0], us[last][1]]);
+    k = last + 1;
+  }
+  return out;
+}
+
 // The units [a, b) touches, as one extent [first's start, last's end]; null when it touches none.
 function unitsAround(text, a, b) {
   const hit = units(text).filter(([x, y]) => x < Math.max(b, a + 1) && a < y);

@@ -46,14 +46,18 @@ function shorten(s, n = 40) {
 const KEYS_ANNOTATE = [
   ["mouse drag / click a word", "select text (snaps to whole words, never takes spaces or line breaks)"],
   ["Ctrl+F, a few letters, Enter", "jump to text: select the next match (Enter again: the match after; Esc: back)"],
+  ["… Shift+Enter", "jump to text: select from the match to the end of its phrase (a full name found by its first letters)"],
   ["← →", "select the next / previous word (a date, phone number, id or e-mail is one word)"],
   ["Shift+← →", "extend the selection; on the current span: move its end (into a span: merge)"],
   ["Shift+←, a label's key", "split: the words cut off the current span get that label"],
   ["Ctrl+Shift+← →", "move the current span's start"],
   ["↑ ↓", "select the first word of the line above / below"],
+  ["PageDown / PageUp", "the next / previous screenful of the note (no line hidden under the toolbar; hints stay open)"],
   ["a label's key (a capital: with Shift)", "label the selection (inside a span: split it), or relabel the current span"],
   ["; then a span's letters", "hints: make a span in view current (letters on every span shown)"],
-  [": (or ; ;) then a word's letters", "hints: select a word in view (then a label's key labels it)"],
+  ["; then a cut point's digit (outlined)", "hints: select a span from where a second name or place begins in it to its end: a label's key splits it off"],
+  [": (or ; ;) then a word's letters", "hints: select a word in view (then a label's key labels it; inside a span: splits it)"],
+  [": then a word's letters with Shift", "hints: select from that word to the end of its underlined phrase (a full name, a street address, a date written out; inside a span, to the span's end): a label's key adds it, or splits the span"],
   ["/", "filter the labels by name, Enter takes the first"],
   ["click a span, . / ,", "current span: next / previous"],
   ["] / [", "next / previous open suggestion"],
@@ -142,8 +146,9 @@ class SpanEditor {
     Object.assign(this.filter, { type: "text", placeholder: "/ filter labels", title: "Filter labels (/)" });
     this.filter.setAttribute("aria-label", "Filter labels (/)");
     this.find = el("input", "wb-find");
-    Object.assign(this.find, { type: "search", placeholder: "Ctrl+F jump", title: "Jump to text (Ctrl+F): type a few letters, Enter selects the next match" });
-    this.find.setAttribute("aria-label", "Jump to text (Ctrl+F)");
+    Object.assign(this.find, { type: "search", placeholder: "Ctrl+F jump", title: "Jump to text (Ctrl+F): type a few letters, Enter selects the next match, Shift+Enter to the end of its phrase" });
+    this.find.setAttribute("aria-label", "Jump to text (Ctrl+F): Enter selects the next match, Shift+Enter from it to the end of its phrase");
+    this.find.setAttribute("aria-keyshortcuts", "Control+F");
     this.status = el("div", "wb-status");
     this.status.setAttribute("aria-live", "polite");
     findGroup.append(this.find, this.filter);   // in the first row: the chips get the whole width
@@ -157,6 +162,8 @@ class SpanEditor {
     this.note.setAttribute("role", "region");
     this.note.addEventListener("blur", () => { if (this.closeHints) this.closeHints(); });
     this.note.setAttribute("aria-label", "Note: the annotation editor (? lists the keys, Esc gives the keys back to the page)");
+    // hint letters on spans (;) and words (: , a word's letters with Shift: its phrase), jump (Ctrl+F)
+    this.note.setAttribute("aria-keyshortcuts", "; : Control+F ?");
     this.side = el("div", "wb-side");
     body.append(this.note, this.side);
     this.help = el("div", "wb-help");
@@ -458,9 +465,11 @@ class SpanEditor {
     this.cur = null;
     this.renderNote();
     this.reveal(this.sel.a, this.sel.b);
-    const covered = this.spans.filter((s) => overlaps(s, this.sel.a, this.sel.b));
-    this.say(`Selected '${shorten(this.text.slice(this.sel.a, this.sel.b))}': press a label's key`
-      + (covered.length ? ` (it replaces ${covered.map((s) => this.describe(s)).join(", ")})` : "") + ".");
+    const { a: x, b: y } = this.sel;
+    const covered = this.spans.filter((s) => overlaps(s, x, y));
+    const outer = covered.find((s) => s.start <= x && y <= s.end && !sameExtent(s, x, y));
+    this.say(`Selected '${shorten(this.text.slice(x, y))}': press a label's key`
+      + (outer ? ` (it splits ${this.describe(outer)})` : covered.length ? ` (it replaces ${covered.map((s) => this.describe(s)).join(", ")})` : "") + ".");
   }
 
   // Scroll the page (Streamlit's scrolling container) so that [a, b) shows below the sticky toolbar.
@@ -470,11 +479,16 @@ class SpanEditor {
     const r = { top: rects[0].top, bottom: rects[rects.length - 1].bottom };
     const top = Math.max(0, this.bar.getBoundingClientRect().bottom) + 8, bottom = window.innerHeight - 16;
     if (r.top >= top && r.bottom <= bottom) return;
+    const dy = r.top < top ? r.top - top - 24 : r.bottom - bottom + 24;
+    this.scroller().scrollBy(0, dy);
+  }
+
+  // The element that scrolls the note (Streamlit's main area, or the page).
+  scroller() {
     let p = this.root.parentElement;
     while (p && !(p.scrollHeight > p.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(p).overflowY)))
       p = p.parentElement;
-    const dy = r.top < top ? r.top - top - 24 : r.bottom - bottom + 24;
-    (p || document.scrollingElement).scrollBy(0, dy);
+    return p || document.scrollingElement;
   }
 
   // ------------------------------------------------------------------ mouse
@@ -596,8 +610,8 @@ class SpanEditor {
         case ">": this.send("next"); break;
         case "<": this.send("prev"); break;
         case "Enter":
-          if (jumped && this.sel && jumped.a === this.sel.a) this.jumpNext(jumped);
-          else if (jumped && this.cur && jumped.a === this.cur.start) this.jumpNext(jumped);
+          if (jumped && this.sel && jumped.a === this.sel.a) this.jumpNext(jumped, e.shiftKey);
+          else if (jumped && this.cur && jumped.a === this.cur.start) this.jumpNext(jumped, e.shiftKey);
           else this.acceptCurrent();
           break;
         case "Delete": case "Backspace": (e.shiftKey ? this.removeAllSameText() : this.removeCurrent()); break;
@@ -607,6 +621,7 @@ class SpanEditor {
         case ":": this.openHints(true); break;
         case "ArrowRight": (e.shiftKey && this.cur ? this.moveEnd(1) : this.stepToken(1, e.shiftKey)); break;
         case "ArrowLeft": (e.shiftKey && this.cur ? this.moveEnd(-1, cut) : this.stepToken(-1, e.shiftKey)); break;
+        case "PageDown": case "PageUp": if (e.shiftKey) done = false; else this.pageBy(k === "PageDown" ? 1 : -1); break;
         case "ArrowDown": this.stepLine(1, e.shiftKey); break;
         case "ArrowUp": this.stepLine(-1, e.shiftKey); break;
         case "A": this.acceptAll(); break;

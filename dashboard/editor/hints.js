@@ -3,29 +3,38 @@
 //
 // * `;` puts a letter on every span shown in the note's viewport (two letters only when more
 //   than 26 are shown); typing a span's letters makes it the current span (then Enter accepts,
-//   a label's key relabels, Delete removes, Shift+← → move its end).
+//   a label's key relabels, Delete removes, Shift+← → move its end). Outlined digits mark where
+//   a span can be cut (where a phrase begins inside it, phrases.js): typing one selects the span
+//   from there to its end, and a label's key splits that part off ("Kansas City, Missouri" in
+//   one span: `;`, the digit on "Missouri", STATE's key).
 // * `:` (or `;` twice) puts letters on every word (unit: a date or phone number is one) shown;
-//   typing a word's letters selects it (then a label's key labels it: a missed span in 4 keys;
-//   inside a span, a split).
+//   typing a word's letters selects it (then a label's key labels it: a missed span in 3-4 keys;
+//   inside a span, a split); typed with Shift (capitals), from that word to the end of its
+//   phrase, underlined while the hints show (phrases.js: a full name or street address in the
+//   same keys).
 //
 // Hints are prefix-free (Vimium's scheme): with more targets than letters, some get one letter
 // and the others two, and the one-letter hints go first to the words no span covers that begin
-// with a capital or a digit (where missed names, dates and ids start: a two-word name is then
-// `:`, one letter, Shift+→, its label's key), then in reading order. Which word a hint selects is
-// never guessed: a hint is exactly one word; the badge shows what to type.
+// a phrase with a capital or a digit (where missed names, dates and ids start), then to the
+// other capitalised words (wordHintOrder in phrases.js), then in reading order. What a hint
+// selects is never guessed: one word, or with Shift the underlined rest of its phrase; the badge
+// shows what to type.
 //
 // The badges are drawn over the note, hidden from screen readers (aria-hidden: the status line
-// says what the mode does); Esc or any key that is no letter closes them (that key
-// then does what it always does). The letters are all the same length, in reading order, so
-// what a badge shows is what to type.
+// says what the mode does); PageDown / PageUp scroll with them open (the words then in view get
+// letters); Esc or any other key that is no letter (nor a cut point's digit) closes them (that
+// key then does what it always does). What a badge shows is what to type.
 
 const HINT_LETTERS = "asdfghjklqwertyuiopzxcvbnm";
 
-// `n` prefix-free hints over HINT_LETTERS, shortest first: all one letter when n <= 26; else as
+// Cut points (phrases.js) are numbered: they never take a letter a span needs.
+const CUT_DIGITS = "1234567890";
+
+// `n` prefix-free hints over the letters L, shortest first: all one letter when n <= 26; else as
 // many one-letter hints as leave enough two-letter ones ("a", "s", ..., then "ka", "ks", ...);
 // past 26 * 26, three letters each.
-function hintNames(n) {
-  const k = HINT_LETTERS.length, L = HINT_LETTERS;
+function hintNames(n, L = HINT_LETTERS) {
+  const k = L.length;
   if (n <= k) return [...L.slice(0, n)];
   if (n > k * k) {
     return Array.from({ length: n }, (_, i) => L[Math.floor(i / (k * k)) % k] + L[Math.floor(i / k) % k] + L[i % k]);
@@ -34,14 +43,6 @@ function hintNames(n) {
   const out = [...L.slice(0, singles)];
   for (const first of L.slice(singles)) for (const second of L) if (out.length < n) out.push(first + second);
   return out;
-}
-
-// The order hints are given in (shortest first): for words, free words that begin with a capital
-// or a digit, then the others, each in reading order; spans in reading order.
-function hintOrder(text, spans, targets) {
-  const first = (t) => !t.span && /^[\p{Lu}\p{N}]/u.test(text.slice(t.a, t.b))
-    && !spans.some((s) => s.start < t.b && t.a < s.end);
-  return targets.filter(first).concat(targets.filter((t) => !first(t)));
 }
 
 Object.assign(SpanEditor.prototype, {
@@ -70,11 +71,12 @@ Object.assign(SpanEditor.prototype, {
     return null;
   },
 
-  // Targets [{a, b, span?}] whose first letter is in view, in reading order.
+  // Targets [{a, b, span?, cut?}] whose first letter is in view, in reading order; for spans,
+  // the spans first, then their cut points (splitPoints in phrases.js).
   hintTargets(words) {
     const v = this.noteView();
     const items = words ? units(this.text).map(([a, b]) => ({ a, b }))
-      : this.spans.map((s) => ({ a: s.start, b: s.end, span: s }));
+      : this.spans.map((s) => ({ a: s.start, b: s.end, span: s })).concat(this.splitPoints());
     const out = [];
     for (const t of items) {
       const r = this.charRect(t.a);
@@ -86,17 +88,21 @@ Object.assign(SpanEditor.prototype, {
 
   openHints(words) {
     this.closeHints();
+    // said first: a longer status line moves the note down, and the badges are placed after it
+    this.say(words ? "Hints: a word's letters select it (with Shift: to the end of its underlined phrase), then a label's key. Esc: none."
+      : "Hints: a span's letters make it current; a cut point's digit selects the span from there (a label's key splits it off). ; again: words.");
     const targets = this.hintTargets(words);
     if (!targets.length) { this.say(words ? "No word in view." : "No span in view: : (colon) puts letters on the words.", "warn"); return; }
-    const names = hintNames(targets.length);
-    const ordered = hintOrder(this.text, this.spans, targets);
+    const plain = targets.filter((t) => !t.cut), cuts = targets.filter((t) => t.cut);
+    const ordered = (words ? wordHintOrder(this.text, this.spans, plain) : plain).concat(cuts);  // spans: reading order
+    const names = hintNames(plain.length).concat(hintNames(cuts.length, CUT_DIGITS));
     const layer = el("div", "wb-hints");
     layer.setAttribute("aria-hidden", "true");
     this.root.append(layer);
     const base = layer.getBoundingClientRect();
     ordered.forEach((t, i) => {
       t.name = names[i];
-      const b = el("span", "wb-hint", t.name);
+      const b = el("span", t.cut ? "wb-cut" : "wb-hint", t.name);
       b.dataset.hint = t.name;
       b.dataset.a = String(t.a); b.dataset.b = String(t.b);
       b.style.left = `${t.left - base.left}px`;
@@ -104,8 +110,9 @@ Object.assign(SpanEditor.prototype, {
       t.badge = b;
       layer.append(b);
     });
-    this.hints = { words, targets, typed: "", layer };
+    this.hints = { words, targets, typed: "", shift: false, layer };
     this.root.dataset.hints = words ? "words" : "spans";
+    if (words) this.showPhrases(targets);
     // the badges scroll with the note; once a scroll (PageDown, the wheel) settles, the words
     // now in view get letters, unless some were typed already
     this.onHintScroll = () => {
@@ -114,14 +121,13 @@ Object.assign(SpanEditor.prototype, {
     };
     window.addEventListener("scroll", this.onHintScroll, true);
     window.addEventListener("resize", this.onHintScroll);
-    this.say(words ? "Type a word's letters to select it (then a label's key labels it); Esc: no hints."
-      : "Type a span's letters to make it current; ; again: letters on the words; Esc: no hints.");
   },
 
   closeHints() {
     if (!this.hints) return;
     this.hints.layer.remove();
     this.hints = null;
+    this.hidePhrases();
     clearTimeout(this.hintTimer);
     delete this.root.dataset.hints;
     window.removeEventListener("scroll", this.onHintScroll, true);
@@ -134,21 +140,22 @@ Object.assign(SpanEditor.prototype, {
     const h = this.hints, k = e.key;
     if (k === "Escape") { this.closeHints(); this.say("No hints."); return true; }
     if (k === ";" && !h.words && !h.typed) { this.openHints(true); return true; }
-    if (k === "Backspace" && h.typed) { h.typed = h.typed.slice(0, -1); this.showTyped(); return true; }
-    if (e.ctrlKey || e.metaKey || e.altKey || !/^[a-zA-Z]$/.test(k)) { this.closeHints(); return false; }
+    if ((k === "PageDown" || k === "PageUp") && !h.typed) { this.pageBy(k === "PageDown" ? 1 : -1); return true; }
+    if (k === "Backspace" && h.typed) { h.typed = h.typed.slice(0, -1); h.shift = h.shift && !!h.typed; this.showTyped(); return true; }
+    const hint = /^[a-zA-Z]$/.test(k) || (/^[0-9]$/.test(k) && h.targets.some((t) => t.cut));
+    if (e.ctrlKey || e.metaKey || e.altKey || !hint) { this.closeHints(); return false; }
     const typed = h.typed + k.toLowerCase();
     const left = h.targets.filter((t) => t.name.startsWith(typed));
     if (!left.length) { this.say(`No hint starts with '${typed}': Backspace or Esc.`, "warn"); return true; }
     h.typed = typed;
+    h.shift = h.shift || k !== k.toLowerCase();      // a capital: the phrase from the word
     const hit = left.find((t) => t.name === typed);
     if (!hit) { this.showTyped(); return true; }
     this.closeHints();
-    if (hit.span) this.setCurrent(hit.span);
-    else {
-      const s = this.spans.find((x) => x.start === hit.a && x.end === hit.b);
-      if (s) this.setCurrent(s);
-      else this.select(hit.a, hit.b);
-    }
+    if (h.words && h.shift) this.pickPhrase(hit.a);
+    else if (hit.cut) this.select(hit.a, hit.b);        // the span's rest: a label's key splits it
+    else if (hit.span) this.setCurrent(hit.span);
+    else this.pick(hit.a, hit.b);
     return true;
   },
 

@@ -7,6 +7,8 @@ Object.assign(SpanEditor.prototype, {
   // Ctrl+F opens the field; what is typed selects the first match after the cursor at once (a
   // preview); Enter keeps it and gives the keys back to the note (Enter again: the next match),
   // Esc puts the selection back as it was. Ctrl+F in the field opens the browser's own find.
+  // Shift+Enter (in the field or right after a jump) selects from the match to the end of its
+  // phrase (phrases.js): a full name found by its first letters.
 
   openFind() {
     this.findFrom = { sel: this.sel, cur: this.cur };
@@ -14,12 +16,20 @@ Object.assign(SpanEditor.prototype, {
     this.findStart = base ? base.a + 1 : 0;
     this.find.value = "";
     this.find.focus();
-    this.say("Jump to text: type a few letters of it, Enter selects the match, Esc goes back.");
+    this.say("Jump to text: type a few letters of it, Enter selects the match (Shift+Enter: to the end of its phrase), Esc goes back.");
   },
 
   // Select the whole words (units) of a match; one that starts a span makes that span current.
-  landOn(m) {
+  // With `phrase`: from the match to the end of its phrase. Remembers where Enter looks next.
+  landOn(q, m, phrase = false) {
     const [a, b] = unitsAround(this.text, m[0], m[1]) || m;
+    if (phrase && this.phraseFrom(a)) this.pickPhrase(a);
+    else this.landOnWords(a, b);
+    // Enter looks on after what it landed on; after a phrase, after the match's own words
+    this.jumped = { q, ...this.focusRange(), after: phrase ? b : this.focusRange().b };
+  },
+
+  landOnWords(a, b) {
     const s = this.spans.find((x) => x.start === a && b <= x.end);
     if (s) this.setCurrent(s);
     else this.select(a, b);
@@ -37,7 +47,7 @@ Object.assign(SpanEditor.prototype, {
     const [a, b] = unitsAround(this.text, ...nextMatch(matches, this.findStart)) || nextMatch(matches, this.findStart);
     this.highlight(this.rangeOf(a, b));
     this.reveal(a, b);
-    this.say(`${matches.length} match${matches.length === 1 ? "" : "es"}: Enter selects the one shown.`);
+    this.say(`${matches.length} match${matches.length === 1 ? "" : "es"}: Enter selects the one shown, Shift+Enter it and the rest of its phrase.`);
   },
 
   highlight(range) {
@@ -53,8 +63,7 @@ Object.assign(SpanEditor.prototype, {
       if (!matches.length) { this.say("No match.", "warn"); e.preventDefault(); return; }
       const m = nextMatch(matches, this.findStart);
       this.closeFind();
-      this.landOn(m);
-      this.jumped = { q, ...this.focusRange() };
+      this.landOn(q, m, e.shiftKey);
     } else if (e.key === "Escape") {
       const back = this.findFrom || {};
       this.closeFind();
@@ -74,11 +83,9 @@ Object.assign(SpanEditor.prototype, {
     this.note.focus({ preventScroll: true });
   },
 
-  jumpNext(jumped) {
+  jumpNext(jumped, phrase = false) {
     const matches = findMatches(this.text, jumped.q);
-    if (!matches.length) return;
-    this.landOn(nextMatch(matches, jumped.b));     // the next match after what it landed on
-    this.jumped = { q: jumped.q, ...this.focusRange() };
+    if (matches.length) this.landOn(jumped.q, nextMatch(matches, jumped.after), phrase);
   },
 
   // ------------------------------------------------------------------ resizing the current span
@@ -178,6 +185,16 @@ Object.assign(SpanEditor.prototype, {
     const target = dir > 0 ? t[1] : t[0];
     if (target === base.anchor) return;
     this.select(Math.min(base.anchor, target), Math.max(base.anchor, target), base.anchor);
+  },
+
+  // PageDown / PageUp: the next / previous screenful of the note, the part below the sticky
+  // toolbar (the browser's own page step is the whole window's, so lines went under the toolbar
+  // unseen); the last line shown stays in view. At once, not smoothly: hints re-open on the
+  // words now in view (hints.js).
+  pageBy(dir) {
+    const top = Math.max(0, this.bar.getBoundingClientRect().bottom);
+    const line = parseFloat(getComputedStyle(this.note).lineHeight) || 22;
+    this.scroller().scrollBy({ top: dir * Math.max(line, window.innerHeight - top - 1.5 * line), behavior: "instant" });
   },
 
   // ↓ / ↑: the first word of the next / previous line that has one (empty lines are skipped).
