@@ -218,7 +218,7 @@ def spread_stream(fn: Callable, tasks: Iterable, *, workers: int | None = None,
     w = max(1, workers or usable_cores()) if fork_possible() else 1
     head: list = []
     n_items = 0
-    while w > 1 and n_items < MIN_FORK_DOCS and (task := next(it, _END)) is not _END:
+    while w > 1 and (n_items < MIN_FORK_DOCS or len(head) < 2) and (task := next(it, _END)) is not _END:
         head.append(task)
         n_items += size(task)
     n_head = len(head)
