@@ -215,4 +215,5 @@ def test_spread_stream_reads_tasks_as_the_workers_need_them(monkeypatch):
     assert out == [2 * k + 1 for k in range(60)]
     assert max(ahead) <= parallel.IN_FLIGHT * 2 + 1 and not mp.active_children()
     # too few items to fork: here, in order
-    assert list(parallel.spread_stream(lambda t: (sum(t), os.getpid()), [[1], [2]], workers=2)) == [(1, here), (2, here)]
+    small = parallel.spread_stream(lambda t: (sum(t), os.getpid()), [[1], [2]], workers=2)
+    assert list(small) == [(1, here), (2, here)]
