@@ -13,6 +13,12 @@ another of any is refused before anything is written, so a folder never mixes tw
 moved into place whole and recorded with a keyed digest in the folder's manifest
 (:mod:`pipeline.engines.manifest`); ``--resume`` skips only documents whose files it vouches for.
 
+brat, i2b2 XML, JSONL and plain-text input is read twice and never held whole
+(:mod:`pipeline.engines.streamed`): once for ids and patients, then a patient at a time, detected
+and de-identified on every usable core and written as it is done, so memory stays flat in the
+number of notes. A run that fails midway leaves the files it finished (whole, in the manifest;
+JSONL: nothing) for ``--resume``.
+
 ``--profile paraphrase`` (or any profile with the ``paraphrase`` action) infills surrogates
 with a masked language model given by ``--infill-model`` (a folder written by
 ``python -m pipeline train-infill``); without one those spans get list surrogates and the

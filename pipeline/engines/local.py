@@ -1,4 +1,4 @@
-"""The ``local`` engine: everything in this process (the reference the ``ray`` engine must match)."""
+"""The ``local`` engine: this machine (its cores, forked; the reference the ``ray`` engine must match)."""
 from __future__ import annotations
 
 from pipeline.detection.parallel import detect_many_parallel
