@@ -92,9 +92,14 @@ class OutputSink:
     def put(self, index: int, doc: Document | None, item: object = None) -> None:
         """``doc`` None: the document failed (nothing is written for it). ``item`` goes to
         ``on_ordered`` in input order; per-document formats are written at once."""
-        if doc is not None and self.fmt != "jsonl":
-            self._write_now([doc])
-        self.pending[index] = (doc if self.fmt == "jsonl" else None, item, doc is not None)
+        self.put_many([(index, doc, item)])
+
+    def put_many(self, results: Sequence[tuple[int, Document | None, object]]) -> None:
+        """:meth:`put` for each ``(index, doc, item)``; per-document formats written in one call."""
+        if self.fmt != "jsonl":
+            self._write_now([doc for _, doc, _ in results if doc is not None])
+        for index, doc, item in results:
+            self.pending[index] = (doc if self.fmt == "jsonl" else None, item, doc is not None)
         self._advance()
 
     def _advance(self) -> None:
@@ -120,6 +125,8 @@ class OutputSink:
     def _write_now(self, docs: list[Document]) -> None:
         from pipeline.formats import write_collection
 
+        if not docs:
+            return
         self.tmp.mkdir(parents=True, exist_ok=True)
         for p in write_collection(docs, self.tmp, self.fmt):
             dest = self.out / Path(p).relative_to(self.tmp)

@@ -171,8 +171,7 @@ def deidentify_streamed(job: DeidJob, detector) -> object:
     written = 0
     try:
         for results in spread_stream(task_runner(job, detector), patient_tasks(warmed(docs, detector), s)):
-            for index, doc, r in results:
-                sink.put(index, doc, r)
+            sink.put_many(results)          # a task's files in one write
             written += len(results)
             if job.progress:
                 job.progress(written, len(s.todo))
