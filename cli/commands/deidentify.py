@@ -13,6 +13,12 @@ another of any is refused before anything is written, so a folder never mixes tw
 moved into place whole and recorded with a keyed digest in the folder's manifest
 (:mod:`pipeline.engines.manifest`); ``--resume`` skips only documents whose files it vouches for.
 
+brat, i2b2 XML, JSONL and plain-text input is read twice and never held whole
+(:mod:`pipeline.engines.streamed`): once for ids and patients, then a patient at a time, detected
+and de-identified on every usable core and written as it is done, so memory stays flat in the
+number of notes. A run that fails midway leaves the files it finished (whole, in the manifest;
+JSONL: nothing) for ``--resume``.
+
 ``--profile paraphrase`` (or any profile with the ``paraphrase`` action) infills surrogates
 with a masked language model given by ``--infill-model`` (a folder written by
 ``python -m pipeline train-infill``); without one those spans get list surrogates and the
@@ -75,9 +81,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_engine_arguments(p)
 
 
-def _read(path: str, fmt: str, schema_arg: str):
+def _read(args: argparse.Namespace, streamed: bool):
+    """The schema and the documents: read again when iterated (a two-pass run on the local engine,
+    memory flat in the number of notes; spans not read with ``--model``) or read whole."""
+    if streamed:
+        from pipeline.formats.stream import open_collection
+        return open_collection(args.input, args.format, args.schema, spans=not args.model)
     from pipeline.formats import read_collection_auto
-    return read_collection_auto(path, fmt, schema_arg)
+    return read_collection_auto(args.input, args.format, args.schema)
+
+
+def _streamed(args: argparse.Namespace, infiller) -> bool:
+    """Whether the input is streamed: a format read lazily, the local engine, no language model
+    (paraphrase runs in input order at once) and no ``--quality`` table (it compares in memory)."""
+    from pipeline.formats.stream import STREAMED_FORMATS
+    return (args.format in STREAMED_FORMATS and (getattr(args, "engine", None) or "local") == "local"
+            and infiller is None and not args.quality)
 
 
 def _done_ids(docs, out: Path, fmt: str, schema, secret: bytes, fingerprint: str) -> tuple[set[str], list]:
@@ -193,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
 
     infiller = _infiller(args, profile)
     secret = load_secret(args.secret_file) if args.secret_file else _project_secret()
-    schema, docs = _read(str(inp), args.format, args.schema)
+    schema, docs = _read(args, _streamed(args, infiller))
     locale = args.locale if args.locale != "auto" else default_locale(schema)
     fingerprint = run_fingerprint(profile, secret, locale, infiller, schema=schema_id(schema),
                                   model=_model_id(args.model))

@@ -45,6 +45,7 @@ MIN_FORK_DOCS = 48       # fewer documents: detected here (about 0.6 s of one co
 
 _WORKER: dict = {}       # in a forked worker: the inherited detector and its batch size
 _SHARED: dict = {}       # in the parent while a pool forks: what the workers inherit
+_END = object()
 
 
 def usable_cores() -> int:
@@ -84,11 +85,6 @@ def _init_worker(key: int) -> None:
 
 def _detect_chunk(docs: list[Document]) -> list[list[Span]]:
     return _WORKER["det"].detect_many(docs, batch_docs=_WORKER["batch_docs"])
-
-
-def _run_task(items: list) -> list:
-    fn = _WORKER["fn"]
-    return [fn(x) for x in items]
 
 
 def _detect_here(detector, docs: list[Document], batch_docs: int) -> list[list[Span]]:
@@ -197,24 +193,52 @@ def detect_many_parallel(detector, docs: Sequence[Document], *, workers: int | N
         return b.detect_many(list(docs))
 
 
-def spread_map(fn: Callable, tasks: Sequence[list], *, workers: int | None = None) -> Iterator[list]:
-    """``[fn(x) for x in task]`` for each task, in order, on every usable core: forked workers
-    inherit ``fn`` and everything it refers to (nothing of it is pickled; each task's items and
-    results are). The caller keeps what must stay together (a patient's notes) in one task and
-    says whether ``fn`` is fork safe (``workers=1``: this process). Fewer than
-    :data:`MIN_FORK_DOCS` items, or one task: this process."""
-    n_items = sum(len(t) for t in tasks)
+def _run_one(task):
+    return _WORKER["fn"](task)
+
+
+def spread_map(fn: Callable, tasks: Iterable[list], *, workers: int | None = None) -> Iterator[list]:
+    """``[fn(x) for x in task]`` for each task, in order, on every usable core (see
+    :func:`spread_stream`, which decides)."""
+    return spread_stream(lambda task: [fn(x) for x in task], tasks, workers=workers)
+
+
+def spread_stream(fn: Callable, tasks: Iterable, *, workers: int | None = None,
+                  size: Callable[[object], int] = len) -> Iterator:
+    """``fn(task)`` for each task, in order, on every usable core: forked workers inherit ``fn``
+    and everything it refers to (nothing of it is pickled; each task and its result are). The
+    caller keeps what must stay together (a patient's notes) in one task and says whether ``fn``
+    is fork safe (``workers=1``: this process).
+
+    ``tasks`` may be a generator (reading files): it is read lazily, with a few tasks per worker
+    in flight, so memory does not grow with the number of tasks. Where the first tasks hold
+    fewer than :data:`MIN_FORK_DOCS` items (``size(task)`` each) in all, or there is one task
+    only, everything runs in this process."""
+    it = iter(tasks)
     w = max(1, workers or usable_cores()) if fork_possible() else 1
-    if w <= 1 or n_items < MIN_FORK_DOCS or len(tasks) < 2:
-        for task in tasks:
-            yield [fn(x) for x in task]
+    head: list = []
+    n_items = 0
+    while w > 1 and (n_items < MIN_FORK_DOCS or len(head) < 2) and (task := next(it, _END)) is not _END:
+        head.append(task)
+        n_items += size(task)
+    n_head = len(head)
+    rest = itertools.chain(head, it)
+    del head                    # the chain holds them until handed out, not longer
+    if w <= 1 or n_items < MIN_FORK_DOCS or n_head < 2:
+        yield from map(fn, rest)
         return
-    key = id(tasks)
+    key = id(rest)
     _SHARED[key] = {"fn": fn}
     gc.freeze()                 # as in BatchDetector: no copy-on-write by the workers' collections
     try:
-        with mp.get_context("fork").Pool(min(w, len(tasks)), initializer=_init_worker, initargs=(key,)) as pool:
-            yield from pool.imap(_run_task, tasks)
+        with mp.get_context("fork").Pool(w, initializer=_init_worker, initargs=(key,)) as pool:
+            pending: deque = deque()
+            for task in rest:
+                pending.append(pool.apply_async(_run_one, (task,)))
+                while len(pending) >= IN_FLIGHT * w:
+                    yield pending.popleft().get()
+            while pending:
+                yield pending.popleft().get()
     finally:
         _SHARED.pop(key, None)
         gc.unfreeze()

@@ -63,20 +63,20 @@ def remove_stale_tmp(out_dir: Path) -> None:
 class OutputSink:
     """``put(index, document)`` in any order; ``close()`` finishes the output.
 
-    ``docs``: the input, in order (JSONL is written in that order); ``expected``: the indices
+    ``ids``: the input's document ids, in order (JSONL is written in that order); ``expected``: the indices
     that will be ``put``; ``kept``: for JSONL, documents a prior run wrote, keyed by the input
     id they came from (taken for the indices not expected). ``on_ordered(index, item)`` is
     called in input order for each successful expected index (the run summary is accumulated
     there, in the local engine's order).
     """
 
-    def __init__(self, docs: Sequence[Document], out_dir: Path, fmt: str, expected: set[int], *,
+    def __init__(self, ids: Sequence[str], out_dir: Path, fmt: str, expected: set[int], *,
                  kept: Mapping[str, Document] | None = None,
                  on_ordered: Callable[[int, object], None] | None = None, flush_every: int = 256,
                  manifest=None):
         from pipeline.formats import write_collection  # noqa: F401 - fail early if formats is broken
 
-        self.docs, self.out, self.fmt = docs, Path(out_dir), fmt
+        self.ids, self.out, self.fmt = ids, Path(out_dir), fmt
         self.expected, self.kept = expected, dict(kept or {})
         self.on_ordered = on_ordered
         self.manifest = manifest            # pipeline.engines.manifest.OutputManifest, or None
@@ -92,13 +92,18 @@ class OutputSink:
     def put(self, index: int, doc: Document | None, item: object = None) -> None:
         """``doc`` None: the document failed (nothing is written for it). ``item`` goes to
         ``on_ordered`` in input order; per-document formats are written at once."""
-        if doc is not None and self.fmt != "jsonl":
-            self._write_now([doc])
-        self.pending[index] = (doc if self.fmt == "jsonl" else None, item, doc is not None)
+        self.put_many([(index, doc, item)])
+
+    def put_many(self, results: Sequence[tuple[int, Document | None, object]]) -> None:
+        """:meth:`put` for each ``(index, doc, item)``; per-document formats written in one call."""
+        if self.fmt != "jsonl":
+            self._write_now([doc for _, doc, _ in results if doc is not None])
+        for index, doc, item in results:
+            self.pending[index] = (doc if self.fmt == "jsonl" else None, item, doc is not None)
         self._advance()
 
     def _advance(self) -> None:
-        n = len(self.docs)
+        n = len(self.ids)
         while self.next < n:
             i = self.next
             doc = None
@@ -109,7 +114,7 @@ class OutputSink:
                 if ok and self.on_ordered:
                     self.on_ordered(i, item)
             elif self.fmt == "jsonl":
-                doc = self.kept.get(self.docs[i].doc_id)
+                doc = self.kept.get(self.ids[i])
             if doc is not None:
                 self.chunk.append(doc)
                 if len(self.chunk) >= self.flush_every:
@@ -120,6 +125,8 @@ class OutputSink:
     def _write_now(self, docs: list[Document]) -> None:
         from pipeline.formats import write_collection
 
+        if not docs:
+            return
         self.tmp.mkdir(parents=True, exist_ok=True)
         for p in write_collection(docs, self.tmp, self.fmt):
             dest = self.out / Path(p).relative_to(self.tmp)

@@ -43,6 +43,8 @@ class SummaryAccumulator:
         self.unparseable_dates = self.unparseable_ages = self.fallbacks = 0
         self.merged_overlaps = self.propagated = self.uncovered_chars = 0
         self.renamed_documents = self.renamed_patients = self.dropped_meta_keys = 0
+        self.paraphrased = 0
+        self.paraphrase_fallbacks: Counter = Counter()
         self.quality = _Quality()
         self.quality_by_category: dict[str, _Quality] = {}
 
@@ -66,6 +68,8 @@ class SummaryAccumulator:
         self.renamed_documents += 1 if r.output_id else 0
         self.renamed_patients += 1 if r.output_patient_id else 0
         self.dropped_meta_keys += r.meta_dropped
+        self.paraphrased += r.paraphrased
+        self.paraphrase_fallbacks += Counter(r.paraphrase_fallbacks)    # as summarize: counts above 0
         for q in r.quality:
             self.quality.add(q)
             self.quality_by_category.setdefault(q.category, _Quality()).add(q)
@@ -88,6 +92,7 @@ class SummaryAccumulator:
             uncovered_chars=self.uncovered_chars,
             unparseable_dates=self.unparseable_dates, unparseable_ages=self.unparseable_ages,
             fallbacks=self.fallbacks, merged_overlaps=self.merged_overlaps, propagated=self.propagated,
+            paraphrased=self.paraphrased, paraphrase_fallbacks=dict(sorted(self.paraphrase_fallbacks.items())),
             renamed_documents=self.renamed_documents, renamed_patients=self.renamed_patients,
             dropped_meta_keys=self.dropped_meta_keys,
             surrogates=self.quality.n, same_rate=same, mean_trigram_similarity=round(sim, 4),

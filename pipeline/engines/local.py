@@ -1,4 +1,4 @@
-"""The ``local`` engine: everything in this process (the reference the ``ray`` engine must match)."""
+"""The ``local`` engine: this machine (its cores, forked; the reference the ``ray`` engine must match)."""
 from __future__ import annotations
 
 from pipeline.detection.parallel import detect_many_parallel
@@ -19,20 +19,31 @@ class LocalEngine:
     name = "local"
 
     def deidentify(self, job: DeidJob):
+        """Streamed in two passes on every usable core (:mod:`pipeline.engines.streamed`): ``job.docs``
+        may be a list or a re-readable input (:class:`pipeline.formats.stream.ReadAgain`), read
+        twice. With a language model (paraphrase) everything runs here, in input order, at once."""
+        if job.ctx.infiller is not None:
+            return self._deidentify_at_once(job)
+        from pipeline.engines.streamed import deidentify_streamed
+
+        detector = DetectSpec(model_dir=job.model_dir).build() if job.model_dir else None
+        return deidentify_streamed(job, detector)
+
+    def _deidentify_at_once(self, job: DeidJob):
         from pipeline.deid import deidentify_batch
         from pipeline.engines._sink import write_atomically
 
-        spans = detect_all(job.docs, job.model_dir) if job.model_dir else None
+        docs = list(job.docs)
+        spans = detect_all(docs, job.model_dir) if job.model_dir else None
         manifest = write_fingerprint(job)
-        # the second pass on every usable core too (whole patients per worker task; a command, not the app)
-        batch = deidentify_batch(job.docs, job.profile, job.ctx, progress=job.progress, done_ids=job.done_ids,
-                                 spans=spans, workers=None)
+        batch = deidentify_batch(docs, job.profile, job.ctx, progress=job.progress, done_ids=job.done_ids,
+                                 spans=spans, workers=1)        # a language model (torch) is never forked
         if job.fmt == "jsonl":
             from pipeline.deid.pseudonyms import prior_by_input
 
             new = {r.doc_id: r.to_document() for r in batch.results}
-            kept = prior_by_input(job.docs, job.prior, job.ctx.secret)
-            write_atomically(ordered_output(job.docs, new, kept), job.out_dir, "jsonl", manifest)
+            kept = prior_by_input(docs, job.prior, job.ctx.secret)
+            write_atomically(ordered_output(docs, new, kept), job.out_dir, "jsonl", manifest)
         elif batch.results:
             write_atomically([r.to_document() for r in batch.results], job.out_dir, job.fmt, manifest)
         return batch.summary

@@ -310,7 +310,8 @@ class RayEngine:
         todo = {i for i, d in enumerate(docs) if d.doc_id not in job.done_ids}
         manifest = write_fingerprint(job)
         acc = SummaryAccumulator()
-        sink = OutputSink(docs, out, job.fmt, todo, kept=prior_by_input(docs, job.prior, job.ctx.secret),
+        sink = OutputSink([d.doc_id for d in docs], out, job.fmt, todo,
+                          kept=prior_by_input(docs, job.prior, job.ctx.secret),
                           on_ordered=lambda i, slim: acc.add(slim), manifest=manifest)
         units = patient_units(docs, todo, self.opts.docs_per_batch, dict(job.ctx.patient_originals))
         rows = [{"unit": k, "payload": pickle.dumps(u, protocol=pickle.HIGHEST_PROTOCOL)} for k, u in enumerate(units)]
@@ -350,7 +351,7 @@ class RayEngine:
                   for i, d in enumerate(docs[k:k + per], start=k)] for k in range(0, len(docs), per)]
         rows = [{"unit": k, "payload": pickle.dumps(u, protocol=pickle.HIGHEST_PROTOCOL)} for k, u in enumerate(units)]
         spec = dataclasses.replace(job.spec, threads=max(1, int(self.opts.cpus_per_worker)))
-        sink = OutputSink(docs, out, job.fmt, set(range(len(docs))))
+        sink = OutputSink([d.doc_id for d in docs], out, job.fmt, set(range(len(docs))))
         errors: list[tuple[str, str]] = []
         n_spans = done = 0
         parts: list[str] = []

@@ -23,6 +23,8 @@ from pipeline.formats._sources import Limits, PathLike
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
 
+#: Formats :func:`iter_collection` reads lazily (the others are read whole).
+STREAMED_FORMATS = ("brat", "text", "jsonl", "xml")
 #: Formats that write one file (or one dataset) for the whole collection from the whole list:
 #: written per chunk, each chunk would replace the one before, so they are held until the end.
 WHOLE_FILE_FORMATS = frozenset({"conll", "label-studio", "doccano", "prodigy", "spacy", "hf-dataset"})
@@ -48,6 +50,42 @@ def iter_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: Label
         yield from iter_jsonl(path, schema, limits=limits or Limits())
     else:
         yield from iter_i2b2_xml(path, schema, limits=limits or Limits())
+
+
+class ReadAgain:
+    """A collection read anew, lazily, each time it is iterated (:func:`iter_collection`): what a
+    command that passes over thousands of notes twice (``deidentify``) holds instead of a list."""
+
+    def __init__(self, path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSchema, *,
+                 spans: bool = True, limits: Limits | None = None) -> None:
+        self.path, self.fmt, self.schema, self.spans, self.limits = path, fmt, schema, spans, limits
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter_collection(self.path, self.fmt, self.schema, limits=self.limits, spans=self.spans)
+
+
+def open_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: str = "auto", *,
+                    spans: bool = True) -> tuple[LabelSchema, ReadAgain]:
+    """:func:`~pipeline.formats.read_collection_auto` as a :class:`ReadAgain`: the named schema,
+    or with ``"auto"`` the first preset every label fits (each tried by reading the whole input,
+    one document at a time). ``spans=False``: spans are not read (brat ``.ann`` files are not opened)
+    when the iteration comes; they are read to choose the schema."""
+    from pipeline.errors import LabelNotInSchemaError
+    from pipeline.formats import AUTO_SCHEMA_ORDER
+    from pipeline.schemas import get_schema
+
+    if schema != "auto":
+        return get_schema(schema), ReadAgain(path, fmt, get_schema(schema), spans=spans)
+    for name in AUTO_SCHEMA_ORDER:
+        chosen = get_schema(name)
+        try:
+            for _ in iter_collection(path, fmt, chosen):
+                pass
+        except LabelNotInSchemaError:
+            continue
+        return chosen, ReadAgain(path, fmt, chosen, spans=spans)
+    raise FormatError(str(path), f"labels fit none of the preset schemas ({', '.join(AUTO_SCHEMA_ORDER)}); "
+                                 "pass --schema with a JSON schema file")
 
 
 class CollectionWriter:

@@ -77,7 +77,7 @@ class Outcome:
     unparseable: bool = False
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 10)       # small: a set per value costs ~1.5 KB, and surrogates rarely repeat
 def _trigrams(s: str) -> frozenset[str]:
     s = f"  {s} "
     return frozenset(s[i:i + 3] for i in range(len(s) - 2))
