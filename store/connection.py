@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from contextlib import closing, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -82,26 +82,29 @@ def connect(
     conn = sqlite3.connect(str(p), timeout=busy_timeout_ms / 1000.0)
     if new_file:
         make_private(p)       # every note and password hash lives here (its -wal/-shm take its mode)
-    try:
-        db = Database(conn, execute_plugins=False)
-        retry = env_retry_seconds() if retry_seconds is None else retry_seconds
-        db._wb_retry_seconds = float(retry)  # type: ignore[attr-defined]
-        db._wb_path = str(p)  # type: ignore[attr-defined]
-        db._wb_read_only = False  # type: ignore[attr-defined]
-        db._wb_chain = (keying_for(keyed_as, head=False) if keyed_as is not None  # type: ignore[attr-defined]
-                        else keying_for(p))
-        db._wb_after_commit = advance_head  # type: ignore[attr-defined]
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        if str(p) != ":memory:":
-            with_retry(db, db.enable_wal)
-        migrate(db, upto=migrate_to)
-    except BaseException as e:
-        conn.close()            # nothing half-opened outlives a failure
-        if isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
+    # nothing half-opened outlives a failure: the connection closes unless it is handed out
+    with ExitStack() as opened:
+        opened.callback(conn.close)
+        try:
+            db = Database(conn, execute_plugins=False)
+            retry = env_retry_seconds() if retry_seconds is None else retry_seconds
+            db._wb_retry_seconds = float(retry)  # type: ignore[attr-defined]
+            db._wb_path = str(p)  # type: ignore[attr-defined]
+            db._wb_read_only = False  # type: ignore[attr-defined]
+            db._wb_chain = (keying_for(keyed_as, head=False) if keyed_as is not None  # type: ignore[attr-defined]
+                            else keying_for(p))
+            db._wb_after_commit = advance_head  # type: ignore[attr-defined]
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if str(p) != ":memory:":
+                with_retry(db, db.enable_wal)
+            migrate(db, upto=migrate_to)
+        except sqlite3.DatabaseError as e:
+            if isinstance(e, sqlite3.OperationalError):
+                raise
             # "file is not a database" and the like
             raise FormatError(str(p), f"is not a usable SQLite database ({e.__class__.__name__})") from None
-        raise
+        opened.pop_all()
     return db
 
 
