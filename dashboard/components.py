@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import streamlit as st
 
-from pipeline.annotation import edits as ops
+from pipeline.annotation.work import spans_to_json
 from pipeline.errors import is_user_error
 from pipeline.risk.marks import reason_marks
 from pipeline.spans import Span
@@ -152,7 +152,7 @@ def stale_panel(work: Any, *, key: str, file_name: str, latest_version: Any) -> 
     """What a page shows after a refused (stale) save: the message, that the spans are kept,
     a JSON download of them, "reload the saved version" and "keep mine on top of the latest".
 
-    ``work`` is a :class:`pipeline.annotation.edits.WorkState`; ``latest_version()`` reads the
+    ``work`` is a :class:`pipeline.annotation.work.WorkState`; ``latest_version()`` reads the
     stored version. Returns True when the user chose to reload (the caller drops its work).
     """
     if not work.stale:
@@ -162,7 +162,7 @@ def stale_panel(work: Any, *, key: str, file_name: str, latest_version: Any) -> 
             "version (discarding yours) or keep yours on top of the latest version and save again.")
     c1, c2, c3 = st.columns(3)
     c1.download_button("Download my spans (JSON)", key=f"{key}.download",
-                       data=ops.spans_to_json(work.doc_id, work.layer, work.base_version, work.current),
+                       data=spans_to_json(work.doc_id, work.layer, work.base_version, work.current),
                        file_name=file_name, mime="application/json")
     if c2.button("Reload the saved version", key=f"{key}.reload"):
         return True

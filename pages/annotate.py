@@ -17,6 +17,7 @@ from dashboard import components as C
 from dashboard import editor as E
 from dashboard import state
 from pipeline.annotation import edits as ops
+from pipeline.annotation.work import WorkState, spans_from_json
 from pipeline.annotation.queue import keep_order, neighbours, next_open
 from pipeline.errors import StaleSaveError, WorkbenchError
 from services import access, preannotation, queues, rework
@@ -95,7 +96,7 @@ opened.add(doc_id)
 text = doc.text or ""
 
 work_key = f"annotate.work.{user.username}.{doc_id}"
-work: ops.WorkState | None = st.session_state.get(work_key)
+work: WorkState | None = st.session_state.get(work_key)
 if work is None:
     own = access.read_layer_for(db, user, doc_id, own_layer)
     if own.version > 0:
@@ -105,7 +106,7 @@ if work is None:
         origin = preannotation.came_from(pre)
         start, note = [s.with_(layer=own_layer) for s in pre], "the machine suggestions" + (
             f" (from {origin})" if origin else "")
-    work = ops.WorkState(doc_id=doc_id, layer=own_layer, base=list(start), base_version=own.version,
+    work = WorkState(doc_id=doc_id, layer=own_layer, base=list(start), base_version=own.version,
                          opened_at=time.time(), current=list(start), saved=list(start) if own.version else [])
     _notify(f"Opened from {note}: open suggestions are dashed, with their score. Select text and press a "
             "label's key; ? lists the keys.")
@@ -227,6 +228,6 @@ with st.expander("Load spans from a JSON file"):
     upload = st.file_uploader("Spans file (downloaded from this page)", type=["json"], key="annotate.upload")
     if upload is not None and st.button("Load into the editor", key="annotate.load"):
         with C.guard():
-            work.restart_from(ops.spans_from_json(upload.getvalue(), doc_id, text, schema, layer=own_layer))
+            work.restart_from(spans_from_json(upload.getvalue(), doc_id, text, schema, layer=own_layer))
             _notify("Loaded spans from the file (not saved yet).")
             st.rerun()

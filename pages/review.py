@@ -18,6 +18,7 @@ from dashboard import editor as E
 from dashboard import state
 from pipeline.annotation import adjudication as adj
 from pipeline.annotation import edits as ops
+from pipeline.annotation.work import WorkState
 from pipeline.annotation.queue import keep_order, neighbours, next_open
 from pipeline.errors import StaleSaveError, WorkbenchError
 from services import access, review
@@ -118,10 +119,10 @@ agr = adj.document_agreement(doc_id, layers, text)
 # --- the gold being made --------------------------------------------------------------------
 work_key = f"review.work.{user.username}.{doc_id}"
 decided_key = f"review.decided.{user.username}.{doc_id}"
-work: ops.WorkState | None = st.session_state.get(work_key)
+work: WorkState | None = st.session_state.get(work_key)
 if work is None:
     start = gold.spans if gold.version else adj.agreed_gold(doc_id, layers, found, user.username)
-    work = ops.WorkState(doc_id=doc_id, layer=access.GOLD, base=list(start), base_version=gold.version,
+    work = WorkState(doc_id=doc_id, layer=access.GOLD, base=list(start), base_version=gold.version,
                          opened_at=time.time(), current=list(start), saved=list(gold.spans))
     st.session_state[work_key] = work
     # saved gold settles every disagreement, except those reopened since that version was saved

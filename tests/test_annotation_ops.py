@@ -12,6 +12,7 @@ import pytest
 
 import store
 from pipeline.annotation import edits as ops
+from pipeline.annotation.work import WorkState, spans_from_json, spans_to_json
 from pipeline.annotation import queue as queue_order
 from services import review
 from pipeline.annotation import adjudication as adj
@@ -196,23 +197,23 @@ def test_overlaps_and_same_spans():
 
 def test_unsaved_spans_json_round_trip(meddocan_docs):
     doc = meddocan_docs[0]
-    data = ops.spans_to_json(12, "annotator:ana", 3, doc.spans)
+    data = spans_to_json(12, "annotator:ana", 3, doc.spans)
     assert doc.text[doc.spans[0].start:doc.spans[0].end] not in data  # offsets and labels only
-    back = ops.spans_from_json(data.encode("utf-8"), 12, doc.text, MEDDOCAN, layer="annotator:ana")
+    back = spans_from_json(data.encode("utf-8"), 12, doc.text, MEDDOCAN, layer="annotator:ana")
     assert keys(back) == keys(doc.spans) and {s.doc_id for s in back} == {"12"}
     with pytest.raises(ops.AnnotationError, match="for document '12', not 13"):
-        ops.spans_from_json(data, 13, doc.text, MEDDOCAN)
+        spans_from_json(data, 13, doc.text, MEDDOCAN)
     with pytest.raises(ops.AnnotationError, match="lies outside"):
-        ops.spans_from_json(data, 12, doc.text[:10], MEDDOCAN)
+        spans_from_json(data, 12, doc.text[:10], MEDDOCAN)
     with pytest.raises(ops.AnnotationError, match="not in the schema"):
-        ops.spans_from_json(data, 12, doc.text, I2B2_2014)
+        spans_from_json(data, 12, doc.text, I2B2_2014)
     with pytest.raises(ops.AnnotationError, match="not valid JSON"):
-        ops.spans_from_json("{", 12, doc.text, MEDDOCAN)
+        spans_from_json("{", 12, doc.text, MEDDOCAN)
 
 
 def test_work_state_keeps_spans_until_saved():
     a = Span("1", 0, 2, "NAME", "PATIENT")
-    w = ops.WorkState(doc_id=1, layer="annotator:ana", base=[], base_version=0, opened_at=0.0)
+    w = WorkState(doc_id=1, layer="annotator:ana", base=[], base_version=0, opened_at=0.0)
     w.current = [a]
     assert w.unsaved
     w.stale = "refused"
@@ -363,8 +364,8 @@ def test_review_queue_and_project_agreement_on_demo(tmp_path):
 
 def test_work_state_takes_only_newer_drafts_and_restarts_with_a_new_generation():
     a, b = Span("1", 0, 2, "NAME", "PATIENT"), Span("1", 3, 5, "NAME", "DOCTOR")
-    w = ops.WorkState(doc_id=1, layer="annotator:ana", base=[], base_version=0, opened_at=0.0)
-    other = ops.WorkState(doc_id=1, layer="annotator:ana", base=[], base_version=0, opened_at=0.0)
+    w = WorkState(doc_id=1, layer="annotator:ana", base=[], base_version=0, opened_at=0.0)
+    other = WorkState(doc_id=1, layer="annotator:ana", base=[], base_version=0, opened_at=0.0)
     assert w.generation != other.generation
     assert w.take([a], 3) and w.current == [a]
     assert not w.take([b], 2) and w.current == [a]   # an older draft arriving late changes nothing

@@ -11,6 +11,7 @@ import store
 from apptest_helpers import demo_app, errors, new_app, open_page, shows, sign_in  # noqa: F401
 from editor_helpers import inject, items, shown, shown_spans
 from pipeline.annotation import edits as ops
+from pipeline.annotation.work import WorkState, spans_to_json
 from pipeline.schemas import I2B2_2014
 from pipeline.spans import Document, Span
 from services import queues
@@ -35,7 +36,7 @@ def _first_todo(app, user="ana"):
         db.close()
 
 
-def _work(at, user, doc_id) -> ops.WorkState:
+def _work(at, user, doc_id) -> WorkState:
     return at.session_state[f"annotate.work.{user}.{doc_id}"]
 
 
@@ -254,7 +255,7 @@ def test_saved_spans_load_back_from_json_in_a_small_project(demo_app):
     assert shown_spans(at) == [(12, 18, "DOCTOR", True)] and shown(at)["position"] == "1 of 1"
     token = shown(at)["token"]
 
-    data = ops.spans_to_json(doc_id, "annotator:ana", 0, [Span(str(doc_id), 26, 32, "NAME", "DOCTOR", "human:ana")])
+    data = spans_to_json(doc_id, "annotator:ana", 0, [Span(str(doc_id), 26, 32, "NAME", "DOCTOR", "human:ana")])
     at.file_uploader(key="annotate.upload").upload("spans.json", data.encode("utf-8"), "application/json")
     at.run()
     at.button(key="annotate.load").click().run()

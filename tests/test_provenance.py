@@ -12,6 +12,7 @@ import pytest
 import store
 from pipeline.annotation import adjudication as adj
 from pipeline.annotation import edits as ops
+from pipeline.annotation.work import spans_from_json, spans_to_json
 from pipeline.metrics.agreement import against_gold, agreement
 from pipeline.schemas import I2B2_2014
 from pipeline.spans import Document, Span, SpanError, is_unreviewed
@@ -172,8 +173,8 @@ def test_require_decided_setting_round_trips_and_only_true_turns_it_on():
 
 def test_unsaved_work_as_json_keeps_provenance():
     spans = [_human(HOSPITAL, "HOSPITAL", "ana", "bulk"), _human(DOCTOR, "DOCTOR", "ana", "accepted")]
-    back = ops.spans_from_json(ops.spans_to_json(1, "annotator:ana", 0, spans), 1, TEXT, I2B2_2014)
+    back = spans_from_json(spans_to_json(1, "annotator:ana", 0, spans), 1, TEXT, I2B2_2014)
     assert [(s.start, s.provenance) for s in back] == [(DOCTOR[0], "accepted"), (HOSPITAL[0], "bulk")]
-    bad = ops.spans_to_json(1, "annotator:ana", 0, [spans[0].with_(provenance="trust-me")])
+    bad = spans_to_json(1, "annotator:ana", 0, [spans[0].with_(provenance="trust-me")])
     with pytest.raises(ops.AnnotationError, match="unknown provenance"):
-        ops.spans_from_json(bad, 1, TEXT, I2B2_2014)
+        spans_from_json(bad, 1, TEXT, I2B2_2014)

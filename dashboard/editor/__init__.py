@@ -67,6 +67,7 @@ import streamlit as st
 
 from dashboard.components import TEST_ENV, category_colour, inject_key
 from pipeline.annotation import edits as ops
+from pipeline.annotation.work import WorkState
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Span
 
@@ -260,7 +261,7 @@ def notify(message_key: str, text: str, kind: str = "info") -> None:
     st.session_state[message_key] = {"text": text, "kind": kind, "id": time.monotonic_ns()}
 
 
-def take_value(value: EditorValue, work: ops.WorkState, *, text: str, schema: LabelSchema, doc_id: int,
+def take_value(value: EditorValue, work: WorkState, *, text: str, schema: LabelSchema, doc_id: int,
                layer: str, user: str) -> tuple[ops.EditorSpans, bool]:
     """Check the browser's spans (:func:`pipeline.annotation.edits.from_editor`) and take them into
     ``work`` unless newer ones were taken (an action takes them whatever its sequence number);
