@@ -22,6 +22,7 @@ performed by :func:`flush` on the next script run that reaches it, because a sig
 """
 from __future__ import annotations
 
+import hashlib
 import os
 
 import streamlit as st
@@ -94,7 +95,14 @@ def flush() -> None:
     """Send a queued cookie change to the route (an invisible element)."""
     pending = st.session_state.pop(PENDING_KEY, None)
     if pending:
-        _writer(data=pending, key=f"wb-cookie-{pending['grant'][:12]}", height=0)
+        _writer(data=pending, key=writer_key(pending["grant"]), height=0)
+
+
+def writer_key(grant: str) -> str:
+    """The invisible element's key: one per grant, in hex. The grant itself (url-safe base64) can
+    hold "__", which Streamlit refuses in a component's key (the sign-in then failed with
+    BidiComponentInvalidIdError, about once in 370 sign-ins: a browser test met it)."""
+    return "wb-cookie-" + hashlib.sha256(grant.encode("ascii")).hexdigest()[:16]
 
 
 def read(database: str | os.PathLike) -> str | None:

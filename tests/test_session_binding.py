@@ -144,3 +144,20 @@ def test_the_page_gets_a_grant_never_the_token(installation, monkeypatch):
     headers = cookie_grants.redeem(pending["grant"])
     assert headers[0].startswith(session.cookie_name(installation, session_cookie.server_port()) + "=v2.tok123.")
     assert "HttpOnly" in headers[0]
+
+
+def test_a_grant_with_a_double_underscore_still_gives_a_component_key_streamlit_takes(installation, monkeypatch):
+    """url-safe grants can hold "__", Streamlit's event delimiter: the key was the grant's first 12
+    characters and the sign-in failed with BidiComponentInvalidIdError (found by a browser test)."""
+    import streamlit as st
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+
+    keys = []
+    monkeypatch.setattr(st, "session_state", {session_cookie.PENDING_KEY: {"grant": "ab__cd-ef_gh", "url": "/x"}})
+    monkeypatch.setattr(session_cookie, "_writer", lambda **kw: keys.append(kw["key"]))
+    session_cookie.flush()
+    assert len(keys) == 1 and "ab__cd" not in keys[0]
+    _make_trigger_id(keys[0], "change")          # what raised BidiComponentInvalidIdError on the grant's prefix
+    with pytest.raises(Exception, match="__"):
+        _make_trigger_id("wb-cookie-ab__cd-ef_gh", "change")
+    assert session_cookie.writer_key("ab__cd-ef_gh") != session_cookie.writer_key("ab__cd-ef_gi")
