@@ -25,9 +25,12 @@ and the modules are imported below in the order their rules have always run.
 """
 from __future__ import annotations
 
+from pipeline.detection.rules.checked_ids import register_checked
 from pipeline.detection.rules.common import register_common
 from pipeline.detection.rules.en._shared import LOCALE
 
 register_common(LOCALE)
 
 from pipeline.detection.rules.en import dates_ages, contact, names, context_names, name_lines, places, professions, workplaces, landmarks  # noqa: E402,F401,E501  (register, in this order)
+
+register_checked(LOCALE)  # last: identifiers proven by their check digits (never tie-breakers for the rules above)

@@ -29,6 +29,7 @@ imported below in the order their rules have always run.
 """
 from __future__ import annotations
 
+from pipeline.detection.rules.checked_ids import register_checked
 from pipeline.detection.rules.common import register_common
 from pipeline.detection.rules.es._common import LOCALE
 
@@ -40,6 +41,8 @@ from pipeline.detection.rules.es.dates_ages import ages, dates, sex  # noqa: E40
 from pipeline.detection.rules.es.contact import phones, postal_codes, streets  # noqa: E402
 from pipeline.detection.rules.es.organizations import (  # noqa: E402
     hospitals, institutions, maker_citations, maker_places, relatives)
+
+register_checked(LOCALE)  # last: identifiers proven by their check digits (never tie-breakers for the rules above)
 
 __all__ = ["LOCALE", "header_fields", "doctor_names", "colegiado", "record_numbers", "dates", "ages", "sex",
            "phones", "postal_codes", "streets", "hospitals", "relatives", "institutions", "maker_places",
