@@ -56,7 +56,16 @@ def test_a_checked_identifier_is_found_without_a_label(text, value, gtype):
 
 @pytest.mark.parametrize("text", NOT_FOUND)
 def test_clinical_numbers_and_failed_checks_are_not_identifiers(text):
-    assert checked_ids(text, "d") == []
+    for copy in (str, str.upper, str.lower):
+        assert checked_ids(copy(text), "d") == []
+
+
+@pytest.mark.parametrize("text,value,gtype", [f for f in FOUND if not f[1].lower().startswith(("1bv", "bc1", "0x"))])
+def test_case_does_not_decide(text, value, gtype):
+    """A note written in ALL CAPS or in lower case: the same identifiers, in its case."""
+    for copy in (str.upper, str.lower):
+        spans = checked_ids(copy(text), "d")
+        assert [(copy(text)[s.start:s.end], s.type) for s in spans] == [(copy(value), gtype)]
 
 
 def test_the_checks_reject_one_changed_character():

@@ -1,7 +1,9 @@
 """Identifiers that carry their own proof: a number or code is marked without any label around it
 only when its check digits or its structure say it is one (a payment card's Luhn digit, an IBAN's
 mod-97, a VIN's check character, a DEA number's checksum, a crypto address's hash, an IPv6 address
-the standard library parses).
+the standard library parses). Case does not decide: a note in ALL CAPS or in lower case writes
+them in its case too, so every pattern but the crypto ones (whose case is part of the value) reads
+either.
 
 Why without a label: in forms, exports and free text written outside a ward (e-mails, letters,
 the public PII sets teams test on) these identifiers stand alone, where the labelled rules of the
@@ -85,7 +87,7 @@ _IBAN_LENGTHS = {
     "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
 }
 # whole ("GB82WEST12345698765432") or in groups of four ("GB82 WEST 1234 5698 7654 32")
-_IBAN = re.compile(r"(?<![\w-])[A-Z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,4})?)(?![\w-])")
+_IBAN = re.compile(r"(?<![\w-])[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,4})?)(?![\w-])")
 
 
 def iban_ok(code: str) -> bool:
@@ -107,7 +109,7 @@ def ibans(text: str, doc_id: str) -> list[Span]:
 
 
 # -- VIN --------------------------------------------------------------------------------------
-_VIN = re.compile(r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*\d)(?=[A-HJ-NPR-Z0-9]*[A-HJ-NPR-Z])[A-HJ-NPR-Z0-9]{17}(?![\w-])")
+_VIN = re.compile(r"(?i)(?<![\w-])(?=[A-HJ-NPR-Z0-9]*\d)(?=[A-HJ-NPR-Z0-9]*[A-HJ-NPR-Z])[A-HJ-NPR-Z0-9]{17}(?![\w-])")
 _VIN_VALUE = {**{str(d): d for d in range(10)},
               **dict(zip("ABCDEFGH", range(1, 9))), **dict(zip("JKLMN", range(1, 6))), "P": 7, "R": 9,
               **dict(zip("STUVWXYZ", range(2, 10)))}
@@ -120,6 +122,7 @@ def vin_ok(vin: str) -> bool:
     >>> vin_ok("1M8GDM9AXKP042788"), vin_ok("1M8GDM9A1KP042788")
     (True, False)
     """
+    vin = vin.upper()
     total = sum(_VIN_VALUE[ch] * w for ch, w in zip(vin, _VIN_WEIGHTS))
     return vin[8] == ("X" if total % 11 == 10 else str(total % 11))
 
@@ -130,7 +133,7 @@ def vins(text: str, doc_id: str) -> list[Span]:
 
 
 # -- DEA registration numbers --------------------------------------------------------------------
-_DEA = re.compile(r"(?<![\w-])[ABCDEFGHJKLMPRSTUX][A-Z9]\d{7}(?![\w-])")
+_DEA = re.compile(r"(?i)(?<![\w-])[ABCDEFGHJKLMPRSTUX][A-Z9]\d{7}(?![\w-])")
 
 
 def dea_ok(code: str) -> bool:
