@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.detection.detector import Detector
-from pipeline.detection.rules.checked_ids import (bech32_ok, base58check_ok, checked_ids, dea_ok, iban_ok, luhn_ok,
-                                                  vin_ok)
+from pipeline.detection.rules.checked_ids import checked_ids
+from pipeline.id_checks import base58check_ok, bech32_ok, dea_ok, iban_ok, luhn_ok, vin_ok
 from pipeline.schemas import MEDDOCAN
 from pipeline.spans import Document
 

@@ -18,6 +18,7 @@ lists. A generator without a check is accepted (:func:`shape_ok` returns True).
 """
 from __future__ import annotations
 
+import ipaddress
 import re
 from functools import lru_cache
 from typing import Callable
@@ -217,8 +218,15 @@ _IPV4 = re.compile(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})")
 
 @register_shape("ip")
 def ip_address(value: str, locale: str) -> bool:
+    """A dotted IPv4 address, or an IPv6 address the standard library reads (zone allowed)."""
     m = _IPV4.fullmatch(value)
-    return m is not None and all(int(g) <= 255 for g in m.groups())
+    if m is not None:
+        return all(int(g) <= 255 for g in m.groups())
+    try:
+        ipaddress.IPv6Address(value.partition("%")[0])
+    except ValueError:
+        return False
+    return ":" in value
 
 
 @register_shape("url")

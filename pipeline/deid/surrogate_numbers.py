@@ -16,6 +16,7 @@ from pipeline.deid.context import SurrogateContext
 from pipeline.deid.date_words import DateParseError
 from pipeline.deid.dates import shift_date
 from pipeline.deid.keys import choose, keyed_stream
+from pipeline.deid.surrogate_checked import checked_surrogate
 from pipeline.deid.normalize import norm_key, strip_accents
 from pipeline.deid.surrogate_kit import PHONE_WORDS, NoSurrogate, Unparseable, check_words, pattern_surrogate, register
 
@@ -110,7 +111,7 @@ _IPV4 = re.compile(r"^\s*(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\s*$")
 def ip_address(original: str, ctx: SurrogateContext) -> str:
     m = _IPV4.match(original)
     if not m:
-        return pattern_surrogate(original, ctx, "IP")
+        return checked_surrogate(original, ctx) or pattern_surrogate(original, ctx, "IP")
     stream = keyed_stream(ctx.deid.secret, ctx.patient_id, "IP", norm_key(original))
     octets = []
     for g in m.groups():
@@ -152,7 +153,9 @@ def net_address(original: str, ctx: SurrogateContext) -> str:
 
 @register("id")
 def identifier(original: str, ctx: SurrogateContext) -> str:
-    return pattern_surrogate(original, ctx, "ID")
+    """A card, IBAN, VIN or DEA number keeps a valid check, a MAC or Ethereum address stays hex
+    (:mod:`pipeline.deid.surrogate_checked`); any other code is re-drawn in place."""
+    return checked_surrogate(original, ctx) or pattern_surrogate(original, ctx, "ID")
 
 
 # -- dates and ages -------------------------------------------------------------------------------
