@@ -115,9 +115,9 @@ def record_numbers(text: str, doc_id: str) -> list[Span]:
     return dedupe(out)
 
 
-_STATE_ABBR = ("AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND "
+STATE_ABBR = ("AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND "
                "OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR").split()
-_ZIP_STATE = re.compile(rf"(?<![\w])(?P<state>{'|'.join(_STATE_ABBR)})\.?,?\s+(?P<zip>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
+_ZIP_STATE = re.compile(rf"(?<![\w])(?P<state>{'|'.join(STATE_ABBR)})\.?,?\s+(?P<zip>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
 _ZIP_LABEL = re.compile(r"(?i)\b(?:zip|zip\s*code|postal\s*code)\s*:?\s*(?P<zip>\d{5}(?:-\d{4})?)(?![\w-])")
 
 
@@ -130,7 +130,7 @@ def _state_names() -> str:
 @lru_cache(maxsize=1)
 def _city_state_zip() -> re.Pattern:
     """"<town>, <state> <zip>" in any case: the town is up to three words right before the comma."""
-    state = rf"(?:{'|'.join(_STATE_ABBR)}|{_state_names()})"
+    state = rf"(?:{'|'.join(STATE_ABBR)}|{_state_names()})"
     return re.compile(rf"(?i)(?P<city>(?:[A-Za-z][A-Za-z.'-]*[ \t]+){{0,2}}[A-Za-z][A-Za-z.'-]*),[ \t]*"
                       rf"(?P<state>{state})\.?,?[ \t]+(?P<zip>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
 

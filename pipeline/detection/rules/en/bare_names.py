@@ -1,0 +1,92 @@
+"""A person's full name written with no context around it: a listed first name and a rare word,
+both written as names, in a line that has lower case ("The account of Sofia Rossi was charged",
+"Please update the address for Hannah Whitfield").
+
+Why: the other name rules need a context (a title, a role, a field label, "pt", a kinship word),
+and the dictionaries take a listed first name or surname alone, so a name in a letter, an e-mail,
+a form's free text or an export ("My name is Tomasz Kowalczyk") was found in part or not at all.
+The pair is the evidence one word is not: the first word a first name of the pack's or
+philter-lite's lists that is no safe clinical word, the second a word English hardly uses (or a
+listed surname short of the common words) that is no safe word, no function word and no typo of a
+ward's word, and nothing around them that makes them a place, an organisation or an eponym: a
+place's first or last word ("Lake Kiplagat", "Franklin Park"), a preposition of place before
+("in Temple Terrace"), an institution's word or a state after ("Grace Lindqvist Hospital",
+"Santa Clarita, CA", "Austin Flint murmur"). Case carries the signal, so the rule only
+reads lines that have lower-case words; ALL CAPS and lower-case notes keep the context rules.
+Written from the shape of names, not from any corpus's misses; checked on the generators' notes
+and the ICU lines of ``benchmarks/english_rules_context.py``.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.contact import STATE_ABBR
+from pipeline.detection.rules.en.name_pairs import EPONYM_AFTER, has_lower
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
+                                                   is_surname_after_first_name, typo_of_ward_word, zipf)
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span
+
+# a word written as a name: "Rossi", "O'Connell", "McDonald", "Al-Sayed", "Smith-Jones"
+_NAME_WORD = r"(?:[A-Z]'[A-Z][a-z]+|Mc[A-Z][a-z]+|Mac[A-Z][a-z]{2,}|[A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
+# a lookahead, so that "Officer James Tanaka" tries "James Tanaka" after "Officer James"
+_PAIR = re.compile(rf"(?<![\w'’.-])(?=(?P<first>[A-Z][a-z]+) (?P<last>{_NAME_WORD})(?![\w'’-]))")
+# what makes the pair a place, an organisation or a thing named after someone
+_NOT_A_PERSON_AFTER = re.compile(
+    r"[ \t]+(?:Hospital|Medical|Health|Healthcare|Clinic|Center|Centre|University|College|School|Institute|"
+    r"Foundation|Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Way|Court|Place|Park|County|City|"
+    r"Bank|Inc|LLC|Ltd|Corp|Company|Co|Group|Church|Memorial|Hall|Building|Pharmacy|Library|Airport|Station|"
+    r"Square|Mall|Hotel|Valley|Lake|River|Mountain|Heights|Hills|Springs|Beach|Island|Association|Society|"
+    r"Partners|Associates|Services|Systems|Labs?|Laboratories|Industries|Motors|Insurance|Trust|Fund|Museum|"
+    r"Stadium|Arena|Theater|Theatre|Ward|Unit|Wing|Tower|Pavilion|House|Community|General|Regional|Emergency|"
+    r"Transit|Authority|Hospice|Zoo|Terrace|Gardens|Estates|Village|Township)\b"
+    # a town before its state ("Santa Clarita, CA", "Glen Burnie, Maryland 21061"); MD and PA are
+    # credentials after a person's name far more often ("Arthur Salquist, MD")
+    rf"|,[ \t]*(?:(?:{'|'.join(a for a in STATE_ABBR if a not in ('MD', 'PA'))})\b"
+    r"|(?:New |North |South |West )?[A-Z][a-z]+,?[ \t]+\d{5}\b)")
+# words that open or close the names of places, never a person's ("Lake Kiplagat", "Franklin Park")
+_PLACE_FIRST = frozenset("""lake saint san santa cape mount fort port glen holy temple el los las del new north south
+east west upper lower great little old""".split())
+_PLACE_LAST = frozenset("""park lane terrace hill hills creek ridge meadows meadow woods grove heights springs falls
+harbor harbour bay beach island point crossing valley view gardens estates village square place court way road
+street avenue drive boulevard circle trail landing junction plaza commons""".split())
+# a preposition of place before the pair ("lives in Temple Terrace", "a picnic at Fenway Park")
+_PLACE_BEFORE = re.compile(r"(?i)\b(?:in|at|from|near|towards|outside|inside)[ \t]+$")
+#: the most common words a first name may be and still open a name with a rare surname ("Hope Whitfield")
+FIRST_MAX_ZIPF = 5.6
+#: how rare the second word must be, unless it is a listed surname short of the common words
+LAST_MAX_ZIPF = 3.6
+
+
+def _is_first(word: str) -> bool:
+    z = zipf(word)
+    return (word.lower() not in _PLACE_FIRST and is_first_name(word) and not is_safe_word(word) and word.lower() not in FUNCTION_WORDS
+            and z is not None and z < FIRST_MAX_ZIPF)
+
+
+def _is_last(word: str) -> bool:
+    z = zipf(word)
+    if z is None or is_safe_word(word) or word.lower() in FUNCTION_WORDS or word.lower() in _PLACE_LAST:
+        return False
+    plain = word.replace("'", "").replace("-", "")
+    # a typo of a ward's word is none ("Pateint"); one edit from any common word says nothing here:
+    # surnames often are ("Rossi", "Bello")
+    return (z < LAST_MAX_ZIPF and not typo_of_ward_word(plain)) or is_surname_after_first_name(word)
+
+
+@register(LOCALE, "bare_full_names", "NAME", score=0.8)
+def bare_full_names(text: str, doc_id: str) -> list[Span]:
+    """A listed first name and a rare name-shaped word after it, in a mixed-case line, nothing
+    after them that makes them a place or an eponym."""
+    out: list[Span] = []
+    for m in _PAIR.finditer(text):
+        if not (_is_first(m.group("first")) and _is_last(m.group("last")) and has_lower(text, m.start())):
+            continue
+        end = m.end("last")
+        if _NOT_A_PERSON_AFTER.match(text, end) or EPONYM_AFTER.match(text, end) \
+                or _PLACE_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        out.append(mk(doc_id, m.start("first"), end, "PATIENT"))
+    return out
