@@ -1,0 +1,67 @@
+"""Identifiers and logins named in a sentence rather than a field: "her passport number is
+533380006", "Customer ID 558203917", "(badge 40718)", "driver's license is D1234-56789-01234",
+"username: lily_chen92".
+
+Why a rule beside :func:`.contact.record_numbers`: that one reads a form's field ("MRN: 123", "Acct
+#: 55") and needs the label right before the value; letters, e-mails, call notes and the free text
+of forms say "is" between them, or leave the punctuation out. The labels here are only those
+that never head a clinical section (no bare "ID", "Record", "Chart"); a value named as one ("number",
+"#", "is", ":") needs four digits, a value right after the label five digits or letters with four,
+never a year (a login: a letter and three characters), so "license is pending", "badge 3",
+"insurance 2000" or "member since 2019" stay.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span, dedupe
+
+_LABELS: list[tuple[str, str]] = [
+    (r"passport", "IDNUM"),
+    (r"driver'?s[ \t]+licen[cs]e|driving[ \t]+licen[cs]e|licen[cs]e", "LICENSE"),
+    (r"(?:bank[ \t]+|checking[ \t]+|savings[ \t]+)?account|acct|routing|card|credit[ \t]+card|debit[ \t]+card", "ACCOUNT"),
+    (r"member|policy|insurance|subscriber|medicare|medicaid", "HEALTHPLAN"),
+    (r"customer|client|employee|staff|badge|tax|national|student|voter|case|claim|ticket|order|booking|"
+     r"reservation|tracking|confirmation", "IDNUM"),
+    (r"social[ \t]+security|ssn", "SSN"),
+]
+# the label, then what names the value ("number", "no.", "#", "ID", "is", ":"): the value needs four
+# digits; or the label and the value alone ("badge 40718"): five digits, or letters with the digits
+_NAMED = (r"(?:(?:[ \t]+(?:number|num|no\.?|#|id|code))[ \t]*(?:(?:is|was|reads|=)[ \t]+|[:#][ \t]*|[ \t]*)"
+          r"|[ \t]*(?:(?:is|was|reads|=)[ \t]+|[:#][ \t]*))(?:#[ \t]*)?")
+_GROUPS = r"\d{3,6}(?:[ ]\d{2,6}){1,4}(?![ ]?\d)"      # "0047 1123 9981"
+_CODE = r"[A-Za-z]{0,3}-?\d[\dA-Za-z]*(?:[-/][\dA-Za-z]+)*"
+_END = r"(?![\w-])(?![.,]\d)"
+_ID_RES = [(re.compile(rf"(?i)(?<![\w-])(?:{label})(?:{_NAMED}(?P<id>(?=(?:[^\s\d]*\d){{4}}){_GROUPS}|{_CODE}){_END}"
+                       rf"|[ \t]+(?P<bare>{_GROUPS}|(?=[\dA-Za-z-]*[A-Za-z])(?=(?:[^\s\d]*\d){{4}}){_CODE}|\d{{5,}}){_END})"), gtype)
+           for label, gtype in _LABELS]
+# a year is no identifier ("claim 2019", "policy is 2024")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# a login after its label: a letter and three characters or more, no spaces ("lily_chen92", "j.doe")
+_USER = re.compile(r"(?i)(?<![\w-])(?:user[ \t]?name|user[ \t]?id|login|log-in|handle|screen[ \t]+name)"
+                   r"(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)@?"
+                   r"(?P<user>(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]{2,31})(?<![.-])(?![\w@-])")
+# a measurement after the value is no identifier ("card 2000 units", "policy 1000 mg")
+_UNIT_AFTER = re.compile(r"(?i)[ \t]*(?:units?|mg|mcg|ml|cc|kg|lbs?|%|mmhg|bpm)\b")
+# words a login never is ("username is required", "login is pending")
+_NOT_A_LOGIN = frozenset("required pending unknown invalid incorrect forgotten locked expired none same below above "
+                         "attempts attempt failed page screen".split())
+
+
+@register(LOCALE, "sentence_ids", "ID", score=0.88)
+def sentence_ids(text: str, doc_id: str) -> list[Span]:
+    """An identifier a sentence names ("passport number is 533380006", "Customer ID 558203917",
+    "badge 40718") and a login after "username"/"login"/"handle"."""
+    out: list[Span] = []
+    for rx, gtype in _ID_RES:
+        for m in rx.finditer(text):
+            group = "id" if m.group("id") else "bare"
+            if not (_UNIT_AFTER.match(text, m.end(group)) or _YEAR.fullmatch(m.group(group))):
+                out.append(mk(doc_id, *m.span(group), gtype))
+    for m in _USER.finditer(text):
+        if m.group("user").lower() not in _NOT_A_LOGIN:
+            out.append(mk(doc_id, *m.span("user"), "USERNAME"))
+    return dedupe(out)
