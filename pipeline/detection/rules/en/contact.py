@@ -31,9 +31,9 @@ _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|e
 # ten digits written without a separator ("cell 8575550149"): a phone only after a phone's label,
 # or after "at" where the line says someone is called ("paged bonar at 9785550113")
 _TEN_DIGITS = re.compile(r"(?<![\w/.-])(?:\+?1)?[2-9]\d{2}[2-9]\d{6}(?![\w/-]|\.\d)")
-_TEN_LABEL = re.compile(r"(?i)(?:\bcell|\bphone|\bph|\btel|\btelephone|\bmobile|\bhome|\bwork|\bpager|\bcall|"
+PHONE_LABEL = re.compile(r"(?i)(?:\bcell|\bphone|\bph|\btel|\btelephone|\bmobile|\bhome|\bwork|\bpager|\bcall|"
                         r"\bcontact|\bnumber|\breached|\bfax|#)\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
-_TEN_VERB = re.compile(r"(?i)\b(?:paged?|call(?:ed)?|reach(?:ed)?|contact(?:ed)?|phoned?|text(?:ed)?)\b")
+CALL_VERB = re.compile(r"(?i)\b(?:paged?|call(?:ed)?|reach(?:ed)?|contact(?:ed)?|phoned?|text(?:ed)?)\b")
 
 
 @register(LOCALE, "phones", "CONTACT", score=0.88)
@@ -52,7 +52,7 @@ def phones(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, *m.span("num"), "PHONE"))
     for m in _TEN_DIGITS.finditer(text):
         before = line_before(text, m.start(), 40)
-        if _TEN_LABEL.search(before) or (re.search(r"(?i)\bat\s*$", before) and _TEN_VERB.search(before)):
+        if PHONE_LABEL.search(before) or (re.search(r"(?i)\bat\s*$", before) and CALL_VERB.search(before)):
             out.append(mk(doc_id, m.start(), m.end(), "FAX" if _FAX_BEFORE.search(before) else "PHONE"))
     for m in _EXTENSION.finditer(text):
         if _EXTENSION_CONTEXT.search(line_before(text, m.start(), 40)):

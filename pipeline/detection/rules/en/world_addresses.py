@@ -1,0 +1,77 @@
+"""Postcodes and phone numbers of the other English-speaking countries: a Canadian postal code
+(with its province), a British postcode after its town, and a national number that starts with
+the trunk "0" after a phone's label or a call ("020 7946 0958", "call me on 07700 900123").
+
+Why: the pack's contact rules read US shapes only (a ZIP after a state, ten digits in 3-3-4), and
+notes, letters and forms in English come from Canada, the UK, Ireland, Australia too. Each shape
+is narrow: a Canadian code alternates letter and digit with the letters Canada Post uses; a
+British one needs its town (or a country) beside it and capitals, since "q2 4hr" is a dose in a
+lower-case note; a national number needs the words that say a number is called. Written from the
+postal formats, checked on generated notes and the ICU lines (no hit outside gold).
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.contact import CALL_VERB, PHONE_LABEL
+from pipeline.detection.rules.en.name_words import is_safe_word
+from pipeline.detection.rules.en.numbers import line_before
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span, dedupe
+
+_PROVINCES = "AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT"
+# the halves split by a space or a dash: written whole, "E3V5M6" is a coma score's parts
+_CA_CODE = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ -]\d[ABCEGHJ-NPRSTV-Z]\d"
+_CANADA = re.compile(rf"(?i)(?<![\w-])(?:(?P<prov>{_PROVINCES})\.?,?[ \t]+)?(?P<code>{_CA_CODE})(?![\w-])")
+_UK_CODE = r"(?:[A-Z]{1,2}\d[A-Z\d]?|GIR)[ ]?\d[ABD-HJLNP-UW-Z]{2}"
+_UK = re.compile(rf"(?<![\w-])(?P<code>{_UK_CODE})(?![\w-])")
+# what vouches for a British postcode: its town right before ("London NW1 6XE", "LEEDS, LS1 4AP"),
+# a postcode label, or the country after
+_UK_BEFORE = re.compile(r"(?:(?P<town>[A-Z][A-Za-z'-]+),?[ \t]+|(?i:post[ \t]?code)[ \t]*:?[ \t]*)$")
+_UK_AFTER = re.compile(r"(?i),?[ \t]+(?:UK|U\.K\.|United Kingdom|England|Scotland|Wales|Northern Ireland)\b")
+_TRUNK_PHONE = re.compile(r"(?<![\w+/.-])0\d{2,4}(?:[ -]?\d{3,4}){2}(?![\w/-]|\.\d)")
+_CALLED_ON = re.compile(r"(?i)\b(?:on|at)[ \t]*$")
+
+
+def _canadian(text: str, doc_id: str) -> list[Span]:
+    out = []
+    for m in _CANADA.finditer(text):
+        code = m.group("code")
+        if code != code.upper() and code != code.lower():
+            continue   # one case, as written on an envelope or in a note of one case
+        if m.group("prov"):
+            out.append(mk(doc_id, *m.span("prov"), "STATE"))
+        out.append(mk(doc_id, *m.span("code"), "ZIP"))
+    return out
+
+
+def _british(text: str, doc_id: str) -> list[Span]:
+    out = []
+    for m in _UK.finditer(text):
+        before = _UK_BEFORE.search(text, max(0, m.start() - 30), m.start())
+        town = before.group("town") if before else None
+        if (before and not (town and is_safe_word(town))) or _UK_AFTER.match(text, m.end()):
+            out.append(mk(doc_id, *m.span("code"), "ZIP"))   # a ward's word is no town ("Ward B2 4AB")
+    return out
+
+
+@register(LOCALE, "world_postcodes", "LOCATION", score=0.88)
+def world_postcodes(text: str, doc_id: str) -> list[Span]:
+    """Canadian postal codes (and the province before one) and British postcodes after their town."""
+    return dedupe(_canadian(text, doc_id) + _british(text, doc_id))
+
+
+@register(LOCALE, "trunk_phones", "CONTACT", score=0.86)
+def trunk_phones(text: str, doc_id: str) -> list[Span]:
+    """A national number with the trunk "0" and 10 or 11 digits, after a phone's label or a call
+    ("tel 020 7946 0958", "call me on 07700 900123")."""
+    out = []
+    for m in _TRUNK_PHONE.finditer(text):
+        digits = sum(c.isdigit() for c in m.group())
+        before = line_before(text, m.start(), 40)
+        called = _CALLED_ON.search(before) and CALL_VERB.search(before)
+        if 10 <= digits <= 11 and (PHONE_LABEL.search(before) or called):
+            out.append(mk(doc_id, m.start(), m.end(), "PHONE"))
+    return out
