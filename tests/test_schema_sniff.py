@@ -139,3 +139,14 @@ def test_a_whole_input_inside_the_prefix_is_settled_at_once(tmp_path):
     write_collection(generate_corpus(SNIFF, 3, variety="wide"), src, "jsonl")
     schema, docs = open_collection(src, "jsonl", "auto", provisional=True)
     assert schema.name == "i2b2-2014" and not isinstance(docs, AutoRead)
+
+
+def test_the_first_full_pass_settles_the_preset_then_reads_as_asked(tmp_path):
+    """With --model the spans are not read once the preset is settled; the checking pass reads them."""
+    src = _english(tmp_path, "brat")
+    schema, docs = open_collection(src, "brat", "auto", spans=False, provisional=True)
+    assert isinstance(docs, AutoRead) and not docs.verified
+    first = list(docs)
+    assert docs.verified and len(first) == N and any(d.spans for d in first)
+    again = list(docs)
+    assert [d.doc_id for d in again] == [d.doc_id for d in first] and not any(d.spans for d in again)
