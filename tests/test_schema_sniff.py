@@ -54,6 +54,13 @@ def _late_label(tmp_path: Path, late: tuple[str, str]) -> Path:
     return src
 
 
+@pytest.fixture(params=["whole-file prefix", "head of a large file"])
+def head(request, monkeypatch):
+    """The late-label inputs (about 4 KB) read by each preset's prefix, or from their first bytes."""
+    if request.param == "head of a large file":
+        monkeypatch.setattr(stream, "SNIFF_BYTES", 1_000)
+
+
 def _run(src: Path, out: Path, secret: Path, fmt: str = "jsonl", *extra: str) -> int:
     return main(["deidentify", "--input", str(src), "--format", fmt, "--output", str(out),
                  "--secret-file", str(secret), *extra])
@@ -73,6 +80,24 @@ def test_jsonl_is_parsed_twice_plus_a_prefix(tmp_path, secret_file, monkeypatch)
     # choosing by whole reads parsed 3 N + 1 (the i2b2-2014 read before the passes)
     assert len(parsed) <= 2 * N + 1 + (SNIFF + 1)
     assert len(parsed) >= 2 * N
+
+
+@pytest.mark.parametrize("head_bytes", [8_000, 1 << 30])
+def test_a_large_jsonl_file_is_read_whole_twice(tmp_path, secret_file, monkeypatch, head_bytes):
+    """A JSONL file is read whole by its reader: past SNIFF_BYTES the presets are tried on its first
+    bytes, read once; a file within it is small, read whole by each preset's prefix."""
+    monkeypatch.setattr(stream, "SNIFF_BYTES", head_bytes)
+    src = _english(tmp_path, "jsonl")
+    size = (src / "documents.jsonl").stat().st_size
+    got: list[int] = []
+    read, head = _sources.Entry.read, _sources.Entry.head
+    monkeypatch.setattr(_sources.Entry, "read", lambda e: (lambda b: (got.append(len(b)), b)[1])(read(e)))
+    monkeypatch.setattr(_sources.Entry, "head", lambda e, n: (lambda b: (got.append(len(b)), b)[1])(head(e, n)))
+    assert _run(src, tmp_path / "auto", secret_file) == 0
+    if head_bytes < size:
+        assert sorted(got) == [head_bytes, size, size]       # the head once, then the two passes
+    else:                                                    # meddocan's prefix, i2b2-2014's, the passes
+        assert got == [size] * 4
 
 
 def test_brat_files_past_the_prefix_are_opened_twice(tmp_path, secret_file, monkeypatch):
@@ -103,7 +128,7 @@ def test_auto_writes_the_bytes_of_the_named_preset(tmp_path, secret_file, fmt):
     assert _files(tmp_path / "auto") == _files(tmp_path / "named")      # fingerprint and manifest too
 
 
-def test_a_label_past_the_prefix_chooses_the_later_preset(tmp_path, secret_file):
+def test_a_label_past_the_prefix_chooses_the_later_preset(tmp_path, secret_file, head):
     src = _late_label(tmp_path, ("NAME", "PATIENT"))
     schema, docs = open_collection(src, "jsonl", "auto", provisional=True)
     assert schema.name == "meddocan" and isinstance(docs, AutoRead)     # from the first notes
@@ -116,7 +141,7 @@ def test_a_label_past_the_prefix_chooses_the_later_preset(tmp_path, secret_file)
     assert _files(tmp_path / "auto") == _files(tmp_path / "named")
 
 
-def test_labels_fitting_the_first_preset_only_keep_it(tmp_path, secret_file):
+def test_labels_fitting_the_first_preset_only_keep_it(tmp_path, secret_file, head):
     src = _late_label(tmp_path, ("NAME", "NOMBRE_SUJETO_ASISTENCIA"))
     assert _run(src, tmp_path / "auto", secret_file) == 0
     assert _run(src, tmp_path / "named", secret_file, "jsonl", "--schema", "meddocan") == 0
@@ -124,7 +149,7 @@ def test_labels_fitting_the_first_preset_only_keep_it(tmp_path, secret_file):
 
 
 @pytest.mark.parametrize("extra", [(), ("--model", "no-such-model-folder")])
-def test_a_late_label_no_preset_knows_is_refused_before_writing(tmp_path, secret_file, capsys, extra):
+def test_a_late_label_no_preset_knows_is_refused_before_writing(tmp_path, secret_file, capsys, extra, head):
     """The refusal a whole read gave first (labels fit no preset) comes before any other, even one
     the run meets before its first pass (a missing --model folder)."""
     src = _late_label(tmp_path, ("NAME", "NOT_A_LABEL"))

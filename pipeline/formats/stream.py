@@ -67,6 +67,9 @@ class ReadAgain:
 #: Documents the ``auto`` schema is first chosen from (:func:`open_collection` with ``provisional``);
 #: the first full pass over the input checks the rest.
 SNIFF_DOCS = 64
+#: A JSONL file larger than this gives those documents from its first this many bytes (a whole
+#: file is what its reader reads): the preset is chosen without reading the file once per preset.
+SNIFF_BYTES = 1 << 20
 
 
 class SchemaGuessError(Exception):
@@ -133,6 +136,48 @@ def _reads_whole(path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSch
         docs.close()
 
 
+Record = tuple[str, str, str, int]       # a JSONL line, its default id, its file, its line number
+
+
+def _jsonl_head(path: PathLike | Sequence[PathLike]) -> list[Record] | None:
+    """The first ``SNIFF_DOCS + 1`` non-blank lines of a JSONL input whose first file is larger
+    than :data:`SNIFF_BYTES`, from that file's first :data:`SNIFF_BYTES` (named as
+    :func:`~pipeline.formats.jsonl.iter_jsonl` names them); ``None`` for any other input, or a
+    start it could not cut into lines: that input is read as its reader reads it."""
+    from pipeline.formats._sources import Limits, open_entries
+    from pipeline.formats.jsonl import SUFFIXES
+
+    with open_entries(path, SUFFIXES, Limits()) as entries:
+        if not entries or entries[0].size <= SNIFF_BYTES:
+            return None
+        first = entries[0]
+        data = first.head(SNIFF_BYTES)
+    try:
+        text = data[:data.rfind(b"\n") + 1].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    text = text[1:] if text.startswith("\ufeff") else text
+    lines = [(raw, f"{first.stem_id}-{n}", first.display, n) for n, raw in enumerate(text.split("\n"), 1)
+             if raw.strip()]
+    return lines[:SNIFF_DOCS + 1] or None
+
+
+def _fits_head(path: PathLike | Sequence[PathLike], head: list[Record], schema: LabelSchema) -> bool:
+    """:func:`_reads_whole` over the lines of :func:`_jsonl_head` (never the whole input). Any
+    error but a label's sends the preset to :func:`_reads_whole`, which meets it where the reader does."""
+    from pipeline.errors import LabelNotInSchemaError
+    from pipeline.formats.jsonl import parse_line
+
+    try:
+        for raw, default_id, display, line in head:
+            parse_line(raw, schema, default_id, display, line)
+    except LabelNotInSchemaError:
+        raise
+    except (FormatError, ValueError):
+        return _reads_whole(path, "jsonl", schema, SNIFF_DOCS)
+    return False
+
+
 def open_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: str = "auto", *,
                     spans: bool = True, provisional: bool = False,
                     _first: int = 0) -> tuple[LabelSchema, ReadAgain]:
@@ -151,15 +196,19 @@ def open_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: str =
 
     if schema != "auto":
         return get_schema(schema), ReadAgain(path, fmt, get_schema(schema), spans=spans)
+    head = _jsonl_head(path) if provisional and fmt == "jsonl" else None
     for k, name in enumerate(AUTO_SCHEMA_ORDER[_first:], _first):
         chosen = get_schema(name)
         try:
-            whole = _reads_whole(path, fmt, chosen, SNIFF_DOCS if provisional else None)
+            whole = (_fits_head(path, head, chosen) if head else
+                     _reads_whole(path, fmt, chosen, SNIFF_DOCS if provisional else None))
         except LabelNotInSchemaError:
             continue
         if whole:
             return chosen, ReadAgain(path, fmt, chosen, spans=spans)
         return chosen, AutoRead(path, fmt, chosen, spans=spans, first_later=k + 1)
+    if provisional:        # no preset fits the first notes: the whole read's refusal, word for word
+        return open_collection(path, fmt, "auto", spans=spans, _first=_first)
     raise FormatError(str(path), f"labels fit none of the preset schemas ({', '.join(AUTO_SCHEMA_ORDER)}); "
                                  "pass --schema with a JSON schema file")
 
