@@ -50,7 +50,8 @@ import numpy as np
 
 from models.llm_text import Placed, _dedupe, chunk_ranges, spans_to_probs, tag_types  # noqa: F401 (re-exported)
 from models.words import Words
-from pipeline.detection.rewrite_align import Placeholder, PlacedSpan, align_rewrite
+from pipeline.detection.rewrite_align import align_rewrite
+from pipeline.detection.rewrite_placeholders import Placeholder, PlacedSpan
 from pipeline.detection.rewrite_labels import known_tags, placed_to_spans
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Span

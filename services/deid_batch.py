@@ -37,7 +37,7 @@ import store
 from pipeline.deid import DeidContext, DeidResult, Profile, builtin_profiles, deidentify, patient_id_of
 from pipeline.deid.pseudonyms import output_ids
 from pipeline.deid.batch import BatchSummary
-from pipeline.deid.engine import collect_originals
+from pipeline.deid.resolved import collect_originals
 from pipeline.errors import WorkbenchError
 from pipeline.layers import DETECTED, output_layer
 from pipeline.spans import Document, Span

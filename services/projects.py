@@ -21,7 +21,7 @@ from sqlite_utils import Database
 import store
 from pipeline.annotation.queue import plan_assignments
 from pipeline.deid.profile import Profile
-from pipeline.detection.dictionaries import make_list
+from pipeline.detection.dictionary_lists import make_list
 from pipeline.errors import FormatError, WorkbenchError
 from pipeline.schemas import LabelSchema
 from services import access
@@ -139,7 +139,7 @@ def dictionaries(db: Database, project_id: int) -> list[store.Dictionary]:
 def save_dictionary(db: Database, user: store.User | str | None, project: store.Project, category: str,
                     type_: str, name: str, lines: Sequence[str], *, filename: str = "dictionary",
                     expected_version: int | None = None) -> int:
-    """Clean and check an uploaded list (:func:`pipeline.detection.dictionaries.make_list`) and save
+    """Clean and check an uploaded list (:func:`pipeline.detection.dictionary_lists.make_list`) and save
     it for the project; the number of entries kept. ``expected_version``: the version of the
     dictionary of that name the caller replaces (as displayed); ``None`` (or 0): a new
     dictionary, refused if one of that name exists."""

@@ -26,6 +26,8 @@ from cli import main
 from pipeline.deid import (DeidContext, Profile, builtin_profiles, deidentify, deidentify_batch, document_pseudonym,
                            overlap_groups, patient_pseudonym, resolve_overlaps, run_fingerprint)
 from pipeline.deid import engine as deid_engine
+from pipeline.deid import resolved as deid_resolved
+from pipeline.deid.overlaps import OverlapGroup
 from apptest_helpers import demo_app, new_app, open_page, sign_in  # noqa: F401 - demo_app is a fixture
 from pipeline.deid.fingerprint import FINGERPRINT_FILE, mismatch
 from pipeline.engines.manifest import MANIFEST_FILE
@@ -151,14 +153,14 @@ def _drop_overlaps(spans, action_of=None):
     for s in sorted(spans, key=lambda s: (-(s.end - s.start), s.start)):
         if not any(s.start < k.end and k.start < s.end for k in kept):
             kept.append(s)
-    return [deid_engine.OverlapGroup(s, (s,)) for s in sorted(kept, key=lambda s: s.start)]
+    return [OverlapGroup(s, (s,)) for s in sorted(kept, key=lambda s: s.start)]
 
 
 @pytest.mark.parametrize("profile_name", ["redact", "replace"])
 def test_defect1_check_from_input_spans_catches_a_dropped_span(monkeypatch, profile_name):
     """Defect 1 (the check): with the old resolution put back, the input-span check reports what
     the old check missed: the characters of "Lopez" are left unrewritten, at their output offsets."""
-    monkeypatch.setattr(deid_engine, "overlap_groups", _drop_overlaps)
+    monkeypatch.setattr(deid_resolved, "overlap_groups", _drop_overlaps)
     profile = Profile(name="np", actions=builtin_profiles()[profile_name].actions, propagate=False)
     r = deidentify(overlap_doc(), None, profile, DeidContext(secret=SECRET, locale="en"))
     assert "Lopez" in r.text                         # the old defect, reproduced

@@ -276,7 +276,7 @@ def test_without_a_model_paraphrase_spans_get_list_surrogates_counted(sample_doc
 def test_leak_check_runs_on_paraphrase_outputs(sample_docs):
     """0 leaks on real output; and the check treats a paraphrase span like any surrogate: an
     original inside it is a leak (only kept spans and placeholders are exempt)."""
-    from pipeline.deid.engine import check_leaks
+    from pipeline.deid.leak_check import check_leaks
     from pipeline.deid.leaks import needles
     from pipeline.spans import rewrite
 

@@ -20,7 +20,7 @@ from models.crf_features import token_features
 from models.crf_stack import CRFStack, stacks_of
 from models.crf_tags import Gazetteer
 from models.words import bio_labels, spans_to_bio, tokenize
-from pipeline.detection.dictionaries import _normalize_slow, normalize
+from pipeline.detection.dictionary_text import _normalize_slow, normalize
 from pipeline.detection.rules import pack_hits, run_rules
 from pipeline.formats import read_collection
 from pipeline.schemas import MEDDOCAN

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.detection.dictionaries import (DictionaryList, DictionaryMatcher, make_list, normalize, shipped_lists)
+from pipeline.detection.dictionaries import DictionaryMatcher
+from pipeline.detection.dictionary_lists import DictionaryList, make_list, shipped_lists
+from pipeline.detection.dictionary_text import normalize
 from pipeline.locales import available_lists, load_list
 from pipeline.schemas import I2B2_2014, MEDDOCAN, SchemaError
 

@@ -12,7 +12,8 @@ import re
 
 import pytest
 
-from pipeline.detection.rewrite_align import Placeholder, align_rewrite, strip_placeholders
+from pipeline.detection.rewrite_align import align_rewrite
+from pipeline.detection.rewrite_placeholders import Placeholder, strip_placeholders
 from pipeline.detection.rewrite_labels import generic_label, known_tags, resolve_tag, rewrite_spans
 from pipeline.formats import read_collection
 from pipeline.schemas import GERMAN, I2B2_2014, MEDDOCAN, SchemaError

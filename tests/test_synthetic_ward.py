@@ -16,7 +16,7 @@ from pipeline.synthetic import generate_corpus, generate_notes
 from pipeline.synthetic.ward import (CASINGS, WARD_AGE_FORMATS, acronym, misspell, recase, ward_formats)
 from pipeline.synthetic.ward_notes import WARD_KINDS, ward_kinds
 from pipeline.synthetic.ward_phrases import all_sections, expand, number, sections
-from pipeline.synthetic.wide import wide_pools
+from pipeline.synthetic.wide_lists import wide_pools
 
 N = 150
 

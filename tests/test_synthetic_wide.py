@@ -16,8 +16,9 @@ from pipeline.spans import validate_spans
 from pipeline.synthetic import generate_corpus, generate_notes
 from pipeline.synthetic.partition import part_of, split
 from pipeline.synthetic.pools import load_pools
-from pipeline.synthetic.wide import (NEW_DATE_FORMATS, NEW_ID_FORMATS, NEW_PHONE_FORMATS, WIDE_KINDS, formats_for,
-                                     kinds_for, number_words, wide_lists, wide_pools)
+from pipeline.synthetic.wide_formats import NEW_DATE_FORMATS, NEW_ID_FORMATS, NEW_PHONE_FORMATS, formats_for, number_words
+from pipeline.synthetic.wide_lists import wide_lists, wide_pools
+from pipeline.synthetic.wide_notes import WIDE_KINDS, kinds_for
 
 N = 150
 

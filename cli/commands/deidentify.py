@@ -17,7 +17,9 @@ brat, i2b2 XML, JSONL and plain-text input is read twice and never held whole
 (:mod:`pipeline.engines.streamed`): once for ids and patients, then a patient at a time, detected
 and de-identified on every usable core and written as it is done, so memory stays flat in the
 number of notes. A run that fails midway leaves the files it finished (whole, in the manifest;
-JSONL: nothing) for ``--resume``.
+JSONL: nothing) for ``--resume``. With ``--schema auto`` the preset is chosen from the first notes
+and the first pass checks the rest (a later label another preset fits starts the run again with
+that one, before anything is written), so the input is not read once more per preset tried.
 
 ``--profile paraphrase`` (or any profile with the ``paraphrase`` action) infills surrogates
 with a masked language model given by ``--infill-model`` (a folder written by
@@ -84,9 +86,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _read(args: argparse.Namespace, streamed: bool):
     """The schema and the documents: read again when iterated (a two-pass run on the local engine,
     memory flat in the number of notes; spans not read with ``--model``) or read whole."""
-    if streamed:
+    if streamed:   # auto: chosen from the first notes, checked by the first pass (SchemaGuessError)
         from pipeline.formats.stream import open_collection
-        return open_collection(args.input, args.format, args.schema, spans=not args.model)
+        return open_collection(args.input, args.format, args.schema, spans=not args.model, provisional=True)
     from pipeline.formats import read_collection_auto
     return read_collection_auto(args.input, args.format, args.schema)
 
@@ -190,13 +192,10 @@ def _project_secret() -> bytes:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.console import tqdm_progress
-    from cli.engine_options import engine_from_args
-    from pipeline.deid import DeidContext, load_profile, load_secret, run_fingerprint
-    from pipeline.deid.fingerprint import FINGERPRINT_FILE, schema_id
+    from pipeline.deid import load_profile, load_secret
+    from pipeline.deid.fingerprint import FINGERPRINT_FILE
     from pipeline.engines.manifest import MANIFEST_FILE
-    from pipeline.engines import DeidJob
-    from pipeline.schemas import default_locale
+    from pipeline.formats.stream import SchemaGuessError
 
     profile = load_profile(args.profile)
     inp, out = Path(args.input), Path(args.output)
@@ -213,6 +212,43 @@ def run(args: argparse.Namespace) -> int:
     infiller = _infiller(args, profile)
     secret = load_secret(args.secret_file) if args.secret_file else _project_secret()
     schema, docs = _read(args, _streamed(args, infiller))
+    while True:
+        try:
+            return _run_read(args, profile, infiller, secret, schema, docs, existing)
+        except SchemaGuessError as e:     # a label past the first notes fits a later preset only
+            schema, docs = e.retry()
+
+
+def _settled(docs) -> None:
+    """Before a run is refused for any reason, the rest of an input whose schema was chosen from
+    its first notes is read (:meth:`pipeline.formats.stream.AutoRead.verify`): a label further on
+    that chooses another preset is found first, as when the choice read everything."""
+    verify = getattr(docs, "verify", None)
+    if verify is not None:
+        verify()
+
+
+def _run_read(args: argparse.Namespace, profile, infiller, secret: bytes, schema, docs, existing: list) -> int:
+    """The run once the input is open (:func:`run`); refusals wait for the schema to be settled."""
+    from pipeline.errors import USER_ERRORS
+
+    try:
+        return _deidentify_read(args, profile, infiller, secret, schema, docs, existing)
+    except USER_ERRORS:
+        _settled(docs)
+        raise
+
+
+def _deidentify_read(args: argparse.Namespace, profile, infiller, secret: bytes, schema, docs, existing: list) -> int:
+    """Fingerprint, resume, the engine's run and the summary printed; the exit status."""
+    from cli.console import tqdm_progress
+    from cli.engine_options import engine_from_args
+    from pipeline.deid import DeidContext, run_fingerprint
+    from pipeline.deid.fingerprint import schema_id
+    from pipeline.engines import DeidJob
+    from pipeline.schemas import default_locale
+
+    out = Path(args.output)
     locale = args.locale if args.locale != "auto" else default_locale(schema)
     fingerprint = run_fingerprint(profile, secret, locale, infiller, schema=schema_id(schema),
                                   model=_model_id(args.model))

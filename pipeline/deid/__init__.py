@@ -19,7 +19,9 @@
 """
 from pipeline.deid.batch import BatchResult, BatchSummary, deidentify_batch, write_outputs, zip_outputs
 from pipeline.deid.context import DeidContext, Original, SurrogateContext
-from pipeline.deid.engine import DeidResult, OverlapGroup, deidentify, overlap_groups, patient_id_of, resolve_overlaps
+from pipeline.deid.engine import deidentify, patient_id_of
+from pipeline.deid.overlaps import OverlapGroup, overlap_groups, resolve_overlaps
+from pipeline.deid.result import DeidResult
 from pipeline.deid.fingerprint import FingerprintError, mismatch, run_fingerprint
 from pipeline.deid.leaks import Leak, find_leaks
 from pipeline.deid.profile import Profile, ProfileError, builtin_profiles, load_profile

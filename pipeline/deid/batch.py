@@ -22,7 +22,9 @@ from typing import Callable, Collection, Sequence
 
 from pipeline.deid.context import DeidContext
 from pipeline.detection.parallel import spread_map
-from pipeline.deid.engine import DeidResult, collect_originals, deidentify, patient_id_of
+from pipeline.deid.engine import deidentify, patient_id_of
+from pipeline.deid.resolved import collect_originals
+from pipeline.deid.result import DeidResult
 from pipeline.deid.leaks import LOCATIONS, Leak
 from pipeline.deid.profile import Profile
 from pipeline.deid.pseudonyms import output_ids

@@ -1,7 +1,7 @@
 """Leak check: after de-identification, look for every original PHI string in the output.
 
 It works from the *input* spans, not from the spans the engine chose to rewrite (overlapping
-input spans become one rewritten span, see :func:`pipeline.deid.engine.overlap_groups`; a check
+input spans become one rewritten span, see :func:`pipeline.deid.overlaps.overlap_groups`; a check
 built on the engine's own choice could only confirm it). Two checks:
 
 * coverage (:func:`uncovered`): every character of an input span whose action is not ``keep``
@@ -35,7 +35,7 @@ Real values of the project: given the run's keyed set of the project's PHI value
 (:mod:`pipeline.deid.project_values`), a surrogate the engine made up (paraphrase or list) that
 is, or contains as whole words, a value of any note of the project and is not a public list
 entry is a leak too (``kind="project_value"``, ``scope="project"``; see
-:func:`pipeline.deid.engine.check_leaks`).
+:func:`pipeline.deid.leak_check.check_leaks`).
 
 What is not a leak:
 

@@ -1,8 +1,8 @@
 """Overlapping spans of one document joined, never dropped: "Pedro Garcia" and "Garcia Lopez" on
 "Pedro Garcia Lopez" become one span over the union of their characters, so no character of
 either survives de-identification. The union takes the label and action of its strongest member
-(:func:`strength`). Split from :mod:`pipeline.deid.engine`, which imports these names (and keeps
-them importable from there).
+(:func:`strength`). Split from :mod:`pipeline.deid.engine`; :mod:`pipeline.deid.resolved` applies
+it to a document's spans.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The paraphrase model learns from the project's notes. Even trained on notes whos
 replaced first (:mod:`models.masked_lm_source`), a value the gold missed, or a model trained
 before that, could propose a real person of the project for another patient's note. This set
 is the gate behind it (:mod:`pipeline.deid.operators.paraphrase`) and the rule the leak check
-adds (:func:`pipeline.deid.engine.check_leaks`).
+adds (:func:`pipeline.deid.leak_check.check_leaks`).
 
 What it holds: ``HMAC-SHA256(key, "project-value" | normalised value)`` (first
 :data:`DIGEST_BYTES` bytes) for every gold value of the project's identifying categories (not

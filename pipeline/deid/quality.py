@@ -30,7 +30,8 @@ import numpy as np
 
 from pipeline.deid.batch import deidentify_batch
 from pipeline.deid.context import DeidContext
-from pipeline.deid.engine import DeidResult, trigram_similarity
+from pipeline.deid.operators import trigram_similarity
+from pipeline.deid.result import DeidResult
 from pipeline.deid.normalize import fold_same_length, norm_key
 
 Embed = Callable[[Sequence[str]], list[np.ndarray]]   # texts -> per text, unit token vectors (n x d)

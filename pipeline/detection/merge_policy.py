@@ -13,7 +13,7 @@ from typing import Sequence
 
 from pipeline.detection.candidates import candidates, shipped_matcher
 from pipeline.detection.combine import CombinePolicy, combine
-from pipeline.detection.dictionaries import SHIPPED_KINDS
+from pipeline.detection.dictionary_lists import SHIPPED_KINDS
 from pipeline.detection.rules import has_pack
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document, Span

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from pipeline.detection.rewrite_align import DEFAULT_PLACEHOLDER, Placeholder, PlacedSpan, align_rewrite
+from pipeline.detection.rewrite_align import align_rewrite
+from pipeline.detection.rewrite_placeholders import DEFAULT_PLACEHOLDER, Placeholder, PlacedSpan
 from pipeline.detection.rules.typemap import GENERIC_CATEGORY, map_type
 from pipeline.schemas import COARSE_CATEGORIES, LabelSchema, SchemaError
 from pipeline.spans import Span

@@ -157,7 +157,7 @@ def _stable_digest(key: bytes, value: str) -> int:
 
 def _portable_quality(doc: Document, r, key: bytes) -> list:
     """The result's quality records with process-independent digests (same counts of distinct values)."""
-    from pipeline.deid.engine import _digest
+    from pipeline.deid.operators import quality_digest as _digest
 
     table: dict[int, int] = {}
     for s in r.source_spans:

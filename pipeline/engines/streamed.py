@@ -7,7 +7,11 @@ names would clash are refused before anything is written. Neither needs the text
 at once. So:
 
 1. :func:`scan` reads the input once and keeps per note only its id and patient (the names are
-   checked as it goes; a broken file stops the run here, before anything is written).
+   checked as it goes; a broken file stops the run here, before anything is written). With
+   ``--schema auto`` this is also the read that checks the preset chosen from the first notes
+   (:class:`pipeline.formats.stream.AutoRead`): a label that does not fit stops it here too, and
+   the command starts again with the next preset, so the input is read twice, not once more per
+   preset tried.
 2. The input is read again (:func:`patient_tasks`): the notes of each patient, once the last of
    them is read, join a task of about :data:`TASK_DOCS` notes; tasks are spread over every usable
    core by :func:`pipeline.detection.parallel.spread_stream` (a few in flight per worker). A

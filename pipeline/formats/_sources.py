@@ -57,6 +57,7 @@ class Entry:
     display: str
     size: int
     _load: Callable[[], bytes] = field(repr=False, compare=False)
+    _head: Callable[[int], bytes] | None = field(default=None, repr=False, compare=False)
 
     @property
     def stem_id(self) -> str:
@@ -70,6 +71,11 @@ class Entry:
 
     def read(self) -> bytes:
         return self._load()
+
+    def head(self, n: int) -> bytes:
+        """At most the first ``n`` bytes: a file on disk is read no further (for a reader that
+        looks at the start of a large file first; a zip member is read whole and cut)."""
+        return self._head(n) if self._head is not None else self.read()[:n]
 
 
 def decode_utf8(data: bytes, display: str) -> str:
@@ -108,18 +114,21 @@ def _file_entry(path: Path, rel: str, limits: Limits, *, nofollow: bool = False)
     size = path.stat().st_size
     _check_size(str(path), size, limits)
 
-    def load() -> bytes:
+    def read_up_to(n: int) -> bytes:
         flags = os.O_RDONLY | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0)
         try:
             fd = os.open(path, flags)
             with open(fd, "rb") as f:
-                data = f.read(limits.max_file_bytes + 1)
+                return f.read(n)
         except OSError as e:
             raise FormatError(str(path), f"cannot be read ({type(e).__name__})") from None
+
+    def load() -> bytes:
+        data = read_up_to(limits.max_file_bytes + 1)
         _check_size(str(path), len(data), limits)  # it may have grown since stat
         return data
 
-    return Entry(rel=rel, display=str(path), size=size, _load=load)
+    return Entry(rel=rel, display=str(path), size=size, _load=load, _head=read_up_to)
 
 
 def _refuse_links(root: Path, dirpath: str, names: Sequence[str]) -> None:

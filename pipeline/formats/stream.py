@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from pipeline.errors import FormatError
 from pipeline.formats._output import FILE_MODE, check_spans_fit, make_private_dirs, name_key
@@ -64,26 +64,151 @@ class ReadAgain:
         return iter_collection(self.path, self.fmt, self.schema, limits=self.limits, spans=self.spans)
 
 
+#: Documents the ``auto`` schema is first chosen from (:func:`open_collection` with ``provisional``);
+#: the first full pass over the input checks the rest.
+SNIFF_DOCS = 64
+#: A JSONL file larger than this gives those documents from its first this many bytes (a whole
+#: file is what its reader reads): the preset is chosen without reading the file once per preset.
+SNIFF_BYTES = 1 << 20
+
+
+class SchemaGuessError(Exception):
+    """A label past the first :data:`SNIFF_DOCS` documents does not fit the preset chosen from them.
+
+    Not a user error: the caller catches it and starts again from :meth:`retry` (the next preset
+    that fits, as a whole read would have chosen); it is raised during the first full pass, before
+    a caller that writes only after that pass has written anything."""
+
+    def __init__(self, retry: Callable[[], "tuple[LabelSchema, ReadAgain]"]) -> None:
+        super().__init__("a later label does not fit the schema chosen from the first documents")
+        self.retry = retry
+
+
+class AutoRead(ReadAgain):
+    """A :class:`ReadAgain` under a preset chosen from the first :data:`SNIFF_DOCS` documents.
+
+    Why: choosing ``auto`` by reading the whole input once per preset tried, before a command's
+    own two passes, read a JSONL input whole three or four times. Its first full iteration reads
+    the spans too (whatever ``spans`` says) and checks every label against the preset; a label
+    that does not fit raises :class:`SchemaGuessError`, whose ``retry`` tries the presets after it.
+    Once a full iteration ends, :attr:`verified` is true and the input is read as ``spans`` asks."""
+
+    def __init__(self, path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSchema, *, spans: bool,
+                 first_later: int) -> None:
+        super().__init__(path, fmt, schema, spans=spans)
+        self.first_later = first_later          # index in AUTO_SCHEMA_ORDER of the next preset to try
+        self.verified = False
+
+    def __iter__(self) -> Iterator[Document]:
+        return super().__iter__() if self.verified else self._verifying()
+
+    def _verifying(self) -> Iterator[Document]:
+        from pipeline.errors import LabelNotInSchemaError
+
+        try:
+            yield from iter_collection(self.path, self.fmt, self.schema, limits=self.limits)
+        except LabelNotInSchemaError:
+            raise SchemaGuessError(self.retry) from None
+        self.verified = True
+
+    def verify(self) -> None:
+        """Read the rest now if no full pass has: a caller about to refuse the run for another
+        reason first learns whether a later label chooses another preset (:class:`SchemaGuessError`)."""
+        if not self.verified:
+            for _ in self:
+                pass
+
+    def retry(self) -> tuple[LabelSchema, ReadAgain]:
+        return open_collection(self.path, self.fmt, "auto", spans=self.spans, provisional=True,
+                               _first=self.first_later)
+
+
+def _reads_whole(path: PathLike | Sequence[PathLike], fmt: str, schema: LabelSchema, limit: int | None) -> bool:
+    """Read up to ``limit`` documents (all with ``None``) under ``schema``; whether that was all of
+    them. A label outside ``schema`` raises :class:`~pipeline.errors.LabelNotInSchemaError`."""
+    docs = iter_collection(path, fmt, schema)
+    try:
+        for n, _ in enumerate(docs, 1):
+            if limit is not None and n > limit:
+                return False
+        return True
+    finally:
+        docs.close()
+
+
+Record = tuple[str, str, str, int]       # a JSONL line, its default id, its file, its line number
+
+
+def _jsonl_head(path: PathLike | Sequence[PathLike]) -> list[Record] | None:
+    """The first ``SNIFF_DOCS + 1`` non-blank lines of a JSONL input whose first file is larger
+    than :data:`SNIFF_BYTES`, from that file's first :data:`SNIFF_BYTES` (named as
+    :func:`~pipeline.formats.jsonl.iter_jsonl` names them); ``None`` for any other input, or a
+    start it could not cut into lines: that input is read as its reader reads it."""
+    from pipeline.formats._sources import Limits, open_entries
+    from pipeline.formats.jsonl import SUFFIXES
+
+    with open_entries(path, SUFFIXES, Limits()) as entries:
+        if not entries or entries[0].size <= SNIFF_BYTES:
+            return None
+        first = entries[0]
+        data = first.head(SNIFF_BYTES)
+    try:
+        text = data[:data.rfind(b"\n") + 1].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    text = text[1:] if text.startswith("\ufeff") else text
+    lines = [(raw, f"{first.stem_id}-{n}", first.display, n) for n, raw in enumerate(text.split("\n"), 1)
+             if raw.strip()]
+    return lines[:SNIFF_DOCS + 1] or None
+
+
+def _fits_head(path: PathLike | Sequence[PathLike], head: list[Record], schema: LabelSchema) -> bool:
+    """:func:`_reads_whole` over the lines of :func:`_jsonl_head` (never the whole input). Any
+    error but a label's sends the preset to :func:`_reads_whole`, which meets it where the reader does."""
+    from pipeline.errors import LabelNotInSchemaError
+    from pipeline.formats.jsonl import parse_line
+
+    try:
+        for raw, default_id, display, line in head:
+            parse_line(raw, schema, default_id, display, line)
+    except LabelNotInSchemaError:
+        raise
+    except (FormatError, ValueError):
+        return _reads_whole(path, "jsonl", schema, SNIFF_DOCS)
+    return False
+
+
 def open_collection(path: PathLike | Sequence[PathLike], fmt: str, schema: str = "auto", *,
-                    spans: bool = True) -> tuple[LabelSchema, ReadAgain]:
+                    spans: bool = True, provisional: bool = False,
+                    _first: int = 0) -> tuple[LabelSchema, ReadAgain]:
     """:func:`~pipeline.formats.read_collection_auto` as a :class:`ReadAgain`: the named schema,
     or with ``"auto"`` the first preset every label fits (each tried by reading the whole input,
     one document at a time). ``spans=False``: spans are not read (brat ``.ann`` files are not opened)
-    when the iteration comes; they are read to choose the schema."""
+    when the iteration comes; they are read to choose the schema.
+
+    ``provisional``: each preset is tried on the first :data:`SNIFF_DOCS` documents only, and the
+    first that fits them is returned as an :class:`AutoRead`, checked by the caller's first full
+    pass (the same preset in the end, read once instead of once per preset tried). Only a caller
+    that handles :class:`SchemaGuessError` before it writes asks for it."""
     from pipeline.errors import LabelNotInSchemaError
     from pipeline.formats import AUTO_SCHEMA_ORDER
     from pipeline.schemas import get_schema
 
     if schema != "auto":
         return get_schema(schema), ReadAgain(path, fmt, get_schema(schema), spans=spans)
-    for name in AUTO_SCHEMA_ORDER:
+    head = _jsonl_head(path) if provisional and fmt == "jsonl" else None
+    for k, name in enumerate(AUTO_SCHEMA_ORDER[_first:], _first):
         chosen = get_schema(name)
         try:
-            for _ in iter_collection(path, fmt, chosen):
-                pass
+            whole = (_fits_head(path, head, chosen) if head else
+                     _reads_whole(path, fmt, chosen, SNIFF_DOCS if provisional else None))
         except LabelNotInSchemaError:
             continue
-        return chosen, ReadAgain(path, fmt, chosen, spans=spans)
+        if whole:
+            return chosen, ReadAgain(path, fmt, chosen, spans=spans)
+        return chosen, AutoRead(path, fmt, chosen, spans=spans, first_later=k + 1)
+    if provisional:        # no preset fits the first notes: the whole read's refusal, word for word
+        return open_collection(path, fmt, "auto", spans=spans, _first=_first)
     raise FormatError(str(path), f"labels fit none of the preset schemas ({', '.join(AUTO_SCHEMA_ORDER)}); "
                                  "pass --schema with a JSON schema file")
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Mapping, Sequence
 
-from pipeline.detection.rewrite_align import DEFAULT_PLACEHOLDER, Placeholder, strip_placeholders
+from pipeline.detection.rewrite_placeholders import DEFAULT_PLACEHOLDER, Placeholder, strip_placeholders
 from pipeline.metrics.bleu import text_bleu
 from pipeline.metrics.report import evaluate
 from pipeline.spans import Span

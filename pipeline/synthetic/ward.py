@@ -26,7 +26,7 @@ from pipeline.synthetic.ward_context import (WARD_AGE_FORMATS, WARD_DATE_FORMATS
                                              acronym, misspell, recase, ward_formats)
 from pipeline.synthetic.ward_notes import choose_kind, ward_kinds
 from pipeline.synthetic.ward_phrases import sections
-from pipeline.synthetic.wide import wide_pools
+from pipeline.synthetic.wide_lists import wide_pools
 
 CASINGS = ("mixed", "upper", "lower")
 CASING_WEIGHTS = (0.68, 0.2, 0.12)

@@ -1,7 +1,8 @@
 """The wide generator's value formats: dates written out, ages in words, phone, id, name and
 address shapes, each split into a train and a held-out part (:func:`formats_for`).
 
-Apart from :mod:`pipeline.synthetic.wide` (lists, note context and note kinds) because a format
+Apart from the lists, the note context and the note kinds (:mod:`pipeline.synthetic.wide_lists`,
+:mod:`~pipeline.synthetic.wide_context`, :mod:`~pipeline.synthetic.wide_notes`) because a format
 is a small function of a random generator and a value, tested on its own.
 """
 from __future__ import annotations

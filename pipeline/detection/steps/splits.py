@@ -10,7 +10,7 @@ relatives is the schema's (``ctx.plays``); the sources are rule and list names, 
 from __future__ import annotations
 
 from pipeline.detection.combine import CombinePolicy, clean_span
-from pipeline.detection.dictionaries import SHIPPED_KINDS
+from pipeline.detection.dictionary_lists import SHIPPED_KINDS
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.spans import Span
 

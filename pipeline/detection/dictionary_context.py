@@ -1,0 +1,57 @@
+"""What the words around a dictionary hit say: a stop-listed word that opens a sentence or
+follows "in"/"en" is the word, not the name; a name after "San" or "Santa" is a place; a name
+after a doctor's title is a doctor; a short all-capitals word is an acronym unless a capitalised
+name stands beside it.
+
+Apart from the matcher (:mod:`pipeline.detection.dictionaries`) because these are the per-language
+word lists and patterns a new locale adds to, not the matching itself.
+"""
+from __future__ import annotations
+
+import re
+
+DOCTOR_TITLES = ("Dr", "Dra", "Drs", "Dres", "Doctor", "Doctora", "Prof", "Profa", "DR", "DRA")
+DOCTOR_BEFORE = re.compile(r"(?:\b(?:%s)\.?|\bdoctora?)[ \t]+$" % "|".join(DOCTOR_TITLES))
+
+# Words that are names or places but also ordinary words; they need a capital letter and must
+# not open a sentence. Compared after normalisation (lower case, no accents).
+STOP_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset("""
+        will may hope faith grace joy june april august bill mark art rich frank gene sue pat bob don ray rose
+        lily page holly dawn summer autumn sunny brown white black green gray grey long short young king bell
+        cook hill wood stone rice park lane ward hall ball best good love little small strong wise price rose
+        case chase cross day early hart page bush bass bird fox wolf may marsh moss reed shaw snow west north
+        south miles hunter baker parker carter walker turner porter mason major person rush glass hope human
+        chance christian sharp holiday lake land guy norman pierce power summers winter winters lamb
+        georgia jordan chad turkey guinea china india chile mali niger togo""".split()),
+    "es": frozenset("""
+        mayo dolores luz sol paz consuelo amparo mercedes salud reyes pilar rey mayor real nuevo nueva santos
+        cruz fe gracia asuncion concepcion soledad remedios angeles gloria esperanza victoria mar nieves
+        blanco moreno rubio delgado calvo bueno rico leal pastor franco bravo cano lobo toro vega luna mesa
+        campos ramos mora sierra rivera rios soto plaza prado pozo valle vera roca mata sala costa campo
+        corral barrio huerta puerta granada merida leon palma cuenca ronda guinea chile china india turquia
+        georgia granados lorca salvador angel caridad piedad olvido socorro rocio alba sagrario trinidad
+        purificacion encarnacion milagros inmaculada montserrat belen candela clara blanca aurora fatima
+        flores castillo iglesias marin cuesta herrero herrera serrano navarro medina guerra ferrer merino
+        vidal marcos santiago rosario dia norte sur este oeste centro madrid general mas diez hierro salud
+        vila campo lucas""".split()),
+}
+
+
+SAINT_BEFORE = re.compile(r"\b(?:San|Santa|Sant|Santo|Sta\.|Sto\.|Sao|São|St\.|Saint)[ \t]+$")
+NOT_NAME_AFTER = re.compile(r"[ \t]+de[ \t]+Bengala\b")
+PREPOSITION_BEFORE = re.compile(r"(?i)\b(?:in|on|of|since|until|by|early|late|mid|en|de|desde|hasta|el)[ \t]+$")
+
+
+def caps_neighbour(text: str, start: int, end: int) -> bool:
+    """Whether the word just before or after (across one blank) is also an all-capitals word."""
+    before = re.search(r"(\w+)[ \t]$", text[max(0, start - 30):start])
+    after = re.match(r"[ \t](\w+)", text[end:end + 30])
+    return any(m and len(m.group(1)) >= 3 and m.group(1).isalpha() and m.group(1).isupper() for m in (before, after))
+
+
+def sentence_start(text: str, i: int) -> bool:
+    j = i - 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    return j < 0 or text[j] in "\n.!?¡¿:;\"'(«-•*" or text[j] == "\ufeff"
