@@ -1,8 +1,9 @@
 """The span editor of Annotate and Review: the note exactly as written with every span in place,
 keyboard first. A Streamlit Components v2 component (``st.components.v2.component``) whose
-HTML is built by ``editor.js`` (with the pure functions of ``core.js`` in front of it and the
-moves of ``moves.js``, jump to text and word units among them, after it) and styled
-by ``editor.css``, both files beside this one, loaded here as strings: no build step.
+HTML is built by ``editor.js`` (with the pure functions of ``core.js`` in front of it, and after
+it the files that each add one job's methods to its class, :data:`JS_FILES`: drawing, the
+selection and the mouse, keys, span edits, Review, saving, moves, hints and phrases) and styled
+by ``editor.css``, all beside this one, loaded here as strings: no build step.
 
 Why our own: ``streamlit-annotation-tools`` (the ``text_labeler`` the pages used before) shows
 a note as one paragraph, only the chosen label's spans, has no keys at all and lets people type
@@ -73,10 +74,13 @@ from pipeline.spans import Span
 
 HERE = Path(__file__).resolve().parent
 NAME = "workbench_span_editor"
-#: core.js (pure functions), editor.js (the SpanEditor class), moves.js (its moves), hints.js
-#: (hint navigation: ; and :) and phrases.js (Shift picks a phrase), all three added to the class.
-JS = "\n".join((HERE / name).read_text(encoding="utf-8")
-               for name in ("core.js", "editor.js", "moves.js", "hints.js", "phrases.js"))
+#: core.js (pure functions), editor.js (the SpanEditor class: building, Python's data), then the
+#: files that each add one job's methods to the class: drawing, the selection and the mouse, keys,
+#: span edits, Review's disagreements, saving, moves, hints (; and :) and phrases (Shift picks a
+#: phrase). Joined in this order: a file uses only what comes before it when it is loaded.
+JS_FILES = ("core.js", "editor.js", "render.js", "selection.js", "keys.js", "editing.js", "review.js", "saving.js",
+            "moves.js", "hints.js", "phrases.js")
+JS = "\n".join((HERE / name).read_text(encoding="utf-8") for name in JS_FILES)
 CSS = (HERE / "editor.css").read_text(encoding="utf-8")
 ACTIONS = ("save", "finish", "save_next", "next", "prev")
 
