@@ -19,7 +19,9 @@ the keys back to the page; Enter and Space on a focused button press it. Ctrl+F 
 ``;`` and ``:`` put hint letters on the spans / words in view (``hints.js``: typing one picks it;
 typed with Shift, from the word to the end of its phrase, a full name or street address:
 ``phrases.js``, and so does Shift+Enter in jump to text; ``;`` also numbers the cut points where
-a second phrase begins inside a span: a digit and a label's key split it there); PageDown and
+a second phrase begins inside a span: a digit and a label's key split it there; after a word
+hint, outlined digits on the words of its line extend the selection to one of them,
+``extend.js``: "Last, First" or "12 Oak St, Apt 3" in four keys); PageDown and
 PageUp page by the part of the note below the toolbar;
 the arrows step by units (:mod:`pipeline.annotation.units`: a date, phone number, id or e-mail
 is one); Shift+arrows resize the current span (merging into a neighbour; Shift+← then a label's
@@ -76,10 +78,11 @@ HERE = Path(__file__).resolve().parent
 NAME = "workbench_span_editor"
 #: core.js (pure functions), editor.js (the SpanEditor class: building, Python's data), then the
 #: files that each add one job's methods to the class: drawing, the selection and the mouse, keys,
-#: span edits, Review's disagreements, saving, moves, hints (; and :) and phrases (Shift picks a
-#: phrase). Joined in this order: a file uses only what comes before it when it is loaded.
+#: span edits, Review's disagreements, saving, moves, hints (; and :), phrases (Shift picks a
+#: phrase) and extending a picked selection by a digit. Joined in this order: a file uses only
+#: what comes before it when it is loaded.
 JS_FILES = ("core.js", "editor.js", "render.js", "selection.js", "keys.js", "editing.js", "review.js", "saving.js",
-            "moves.js", "hints.js", "phrases.js")
+            "moves.js", "hints.js", "phrases.js", "extend.js")
 JS = "\n".join((HERE / name).read_text(encoding="utf-8") for name in JS_FILES)
 CSS = (HERE / "editor.css").read_text(encoding="utf-8")
 ACTIONS = ("save", "finish", "save_next", "next", "prev")

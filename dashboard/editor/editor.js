@@ -5,7 +5,8 @@
 // files after it each add one job's methods to the class: render.js (drawing), selection.js (the
 // selection in the DOM, the mouse), keys.js (the key list and the key handler), editing.js (span
 // edits, undo), review.js (disagreements), saving.js (drafts, finishing, actions to Python),
-// moves.js (jump to text, resizing, stepping), hints.js (; and : hints) and phrases.js.
+// moves.js (jump to text, resizing, stepping), hints.js (; and : hints), phrases.js (Shift picks a
+// phrase) and extend.js (a digit extends a picked selection).
 //
 // Streamlit calls the default export again with the same parentElement whenever the data changes;
 // one SpanEditor per parentElement lives across those calls. It keeps the working spans (with undo

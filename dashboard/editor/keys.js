@@ -18,6 +18,7 @@ const KEYS_ANNOTATE = [
   ["; then a cut point's digit (outlined)", "hints: select a span from where a second name or place begins in it to its end: a label's key splits it off"],
   [": (or ; ;) then a word's letters", "hints: select a word in view (then a label's key labels it; inside a span: splits it)"],
   [": then a word's letters with Shift", "hints: select from that word to the end of its underlined phrase (a full name, a street address, a date written out; inside a span, to the span's end): a label's key adds it, or splits the span"],
+  ["… then a digit (outlined)", "extend that selection to a word of its line: 1-6 to the end of a word after it, 7-0 to the start of one before it (again for more), then a label's key: 'Last, First' or '12 Oak St, Apt 3' in four keys"],
   ["/", "filter the labels by name, Enter takes the first"],
   ["click a span, . / ,", "current span: next / previous"],
   ["] / [", "next / previous open suggestion"],

@@ -48,11 +48,16 @@ Object.assign(SpanEditor.prototype, {
     this.cur = null;
     this.renderNote();
     this.reveal(this.sel.a, this.sel.b);
+    this.say(`${this.selectedMessage()}.`);
+  },
+
+  // "Selected 'Walter Austin': press a label's key", and what the label would split or replace.
+  selectedMessage() {
     const { a: x, b: y } = this.sel;
     const covered = this.spans.filter((s) => overlaps(s, x, y));
     const outer = covered.find((s) => s.start <= x && y <= s.end && !sameExtent(s, x, y));
-    this.say(`Selected '${shorten(this.text.slice(x, y))}': press a label's key`
-      + (outer ? ` (it splits ${this.describe(outer)})` : covered.length ? ` (it replaces ${covered.map((s) => this.describe(s)).join(", ")})` : "") + ".");
+    return `Selected '${shorten(this.text.slice(x, y))}': press a label's key`
+      + (outer ? ` (it splits ${this.describe(outer)})` : covered.length ? ` (it replaces ${covered.map((s) => this.describe(s)).join(", ")})` : "");
   },
 
   // Scroll the page (Streamlit's scrolling container) so that [a, b) shows below the sticky toolbar.
