@@ -137,12 +137,13 @@ Object.assign(SpanEditor.prototype, {
     return b;
   },
 
-  // What the badges do, in a line at the top right of the note's part in view (the status line
-  // says the same for screen readers).
+  // What the badges do, in a line at the right under the note, or at the window's bottom where
+  // the note goes on below it (over its last line shown, not its first); the status line says
+  // the same for screen readers.
   hintLegend(layer, base, text) {
-    const v = this.noteView();
+    const v = this.noteView(), room = window.innerHeight - v.bottom > 28;
     const legend = el("div", "wb-hint-legend", text);
-    legend.style.top = `${v.top - base.top + 2}px`;
+    legend.style.top = `${(room ? v.bottom + 3 : v.bottom - 24) - base.top}px`;
     legend.style.right = `${base.right - v.right + 2}px`;
     layer.append(legend);
   },

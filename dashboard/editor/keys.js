@@ -12,7 +12,7 @@ const KEYS_ANNOTATE = [
   ["Shift+←, a label's key", "split: the words cut off the current span get that label"],
   ["Ctrl+Shift+← →", "move the current span's start"],
   ["↑ ↓", "select the first word of the line above / below"],
-  ["PageDown / PageUp", "the next / previous screenful of the note (no line hidden under the toolbar; hints stay open)"],
+  ["PageDown / PageUp", "the next / previous screenful of the note (no line hidden under the toolbar; hints stay open); of this list while it is open"],
   ["a label's key (a capital: with Shift)", "label the selection (inside a span: split it), or relabel the current span"],
   ["; then a span's letters", "hints: make a span in view current (letters on every span shown)"],
   ["; then a cut point's digit (outlined)", "hints: select a span from where a second name or place begins in it to its end: a label's key splits it off"],
@@ -128,7 +128,11 @@ Object.assign(SpanEditor.prototype, {
         case ":": this.openHints(true); break;
         case "ArrowRight": (e.shiftKey && this.cur ? this.moveEnd(1) : this.stepToken(1, e.shiftKey)); break;
         case "ArrowLeft": (e.shiftKey && this.cur ? this.moveEnd(-1, cut) : this.stepToken(-1, e.shiftKey)); break;
-        case "PageDown": case "PageUp": if (e.shiftKey) done = false; else this.pageBy(k === "PageDown" ? 1 : -1); break;
+        case "PageDown": case "PageUp":
+          if (e.shiftKey) done = false;
+          else if (!this.help.hidden) this.help.scrollBy({ top: (k === "PageDown" ? 0.8 : -0.8) * this.help.clientHeight, behavior: "instant" });
+          else this.pageBy(k === "PageDown" ? 1 : -1);
+          break;
         case "ArrowDown": this.stepLine(1, e.shiftKey); break;
         case "ArrowUp": this.stepLine(-1, e.shiftKey); break;
         case "A": this.acceptAll(); break;
@@ -147,12 +151,14 @@ Object.assign(SpanEditor.prototype, {
     }
   },
 
-  // The key list opens just below the toolbar, wherever the page is scrolled to.
+  // The key list opens just below the toolbar, wherever the page is scrolled to, and ends above
+  // the window's bottom (PageDown / PageUp scroll it while it is open).
   toggleHelp() {
     this.help.hidden = !this.help.hidden;
     if (this.help.hidden) return;
-    const r = this.bar.getBoundingClientRect();
-    this.help.style.top = `${Math.max(0, r.bottom) + 4}px`;
+    const r = this.bar.getBoundingClientRect(), top = Math.max(0, r.bottom) + 4;
+    this.help.style.top = `${top}px`;
+    this.help.style.maxHeight = `${Math.max(120, window.innerHeight - top - 8)}px`;
     this.help.style.right = `${Math.max(0, window.innerWidth - r.right)}px`;
   },
 
