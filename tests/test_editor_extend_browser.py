@@ -112,87 +112,84 @@ def _add(page, hotkeys: dict, target: tuple, start_word: tuple[int, int], shift:
     return len(keys)
 
 
-def test_last_first_and_a_street_with_its_flat_are_added_in_four_keys_each_and_saved(project, doc_id, server, chromium):
-    page = bh.new_page(chromium, width=1280, height=800)
-    try:
-        with bh.screenshot_on_failure(page, "editor-extend"):
-            bh.sign_in(page, server.url, USER, project.password)
-            bh.open_page(page, "annotation", "Annotate")
-            bh.editor_ready(page, doc_id)
-            bh.wait_idle(page)
-            assert bh.editor_text(page) == TEXT
-            hotkeys = bh.editor_hotkeys(page)
-
-            # "Last, First": the last name's hint, the digit on the first name (1: the next word)
-            assert _add(page, hotkeys, NAME, _at("Hollis"), shift=False, back=False) <= 4
-            # "12 Oak St, Apt 3": the number's hint with Shift ("12 Oak St", its phrase), the digit on "3"
-            assert _add(page, hotkeys, STREET, _at("12"), shift=True, back=False) <= 4
-            # "early June 2069": the year's hint, the digit on "early" before it (7-0 count back)
-            assert _add(page, hotkeys, DATE, _at("2069"), shift=False, back=True) <= 4
-
-            # nothing joined unasked: "Boston" and "MA" are still two spans
-            spans = sorted(bh.editor_spans(page))
-            truth = sorted([NAME, STREET, DATE, *KEPT])
-            assert spans == [(*s, False) for s in truth]
-
-            page.keyboard.press("Control+s")
-            page.wait_for_function("() => document.querySelector('.wb-ed').dataset.dirty === '0'")
-            with store.connect(project.db_path) as db:
-                saved = store.read_layer(db, doc_id, f"annotator:{USER}").spans
-            assert sorted((s.start, s.end, s.type) for s in saved) == truth
-            assert {s.source for s in saved} == {f"human:{USER}"}
-    finally:
-        page.context.close()
+@pytest.fixture
+def page(project, doc_id, server, chromium):
+    """The annotator's Annotate page at 1280x800, the note open."""
+    p = bh.new_page(chromium, width=1280, height=800)
+    bh.sign_in(p, server.url, USER, project.password)
+    bh.open_page(p, "annotation", "Annotate")
+    bh.editor_ready(p, doc_id)
+    bh.wait_idle(p)
+    yield p
+    p.context.close()
 
 
-def test_the_digits_are_shown_in_the_key_list_and_the_overlay_and_said_to_screen_readers(project, doc_id, server, chromium):
+def test_last_first_and_a_street_with_its_flat_are_added_in_four_keys_each_and_saved(project, doc_id, page):
+    with bh.screenshot_on_failure(page, "editor-extend"):
+        assert bh.editor_text(page) == TEXT
+        hotkeys = bh.editor_hotkeys(page)
+
+        # "Last, First": the last name's hint, the digit on the first name (1: the next word)
+        assert _add(page, hotkeys, NAME, _at("Hollis"), shift=False, back=False) <= 4
+        # "12 Oak St, Apt 3": the number's hint with Shift ("12 Oak St", its phrase), the digit on "3"
+        assert _add(page, hotkeys, STREET, _at("12"), shift=True, back=False) <= 4
+        # "early June 2069": the year's hint, the digit on "early" before it (7-0 count back)
+        assert _add(page, hotkeys, DATE, _at("2069"), shift=False, back=True) <= 4
+
+        # nothing joined unasked: "Boston" and "MA" are still two spans
+        spans = sorted(bh.editor_spans(page))
+        truth = sorted([NAME, STREET, DATE, *KEPT])
+        assert spans == [(*s, False) for s in truth]
+
+        page.keyboard.press("Control+s")
+        page.wait_for_function("() => document.querySelector('.wb-ed').dataset.dirty === '0'")
+        with store.connect(project.db_path) as db:
+            saved = store.read_layer(db, doc_id, f"annotator:{USER}").spans
+        assert sorted((s.start, s.end, s.type) for s in saved) == truth
+        assert {s.source for s in saved} == {f"human:{USER}"}
+
+
+def test_the_digits_are_shown_in_the_key_list_and_the_overlay_and_said_to_screen_readers(page):
     """The digits are discoverable: a legend on the overlay and a row of the key list say what
     they do; the badges are hidden from screen readers, and the status line (aria-live) says,
     in a part only screen readers get, the word each digit reaches; Esc closes the digits and
-    keeps the selection; any other key (here a label's) closes them and does its own job."""
-    page = bh.new_page(chromium, width=1280, height=800)
-    try:
-        with bh.screenshot_on_failure(page, "editor-extend-a11y"):
-            bh.sign_in(page, server.url, USER, project.password)
-            bh.open_page(page, "annotation", "Annotate")
-            bh.editor_ready(page, doc_id)
-            bh.wait_idle(page)
-            page.keyboard.press(":")
-            legend = page.locator(".wb-ed .wb-hints .wb-hint-legend")
-            assert "digit" in legend.text_content()
-            for c in _badge(page, "wb-hint", TEXT.index("Seen")):
-                page.keyboard.press(c)
-            page.wait_for_function("() => document.querySelector('.wb-ed').dataset.hints === 'extend'")
-            assert page.evaluate("() => document.querySelector('.wb-ed .wb-hints').getAttribute('aria-hidden')") == "true"
-            assert "7-0" in legend.text_content()
-            # only the words of "Seen"'s line: "by", "the", "ward", "team"
-            line = TEXT.index("Seen"), TEXT.index("\n", TEXT.index("Seen"))
-            digits = page.evaluate(BADGES, "wb-ext")
-            assert sorted(d for *_, d in digits) == ["1", "2", "3", "4"]
-            assert all(line[0] <= a and b <= line[1] for a, b, _ in digits)
-            said = page.evaluate("() => document.querySelector('.wb-ed .wb-status .wb-sr').textContent")
-            assert "1: 'by'" in said and "4: 'team'" in said
-            box = page.locator(".wb-ed .wb-status .wb-sr").bounding_box()
-            assert box is None or box["width"] <= 1, "the screen-reader words are shown on screen"
-            assert page.evaluate("() => document.querySelector('.wb-ed .wb-status').getAttribute('aria-live')") == "polite"
+    keeps the selection (any other key closes them and does its own job: a label's key labels,
+    as the first test shows)."""
+    with bh.screenshot_on_failure(page, "editor-extend-a11y"):
+        page.keyboard.press(":")
+        legend = page.locator(".wb-ed .wb-hints .wb-hint-legend")
+        assert "digit" in legend.text_content()
+        for c in _badge(page, "wb-hint", TEXT.index("Seen")):
+            page.keyboard.press(c)
+        page.wait_for_function("() => document.querySelector('.wb-ed').dataset.hints === 'extend'")
+        assert page.evaluate("() => document.querySelector('.wb-ed .wb-hints').getAttribute('aria-hidden')") == "true"
+        assert "7-0" in legend.text_content()
+        # only the words of "Seen"'s line: "by", "the", "ward", "team"
+        line = TEXT.index("Seen"), TEXT.index("\n", TEXT.index("Seen"))
+        digits = page.evaluate(BADGES, "wb-ext")
+        assert sorted(d for *_, d in digits) == ["1", "2", "3", "4"]
+        assert all(line[0] <= a and b <= line[1] for a, b, _ in digits)
+        said = page.evaluate("() => document.querySelector('.wb-ed .wb-status .wb-sr').textContent")
+        assert "1: 'by'" in said and "4: 'team'" in said
+        box = page.locator(".wb-ed .wb-status .wb-sr").bounding_box()
+        assert box is None or box["width"] <= 1, "the screen-reader words are shown on screen"
+        assert page.evaluate("() => document.querySelector('.wb-ed .wb-status').getAttribute('aria-live')") == "polite"
 
-            page.keyboard.press("Escape")      # closes the digits, keeps the selection
-            assert page.evaluate("() => document.querySelector('.wb-ed').dataset.hints") is None
-            assert _selected(page) == "Seen"
-            page.keyboard.press("?")
-            rows = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-help th')].map(t => t.textContent)")
-            assert any(r.startswith("… then a digit") for r in rows)
-            # the key list ends above the window's bottom, and PageDown scrolls it to that row
-            help_box = page.locator(".wb-ed .wb-help").bounding_box()
-            assert help_box["y"] + help_box["height"] <= page.viewport_size["height"]
-            row = page.locator(".wb-ed .wb-help tr", has_text="… then a digit (outlined)")
-            for _ in range(4):
-                r = row.bounding_box()
-                if r["y"] >= help_box["y"] and r["y"] + r["height"] <= help_box["y"] + help_box["height"]:
-                    break
-                page.keyboard.press("PageDown")
-            else:
-                raise AssertionError("PageDown does not bring the row into the key list's view")
-            page.keyboard.press("Escape")
-    finally:
-        page.context.close()
+        page.keyboard.press("Escape")      # closes the digits, keeps the selection
+        assert page.evaluate("() => document.querySelector('.wb-ed').dataset.hints") is None
+        assert _selected(page) == "Seen"
+        page.keyboard.press("?")
+        rows = page.evaluate("() => [...document.querySelectorAll('.wb-ed .wb-help th')].map(t => t.textContent)")
+        assert any(r.startswith("… then a digit") for r in rows)
+        # the key list ends above the window's bottom, and PageDown scrolls it to that row
+        help_box = page.locator(".wb-ed .wb-help").bounding_box()
+        assert help_box["y"] + help_box["height"] <= page.viewport_size["height"]
+        row = page.locator(".wb-ed .wb-help tr", has_text="… then a digit (outlined)")
+        for _ in range(4):
+            r = row.bounding_box()
+            if r["y"] >= help_box["y"] and r["y"] + r["height"] <= help_box["y"] + help_box["height"]:
+                break
+            page.keyboard.press("PageDown")
+        else:
+            raise AssertionError("PageDown does not bring the row into the key list's view")
+        page.keyboard.press("Escape")
