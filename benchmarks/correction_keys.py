@@ -19,7 +19,8 @@ then picks the fewest keys from there, among the editor's ways to get to the err
 (next / previous span), ``]`` (next open suggestion), ``→``/``←`` (next / previous word, where a
 date, phone number, id or e-mail is one word), hints (``;`` and a span's letters, or a cut
 point's digit inside a span; ``:`` and a word's letters, typed with Shift for the word to the end
-of its phrase, for what is in view: the letters are read off the badges the editor draws, opened
+of its phrase, then maybe a digit that extends that selection to a word of its line, for what is
+in view: the letters are read off the badges the editor draws, opened
 and closed with Esc before the correction, as a person looks before typing; a target out of
 view is first paged to with PageDown / PageUp, each one key, when that is shorter) and jump to
 text (Ctrl+F, the shortest beginning of the target that gets there, Enter, and Enter again for
@@ -264,6 +265,8 @@ def _via(reach: list[str], split_label_only: bool = False) -> str:
     fix is just the label's key (after ``;`` that is a cut point's hint)."""
     if not reach:
         return "here"
+    if reach[0] == ":" and reach[-1].isdigit():      # a digit extends what the hint picked
+        return ("phrase hint" if any(k.startswith("Shift+") for k in reach) else "word hint") + ", digit"
     if reach[0] == ":" and any(k.startswith("Shift+") and len(k) == 7 for k in reach):
         return "phrase hint"
     if reach[0] == ";" and split_label_only:

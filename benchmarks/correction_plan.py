@@ -118,6 +118,42 @@ def fit_end(text: str, us, sel: tuple[int, int], b: int) -> list[str] | None:
     return keys if end == b else None
 
 
+def extend_digits(text: str, us, a: int, b: int) -> tuple[dict[int, str], dict[int, str]]:
+    """Where a digit extends the selection [a, b) to, as the editor's ``extendTargets``
+    (dashboard/editor/core.js) draws them after a word hint: ({end: digit} for the next six units
+    on its line, 1-6; {start: digit} for the previous four, 7, 8, 9, 0)."""
+    line_start = text.rfind("\n", 0, a) + 1 if a > 0 else 0
+    nl = text.find("\n", b)
+    line_end = len(text) if nl < 0 else nl
+    after = [y for x, y in us if b <= x < line_end][:6]
+    before = [x for x, y in reversed(us) if line_start <= x and y <= a][:4]
+    return dict(zip(after, "123456")), dict(zip(before, "7890"))
+
+
+def hint_then_digit(text, us, a: int, b: int, words: dict, phrase, taken=frozenset()) -> list[list[str]]:
+    """Plans that pick a word by its hint (``:`` and its letters; typed with Shift, to the end of
+    its phrase) and extend that selection to [a, b) with one digit (extend.js): from the target's
+    first word forward, or from its last word (or a phrase that ends where it ends) back. A word
+    that is a shown span (``taken``) is no pick: its hint makes the span current."""
+    shift = lambda name: [f"Shift+{c.upper()}" for c in name]  # noqa: E731
+    picks = []                      # (keys, the selection they make)
+    for u in (u for u in us if a <= u[0] and u[1] <= b and tuple(u) in words):
+        name = words[tuple(u)]
+        if (u[0] == a or u[1] == b) and tuple(u) not in taken:
+            picks.append(([":", *name], tuple(u)))
+        got = phrase(u[0])
+        if got is not None and (got[0] == a or got[1] == b) and got[1] <= b:
+            picks.append(([":", *shift(name)], got))
+    out = []
+    for keys, (x, y) in picks:
+        after, before = extend_digits(text, us, x, y)
+        if x == a and y < b and b in after:
+            out.append(keys + [after[b]])
+        elif y == b and a < x and a in before:
+            out.append(keys + [before[a]])
+    return out
+
+
 def reach_text(text, us, cursor: tuple, a: int, b: int, hints: dict | None = None, shown=()) -> list[str]:
     """Keys that select the text [a, b) (whole units) from a selection ``cursor``; ``shown``: the
     spans on screen (a hint typed with Shift stops at the end of the one it starts in)."""
@@ -143,6 +179,7 @@ def reach_text(text, us, cursor: tuple, a: int, b: int, hints: dict | None = Non
     if part:
         ways.append(part + grow)
     ways += line_plans(text, us, cursor, first, grow)
+    ways += hint_then_digit(text, us, a, b, (hints or {}).get("words", {}), phrase, taken)
     name = (hints or {}).get("words", {}).get(tuple(us[first]))
     if name:
         ways.append([":", *name] + grow)

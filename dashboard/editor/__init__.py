@@ -1,8 +1,9 @@
 """The span editor of Annotate and Review: the note exactly as written with every span in place,
 keyboard first. A Streamlit Components v2 component (``st.components.v2.component``) whose
-HTML is built by ``editor.js`` (with the pure functions of ``core.js`` in front of it and the
-moves of ``moves.js``, jump to text and word units among them, after it) and styled
-by ``editor.css``, both files beside this one, loaded here as strings: no build step.
+HTML is built by ``editor.js`` (with the pure functions of ``core.js`` in front of it, and after
+it the files that each add one job's methods to its class, :data:`JS_FILES`: drawing, the
+selection and the mouse, keys, span edits, Review, saving, moves, hints and phrases) and styled
+by ``editor.css``, all beside this one, loaded here as strings: no build step.
 
 Why our own: ``streamlit-annotation-tools`` (the ``text_labeler`` the pages used before) shows
 a note as one paragraph, only the chosen label's spans, has no keys at all and lets people type
@@ -18,7 +19,9 @@ the keys back to the page; Enter and Space on a focused button press it. Ctrl+F 
 ``;`` and ``:`` put hint letters on the spans / words in view (``hints.js``: typing one picks it;
 typed with Shift, from the word to the end of its phrase, a full name or street address:
 ``phrases.js``, and so does Shift+Enter in jump to text; ``;`` also numbers the cut points where
-a second phrase begins inside a span: a digit and a label's key split it there); PageDown and
+a second phrase begins inside a span: a digit and a label's key split it there; after a word
+hint, outlined digits on the words of its line extend the selection to one of them,
+``extend.js``: "Last, First" or "12 Oak St, Apt 3" in four keys); PageDown and
 PageUp page by the part of the note below the toolbar;
 the arrows step by units (:mod:`pipeline.annotation.units`: a date, phone number, id or e-mail
 is one); Shift+arrows resize the current span (merging into a neighbour; Shift+← then a label's
@@ -73,10 +76,14 @@ from pipeline.spans import Span
 
 HERE = Path(__file__).resolve().parent
 NAME = "workbench_span_editor"
-#: core.js (pure functions), editor.js (the SpanEditor class), moves.js (its moves), hints.js
-#: (hint navigation: ; and :) and phrases.js (Shift picks a phrase), all three added to the class.
-JS = "\n".join((HERE / name).read_text(encoding="utf-8")
-               for name in ("core.js", "editor.js", "moves.js", "hints.js", "phrases.js"))
+#: core.js (pure functions), editor.js (the SpanEditor class: building, Python's data), then the
+#: files that each add one job's methods to the class: drawing, the selection and the mouse, keys,
+#: span edits, Review's disagreements, saving, moves, hints (; and :), phrases (Shift picks a
+#: phrase) and extending a picked selection by a digit. Joined in this order: a file uses only
+#: what comes before it when it is loaded.
+JS_FILES = ("core.js", "editor.js", "render.js", "selection.js", "keys.js", "editing.js", "review.js", "saving.js",
+            "moves.js", "hints.js", "phrases.js", "extend.js")
+JS = "\n".join((HERE / name).read_text(encoding="utf-8") for name in JS_FILES)
 CSS = (HERE / "editor.css").read_text(encoding="utf-8")
 ACTIONS = ("save", "finish", "save_next", "next", "prev")
 

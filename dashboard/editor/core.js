@@ -115,6 +115,24 @@ function phrases(text) {
   return out;
 }
 
+// Where one digit extends the selection [a, b) to (issue 31: a missed span of several parts,
+// "Last, First" or "12 Oak St, Apt 3", in four keys, where no phrase rule may join the parts: a
+// comma rule would join "Boston, MA", two spans): the ends of the next six units on its line
+// (digits 1-6, nearest first) and the starts of the previous four (7, 8, 9, 0); the other end of
+// the selection stays. [{digit, at: where the badge goes, a, b: the new selection, dir, word}].
+// benchmarks/correction_plan.py (extend_digits) is the Python twin the key planner uses.
+const EXTEND_AFTER = "123456", EXTEND_BEFORE = "7890";
+function extendTargets(text, a, b) {
+  const lineStart = a > 0 ? text.lastIndexOf("\n", a - 1) + 1 : 0;
+  const nl = text.indexOf("\n", b), lineEnd = nl < 0 ? text.length : nl;
+  const us = units(text);
+  const after = us.filter(([x]) => x >= b && x < lineEnd).slice(0, EXTEND_AFTER.length)
+    .map(([x, y], i) => ({ digit: EXTEND_AFTER[i], at: y, a, b: y, dir: 1, word: [x, y] }));
+  const before = us.filter(([x, y]) => x >= lineStart && y <= a).reverse().slice(0, EXTEND_BEFORE.length)
+    .map(([x, y], i) => ({ digit: EXTEND_BEFORE[i], at: x, a: x, b, dir: -1, word: [x, y] }));
+  return after.concat(before);
+}
+
 // The units [a, b) touches, as one extent [first's start, last's end]; null when it touches none.
 function unitsAround(text, a, b) {
   const hit = units(text).filter(([x, y]) => x < Math.max(b, a + 1) && a < y);

@@ -11,7 +11,8 @@
 //   typing a word's letters selects it (then a label's key labels it: a missed span in 3-4 keys;
 //   inside a span, a split); typed with Shift (capitals), from that word to the end of its
 //   phrase, underlined while the hints show (phrases.js: a full name or street address in the
-//   same keys).
+//   same keys); then outlined digits on the words of its line extend what was picked (extend.js:
+//   "Last, First" or "12 Oak St, Apt 3", in four keys).
 //
 // Hints are prefix-free (Vimium's scheme): with more targets than letters, some get one letter
 // and the others two, and the one-letter hints go first to the words no span covers that begin
@@ -89,38 +90,62 @@ Object.assign(SpanEditor.prototype, {
   openHints(words) {
     this.closeHints();
     // said first: a longer status line moves the note down, and the badges are placed after it
-    this.say(words ? "Hints: a word's letters select it (with Shift: to the end of its underlined phrase), then a label's key. Esc: none."
+    this.say(words ? "Hints: a word's letters select it (with Shift: to the end of its underlined phrase); then a digit extends it, a label's key labels it. Esc: none."
       : "Hints: a span's letters make it current; a cut point's digit selects the span from there (a label's key splits it off). ; again: words.");
     const targets = this.hintTargets(words);
     if (!targets.length) { this.say(words ? "No word in view." : "No span in view: : (colon) puts letters on the words.", "warn"); return; }
     const plain = targets.filter((t) => !t.cut), cuts = targets.filter((t) => t.cut);
     const ordered = (words ? wordHintOrder(this.text, this.spans, plain) : plain).concat(cuts);  // spans: reading order
     const names = hintNames(plain.length).concat(hintNames(cuts.length, CUT_DIGITS));
-    const layer = el("div", "wb-hints");
-    layer.setAttribute("aria-hidden", "true");
-    this.root.append(layer);
+    const layer = this.hintLayer({ words, targets }, () => this.openHints(words));
     const base = layer.getBoundingClientRect();
     ordered.forEach((t, i) => {
       t.name = names[i];
-      const b = el("span", t.cut ? "wb-cut" : "wb-hint", t.name);
-      b.dataset.hint = t.name;
-      b.dataset.a = String(t.a); b.dataset.b = String(t.b);
-      b.style.left = `${t.left - base.left}px`;
-      b.style.top = `${t.top - base.top}px`;
-      t.badge = b;
-      layer.append(b);
+      t.badge = this.hintBadge(layer, base, t.cut ? "wb-cut" : "wb-hint", t.name, t.left, t.top, t);
     });
-    this.hints = { words, targets, typed: "", shift: false, layer };
+    if (words) this.hintLegend(layer, base, "letters: a word · with Shift: to its phrase's end · then a digit extends · a label's key labels");
     this.root.dataset.hints = words ? "words" : "spans";
     if (words) this.showPhrases(targets);
-    // the badges scroll with the note; once a scroll (PageDown, the wheel) settles, the words
-    // now in view get letters, unless some were typed already
+  },
+
+  // The layer hint badges are drawn in (aria-hidden: the status line, aria-live, says what they
+  // do), as this.hints = {...state, layer}; once a scroll (PageDown, the wheel) settles, `reopen`
+  // draws them again on what is then in view, unless some letters were typed already.
+  hintLayer(state, reopen) {
+    const layer = el("div", "wb-hints");
+    layer.setAttribute("aria-hidden", "true");
+    this.root.append(layer);
+    this.hints = { typed: "", shift: false, ...state, layer };
     this.onHintScroll = () => {
       clearTimeout(this.hintTimer);
-      this.hintTimer = setTimeout(() => { if (this.hints && !this.hints.typed) this.openHints(this.hints.words); }, 150);
+      this.hintTimer = setTimeout(() => { if (this.hints && !this.hints.typed) reopen(); }, 150);
     };
     window.addEventListener("scroll", this.onHintScroll, true);
     window.addEventListener("resize", this.onHintScroll);
+    return layer;
+  },
+
+  // A badge showing `name` at the window point (left, top) over target t ({a, b}); `base`: the
+  // layer's rectangle (read once: reading it after each badge would lay the page out each time).
+  hintBadge(layer, base, cls, name, left, top, t) {
+    const b = el("span", cls, name);
+    b.dataset.hint = name;
+    b.dataset.a = String(t.a); b.dataset.b = String(t.b);
+    b.style.left = `${left - base.left}px`;
+    b.style.top = `${top - base.top}px`;
+    layer.append(b);
+    return b;
+  },
+
+  // What the badges do, in a line at the right under the note, or at the window's bottom where
+  // the note goes on below it (over its last line shown, not its first); the status line says
+  // the same for screen readers.
+  hintLegend(layer, base, text) {
+    const v = this.noteView(), room = window.innerHeight - v.bottom > 28;
+    const legend = el("div", "wb-hint-legend", text);
+    legend.style.top = `${(room ? v.bottom + 3 : v.bottom - 24) - base.top}px`;
+    legend.style.right = `${base.right - v.right + 2}px`;
+    layer.append(legend);
   },
 
   closeHints() {
@@ -138,6 +163,7 @@ Object.assign(SpanEditor.prototype, {
   // key goes on to do what it always does.
   hintKey(e) {
     const h = this.hints, k = e.key;
+    if (h.ext) return this.extendKey(e);
     if (k === "Escape") { this.closeHints(); this.say("No hints."); return true; }
     if (k === ";" && !h.words && !h.typed) { this.openHints(true); return true; }
     if ((k === "PageDown" || k === "PageUp") && !h.typed) { this.pageBy(k === "PageDown" ? 1 : -1); return true; }
@@ -156,6 +182,7 @@ Object.assign(SpanEditor.prototype, {
     else if (hit.cut) this.select(hit.a, hit.b);        // the span's rest: a label's key splits it
     else if (hit.span) this.setCurrent(hit.span);
     else this.pick(hit.a, hit.b);
+    if (h.words && this.sel) this.openExtend();     // digits on its line extend it (extend.js)
     return true;
   },
 
