@@ -6,7 +6,10 @@ marked words trained on the gold notes the detecting model learned from (the cro
 the tuning rows; for dev, the notes of the dev model: ``--second-gold``). Its thresholds are
 swept together with the model's ``residual_amber``: every combination on the tuning rows, the
 choice the highest flagged share whose green share is >= the goal + margin (as the lexical
-choice), then each ``*_red`` the lowest at which half of the red notes hold missed PHI.
+choice), then each ``*_red`` the lowest at which half of the red notes hold missed PHI. By
+default the model's amber is swept with them and becomes ``residual_amber_beside_opinion`` (what
+the model's candidates need beside an opinion of ``TRUSTED_OPINION_NOTES`` gold notes or more;
+without one, ``residual_amber`` stays); ``--hold-model`` holds it.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ _RANK = {"green": 0, "amber": 1, "red": 2}
 #: the sources whose thresholds are tuned here (model near misses and the second opinion)
 TUNED = ("model", "gold:classifier", "gold:memory")
 MODEL_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.01)
-SECOND_GRID = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01)
+SECOND_GRID = (0.99, 0.995, 0.998, 0.999, 0.9995, 0.9998, 0.9999, 1.01)
 MEMORY_GRID = (0.5, 0.7, 0.8, 0.9, 0.95, 1.01)
 
 
@@ -66,12 +69,15 @@ def colours_with(fixed: list[str], top: list[dict[str, float]], th: dict[str, tu
     return out
 
 
-def choose_second(rows: list[dict], fixed: list[str], goal_green: float, table) -> tuple[dict, list[dict]]:
-    """Thresholds (source -> (amber, red)) chosen on ``rows``, and the sweep."""
+def choose_second(rows: list[dict], fixed: list[str], goal_green: float, table, model: tuple[float, float],
+                  joint: bool = True) -> tuple[dict, list[dict]]:
+    """Thresholds (source -> (amber, red)) chosen on ``rows``, and the sweep. ``model``: the
+    model's (amber, red) from the lexical stage; its red is held, its amber swept with the others
+    (``joint``; it becomes ``residual_amber_beside_opinion``) or held too."""
     top = tops(rows)
     sweep, best, best_key = [], None, None
-    for a, b, c in itertools.product(MODEL_GRID, SECOND_GRID, MEMORY_GRID):
-        th = {"model": (a, 1.01), "gold:classifier": (b, 1.01), "gold:memory": (c, 1.01)}
+    for a, b, c in itertools.product(MODEL_GRID if joint else (model[0],), SECOND_GRID, MEMORY_GRID):
+        th = {"model": (a, model[1]), "gold:classifier": (b, 1.01), "gold:memory": (c, 1.01)}
         s = table(rows, colours_with(fixed, top, th))
         fl, gr = s["flagged_share"] or 0.0, s["green_share_of_clean"] or 0.0
         sweep.append({"residual_amber": a, "second_amber": b, "memory_amber": c, "flagged_share": fl,
@@ -80,20 +86,22 @@ def choose_second(rows: list[dict], fixed: list[str], goal_green: float, table) 
             best, best_key = th, (fl, gr)
     if best is None:
         raise SystemExit("no second-opinion threshold keeps green above the goal on the tuning set")
-    for source in TUNED:                      # each red: the lowest at which half the red notes hold PHI left
+    for source in TUNED[1:]:                  # each red: the lowest at which half the red notes hold PHI left
         amber = best[source][0]
-        for t in sorted({g for g in (*SECOND_GRID, *MODEL_GRID, *MEMORY_GRID) if amber <= g <= 1.01}, reverse=True):
+        grid = {"model": MODEL_GRID, "gold:classifier": SECOND_GRID, "gold:memory": MEMORY_GRID}[source]
+        for t in sorted({g for g in grid if amber <= g <= 1.01} | {1.01}, reverse=True):
             s = table(rows, colours_with(fixed, top, {**best, source: (amber, t)}))
             if s["red_precision"] is not None and s["red_precision"] >= 0.5:
                 best = {**best, source: (amber, t)}
     return best, sweep
 
 
-def config_of(base, th: dict[str, tuple[float, float]]):
-    """``base`` with the chosen thresholds (a red above 1 for the model: never red by it)."""
-    (ma, mr), (sa, sr), (ya, yr) = th["model"], th["gold:classifier"], th["gold:memory"]
-    return replace(base, residual_amber=min(ma, 1.0), residual_red=min(mr, 1.0), second_amber=sa, second_red=sr,
-                   memory_amber=ya, memory_red=yr)
+def config_of(base, th: dict[str, tuple[float, float]], opinion_notes: int):
+    """``base`` with the chosen thresholds, for an opinion of ``opinion_notes`` gold notes (the
+    model's amber applies beside an opinion of ``TRUSTED_OPINION_NOTES`` or more)."""
+    (ma, _), (sa, sr), (ya, yr) = th["model"], th["gold:classifier"], th["gold:memory"]
+    return replace(base, residual_amber_beside_opinion=min(ma, base.residual_red), second_amber=sa, second_red=sr,
+                   memory_amber=ya, memory_red=yr, opinion_notes=opinion_notes)
 
 
 def print_sweep(sweep: list[dict]) -> None:

@@ -312,6 +312,9 @@ def main() -> int:
     ap.add_argument("--second-gold", choices=("train", "half-a"), default="train",
                     help="the gold notes the second opinion for dev learns from: all of train (with the model trained "
                          "on all of it) or half a (with --model of half a: the notes that model learned from)")
+    ap.add_argument("--hold-model", action="store_true",
+                    help="hold the model's amber where the lexical stage chose it (default: sweep it with the second "
+                         "opinion's thresholds, as residual_amber_beside_opinion)")
     ap.add_argument("--floor", type=float, default=0.005,
                     help="lowest probability a model candidate is kept at (the sweep starts there)")
     args = ap.parse_args()
@@ -366,10 +369,11 @@ def main() -> int:
     for n, opinion in parts:
         add_second(second_rows[i:i + n], opinion)
         i += n
-    th, sweep_rows = choose_second(second_rows, fixed_colours(second_rows, tuned), GOAL_GREEN + GREEN_MARGIN, table)
-    second_cfg = config_of(tuned, th)
+    th, sweep_rows = choose_second(second_rows, fixed_colours(second_rows, tuned), GOAL_GREEN + GREEN_MARGIN, table,
+                                   (tuned.residual_amber, tuned.residual_red), joint=not args.hold_model)
+    second_cfg = config_of(tuned, th, opinion_a.notes)
     print_sweep(sweep_rows)
-    result["second"] = {"thresholds": th, "train_seconds": train_s}
+    result["second"] = {"thresholds": th, "train_seconds": train_s, "joint": not args.hold_model, "sweep": sweep_rows}
     print(f"second opinion chosen on train: {th}; trained on {len(a)} gold notes in {train_s:.1f} s")
     result["train_second"] = table(second_rows, colours(second_rows, second_cfg))
     print_table("AFTER (lexical + the second opinion trained on gold), train cross-fitted (tuning set)",
@@ -385,7 +389,7 @@ def main() -> int:
     print(f"\nsecond opinion for dev: trained on {args.second_gold} ({opinion_dev.notes} notes) in {dev_train_s:.1f} s; "
           f"its candidates cost {per_100:.2f} s per 100 notes")
     for label, rows_, cfg in (("BEFORE, dev held out", dev, base), ("LEXICAL, dev held out", dev_after, tuned),
-                              ("AFTER, dev held out", dev_second, second_cfg)):
+                              ("AFTER, dev held out", dev_second, replace(second_cfg, opinion_notes=opinion_dev.notes))):
         cols = colours(rows_, cfg)
         result[label] = table(rows_, cols)
         print_table(label, result[label])

@@ -112,7 +112,7 @@ def score_run_risk(ctx: JobContext | None, db: Database, run_id: int, params: di
     except ValueError as e:
         raise RiskError(str(e)) from None
     embedder, note = choose_embedder(db, project.id, str(params.get("embedder") or "auto"))
-    evidence = add_candidates(db, project, docs) if params.get("candidates", True) else "not asked"
+    evidence, cfg.opinion_notes = add_candidates(db, project, docs) if params.get("candidates", True) else ("not asked", 0)
 
     def progress(stage: str, done: int, total: int) -> None:
         if ctx is not None:
@@ -126,18 +126,20 @@ def score_run_risk(ctx: JobContext | None, db: Database, run_id: int, params: di
             "colours": {c: colours.get(c, 0) for c in ("red", "amber", "green")}}
 
 
-def add_candidates(db: Database, project: store.Project, docs: list[DeidDocument]) -> str:
+def add_candidates(db: Database, project: store.Project, docs: list[DeidDocument]) -> tuple[str, int]:
     """Set each document's candidates (what the project's detector, and a second detector
     trained on the project's gold, read as PHI outside its spans: :mod:`services.risk_evidence`,
-    :mod:`services.gold_opinion`); returns in words which looked."""
+    :mod:`services.gold_opinion`); returns in words which looked, and how many gold notes the
+    second opinion learned from (0: none; ``RiskConfig.opinion_notes``)."""
     opinion, second = project_opinion(db, project.id)
+    notes = opinion.notes if opinion is not None else 0
     try:
         choice = detector_for(db, project)
     except DetectorUnavailable as e:
         with_candidates(None, docs, opinion=opinion)
-        return f"no detector looked for PHI left ({e}); {second}"
+        return f"no detector looked for PHI left ({e}); {second}", notes
     with_candidates(choice.detector, docs, opinion=opinion)
-    return f"{choice.source} looked for PHI left outside the spans; {second}"
+    return f"{choice.source} looked for PHI left outside the spans; {second}", notes
 
 
 def risk_job(ctx: JobContext) -> dict:

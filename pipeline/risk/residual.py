@@ -76,8 +76,8 @@ def _judge(c: DeidSpan, config: RiskConfig) -> tuple[str, str, float] | None:
     what = category_words(c.category)
     if c.source == GOLD_CLASSIFIER:
         level = _by_score(c.score, config.second_amber, config.second_red)
-        why = (f"a second detector trained on this project's gold reads it as {what} with probability "
-               f"{c.score:.0%}")
+        why = (f"a second detector trained on this project's gold reads it as {what}, more surely than "
+               f"{c.score:.2%} of the words its annotators left unmarked")
         strength = c.score
     elif c.source == GOLD_MEMORY:
         level = _by_score(c.score, config.memory_amber, config.memory_red)
@@ -93,7 +93,7 @@ def _judge(c: DeidSpan, config: RiskConfig) -> tuple[str, str, float] | None:
         why = f"{kind} {what} matches it, but detection did not keep it"
         strength = 1.0
     else:
-        level = _by_score(c.score, config.residual_amber, config.residual_red)
+        level = _by_score(c.score, config.model_amber, config.residual_red)
         why = f"the model reads it as {what} with probability {c.score:.0%} (detection needed more to replace it)"
         strength = c.score
     return None if level == INFO else (level, why, float(strength))
