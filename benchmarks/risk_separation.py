@@ -28,7 +28,13 @@ word beside a replaced span, an identifier-shaped token) is swept on the same tu
 variant x ``residual_amber``, and the choice, fixed before dev was scored, is the highest
 flagged share whose green share is >= 0.72 (the goal plus a margin of 0.02). BEFORE (no lexical
 evidence, ``RiskConfig`` defaults) and AFTER (the choice) are printed for the tuning set and for
-dev. Prints figures only, never text; writes ``benchmarks/out/risk_separation.json``.
+dev. Then the second opinion (:mod:`pipeline.risk.gold_evidence`, ``benchmarks/risk_second.py``):
+a word classifier and a memory of marked words trained on the gold notes the detecting model
+learned from; its thresholds and the model's amber beside it are swept on the same tuning rows
+with the same rule. BEFORE (no lexical evidence, ``RiskConfig`` defaults), LEXICAL (the lexical
+choice) and AFTER (lexical + the second opinion) are printed for dev, with the time the opinion
+takes to train and its cost per 100 notes. Prints figures only, never text; writes
+``benchmarks/out/risk_separation.json``.
 
 On a machine with the cores, the whole run (trains the three versions, about 3 minutes each on
 two idle cores)::
@@ -40,13 +46,14 @@ direction of the cross-fit and the half-a version for dev too (a model trained o
 notes)::
 
     nice -n 10 python benchmarks/risk_separation.py /work/shared/data/meddocan/dev --halves 1 \
-        --model benchmarks/out/risk_models/half-a/<version>
+        --model benchmarks/out/risk_models/half-a/<version> --second-gold half-a
+
+(``--second-gold half-a``: the dev model learned from half a, so the second opinion does too.)
 """
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from dataclasses import replace
@@ -57,36 +64,12 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 from services.runtime import go_offline  # noqa: E402
 from risk_second import TUNED, add_second, choose_second, config_of, print_sweep, train_second  # noqa: E402
+from risk_truth import missed_categories, missed_phi  # noqa: E402
 
 go_offline()
 
 GOAL_FLAGGED, GOAL_GREEN = 0.95, 0.70
 SECRET = b"risk-separation-benchmark-key-32"
-
-
-def missed_phi(doc, detected, *, content: bool = False) -> bool:
-    """A letter or digit of a gold span outside every rewritten span. ``content``: only a word
-    left whole that carries content counts (a digit, or three letters or more and not a
-    function word: "su" of "su padre" or "de" of "Hospital de Día" left beside a surrogate do not)."""
-    covered = bytearray(len(doc.text))
-    for s in detected:
-        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
-    for g in doc.spans:
-        for m in _WORD.finditer(doc.text, g.start, g.end):
-            left = any(not covered[i] for i in range(m.start(), m.end()))
-            if left and (not content or _content(m.group())):
-                return True
-    return False
-
-
-def missed_categories(doc, detected, schema) -> list[str]:
-    """The categories of the gold spans that left a content word as written (see :func:`missed_phi`)."""
-    covered = bytearray(len(doc.text))
-    for s in detected:
-        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
-    return sorted({schema.category_of(g.type) for g in doc.spans
-                   if any(_content(m.group()) and any(not covered[i] for i in range(m.start(), m.end()))
-                          for m in _WORD.finditer(doc.text, g.start, g.end))})
 
 
 def by_category(rows: list[dict], cols: list[str]) -> dict:
@@ -106,15 +89,6 @@ def print_by_category(name: str, s: dict) -> None:
     print("| --- | ---: | ---: | ---: | ---: |")
     for cat, v in s.items():
         print(f"| {cat} | {v['notes']} | {v['flagged']} | {v['flagged_share']:.3f} | {v['notes'] - v['flagged']} |")
-
-
-def _content(word: str) -> bool:
-    return any(c.isdigit() for c in word) or (len(word) >= 3 and word.lower() not in _FUNCTION)
-
-
-_WORD = re.compile(r"\w+")
-_FUNCTION = {"de", "del", "la", "el", "los", "las", "su", "sus", "mi", "un", "una", "uno", "con", "por", "para", "y",
-             "en", "al", "the", "of", "and", "his", "her", "their", "a", "an", "in", "at", "to", "que", "se"}
 
 
 def scored_set(detector, docs: list, *, content: bool = True, floor: float | None = None) -> list[dict]:

@@ -52,6 +52,7 @@ def test_a_replace_run_over_gold_spans_is_mostly_green(demo):
     assert sum(colours.values()) == len(gold) >= 10
     assert colours["green"] >= 0.75 * len(gold) and colours["red"] <= 1
     assert "looked for PHI left" in res["risk"]["evidence"]
+    assert "a second detector trained on 18 gold notes of this project looked too" in res["risk"]["evidence"]
 
 
 def test_the_detected_run_is_red_or_amber_where_known_phi_was_missed(demo):
