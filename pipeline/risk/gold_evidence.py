@@ -31,6 +31,8 @@ from pipeline.risk.types import DeidDocument, DeidSpan
 
 #: fewer gold notes than this teach a classifier nothing it can be trusted on
 MIN_NOTES = 5
+#: folds of the gold for the held-out reference (see :meth:`GoldOpinion.rarity`)
+REFERENCE_FOLDS = 5
 #: suggestions below this are not kept (the thresholds that colour start well above it)
 FLOOR = 0.5
 
@@ -40,8 +42,8 @@ class GoldOpinion:
     """The second detector: a classifier and a memory, trained on ``notes`` gold notes.
 
     ``reference``: the classifier's probabilities, sorted, for the words the annotators left
-    unmarked in gold notes it did not learn from (two folds of the gold, each scored by a
-    classifier trained on the other). A word's score is the share of those it outranks
+    unmarked in gold notes it did not learn from (``REFERENCE_FOLDS`` folds of the gold, each
+    scored by a classifier trained on the others). A word's score is the share of those it outranks
     (:meth:`rarity`): 0.999 means one unmarked word in a thousand scores as high. A probability
     means different things for a classifier trained on 18 notes and on 500 (the smaller is far
     more sure of itself); this share does not, so one threshold serves every project."""
@@ -113,9 +115,12 @@ def train_opinion(notes: Sequence[GoldNote], *, min_notes: int = MIN_NOTES) -> G
     return GoldOpinion(train_classifier(notes), build_memory(notes), len(notes), held_out_reference(notes))
 
 
-def held_out_reference(notes: Sequence[GoldNote], folds: int = 2) -> np.ndarray | None:
+def held_out_reference(notes: Sequence[GoldNote], folds: int = 0) -> np.ndarray | None:
     """The sorted probabilities a classifier gives the unmarked evidence words of gold notes it
-    did not learn from (notes split by position, fold ``i`` = every ``folds``-th note from ``i``)."""
+    did not learn from (notes split by position, fold ``i`` = every ``folds``-th note from ``i``;
+    ``REFERENCE_FOLDS`` by default: each fold's classifier learns from most of the gold, so its
+    probabilities look like the final classifier's, which learns from all of it)."""
+    folds = folds or REFERENCE_FOLDS
     scores: list[np.ndarray] = []
     for i in range(folds):
         held = [n for j, n in enumerate(notes) if j % folds == i]
