@@ -22,7 +22,7 @@ _RANK = {"green": 0, "amber": 1, "red": 2}
 TUNED = ("model", "gold:classifier", "gold:memory")
 MODEL_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.01)
 SECOND_GRID = (0.99, 0.995, 0.998, 0.999, 0.9995, 0.9998, 0.9999, 1.01)
-MEMORY_GRID = (0.5, 0.7, 0.8, 0.9, 0.95, 1.01)
+MEMORY_GRID = (0.9, 0.95, 1.01)       # from pipeline.risk.gold_evidence.FLOOR
 
 
 def train_second(docs: list):

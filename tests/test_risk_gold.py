@@ -82,8 +82,8 @@ def test_the_opinion_reads_only_words_left_as_written():
     opinion = train_opinion(GOLD)
     text = "Paciente natural de Villazorba que trabaja como fontanero acude por dolor.\n"
     a = text.index("Villazorba")
-    left = opinion.candidates(released(text, []))
-    replaced = opinion.candidates(released(text, [(a, a + len("Villazorba"))]))
+    left = opinion.candidates(released(text, []), floor=0.5)
+    replaced = opinion.candidates(released(text, [(a, a + len("Villazorba"))]), floor=0.5)
     spans_left = {(c.start, c.end, c.source) for c in left}
     assert (a, a + len("Villazorba"), GOLD_CLASSIFIER) in spans_left
     assert (a, a + len("Villazorba"), GOLD_MEMORY) in spans_left
@@ -121,9 +121,11 @@ def test_with_candidates_uses_the_opinion_without_a_detector():
     opinion = train_opinion(GOLD)
     text = "Paciente natural de Villazorba que acude por dolor.\n"
     [doc] = with_candidates(None, [released(text, [])], opinion=opinion)
-    assert {c.source for c in doc.candidates} == {GOLD_CLASSIFIER, GOLD_MEMORY}
+    a = text.index("Villazorba")
+    first = [(c.start, c.end) for c in doc.candidates if c.source == GOLD_CLASSIFIER]
+    assert (a, a + len("Villazorba")) in first
     [doc] = with_candidates(None, [doc], opinion=opinion)           # found again, not doubled
-    assert len([c for c in doc.candidates if c.source == GOLD_MEMORY]) == 1
+    assert [(c.start, c.end) for c in doc.candidates if c.source == GOLD_CLASSIFIER] == first
 
 
 def test_a_project_opinion_comes_from_its_finished_gold_and_is_remembered(tmp_path):
