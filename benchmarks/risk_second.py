@@ -100,7 +100,7 @@ def config_of(base, th: dict[str, tuple[float, float]], opinion_notes: int):
     """``base`` with the chosen thresholds, for an opinion of ``opinion_notes`` gold notes (the
     model's amber applies beside an opinion of ``TRUSTED_OPINION_NOTES`` or more)."""
     (ma, _), (sa, sr), (ya, yr) = th["model"], th["gold:classifier"], th["gold:memory"]
-    return replace(base, residual_amber_beside_opinion=min(ma, base.residual_red), second_amber=sa, second_red=sr,
+    return replace(base, residual_amber_beside_opinion=min(ma, 1.0), second_amber=sa, second_red=sr,
                    memory_amber=ya, memory_red=yr, opinion_notes=opinion_notes)
 
 

@@ -271,6 +271,27 @@ def print_table(name: str, s: dict) -> None:
           f"red notes holding missed PHI: {fmt(s['red_precision'])}")
 
 
+def second_stage(cross: list[dict], parts: list, words, chosen, tuned, *, hold_model: bool, result: dict):
+    """The second opinion's thresholds chosen on the tuning rows (each part of the cross-fit with
+    the opinion of the half its model learned from); prints and records them, returns the config."""
+    second_rows = with_lexical(cross, words, chosen)
+    i = 0
+    for n, opinion, _ in parts:
+        add_second(second_rows[i:i + n], opinion)
+        i += n
+    th, sweep_rows = choose_second(second_rows, fixed_colours(second_rows, tuned), GOAL_GREEN + GREEN_MARGIN, table,
+                                   (tuned.residual_amber, tuned.residual_red), joint=not hold_model)
+    opinion, seconds = parts[0][1], parts[0][2]
+    second_cfg = config_of(tuned, th, opinion.notes)
+    print_sweep(sweep_rows)
+    result["second"] = {"thresholds": th, "train_seconds": seconds, "joint": not hold_model, "sweep": sweep_rows}
+    print(f"second opinion chosen on train: {th}; trained on {opinion.notes} gold notes in {seconds:.1f} s")
+    result["train_second"] = table(second_rows, colours(second_rows, second_cfg))
+    print_table("AFTER (lexical + the second opinion trained on gold), train cross-fitted (tuning set)",
+                result["train_second"])
+    return second_cfg
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dev", help="MEDDOCAN dev folder (brat)")
@@ -310,10 +331,10 @@ def main() -> int:
     t0 = time.time()
     cross = scored_set(Detector.load(train(a, out_dir, "half-a")), cut(b), floor=args.floor)
     opinion_a, train_s = train_second(a)
-    parts = [(len(cross), opinion_a)]
+    parts = [(len(cross), opinion_a, train_s)]
     if args.halves == 2:
         cross += scored_set(Detector.load(train(b, out_dir, "half-b")), cut(a), floor=args.floor)
-        parts.append((len(cross) - parts[0][0], train_second(b)[0]))
+        parts.append((len(cross) - parts[0][0], *train_second(b)))
     base = RiskConfig()
     words = lexical_words(MEDDOCAN, "es")
     result = {"halves": args.halves, "before": {"residual_amber": base.residual_amber,
@@ -338,20 +359,7 @@ def main() -> int:
     result["train_after"] = table(chosen_rows, colours(chosen_rows, tuned))
     print_table("LEXICAL (chosen lexical evidence and thresholds, no second opinion), train cross-fitted (tuning set)",
                 result["train_after"])
-    second_rows = with_lexical(cross, words, chosen)
-    i = 0
-    for n, opinion in parts:
-        add_second(second_rows[i:i + n], opinion)
-        i += n
-    th, sweep_rows = choose_second(second_rows, fixed_colours(second_rows, tuned), GOAL_GREEN + GREEN_MARGIN, table,
-                                   (tuned.residual_amber, tuned.residual_red), joint=not args.hold_model)
-    second_cfg = config_of(tuned, th, opinion_a.notes)
-    print_sweep(sweep_rows)
-    result["second"] = {"thresholds": th, "train_seconds": train_s, "joint": not args.hold_model, "sweep": sweep_rows}
-    print(f"second opinion chosen on train: {th}; trained on {len(a)} gold notes in {train_s:.1f} s")
-    result["train_second"] = table(second_rows, colours(second_rows, second_cfg))
-    print_table("AFTER (lexical + the second opinion trained on gold), train cross-fitted (tuning set)",
-                result["train_second"])
+    second_cfg = second_stage(cross, parts, words, chosen, tuned, hold_model=args.hold_model, result=result)
     full = Path(args.model) if args.model else train(train_docs, out_dir, "full")
     dev = scored_set(Detector.load(full), cut(dev_docs), floor=args.floor)
     dev_after = with_lexical(dev, words, chosen)

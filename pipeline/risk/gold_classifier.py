@@ -2,20 +2,22 @@
 whose suggestions outside the released spans are evidence of PHI left.
 
 The detector is a CRF (or an encoder) that decodes whole sequences and is tuned to a threshold;
-where it misses, its own probabilities are low too. This one is built differently on purpose: a
-multinomial logistic regression over hashed, independent features of each word (its lower case,
-shape, affixes, character trigrams, its neighbours two words either side and their shapes), no
+where it misses, its own probabilities are low too. This one is built differently on purpose:
+logistic regression over hashed, independent features of each word (its lower case, shape,
+affixes, character trigrams, its neighbours two words either side and their shapes), no
 sequence decoding, no gazetteers, no thresholds tuned for detection. It reads a released note
 word by word and gives each word the probability that the project's annotators would have
-marked it, and the most likely category. Logistic regression gives calibrated-enough
-probabilities for thresholds chosen on held-out notes (``benchmarks/risk_separation.py``).
+marked it (a binary model) and its likeliest category (a second model, fitted on the marked
+words only). :class:`pipeline.risk.gold_evidence.GoldOpinion` turns the probability into a
+share of held-out unmarked words it outranks, so thresholds carry from project to project.
 
-Deterministic (averaged SGD in a fixed order, fixed hashing), trained in seconds on hundreds of notes; scikit-learn.
+Deterministic (averaged SGD in a fixed order, fixed hashing); scikit-learn. Kept in memory only:
+its hashed weights and the memory beside it are never written or logged.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable
 
 import numpy as np
 
@@ -128,7 +130,3 @@ def train_classifier(notes: Iterable[GoldNote], alpha: float = ALPHA) -> GoldCla
         category = _sgd(alpha).fit(x[is_marked], y[is_marked])
     return GoldClassifier(marked, category, classes, hasher)
 
-
-def phi_words(classifier: GoldClassifier, texts: Sequence[str]) -> list[tuple[Words, np.ndarray, list[str]]]:
-    """:meth:`GoldClassifier.predict` for each text."""
-    return [classifier.predict(t) for t in texts]

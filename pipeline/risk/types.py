@@ -247,8 +247,9 @@ class RiskConfig:
             raise ValueError("similarity threshold must lie in [-1, 1]")
         if not (0.0 <= self.residual_amber <= self.residual_red <= 1.0):
             raise ValueError("residual thresholds must satisfy 0 <= amber <= red <= 1")
-        if not (0.0 <= self.residual_amber_beside_opinion <= self.residual_red):
-            raise ValueError("the model's amber beside a second opinion must lie in [0, residual_red]")
+        if not (0.0 <= self.residual_amber_beside_opinion <= 1.0):
+            raise ValueError("the model's amber beside a second opinion must lie in [0, 1] (at residual_red or "
+                             "above, the model's candidates are red or nothing)")
         if not (0.0 <= self.second_amber <= self.second_red <= 1.01 and 0.0 <= self.memory_amber <= self.memory_red <= 1.01):
             raise ValueError("second-opinion thresholds must satisfy 0 <= amber <= red <= 1.01 (1.01: off)")
         if {self.rule_level, self.list_level, self.lexical_level} - set(LEVELS):
