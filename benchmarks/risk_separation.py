@@ -28,7 +28,13 @@ word beside a replaced span, an identifier-shaped token) is swept on the same tu
 variant x ``residual_amber``, and the choice, fixed before dev was scored, is the highest
 flagged share whose green share is >= 0.72 (the goal plus a margin of 0.02). BEFORE (no lexical
 evidence, ``RiskConfig`` defaults) and AFTER (the choice) are printed for the tuning set and for
-dev. Prints figures only, never text; writes ``benchmarks/out/risk_separation.json``.
+dev. Then the second opinion (:mod:`pipeline.risk.gold_evidence`, ``benchmarks/risk_second.py``):
+a word classifier and a memory of marked words trained on the gold notes the detecting model
+learned from; its thresholds and the model's amber beside it are swept on the same tuning rows
+with the same rule. BEFORE (no lexical evidence, ``RiskConfig`` defaults), LEXICAL (the lexical
+choice) and AFTER (lexical + the second opinion) are printed for dev, with the time the opinion
+takes to train and its cost per 100 notes. Prints figures only, never text; writes
+``benchmarks/out/risk_separation.json``.
 
 On a machine with the cores, the whole run (trains the three versions, about 3 minutes each on
 two idle cores)::
@@ -40,13 +46,14 @@ direction of the cross-fit and the half-a version for dev too (a model trained o
 notes)::
 
     nice -n 10 python benchmarks/risk_separation.py /work/shared/data/meddocan/dev --halves 1 \
-        --model benchmarks/out/risk_models/half-a/<version>
+        --model benchmarks/out/risk_models/half-a/<version> --second-gold half-a
+
+(``--second-gold half-a``: the dev model learned from half a, so the second opinion does too.)
 """
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from dataclasses import replace
@@ -56,36 +63,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 from services.runtime import go_offline  # noqa: E402
+from risk_second import TUNED, add_second, choose_second, config_of, print_sweep, train_second  # noqa: E402
+from risk_truth import missed_categories, missed_phi  # noqa: E402
 
 go_offline()
 
 GOAL_FLAGGED, GOAL_GREEN = 0.95, 0.70
 SECRET = b"risk-separation-benchmark-key-32"
-
-
-def missed_phi(doc, detected, *, content: bool = False) -> bool:
-    """A letter or digit of a gold span outside every rewritten span. ``content``: only a word
-    left whole that carries content counts (a digit, or three letters or more and not a
-    function word: "su" of "su padre" or "de" of "Hospital de Día" left beside a surrogate do not)."""
-    covered = bytearray(len(doc.text))
-    for s in detected:
-        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
-    for g in doc.spans:
-        for m in _WORD.finditer(doc.text, g.start, g.end):
-            left = any(not covered[i] for i in range(m.start(), m.end()))
-            if left and (not content or _content(m.group())):
-                return True
-    return False
-
-
-def missed_categories(doc, detected, schema) -> list[str]:
-    """The categories of the gold spans that left a content word as written (see :func:`missed_phi`)."""
-    covered = bytearray(len(doc.text))
-    for s in detected:
-        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
-    return sorted({schema.category_of(g.type) for g in doc.spans
-                   if any(_content(m.group()) and any(not covered[i] for i in range(m.start(), m.end()))
-                          for m in _WORD.finditer(doc.text, g.start, g.end))})
 
 
 def by_category(rows: list[dict], cols: list[str]) -> dict:
@@ -101,19 +85,10 @@ def by_category(rows: list[dict], cols: list[str]) -> dict:
 
 def print_by_category(name: str, s: dict) -> None:
     print(f"\n{name}, by category of the PHI left (a note under each category it misses):")
-    print("| category | notes with it left | flagged red or amber | share |")
-    print("| --- | ---: | ---: | ---: |")
+    print("| category | notes with it left | flagged red or amber | share | still green (missed) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     for cat, v in s.items():
-        print(f"| {cat} | {v['notes']} | {v['flagged']} | {v['flagged_share']:.3f} |")
-
-
-def _content(word: str) -> bool:
-    return any(c.isdigit() for c in word) or (len(word) >= 3 and word.lower() not in _FUNCTION)
-
-
-_WORD = re.compile(r"\w+")
-_FUNCTION = {"de", "del", "la", "el", "los", "las", "su", "sus", "mi", "un", "una", "uno", "con", "por", "para", "y",
-             "en", "al", "the", "of", "and", "his", "her", "their", "a", "an", "in", "at", "to", "que", "se"}
+        print(f"| {cat} | {v['notes']} | {v['flagged']} | {v['flagged_share']:.3f} | {v['notes'] - v['flagged']} |")
 
 
 def scored_set(detector, docs: list, *, content: bool = True, floor: float | None = None) -> list[dict]:
@@ -171,11 +146,12 @@ def only_glue(text: str) -> bool:
 
 
 def fixed_colours(rows: list[dict], base) -> list[str]:
-    """Each note's colour from everything but the model's candidates (they are what is tuned)."""
+    """Each note's colour from everything but the model's and the second opinion's candidates
+    (they are what is tuned)."""
     from pipeline.risk import DeidDocument, score_run
 
     docs = [DeidDocument(r["doc"].doc_id, r["doc"].text, r["doc"].spans,
-                         candidates=[c for c in r["doc"].candidates if c.source != "model"]) for r in rows]
+                         candidates=[c for c in r["doc"].candidates if c.source not in TUNED]) for r in rows]
     by_id = {x.doc_id: x.colour for x in score_run(docs, base)}
     return [by_id[r["id"]] for r in rows]
 
@@ -295,6 +271,27 @@ def print_table(name: str, s: dict) -> None:
           f"red notes holding missed PHI: {fmt(s['red_precision'])}")
 
 
+def second_stage(cross: list[dict], parts: list, words, chosen, tuned, *, hold_model: bool, result: dict):
+    """The second opinion's thresholds chosen on the tuning rows (each part of the cross-fit with
+    the opinion of the half its model learned from); prints and records them, returns the config."""
+    second_rows = with_lexical(cross, words, chosen)
+    i = 0
+    for n, opinion, _ in parts:
+        add_second(second_rows[i:i + n], opinion)
+        i += n
+    th, sweep_rows = choose_second(second_rows, fixed_colours(second_rows, tuned), GOAL_GREEN + GREEN_MARGIN, table,
+                                   (tuned.residual_amber, tuned.residual_red), joint=not hold_model)
+    opinion, seconds = parts[0][1], parts[0][2]
+    second_cfg = config_of(tuned, th, opinion.notes)
+    print_sweep(sweep_rows)
+    result["second"] = {"thresholds": th, "train_seconds": seconds, "joint": not hold_model, "sweep": sweep_rows}
+    print(f"second opinion chosen on train: {th}; trained on {opinion.notes} gold notes in {seconds:.1f} s")
+    result["train_second"] = table(second_rows, colours(second_rows, second_cfg))
+    print_table("AFTER (lexical + the second opinion trained on gold), train cross-fitted (tuning set)",
+                result["train_second"])
+    return second_cfg
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dev", help="MEDDOCAN dev folder (brat)")
@@ -307,6 +304,12 @@ def main() -> int:
                     help="2: both directions of the cross-fit; 1: only the model of the first half scoring the "
                          "second (half the training, for a loaded machine)")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "risk_separation.json"))
+    ap.add_argument("--second-gold", choices=("train", "half-a"), default="train",
+                    help="the gold notes the second opinion for dev learns from: all of train (with the model trained "
+                         "on all of it) or half a (with --model of half a: the notes that model learned from)")
+    ap.add_argument("--hold-model", action="store_true",
+                    help="hold the model's amber where the lexical stage chose it (default: sweep it with the second "
+                         "opinion's thresholds, as residual_amber_beside_opinion)")
     ap.add_argument("--floor", type=float, default=0.005,
                     help="lowest probability a model candidate is kept at (the sweep starts there)")
     args = ap.parse_args()
@@ -327,8 +330,11 @@ def main() -> int:
     cut = (lambda xs: xs[:100]) if args.quick else (lambda xs: xs)
     t0 = time.time()
     cross = scored_set(Detector.load(train(a, out_dir, "half-a")), cut(b), floor=args.floor)
+    opinion_a, train_s = train_second(a)
+    parts = [(len(cross), opinion_a, train_s)]
     if args.halves == 2:
         cross += scored_set(Detector.load(train(b, out_dir, "half-b")), cut(a), floor=args.floor)
+        parts.append((len(cross) - parts[0][0], *train_second(b)))
     base = RiskConfig()
     words = lexical_words(MEDDOCAN, "es")
     result = {"halves": args.halves, "before": {"residual_amber": base.residual_amber,
@@ -351,12 +357,21 @@ def main() -> int:
                   f"({x['variant']}, residual_amber={x['residual_amber']})")
     result["chosen"] = {"variant": name, "residual_amber": amber, "residual_red": red}
     result["train_after"] = table(chosen_rows, colours(chosen_rows, tuned))
-    print_table("AFTER (chosen lexical evidence and thresholds), train cross-fitted (tuning set)",
+    print_table("LEXICAL (chosen lexical evidence and thresholds, no second opinion), train cross-fitted (tuning set)",
                 result["train_after"])
+    second_cfg = second_stage(cross, parts, words, chosen, tuned, hold_model=args.hold_model, result=result)
     full = Path(args.model) if args.model else train(train_docs, out_dir, "full")
     dev = scored_set(Detector.load(full), cut(dev_docs), floor=args.floor)
     dev_after = with_lexical(dev, words, chosen)
-    for label, rows_, cfg in (("BEFORE, dev held out", dev, base), ("AFTER, dev held out", dev_after, tuned)):
+    dev_second = with_lexical(dev, words, chosen)
+    opinion_dev, dev_train_s = (opinion_a, train_s) if args.second_gold == "half-a" else train_second(train_docs)
+    per_100 = add_second(dev_second, opinion_dev)
+    result["second"].update({"dev_gold": args.second_gold, "dev_train_seconds": dev_train_s,
+                             "candidates_seconds_per_100_notes": per_100})
+    print(f"\nsecond opinion for dev: trained on {args.second_gold} ({opinion_dev.notes} notes) in {dev_train_s:.1f} s; "
+          f"its candidates cost {per_100:.2f} s per 100 notes")
+    for label, rows_, cfg in (("BEFORE, dev held out", dev, base), ("LEXICAL, dev held out", dev_after, tuned),
+                              ("AFTER, dev held out", dev_second, replace(second_cfg, opinion_notes=opinion_dev.notes))):
         cols = colours(rows_, cfg)
         result[label] = table(rows_, cols)
         print_table(label, result[label])

@@ -29,6 +29,7 @@ from models.context_embedding import MemberContextEmbedder, encoder_member_dir
 from pipeline.risk import DEFAULT_METHOD, DeidDocument, DeidSpan, Embedder, LexicalEmbedder, RiskConfig, score_run
 from services import access
 from services.detectors import DetectorUnavailable, detector_for
+from services.gold_opinion import project_opinion
 from services.jobs import JobContext, start_job
 from services.risk_evidence import with_candidates
 
@@ -111,7 +112,7 @@ def score_run_risk(ctx: JobContext | None, db: Database, run_id: int, params: di
     except ValueError as e:
         raise RiskError(str(e)) from None
     embedder, note = choose_embedder(db, project.id, str(params.get("embedder") or "auto"))
-    evidence = add_candidates(db, project, docs) if params.get("candidates", True) else "not asked"
+    evidence, cfg.opinion_notes = add_candidates(db, project, docs) if params.get("candidates", True) else ("not asked", 0)
 
     def progress(stage: str, done: int, total: int) -> None:
         if ctx is not None:
@@ -125,15 +126,20 @@ def score_run_risk(ctx: JobContext | None, db: Database, run_id: int, params: di
             "colours": {c: colours.get(c, 0) for c in ("red", "amber", "green")}}
 
 
-def add_candidates(db: Database, project: store.Project, docs: list[DeidDocument]) -> str:
-    """Set each document's candidates (what the project's detector reads as PHI outside its
-    spans, :mod:`services.risk_evidence`); returns in words which detector looked."""
+def add_candidates(db: Database, project: store.Project, docs: list[DeidDocument]) -> tuple[str, int]:
+    """Set each document's candidates (what the project's detector, and a second detector
+    trained on the project's gold, read as PHI outside its spans: :mod:`services.risk_evidence`,
+    :mod:`services.gold_opinion`); returns in words which looked, and how many gold notes the
+    second opinion learned from (0: none; ``RiskConfig.opinion_notes``)."""
+    opinion, second = project_opinion(db, project.id)
+    notes = opinion.notes if opinion is not None else 0
     try:
         choice = detector_for(db, project)
     except DetectorUnavailable as e:
-        return f"no detector looked for PHI left ({e})"
-    with_candidates(choice.detector, docs)
-    return f"{choice.source} looked for PHI left outside the spans"
+        with_candidates(None, docs, opinion=opinion)
+        return f"no detector looked for PHI left ({e}); {second}", notes
+    with_candidates(choice.detector, docs, opinion=opinion)
+    return f"{choice.source} looked for PHI left outside the spans; {second}", notes
 
 
 def risk_job(ctx: JobContext) -> dict:

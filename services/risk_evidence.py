@@ -11,6 +11,9 @@ candidates risk scoring weighs as evidence of PHI left (:mod:`pipeline.risk.resi
 * :func:`lexical_words` + :func:`pipeline.risk.lexical.lexical_candidates`: evidence that needs
   no model (a relative's kinship word where the schema has a relatives type, a rare capitalised
   word beside a replaced span, an identifier-shaped token), from the locale's own words.
+* the second opinion (:class:`pipeline.risk.gold_evidence.GoldOpinion`, trained on the
+  project's gold by :mod:`services.gold_opinion`): words a classifier of another kind, or the
+  annotators' own habits, read as PHI.
 
 Both return :class:`pipeline.risk.DeidSpan` with ``action="none"``; nothing here reads or
 logs text beyond computing on it.
@@ -26,6 +29,7 @@ from pipeline.detection.detector import Detector
 from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.locales import load_vocabulary
 from pipeline.risk import DeidDocument, DeidSpan
+from pipeline.risk.gold_evidence import GoldOpinion
 from pipeline.risk.lexical import LexicalConfig, LexicalWords, lexical_candidates
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
@@ -114,16 +118,22 @@ def lexical_words(schema: LabelSchema, locale: str) -> LexicalWords:
 
 
 def with_candidates(detector: Detector | None, docs: Sequence[DeidDocument], *, rules: bool = True,
-                    floor: float = DEFAULT_FLOOR, lexical: LexicalConfig | None = LexicalConfig()
-                    ) -> list[DeidDocument]:
+                    floor: float = DEFAULT_FLOOR, lexical: LexicalConfig | None = LexicalConfig(),
+                    opinion: GoldOpinion | None = None) -> list[DeidDocument]:
     """``docs`` with their candidates set (in place, and returned): the model's near misses, rule
-    hits detection dropped and (``lexical``, None: off) lexical evidence; no detector: unchanged."""
-    if detector is None:
+    hits detection dropped, (``lexical``, None: off) lexical evidence and the second opinion
+    trained on the project's gold (``opinion``, :mod:`services.gold_opinion`). Neither a
+    detector nor an opinion: unchanged."""
+    if detector is None and opinion is None:
         return list(docs)
-    schema = getattr(detector, "schema", None)
-    words = lexical_words(schema, detector.locale) if lexical is not None and schema is not None else None
-    for doc, found in zip(docs, model_candidates(detector, docs, floor)):
-        doc.candidates = found + (rule_candidates(detector, doc) if rules else [])
-        if words is not None:
-            doc.candidates += lexical_candidates(doc, words, lexical)
+    if detector is not None:
+        schema = getattr(detector, "schema", None)
+        words = lexical_words(schema, detector.locale) if lexical is not None and schema is not None else None
+        for doc, found in zip(docs, model_candidates(detector, docs, floor)):
+            doc.candidates = found + (rule_candidates(detector, doc) if rules else [])
+            if words is not None:
+                doc.candidates += lexical_candidates(doc, words, lexical)
+    if opinion is not None:
+        for doc in docs:
+            doc.candidates = [c for c in doc.candidates if not c.source.startswith("gold:")] + opinion.candidates(doc)
     return list(docs)

@@ -52,6 +52,7 @@ def test_a_replace_run_over_gold_spans_is_mostly_green(demo):
     assert sum(colours.values()) == len(gold) >= 10
     assert colours["green"] >= 0.75 * len(gold) and colours["red"] <= 1
     assert "looked for PHI left" in res["risk"]["evidence"]
+    assert "a second detector trained on 18 gold notes of this project looked too" in res["risk"]["evidence"]
 
 
 def test_the_detected_run_is_red_or_amber_where_known_phi_was_missed(demo):
@@ -72,6 +73,7 @@ def test_the_detected_run_is_red_or_amber_where_known_phi_was_missed(demo):
     flagged = sum(c != "green" for c in missed) / len(missed)
     green = sum(c == "green" for c in clean) / len(clean)
     # measured with KEY_HEX: 46/56 = 0.821 flagged, 52/64 = 0.813 green; after the English rules of
-    # aaa6e0a detection misses 49 notes, not 56, and the ones left are harder: 39/49 = 0.796, 57/71 = 0.803
+    # aaa6e0a detection misses 49 notes, not 56, and the ones left are harder: 39/49 = 0.796, 57/71 = 0.803;
+    # with the second opinion trained on the demo's 18 gold notes (services.gold_opinion): 40/49 = 0.816, 57/71 = 0.803
     assert flagged >= 0.75 and green >= 0.6
     assert sum(c == "green" for c in missed) < sum(c == "green" for c in clean)

@@ -6,8 +6,11 @@ detected and replaced is not evidence. What is:
 
 1. residual PHI (:mod:`.residual`): text outside every span that a detector reads as PHI below
    its threshold (``DeidDocument.candidates``, given by the caller, who has the model), a rule
-   hit detection dropped, or text shaped like PHI in any language (e-mail, long number, full
-   date, a capitalised word after a person's title);
+   hit detection dropped, text shaped like PHI in any language (e-mail, long number, full
+   date, a capitalised word after a person's title), or a word a second opinion trained on the
+   project's gold reads as PHI (:mod:`.gold_evidence`: a word classifier of another kind than the
+   detector, :mod:`.gold_classifier`, and a memory of how often annotators mark each word,
+   :mod:`.gold_memory`);
 2. what the profile kept (:mod:`.signals`): a direct identifier kept as written; kept facts
    (age band, city/state, profession, year, sex: :mod:`.quasi`) whose combination fewer than
    ``k`` individuals share;

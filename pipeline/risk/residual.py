@@ -8,7 +8,9 @@ left is the text outside every span, and two kinds of evidence look there:
   in ``DeidDocument.candidates`` (``services.risk_evidence`` finds them with the project's
   model on the released text), or lexical evidence (:mod:`pipeline.risk.lexical`: a relative's
   kinship word, a rare capitalised word beside a replaced span, an identifier-shaped token) at
-  ``lexical_level``. A probability of at least ``RiskConfig.residual_red`` makes the
+  ``lexical_level``, or the second opinion trained on the project's gold
+  (:mod:`pipeline.risk.gold_evidence`: a word classifier and a memory of marked words, at
+  ``second_*`` / ``memory_*``). A probability of at least ``RiskConfig.residual_red`` makes the
   document red, at least ``residual_amber`` amber; a rule hit counts at ``rule_level``, a word
   list hit at ``list_level`` (lists name diseases after people, "Graves' disease": ``info``).
 * **shapes** (:func:`shape_reasons`): text whose form is PHI in any note and in any language:
@@ -24,8 +26,8 @@ from typing import Iterable
 
 from pipeline.locales.western import WORDS
 from pipeline.risk.lexical import WHY
-from pipeline.risk.types import (AMBER, INFO, PHI_LIKE_TEXT, POSSIBLE_MISSED_PHI, RED, DeidDocument, DeidSpan,
-                                 Reason, RiskConfig, category_words)
+from pipeline.risk.types import (AMBER, GOLD_CLASSIFIER, GOLD_MEMORY, INFO, PHI_LIKE_TEXT, POSSIBLE_MISSED_PHI, RED,
+                                 DeidDocument, DeidSpan, Reason, RiskConfig, category_words)
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _WEB = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
@@ -56,28 +58,45 @@ def candidate_reasons(doc: DeidDocument, config: RiskConfig) -> list[Reason]:
     for c in doc.candidates:
         if _covered(doc.spans, c.start, c.end) or only_glue(doc.text[c.start:c.end]):
             continue
-        by_model = not c.source.startswith(("rule:", "dict:", "lexical:"))
-        if c.source.startswith("lexical:"):
-            level = config.lexical_level
-            if level == INFO:
-                continue
-            why = f"it {WHY.get(c.source.partition(':')[2], 'looks like PHI')}"
-        elif by_model:
-            level = RED if c.score >= config.residual_red else AMBER if c.score >= config.residual_amber else INFO
-            if level == INFO:
-                continue
-            why = (f"the model reads it as {category_words(c.category)} with probability {c.score:.0%} "
-                   f"(detection needed more to replace it)")
-        else:
-            level = config.rule_level if c.source.startswith("rule:") else config.list_level
-            if level == INFO:
-                continue
-            what = "a rule for" if c.source.startswith("rule:") else "a word list of"
-            why = f"{what} {category_words(c.category)} matches it, but detection did not keep it"
+        judged = _judge(c, config)
+        if judged is None:
+            continue
+        level, why, strength = judged
         out.append(Reason(POSSIBLE_MISSED_PHI, f"Text at characters {c.start}-{c.end} was left as written: {why}.",
-                          c.start, c.end, c.category, c.type, level=level,
-                          strength=round(float(c.score if by_model else 1.0), 4)))
+                          c.start, c.end, c.category, c.type, level=level, strength=round(strength, 4)))
     return out
+
+
+def _by_score(score: float, amber: float, red: float) -> str:
+    return RED if score >= red else AMBER if score >= amber else INFO
+
+
+def _judge(c: DeidSpan, config: RiskConfig) -> tuple[str, str, float] | None:
+    """A candidate's level, the reason in words and its strength; None below every level."""
+    what = category_words(c.category)
+    if c.source == GOLD_CLASSIFIER:
+        level = _by_score(c.score, config.second_amber, config.second_red)
+        why = (f"a second detector trained on this project's gold reads it as {what}, more surely than "
+               f"{c.score:.2%} of the words its annotators left unmarked")
+        strength = c.score
+    elif c.source == GOLD_MEMORY:
+        level = _by_score(c.score, config.memory_amber, config.memory_red)
+        why = f"this project's annotators mark this word as {what} in {c.score:.0%} of the places it appears"
+        strength = c.score
+    elif c.source.startswith("lexical:"):
+        level = config.lexical_level
+        why = f"it {WHY.get(c.source.partition(':')[2], 'looks like PHI')}"
+        strength = 1.0
+    elif c.source.startswith(("rule:", "dict:")):
+        level = config.rule_level if c.source.startswith("rule:") else config.list_level
+        kind = "a rule for" if c.source.startswith("rule:") else "a word list of"
+        why = f"{kind} {what} matches it, but detection did not keep it"
+        strength = 1.0
+    else:
+        level = _by_score(c.score, config.model_amber, config.residual_red)
+        why = f"the model reads it as {what} with probability {c.score:.0%} (detection needed more to replace it)"
+        strength = c.score
+    return None if level == INFO else (level, why, float(strength))
 
 
 def shape_reasons(doc: DeidDocument, config: RiskConfig) -> list[Reason]:

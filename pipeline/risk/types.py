@@ -28,6 +28,11 @@ KEEP = "keep"                                  # a span kept as written (red for
 UNREVIEWED_LOW_CONFIDENCE = "unreviewed_low_confidence"   # info: a replaced span the model was unsure of
 POSSIBLE_MISSED_PHI = "possible_missed_phi"    # text outside every span that a detector reads as PHI
 PHI_LIKE_TEXT = "phi_like_text"                # text outside every span shaped like PHI (e-mail, long number)
+#: a second opinion learned from at least this many gold notes takes over the model's weakest evidence
+TRUSTED_OPINION_NOTES = 100
+#: the sources of the second opinion's candidates (:mod:`pipeline.risk.gold_evidence`)
+GOLD_CLASSIFIER = "gold:classifier"            # a word classifier trained on the project's gold
+GOLD_MEMORY = "gold:memory"                    # how often the project's annotators marked the word
 #: no longer produced (a replaced span is not a risk); kept so stored reasons still read in words
 MACHINE_ONLY_DIRECT = "machine_only_direct_identifier"
 
@@ -181,6 +186,17 @@ class RiskConfig:
       being PHI reaches them makes the document red / amber (tuned on MEDDOCAN train, cross-fitted:
       ``benchmarks/risk_separation.py``).
     - ``rule_level`` / ``list_level``: the level of a rule / word-list hit outside the spans.
+    - ``second_red`` / ``second_amber``: the same for the second opinion's word classifier,
+      trained on the project's gold (:mod:`pipeline.risk.gold_evidence`); ``memory_red`` /
+      ``memory_amber``: for the share of its gold occurrences the annotators marked a word left
+      as written (1.01: off). The classifier's score is the share of the words the annotators left
+      unmarked in held-out gold that it outranks (0.998: one in 500 scores as high). Chosen on
+      MEDDOCAN train, cross-fitted, with the model's amber (``benchmarks/risk_separation.py``).
+    - ``opinion_notes``: how many gold notes the second opinion learned from (0: none; set by the
+      caller). From ``TRUSTED_OPINION_NOTES`` on, the model's candidates turn amber only from
+      ``residual_amber_beside_opinion``: the second opinion takes over the model's weakest evidence
+      (chosen together on MEDDOCAN train with an opinion of 250 notes); a smaller opinion is too
+      unsure of itself to, and ``residual_amber`` stays.
     - ``lexical_level``: the level of lexical evidence outside the spans (a kinship word, a rare
       capitalised word beside a replaced span, an identifier-shaped token: :mod:`pipeline.risk.lexical`).
     - ``exact_cutoff``: up to this many distinct contexts the exact chunked search runs;
@@ -201,6 +217,12 @@ class RiskConfig:
     confidence_threshold: float = 0.5
     residual_red: float = 0.2      # MEDDOCAN train, cross-fitted: half of the red notes then hold missed PHI
     residual_amber: float = 0.05   # same set: best flagged + green share (0.59 + 0.74); 0.95 flagged is out of reach
+    residual_amber_beside_opinion: float = 0.2
+    opinion_notes: int = 0
+    second_red: float = 0.999
+    second_amber: float = 0.998
+    memory_red: float = 0.9
+    memory_amber: float = 0.9
     rule_level: str = AMBER
     list_level: str = INFO
     lexical_level: str = AMBER
@@ -212,6 +234,12 @@ class RiskConfig:
     lexical_dim: int = 256
     quasi_fields: tuple[str, ...] = QI_FIELDS
 
+    @property
+    def model_amber(self) -> float:
+        """The model's amber threshold for this run (see ``opinion_notes``)."""
+        trusted = self.opinion_notes >= TRUSTED_OPINION_NOTES
+        return self.residual_amber_beside_opinion if trusted else self.residual_amber
+
     def check(self) -> None:
         if self.method not in METHODS:
             raise ValueError(f"unknown risk method {self.method!r}; use one of {', '.join(METHODS)}")
@@ -219,6 +247,11 @@ class RiskConfig:
             raise ValueError("similarity threshold must lie in [-1, 1]")
         if not (0.0 <= self.residual_amber <= self.residual_red <= 1.0):
             raise ValueError("residual thresholds must satisfy 0 <= amber <= red <= 1")
+        if not (0.0 <= self.residual_amber_beside_opinion <= 1.0):
+            raise ValueError("the model's amber beside a second opinion must lie in [0, 1] (at residual_red or "
+                             "above, the model's candidates are red or nothing)")
+        if not (0.0 <= self.second_amber <= self.second_red <= 1.01 and 0.0 <= self.memory_amber <= self.memory_red <= 1.01):
+            raise ValueError("second-opinion thresholds must satisfy 0 <= amber <= red <= 1.01 (1.01: off)")
         if {self.rule_level, self.list_level, self.lexical_level} - set(LEVELS):
             raise ValueError(f"rule, list and lexical levels must be one of {', '.join(LEVELS)}")
         if self.window < 0 or self.k_threshold < 1 or self.ann_k < 2:
