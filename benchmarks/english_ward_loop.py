@@ -62,7 +62,8 @@ def dev_summary(info) -> dict:
     m = info.metrics
     return {"thresholds": info.thresholds, "dev_f1": m["ensemble"]["strict"]["f1"],
             "dev_f1@0.5": m["ensemble@0.5"]["strict"]["f1"],
-            "dev_chars": m["ensemble"].get("characters", {}), "n_train": info.n_train_docs, "n_dev": info.n_dev_docs}
+            "dev_chars": m["ensemble"].get("characters", {}), "n_train": info.n_train_docs, "n_dev": info.n_dev_docs,
+            "spared_steps": list(getattr(info, "spared_steps", []))}
 
 
 def phi_share(docs) -> float:
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             info, wall, cpu = train(train_pool[:n], Path(tmp) / f"n{n}", args.seed, recipe, not args.no_refit)
             dev = dev_summary(info)
             print(f"\n{n} notes: trained {wall:.0f} s wall, {cpu:.0f} s CPU; dev F1 {dev['dev_f1']:.3f} at thresholds, "
-                  f"{dev['dev_f1@0.5']:.3f} at 0.5; thresholds {dev['thresholds']}")
+                  f"{dev['dev_f1@0.5']:.3f} at 0.5; thresholds {dev['thresholds']}; spared steps {dev['spared_steps']}")
             dets = (("model alone", Detector.load(info.path, rules=False, dictionaries=False)),
                     ("model + rules + dictionaries", Detector.load(info.path)))
             got: dict = {"train_wall_s": round(wall), "train_cpu_s": round(cpu), "dev": dev, "rows": {}}
