@@ -89,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--recipe", default="{}", help="JSON TrainConfig overrides (default: the en default recipe)")
     ap.add_argument("--no-refit", action="store_true", help="without the refit on train + dev (half the time)")
     ap.add_argument("--no-case-copies", action="store_true", help="score as written only (no UPPER / lower copies)")
+    ap.add_argument("--model", default=None, help="score this trained version (a folder) instead of training")
+    ap.add_argument("--spared", default=None,
+                    help="with --model: comma-separated steps to spare instead of the version's own ('' for none)")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--split-seed", type=int, default=0)
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "english_ward_loop.json"))
@@ -116,12 +119,17 @@ def main(argv: list[str] | None = None) -> int:
         result["rules"][name] = score(run_detector(rules, docs)[0], docs)
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            info, wall, cpu = train(train_pool[:n], Path(tmp) / f"n{n}", args.seed, recipe, not args.no_refit)
+            if args.model:
+                info, wall, cpu = _given(args.model, args.spared)
+            else:
+                info, wall, cpu = train(train_pool[:n], Path(tmp) / f"n{n}", args.seed, recipe, not args.no_refit)
             dev = dev_summary(info)
             print(f"\n{n} notes: trained {wall:.0f} s wall, {cpu:.0f} s CPU; dev F1 {dev['dev_f1']:.3f} at thresholds, "
                   f"{dev['dev_f1@0.5']:.3f} at 0.5; thresholds {dev['thresholds']}; spared steps {dev['spared_steps']}")
             dets = (("model alone", Detector.load(info.path, rules=False, dictionaries=False)),
                     ("model + rules + dictionaries", Detector.load(info.path)))
+            for _, det in dets:
+                det.ensemble.info.spared_steps = list(info.spared_steps)
             got: dict = {"train_wall_s": round(wall), "train_cpu_s": round(cpu), "dev": dev, "rows": {}}
             for name, docs in evals.items():
                 rows = [("rules + dictionaries", result["rules"][name])]
@@ -133,6 +141,16 @@ def main(argv: list[str] | None = None) -> int:
             _write(args.out, result)
     print(f"\nload average at end: {os.getloadavg()}")
     return 0
+
+
+def _given(path: str, spared: str | None):
+    """A trained version's info (``--model``), its spared steps replaced when ``spared`` is given."""
+    from models.version import ModelVersionInfo
+
+    info = ModelVersionInfo.from_dir(path)
+    if spared is not None:
+        info.spared_steps = [x for x in spared.split(",") if x]
+    return info, 0.0, 0.0
 
 
 def _write(path: str, result: dict) -> None:

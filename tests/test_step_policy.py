@@ -15,7 +15,7 @@ FOLEY = "Foley to gravity, UO 40cc/hr.\n"          # a device, never a name
 
 def _span(text: str, word: str, type_: str = "DOCTOR", source: str = "model:v1") -> Span:
     start = text.index(word)
-    return Span("d", start, start + len(word), "NAME", type_, source, 0.9)
+    return Span("d", start, start + len(word), "NAME", type_, source, 0.995)
 
 
 def test_a_spared_step_gives_back_the_model_spans_it_dropped_but_not_rule_spans():
@@ -25,6 +25,8 @@ def test_a_spared_step_gives_back_the_model_spans_it_dropped_but_not_rule_spans(
     assert run_stage(pack, "merged", [model], ctx) == []                    # the cold-start guard drops it
     assert run_stage(pack, "merged", [model], ctx, [SAFE]) == [model]
     assert run_stage(pack, "merged", [rule], ctx, [SAFE]) == run_stage(pack, "merged", [rule], ctx)
+    unsure = model.with_(score=0.6)                                          # a guard yields only to a sure model
+    assert run_stage(pack, "merged", [unsure], ctx, [SAFE]) == []
     other = StepContext(FOLEY, I2B2_2014, pack.words)
     assert run_stage(pack, "merged", [_span(FOLEY, "Foley", "PATIENT")], other) == []
 
@@ -55,6 +57,14 @@ def test_a_few_dev_notes_do_not_decide():
     assert _learn(docs, spans, min_chars=4) == [SAFE]
 
 
+def test_only_guards_can_be_spared_never_the_number_context_requirement():
+    from pipeline.detection.step_policy import sparable
+
+    assert sparable(pack_for("en")) == [SAFE]
+    assert "drop_numbers_without_context" in pack_for("en").steps
+    assert sparable(pack_for("es")) == []
+
+
 def test_the_setting_follows_the_locale_and_the_starter_never_learns_it():
     import inspect
 
@@ -78,6 +88,8 @@ def test_an_english_version_records_what_it_learned_and_the_detector_uses_it(tmp
     assert isinstance(info.spared_steps, list) and info.metrics["spared_steps"] == info.spared_steps
     det = Detector.load(info.path)
     assert det.spared_steps == tuple(info.spared_steps)
+    det.ensemble.info.spared_steps = [SAFE, "drop_numbers_without_context"]     # a requirement is never spared
+    assert det.spared_steps == (SAFE,)
     assert Detector.without_model(I2B2_2014, "en").spared_steps == ()
     es = TrainConfig(members=["crf"], locale="es")
     assert not es.learns_spared_steps()

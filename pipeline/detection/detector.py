@@ -39,7 +39,7 @@ from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
 from pipeline.detection.combine import CombinePolicy, combine
 from pipeline.detection.rules import has_pack, pack_hits
-from pipeline.detection.step_policy import combine_model_first
+from pipeline.detection.step_policy import combine_model_first, sparable
 from pipeline.detection.steps.registry import LocalePack, StepContext, pack_for
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
@@ -157,10 +157,11 @@ class Detector:
     @property
     def spared_steps(self) -> tuple[str, ...]:
         """The pack's steps the model's own spans are spared from, learned on its dev notes
-        (:mod:`pipeline.detection.step_policy`); none without a model."""
+        (:mod:`pipeline.detection.step_policy`), those the pack lets be spared; none without a model."""
         if self.ensemble is None:
             return ()
-        return tuple(getattr(self.ensemble.info, "spared_steps", ()) or ())
+        allowed = sparable(self.pack)
+        return tuple(n for n in getattr(self.ensemble.info, "spared_steps", ()) or () if n in allowed)
 
     def _combine(self, doc: Document, model_spans: list[Span], hits: dict | None = None) -> list[Span]:
         others = self.other_candidates(doc, hits)
