@@ -1,13 +1,13 @@
 """PHI windows: short copies of a training note made of its PHI lines and their neighbours.
 
-Why: a ward's notes are about 4 % PHI characters (vitals, drips, labs, devices; a name in one line
-of six), so a CRF trained on them sees a few dozen examples of a type among tens of thousands of
-tokens that are not PHI, and the L2 prior plus that imbalance keep its PHI scores low: on 400
-train-part ward notes the model alone marked nothing it was unsure of (character precision 1.000)
-and missed a twentieth of the PHI of other patients of the same ward. CRFsuite has no instance
-weights; a window copy is the weight: each PHI line is seen again with ``context`` lines either
-side (its header, the line before a sign-off), while the lines without PHI are seen once, in the
-note itself. MEDDOCAN notes are dense (a PHI value in most lines), so the ``es`` recipe has none.
+Why it was tried: a ward's notes are about 4 % PHI characters (vitals, drips, labs, devices; a
+name in one line of six), so a CRF sees a few dozen examples of a type among tens of thousands of
+tokens that are not PHI. CRFsuite has no instance weights; a window copy is the weight: each PHI
+line is seen again with ``context`` lines either side, the lines without PHI once, in the note.
+Measured (400 train-part ward notes, no refit, ``benchmarks/english_ward_loop.py``): other
+patients of the same ward 0.948 -> 0.951 character recall (model alone), held-out ward templates
+0.519 -> 0.432: the imbalance was not what held the model back (see docs/benchmarks.md, "why the
+model learned little"), so every locale keeps it off (``TrainConfig.phi_windows``).
 """
 from __future__ import annotations
 
