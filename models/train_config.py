@@ -40,6 +40,16 @@ DEFAULT_CRFS: dict[str, dict] = {
 #: a capital letter is the name signal; Spanish (MEDDOCAN) keeps none until measured
 DEFAULT_CASE_COPIES: dict[str, int] = {"en": 1}
 
+#: per locale, PHI-window copies of the training notes by default (see ``TrainConfig.phi_windows``
+#: and :mod:`models.phi_windows`): ward notes are a few per cent PHI; MEDDOCAN's are dense
+DEFAULT_PHI_WINDOWS: dict[str, int] = {}
+
+#: per locale, whether training learns on dev which of the pack's steps spare the model's own
+#: spans (see ``TrainConfig.learn_spared_steps`` and :mod:`pipeline.detection.step_policy`):
+#: English's safe-word and number steps were written for a cold start's model and deleted what a
+#: model trained on the ward's own notes found; Spanish keeps its steps as measured
+DEFAULT_LEARN_SPARED: dict[str, bool] = {"en": True}
+
 #: what a training run fits when no members are named (see ``TrainConfig.members``)
 DEFAULT_MEMBERS: tuple[str, ...] = ("crf",)
 
@@ -86,6 +96,12 @@ class TrainConfig:
     # copies in UPPER and lower case (of the surrogate copies when there are any, else of the
     # notes): 1 = one per note, upper and lower in turn; 2 = both; 0 = none; None = the locale's default
     case_copies: int | None = None
+    # copies of each training note's PHI lines with a line either side (models.phi_windows), which
+    # the CRF members learn from beside the notes; None = the locale's default
+    phi_windows: int | None = None
+    # learn on dev which locale-pack steps the model's own spans are spared from (notes of the
+    # team's ward: True; generated notes, a cold start: False); None = the locale's default
+    learn_spared_steps: bool | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
@@ -97,6 +113,20 @@ class TrainConfig:
         if self.case_copies is not None:
             return int(self.case_copies)
         return DEFAULT_CASE_COPIES.get(self.locale.split("-")[0].lower(), 0)
+
+    def phi_window_count(self) -> int:
+        """How many PHI-window copies of each note the members learn from (``phi_windows``, else
+        the locale's default in :data:`DEFAULT_PHI_WINDOWS`)."""
+        if self.phi_windows is not None:
+            return int(self.phi_windows)
+        return DEFAULT_PHI_WINDOWS.get(self.locale.split("-")[0].lower(), 0)
+
+    def learns_spared_steps(self) -> bool:
+        """Whether dev decides which pack steps spare the model's spans (``learn_spared_steps``,
+        else the locale's default in :data:`DEFAULT_LEARN_SPARED`)."""
+        if self.learn_spared_steps is not None:
+            return bool(self.learn_spared_steps)
+        return DEFAULT_LEARN_SPARED.get(self.locale.split("-")[0].lower(), False)
 
     def crf_config(self, name: str) -> CRFConfig:
         if name == CATEGORY_MEMBER:    # the category member learns with the crf member's settings

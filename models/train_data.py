@@ -123,7 +123,7 @@ def prepare_data(train_docs: list[Document], dev_docs: list[Document], schema: L
                      dev_docs=dev_docs, train_items=train_items, train_tags=[], dev_items=dev_items,
                      dev_words=[w for _, w in dev_items], dev_gold=[gold(d, schema) for d in dev_docs])
     data.train_tags = data.bio_of(train_docs, train_items)
-    if cfg.augment_copies or cfg.case_copy_count():
+    if cfg.augment_copies or cfg.case_copy_count() or cfg.phi_window_count():
         data.aug = _augment(data, cfg)
     data.crf_aug = cfg.augment_crf and bool(data.aug.train_items)
     if cfg.mode == "hierarchical":
@@ -134,21 +134,25 @@ def prepare_data(train_docs: list[Document], dev_docs: list[Document], schema: L
 def _augment(data: TrainData, cfg: TrainConfig) -> Augmented:
     """``cfg.augment_copies`` surrogate copies of every training note, and of every dev note
     when the CRFs learn from copies and are refitted on train + dev; then their case copies
-    (:func:`pipeline.deid.augment.case_copies`)."""
+    (:func:`pipeline.deid.augment.case_copies`), then PHI windows of the notes and their copies
+    (:func:`models.phi_windows.phi_windows`)."""
+    from models.phi_windows import phi_windows
     from pipeline.deid.augment import case_copies, surrogate_copies
 
-    n_case = cfg.case_copy_count()
+    n_case, n_win = cfg.case_copy_count(), cfg.phi_window_count()
     made = surrogate_copies(data.train_docs, cfg.augment_copies, locale=cfg.locale, seed=cfg.seed)
     train_cased = case_copies(made.documents or [d for d in data.train_docs if d.spans], n_case)
-    aug = Augmented(train_docs=made.documents + train_cased)
+    windows = phi_windows(data.train_docs + made.documents + train_cased, n_win)
+    aug = Augmented(train_docs=made.documents + train_cased + windows)
     aug.train_items = _items(aug.train_docs)
     aug.train_tags = data.bio_of(aug.train_docs, aug.train_items)
     aug.meta = {"copies": cfg.augment_copies, "documents": len(aug.train_docs), "skipped": made.skipped,
-                "crf": cfg.augment_crf, "case_copies": n_case}
+                "crf": cfg.augment_crf, "case_copies": n_case, **({"phi_windows": n_win} if n_win else {})}
     if cfg.augment_crf and cfg.refit_crf:
         made_dev = surrogate_copies(data.dev_docs, cfg.augment_copies, locale=cfg.locale, seed=cfg.seed)
         dev_base = made_dev.documents or [d for d in data.dev_docs if d.spans]
-        aug.dev_docs = made_dev.documents + case_copies(dev_base, n_case)
+        dev_cased = case_copies(dev_base, n_case)
+        aug.dev_docs = made_dev.documents + dev_cased + phi_windows(data.dev_docs + made_dev.documents + dev_cased, n_win)
         aug.dev_items = _items(aug.dev_docs)
         aug.dev_tags = data.bio_of(aug.dev_docs, aug.dev_items)
     return aug

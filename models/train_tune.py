@@ -34,6 +34,7 @@ class DevTuning:
     cat_thresholds: dict[str, float] = field(default_factory=dict)
     fallback: dict[str, str] = field(default_factory=dict)
     type_policy: dict[str, str] = field(default_factory=dict)
+    spared_steps: list[str] = field(default_factory=list)
 
 
 def tune_on_dev(cfg: TrainConfig, data: TrainData, crf_members: list[str], dev_probs: dict[str, list[np.ndarray]],
@@ -54,7 +55,23 @@ def tune_on_dev(cfg: TrainConfig, data: TrainData, crf_members: list[str], dev_p
         model_spans = [[Span(d.doc_id, s, e, data.schema.category_of(t), t) for s, e, t in spans]
                        for d, spans in zip(data.dev_docs, decode_many(ens, data.dev_words, data.index, thr))]
         tuned.type_policy = learn_type_policy(data.dev_docs, model_spans, data.schema, cfg.locale)
+    if cfg.learns_spared_steps():
+        tuned.spared_steps = _spared_steps(cfg, data, ens, thresholds, tuned.type_policy)
+        tuned.metrics["spared_steps"] = list(tuned.spared_steps)
     return tuned
+
+
+def _spared_steps(cfg: TrainConfig, data: TrainData, ens: list[np.ndarray], thresholds: dict[str, float],
+                  type_policy: dict[str, str]) -> list[str]:
+    """The pack steps the model's own spans are spared from, learned on the dev notes with the
+    full detector (:func:`pipeline.detection.step_policy.learn_on_dev`)."""
+    from pipeline.detection.step_policy import MODEL_SOURCE, learn_on_dev
+
+    thr = thresholds_array(data.index, thresholds)
+    model_spans = [[Span(d.doc_id, s, e, data.schema.category_of(t), t, MODEL_SOURCE, round(float(sc), 4))
+                    for s, e, t, sc in decode(p, w, data.index, thr)]
+                   for d, p, w in zip(data.dev_docs, ens, data.dev_words)]
+    return learn_on_dev(data.dev_docs, model_spans, data.schema, cfg.locale, type_policy)
 
 
 def member_weights(cfg: TrainConfig, crf_members: list[str], dev_probs: dict[str, list[np.ndarray]],

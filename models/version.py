@@ -54,6 +54,9 @@ class ModelVersionInfo:
     # MASK-style member choice: category -> the members whose probabilities vote for its types
     # (absent category: every member); empty: the plain weighted average
     category_members: dict[str, list[str]] = field(default_factory=dict)
+    # the locale pack's steps this model's own spans are spared from, learned on its dev notes
+    # (pipeline.detection.step_policy); versions written before it spare none
+    spared_steps: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         d = asdict(self)

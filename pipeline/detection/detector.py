@@ -31,15 +31,15 @@ A locale without a rule pack or shipped lists simply lacks that part (see :attr:
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
 from pipeline.detection.combine import CombinePolicy, combine
-from pipeline.detection.merge_policy import merge_model_first
 from pipeline.detection.rules import has_pack, pack_hits
+from pipeline.detection.step_policy import combine_model_first, sparable
 from pipeline.detection.steps.registry import LocalePack, StepContext, pack_for
 from pipeline.layers import PRE
 from pipeline.schemas import LabelSchema, default_locale, get_schema
@@ -154,6 +154,15 @@ class Detector:
             return {}
         return dict(getattr(self.ensemble.info, "type_policy", {}) or {})
 
+    @property
+    def spared_steps(self) -> tuple[str, ...]:
+        """The pack's steps the model's own spans are spared from, learned on its dev notes
+        (:mod:`pipeline.detection.step_policy`), those the pack lets be spared; none without a model."""
+        if self.ensemble is None:
+            return ()
+        allowed = sparable(self.pack)
+        return tuple(n for n in getattr(self.ensemble.info, "spared_steps", ()) or () if n in allowed)
+
     def _combine(self, doc: Document, model_spans: list[Span], hits: dict | None = None) -> list[Span]:
         others = self.other_candidates(doc, hits)
         pack, resolve = self.pack, self.combine_policy
@@ -161,11 +170,7 @@ class Detector:
             kept, _ = combine(model_spans + others, doc.text, policy=resolve) if (model_spans or others) else ([], [])
         else:
             ctx = StepContext(doc.text, self.schema, pack.words, candidates=others)
-            rest: list[Span] = []
-            if others:
-                rest = pack.run("candidates", combine(others, doc.text, policy=resolve)[0], ctx)
-            ctx = replace(ctx, resolved=rest)
-            model_spans = pack.run("model", model_spans, ctx)
-            kept = pack.run("merged", merge_model_first(model_spans, rest, self.type_policy), ctx)
+            kept = combine_model_first(doc, model_spans, others, pack, ctx, resolve, self.type_policy,
+                                       self.spared_steps)
         return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from pipeline.detection.steps.registry import register_pack
 from pipeline.locales.en import ward_steps  # noqa: F401  (registers the steps named below)
+from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.steps.safe_words import register_safe_word_step
 from pipeline.locales import load_vocabulary
 from pipeline.locales.western import STEPS as WESTERN_STEPS, WORDS
@@ -35,3 +36,6 @@ STEPS = WESTERN_STEPS + (
 )
 
 PACK = register_pack("en", _EN_WORDS, STEPS)
+# a model trained on the ward's own notes may be spared the safe-word guard where its dev notes
+# show the guard deletes its PHI (pipeline.detection.step_policy); never the number-context step
+register_sparable("en", ("drop_safe_word_spans_en",))
