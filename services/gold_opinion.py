@@ -64,7 +64,8 @@ def project_opinion(db: Database, project_id: int) -> tuple[GoldOpinion | None, 
     there is none)."""
     notes = gold_notes(store.load_documents(db, project_id, layer=GOLD, status="finished"))
     opinion = opinion_of(notes)
+    if opinion is None and len(notes) < MIN_NOTES:
+        return None, f"no second opinion: the project has {len(notes)} finished gold note(s), it needs {MIN_NOTES}"
     if opinion is None:
-        return None, (f"no second opinion: the project has {len(notes)} finished gold note(s) with PHI marked, "
-                      f"it needs {MIN_NOTES}")
+        return None, f"no second opinion: none of the project's {len(notes)} finished gold notes marks any PHI"
     return opinion, f"a second detector trained on {opinion.notes} gold notes of this project looked too"
