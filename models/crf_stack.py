@@ -29,7 +29,8 @@ from typing import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from models.crf import CRFMember, feature_tags, marginals_all
+from models.crf import CRFMember, feature_tags
+from models.crf_marginals import marginals_all
 from models.crf import rule_tags as crf_rule_tags
 from models.crf_index import FeatureIndex
 from models.words import Words

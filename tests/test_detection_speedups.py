@@ -250,7 +250,7 @@ def test_gazetteer_stops_growing_a_key_that_cannot_match_and_finds_the_same(docs
 
 
 def test_members_forward_backward_together_equal_each_alone():
-    from models.crf import chain_marginals, marginals_all
+    from models.crf_marginals import chain_marginals, marginals_all
 
     rng = np.random.default_rng(3)
     L = 7
