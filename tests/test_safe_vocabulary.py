@@ -44,6 +44,18 @@ def test_vocabulary_holds_packaged_clinical_abbreviations_but_no_name_they_spell
     assert "li" not in voc.ambiguous and "orr" not in voc.ambiguous
 
 
+def test_clinical_words_general_text_lacks_are_safe_but_not_rare_words_with_digits():
+    """philter's whitelist words wordfreq does not know stay when made of letters ("nontender",
+    "tachypneic", "nibp"), so a cold-start model's "NONTENDER" or "NIBP" needs evidence; a
+    digit-bearing one wordfreq lacks ("d5ns") may be an identifier and stays out."""
+    voc = load_vocabulary("en")
+    for w in ("nontender", "tachypneic", "nibp", "herpangina", "needlesticks"):
+        assert voc.is_safe(w) and voc.is_safe(w.upper()), w
+    assert not voc.is_safe("d5ns")
+    text = "ABD: SOFT, NONTENDER. NIBP 110/60"
+    assert _run(text, [_span(text, "NONTENDER"), _span(text, "NIBP", "LOCATION")]) == []
+
+
 def test_a_model_span_of_packaged_abbreviations_is_dropped_a_name_beside_them_stays():
     text = "HEENT: WNL. AVSS on HFNC, CIWA 4.\nheent wnl, seen by Zorbanek on hfnc"
     spans = [_span(text, "HEENT"), _span(text, "AVSS on HFNC", "LOCATION"), _span(text, "CIWA"),
