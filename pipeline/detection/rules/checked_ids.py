@@ -8,10 +8,11 @@ either.
 Why without a label: in forms, exports and free text written outside a ward (e-mails, letters,
 the public PII sets teams test on) these identifiers stand alone, where the labelled rules of the
 packs never see them. Why only with a check: a bare long number in a note is as often a lab value,
-a lot number or a timestamp; a check digit makes a chance match rare (1 in 10 for Luhn, 1 in 97 for
-an IBAN, 1 in 11 for a VIN, 2^-32 for a crypto address), and each shape's other constraints (the
-card's issuer prefix and length, the IBAN's length per country) cut it further. They are the same
-in every language, so every pack carries them (:func:`register_checked`).
+a lot number or a timestamp; a check digit makes a chance match rare (1 in 10 for Luhn, 1 in 97
+for an IBAN, 1 in 11 for a VIN, about one in a billion for a crypto address), and each shape's
+other constraints (the card's issuer prefix and length, the IBAN's length per country) cut it
+further. They are the same in every language, so every pack carries them
+(:func:`register_checked`).
 """
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ def ibans(text: str, doc_id: str) -> list[Span]:
 
 # -- VIN --------------------------------------------------------------------------------------
 _VIN = re.compile(r"(?i)(?<![\w-])(?=[A-HJ-NPR-Z0-9]*\d)(?=[A-HJ-NPR-Z0-9]*[A-HJ-NPR-Z])[A-HJ-NPR-Z0-9]{17}(?![\w-])")
+
+
 def vins(text: str, doc_id: str) -> list[Span]:
     """Vehicle identification numbers whose check character is right."""
     return [mk(doc_id, m.start(), m.end(), "VEHICLE") for m in _VIN.finditer(text) if vin_ok(m.group())]
