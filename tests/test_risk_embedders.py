@@ -251,6 +251,25 @@ def test_missing_encoder_folder_is_a_user_error(tmp_path):
         build_embedder(str(tmp_path / "empty"))
 
 
+def test_a_hub_model_name_is_refused_without_touching_the_network(monkeypatch):
+    """The names in sentence-transformers' own docstrings ("sentence-transformers/all-MiniLM-L6-v2")
+    are not folders here: the embedder refuses them as a user error before any library could try
+    the hub (every socket fails in this test)."""
+    import socket
+
+    from pipeline.errors import is_user_error
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("the embedder tried the network")
+
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    for name in ("sentence-transformers/all-MiniLM-L6-v2", "sentence-transformers/static-retrieval-mrl-en-v1"):
+        with pytest.raises(FileNotFoundError, match="never downloaded") as e:
+            build_embedder(name)
+        assert is_user_error(e.value)
+
+
 def test_contexts_of_the_tiny_corpus_are_what_gets_embedded():
     doc = DeidDocument("d", "uno dos [X] tres", [DeidSpan(8, 11, "NAME")])
     assert [c.text for c in extract_contexts(doc)] == ["uno dos [name] tres"]

@@ -187,7 +187,8 @@ class SentenceEncoderEmbedder:
                  device: str | None = None, center: bool | None = None) -> None:
         p = Path(path)
         if not p.is_dir():
-            raise FileNotFoundError(f"{p}: encoder directory not found")
+            raise FileNotFoundError(f"{p}: encoder directory not found (give a local model folder; "
+                                    f"hub names are never downloaded)")
         d = _model_dir(p)
         import torch
         from sentence_transformers import SentenceTransformer
