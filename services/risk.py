@@ -112,12 +112,17 @@ def score_run_risk(ctx: JobContext | None, db: Database, run_id: int, params: di
     except ValueError as e:
         raise RiskError(str(e)) from None
     embedder, note = choose_embedder(db, project.id, str(params.get("embedder") or "auto"))
-    evidence, cfg.opinion_notes = add_candidates(db, project, docs) if params.get("candidates", True) else ("not asked", 0)
 
     def progress(stage: str, done: int, total: int) -> None:
         if ctx is not None:
             ctx.progress(done, total, f"scoring risk ({stage})")
 
+    if params.get("candidates", True):
+        # up to a minute on 500 gold notes before the first scored document: say so
+        progress("learning a second opinion from the project's gold, looking for PHI left", 0, len(docs))
+        evidence, cfg.opinion_notes = add_candidates(db, project, docs)
+    else:
+        evidence, cfg.opinion_notes = "not asked", 0
     reports = score_run(docs, cfg, embedder=embedder, progress=progress)
     n = store.save_risk_scores(db, run_id, [r.to_row() for r in reports], method=cfg.method, user=user)
     colours = Counter(r.colour for r in reports)
