@@ -16,6 +16,13 @@ lower copies; ``--heldout`` adds notes of the held-out part (templates the train
 used). Character-level binary precision / recall over non-space characters, recall per category,
 and the dev figures the training run itself recorded (thresholds, dev F1 at them and at 0.5).
 Every note read here is a train-part note; the held-out part is only scored.
+
+``--convention hipaa`` gives the ward the annotation convention of HIPAA's Safe Harbor (and of the
+2008 PhysioNet nursing-note gold): ages under 90 are not PHI, in the training notes and in the
+evaluation notes alike. The rules were written for the i2b2 convention (every age), so this is a
+ward whose conventions the rules do not share; the model learns the ward's from its gold, and the
+run learns on dev which rule and dictionary sources to leave out
+(:mod:`pipeline.detection.source_policy`). ``--muted`` with ``--model`` replaces what it learnt.
 Prints tables (labels and figures only) and writes ``benchmarks/out/english_ward_loop.json``.
 """
 from __future__ import annotations
@@ -63,7 +70,21 @@ def dev_summary(info) -> dict:
     return {"thresholds": info.thresholds, "dev_f1": m["ensemble"]["strict"]["f1"],
             "dev_f1@0.5": m["ensemble@0.5"]["strict"]["f1"],
             "dev_chars": m["ensemble"].get("characters", {}), "n_train": info.n_train_docs, "n_dev": info.n_dev_docs,
-            "spared_steps": list(getattr(info, "spared_steps", []))}
+            "spared_steps": list(getattr(info, "spared_steps", [])),
+            "muted_sources": list(getattr(info, "muted_sources", []))}
+
+
+def hipaa_ages(docs):
+    """``docs`` with the gold ages under 90 taken out (Safe Harbor: only ages over 89 are PHI)."""
+    import re
+    from dataclasses import replace
+
+    def kept(d, s):
+        if s.category != "AGE":
+            return True
+        m = re.search(r"\d+", d.text[s.start:s.end])
+        return m is None or int(m.group()) >= 90
+    return [replace(d, spans=[s for s in d.spans if kept(d, s)]) for d in docs]
 
 
 def phi_share(docs) -> float:
@@ -92,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default=None, help="score this trained version (a folder) instead of training")
     ap.add_argument("--spared", default=None,
                     help="with --model: comma-separated steps to spare instead of the version's own ('' for none)")
+    ap.add_argument("--muted", default=None,
+                    help="with --model: comma-separated sources to leave out instead of the version's own ('' for none)")
+    ap.add_argument("--convention", choices=("i2b2", "hipaa"), default="i2b2",
+                    help="hipaa: the ward's gold marks ages over 89 only, as Safe Harbor does")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--split-seed", type=int, default=0)
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "english_ward_loop.json"))
@@ -104,12 +129,14 @@ def main(argv: list[str] | None = None) -> int:
     from pipeline.synthetic import generate_corpus
 
     train_pool, ev = ward_split(args.pool or max(sizes), args.eval, args.seed, args.split_seed)
+    if args.convention == "hipaa":
+        train_pool, ev = hipaa_ages(train_pool), hipaa_ages(ev)
     evals = {"same ward": ev}
     if not args.no_case_copies:
         evals.update({"same ward UPPER": recased(ev, "upper"), "same ward lower": recased(ev, "lower")})
     if args.heldout:
-        evals["ward held-out"] = generate_corpus(args.heldout, args.seed + 2000, variety="ward", part="heldout",
-                                                 split_seed=args.split_seed)
+        held = generate_corpus(args.heldout, args.seed + 2000, variety="ward", part="heldout", split_seed=args.split_seed)
+        evals["ward held-out"] = hipaa_ages(held) if args.convention == "hipaa" else held
     print(f"load average at start: {os.getloadavg()}; recipe overrides {recipe}; refit {not args.no_refit}; "
           f"{len(train_pool)} training notes, {len(ev)} evaluation notes (PHI {phi_share(ev):.3f} of characters)")
     result: dict = {"recipe": recipe, "refit": not args.no_refit, "seed": args.seed, "n_eval": len(ev),
@@ -120,16 +147,21 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             if args.model:
-                info, wall, cpu = _given(args.model, args.spared)
+                info, wall, cpu = _given(args.model, args.spared, args.muted)
             else:
                 info, wall, cpu = train(train_pool[:n], Path(tmp) / f"n{n}", args.seed, recipe, not args.no_refit)
             dev = dev_summary(info)
             print(f"\n{n} notes: trained {wall:.0f} s wall, {cpu:.0f} s CPU; dev F1 {dev['dev_f1']:.3f} at thresholds, "
-                  f"{dev['dev_f1@0.5']:.3f} at 0.5; thresholds {dev['thresholds']}; spared steps {dev['spared_steps']}")
+                  f"{dev['dev_f1@0.5']:.3f} at 0.5; thresholds {dev['thresholds']}; spared steps {dev['spared_steps']}; "
+                  f"muted sources {dev['muted_sources']}")
             dets = (("model alone", Detector.load(info.path, rules=False, dictionaries=False)),
                     ("model + rules + dictionaries", Detector.load(info.path)))
-            for _, det in dets:
+            muted = list(getattr(info, "muted_sources", []))
+            if muted:    # the same model and stack with nothing muted, to show what muting did
+                dets += (("... nothing muted", Detector.load(info.path)),)
+            for label, det in dets:
                 det.ensemble.info.spared_steps = list(info.spared_steps)
+                det.ensemble.info.muted_sources = [] if label == "... nothing muted" else muted
             got: dict = {"train_wall_s": round(wall), "train_cpu_s": round(cpu), "dev": dev, "rows": {}}
             for name, docs in evals.items():
                 rows = [("rules + dictionaries", result["rules"][name])]
@@ -143,13 +175,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _given(path: str, spared: str | None):
-    """A trained version's info (``--model``), its spared steps replaced when ``spared`` is given."""
+def _given(path: str, spared: str | None, muted: str | None = None):
+    """A trained version's info (``--model``), its spared steps (muted sources) replaced when
+    ``spared`` (``muted``) is given."""
     from models.version import ModelVersionInfo
 
     info = ModelVersionInfo.from_dir(path)
     if spared is not None:
         info.spared_steps = [x for x in spared.split(",") if x]
+    if muted is not None:
+        info.muted_sources = [x for x in muted.split(",") if x]
     return info, 0.0, 0.0
 
 

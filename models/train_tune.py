@@ -35,6 +35,7 @@ class DevTuning:
     fallback: dict[str, str] = field(default_factory=dict)
     type_policy: dict[str, str] = field(default_factory=dict)
     spared_steps: list[str] = field(default_factory=list)
+    muted_sources: list[str] = field(default_factory=list)
 
 
 def tune_on_dev(cfg: TrainConfig, data: TrainData, crf_members: list[str], dev_probs: dict[str, list[np.ndarray]],
@@ -56,22 +57,27 @@ def tune_on_dev(cfg: TrainConfig, data: TrainData, crf_members: list[str], dev_p
                        for d, spans in zip(data.dev_docs, decode_many(ens, data.dev_words, data.index, thr))]
         tuned.type_policy = learn_type_policy(data.dev_docs, model_spans, data.schema, cfg.locale)
     if cfg.learns_spared_steps():
-        tuned.spared_steps = _spared_steps(cfg, data, ens, thresholds, tuned.type_policy)
+        tuned.spared_steps, tuned.muted_sources = _ward_policy(cfg, data, ens, thresholds, tuned.type_policy)
         tuned.metrics["spared_steps"] = list(tuned.spared_steps)
+        tuned.metrics["muted_sources"] = list(tuned.muted_sources)
     return tuned
 
 
-def _spared_steps(cfg: TrainConfig, data: TrainData, ens: list[np.ndarray], thresholds: dict[str, float],
-                  type_policy: dict[str, str]) -> list[str]:
-    """The pack steps the model's own spans are spared from, learned on the dev notes with the
-    full detector (:func:`pipeline.detection.step_policy.learn_on_dev`)."""
-    from pipeline.detection.step_policy import MODEL_SOURCE, learn_on_dev
+def _ward_policy(cfg: TrainConfig, data: TrainData, ens: list[np.ndarray], thresholds: dict[str, float],
+                 type_policy: dict[str, str]) -> tuple[list[str], list[str]]:
+    """What the dev notes of the ward decide about the locale pack, with the full detector: the
+    steps the model's own spans are spared from (:func:`pipeline.detection.step_policy.learn_on_dev`),
+    then the rule and dictionary sources it leaves out
+    (:func:`pipeline.detection.source_policy.learn_on_dev`)."""
+    from pipeline.detection import source_policy, step_policy
 
     thr = thresholds_array(data.index, thresholds)
-    model_spans = [[Span(d.doc_id, s, e, data.schema.category_of(t), t, MODEL_SOURCE, round(float(sc), 4))
+    model_spans = [[Span(d.doc_id, s, e, data.schema.category_of(t), t, step_policy.MODEL_SOURCE, round(float(sc), 4))
                     for s, e, t, sc in decode(p, w, data.index, thr)]
                    for d, p, w in zip(data.dev_docs, ens, data.dev_words)]
-    return learn_on_dev(data.dev_docs, model_spans, data.schema, cfg.locale, type_policy)
+    spared = step_policy.learn_on_dev(data.dev_docs, model_spans, data.schema, cfg.locale, type_policy)
+    muted = source_policy.learn_on_dev(data.dev_docs, model_spans, data.schema, cfg.locale, type_policy, spared)
+    return spared, muted
 
 
 def member_weights(cfg: TrainConfig, crf_members: list[str], dev_probs: dict[str, list[np.ndarray]],

@@ -57,6 +57,9 @@ class ModelVersionInfo:
     # the locale pack's steps this model's own spans are spared from, learned on its dev notes
     # (pipeline.detection.step_policy); versions written before it spare none
     spared_steps: list[str] = field(default_factory=list)
+    # the rule and dictionary sources this model's detector leaves out, learned on its dev notes
+    # (pipeline.detection.source_policy); versions written before it mute none
+    muted_sources: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         d = asdict(self)

@@ -176,6 +176,9 @@ def run(args: argparse.Namespace) -> int:
     if ch:
         print(f"dev characters (model alone, any label): P {ch['precision']:.4f}  R {ch['recall']:.4f}   "
               f"document recall {ch['document_recall']:.4f}")
+    if info.spared_steps or info.muted_sources:    # what dev decided about the locale's rules and lists
+        print(f"learnt on dev: steps spared for the model {', '.join(info.spared_steps) or 'none'}; "
+              f"rule and list sources left out {', '.join(info.muted_sources) or 'none'}")
     if hier:
         o = info.metrics["hierarchical"].get("outcomes", {})
         print(f"hierarchical join on dev: {o.get('type', 0)} typed, {o.get('category_other', 0)} as their category's "

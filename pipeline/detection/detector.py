@@ -134,9 +134,12 @@ class Detector:
                 for k, (d, ms) in enumerate(zip(chunk, model_spans))]
 
     def other_candidates(self, doc: Document, hits: dict | None = None) -> list[Span]:
-        """Rule and dictionary spans for ``doc`` (may overlap); ``hits``: its rule pack hits, if known."""
-        return candidates(doc, self.schema, self.locale, rules=self.rules,
-                          matcher=self.matcher if self.dictionaries else None, hits=hits)
+        """Rule and dictionary spans for ``doc`` (may overlap), but those of the sources the model
+        mutes (:attr:`muted_sources`); ``hits``: its rule pack hits, if known."""
+        found = candidates(doc, self.schema, self.locale, rules=self.rules,
+                           matcher=self.matcher if self.dictionaries else None, hits=hits)
+        muted = self.muted_sources
+        return [s for s in found if s.source not in muted] if muted else found
 
     @property
     def pack(self) -> LocalePack:
@@ -162,6 +165,14 @@ class Detector:
             return ()
         allowed = sparable(self.pack)
         return tuple(n for n in getattr(self.ensemble.info, "spared_steps", ()) or () if n in allowed)
+
+    @property
+    def muted_sources(self) -> frozenset[str]:
+        """The rule and dictionary sources the model's detector leaves out, learned on its dev notes
+        (:mod:`pipeline.detection.source_policy`); none without a model."""
+        if self.ensemble is None:
+            return frozenset()
+        return frozenset(getattr(self.ensemble.info, "muted_sources", ()) or ())
 
     def _combine(self, doc: Document, model_spans: list[Span], hits: dict | None = None) -> list[Span]:
         others = self.other_candidates(doc, hits)

@@ -1,0 +1,126 @@
+"""Which rule and dictionary sources a trained model's detector leaves out, learned on dev.
+
+Why: the rules and lists were written for text the project has seen (the generators' notes,
+MEDDOCAN), and the merge adds their spans wherever the model marked nothing. On a ward the rules
+were not written on, a source can be wrong there far more often than right: a surname list that
+holds the ward's device or drug words, a context rule that reads "per" before a unit's name, or an
+age rule on a ward that follows HIPAA's Safe Harbor, where ages under 90 are not PHI. The model
+trained on the ward's gold has learnt not to mark them (the rule hits are among its features), and
+the merge puts them back: after the loop, one such source costs precision on every note.
+
+So a training run on the ward's own notes (the runs that learn spared steps, see
+:mod:`pipeline.detection.step_policy`) also tries each source's spans away on its dev notes, with
+the full detector: a source is *muted* when leaving it out removes at least ``min_chars``
+non-PHI characters and at least ``ratio`` times as many as the PHI characters it loses. Recall
+weighs more than precision here (a missed name is a breach), hence the ratio. Sources are tried
+one at a time, the one that gains most first, each against those muted so far. A cold start's
+model never learns this (its dev notes are generated, not the ward's), nor does a detector
+without a model: the rules alone are all it has.
+
+    >>> from pipeline.spans import Document, Span
+    >>> doc = Document("d", "Pt is 67 yo, seen by Dr Hale.", [Span("d", 24, 28, "NAME", "DOCTOR")])
+    >>> rule_age = Span("d", 6, 8, "AGE", "AGE", "rule:ages")
+    >>> muted_sources([doc], [[]], [[rule_age]], lambda d, ms, os_: os_, min_chars=1)
+    ['rule:ages']
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable, Sequence
+
+from pipeline.spans import Document, Span
+
+#: (a dev note, the model's spans on it, the rule and dictionary spans left) -> the detector's spans
+Joiner = Callable[[Document, list[Span], list[Span]], list[Span]]
+
+
+#: a source is never muted when that takes more than this share of the PHI characters the
+#: detector found of one category on dev: where the model has not learnt a category (ages over 89
+#: on a Safe Harbor ward are a handful in 1,200 notes), the one rule that finds it stays
+MAX_CATEGORY_LOSS = 0.25
+
+
+def _note_counts(doc: Document, spans: list[Span]) -> tuple[Counter, int]:
+    """Non-space characters of ``spans`` inside ``doc``'s gold spans, per gold category, and outside."""
+    gold: list[str | None] = [None] * len(doc.text)
+    for g in doc.spans:
+        gold[g.start:g.end] = [g.category] * (g.end - g.start)
+    covered = bytearray(len(doc.text))
+    for sp in spans:
+        covered[sp.start:sp.end] = b"\1" * (sp.end - sp.start)
+    inside: Counter = Counter()
+    outside = 0
+    for i, c in enumerate(covered):
+        if c and not doc.text[i].isspace():
+            if gold[i] is None:
+                outside += 1
+            else:
+                inside[gold[i]] += 1
+    return inside, outside
+
+
+def muted_sources(docs: Sequence[Document], model_spans: Sequence[list[Span]], others: Sequence[list[Span]],
+                  join: Joiner, *, min_chars: int = 20, ratio: float = 3.0,
+                  max_category_loss: float = MAX_CATEGORY_LOSS) -> list[str]:
+    """The sources of ``others`` (each dev note's rule and dictionary spans, overlaps allowed)
+    whose spans, left out, take at least ``min_chars`` non-PHI characters off the joined output
+    (``join``: the detector's own join) and at least ``ratio`` times the PHI characters lost, and
+    no more than ``max_category_loss`` of what it found of any category; greedily, the largest net
+    gain first; sorted by name."""
+    def note_counts(k: int, muted: frozenset[str]) -> tuple[Counter, int]:
+        kept = [o for o in others[k] if o.source not in muted]
+        return _note_counts(docs[k], join(docs[k], list(model_spans[k]), kept))
+
+    muted: frozenset[str] = frozenset()
+    per_note = [note_counts(k, muted) for k in range(len(docs))]
+    notes_of: dict[str, list[int]] = {}
+    for k, os_ in enumerate(others):
+        for src in {o.source for o in os_}:
+            notes_of.setdefault(src, []).append(k)
+    left = sorted(notes_of)
+    while left:
+        found = sum((c[0] for c in per_note), Counter())
+        best = None
+        for src in left:
+            trial = {k: note_counts(k, muted | {src}) for k in notes_of[src]}
+            gained = sum(per_note[k][1] - c[1] for k, c in trial.items())
+            lost = Counter()
+            for k, c in trial.items():
+                lost.update(per_note[k][0])
+                lost.subtract(c[0])
+            net = gained - ratio * sum(lost.values())
+            if gained >= min_chars and net >= 0 \
+                    and all(n <= max_category_loss * found[cat] for cat, n in lost.items()) \
+                    and (best is None or net > best[0]):
+                best = (net, src, trial)
+        if best is None:
+            break
+        _, src, trial = best
+        muted = muted | {src}
+        left.remove(src)
+        for k, c in trial.items():    # leaving a source out changes only the notes it was in
+            per_note[k] = c
+    return sorted(muted)
+
+
+def learn_on_dev(docs: Sequence[Document], model_spans: Sequence[list[Span]], schema, locale: str,
+                 type_policy: dict[str, str], spared: Sequence[str] = ()) -> list[str]:
+    """:func:`muted_sources` with the detector's model-first join, the locale's rules and shipped
+    lists, the ``type_policy`` and ``spared`` steps the run learnt."""
+    from pipeline.detection.candidates import candidates, shipped_matcher
+    from pipeline.detection.combine import CombinePolicy
+    from pipeline.detection.rules import has_pack
+    from pipeline.detection.step_policy import combine_model_first
+    from pipeline.detection.steps.registry import StepContext, pack_for
+
+    pack = pack_for(locale)
+    matcher = shipped_matcher(locale, schema)
+    rules = has_pack(locale)
+    resolve = CombinePolicy(words=pack.words)
+    others = [candidates(d, schema, locale, rules=rules, matcher=matcher) for d in docs]
+
+    def join(doc: Document, ms: list[Span], os_: list[Span]) -> list[Span]:
+        ctx = StepContext(doc.text, schema, pack.words, candidates=os_)
+        return combine_model_first(doc, ms, os_, pack, ctx, resolve, type_policy, spared)
+
+    return muted_sources(docs, model_spans, others, join)

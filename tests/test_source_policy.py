@@ -1,0 +1,90 @@
+"""Which rule and dictionary sources a trained model's detector leaves out (pipeline.detection.
+source_policy): learning it on a ward's dev notes, the guards that keep recall, and a version
+that carries it into detection."""
+from __future__ import annotations
+
+from pipeline.detection.source_policy import learn_on_dev, muted_sources
+from pipeline.schemas import I2B2_2014
+from pipeline.spans import Document, Span
+
+# a ward that follows HIPAA's Safe Harbor: ages under 90 are not PHI, the nurse's name is
+NOTE = "67 yo M s/p CABG, afebrile. Seen by Dr Hale, plan per cards.\n"
+OLD = "Pt is 92 yo, DNR. Wife Maria at bedside.\n"
+
+
+def _at(text: str, word: str, category: str, type_: str, source: str, doc_id: str = "d") -> Span:
+    start = text.index(word)
+    return Span(doc_id, start, start + len(word), category, type_, source)
+
+
+def _as_written(doc: Document, model: list[Span], others: list[Span]) -> list[Span]:
+    return model + others    # a join that keeps everything, so the counts are the sources' own
+
+
+def _ward(n_young: int, n_old: int, model_knows_old_ages: bool = True
+          ) -> tuple[list[Document], list[list[Span]], list[list[Span]]]:
+    docs, model, others = [], [], []
+    for k in range(n_young):
+        d = f"y{k}"
+        docs.append(Document(d, NOTE, [_at(NOTE, "Hale", "NAME", "DOCTOR", "gold", d)]))
+        model.append([])
+        others.append([_at(NOTE, "67 yo", "AGE", "AGE", "rule:ages", d), _at(NOTE, "Hale", "NAME", "DOCTOR", "rule:titled_names", d)])
+    for k in range(n_old):
+        d = f"o{k}"
+        docs.append(Document(d, OLD, [_at(OLD, "92", "AGE", "AGE", "gold", d), _at(OLD, "Maria", "NAME", "PATIENT", "gold", d)]))
+        model.append([_at(OLD, "92", "AGE", "AGE", "model:v", d)] if model_knows_old_ages else [])
+        others.append([_at(OLD, "92", "AGE", "AGE", "rule:ages", d), _at(OLD, "Maria", "NAME", "PATIENT", "rule:context_names", d)])
+    return docs, model, others
+
+
+def test_a_source_wrong_far_more_often_than_right_on_the_ward_is_muted_and_good_ones_stay():
+    docs, model, others = _ward(n_young=12, n_old=2)
+    # 12 x "67 yo" (4 non-space chars each) wrong; the model finds the "92"s itself
+    assert muted_sources(docs, model, others, _as_written) == ["rule:ages"]
+
+
+def test_a_source_that_costs_too_much_phi_is_kept():
+    docs, model, others = _ward(n_young=12, n_old=9, model_knows_old_ages=False)    # 48 wrong, 18 right
+    assert muted_sources(docs, model, others, _as_written) == []
+
+
+def test_a_source_that_alone_finds_a_category_is_kept_however_rarely_it_is_right():
+    # 48 wrong against 4 right passes the ratio, but the model has not learnt ages over 89:
+    # muting the rule would take every age the detector finds on dev
+    docs, model, others = _ward(n_young=12, n_old=2, model_knows_old_ages=False)
+    assert muted_sources(docs, model, others, _as_written) == []
+    assert muted_sources(docs, model, others, _as_written, max_category_loss=1.0) == ["rule:ages"]
+
+
+def test_a_few_dev_notes_do_not_decide():
+    docs, model, others = _ward(n_young=4, n_old=0)     # 16 non-PHI characters: under min_chars
+    assert muted_sources(docs, model, others, _as_written) == []
+    assert muted_sources(docs, model, others, _as_written, min_chars=10) == ["rule:ages"]
+
+
+def test_with_the_detectors_own_join_the_model_span_decides_and_only_added_spans_count():
+    docs, model, _ = _ward(n_young=12, n_old=2)
+    # the model marked every "Hale" itself: a rule hit inside it adds nothing, right or wrong
+    model = [ms + [_at(d.text, "Hale", "NAME", "DOCTOR", "model:v", d.doc_id)] if d.doc_id.startswith("y") else ms
+             for d, ms in zip(docs, model)]
+    muted = learn_on_dev(docs, model, I2B2_2014, "en", {})
+    assert "rule:ages" in muted
+    assert not any(m.startswith("rule:titled") or m.startswith("rule:context_names") for m in muted)
+
+
+def test_a_version_records_what_it_learned_and_the_detector_leaves_those_sources_out(tmp_path):
+    from models.trainer import TrainConfig, train_ensemble
+    from pipeline.detection.detector import Detector
+    from pipeline.synthetic import generate_corpus
+
+    notes = generate_corpus(40, 5, variety="ward", part="train")
+    cfg = TrainConfig(members=["crf"], locale="en", augment_copies=0, case_copies=0, refit_crf=False, threads=1)
+    info = train_ensemble(notes, None, I2B2_2014, cfg, tmp_path)
+    assert isinstance(info.muted_sources, list) and info.metrics["muted_sources"] == info.muted_sources
+    det = Detector.load(info.path)
+    doc = Document("x", OLD)
+    assert any(s.source == "rule:ages" for s in det.other_candidates(doc))
+    det.ensemble.info.muted_sources = ["rule:ages"]
+    assert not any(s.source == "rule:ages" for s in det.other_candidates(doc))
+    assert not any(s.source == "rule:ages" for s in det.detect(doc))
+    assert any(s.source == "rule:ages" for s in Detector.without_model(I2B2_2014, "en").other_candidates(doc))
