@@ -194,6 +194,9 @@ else:
     st.caption("Strict micro scores on the held-out dev split at the version's operating point: per-type "
                "thresholds tuned for recall" + (f" ≥ {float(target):g}" if target is not None else "")
                + " (they trade some precision, and often F1, for recall; a plain 0.5 decision scores differently).")
+    learnt = tj.learnt_on_dev(chosen)
+    if learnt:
+        st.caption(learnt)
     if cmp.rows:
         compare = pd.DataFrame([{"Category": r["category"], "Support": r["support"],
                                  **{f"{who} {k}": r[f"{who} {k}"] for who in ("new", "active") for k in ("precision", "recall", "f1")},

@@ -229,6 +229,28 @@ def model_versions(db: Database, project_id: int) -> list[store.ModelVersion]:
     return store.list_model_versions(db, project_id)
 
 
+def learnt_on_dev(mv: store.ModelVersion) -> str | None:
+    """What a version's training run decided on its dev notes about the locale's rules and lists,
+    in words for a lead (:mod:`pipeline.detection.step_policy`, :mod:`pipeline.detection.source_policy`),
+    or ``None`` when it decided nothing: names of steps and sources, never text.
+
+    >>> import store
+    >>> mv = store.ModelVersion(1, 1, "v1", "m", {}, {"training": {"muted_sources": ["dict:surnames"]}}, {},
+    ...                         "trained", False, "2026-11-26")
+    >>> learnt_on_dev(mv)
+    'Learnt on its dev notes: the rule and list sources it leaves out: dict:surnames (they added mostly what your annotators do not mark).'
+    """
+    training = (mv.metrics or {}).get("training", {}) or {}
+    spared, muted = training.get("spared_steps") or [], training.get("muted_sources") or []
+    parts = []
+    if spared:
+        parts.append(f"the cold-start guards its own sure spans are spared from: {', '.join(spared)}")
+    if muted:
+        parts.append(f"the rule and list sources it leaves out: {', '.join(muted)} "
+                     "(they added mostly what your annotators do not mark)")
+    return ("Learnt on its dev notes: " + "; ".join(parts) + ".") if parts else None
+
+
 def version_for_export(db: Database, user: store.User | str | None, project: store.Project,
                        name: str | None = None) -> store.ModelVersion:
     """The project's version called ``name`` (default: the active one), for a shareable export."""
