@@ -179,8 +179,9 @@ def test_compare_activate_and_roll_back(demo_app, tmp_path):
     pid = demo_app.project_id
     with demo_app.db() as db:
         v1 = store.add_model_version(db, pid, "v-one", str(tmp_path / "v-one"), metrics=_evaluated(db, pid, 2))
-        v2 = store.add_model_version(db, pid, "v-two", str(tmp_path / "v-two"), metrics=_evaluated(db, pid, 1),
-                                     config={"target_recall": 0.995})
+        learnt = {"training": {"spared_steps": ["drop_safe_word_spans_en"], "muted_sources": ["dict:surnames"]}}
+        v2 = store.add_model_version(db, pid, "v-two", str(tmp_path / "v-two"),
+                                     metrics={**_evaluated(db, pid, 1), **learnt}, config={"target_recall": 0.995})
         at = _train_page(demo_app)
         assert at.selectbox(key="train.version").value == v2        # newest candidate first
         at.selectbox(key="train.version").set_value(v1).run()
@@ -191,6 +192,8 @@ def test_compare_activate_and_roll_back(demo_app, tmp_path):
         titles = _chart_titles(at)
         assert "v-two (dev)" in titles and "v-one (active, dev)" in titles
         assert any("thresholds tuned for recall ≥ 0.995" in c.value for c in at.caption)  # which operating point
+        # what the run learnt on its dev notes about the rules and lists (issue 30)
+        assert any("leaves out: dict:surnames" in c.value and "drop_safe_word_spans_en" in c.value for c in at.caption)
         # the versions table: character precision and recall beside F1 (issue 30)
         table = next(df.value for df in at.dataframe if "Char recall" in df.value.columns)
         row = table[table["Version"] == "v-two"].iloc[0]
