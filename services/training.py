@@ -237,8 +237,9 @@ def learnt_on_dev(mv: store.ModelVersion) -> str | None:
     >>> import store
     >>> mv = store.ModelVersion(1, 1, "v1", "m", {}, {"training": {"muted_sources": ["dict:surnames"]}}, {},
     ...                         "trained", False, "2026-11-26")
-    >>> learnt_on_dev(mv)
-    'Learnt on its dev notes: the rule and list sources it leaves out: dict:surnames (they added mostly what your annotators do not mark).'
+    >>> print(learnt_on_dev(mv))
+    Learnt on its dev notes: the rule and list sources it leaves out: dict:surnames (they added
+    mostly what your annotators do not mark).
     """
     training = (mv.metrics or {}).get("training", {}) or {}
     spared, muted = training.get("spared_steps") or [], training.get("muted_sources") or []

@@ -231,3 +231,20 @@ def test_fixture_places_are_found(meddocan_sample):
         tp += len(pred & gold)
         fp += len(pred - gold)
     assert gold_n >= 20 and tp / gold_n >= 0.9 and fp <= 3
+
+
+def test_in_a_line_written_in_capitals_a_lone_surname_needs_company():
+    """Case says nothing in capitals: "OJO IZQUIERDO" and "POLO SUPERIOR" hold words that are also
+    surnames; beside another name, after a doctor's title or a field label they stay names."""
+    m = DictionaryMatcher.shipped("es", MEDDOCAN)
+    assert _hits(m, "EXPLORACIÓN DEL OJO IZQUIERDO Y DEL POLO SUPERIOR DEL RIÑÓN.") == []
+    got = [t for t, *_ in _hits(m, "PACIENTE REMITIDA A CONSULTA DEL DR. POLO POR DOLOR EN EL OJO IZQUIERDO.")]
+    assert got == ["POLO"]
+    assert [t for t, *_ in _hits(m, "NOMBRE: ROSA IZQUIERDO PAREDES, VISTA EN URGENCIAS.")] == \
+        ["ROSA", "IZQUIERDO", "PAREDES"]
+    assert [t for t, *_ in _hits(m, "APELLIDOS: CORTES.\nACUDE POR DOLOR EN EL OJO IZQUIERDO.")] == ["CORTES"]
+    # as written, case still decides: the mixed-case line keeps its capitalised surname
+    assert [t for t, *_ in _hits(m, "Vista por el servicio; la paciente Izquierdo refiere dolor.")] == ["Izquierdo"]
+    # a list the lead uploaded (a staff roster) is trusted in capitals too
+    m.add_list("NAME", "NOMBRE_PERSONAL_SANITARIO", "roster", ["Polo"])
+    assert any(t == "POLO" for t, *_ in _hits(m, "EXPLORACIÓN DEL POLO SUPERIOR DEL RIÑÓN IZQUIERDO."))

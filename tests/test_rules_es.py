@@ -452,3 +452,13 @@ def test_full_dev_split_strict_scores(meddocan_full):
         fn += len(gold - pred)
     precision, recall = tp / (tp + fp), tp / (tp + fn)
     assert precision >= 0.93 and recall >= 0.89
+
+
+def test_doctor_names_in_capitals_end_the_title_at_its_word_and_stop_at_a_service():
+    """Found on MEDDOCAN train in capitals: "DRA." read as "DR" + "A.", "DRENAJE" as "DR" + "ENAJE",
+    and a name running on into "SERVICIO DE UROLOGÍA"."""
+    text = ("REMITIDO POR: DRA. ANA BELÉN SOTO RUIZ SERVICIO DE UROLOGÍA HOSPITAL DE LA VEGA\n"
+            "SE COLOCÓ UN DRENAJE PERCUTÁNEO. TIPAJE HLA: DR1, DRX.\n")
+    assert _texts(text, "doctor_names") == [("ANA BELÉN SOTO RUIZ", "NOMBRE_PERSONAL_SANITARIO")]
+    mixed = "Remitido por: Dra. Ana Belén Soto Ruiz Servicio de Urología\nSe colocó un drenaje.\n"
+    assert _texts(mixed, "doctor_names") == [("Ana Belén Soto Ruiz", "NOMBRE_PERSONAL_SANITARIO")]

@@ -19,6 +19,11 @@ Rules that keep precision:
   is upper-case is dropped ("blanco" is a colour, "Blanco" a surname);
 - words of the locale's stop-list ("Will", "May", "Hope"; "Dolores", "Mayo", "Luz") match only
   when capitalised, not all-caps, and not at the start of a sentence or line;
+- in a line written in capitals case says nothing (Spanish; see ``CAPS_NEED_COMPANY``): a
+  shipped person's name of one word ("OJO IZQUIERDO", "POLO SUPERIOR": words that are also
+  surnames) stays only beside another name hit ("GARCIA LOPEZ"), after a doctor's title or after
+  a field label ("NOMBRE: "); on MEDDOCAN train in capitals the surname list otherwise marked
+  369 "IZQUIERDO" and 65 "POLO";
 - entries of one or two characters are ignored (state codes "MD", "OR", "IN" are clinical words);
 - titles ("Dr.", "Dra.", "Sr.", "Mrs.", "Prof.", ...) are never part of a name: they are stripped
   from entries, and a name right after a doctor's title is typed DOCTOR;
@@ -41,8 +46,9 @@ from typing import Iterable, Sequence
 
 import ahocorasick
 
-from pipeline.detection.dictionary_context import (DOCTOR_BEFORE, NOT_NAME_AFTER, PREPOSITION_BEFORE, SAINT_BEFORE,
-                                                   STOP_WORDS, caps_neighbour, sentence_start)
+from pipeline.detection.dictionary_context import (CAPS_NEED_COMPANY, DOCTOR_BEFORE, NOT_NAME_AFTER,
+                                                   PREPOSITION_BEFORE, SAINT_BEFORE, STOP_WORDS, caps_line,
+                                                   caps_neighbour, held_up, sentence_start)
 from pipeline.detection.dictionary_lists import MIN_ENTRY_LEN, DictionaryList, make_list, shipped_lists
 from pipeline.detection.dictionary_text import normalize, normalize_entry
 from pipeline.detection.rules.typemap import GENERIC_CATEGORY, map_type
@@ -56,6 +62,19 @@ AMBIGUOUS_NAME_FACTOR = 0.95
 
 # --- matcher ---------------------------------------------------------------------------------
 
+def _person(lst: DictionaryList) -> bool:
+    return lst.category == "NAME" and lst.proper_noun and lst.origin == "shipped"
+
+
+def _without_caseless_lone_names(hits: list, text: str) -> list:
+    """``hits`` (start, end, list, entry, score) less the one-word person names in lines written in
+    capitals that nothing holds up (:func:`pipeline.detection.dictionary_context.held_up`)."""
+    names = [(s, e) for s, e, lst, _, _ in hits if _person(lst)]
+    return [h for h in hits
+            if not (_person(h[2]) and " " not in text[h[0]:h[1]] and caps_line(text, h[0])
+                    and not held_up(text, h[0], h[1], [n for n in names if n != (h[0], h[1])]))]
+
+
 @dataclass
 class DictionaryMatcher:
     """All lists of a project in one automaton; :meth:`match` returns spans typed for ``schema``."""
@@ -63,6 +82,7 @@ class DictionaryMatcher:
     lists: list[DictionaryList] = field(default_factory=list)
     schema: LabelSchema | None = None
     stop_words: frozenset[str] = frozenset()
+    caps_need_company: bool = False
     _automaton: object = field(default=None, init=False, repr=False)
 
     @classmethod
@@ -72,7 +92,8 @@ class DictionaryMatcher:
         sch = get_schema(schema) if isinstance(schema, str) else schema
         sw = set(STOP_WORDS.get((locale or "").split("-")[0], frozenset()))
         sw.update(normalize_entry(w) for w in (stop_words or ()))
-        return cls(lists=list(lists), schema=sch, stop_words=frozenset(sw))
+        return cls(lists=list(lists), schema=sch, stop_words=frozenset(sw),
+                   caps_need_company=(locale or "").split("-")[0] in CAPS_NEED_COMPANY)
 
     @classmethod
     def shipped(cls, locale: str, schema: LabelSchema | str | None = None,
@@ -133,6 +154,8 @@ class DictionaryMatcher:
                 score = self._score(text, os_, surface, entry, key, lst)
                 if score is not None:
                     hits.append((os_, oe, lst, entry, score))
+        if self.caps_need_company:
+            hits = _without_caseless_lone_names(hits, text)
         return self._to_spans(hits, text, doc_id)
 
     def _score(self, text: str, start: int, surface: str, entry: str, key: str, lst: DictionaryList) -> float | None:

@@ -55,3 +55,40 @@ def sentence_start(text: str, i: int) -> bool:
     while j >= 0 and text[j] in " \t":
         j -= 1
     return j < 0 or text[j] in "\n.!?¡¿:;\"'(«-•*" or text[j] == "\ufeff"
+
+
+#: the locales whose matcher asks a one-word person's name in a line of capitals for company
+#: (:func:`held_up`). Spanish: on MEDDOCAN dev in capitals the full detector's strict F1 went
+#: 0.904 -> 0.925 with it. Not English: its pack judges capitalised clinical words with the safe
+#: vocabulary, and on ward notes in capitals the rule cost 0.003 of name recall for no precision.
+CAPS_NEED_COMPANY = frozenset({"es"})
+#: a line this share of whose letters or more are capitals says nothing by its case
+CAPS_LINE_SHARE = 0.95
+#: ... when it holds at least this many letters (a short heading decides nothing)
+CAPS_LINE_MIN_LETTERS = 8
+# what may stand between two name hits that hold each other up ("GARCIA LOPEZ", "LOPEZ, JUAN")
+_NAME_GLUE = re.compile(r"[ \t]*,?[ \t]*")
+# a field label or a title right before a name on its line ("NOMBRE: ", "DR. ", "PACIENTE: ")
+_LABEL_BEFORE = re.compile(r":[ \t]*$")
+
+
+def caps_line(text: str, i: int) -> bool:
+    """Whether the line holding offset ``i`` is written in capitals (see :data:`CAPS_LINE_SHARE`)."""
+    a = text.rfind("\n", 0, i) + 1
+    b = text.find("\n", i)
+    line = text[a:b if b >= 0 else len(text)]
+    letters = [c for c in line if c.isalpha()]
+    if len(letters) < CAPS_LINE_MIN_LETTERS:
+        return False
+    return sum(c.isupper() for c in letters) >= CAPS_LINE_SHARE * len(letters)
+
+
+def held_up(text: str, start: int, end: int, names: list[tuple[int, int]]) -> bool:
+    """Whether a name hit at ``start``-``end`` has company that says it is a name without its case:
+    another name hit right beside it (blanks or a comma between), a doctor's title or a field
+    label right before it."""
+    for s, e in names:
+        if (e <= start and _NAME_GLUE.fullmatch(text, e, start)) or (s >= end and _NAME_GLUE.fullmatch(text, end, s)):
+            return True
+    before = text[max(0, start - 12):start]
+    return bool(DOCTOR_BEFORE.search(before) or _LABEL_BEFORE.search(before))

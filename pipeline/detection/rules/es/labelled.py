@@ -143,6 +143,14 @@ _NAME_STOP_WORDS = {
 _PLACE_BEFORE = re.compile(
     r"(?:C/|c/|Calle|calle|Carrer|Paseo|Pº|Pza\.?|Plaza|Avda\.?|Av\.?|Avenida|Hospital|Clínica|Centro|Rúa|Ronda|"
     r"Camino|Instituto|Fundación|Universitario|Colegio|Residencia)[ \t]*(?:del?[ \t]+|de[ \t]+la[ \t]+)?$")
+# the same words as a note in capitals writes them ("HOSPITAL", "SERVICIO", "CORREO")
+_NAME_STOP_CAPS = {w.upper() for w in _NAME_STOP_WORDS if len(w) > 1}
+
+
+def _stops_name(word: str) -> bool:
+    return word in _NAME_STOP_WORDS or (len(word) > 1 and word.isupper() and word in _NAME_STOP_CAPS)
+
+
 _NAME_RUN = re.compile(
     rf"(?P<name>{NAME_TOKEN}(?:[ \t]+(?:{NAME_PARTICLE}[ \t]+)*{NAME_TOKEN}){{0,6}})")
 
@@ -157,7 +165,7 @@ def _name_after(text: str, pos: int, limit: int) -> tuple[int, int] | None:
     end = m.start()
     for t in tokens:
         word = t.group().rstrip(".,")
-        if word in _NAME_STOP_WORDS or word.split("/")[0] in _NAME_STOP_WORDS:
+        if _stops_name(word) or _stops_name(word.split("/")[0]):
             break
         end = m.start() + t.end()
         if t.group().endswith(".") and len(word) > 2:
@@ -170,8 +178,9 @@ def _name_after(text: str, pos: int, limit: int) -> tuple[int, int] | None:
 _SIGNATURE = re.compile(
     rf"(?m)^[ \t\ufeff]*(?:M[eé]dico|Responsable\s+cl[ií]nico|Rsponsable\s+m[eé]dico|Responsable|Remitido\s+por|"
     rf"Firmado(?:\s+por)?|Facultativo)[ \t]*:[ \t]*(?:{_TITLE})?")
-_TITLED = re.compile(rf"(?<![\w.])(?P<title>Dr|Dra|DR|DRA|Dres|doctor|doctora|Prof|Profa|Sr|Sra|Srta|Dña|Don|Doña)\.?:?"
-                     rf"(?:[ \t]+(?:D|Dña|Dª|Dr|Dra)\.)*[ \t]*(?=[{UPPER}])")
+# the title ends its word: in capitals "DRA." is not "DR" + "A.", "DRENAJE" not "DR" + "ENAJE"
+_TITLED = re.compile(rf"(?<![\w.])(?P<title>Dr|Dra|DR|DRA|Dres|doctor|doctora|Prof|Profa|Sr|Sra|Srta|Dña|Don|Doña)"
+                     rf"(?!\w)\.?:?(?:[ \t]+(?:D|Dña|Dª|Dr|Dra)\.)*[ \t]*(?=[{UPPER}])")
 
 
 @register(LOCALE, "doctor_names", "NAME", score=0.9)
