@@ -25,3 +25,14 @@ def test_phi_share_counts_non_space_characters_inside_gold_spans():
     d = Document("d", "Dr holmes  ok", [Span("d", 3, 9, "NAME", "DOCTOR")])
     assert phi_share([d]) == 6 / 10
     assert phi_share([]) == 0.0
+
+
+def test_the_safe_harbor_convention_keeps_ages_over_89_only():
+    from english_ward_loop import hipaa_ages
+
+    text = "67 yo M, wife 92 y/o. Dr Hale."
+    d = Document("d", text, [Span("d", 0, 5, "AGE", "AGE"), Span("d", 14, 20, "AGE", "AGE"),
+                             Span("d", 25, 29, "NAME", "DOCTOR")])
+    [out] = hipaa_ages([d])
+    assert [text[s.start:s.end] for s in out.spans] == ["92 y/o", "Hale"]
+    assert [text[s.start:s.end] for s in d.spans][0] == "67 yo"          # the input is left as it was
