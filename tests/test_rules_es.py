@@ -462,3 +462,23 @@ def test_doctor_names_in_capitals_end_the_title_at_its_word_and_stop_at_a_servic
     assert _texts(text, "doctor_names") == [("ANA BELÉN SOTO RUIZ", "NOMBRE_PERSONAL_SANITARIO")]
     mixed = "Remitido por: Dra. Ana Belén Soto Ruiz Servicio de Urología\nSe colocó un drenaje.\n"
     assert _texts(mixed, "doctor_names") == [("Ana Belén Soto Ruiz", "NOMBRE_PERSONAL_SANITARIO")]
+
+
+def test_rules_read_a_note_written_in_capitals():
+    """Found on MEDDOCAN train upper-cased: signature labels, the patient's sex, a record number
+    written "NHC-" and a street named after a doctor, each as a note in capitals writes them
+    (the lines are invented)."""
+    text = ("MÉDICO: ANA BELÉN SOTO RUIZ NºCOL: 28 28 11111.\n"
+            "RESPONSABLE CLÍNICO: DR. LUIS PRADO GIL\n"
+            "CIPA: NHC-123456.\n"
+            "DOMICILIO: CALLE DEL DR. FLEMING, 12.\n"
+            "VARÓN DE 64 AÑOS QUE ACUDE POR DOLOR.\n")
+    names = _texts(text, "doctor_names")
+    assert ("ANA BELÉN SOTO RUIZ", "NOMBRE_PERSONAL_SANITARIO") in names
+    assert ("LUIS PRADO GIL", "NOMBRE_PERSONAL_SANITARIO") in names
+    assert not any(t == "FLEMING" for t, _ in names)                # a street, not a doctor
+    assert ("VARÓN", "SEXO_SUJETO_ASISTENCIA") in _texts(text, "sex")
+    assert ("123456", "ID_SUJETO_ASISTENCIA") in _texts(text, "record_numbers")
+    # as written, the label in any case too ("Responsable Clínico:")
+    assert _texts("Responsable Clínico: Luis Prado Gil. Servicio de Urología\n", "doctor_names") == \
+        [("Luis Prado Gil", "NOMBRE_PERSONAL_SANITARIO")]

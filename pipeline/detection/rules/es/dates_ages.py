@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import LOWER, merge_overlapping, mk, spans_from, text_before
+from pipeline.detection.rules.common import LOWER, UPPER, merge_overlapping, mk, spans_from, text_before
 from pipeline.detection.rules.es._common import LOCALE
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
@@ -172,12 +172,17 @@ def ages(text: str, doc_id: str) -> list[Span]:
 _SEX = re.compile(
     rf"(?<![\w])(?P<sex>[Vv]ar[oó]n|[Mm]ujer|[Hh]ombre|[Nn]iña|[Nn]iño|[Ff]emenin[oa]|[Mm]asculin[oa])"
     rf"(?=(?:\s+[{LOWER}]+){{0,3}}\s+de\s+{_QTY}\s+{_UNIT})")
+# the same in a note written in capitals ("VARÓN DE 65 AÑOS"): every letter a capital
+_SEX_CAPS = re.compile(
+    rf"(?<![\w])(?P<sex>VAR[OÓ]N|MUJER|HOMBRE|NIÑA|NIÑO|FEMENIN[OA]|MASCULIN[OA])"
+    rf"(?=(?:\s+[{UPPER}]+){{0,3}}\s+(?i:de\s+{_QTY}\s+{_UNIT}))")
 _SEX_AFTER_PATIENT = re.compile(r"(?i)(?:paciente|sexo)\s+(?P<sex>var[oó]n|mujer|hombre|femenin[oa]|masculin[oa])\b")
 
 
 @register(LOCALE, "sex", "OTHER", score=0.85)
 def sex(text: str, doc_id: str) -> list[Span]:
     """The patient's sex in the opening description (``Varón de 65 años``, ``paciente mujer``)."""
-    out = spans_from(_SEX, text, doc_id, "SEX", "sex") + spans_from(_SEX_AFTER_PATIENT, text, doc_id, "SEX", "sex")
+    out = (spans_from(_SEX, text, doc_id, "SEX", "sex") + spans_from(_SEX_CAPS, text, doc_id, "SEX", "sex")
+           + spans_from(_SEX_AFTER_PATIENT, text, doc_id, "SEX", "sex"))
     return [s for s in dedupe(out) if not _FAMILY_BEFORE.search(text_before(text, s.start, 45))]
 

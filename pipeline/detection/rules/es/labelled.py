@@ -142,7 +142,8 @@ _NAME_STOP_WORDS = {
 }
 _PLACE_BEFORE = re.compile(
     r"(?:C/|c/|Calle|calle|Carrer|Paseo|Pº|Pza\.?|Plaza|Avda\.?|Av\.?|Avenida|Hospital|Clínica|Centro|Rúa|Ronda|"
-    r"Camino|Instituto|Fundación|Universitario|Colegio|Residencia)[ \t]*(?:del?[ \t]+|de[ \t]+la[ \t]+)?$")
+    r"Camino|Instituto|Fundación|Universitario|Colegio|Residencia)[ \t]*(?:del?[ \t]+|de[ \t]+la[ \t]+)?$",
+    re.IGNORECASE)     # "CALLE DEL DR. ESQUERDO", "HOSPITAL DR. PESET" in a note in capitals
 # the same words as a note in capitals writes them ("HOSPITAL", "SERVICIO", "CORREO")
 _NAME_STOP_CAPS = {w.upper() for w in _NAME_STOP_WORDS if len(w) > 1}
 
@@ -176,8 +177,8 @@ def _name_after(text: str, pos: int, limit: int) -> tuple[int, int] | None:
 
 
 _SIGNATURE = re.compile(
-    rf"(?m)^[ \t\ufeff]*(?:M[eé]dico|Responsable\s+cl[ií]nico|Rsponsable\s+m[eé]dico|Responsable|Remitido\s+por|"
-    rf"Firmado(?:\s+por)?|Facultativo)[ \t]*:[ \t]*(?:{_TITLE})?")
+    rf"(?m)^[ \t\ufeff]*(?i:M[eé]dico|Responsable\s+cl[ií]nico|Rsponsable\s+m[eé]dico|Responsable|Remitido\s+por|"
+    rf"Firmado(?:\s+por)?|Facultativo)[ \t]*:[ \t]*(?:{_TITLE})?")     # the label in any case ("REMITIDO POR:")
 # the title ends its word: in capitals "DRA." is not "DR" + "A.", "DRENAJE" not "DR" + "ENAJE"
 _TITLED = re.compile(rf"(?<![\w.])(?P<title>Dr|Dra|DR|DRA|Dres|doctor|doctora|Prof|Profa|Sr|Sra|Srta|Dña|Don|Doña)"
                      rf"(?!\w)\.?:?(?:[ \t]+(?:D|Dña|Dª|Dr|Dra)\.)*[ \t]*(?=[{UPPER}])")
@@ -224,7 +225,7 @@ def colegiado(text: str, doc_id: str) -> list[Span]:
 # --- record numbers in running text ---------------------------------------------------------
 
 _RECORD_TRIGGERS: list[tuple[str, str]] = [
-    (r"(?:NHC|CIPA|CIP|N\.H\.C\.)\s*:?\s*(?:nhc-)?|[Hh]istoria\s+[Cc]l[ií]nica\s*(?:n[ºo°]\.?|n[úu]mero)?\s*:?\s*", "MEDICALRECORD"),
+    (r"(?:NHC|CIPA|CIP|N\.H\.C\.)\s*:?\s*(?:(?i:nhc)-)?|[Hh]istoria\s+[Cc]l[ií]nica\s*(?:n[ºo°]\.?|n[úu]mero)?\s*:?\s*", "MEDICALRECORD"),
     (r"(?:NASS|NSS)\s*:?\s*|(?:[Nn][ºo°]\.?|n[úu]mero)\s+(?:de\s+)?(?:afiliaci[oó]n|la\s+Seguridad\s+Social|Seguridad\s+Social)\s*:?\s*|[Tt]arjeta\s+[Ss]anitaria\s*:?\s*", "HEALTHPLAN"),
     (r"[Ee]pisodio\s*(?:n[ºo°]\.?)?\s*:?\s*", "ENCOUNTER"),
     (r"(?:DNI|NIF|NIE|[Pp]asaporte)\s*(?:n[ºo°]\.?)?\s*:?\s*", "NATIONALID"),
