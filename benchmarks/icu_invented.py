@@ -11,7 +11,8 @@ character, in two blind halves.
 Each half is scored as written, in UPPER case and in lower case, for rules and dictionaries
 alone, and for every ``--model`` given (a trained version folder: its CRF with the rules; the
 cold start's is ``python -m pipeline train-starter --locale en --out DIR``). Figures: binary
-character precision and recall (any label counts) and recall per gold category.
+character precision and recall (any label counts; PROFESSION characters count neither way,
+see ``IGNORED``) and recall per gold category.
 
 Everything in the notes is invented: names and places as a ward would have them (not taken
 from the pack's lists), no real person's data. Ages under 90 are not PHI there (as in the
@@ -34,6 +35,9 @@ from english_rules_context import binary_chars, case_copy  # noqa: E402
 DATA = REPO / "benchmarks" / "data" / "icu_invented"
 HALVES = ("find", "check")
 CASES = ("as written", "upper", "lower")
+#: i2b2 2014 marks professions; HIPAA's list (and the PhysioNet nursing-note gold) does not, so
+#: their characters count neither way in P/R; their recall is reported beside the others
+IGNORED = ("PROFESSION",)
 CATEGORIES = ("NAME", "LOCATION", "DATE", "AGE", "CONTACT", "ID", "PROFESSION")
 
 
@@ -62,7 +66,7 @@ def load_half(half: str):
 def score(det, docs) -> dict:
     """Binary character P/R and per-category recall of ``det`` on ``docs``."""
     found = {d.doc_id: sp for d, sp in zip(docs, det.detect_many(docs))}
-    return binary_chars(found, docs)
+    return binary_chars(found, docs, ignore=IGNORED)
 
 
 def show_find(det, docs) -> None:
