@@ -1,7 +1,8 @@
 """Hospitals and towns as ward notes write them: in any case, abbreviated, without a state.
 
 * a hospital by its head word: the name-like words before "Hospital", "Medical Center", "Med
-  Ctr", "Nursing Home", "Rehab Center" ("mercy hospital", "ST. ANNE'S HOSPITAL"), head included;
+  Ctr", "Nursing Home", "Rehab Center", "Hosp" ("mercy hospital", "ST. ANNE'S HOSPITAL", "CAPE COD
+  HOSP"), head included;
 * a hospital after a transfer: the name or abbreviation after "transferred from/to", "admitted
   to", "sent to", "came from", "returned from" ("transferred from NEBH", "to Baystate"), and an
   abbreviation in capitals after "at" or "from" in a mixed-case line ("seen at MGH");
@@ -23,9 +24,11 @@ from pipeline.detection.rules.en.towns import lower_case_places, one_case_town
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
-_HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|med\s+center|"
-                   r"health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|rehab(?:ilitation)?\s+(?:center|"
-                   r"centre|hospital)|infirmary|(?P<weak>clinic|hospice|medical\s+group))(?![\w])")
+# "hosp" is the head word abbreviated ("CAPE COD HOSP")
+_HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
+                   r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
+                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
+                   r"(?P<weak>clinic|hospice|medical\s+group))(?![\w])")
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 _GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
@@ -38,8 +41,8 @@ referring receiving home community brief""".split()) - {"community"}
 # the words a town's name ends with after a first word that is common English ("OAK FOREST",
 # "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
 _TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
-point harbor harbour bay creek woods township city village valley gardens meadows junction mills rapids bluff cove
-landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
+point harbor harbour bay creek river rivers woods township city village valley gardens meadows junction mills rapids
+bluff cove landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
 # a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
 _NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
 city sacred holy""".split())
@@ -274,8 +277,9 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
 
 def _common_town_start(word: str, nxt: str) -> bool:
     """A common word that starts a town before a town's tail, in any case ("LONG BEACH", "oak
-    forest", "Hyde Park"): no safe word, no function word, and letters only."""
-    return (nxt.lower() in _TOWN_TAIL and word.isalpha() and len(word) > 2 and not is_safe_word(word)
+    forest", "Hyde Park", "FALL RIVER"): no word of the curated safe list (the wide vocabulary
+    holds "fall" and "long"), no function word, and letters only."""
+    return (nxt.lower() in _TOWN_TAIL and word.isalpha() and len(word) > 2 and not is_safe_word(word, vocabulary=False)
             and word.lower() not in _GENERIC and word.lower() not in RESIDENCE)
 
 
