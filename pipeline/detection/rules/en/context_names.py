@@ -255,12 +255,30 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
             start = m.start("name") if all(ok) else m.end("name") - len(words[-1])
             out.append(mk(doc_id, start, m.end("name"), "PATIENT"))
     last = text.rstrip().rfind("\n") + 1   # the note's last line: a dash and letters there sign it
+    out += _closing_initials(text, doc_id, last)
     for m in _DASH_INITIALS.finditer(text):
         init = m.group("init")
         at_end = m.start() >= last and len(init) == 2 and init.lower() not in FUNCTION_WORDS   # "-rn" closing a note
         if at_end or (init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2)):
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))
     return out
+
+
+# initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
+_CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3})[ \t]*\n?\Z")
+
+
+def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
+    """The writer's initials closing a note on a line of their own, without a dash: no header, no
+    function word, no word of the curated safe list ("DNR", "CMO", "rn" close notes too), and not
+    a one-line note (a line alone says nothing about where it stands)."""
+    m = _CLOSING_INITIALS.match(text, last)
+    if m is None or last == 0:
+        return []
+    init = m.group("init")
+    if init.lower() in _HEADERS or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
+        return []
+    return [mk(doc_id, *m.span("init"), "DOCTOR")]
 
 
 # a staff login beside the name on a signature line: "J. Giles, resident / jgiles", "(ekiragu)", "[kh309]"
@@ -286,8 +304,9 @@ def _usernames(text: str, doc_id: str) -> list[Span]:
         if m.group("user").isupper() and not one_case:
             continue   # "(DNR)", "/ICU": capitals in a mixed-case line are abbreviations
         # in a line of one case ("b. miley, pgy-2 / bmiley") every word may be the name
+        # the login itself is no name on its line ("DR ROSENFELD (NSURG)": a service, not a login)
         words = [w.rstrip(".") for w in (_ANY_WORD if one_case else _CAPITALISED).findall(line)
-                 if not (one_case and w.lower() in FUNCTION_WORDS)]
+                 if not (one_case and w.lower() in FUNCTION_WORDS) and w.lower() != user]
         long_words = [w.lower() for w in words if len(w) >= 4 and not is_safe_word(w)]
         initials = {(a[0] + b[0]).lower() for a, b in zip(words, words[1:])}
         if any(w[:4] in letters for w in long_words) or (len(letters) == 2 and letters in initials and user != letters):
