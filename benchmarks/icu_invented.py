@@ -17,7 +17,7 @@ see ``IGNORED``) and recall per gold category.
 Everything in the notes is invented: names and places as a ward would have them (not taken
 from the pack's lists), no real person's data. Ages under 90 are not PHI there (as in the
 HIPAA rule the PhysioNet nursing-note gold follows), so an age rule that marks them costs
-precision. ``--show`` prints, for the find half as written, every missed gold span and every
+precision. ``--show`` prints, for the find half in each case, every missed gold span and every
 false positive with its invented text.
 """
 from __future__ import annotations
@@ -116,8 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         for row in rows_for(name, det, halves):
             print(row.line())
         if args.show:
-            print(f"find half as written, {name}:")
-            show_find(det, halves["find"])
+            for case in CASES:
+                print(f"find half {case}, {name}:")
+                show_find(det, halves["find"] if case == "as written" else case_copy(halves["find"], case))
     return 0
 
 

@@ -47,10 +47,13 @@ _KIN = (r"(?:brother|sister|son|daughter|father|mother)-in-law|step-?(?:son|daug
         r"met\s+with|spoke\s+(?:with|to)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
         r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:|attn\s*:|nok\s*:|call\s+placed\s+to")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
+# staff named by their discipline ("RRT (Kim)", "referred to CM deborah", "sw joanne"): each is also
+# a ward word ("5 cm", "SW consult"; "rt" is right too often: "rt hickman"), so a listed name only, as after "per"
+_STAFF = r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+worker|chaplain|pharmacist|dietitian|nutritionist"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
-_CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")
-_NAME_AT = re.compile(
-    rf"(?i)\.?(?:'s)?[ \t]*[:,]?[ \t]+(?:(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+)?"
+_CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
+_NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the name after its context word
+    rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*)(?:(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
 _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+){0,2}"
                          r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)(?![\w-])|"
@@ -92,7 +95,7 @@ def _kind(ctx: str) -> tuple[str, bool]:
         return "DOCTOR", True
     if re.fullmatch(_KIN, c):
         return "PATIENT", True
-    return ("DOCTOR" if c in ("per", "called to") else "PATIENT"), False
+    return ("DOCTOR" if c in ("per", "called to") or re.fullmatch(_STAFF, c) else "PATIENT"), False
 
 
 def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool, titled: bool = False) -> int | None:
