@@ -90,7 +90,7 @@ def _employer(text: str, i: int) -> tuple[int, int] | None:
     tail = max((k for k, w in enumerate(words) if w.lower() in _EMPLOYER_TAIL), default=-1)
     if tail >= 1 and all(not is_safe_word(w, vocabulary=False) or w.lower() in _EMPLOYER_TAIL or w.lower() in ("and", "of")
                          for w in words[:tail]):
-        return toks[0].start(), toks[tail].end()
+        return toks[0].start(), toks[tail].start() + len(words[tail])   # "SCHOOL." ends before its stop
     if _one_case(text, i):
         return None
     end = None
