@@ -15,6 +15,7 @@ safe words (:func:`.name_words.is_safe_word`) and never a place here.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
@@ -22,6 +23,7 @@ from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word,
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
 from pipeline.detection.rules.en.towns import lower_case_places, one_case_town
 from pipeline.detection.rules.registry import register
+from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
 
 # "hosp" is the head word abbreviated ("CAPE COD HOSP")
@@ -61,10 +63,15 @@ _TOWN = re.compile(
     r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+with\s+[^\n.;:,()]{1,40}?\s+in\s+|"
     r"(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
+    # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
+    # "from OR", "from the lab" stop at a residence, ward or function word
+    r"(?:called|calling|phoned|driving|flying)(?:\s+in)?\s+from|(?:pt|patient|family)\s+from|"
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
-_SEEN_AT = re.compile(r"(?i)(?<![\w])(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
-                      r"\s+(?:at|to)\s+(?:the\s+)?")
+_SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
+                      r"\s+(?:at|to)|"
+                      # where the PCP works: "PCP is Dr. Goldstein at Harvard Vanguard"
+                      r"pcp\b[^\n;]{0,40}?\s+at)\s+(?:the\s+)?")
 # a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
 # and after an age's "from" ("66 y.o. F from methuen")
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
@@ -296,6 +303,24 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
     return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
 
 
+_CODE = re.compile(r"[A-Za-z]{2}(?![\w-])")
+
+
+@lru_cache(maxsize=1)
+def _state_codes() -> frozenset[str]:
+    return frozenset(e for e in load_list("en", "states") if re.fullmatch(r"[A-Z]{2}", e))
+
+
+def _state_code(text: str, i: int) -> tuple[int, int, str] | None:
+    """A state's postal code in capitals right after a town's strong context in a line with lower
+    case ("lives in NH"). In a line of one case a code is too often a word or a ward's ("LIVES IN
+    NH" may be a nursing home, "in me", "in OR")."""
+    m = _CODE.match(text, i)
+    if m is None or not m.group().isupper() or m.group() not in _state_codes() or not _mixed_case(text, i):
+        return None
+    return i, m.end(), "STATE"
+
+
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
 def ward_places(text: str, doc_id: str) -> list[Span]:
     """Hospitals by their head word ("mercy hospital"), after a transfer ("transferred from NEBH"),
@@ -330,6 +355,8 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             town = one_case_town(text, m.end()) if strong else None
             if town and (got is None or (got[2] == "CITY" or got[1] - got[0] < town[1] - town[0]) and town[1] > got[1]):
                 got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
+            if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
+                got = _state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
     out += [sp for sp in lower_case_places(text, doc_id) if not any(o.start < sp.end and sp.start < o.end for o in out)]
