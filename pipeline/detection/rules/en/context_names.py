@@ -53,7 +53,7 @@ _STAFF = r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+worker|chaplain|pharmacist|
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
 _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the name after its context word
-    rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*)(?:(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+)?"
+    rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*)(?:(?P<title>dr|mr|mrs|ms|miss|fr|rev)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
 _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+){0,2}"
                          r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)(?![\w-])|"
@@ -269,14 +269,18 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
 
 # initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
 _CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3})[ \t]*\n?\Z")
+# or after a dash closing the last sentence ("WILL F/U. -KD")
+_CLOSING_DASH = re.compile(r"[.;!][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3})[ \t]*\n?\Z")
 
 
 def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
-    """The writer's initials closing a note on a line of their own, without a dash: no header, no
-    function word, no word of the curated safe list ("DNR", "CMO", "rn" close notes too), and not
-    a one-line note (a line alone says nothing about where it stands)."""
-    m = _CLOSING_INITIALS.match(text, last)
-    if m is None or last == 0:
+    """The writer's initials closing a note on a line of their own without a dash (not in a
+    one-line note: a line alone says nothing about where it stands), or after a dash that closes
+    its last sentence: no header, no function word, no word of the curated safe list ("DNR",
+    "CMO", "rn" close notes too)."""
+    m = _CLOSING_INITIALS.match(text, last) if last else None
+    m = m or _CLOSING_DASH.search(text, last)
+    if m is None:
         return []
     init = m.group("init")
     if init.lower() in _HEADERS or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
