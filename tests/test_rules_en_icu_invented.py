@@ -188,3 +188,25 @@ def test_invented_set_loads_and_scores():
     fp = {doc.doc_id: doc.spans + [Span(doc.doc_id, at, at + 3, "NAME", "PATIENT")]}
     r = binary_chars(fp, [doc], ignore=IGNORED)
     assert r["R"] == 1.0 and r["P"] == pytest.approx(counted / (counted + 3))
+
+
+# --- a name found once by its context, repeated ---------------------------------------------------
+@pytest.mark.parametrize("case", CASES)
+def test_surname_alone_after_a_titled_mention(detector, case):
+    text = recase("Pt's wife called. Wants Dr. Lindgren to call her back.\nPlan: cont wean. Lindgren aware.", case)
+    assert found(detector, text, "NAME").count(recase("Lindgren", case)) == 2
+
+
+def test_only_rule_names_are_repeated():
+    from pipeline.detection.steps.registry import StepContext
+    from pipeline.locales.en.ward_steps import repeat_names
+
+    text = "Dr. Foley aware. Foley draining. Kessler called. Kessler aware."
+    ctx = StepContext.for_locale(text, "i2b2-2014", "en")
+    foley = Span("d", 4, 9, "NAME", "DOCTOR", source="rule:titled_names")       # an ambiguous word
+    kessler = Span("d", 33, 40, "NAME", "PATIENT", source="model:v1")          # a model's guess
+    assert repeat_names([foley, kessler], ctx) == [foley, kessler]
+    ruled = kessler.with_(source="rule:context_names")
+    got = repeat_names([foley, ruled], ctx)
+    assert [(text[s.start:s.end], s.source) for s in got][-1] == ("Kessler", "rule:repeat_names")
+    assert len(got) == 3
