@@ -210,3 +210,31 @@ def test_only_rule_names_are_repeated():
     got = repeat_names([foley, ruled], ctx)
     assert [(text[s.start:s.end], s.source) for s in got][-1] == ("Kessler", "rule:repeat_names")
     assert len(got) == 3
+
+
+# --- hospital acronyms, "d/w", bedside scores (find f37-f48) --------------------------------------
+@pytest.mark.parametrize("line, place", [
+    ("PT WITH H/O CABG AT BWH IN '98, NOW ADMITTED W/ NSTEMI.", "BWH"),
+    ("Pt's cardiologist is at nemc, records requested.", "nemc"),
+    ("PT WILL GO TO MGH FOR EP STUDY, AMBULANCE BOOKED.", "MGH"),
+])
+def test_hospital_acronyms_after_at_and_go(detector, line, place):
+    assert place in found(detector, line, "LOCATION")
+
+
+@pytest.mark.parametrize("line", [
+    "pt at bedsdie, at rest, at hs, at baseline", "PT AT BASELINE, AT HS, AT REST, UP AT NOC",
+    "pt will go to sleep, went to bathroom, going to rehab", "TELEPHONE ENCOUNTER. CALL FROM KIYA (WIFE) AT 0800.",
+])
+def test_no_hospital_in_ward_words(detector, line):
+    assert not any(t == "HOSPITAL" for _, t in _rule(line, "ward_places"))
+
+
+def test_discussed_with_a_listed_surname():
+    assert ("Nussbaum", "DOCTOR") in _rule("Cards fellow paged x2, d/w Nussbaum, plan for cath.", "context_names")
+    assert not any(t == "DOCTOR" for _, t in _rule("d/w team, d/w pt, d/w family at bedside", "context_names"))
+
+
+@pytest.mark.parametrize("line", ["CIWA 12-16, ativan 2 mg IV q1-2h prn.", "NIHSS 4-6 this am, COWS 8-10."])
+def test_bedside_scores_are_not_dates(line):
+    assert _rule(line, "dates") == []

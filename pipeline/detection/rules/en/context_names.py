@@ -49,7 +49,8 @@ _KIN = (r"(?:brother|sister|son|daughter|father|mother)-in-law|step-?(?:son|daug
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 # staff named by their discipline ("RRT (Kim)", "referred to CM deborah", "sw joanne"): each is also
 # a ward word ("5 cm", "SW consult"; "rt" is right too often: "rt hickman"), so a listed name only, as after "per"
-_STAFF = r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+worker|chaplain|pharmacist|dietitian|nutritionist"
+_STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+worker|chaplain|pharmacist|dietitian|nutritionist|"
+          r"d/w|discussed\s+w/")   # "d/w Nussbaum": the team's shorthand for "discussed with"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
 _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the name after its context word

@@ -53,7 +53,7 @@ _TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 _MOVE = re.compile(
     r"(?i)(?<![\w])(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged|dc'?d|d/c'?d|"
-    r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred)"
+    r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went)"
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
     r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?")
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
@@ -339,8 +339,13 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         abbr = m.group("abbr")
         if not _mixed_case(text, m.start()) or abbr.islower() and not any(c.isupper() for c in _line(text, m.start())):
             z = zipf(abbr)
-            if not is_safe_word(abbr) and z is not None and z < 1.5 and not looks_like_typo(abbr):
+            # capitals after "at": a string English barely uses ("CABG AT BWH"); otherwise (lower case,
+            # after "from", where a name stands too: "CALL FROM KIYA (WIFE)") one it does not use
+            most = 2.5 if abbr.isupper() and not m.group().lower().startswith("from") else 1.5
+            if not is_safe_word(abbr) and z is not None and z < most and not looks_like_typo(abbr):
                 out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
+        elif abbr.islower() and (zipf(abbr) or 0.0) < 1.0 and not is_safe_word(abbr) and not looks_like_typo(abbr):
+            out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))   # "cardiologist is at nemc": no English
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
         if tok and _any_case_abbreviation(tok.group()):
