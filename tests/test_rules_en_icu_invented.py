@@ -238,3 +238,14 @@ def test_discussed_with_a_listed_surname():
 @pytest.mark.parametrize("line", ["CIWA 12-16, ativan 2 mg IV q1-2h prn.", "NIHSS 4-6 this am, COWS 8-10."])
 def test_bedside_scores_are_not_dates(line):
     assert _rule(line, "dates") == []
+
+
+@pytest.mark.parametrize("line, place", [
+    ("DAUGHTER WORKS AS A NURSE AT MT AUBURN.", "MT AUBURN"), ("pt had surgery at st. mary's last yr", "st. mary's"),
+])
+def test_saint_or_mount_after_at(line, place):
+    assert (place, "HOSPITAL") in _rule(line, "ward_places")
+
+
+def test_no_saint_or_mount_in_ward_words():
+    assert _rule("pt at mt rest, at st. 3 level, at st 2", "ward_places") == []

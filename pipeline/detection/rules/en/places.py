@@ -67,6 +67,10 @@ _TOWN = re.compile(
     # "from OR", "from the lab" stop at a residence, ward or function word
     r"(?:called|calling|phoned|driving|flying)(?:\s+in)?\s+from|(?:pt|patient|family)\s+from|"
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
+# a saint's or a mount's name after "at" in any case ("NURSE AT MT AUBURN", "at st. mary's"): a
+# hospital's, a church's or a school's; a place either way
+_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@)[ \t]+(?P<place>(?:st|saint|mt|mount)\.?[ \t]+"
+                       r"(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
@@ -346,6 +350,10 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
         elif abbr.islower() and (zipf(abbr) or 0.0) < 1.0 and not is_safe_word(abbr) and not looks_like_typo(abbr):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))   # "cardiologist is at nemc": no English
+    for m in _SAINT_AT.finditer(text):
+        name = re.sub(r"'s$", "", m.group("name"))
+        if name.lower() not in FUNCTION_WORDS and not is_safe_word(name):   # "at mt rest"
+            out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
         if tok and _any_case_abbreviation(tok.group()):
