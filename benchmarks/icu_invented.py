@@ -12,7 +12,9 @@ Each half is scored as written, in UPPER case and in lower case, for rules and d
 alone, and for every ``--model`` given (a trained version folder: its CRF with the rules; the
 cold start's is ``python -m pipeline train-starter --locale en --out DIR``). Figures: binary
 character precision and recall (any label counts; PROFESSION characters count neither way,
-see ``IGNORED``) and recall per gold category.
+see ``IGNORED``) and recall per gold category; then, per category, how many gold spans were not
+wholly found and how many spans found touch no gold (counts only: the check half's text is
+never printed).
 
 Everything in the notes is invented: names and places as a ward would have them (not taken
 from the pack's lists), no real person's data. Ages under 90 are not PHI there (as in the
@@ -49,6 +51,11 @@ class Row:
     case: str
     scores: dict
 
+    def missed_line(self) -> str:
+        m = self.scores["missed"]
+        return (f"{self.detector:24s} {self.half:6s} {self.case:10s} "
+                + " ".join(f"{m.get(c, 0):6d}" for c in CATEGORIES) + f" {self.scores['fp_spans']:6d}")
+
     def line(self) -> str:
         cats = " ".join(f"{self.scores.get('R_' + c, float('nan')):6.3f}" for c in CATEGORIES)
         return (f"{self.detector:24s} {self.half:6s} {self.case:10s} {self.scores['P']:6.3f} "
@@ -64,9 +71,22 @@ def load_half(half: str):
 
 
 def score(det, docs) -> dict:
-    """Binary character P/R and per-category recall of ``det`` on ``docs``."""
+    """Binary character P/R and per-category recall of ``det`` on ``docs``, and per category the
+    gold spans not wholly covered (``missed``: counts, no text) and the false-positive spans."""
     found = {d.doc_id: sp for d, sp in zip(docs, det.detect_many(docs))}
-    return binary_chars(found, docs, ignore=IGNORED)
+    out = binary_chars(found, docs, ignore=IGNORED)
+    missed: dict[str, int] = {}
+    false_pos = 0
+    for d in docs:
+        marked, gold = bytearray(len(d.text)), bytearray(len(d.text))
+        for s in found[d.doc_id]:
+            marked[s.start:s.end] = b"\x01" * (s.end - s.start)
+        for s in d.spans:
+            gold[s.start:s.end] = b"\x01" * (s.end - s.start)
+            if not all(marked[i] for i in range(s.start, s.end) if not d.text[i].isspace()):
+                missed[s.category] = missed.get(s.category, 0) + 1
+        false_pos += sum(not any(gold[s.start:s.end]) for s in found[d.doc_id])
+    return {**out, "missed": missed, "fp_spans": false_pos}
 
 
 def show_find(det, docs) -> None:
@@ -112,13 +132,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"notes: find {len(halves['find'])}, check {len(halves['check'])}; binary character scores")
     print(f"{'detector':24s} {'half':6s} {'case':10s} {'charP':>6s} {'charR':>6s} "
           + " ".join(f"{'R ' + c[:4]:>6s}" for c in CATEGORIES))
+    rows = []
     for name, det in detectors:
-        for row in rows_for(name, det, halves):
+        rows += rows_for(name, det, halves)
+        for row in rows[-len(halves) * len(CASES):]:
             print(row.line())
         if args.show:
             for case in CASES:
                 print(f"find half {case}, {name}:")
                 show_find(det, halves["find"] if case == "as written" else case_copy(halves["find"], case))
+    print("\ngold spans not wholly found, per category (counts), and false-positive spans")
+    print(f"{'detector':24s} {'half':6s} {'case':10s} " + " ".join(f"{c[:6]:>6s}" for c in CATEGORIES) + f" {'FP':>6s}")
+    for row in rows:
+        print(row.missed_line())
     return 0
 
 

@@ -249,3 +249,18 @@ def test_saint_or_mount_after_at(line, place):
 
 def test_no_saint_or_mount_in_ward_words():
     assert _rule("pt at mt rest, at st. 3 level, at st 2", "ward_places") == []
+
+
+def test_benchmark_score_counts_missed_spans():
+    from icu_invented import load_half, score
+
+    doc = next(d for d in load_half("find") if d.doc_id == "f10")
+
+    class Echo:   # a detector that finds the gold but the town, and one word that is no PHI
+        def detect_many(self, docs):
+            at = doc.text.index("NPO")
+            return [[s for s in d.spans if s.type != "CITY"] + [Span(d.doc_id, at, at + 3, "NAME", "PATIENT")]
+                    for d in docs]
+
+    got = score(Echo(), [doc])
+    assert got["missed"] == {"LOCATION": 1} and got["fp_spans"] == 1 and got["R_LOCATION"] == 0.0
