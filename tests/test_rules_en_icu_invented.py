@@ -169,7 +169,7 @@ def test_invented_set_loads_and_scores():
     from english_rules_context import binary_chars
 
     halves = {h: load_half(h) for h in ("find", "check")}
-    assert len(halves["find"]) == 48 and len(halves["check"]) == 24
+    assert len(halves["find"]) == 60 and len(halves["check"]) == 24
     doc = next(d for d in halves["find"] if d.doc_id == "f10")   # a surgeon, a town, a profession
     assert {s.type for s in doc.spans} == {"DOCTOR", "CITY", "PROFESSION"}
     gold = {doc.doc_id: doc.spans}
@@ -264,3 +264,26 @@ def test_benchmark_score_counts_missed_spans():
 
     got = score(Echo(), [doc])
     assert got["missed"] == {"LOCATION": 1} and got["fp_spans"] == 1 and got["R_LOCATION"] == 0.0
+
+
+# --- misspelt moves, in-laws, town services, "spoke w/" (find f49-f60) ---------------------------
+@pytest.mark.parametrize("line, expected, rule", [
+    ("son in law Mike called, updated.", ("Mike", "PATIENT"), "context_names"),
+    ("Spoke w/ hughes re: am labs.", ("hughes", "PATIENT"), "context_names"),
+    ("social work Joanne in to see family.", ("Joanne", "DOCTOR"), "context_names"),
+    ("PLAN: SBT IN AM.\nT.N. OKAFOR, RRT", ("OKAFOR", "DOCTOR"), "context_names"),
+    ("pt transfered from cooley dick for cabg eval.", ("cooley", "HOSPITAL"), "ward_places"),
+    ("SHOCKED X2 BY WESTWOOD FIRE DEPT. INTUBATED IN FIELD.", ("WESTWOOD", "CITY"), "ward_places"),
+    ("PT IS A CONSTRUCTION WORKER FROM TAUNTON.", ("TAUNTON", "CITY"), "ward_places"),
+])
+def test_more_ward_shorthand(line, expected, rule):
+    assert expected in _rule(line, rule)
+
+
+@pytest.mark.parametrize("line, rule", [
+    ("seen by local fire dept, city police department, the fire department", "ward_places"),
+    ("pt is a transfer from OSH. pt is a direct admit from ED.", "ward_places"),
+    ("spoke w/ wife re plan, met w/ team", "context_names"),
+])
+def test_more_shorthand_without_phi(line, rule):
+    assert _rule(line, rule) == []

@@ -39,24 +39,24 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           r"(?:physician|provider|radiologist|surgeon|anesthesiologist|consultant|pharmacist|therapist|"
           r"case\s+manager|social\s+worker|author)\s*:|"
           r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?")
-_KIN = (r"(?:brother|sister|son|daughter|father|mother)-in-law|step-?(?:son|daughter|mother|father|brother|sister)|"
+_KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|step-?(?:son|daughter|mother|father|brother|sister)|"
         r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
-        r"met\s+with|spoke\s+(?:with|to)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
+        r"met\s+(?:with|w/)|spoke\s+(?:with|to|w/)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
         r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:|attn\s*:|nok\s*:|call\s+placed\s+to")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 # staff named by their discipline ("RRT (Kim)", "referred to CM deborah", "sw joanne"): each is also
 # a ward word ("5 cm", "SW consult"; "rt" is right too often: "rt hickman"), so a listed name only, as after "per"
-_STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+worker|chaplain|pharmacist|dietitian|nutritionist|"
+_STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+work(?:er)?|chaplain|pharmacist|dietitian|nutritionist|"
           r"d/w|discussed\s+w/")   # "d/w Nussbaum": the team's shorthand for "discussed with"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
 _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the name after its context word
     rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*)(?:(?P<title>dr|mr|mrs|ms|miss|fr|rev)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
-_CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+){0,2}"
+_CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|(?:[A-Za-z]\.){1,2})[ \t]+){0,2}"
                          r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)(?![\w-])|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line

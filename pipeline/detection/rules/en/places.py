@@ -53,7 +53,8 @@ _TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 _MOVE = re.compile(
     r"(?i)(?<![\w])(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged|dc'?d|d/c'?d|"
-    r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went)"
+    r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
+    r"transfered|trasnferred|tranferred|txfr'?d?)"   # as notes misspell it
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
     r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?")
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
@@ -81,8 +82,13 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]e
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
                       r"\s+in\s+")
 # "66 y.o. F from methuen", "a 42-year-old construction worker from isla vista"
-_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?"
+_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?|"
+                       # "PT IS A CONSTRUCTION WORKER FROM TAUNTON": who the patient is, then where from
+                       r"(?:pt|patient|he|she)[ \t]+(?:is|was)[ \t]+an?[ \t]+(?:[A-Za-z'-]+[ \t]+){1,3}?)"
                        r"from[ \t]+")
+# a town's fire or police department ("SHOCKED X2 BY WESTWOOD FIRE DEPT")
+_SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:fire|police)[ \t]+"
+                           r"(?:dept|department|rescue|station)\b")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 
@@ -350,6 +356,10 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
         elif abbr.islower() and (zipf(abbr) or 0.0) < 1.0 and not is_safe_word(abbr) and not looks_like_typo(abbr):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))   # "cardiologist is at nemc": no English
+    for m in _SERVICE_TOWN.finditer(text):
+        town = m.group("town")
+        if town.lower() not in FUNCTION_WORDS and town.lower() not in _GENERIC and not is_safe_word(town):
+            out.append(mk(doc_id, *m.span("town"), "CITY"))
     for m in _SAINT_AT.finditer(text):
         name = re.sub(r"'s$", "", m.group("name"))
         if name.lower() not in FUNCTION_WORDS and not is_safe_word(name):   # "at mt rest"
