@@ -287,3 +287,25 @@ def test_more_ward_shorthand(line, expected, rule):
 ])
 def test_more_shorthand_without_phi(line, rule):
     assert _rule(line, rule) == []
+
+
+# --- handover, roles in brackets, home to a town, dotted initials (find f61-f72) ------------------
+@pytest.mark.parametrize("line, expected, rule", [
+    ("covering for mcnulty until 1900. report given to siobhan at 1850.", ("mcnulty", "DOCTOR"), "context_names"),
+    ("covering for mcnulty until 1900. report given to siobhan at 1850.", ("siobhan", "DOCTOR"), "context_names"),
+    ("ICU TEAM AWARE. KOWALCZYK (NIGHT FLOAT) AT BEDSIDE @ 0300.", ("KOWALCZYK", "DOCTOR"), "name_lines"),
+    ('S: "I WANT TO GO HOME TO GLOUCESTER"', ("GLOUCESTER", "CITY"), "ward_places"),
+    ("dispo: d/c to spaulding tomorrow, accepted there.", ("spaulding", "HOSPITAL"), "ward_places"),
+    ("P: D/C HOME FRIDAY W/ VNA.\nR.M.", ("R.M.", "DOCTOR"), "context_names"),
+])
+def test_handover_and_home(line, expected, rule):
+    assert expected in _rule(line, rule)
+
+
+@pytest.mark.parametrize("line", [
+    "report given to oncoming rn. covering for pain. report to floor RN. REPORT GIVEN TO CCU RN.",
+    "report called to rehab. d/c to home, dc to floor. sent home to rest, discharged home to family",
+    "Morphine (PRN) given, foley (RN) placed", "plan: cont\na.m.",
+])
+def test_handover_words_alone(detector, line):
+    assert found(detector, line, "NAME") == [] and found(detector, line, "LOCATION") == []

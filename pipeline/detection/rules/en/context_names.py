@@ -29,6 +29,8 @@ __all__ = ["EPONYM_AFTER", "SECTION_HEADERS", "context_names"]   # EPONYM_AFTER:
 from pipeline.spans import Span
 
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
+          # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
+          r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
           r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|"
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
           r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"
@@ -269,7 +271,7 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
 
 
 # initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
-_CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3})[ \t]*\n?\Z")
+_CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})[ \t]*\n?\Z")
 # or after a dash closing the last sentence ("WILL F/U. -KD")
 _CLOSING_DASH = re.compile(r"[.;!][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3})[ \t]*\n?\Z")
 
@@ -284,6 +286,8 @@ def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
     if m is None:
         return []
     init = m.group("init")
+    if init.replace(".", "").lower() in _HEADERS or init.lower() in ("a.m.", "p.m.", "e.g.", "i.e."):
+        return []
     if init.lower() in _HEADERS or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
         return []
     return [mk(doc_id, *m.span("init"), "DOCTOR")]

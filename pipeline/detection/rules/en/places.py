@@ -54,7 +54,7 @@ _TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 _MOVE = re.compile(
     r"(?i)(?<![\w])(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged|dc'?d|d/c'?d|"
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
-    r"transfered|trasnferred|tranferred|txfr'?d?)"   # as notes misspell it
+    r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc)"   # as notes misspell or shorten it
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
     r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?")
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
@@ -62,7 +62,7 @@ _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]
 _TOWN = re.compile(
     # "lives with her husband in Quincy", "LIVES WITH HIS WIFE ALEXUS GOUGH IN SANFORD" (tried first)
     r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+with\s+[^\n.;:,()]{1,40}?\s+in\s+|"
-    r"(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
+    r"(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
     # "from OR", "from the lab" stop at a residence, ward or function word
