@@ -309,3 +309,28 @@ def test_handover_and_home(line, expected, rule):
 ])
 def test_handover_words_alone(detector, line):
     assert found(detector, line, "NAME") == [] and found(detector, line, "LOCATION") == []
+
+
+# --- sign-offs on the last line, state codes after a town, "lives w/ ... in" (find f73-f84) --------
+@pytest.mark.parametrize("line, expected, rule", [
+    ("SEEN BY PULM ATTENDING.\nLMT/tobin", ("tobin", "DOCTOR"), "context_names"),
+    ("PT'S BROTHER IS HCP, LIVES IN NAPLES, FL. PHONE # ON CHART.", ("FL", "STATE"), "ward_places"),
+    ("pt lives in nashua, nh with wife", ("nh", "STATE"), "ward_places"),
+    ("Pt's partner at bedside, lives w/ pt in milton.", ("milton", "CITY"), "ward_places"),
+    ("pt s/p cath @ bwh, transferred here for chf", ("bwh", "HOSPITAL"), "ward_places"),
+])
+def test_last_line_and_state_codes(line, expected, rule):
+    assert expected in _rule(line, rule)
+
+
+@pytest.mark.parametrize("line, rule", [
+    ("HR/BP stable, ASA/plavix given\nplan cont", "context_names"), ("plan cont.\n-DNR", "context_names"),
+    ("Labs:\n-CBC\n", "context_names"),   # three letters after a dash are as often a lab's (-DMC stays unread)
+])
+def test_no_sign_off_in_ward_words(line, rule):
+    assert not any(t == "DOCTOR" for _, t in _rule(line, rule))
+
+
+@pytest.mark.parametrize("line", ["Lives in Quincy, OK with family", "lives in boston, or near it"])
+def test_no_state_code_that_is_a_word(line):
+    assert not any(t == "STATE" for _, t in _rule(line, "ward_places"))

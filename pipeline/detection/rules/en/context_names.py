@@ -196,10 +196,13 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
         s = _credential_start(m, words, signs_line)
         out.append(mk(doc_id, s, e, "DOCTOR"))
+    last = text.rstrip().rfind("\n") + 1
     for rx in (_SIGN_OFF, _SIGN_OFF_REVERSED):
         for m in rx.finditer(text):
             init, name = m.group("init"), m.group("name")
-            if init.lower() in _HEADERS or is_safe_word(init) or not looks_like_name(name, True):
+            # on the note's last line the curated ward words alone say no ("LMT/tobin" signs it)
+            if init.lower() in _HEADERS or is_safe_word(init, vocabulary=m.start() < last) \
+                    or not looks_like_name(name, True):
                 continue
             if name.isupper() and (rx is _SIGN_OFF_REVERSED or has_lower(text, m.start())):
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations

@@ -61,7 +61,7 @@ _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
     # "lives with her husband in Quincy", "LIVES WITH HIS WIFE ALEXUS GOUGH IN SANFORD" (tried first)
-    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+with\s+[^\n.;:,()]{1,40}?\s+in\s+|"
+    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+(?:with|w/)\s*[^\n.;:,()]{1,40}?\s+in\s+|"
     r"(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
@@ -331,6 +331,24 @@ def _state_code(text: str, i: int) -> tuple[int, int, str] | None:
     return i, m.end(), "STATE"
 
 
+_COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
+# postal codes that are also words or ward abbreviations ("Quincy, OK with family", "boston, or near")
+_WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
+
+
+def _state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
+    """A state's postal code after a comma right after a town found here ("LIVES IN NAPLES, FL",
+    "nashua, nh"), in the town's case: capitals after capitals, lower case after lower case."""
+    out = []
+    for sp in places:
+        m = _COMMA_CODE.match(text, sp.end) if sp.type == "CITY" else None
+        if m and m.group("code").upper() in _state_codes() and m.group("code").lower() not in _WORD_CODES:
+            town, code = text[sp.start:sp.end], m.group("code")
+            if (code.isupper() and not town.islower()) or (code.islower() and town.islower()):
+                out.append(mk(doc_id, *m.span("code"), "STATE"))
+    return out
+
+
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
 def ward_places(text: str, doc_id: str) -> list[Span]:
     """Hospitals by their head word ("mercy hospital"), after a transfer ("transferred from NEBH"),
@@ -349,9 +367,9 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         abbr = m.group("abbr")
         if not _mixed_case(text, m.start()) or abbr.islower() and not any(c.isupper() for c in _line(text, m.start())):
             z = zipf(abbr)
-            # capitals after "at": a string English barely uses ("CABG AT BWH"); otherwise (lower case,
-            # after "from", where a name stands too: "CALL FROM KIYA (WIFE)") one it does not use
-            most = 2.5 if abbr.isupper() and not m.group().lower().startswith("from") else 1.5
+            # after "at": a string English barely uses ("CABG AT BWH", "cath @ bwh"); after "from",
+            # where a name stands too ("CALL FROM KIYA (WIFE)"), one it does not use
+            most = 1.5 if m.group().lower().startswith("from") else 2.5
             if not is_safe_word(abbr) and z is not None and z < most and not looks_like_typo(abbr):
                 out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
         elif abbr.islower() and (zipf(abbr) or 0.0) < 1.0 and not is_safe_word(abbr) and not looks_like_typo(abbr):
@@ -383,6 +401,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
     out += [sp for sp in lower_case_places(text, doc_id) if not any(o.start < sp.end and sp.start < o.end for o in out)]
+    out += _state_after_town(text, doc_id, out)
     first = {}
     for sp in dedupe(out):
         first.setdefault((sp.start, sp.end), sp)   # one place per offsets: the first context's type
