@@ -169,7 +169,7 @@ def test_invented_set_loads_and_scores():
     from english_rules_context import binary_chars
 
     halves = {h: load_half(h) for h in ("find", "check")}
-    assert len(halves["find"]) == 84 and len(halves["check"]) == 24
+    assert len(halves["find"]) == 96 and len(halves["check"]) == 24
     doc = next(d for d in halves["find"] if d.doc_id == "f10")   # a surgeon, a town, a profession
     assert {s.type for s in doc.spans} == {"DOCTOR", "CITY", "PROFESSION"}
     gold = {doc.doc_id: doc.spans}
