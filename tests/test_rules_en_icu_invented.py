@@ -334,3 +334,21 @@ def test_no_sign_off_in_ward_words(line, rule):
 @pytest.mark.parametrize("line", ["Lives in Quincy, OK with family", "lives in boston, or near it"])
 def test_no_state_code_that_is_a_word(line):
     assert not any(t == "STATE" for _, t in _rule(line, "ward_places"))
+
+
+# --- relatives from a town, Irish surnames in capitals (find f85-f96) ----------------------------
+@pytest.mark.parametrize("line, expected, rule", [
+    ("DAUGHTER LORI FROM HAVERHILL VISITS DAILY.", ("HAVERHILL", "CITY"), "ward_places"),
+    ("PT LIVES W/ WIFE, SUSAN, IN SALEM, NH.", ("NH", "STATE"), "ward_places"),
+    ("FAMILY (WIFE, SON) LIVE IN DORCHESTER.", ("DORCHESTER", "CITY"), "ward_places"),
+    ("DR O'HARA IS PT'S PCP.", ("O'HARA", "DOCTOR"), "context_names"),
+    ("dr o'hara aware of k 3.1", ("o'hara", "DOCTOR"), "context_names"),
+])
+def test_relatives_towns_and_irish_surnames(line, expected, rule):
+    assert expected in _rule(line, rule)
+
+
+@pytest.mark.parametrize("line", ["son from home, wife from work, daughter from OR, dtr from rehab",
+                                  "meds given at 6 o'clock per pt"])
+def test_no_place_or_name_from_ward_words(detector, line):
+    assert found(detector, line, "LOCATION") == [] and found(detector, line, "NAME") == []

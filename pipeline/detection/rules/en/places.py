@@ -61,8 +61,11 @@ _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
     # "lives with her husband in Quincy", "LIVES WITH HIS WIFE ALEXUS GOUGH IN SANFORD" (tried first)
-    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+(?:with|w/)\s*[^\n.;:,()]{1,40}?\s+in\s+|"
-    r"(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
+    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+(?:with|w/)\s*[^\n.;:()]{1,40}?\s+in\s+|"
+    # a relative and where they come from: "DAUGHTER LORI FROM HAVERHILL", "sister denise from chicago"
+    r"(?<![\w])(?:wife|husband|son|daughter|dtr|sister|brother|mother|father|niece|nephew|cousin|friend)"
+    r"(?:\s+[A-Za-z][A-Za-z'-]*)?\s+(?:is\s+)?(?:visiting\s+|flying\s+in\s+|driving\s+up\s+)?from\s+|"
+    r"(?<![\w])(?:lives|live|living|resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
     # "from OR", "from the lab" stop at a residence, ward or function word
