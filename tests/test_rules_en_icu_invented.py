@@ -169,7 +169,7 @@ def test_invented_set_loads_and_scores():
     from english_rules_context import binary_chars
 
     halves = {h: load_half(h) for h in ("find", "check")}
-    assert len(halves["find"]) == 96 and len(halves["check"]) == 24
+    assert len(halves["find"]) == 108 and len(halves["check"]) == 24
     doc = next(d for d in halves["find"] if d.doc_id == "f10")   # a surgeon, a town, a profession
     assert {s.type for s in doc.spans} == {"DOCTOR", "CITY", "PROFESSION"}
     gold = {doc.doc_id: doc.spans}
@@ -352,3 +352,18 @@ def test_relatives_towns_and_irish_surnames(line, expected, rule):
                                   "meds given at 6 o'clock per pt"])
 def test_no_place_or_name_from_ward_words(detector, line):
     assert found(detector, line, "LOCATION") == [] and found(detector, line, "NAME") == []
+
+
+# --- a relative's calling and town, dotted initials with a credential (find f97-f108) -------------
+@pytest.mark.parametrize("line, expected, rule", [
+    ("FATHER IS A FIREFIGHTER IN CHELSEA.", ("CHELSEA", "CITY"), "ward_places"),
+    ("SEDATION: PROPOFOL 10MCG.\nK.M. RN", ("K.M.", "DOCTOR"), "context_names"),
+])
+def test_relative_calling_and_dotted_signature(line, expected, rule):
+    assert expected in _rule(line, rule)
+
+
+@pytest.mark.parametrize("text", ["R.N.\nM.D.", "plan: cont\nM.D. RN", "plan\nP.A.",
+                                  "pt is a fall risk in bed. pt is a smoker in the past."])
+def test_credentials_and_descriptions_alone(detector, text):
+    assert found(detector, text, "NAME") == [] and found(detector, text, "LOCATION") == []

@@ -67,7 +67,7 @@ _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Z
 # a line that is a staff signature: a credential and a name, one before the other ("D. Fraher RN",
 # "SN A. Field", "Starr R RRT", "Esther Dickens, RRT"), or initials after a dash ("-ch")
 _CRED = r"RN|R\.N\.|SN|RRT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN"
-_SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
+_SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:(?:[A-Za-z]\.){{2,3}}|[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
 _SIGNATURE = re.compile(
     rf"(?im)^[ \t]*(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
     rf"(?:,?[ \t]+(?P<c2>{_CRED}))?[ \t]*$")
@@ -242,6 +242,10 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
     for m in _SIGNATURE.finditer(text):
         if bool(m.group("c1")) == bool(m.group("c2")):
             continue
+        if re.fullmatch(r"(?:[A-Za-z]\.){2,3}", m.group("name")) and \
+                m.group("name").replace(".", "").lower() not in _CREDENTIAL_WORDS:
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))   # "K.M. RN": dotted initials and a credential
+            continue
         words = m.group("name").split()
         long = [w for w in words if len(w.rstrip(".")) > 1]
         if not long or len(long) == len(words) and len(words) == 1 and not looks_like_name(long[0], True):
@@ -289,7 +293,8 @@ def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
     if m is None:
         return []
     init = m.group("init")
-    if init.replace(".", "").lower() in _HEADERS or init.lower() in ("a.m.", "p.m.", "e.g.", "i.e."):
+    bare = init.replace(".", "").lower()
+    if bare in _HEADERS or bare in _CREDENTIAL_WORDS or init.lower() in ("a.m.", "p.m.", "e.g.", "i.e."):
         return []
     if init.lower() in _HEADERS or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
         return []

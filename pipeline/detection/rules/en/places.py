@@ -87,8 +87,10 @@ _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic
 # "66 y.o. F from methuen", "a 42-year-old construction worker from isla vista"
 _AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?|"
                        # "PT IS A CONSTRUCTION WORKER FROM TAUNTON": who the patient is, then where from
-                       r"(?:pt|patient|he|she)[ \t]+(?:is|was)[ \t]+an?[ \t]+(?:[A-Za-z'-]+[ \t]+){1,3}?)"
-                       r"from[ \t]+")
+                       # and "FATHER IS A FIREFIGHTER IN CHELSEA": a relative's calling, then where
+                       r"(?:pt|patient|he|she|father|mother|son|daughter|wife|husband|brother|sister)[ \t]+"
+                       r"(?:is|was)[ \t]+an?[ \t]+(?:[A-Za-z'-]+[ \t]+){1,3}?)"
+                       r"(?:from|in)[ \t]+")
 # a town's fire or police department ("SHOCKED X2 BY WESTWOOD FIRE DEPT")
 _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:fire|police)[ \t]+"
                            r"(?:dept|department|rescue|station)\b")
