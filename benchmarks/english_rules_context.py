@@ -207,19 +207,21 @@ def case_copy(docs, how: str):
     return out
 
 
-def binary_chars(system: dict, docs) -> dict:
-    """Binary character precision/recall over non-blank characters, and recall per gold category."""
+def binary_chars(system: dict, docs, ignore: tuple[str, ...] = ()) -> dict:
+    """Binary character precision/recall over non-blank characters, and recall per gold category.
+    Characters of a gold span whose category is in ``ignore`` count neither way (their recall is
+    still reported): PHI in one scheme that another does not mark."""
     tp = fp = fn = 0
     per: dict[str, list[int]] = {}
     for d in docs:
         g = bytearray(len(d.text))
         p = bytearray(len(d.text))
         for s in d.spans:
-            g[s.start:s.end] = b"\x01" * (s.end - s.start)
+            g[s.start:s.end] = (b"\x02" if s.category in ignore else b"\x01") * (s.end - s.start)
         for s in system.get(d.doc_id, ()):
             p[s.start:s.end] = b"\x01" * (s.end - s.start)
         for i, c in enumerate(d.text):
-            if c.isspace():
+            if c.isspace() or g[i] == 2:
                 continue
             tp += g[i] and p[i]
             fp += p[i] and not g[i]

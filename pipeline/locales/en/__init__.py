@@ -29,8 +29,8 @@ _VOCAB = load_vocabulary("en")
 # "D." opens a Spanish name as a title ("D. Juan"); an English one as an initial ("D. Johnson RN"), kept
 _EN_WORDS = replace(WORDS, titles=tuple(t for t in WORDS.titles if t != "D."))
 STEPS = WESTERN_STEPS + (
-    "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle",
-    # model, merged, merged, merged
+    "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "repeat_names",
+    # model, merged, merged, merged, merged
     register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous,
                             initials_need_evidence=True),   # merged
 )

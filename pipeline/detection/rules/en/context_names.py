@@ -29,6 +29,8 @@ __all__ = ["EPONYM_AFTER", "SECTION_HEADERS", "context_names"]   # EPONYM_AFTER:
 from pipeline.spans import Span
 
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
+          # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
+          r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
           r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|"
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
           r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"
@@ -39,20 +41,24 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           r"(?:physician|provider|radiologist|surgeon|anesthesiologist|consultant|pharmacist|therapist|"
           r"case\s+manager|social\s+worker|author)\s*:|"
           r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?")
-_KIN = (r"(?:brother|sister|son|daughter|father|mother)-in-law|step-?(?:son|daughter|mother|father|brother|sister)|"
+_KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|step-?(?:son|daughter|mother|father|brother|sister)|"
         r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
-        r"met\s+with|spoke\s+(?:with|to)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
+        r"met\s+(?:with|w/)|spoke\s+(?:with|to|w/)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
         r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:|attn\s*:|nok\s*:|call\s+placed\s+to")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
+# staff named by their discipline ("RRT (Kim)", "referred to CM deborah", "sw joanne"): each is also
+# a ward word ("5 cm", "SW consult"; "rt" is right too often: "rt hickman"), so a listed name only, as after "per"
+_STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+work(?:er)?|chaplain|pharmacist|dietitian|nutritionist|"
+          r"d/w|discussed\s+w/")   # "d/w Nussbaum": the team's shorthand for "discussed with"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
-_CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK})(?![\w])")
-_NAME_AT = re.compile(
-    rf"(?i)\.?(?:'s)?[ \t]*[:,]?[ \t]+(?:(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+)?"
+_CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
+_NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the name after its context word
+    rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*)(?:(?P<title>dr|mr|mrs|ms|miss|fr|rev)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
-_CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]\.)[ \t]+){0,2}"
+_CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|(?:[A-Za-z]\.){1,2})[ \t]+){0,2}"
                          r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)(?![\w-])|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
@@ -61,7 +67,7 @@ _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Z
 # a line that is a staff signature: a credential and a name, one before the other ("D. Fraher RN",
 # "SN A. Field", "Starr R RRT", "Esther Dickens, RRT"), or initials after a dash ("-ch")
 _CRED = r"RN|R\.N\.|SN|RRT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN"
-_SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
+_SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:(?:[A-Za-z]\.){{2,3}}|[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
 _SIGNATURE = re.compile(
     rf"(?im)^[ \t]*(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
     rf"(?:,?[ \t]+(?P<c2>{_CRED}))?[ \t]*$")
@@ -92,7 +98,7 @@ def _kind(ctx: str) -> tuple[str, bool]:
         return "DOCTOR", True
     if re.fullmatch(_KIN, c):
         return "PATIENT", True
-    return ("DOCTOR" if c in ("per", "called to") else "PATIENT"), False
+    return ("DOCTOR" if c in ("per", "called to") or re.fullmatch(_STAFF, c) else "PATIENT"), False
 
 
 def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool, titled: bool = False) -> int | None:
@@ -190,10 +196,13 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
         s = _credential_start(m, words, signs_line)
         out.append(mk(doc_id, s, e, "DOCTOR"))
+    last = text.rstrip().rfind("\n") + 1
     for rx in (_SIGN_OFF, _SIGN_OFF_REVERSED):
         for m in rx.finditer(text):
             init, name = m.group("init"), m.group("name")
-            if init.lower() in _HEADERS or is_safe_word(init) or not looks_like_name(name, True):
+            # on the note's last line the curated ward words alone say no ("LMT/tobin" signs it)
+            if init.lower() in _HEADERS or is_safe_word(init, vocabulary=m.start() < last) \
+                    or not looks_like_name(name, True):
                 continue
             if name.isupper() and (rx is _SIGN_OFF_REVERSED or has_lower(text, m.start())):
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
@@ -233,6 +242,10 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
     for m in _SIGNATURE.finditer(text):
         if bool(m.group("c1")) == bool(m.group("c2")):
             continue
+        if re.fullmatch(r"(?:[A-Za-z]\.){2,3}", m.group("name")) and \
+                m.group("name").replace(".", "").lower() not in _CREDENTIAL_WORDS:
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))   # "K.M. RN": dotted initials and a credential
+            continue
         words = m.group("name").split()
         long = [w for w in words if len(w.rstrip(".")) > 1]
         if not long or len(long) == len(words) and len(words) == 1 and not looks_like_name(long[0], True):
@@ -255,12 +268,37 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
             start = m.start("name") if all(ok) else m.end("name") - len(words[-1])
             out.append(mk(doc_id, start, m.end("name"), "PATIENT"))
     last = text.rstrip().rfind("\n") + 1   # the note's last line: a dash and letters there sign it
+    out += _closing_initials(text, doc_id, last)
     for m in _DASH_INITIALS.finditer(text):
         init = m.group("init")
         at_end = m.start() >= last and len(init) == 2 and init.lower() not in FUNCTION_WORDS   # "-rn" closing a note
         if at_end or (init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2)):
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))
     return out
+
+
+# initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
+_CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})[ \t]*\n?\Z")
+# or after a dash closing the last sentence ("WILL F/U. -KD")
+_CLOSING_DASH = re.compile(r"[.;!][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3})[ \t]*\n?\Z")
+
+
+def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
+    """The writer's initials closing a note on a line of their own without a dash (not in a
+    one-line note: a line alone says nothing about where it stands), or after a dash that closes
+    its last sentence: no header, no function word, no word of the curated safe list ("DNR",
+    "CMO", "rn" close notes too)."""
+    m = _CLOSING_INITIALS.match(text, last) if last else None
+    m = m or _CLOSING_DASH.search(text, last)
+    if m is None:
+        return []
+    init = m.group("init")
+    bare = init.replace(".", "").lower()
+    if bare in _HEADERS or bare in _CREDENTIAL_WORDS or init.lower() in ("a.m.", "p.m.", "e.g.", "i.e."):
+        return []
+    if init.lower() in _HEADERS or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
+        return []
+    return [mk(doc_id, *m.span("init"), "DOCTOR")]
 
 
 # a staff login beside the name on a signature line: "J. Giles, resident / jgiles", "(ekiragu)", "[kh309]"
@@ -286,8 +324,9 @@ def _usernames(text: str, doc_id: str) -> list[Span]:
         if m.group("user").isupper() and not one_case:
             continue   # "(DNR)", "/ICU": capitals in a mixed-case line are abbreviations
         # in a line of one case ("b. miley, pgy-2 / bmiley") every word may be the name
+        # the login itself is no name on its line ("DR ROSENFELD (NSURG)": a service, not a login)
         words = [w.rstrip(".") for w in (_ANY_WORD if one_case else _CAPITALISED).findall(line)
-                 if not (one_case and w.lower() in FUNCTION_WORDS)]
+                 if not (one_case and w.lower() in FUNCTION_WORDS) and w.lower() != user]
         long_words = [w.lower() for w in words if len(w) >= 4 and not is_safe_word(w)]
         initials = {(a[0] + b[0]).lower() for a, b in zip(words, words[1:])}
         if any(w[:4] in letters for w in long_words) or (len(letters) == 2 and letters in initials and user != letters):

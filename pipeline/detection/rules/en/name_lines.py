@@ -7,6 +7,7 @@ person", the shape of the note does.
 * the subject of a presentation line: the name before "is a 57-year-old" or ", a 57-year-old"
   ("Roscoe Preston is a 57-year-old man", "MR. PRESTON IS A 57 YO MAN", "Leen, a 70-year-old");
 * the name under a letter's closing ("Sincerely," then "Bill Parker, M.D.");
+* a staff member's name that a role follows in brackets ("KOWALCZYK (NIGHT FLOAT)", "Hughes (resident)");
 * a name that its kinship follows in brackets or an apposition ("Mary (daughter) called", "JIM
   HALE (HCP)", "Ted, the patient's son, called").
 
@@ -42,6 +43,10 @@ _KIN_WORDS = (r"wife|husband|son|daughter|dtr|sister|brother|mother|father|mom|d
 _KIN_AFTER = re.compile(
     rf"(?i)(?<![\w'])(?P<name>(?-i:{_TOKEN})(?:[ \t]+(?-i:{_TOKEN})){{0,2}})(?:[ \t]*\([ \t]*(?:pt'?s[ \t]+)?(?:{_KIN_WORDS})[ \t]*\)"
     rf"|,[ \t]+(?:the[ \t]+)?(?:pt'?s|patient'?s|his|her|their)[ \t]+(?:{_KIN_WORDS})\b)")
+# a staff member that a role in brackets follows ("KOWALCZYK (NIGHT FLOAT) AT BEDSIDE", "Hughes (resident)")
+_ROLE_AFTER = re.compile(
+    rf"(?i)(?<![\w'])(?P<name>(?-i:{_TOKEN})(?:[ \t]+(?-i:{_TOKEN})){{0,1}})[ \t]*\([ \t]*(?:night[ \t]+float|"
+    rf"resident|intern|fellow|attending|covering|cross[ \t-]?cover|np|pa|rn|md|hospitalist|intensivist)[ \t]*\)")
 _CLOSING = re.compile(r"(?im)^[ \t]*(?:sincerely|regards|best\s+regards|kind\s+regards|yours\s+truly|respectfully|"
                       r"cordially|with\s+thanks)[ \t]*,?[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:dr\.?[ \t]+)?"
                       rf"(?P<name>(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN})){{0,2}})")
@@ -100,10 +105,11 @@ def name_lines(text: str, doc_id: str) -> list[Span]:
             end = _name_words(text, m.start("name"), m.group("name"))
             if end is not None:
                 out.append(mk(doc_id, m.start("name"), end, gtype))
-    for m in _KIN_AFTER.finditer(text):
-        start = _last_name_words(text, m.start("name"), m.group("name"))
-        if start is not None:
-            out.append(mk(doc_id, start, m.end("name"), "PATIENT"))
+    for rx, gtype in ((_KIN_AFTER, "PATIENT"), (_ROLE_AFTER, "DOCTOR")):
+        for m in rx.finditer(text):
+            start = _last_name_words(text, m.start("name"), m.group("name"))
+            if start is not None:
+                out.append(mk(doc_id, start, m.end("name"), gtype))
     return out
 
 

@@ -174,6 +174,8 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
     w = _clean(word)
     if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w) or (not strong and is_ambiguous_word(w)):
         return False
+    if strong and re.fullmatch(r"[Oo]['’][A-Za-z]{2,}", w):
+        return True   # "DR O'HARA", "wife o'malley": the shape of an Irish surname, whatever its frequency
     z = zipf(w)
     if titled and z is not None and not _CLINICAL_ENDING.search(w.lower()):
         # right after "Dr."/"DR"/"Doctor": a listed name even when common ("DR. YOUNG"), and a word
@@ -241,8 +243,8 @@ def looks_like_typo(word: str) -> bool:
     only the word's rarity would make one ("DR. NOTIFEID"); a rare word after "wife" or "replaced
     by" is not asked (rare surnames are often one edit from a word: "Deady")."""
     w = _clean(word).lower()
-    if len(w) < 4:
-        return False
+    if len(w) < 4 or re.match(r"o['’][a-z]", w):
+        return False   # "O'HARA" is one edit from "o'hare", but typos do not put an apostrophe after an O
     return any((zipf(c) or 0.0) >= 3.5 for c in _one_edit(w))
 
 

@@ -22,7 +22,9 @@ _MEASURES = (
     "fingerstick|glucose|gluc|glu|bg|k|na|cl|co2|hco3|bun|cr|creat|creatinine|bun/cr|mg|phos|ca|ica|hct|hgb|hb|"
     "wbc|plt|plts|platelets|inr|ptt|pt/ptt|lactate|lact|ck|cpk|trop|tropo|troponin|abg|vbg|ph|pco2|po2|alb|ast|"
     "alt|alk phos|tbili|bili|lipase|amylase|ammonia|vanco|trough|level|dose|ratio|x|q|goal|range|drip|gtt|rhythm|"
-    "sr|nsr|st|af|afib|vt|beats|strength|ppd|pack years|qtc|pr|qrs|ef|lvef|fev1|peak flow|edema|pulses"
+    "sr|nsr|st|af|afib|vt|beats|strength|ppd|pack years|qtc|pr|qrs|ef|lvef|fev1|peak flow|edema|pulses|"
+    # bedside scores ("CIWA 12-16", "COWS 8", "NIHSS 4-6")
+    "ciwa|ciwa-ar|cows|cpot|braden|morse|nihss|mmse|moca|cam-icu"
 )
 _MEASURE_BEFORE = re.compile(rf"(?i)(?<![\w/])(?:{_MEASURES})\s*(?:[:=~]|of|at|@|is|was|now|down to|up to)?\s*[<>]?\s*$")
 # units and counting words after a value ("40 mg", "5/5 strength", "10/5 beats", "2-3 units/hr")

@@ -1,7 +1,8 @@
 """Hospitals and towns as ward notes write them: in any case, abbreviated, without a state.
 
 * a hospital by its head word: the name-like words before "Hospital", "Medical Center", "Med
-  Ctr", "Nursing Home", "Rehab Center" ("mercy hospital", "ST. ANNE'S HOSPITAL"), head included;
+  Ctr", "Nursing Home", "Rehab Center", "Hosp" ("mercy hospital", "ST. ANNE'S HOSPITAL", "CAPE COD
+  HOSP"), head included;
 * a hospital after a transfer: the name or abbreviation after "transferred from/to", "admitted
   to", "sent to", "came from", "returned from" ("transferred from NEBH", "to Baystate"), and an
   abbreviation in capitals after "at" or "from" in a mixed-case line ("seen at MGH");
@@ -14,6 +15,7 @@ safe words (:func:`.name_words.is_safe_word`) and never a place here.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
@@ -21,11 +23,14 @@ from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word,
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
 from pipeline.detection.rules.en.towns import lower_case_places, one_case_town
 from pipeline.detection.rules.registry import register
+from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
 
-_HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|med\s+center|"
-                   r"health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|rehab(?:ilitation)?\s+(?:center|"
-                   r"centre|hospital)|infirmary|(?P<weak>clinic|hospice|medical\s+group))(?![\w])")
+# "hosp" is the head word abbreviated ("CAPE COD HOSP")
+_HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
+                   r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
+                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
+                   r"(?P<weak>clinic|hospice|medical\s+group))(?![\w])")
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 _GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
@@ -38,8 +43,8 @@ referring receiving home community brief""".split()) - {"community"}
 # the words a town's name ends with after a first word that is common English ("OAK FOREST",
 # "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
 _TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
-point harbor harbour bay creek woods township city village valley gardens meadows junction mills rapids bluff cove
-landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
+point harbor harbour bay creek river rivers woods township city village valley gardens meadows junction mills rapids
+bluff cove landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
 # a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
 _NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
 city sacred holy""".split())
@@ -48,27 +53,47 @@ _TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 _MOVE = re.compile(
     r"(?i)(?<![\w])(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged|dc'?d|d/c'?d|"
-    r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred)"
+    r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
+    r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc)"   # as notes misspell or shorten it
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
     r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?")
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
     # "lives with her husband in Quincy", "LIVES WITH HIS WIFE ALEXUS GOUGH IN SANFORD" (tried first)
-    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+with\s+[^\n.;:,()]{1,40}?\s+in\s+|"
-    r"(?<![\w])(?:lives|living|resides|residing|resident\s+of|home\s+in|moved\s+(?:here\s+)?from|born\s+in|"
+    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+(?:with|w/)\s*[^\n.;:()]{1,40}?\s+in\s+|"
+    # a relative and where they come from: "DAUGHTER LORI FROM HAVERHILL", "sister denise from chicago"
+    r"(?<![\w])(?:wife|husband|son|daughter|dtr|sister|brother|mother|father|niece|nephew|cousin|friend)"
+    r"(?:\s+[A-Za-z][A-Za-z'-]*)?\s+(?:is\s+)?(?:visiting\s+|flying\s+in\s+|driving\s+up\s+)?from\s+|"
+    r"(?<![\w])(?:lives|live|living|resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
+    # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
+    # "from OR", "from the lab" stop at a residence, ward or function word
+    r"(?:called|calling|phoned|driving|flying)(?:\s+in)?\s+from|(?:pt|patient|family)\s+from|"
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
+# a saint's or a mount's name after "at" in any case ("NURSE AT MT AUBURN", "at st. mary's"): a
+# hospital's, a church's or a school's; a place either way
+_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@)[ \t]+(?P<place>(?:st|saint|mt|mount)\.?[ \t]+"
+                       r"(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
-_SEEN_AT = re.compile(r"(?i)(?<![\w])(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
-                      r"\s+(?:at|to)\s+(?:the\s+)?")
+_SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
+                      r"\s+(?:at|to)|"
+                      # where the PCP works: "PCP is Dr. Goldstein at Harvard Vanguard"
+                      r"pcp\b[^\n;]{0,40}?\s+at)\s+(?:the\s+)?")
 # a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
 # and after an age's "from" ("66 y.o. F from methuen")
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
                       r"\s+in\s+")
 # "66 y.o. F from methuen", "a 42-year-old construction worker from isla vista"
-_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?"
-                       r"from[ \t]+")
+_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?|"
+                       # "PT IS A CONSTRUCTION WORKER FROM TAUNTON": who the patient is, then where from
+                       # and "FATHER IS A FIREFIGHTER IN CHELSEA": a relative's calling, then where
+                       r"(?:pt|patient|he|she|father|mother|son|daughter|wife|husband|brother|sister)[ \t]+"
+                       r"(?:is|was)[ \t]+an?[ \t]+(?:[A-Za-z'-]+[ \t]+){1,3}?)"
+                       r"(?:from|in)[ \t]+")
+# a town's fire or police department ("SHOCKED X2 BY WESTWOOD FIRE DEPT")
+_SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:fire|police)[ \t]+"
+                           r"(?:dept|department|rescue|station)\b")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 
@@ -274,8 +299,9 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
 
 def _common_town_start(word: str, nxt: str) -> bool:
     """A common word that starts a town before a town's tail, in any case ("LONG BEACH", "oak
-    forest", "Hyde Park"): no safe word, no function word, and letters only."""
-    return (nxt.lower() in _TOWN_TAIL and word.isalpha() and len(word) > 2 and not is_safe_word(word)
+    forest", "Hyde Park", "FALL RIVER"): no word of the curated safe list (the wide vocabulary
+    holds "fall" and "long"), no function word, and letters only."""
+    return (nxt.lower() in _TOWN_TAIL and word.isalpha() and len(word) > 2 and not is_safe_word(word, vocabulary=False)
             and word.lower() not in _GENERIC and word.lower() not in RESIDENCE)
 
 
@@ -290,6 +316,42 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
         return None
     h = _HEAD.match(text, tokens[k - 1][1] + 1) if text[tokens[k - 1][1]:tokens[k - 1][1] + 1] == " " else None
     return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
+
+
+_CODE = re.compile(r"[A-Za-z]{2}(?![\w-])")
+
+
+@lru_cache(maxsize=1)
+def _state_codes() -> frozenset[str]:
+    return frozenset(e for e in load_list("en", "states") if re.fullmatch(r"[A-Z]{2}", e))
+
+
+def _state_code(text: str, i: int) -> tuple[int, int, str] | None:
+    """A state's postal code in capitals right after a town's strong context in a line with lower
+    case ("lives in NH"). In a line of one case a code is too often a word or a ward's ("LIVES IN
+    NH" may be a nursing home, "in me", "in OR")."""
+    m = _CODE.match(text, i)
+    if m is None or not m.group().isupper() or m.group() not in _state_codes() or not _mixed_case(text, i):
+        return None
+    return i, m.end(), "STATE"
+
+
+_COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
+# postal codes that are also words or ward abbreviations ("Quincy, OK with family", "boston, or near")
+_WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
+
+
+def _state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
+    """A state's postal code after a comma right after a town found here ("LIVES IN NAPLES, FL",
+    "nashua, nh"), in the town's case: capitals after capitals, lower case after lower case."""
+    out = []
+    for sp in places:
+        m = _COMMA_CODE.match(text, sp.end) if sp.type == "CITY" else None
+        if m and m.group("code").upper() in _state_codes() and m.group("code").lower() not in _WORD_CODES:
+            town, code = text[sp.start:sp.end], m.group("code")
+            if (code.isupper() and not town.islower()) or (code.islower() and town.islower()):
+                out.append(mk(doc_id, *m.span("code"), "STATE"))
+    return out
 
 
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
@@ -310,8 +372,21 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         abbr = m.group("abbr")
         if not _mixed_case(text, m.start()) or abbr.islower() and not any(c.isupper() for c in _line(text, m.start())):
             z = zipf(abbr)
-            if not is_safe_word(abbr) and z is not None and z < 1.5 and not looks_like_typo(abbr):
+            # after "at": a string English barely uses ("CABG AT BWH", "cath @ bwh"); after "from",
+            # where a name stands too ("CALL FROM KIYA (WIFE)"), one it does not use
+            most = 1.5 if m.group().lower().startswith("from") else 2.5
+            if not is_safe_word(abbr) and z is not None and z < most and not looks_like_typo(abbr):
                 out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
+        elif abbr.islower() and (zipf(abbr) or 0.0) < 1.0 and not is_safe_word(abbr) and not looks_like_typo(abbr):
+            out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))   # "cardiologist is at nemc": no English
+    for m in _SERVICE_TOWN.finditer(text):
+        town = m.group("town")
+        if town.lower() not in FUNCTION_WORDS and town.lower() not in _GENERIC and not is_safe_word(town):
+            out.append(mk(doc_id, *m.span("town"), "CITY"))
+    for m in _SAINT_AT.finditer(text):
+        name = re.sub(r"'s$", "", m.group("name"))
+        if name.lower() not in FUNCTION_WORDS and not is_safe_word(name):   # "at mt rest"
+            out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
         if tok and _any_case_abbreviation(tok.group()):
@@ -326,9 +401,12 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             town = one_case_town(text, m.end()) if strong else None
             if town and (got is None or (got[2] == "CITY" or got[1] - got[0] < town[1] - town[0]) and town[1] > got[1]):
                 got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
+            if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
+                got = _state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
     out += [sp for sp in lower_case_places(text, doc_id) if not any(o.start < sp.end and sp.start < o.end for o in out)]
+    out += _state_after_town(text, doc_id, out)
     first = {}
     for sp in dedupe(out):
         first.setdefault((sp.start, sp.end), sp)   # one place per offsets: the first context's type

@@ -30,21 +30,31 @@ RESIDENCE = frozenset("""house housing home homes apartment apartments apt condo
 complex building residence program center centre park unit hotel motel dorm trailer mobile""".split())
 
 
+# a town's first word that is common English: kept before a word that names the town, never alone
+_TOWN_START = frozenset("new north south east west fort port mount mt saint st".split())
+
+
 def one_case_town(text: str, i: int) -> tuple[int, int, str] | None:
     """After a town's strong context in a line of one case ("lives with daughter in la jolla",
     "FROM GLEN ELLYN", "facility in de pere"), one to three words: letters only, no function, ward
-    or residence word, none among English's commonest, one of them not a common word. A line with
+    or residence word, none among English's commonest, one of them not a common word; a first word
+    such as "New" or "North" only before such a word that is no ward word either; a town already
+    named by a rare word does not go on with a common one ("HAVERHILL VISITS DAILY"). A line with
     both cases needs each word in title case ("West Oak Lane")."""
     line = line_of(text, i)
     mixed = any(c.islower() for c in line) and any(c.isupper() for c in line)
-    end, distinct = None, False
+    end, distinct, started = None, False, False
     for k, m in enumerate(PLACE_TOKEN.finditer(text, i, min(len(text), i + 50))):
         if k == 3 or (k == 0 and m.start() != i) or (k and text[end:m.start()] != " "):
             break
         w = m.group().rstrip(".")
         z = zipf(w)
         low = w.lower()
-        if (low in FUNCTION_WORDS or low in RESIDENCE or is_safe_word(w, vocabulary=False) or not w.replace("'", "").isalpha()
+        if k == 0 and low in _TOWN_START and (not mixed or w[:1].isupper()):
+            end, started = m.end(), True   # "NEW BEDFORD", "north andover": the next word names the town,
+            continue                       # and no ward word may ("NEW ONSET AFIB")
+        if (started and is_safe_word(w)) or (distinct and is_safe_word(w) and z is not None and z >= 4.0) \
+                or (low in FUNCTION_WORDS or low in RESIDENCE or is_safe_word(w, vocabulary=False) or not w.replace("'", "").isalpha()
                 or z is None or z >= 5.6 or (z < 1.0 and looks_like_typo(w))
                 or (re.search(r"(?:ing|ed)$", low) and not looks_like_place(w, True))
                 or (mixed and not (w[:1].isupper() and w[1:].replace("'", "").islower()))):

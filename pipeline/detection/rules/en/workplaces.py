@@ -3,6 +3,8 @@ floor, hospital acronyms before an emergency department, and employers.
 
 * a room or a bed number after "Room", "Rm", "Bed" ("Room 1006", "RM 11D", "bed 13") -> ROOM,
   never when a duration or a count follows ("bed 2 days", "in bed x 2");
+* a ward named by a building's or a donor's name and a floor alone after a move ("TRANSFERRED TO
+  ELLISON 11", "call out to Farr 7") -> DEPARTMENT;
 * a ward named by a building's or a donor's name and a floor, in any case ("Ellison 12",
   "Colgan 17 Medicine", "Golding Wing 17", "ERDMAN PAVILION 3") -> DEPARTMENT: the name must be
   no safe word, and a floor alone needs a service word after it ("Medicine", "Oncology",
@@ -10,7 +12,8 @@ floor, hospital acronyms before an emergency department, and employers.
 * an acronym before an emergency department or a clinic ("seen in NEBH ED", "went to sjh er") ->
   HOSPITAL: no ward's abbreviation ("OSH ED", "peds ED"), and in a line of one case a string
   English does not use;
-* an employer after "works at", "worked for", "employed by", "formerly with" -> ORGANIZATION:
+* an employer after "works at", "worked for", "employed by", "formerly with", "is a teacher at",
+  "is a student at" -> ORGANIZATION:
   title-case words in a mixed-case line, or, in any case, words that end in an employer's word
   ("Bakery", "Trucking", "Credit Union", "Fire Department").
 
@@ -37,11 +40,19 @@ _SERVICE = (r"(?:medicine|oncology|surgery|surgical(?:\s+icu)?|orthopedics|ortho
 _WARD_NAME = re.compile(
     rf"(?i)(?<![\w'-])(?P<ward>(?P<name>[A-Za-z][A-Za-z'-]+)(?:[ \t]+(?P<wing>wing|pavilion|tower|building|bldg)"
     rf"[ \t]+\d{{1,2}}[A-Za-z]?|[ \t]+\d{{1,2}}[A-Za-z]?[ \t]+{_SERVICE})(?:[ \t]+{_SERVICE})?)(?![\w-])")
+# a ward named by a building and a floor alone, where a move says it is one ("TRANSFERRED TO ELLISON 11",
+# "call out to Farr 7"): no service word needed there
+_WARD_AFTER_MOVE = re.compile(
+    r"(?i)(?<![\w])(?:transferred|transfer|tx'?d?|xfer'?d?|moved|going|go|call(?:ed)?[ \t]+out|called[ \t]+out)"
+    r"[ \t]+(?:back[ \t]+)?to[ \t]+(?P<ward>(?P<name>[A-Za-z][A-Za-z'-]+)[ \t]+\d{1,2}[A-Za-z]?)(?![\w./%-])")
+_NOT_A_WARD_AFTER = re.compile(r"(?i)[ \t]*(?:x\b|times|days?|hrs?|hours?|mins?|minutes|%|mg|mcg|ml|cc|units?|u\b|l\b)")
 _ED = re.compile(r"(?i)(?<![\w])(?:to|at|in|from|the|@)[ \t]+(?P<abbr>[A-Za-z]{2,6})[ \t]+"
                  r"(?:ed|er|ew|e\.d\.|emergency[ \t]+(?:room|department|dept)|clinic|cath[ \t]+lab)(?![\w])")
-_WORK = re.compile(r"(?i)(?<![\w])(?:works?|worked|working|employed|retired|formerly|volunteers?|volunteered)"
-                   r"(?:[ \t]+as[ \t]+(?:an?[ \t]+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?[ \t]+(?:at|for|by|with)"
-                   r"[ \t]+(?:the[ \t]+)?")
+_WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|formerly|volunteers?|volunteered)"
+                   r"(?:[ \t]+as[ \t]+(?:an?[ \t]+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"
+                   # "is a teacher at", "IS A STUDENT AT": a calling's word before "at"
+                   r"(?:is|was)[ \t]+an?[ \t]+(?:[\w/-]+[ \t]+){0,3}?(?:student|[A-Za-z-]{2,}(?:er|or|ist|ian)))"
+                   r"[ \t]+(?:at|for|by|with)[ \t]+(?:the[ \t]+)?")
 _EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
 corp corp. corporation company co co. services school academy university college church store market
 restaurant factory mill shop firm agency partners industries systems foods motors insurance""".split())
@@ -79,7 +90,7 @@ def _employer(text: str, i: int) -> tuple[int, int] | None:
     tail = max((k for k, w in enumerate(words) if w.lower() in _EMPLOYER_TAIL), default=-1)
     if tail >= 1 and all(not is_safe_word(w, vocabulary=False) or w.lower() in _EMPLOYER_TAIL or w.lower() in ("and", "of")
                          for w in words[:tail]):
-        return toks[0].start(), toks[tail].end()
+        return toks[0].start(), toks[tail].start() + len(words[tail])   # "SCHOOL." ends before its stop
     if _one_case(text, i):
         return None
     end = None
@@ -101,6 +112,9 @@ def workplaces(text: str, doc_id: str) -> list[Span]:
             out.append(mk(doc_id, *m.span("room"), "ROOM"))
     for m in _WARD_NAME.finditer(text):
         if _ward_name_ok(m.group("name"), text, m.start()):
+            out.append(mk(doc_id, *m.span("ward"), "DEPARTMENT"))
+    for m in _WARD_AFTER_MOVE.finditer(text):
+        if _ward_name_ok(m.group("name"), text, m.start("name")) and not _NOT_A_WARD_AFTER.match(text, m.end()):
             out.append(mk(doc_id, *m.span("ward"), "DEPARTMENT"))
     for m in _ED.finditer(text):
         abbr = m.group("abbr")
