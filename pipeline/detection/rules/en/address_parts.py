@@ -27,10 +27,10 @@ from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
 
 # "f/u apt 2 wks" is an appointment: no duration, no date after the unit
-_UNIT_STRONG = re.compile(r"(?<![\w])(?:(?i:apt|apartment|suite|ste)\.?|Flat|Penthouse)[ \t]*#?[ \t]*"
+_UNIT_STRONG = re.compile(r"(?<![\w])(?:(?i:apt|apartment|suite|ste)\b\.?|Flat\b|Penthouse\b)[ \t]*#?[ \t]*"
                           r"(?P<n>\d{1,5}[A-Za-z]?|[A-Za-z]\d{0,4})(?![\w/-])"
                           r"(?![ \t]*(?i:wks?\b|weeks?|days?|d\b|mos?\b|months?|yrs?\b|at\b|@|am\b|pm\b))")
-_UNIT_WEAK = re.compile(r"(?<![\w])(?:Unit|Level|Floor|Lot|Building|Bldg\.?|Block|Space|#)[ \t]*"
+_UNIT_WEAK = re.compile(r"(?<![\w])(?:Unit|Level|Floor|Lot|Building|Bldg|Block|Space)\b\.?[ \t]*"
                         r"(?P<n>\d{1,5}[A-Za-z]?)(?![\w-])")
 _STREET_WORDS = (r"Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl|Terrace|Crescent|"
                  r"Cres|Close|Gardens|Gdns|Quay|Mews|Parade|Pde|Grove|Row|Walk|Wharf|Esplanade|Promenade|Square|Hill|"

@@ -25,7 +25,7 @@ _LABELLED = re.compile(r"(?i)(?<![\w])lat(?:itude)?[ \t]*[:=]?[ \t]*(?P<lat>[-+]
                        r"(?:lon|lng|long|longitude)[ \t]*[:=]?[ \t]*(?P<lon>[-+]?\d{1,3}\.\d{2,8})(?![\w.])")
 _CUE = re.compile(r"(?i)\b(?:gps|coordinates?|coords?|lat(?:itude)?|long(?:itude)?|lat/lon[g]?|location|position|"
                   r"located|ping(?:ed)?|pin|geo\w*|map|waypoint|site)\b[^\n]{0,30}$")
-_DEG = r"\d{1,3}(?:\.\d+)?°[ \t]?(?:\d{1,2}(?:\.\d+)?[′'][ \t]?(?:\d{1,2}(?:\.\d+)?[″\"])?)?"
+_DEG = r"\d{1,3}(?:\.\d+)?°(?:[ \t]?\d{1,2}(?:\.\d+)?[′']?(?:[ \t]?\d{1,2}(?:\.\d+)?[″\"])?)?"
 _DMS = re.compile(rf"(?<![\w])(?:[NS][ \t]?{_DEG}|{_DEG}[ \t]?[NS])[ \t]*,?[ \t]*(?:[EW][ \t]?{_DEG}|{_DEG}[ \t]?[EW])(?![\w])")
 
 
