@@ -125,3 +125,14 @@ def test_proven_rule_spans_replace_the_model_spans_they_overlap():
     # a rule that reads words does not: the model's span stays and the rule's is not added
     other = [Span("d", 24, 37, "NAME", "PATIENT", source="rule:letters_chat")]
     assert [(s.start, s.end) for s in merge_model_first(model[:1], other, {})] == [(21, 37)]
+
+
+def test_towns_with_states_houses_and_prose_jobs():
+    assert sorted(found(address_parts, "Born in Waterloo, Iowa, she taught")) == [("Iowa", "STATE"), ("Waterloo", "CITY")]
+    assert found(address_parts, "Seen by Smith, MD. Jones, PA aware.") == []   # credentials, not states
+    assert ("Cobden House", "STREET") in found(address_parts, "Visited at Flat 22, Cobden House, Salford.")
+    assert found(form_fields, "Hildegard Wainscott, Marketing Director at Pemberly Foods.") == [
+        ("Marketing Director", "PROFESSION")]
+    assert found(form_fields, "Pt seen by Dr Lee, Resident at 0800.") == []
+    assert found(form_fields, "Dictated by: Blaze Vaughan, PharmD") == [("Blaze Vaughan", "PATIENT")]
+    assert texts(sentence_ids, "IBAN: GB94BARC20457743018866 (unchecked)") == ["GB94BARC20457743018866"]

@@ -11,7 +11,9 @@ and the pieces a US-shaped rule misses are most of a British or an Australian ad
 keeps to what only an address has: a unit word that is never clinical ("Apt", "Suite", "Flat"
 with a capital) needs only its number, one that may be ("Unit", "Level", "Lot", "Floor") needs a
 street on its line; a street without a number needs a place's word before it ("on", "near",
-"at") and a full street word after it; a county needs the word "County" or a "-shire". Found on
+"at") and a full street word after it; a county needs the word "County" or a "-shire"; a house's
+name ("Rose Cottage") a line of its own or an address's comma; a town before a state needs each word
+to be a place's word, so a credential ("Smith, MD") stays. Found on
 the invented PII texts' "find" half (benchmarks/pii_invented.py).
 """
 from __future__ import annotations
@@ -49,6 +51,41 @@ _STRASSE = re.compile(r"(?<![\w])[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|weg
 _COUNTY = re.compile(rf"(?<![\w])(?P<c>(?:{_CAP}[ \t]+){{1,2}}County|(?:(?:North|South|East|West)[ \t]+)?[A-Z][a-z]+shire)(?![\w-])")
 _AU = re.compile(rf"(?<![\w])(?P<town>{_CAP}(?:[ \t]+{_CAP}){{0,2}})[ \t]+(?P<state>NSW|VIC|QLD|TAS|ACT|SA|WA|NT)"
                  r"[ \t]+(?P<pc>\d{4})(?![\w-])")
+
+
+# a house's name on an address line ("Rose Cottage, Mill Lane", "Flat 22, Cobden House, Salford")
+_HOUSE = re.compile(rf"(?m)(?:^|(?<=,)|(?<=\d))[ \t]*(?P<h>(?:The[ \t]+)?(?:{_CAP}[ \t]+){{1,2}}(?:Cottage|House|Farm|Lodge|"
+                    rf"Manor|Barn|Mill|Forge|Mansions|Villa|Hall))[ \t]*(?=,|$)")
+# "Waterloo, Iowa", "Kerrville, TX.": a town before its state's name or abbreviation, no ZIP after
+_STATE_NAMES = None
+
+
+def _town_state() -> re.Pattern:
+    global _STATE_NAMES
+    if _STATE_NAMES is None:
+        from pipeline.detection.rules.en.contact import STATE_ABBR
+        names = [e for e in load_list("en", "states") if len(e) > 2]
+        full = "|".join(re.escape(n).replace("\\ ", r"[ \t]+") for n in sorted(names, key=len, reverse=True))
+        _STATE_NAMES = re.compile(rf"(?<![\w])(?P<town>{_CAP}(?:[ \t]+{_CAP}){{0,2}}),[ \t]*(?P<state>{full}|"
+                                  rf"{'|'.join(STATE_ABBR)})(?=[ \t]*(?:[,;.)]|$))", re.MULTILINE)
+    return _STATE_NAMES
+
+
+_CREDENTIALS = frozenset({"MD", "PA", "DO", "RN"})
+
+
+def _towns_and_states(text: str, doc_id: str) -> list[Span]:
+    """A town and its state, each word of the town a place's word (a credential's "Smith, MD" stays)."""
+    out = []
+    for m in _town_state().finditer(text):
+        words, state = m.group("town").split(), m.group("state")
+        if len(state) > 2:   # a state's name vouches for the town: any words but a ward's or a function word
+            ok = not any(w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False) for w in words)
+        else:                # an abbreviation may be a credential ("Smith, MD", "Jones, PA")
+            ok = state not in _CREDENTIALS and all(looks_like_place(w, strong=True) for w in words)
+        if ok:
+            out += [mk(doc_id, *m.span("town"), "CITY"), mk(doc_id, *m.span("state"), "STATE")]
+    return out
 
 
 def _units(text: str, doc_id: str, street_lines: set[int]) -> list[Span]:
@@ -106,5 +143,7 @@ def address_parts(text: str, doc_id: str) -> list[Span]:
         if all(not is_safe_word(w, vocabulary=False) for w in m.group("town").split()):
             out += [mk(doc_id, *m.span("town"), "CITY"), mk(doc_id, *m.span("state"), "STATE"),
                     mk(doc_id, *m.span("pc"), "ZIP")]
-    out += _towns_before_countries(text, doc_id)
+    out += _towns_before_countries(text, doc_id) + _towns_and_states(text, doc_id)
+    out += [mk(doc_id, *m.span("h"), "STREET") for m in _HOUSE.finditer(text)
+            if not is_safe_word(m.group("h").split()[-2], vocabulary=False)]
     return dedupe(out)

@@ -22,7 +22,7 @@ from pipeline.spans import Span, dedupe
 _LABELS: list[tuple[str, str]] = [
     (r"passport", "IDNUM"),
     (r"driver'?s[ \t]+licen[cs]e|driving[ \t]+licen[cs]e|licen[cs]e", "LICENSE"),
-    (r"(?:bank[ \t]+|checking[ \t]+|savings[ \t]+)?account|acct|routing|card|credit[ \t]+card|debit[ \t]+card", "ACCOUNT"),
+    (r"(?:bank[ \t]+|checking[ \t]+|savings[ \t]+)?account|acct|iban|routing|card|credit[ \t]+card|debit[ \t]+card", "ACCOUNT"),
     (r"member|policy|insurance|subscriber|medicare|medicaid", "HEALTHPLAN"),
     (r"customer|client|employee|staff|badge|tax|national|student|voter|case|claim|ticket|order|booking|"
      r"reservation|tracking|confirmation", "IDNUM"),
