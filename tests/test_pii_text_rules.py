@@ -66,7 +66,7 @@ def test_companies_by_suffix_and_label():
 
 
 def test_handles_masked_numbers_and_coordinates():
-    assert texts(handles, "my venmo is @dario-vanucci for the pizza") == ["dario-vanucci"]
+    assert texts(handles, "my venmo is @dario-vanucci for the pizza") == ["@dario-vanucci"]
     assert texts(handles, "withdrawal by satoshi_fan21 blocked; MAX_DOSE reached") == ["satoshi_fan21"]
     assert texts(handles, "auth.info login ok user=dmitri.kovalenko src=10.0.0.1") == ["dmitri.kovalenko"]
     assert found(handles, "e-mail me at dario_v@example.org or see /srv/app_logs/x") == []
@@ -136,3 +136,12 @@ def test_towns_with_states_houses_and_prose_jobs():
     assert found(form_fields, "Pt seen by Dr Lee, Resident at 0800.") == []
     assert found(form_fields, "Dictated by: Blaze Vaughan, PharmD") == [("Blaze Vaughan", "PATIENT")]
     assert texts(sentence_ids, "IBAN: GB94BARC20457743018866 (unchecked)") == ["GB94BARC20457743018866"]
+
+
+def test_weekday_dates():
+    from pipeline.detection.rules.en.weekday_dates import weekday_dates
+
+    assert texts(weekday_dates, "Date: Mon, 10 Feb 2025 09:14") == ["Mon, 10 Feb 2025"]
+    assert texts(weekday_dates, "a party on Saturday 8th, sign by Friday 21st.") == ["Friday 21st", "Saturday 8th"]
+    for line in ("Sat 98% on RA", "Sun exposure", "Friday 1st dose", "O2 Sat 90/60", "sat 94/95 % on 2L"):
+        assert found(weekday_dates, line) == [], line

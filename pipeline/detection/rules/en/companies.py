@@ -8,8 +8,8 @@ ORGANIZATION), and forms, e-mails and letters name them everywhere, not only aft
 (:mod:`.workplaces`). A business's name is title-case words closed by a legal form (LLC, Inc,
 Ltd, GmbH: enough alone) or by a trade's word (Traders, Foods, Plumbing, Analytics, Credit
 Union); before a trade's word at least one word must be no safe word, so a ward's "Blood Bank",
-"Social Services" or "Case Management Group" stays. Clinics and practices closed by "Dental",
-"Family Medicine" or "Medical Center" are HOSPITAL. Found on the invented PII texts' "find"
+"Social Services" or "Case Management Group" stays. Clinics, practices and homes closed by "Dental",
+"Family Medicine", "Medical Center", "Assisted Living" or "Nursing Home" are HOSPITAL. Found on the invented PII texts' "find"
 half (benchmarks/pii_invented.py).
 """
 from __future__ import annotations
@@ -31,7 +31,9 @@ _TRADE = (r"Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union
           r"Solutions|Capital|Bakery|Trucking|Landscaping|Roofing|Catering|Apparel|Outfitters|Supply|Supplies|"
           r"Hardware|Pharmacy|Pharmacies|Cafe|Café|Restaurant|Hotel|Resort|Academy|College|University|School|"
           r"Library|Gym|Fitness|Yoga[ \t]+Studio|Salon|Garage|Dealership|Agency|Firm|Bakers")
-_CLINIC = r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre|Group|Practice)|Health|Clinic"
+_CLINIC = (r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre|Group|Practice)|Health|Clinic|"
+           r"Assisted[ \t]+Living|Senior[ \t]+Living|Nursing[ \t]+Home|Care[ \t]+(?:Home|Center|Centre)|Retirement[ \t]+Home|"
+           r"Hospice")
 _WORD = r"(?:[A-Z][\w'’.-]*|&|and|of|the|de|du|la)"
 _ORG = re.compile(rf"(?<![\w&-])(?P<org>(?:The[ \t]+)?[A-Z][\w'’.-]*(?:[ \t]+{_WORD}){{0,4}}[ \t]+"
                   rf"(?:(?P<legal>{_LEGAL})|(?P<trade>{_TRADE})|(?P<clinic>{_CLINIC})))(?![\w-])")

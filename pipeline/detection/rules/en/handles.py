@@ -19,7 +19,7 @@ from pipeline.detection.rules.en.name_words import zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
-_AT = re.compile(r"(?<![\w@.])@(?P<h>[A-Za-z][\w.-]{1,28}[A-Za-z0-9])(?![\w@-]|\.[A-Za-z])")
+_AT = re.compile(r"(?<![\w@.])(?P<h>@(?P<name>[A-Za-z][\w.-]{1,28}[A-Za-z0-9]))(?![\w@-]|\.[A-Za-z])")
 _UNDERSCORE = re.compile(r"(?<![\w@./:\\-])(?P<h>[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+)(?![\w@/\\-]|\.[A-Za-z])")
 _KEY = re.compile(r"(?i)(?<![\w])(?:user|username|user_?name|login|uid|userid|user_id|account_name|handle)[ \t]*="
                   r"[ \t]*[\"']?(?P<h>[A-Za-z][\w.@-]{2,40})(?<![.-])")
@@ -31,8 +31,8 @@ def _handle(h: str) -> bool:
 
 @register(LOCALE, "handles", "NAME", score=0.82)
 def handles(text: str, doc_id: str) -> list[Span]:
-    """@handles, underscore-joined logins and ``user=`` values."""
-    out = [mk(doc_id, *m.span("h"), "USERNAME") for m in _AT.finditer(text) if _handle(m.group("h"))]
+    """@handles (with their "@"), underscore-joined logins and ``user=`` values."""
+    out = [mk(doc_id, *m.span("h"), "USERNAME") for m in _AT.finditer(text) if _handle(m.group("name"))]
     for m in _UNDERSCORE.finditer(text):
         h = m.group("h")
         letters = sum(c.isalpha() for c in h)
