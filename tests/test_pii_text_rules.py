@@ -145,3 +145,7 @@ def test_weekday_dates():
     assert texts(weekday_dates, "a party on Saturday 8th, sign by Friday 21st.") == ["Friday 21st", "Saturday 8th"]
     for line in ("Sat 98% on RA", "Sun exposure", "Friday 1st dose", "O2 Sat 90/60", "sat 94/95 % on 2L"):
         assert found(weekday_dates, line) == [], line
+
+
+def test_a_business_name_stops_at_a_full_stop():
+    assert found(companies, "Lives in Spokane Valley. Insurance ID WA8821930-01.") == []

@@ -31,14 +31,15 @@ TYPE_WINNING_SOURCES: tuple[str, ...] = ("rule:", *sorted(
 #: streets) does not: "Hospital del Sureste Ronda del Sur, 10" is a hospital and a street.
 FORMAT_RULE_SOURCES: tuple[str, ...] = (
     "rule:header_fields", "rule:record_numbers", "rule:phones", "rule:email", "rule:ssn", "rule:colegiado")
-#: rules whose match proves itself (check digits, or a machine format no prose has): merged as
+#: rules whose match proves itself (check digits, or a machine format no prose has: a masked card
+#: number, a coordinate pair with four decimals): merged as
 #: ``rules-first`` whatever the type's policy, so a model span that cuts into one or runs past it is
 #: dropped for it. A starter CRF trained on notes marked "IP 192.168.14.77" as a phone (dropped
 #: afterwards as a number without context, taking the address with it) and half a Bitcoin address
 #: as a hospital (found on the invented PII "find" texts, benchmarks/pii_invented.py).
 PROVEN_RULE_SOURCES: frozenset[str] = frozenset(
     f"rule:{n}" for n in ("email", "url", "ipaddr", "payment_cards", "ibans", "vins", "ipv6_short", "mac_addresses",
-                          "crypto_addresses"))
+                          "crypto_addresses", "coordinates", "masked_numbers"))
 
 
 def merge_model_first(model_spans: list[Span], others: list[Span], type_policy: dict[str, str]) -> list[Span]:

@@ -34,8 +34,9 @@ _TRADE = (r"Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union
 _CLINIC = (r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre|Group|Practice)|Health|Clinic|"
            r"Assisted[ \t]+Living|Senior[ \t]+Living|Nursing[ \t]+Home|Care[ \t]+(?:Home|Center|Centre)|Retirement[ \t]+Home|"
            r"Hospice")
-_WORD = r"(?:[A-Z][\w'’.-]*|&|and|of|the|de|du|la)"
-_ORG = re.compile(rf"(?<![\w&-])(?P<org>(?:The[ \t]+)?[A-Z][\w'’.-]*(?:[ \t]+{_WORD}){{0,4}}[ \t]+"
+# a name's words hold no full stop: "Spokane Valley. Insurance ID" is two sentences
+_WORD = r"(?:[A-Z][\w'’-]*|&|and|of|the|de|du|la)"
+_ORG = re.compile(rf"(?<![\w&-])(?P<org>(?:The[ \t]+)?[A-Z][\w'’-]*(?:[ \t]+{_WORD}){{0,4}}[ \t]+"
                   rf"(?:(?P<legal>{_LEGAL})|(?P<trade>{_TRADE})|(?P<clinic>{_CLINIC})))(?![\w-])")
 _LABEL = re.compile(r"(?m)(?:^|[|;,][ \t]*)(?i:company|company[ \t]+name|business[ \t]+name|employer|current[ \t]+employer|"
                     r"organi[sz]ation|school|college|university|branch|bank|landlord)[ \t]*(?:[:=][ \t]*|[ \t]+is[ \t]+)"
