@@ -149,3 +149,12 @@ def test_weekday_dates():
 
 def test_a_business_name_stops_at_a_full_stop():
     assert found(companies, "Lives in Spokane Valley. Insurance ID WA8821930-01.") == []
+
+
+def test_greetings_in_any_case_vocatives_and_last_line_signatures():
+    assert texts(letters_chat, "hey Lena can u send me the wifi pw?") == ["Lena"]
+    assert texts(letters_chat, "Appointment reminder: Nadia, you have an appointment.") == ["Nadia"]
+    assert texts(letters_chat, "She needs a copy of her records.\nCorinne Holloway") == ["Corinne Holloway"]
+    for line in ("hey there can u call", "Neuro: Alert, you may", "Will continue to monitor.\nPlan Of Care",
+                 "hi pt comfortable"):
+        assert found(letters_chat, line) == [], line

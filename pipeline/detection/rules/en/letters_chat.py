@@ -1,7 +1,8 @@
 """Names that the shape of an e-mail, a letter or a chat gives away: the name after a greeting
 ("Hi Lucinda,", "Dear Theo,", "Thanks, Kenzie"), under or after a sign-off ("Love,\\nGraça and
 Henrique", "– Tomasz" at a line's end), a chat's speakers ("Odile: did the plumber come?",
-"[3/14/25, 8:12 PM] Tobi: ok"), and people who name themselves or are to be called ("I'm Anwen",
+"[3/14/25, 8:12 PM] Tobi: ok"), a name called at a message's start ("Nadia, you have"), a
+signature on a text's last line (a first name and a surname), and people who name themselves or are to be called ("I'm Anwen",
 "this is Lucinda Brightwell", "call Dwayne at").
 
 Why: forms, e-mails, chats and letters (the public synthetic PII sets are made of them) name
@@ -28,10 +29,16 @@ _L = r"[^\W\d_]"                                  # a letter, accents included (
 _CAP = rf"[A-ZÀ-Þ]{_L}*(?:['-]{_L}+)*"            # a capitalised word ("O'Neil", "Okonkwo-Bell")
 _NAME = rf"(?P<name>{_CAP}(?:[ \t]+{_CAP})?(?:[ \t]+(?:and|&)[ \t]+{_CAP})?)"
 _TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?[ \t]+)?"
-_GREETING = re.compile(rf"(?m)(?:^|(?<=[.!?])[ \t]+|(?<=\n))[ \t]*(?:Hi|Hello|Hey|Hiya|Dear|Morning|Good[ \t]+(?:morning|"
-                       rf"afternoon|evening)|Thanks|Thank[ \t]+you|Many[ \t]+thanks|Cheers|Congrats|"
-                       rf"Congratulations|Welcome|Happy[ \t]+birthday)[ \t]*,?[ \t]+{_TITLE}{_NAME}"
-                       rf"(?=[ \t]*(?:[,!:]|\.(?:\s|$)|$|\n))")
+# a greeting in any case ("hey Lena can u send"): the name is closed by punctuation, the line's end,
+# or a lower-case word
+_GREETING = re.compile(rf"(?m)(?:^|(?<=[.!?])[ \t]+|(?<=\n))[ \t]*(?i:hi|hello|hey|hiya|dear|morning|good[ \t]+(?:morning|"
+                       rf"afternoon|evening)|thanks|thank[ \t]+you|many[ \t]+thanks|cheers|congrats|"
+                       rf"congratulations|welcome|happy[ \t]+birthday)[ \t]*,?[ \t]+{_TITLE}{_NAME}"
+                       rf"(?=[ \t]*(?:[,!:]|\.(?:\s|$)|$|\n)|[ \t]+[a-z])")
+# a name called at a message's start ("Appointment reminder: Nadia, you have an appointment")
+_VOCATIVE = re.compile(rf"(?m)(?:^|:[ \t]+)[ \t]*{_NAME},[ \t]+(?=(?:you|your|we|please|just|thank|this|here)\b)")
+# a signature: the text's last line, two or three names after a line that ends a sentence or a blank line
+_LAST_LINE = re.compile(rf"(?:[.!?,:]|\n)[ \t]*\n[ \t]*(?P<name>{_CAP}(?:[ \t]+{_CAP}){{1,2}})[ \t]*\s*$")
 _SIGN_OFF = re.compile(rf"(?im)^[ \t]*(?:thanks|thank[ \t]+you|many[ \t]+thanks|cheers|best|best[ \t]+wishes|all[ \t]+the"
                        rf"[ \t]+best|love|lots[ \t]+of[ \t]+love|with[ \t]+love|warmly|warm[ \t]+wishes|take[ \t]+care|"
                        rf"yours|yours[ \t]+faithfully|yours[ \t]+sincerely|cordially|regards|kind[ \t]+regards|"
@@ -99,8 +106,11 @@ def letters_chat(text: str, doc_id: str) -> list[Span]:
     """Names after greetings, under sign-offs, before a signature dash, as chat speakers and where
     people name themselves ("I'm Anwen") or are to be called ("call Dwayne at")."""
     out: list[Span] = []
-    for rx in (_GREETING, _SIGN_OFF, _DASH_SIGNATURE, _SELF, _CALL):
+    for rx in (_GREETING, _SIGN_OFF, _DASH_SIGNATURE, _SELF, _CALL, _VOCATIVE):
         for m in rx.finditer(text):
             out += _names_of(m, text, doc_id)
+    last = _LAST_LINE.search(text)
+    if last and is_first_name(last.group("name").split()[0]):
+        out += _names_of(last, text, doc_id)
     out += _speakers(text, doc_id)
     return dedupe(out)
