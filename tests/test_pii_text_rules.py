@@ -158,3 +158,9 @@ def test_greetings_in_any_case_vocatives_and_last_line_signatures():
     for line in ("hey there can u call", "Neuro: Alert, you may", "Will continue to monitor.\nPlan Of Care",
                  "hi pt comfortable"):
         assert found(letters_chat, line) == [], line
+
+
+def test_access_log_user():
+    line = '198.51.100.23 - bturner [10/Mar/2025:13:55:36] "GET /account HTTP/1.1" 200'
+    assert texts(handles, line) == ["bturner"]
+    assert found(handles, '198.51.100.23 - - [10/Mar/2025:13:55:36] "GET / HTTP/1.1" 200') == []

@@ -1,6 +1,7 @@
 """Logins and social handles where no "username" label stands before them: an @handle ("@mira_builds",
-"@dario-vanucci"), a handle joined by underscores ("satoshi_fan21", "admin_kgriffin"), and the
-value of a log's or an export's key ("user=dmitri.kovalenko", "login=jdoe").
+"@dario-vanucci"), a handle joined by underscores ("satoshi_fan21", "admin_kgriffin"), the
+value of a log's or an export's key ("user=dmitri.kovalenko", "login=jdoe"), and the user of a web
+server's access log line ("198.51.100.23 - bturner [10/Mar/2025:13:55:36]").
 
 Why: chats, tickets, logs and sign-up e-mails name people by their logins (the public synthetic
 PII sets label USERNAME), and :func:`.labelled_ids.sentence_ids` reads a login only after its
@@ -25,6 +26,10 @@ _KEY = re.compile(r"(?i)(?<![\w])(?:user|username|user_?name|login|uid|userid|us
                   r"[ \t]*[\"']?(?P<h>[A-Za-z][\w.@-]{2,40})(?<![.-])")
 
 
+# a web server's access log: address, identity, user, then the bracketed time ("198.51.100.23 - bturner [10/Mar/2025")
+_ACCESS_LOG = re.compile(r"(?m)(?:^|(?<=\s))(?:\d{1,3}\.){3}\d{1,3}[ \t]+\S+[ \t]+(?P<h>[A-Za-z][\w.@-]{1,40})[ \t]+\[")
+
+
 def _handle(h: str) -> bool:
     return bool(re.search(r"[\d_.-]", h)) or (zipf(h) or 0.0) < 2.5
 
@@ -38,5 +43,5 @@ def handles(text: str, doc_id: str) -> list[Span]:
         letters = sum(c.isalpha() for c in h)
         if len(h) >= 5 and letters >= 3 and h != h.upper():
             out.append(mk(doc_id, *m.span("h"), "USERNAME"))
-    out += [mk(doc_id, *m.span("h"), "USERNAME") for m in _KEY.finditer(text)]
+    out += [mk(doc_id, *m.span("h"), "USERNAME") for rx in (_KEY, _ACCESS_LOG) for m in rx.finditer(text)]
     return dedupe(out)
