@@ -19,10 +19,11 @@ the invented PII texts' "find" half (benchmarks/pii_invented.py).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.contact import streets
+from pipeline.detection.rules.en.contact import STATE_ABBR, streets
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
@@ -57,18 +58,12 @@ _AU = re.compile(rf"(?<![\w])(?P<town>{_CAP}(?:[ \t]+{_CAP}){{0,2}})[ \t]+(?P<st
 _HOUSE = re.compile(rf"(?m)(?:^|(?<=,)|(?<=\d))[ \t]*(?P<h>(?:The[ \t]+)?(?:{_CAP}[ \t]+){{1,2}}(?:Cottage|House|Farm|Lodge|"
                     rf"Manor|Barn|Mill|Forge|Mansions|Villa|Hall))[ \t]*(?=,|$)")
 # "Waterloo, Iowa", "Kerrville, TX.": a town before its state's name or abbreviation, no ZIP after
-_STATE_NAMES = None
-
-
+@lru_cache(maxsize=1)
 def _town_state() -> re.Pattern:
-    global _STATE_NAMES
-    if _STATE_NAMES is None:
-        from pipeline.detection.rules.en.contact import STATE_ABBR
-        names = [e for e in load_list("en", "states") if len(e) > 2]
-        full = "|".join(re.escape(n).replace("\\ ", r"[ \t]+") for n in sorted(names, key=len, reverse=True))
-        _STATE_NAMES = re.compile(rf"(?<![\w])(?P<town>{_CAP}(?:[ \t]+{_CAP}){{0,2}}),[ \t]*(?P<state>{full}|"
-                                  rf"{'|'.join(STATE_ABBR)})(?=[ \t]*(?:[,;.)]|$))", re.MULTILINE)
-    return _STATE_NAMES
+    names = [e for e in load_list("en", "states") if len(e) > 2]
+    full = "|".join(re.escape(n).replace("\\ ", r"[ \t]+") for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?P<town>{_CAP}(?:[ \t]+{_CAP}){{0,2}}),[ \t]*(?P<state>{full}|{'|'.join(STATE_ABBR)})"
+                      rf"(?=[ \t]*(?:[,;.)]|$))", re.MULTILINE)
 
 
 _CREDENTIALS = frozenset({"MD", "PA", "DO", "RN"})
@@ -105,22 +100,17 @@ def _place_words(value: str) -> bool:
         not is_safe_word(w, vocabulary=False) for w in words)
 
 
-def _countries() -> str:
+@lru_cache(maxsize=1)
+def _country_after() -> re.Pattern:
     names = [e for e in load_list("en", "countries") if e[:1].isupper()]
-    return "|".join(re.escape(n).replace("\\ ", r"[ \t]+") for n in sorted(names, key=len, reverse=True))
-
-
-_COUNTRY_AFTER = None
+    countries = "|".join(re.escape(n).replace("\\ ", r"[ \t]+") for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?P<town>[A-Z][A-Za-z'’-]+(?:[ \t][A-Z][A-Za-z'’-]+)?),[ \t]*(?i:{countries})(?![\w])")
 
 
 def _towns_before_countries(text: str, doc_id: str) -> list[Span]:
     """"Guadalajara, Mexico": a town (a place's word, in any case of the line) before its country."""
-    global _COUNTRY_AFTER
-    if _COUNTRY_AFTER is None:
-        _COUNTRY_AFTER = re.compile(rf"(?<![\w])(?P<town>[A-Z][A-Za-z'’-]+(?:[ \t][A-Z][A-Za-z'’-]+)?),[ \t]*"
-                                    rf"(?i:{_countries()})(?![\w])")
     out = []
-    for m in _COUNTRY_AFTER.finditer(text):
+    for m in _country_after().finditer(text):
         words = m.group("town").split()
         if all(looks_like_place(w, strong=True) for w in words):
             out.append(mk(doc_id, *m.span("town"), "CITY"))
