@@ -10,7 +10,7 @@ from pipeline.detection.rules.en.world_addresses import trunk_phones, world_post
 FOUND = [
     ("Send it to 88 King Street West, Toronto, ON M5H 1A1, Canada.", [("ON", "STATE"), ("M5H 1A1", "ZIP")]),
     ("vancouver, bc v6b 4y8", [("bc", "STATE"), ("v6b 4y8", "ZIP")]),
-    ("write to 221B Baker Street, London NW1 6XE.", [("NW1 6XE", "ZIP")]),
+    ("write to 221B Baker Street, London NW1 6XE.", [("London", "CITY"), ("NW1 6XE", "ZIP")]),
     ("LEEDS, LS1 4AP", [("LS1 4AP", "ZIP")]),
     ("postcode: SW1A 1AA", [("SW1A 1AA", "ZIP")]),
     ("Call me at 020 7946 0958 after six.", [("020 7946 0958", "PHONE")]),

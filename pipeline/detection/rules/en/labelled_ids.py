@@ -1,6 +1,6 @@
 """Identifiers and logins named in a sentence rather than a field: "her passport number is
 533380006", "Customer ID 558203917", "(badge 40718)", "driver's license is D1234-56789-01234",
-"username: lily_chen92".
+"username: lily_chen92", "van reg KM68 PXT".
 
 Why a rule beside :func:`.contact.record_numbers`: that one reads a form's field ("MRN: 123", "Acct
 #: 55") and needs the label right before the value; letters, e-mails, call notes and the free text
@@ -22,7 +22,7 @@ from pipeline.spans import Span, dedupe
 _LABELS: list[tuple[str, str]] = [
     (r"passport", "IDNUM"),
     (r"driver'?s[ \t]+licen[cs]e|driving[ \t]+licen[cs]e|licen[cs]e", "LICENSE"),
-    (r"(?:bank[ \t]+|checking[ \t]+|savings[ \t]+)?account|acct|routing|card|credit[ \t]+card|debit[ \t]+card", "ACCOUNT"),
+    (r"(?:bank[ \t]+|checking[ \t]+|savings[ \t]+)?account|acct|iban|routing|card|credit[ \t]+card|debit[ \t]+card", "ACCOUNT"),
     (r"member|policy|insurance|subscriber|medicare|medicaid", "HEALTHPLAN"),
     (r"customer|client|employee|staff|badge|tax|national|student|voter|case|claim|ticket|order|booking|"
      r"reservation|tracking|confirmation", "IDNUM"),
@@ -30,10 +30,10 @@ _LABELS: list[tuple[str, str]] = [
 ]
 # the label, then what names the value ("number", "no.", "#", "ID", "is", ":"): the value needs four
 # digits; or the label and the value alone ("badge 40718"): five digits, or letters with the digits
-_NAMED = (r"(?:(?:[ \t]+(?:number|num|no\.?|#|id|code))[ \t]*(?:(?:is|was|reads|=)[ \t]+|[:#][ \t]*|[ \t]*)"
+_NAMED = (r"(?:(?:[ \t]+(?:number|num|no\.?|#|id|code|ref|reference))[ \t]*(?:(?:is|was|reads|=)[ \t]+|[:#][ \t]*|[ \t]*)"
           r"|[ \t]*(?:(?:is|was|reads|=)[ \t]+|[:#][ \t]*))(?:#[ \t]*)?")
 _GROUPS = r"\d{3,6}(?:[ ]\d{2,6}){1,4}(?![ ]?\d)"      # "0047 1123 9981"
-_CODE = r"[A-Za-z]{0,3}-?\d[\dA-Za-z]*(?:[-/][\dA-Za-z]+)*"
+_CODE = r"[A-Za-z]{0,6}-?\d[\dA-Za-z]*(?:[-/][\dA-Za-z]+)*"   # "MENSA705304AB9CD": a UK licence's five letters
 _END = r"(?![\w-])(?![.,]\d)"
 _ID_RES = [(re.compile(rf"(?i)(?<![\w-])(?:{label})(?:{_NAMED}(?P<id>(?=(?:[^\s\d]*\d){{4}}){_GROUPS}|{_CODE}){_END}"
                        rf"|[ \t]+(?P<bare>{_GROUPS}|(?=[\dA-Za-z-]*[A-Za-z])(?=(?:[^\s\d]*\d){{4}}){_CODE}|\d{{5,}}){_END})"), gtype)
@@ -51,6 +51,21 @@ _NOT_A_LOGIN = frozenset("required pending unknown invalid incorrect forgotten l
                          "attempts attempt failed page screen".split())
 
 
+# a vehicle's registration after its word ("van reg KM68 PXT", "plate CBLR 229", "vehicle YD21 OPR"):
+# capitals and digits only, a British plate's two groups, or one group with a letter and a digit
+_VEHICLE_WORD = r"vehicle|van|car|truck|lorry|taxi"
+_PLATE = re.compile(rf"(?<![\w-])(?i:(?:(?:{_VEHICLE_WORD})[ \t]+)?(?:(?:licen[cs]e|number)[ \t]+)?"
+                    rf"(?:reg(?:istration)?|plates?)\b\.?(?:[ \t]+(?:no\b\.?|number\b|mark\b))?|(?:{_VEHICLE_WORD})\b)"
+                    r"[ \t]*(?:[:#][ \t]*|is[ \t]+)?"
+                    r"(?P<plate>[A-Z]{2}\d{2}[ ]?[A-Z]{3}|[A-Z]{1,4}[ -]\d{2,4}|(?=[A-Z\d-]*\d)(?=[A-Z\d-]*[A-Z])"
+                    r"[A-Z\d]{2,4}-?[A-Z\d]{2,5})(?![\w-])")
+
+
+def vehicle_plates(text: str, doc_id: str) -> list[Span]:
+    """A registration plate after a vehicle's or a plate's word (``VEHICLE``)."""
+    return [mk(doc_id, *m.span("plate"), "VEHICLE") for m in _PLATE.finditer(text)]
+
+
 @register(LOCALE, "sentence_ids", "ID", score=0.88)
 def sentence_ids(text: str, doc_id: str) -> list[Span]:
     """An identifier a sentence names ("passport number is 533380006", "Customer ID 558203917",
@@ -64,4 +79,4 @@ def sentence_ids(text: str, doc_id: str) -> list[Span]:
     for m in _USER.finditer(text):
         if m.group("user").lower() not in _NOT_A_LOGIN:
             out.append(mk(doc_id, *m.span("user"), "USERNAME"))
-    return dedupe(out)
+    return dedupe(out + vehicle_plates(text, doc_id))

@@ -47,13 +47,23 @@ def _canadian(text: str, doc_id: str) -> list[Span]:
     return out
 
 
+# a postcode on a line of its own, under the lines of an address
+_UK_OWN_LINE = re.compile(rf"(?m)(?<=\n)[ \t]*(?P<code>{_UK_CODE})[ \t]*$")
+
+
 def _british(text: str, doc_id: str) -> list[Span]:
+    """British postcodes after their town (and the town: "Harrogate HG2 0LR"), before the country,
+    or alone on an address's last line. The town asks the stop set only, as places do: the safe
+    vocabulary holds towns that are also words ("Salford")."""
     out = []
     for m in _UK.finditer(text):
         before = _UK_BEFORE.search(text, max(0, m.start() - 30), m.start())
         town = before.group("town") if before else None
-        if (before and not (town and is_safe_word(town))) or _UK_AFTER.match(text, m.end()):
+        if (before and not (town and is_safe_word(town, vocabulary=False))) or _UK_AFTER.match(text, m.end()):
             out.append(mk(doc_id, *m.span("code"), "ZIP"))   # a ward's word is no town ("Ward B2 4AB")
+            if town and not is_safe_word(town, vocabulary=False) and town != town.upper():
+                out.append(mk(doc_id, *before.span("town"), "CITY"))
+    out += [mk(doc_id, *m.span("code"), "ZIP") for m in _UK_OWN_LINE.finditer(text)]
     return out
 
 

@@ -1,0 +1,47 @@
+"""Logins and social handles where no "username" label stands before them: an @handle ("@mira_builds",
+"@dario-vanucci"), a handle joined by underscores ("satoshi_fan21", "admin_kgriffin"), the
+value of a log's or an export's key ("user=dmitri.kovalenko", "login=jdoe"), and the user of a web
+server's access log line ("198.51.100.23 - bturner [10/Mar/2025:13:55:36]").
+
+Why: chats, tickets, logs and sign-up e-mails name people by their logins (the public synthetic
+PII sets label USERNAME), and :func:`.labelled_ids.sentence_ids` reads a login only after its
+label. An @handle must start with a letter and hold a digit, "_", "." or "-", or be a word English
+does not use ("@0800" and "@ rate" stay); an underscore handle must have letters on both sides of
+an underscore and not be written in capitals (a constant's "MAX_DOSE"), never inside a path, an
+e-mail or a URL. Found on the invented PII texts' "find" half (benchmarks/pii_invented.py).
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.name_words import zipf
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span, dedupe
+
+_AT = re.compile(r"(?<![\w@.])(?P<h>@(?P<name>[A-Za-z][\w.-]{1,28}[A-Za-z0-9]))(?![\w@-]|\.[A-Za-z])")
+_UNDERSCORE = re.compile(r"(?<![\w@./:\\-])(?P<h>[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+)(?![\w@/\\-]|\.[A-Za-z])")
+_KEY = re.compile(r"(?i)(?<![\w])(?:user|username|user_?name|login|uid|userid|user_id|account_name|handle)[ \t]*="
+                  r"[ \t]*[\"']?(?P<h>[A-Za-z][\w.@-]{2,40})(?<![.-])")
+
+
+# a web server's access log: address, identity, user, then the bracketed time ("198.51.100.23 - bturner [10/Mar/2025")
+_ACCESS_LOG = re.compile(r"(?m)(?:^|(?<=\s))(?:\d{1,3}\.){3}\d{1,3}[ \t]+\S+[ \t]+(?P<h>[A-Za-z][\w.@-]{1,40})[ \t]+\[")
+
+
+def _handle(h: str) -> bool:
+    return bool(re.search(r"[\d_.-]", h)) or (zipf(h) or 0.0) < 2.5
+
+
+@register(LOCALE, "handles", "NAME", score=0.82)
+def handles(text: str, doc_id: str) -> list[Span]:
+    """@handles (with their "@"), underscore-joined logins and ``user=`` values."""
+    out = [mk(doc_id, *m.span("h"), "USERNAME") for m in _AT.finditer(text) if _handle(m.group("name"))]
+    for m in _UNDERSCORE.finditer(text):
+        h = m.group("h")
+        letters = sum(c.isalpha() for c in h)
+        if len(h) >= 5 and letters >= 3 and h != h.upper():
+            out.append(mk(doc_id, *m.span("h"), "USERNAME"))
+    out += [mk(doc_id, *m.span("h"), "USERNAME") for rx in (_KEY, _ACCESS_LOG) for m in rx.finditer(text)]
+    return dedupe(out)

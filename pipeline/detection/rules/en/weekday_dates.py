@@ -1,0 +1,36 @@
+"""A weekday written into a date: "Mon, 10 Feb 2025", "Thu 3/6", "Friday 21st", "Saturday 8th".
+
+Why: e-mail headers, chats and letters put the weekday before the day, abbreviated or with an
+ordinal day and no month; :mod:`.dates_ages` reads the date after it but leaves "Mon," or the
+"Friday 21st" of a letter. The weekday needs a date right after it (a day number and a month, a
+numeric date, or an ordinal day), so a saturation's "Sat 98%" and "Sun exposure" stay. Found on
+the invented PII texts' "find" half (benchmarks/pii_invented.py).
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span
+
+_DAY = (r"(?:Mon(?:day)?|Tue(?:s|sday)?|Wed(?:nesday)?|Thu(?:r|rs|rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?)")
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_WEEKDAY_DATE = re.compile(
+    rf"(?<![\w])(?P<d>(?i:{_DAY})\.?,?[ \t]+(?:\d{{1,2}}(?:st|nd|rd|th)?[ \t]+(?i:{_MONTH})(?:[ \t]+\d{{4}})?"
+    rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?(?![ \t]*%)|\d{{1,2}}(?:st|nd|rd|th)(?![ \t]*(?i:dose|day|week|cycle|line|degree))))(?![\w/])")
+
+
+@register(LOCALE, "weekday_dates", "DATE", score=0.86)
+def weekday_dates(text: str, doc_id: str) -> list[Span]:
+    """A weekday with the date it heads (day and month, numeric, or an ordinal day)."""
+    out = []
+    for m in _WEEKDAY_DATE.finditer(text):
+        parts = re.search(r"(\d{1,2})/(\d{1,2})", m.group("d"))
+        if parts:   # "Sat 90/60" is a pressure: a numeric date needs a month and a day
+            a, b = int(parts.group(1)), int(parts.group(2))
+            if not ((1 <= a <= 12 and 1 <= b <= 31) or (1 <= a <= 31 and 1 <= b <= 12)):
+                continue
+        out.append(mk(doc_id, *m.span("d"), "DATE"))
+    return out
