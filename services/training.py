@@ -229,6 +229,17 @@ def model_versions(db: Database, project_id: int) -> list[store.ModelVersion]:
     return store.list_model_versions(db, project_id)
 
 
+#: the pack steps a model can be spared from, in a lead's words
+_STEP_WORDS = {"drop_safe_word_spans_en": "the safe-word guard (a span of clinical words alone needs strong evidence)"}
+
+
+def _source_words(source: str) -> str:
+    """A rule or list source in words: ``dict:surnames`` -> "the surnames list"."""
+    kind, _, name = source.partition(":")
+    what = {"dict": "list", "rule": "rule"}.get(kind, kind)
+    return f"the {name.replace('_', ' ')} {what}"
+
+
 def learnt_on_dev(mv: store.ModelVersion) -> str | None:
     """What a version's training run decided on its dev notes about the locale's rules and lists,
     in words for a lead (:mod:`pipeline.detection.step_policy`, :mod:`pipeline.detection.source_policy`),
@@ -238,17 +249,19 @@ def learnt_on_dev(mv: store.ModelVersion) -> str | None:
     >>> mv = store.ModelVersion(1, 1, "v1", "m", {}, {"training": {"muted_sources": ["dict:surnames"]}}, {},
     ...                         "trained", False, "2026-11-26")
     >>> print(learnt_on_dev(mv))
-    Learnt on its dev notes: the rule and list sources it leaves out: dict:surnames (they added
-    mostly what your annotators do not mark).
+    Learnt on its dev notes: it leaves out the surnames list (dict:surnames), which added mostly what
+    your annotators do not mark.
     """
     training = (mv.metrics or {}).get("training", {}) or {}
     spared, muted = training.get("spared_steps") or [], training.get("muted_sources") or []
     parts = []
     if spared:
-        parts.append(f"the cold-start guards its own sure spans are spared from: {', '.join(spared)}")
+        parts.append("its own sure spans are spared from " + ", ".join(_STEP_WORDS.get(s, s.replace("_", " "))
+                                                                    for s in spared))
     if muted:
-        parts.append(f"the rule and list sources it leaves out: {', '.join(muted)} "
-                     "(they added mostly what your annotators do not mark)")
+        parts.append("it leaves out " + ", ".join(f"{_source_words(m)} ({m})" for m in muted)
+                     + (", which added" if len(muted) == 1 else ", which each added")
+                     + " mostly what your annotators do not mark")
     return ("Learnt on its dev notes: " + "; ".join(parts) + ".") if parts else None
 
 

@@ -193,7 +193,8 @@ def test_compare_activate_and_roll_back(demo_app, tmp_path):
         assert "v-two (dev)" in titles and "v-one (active, dev)" in titles
         assert any("thresholds tuned for recall ≥ 0.995" in c.value for c in at.caption)  # which operating point
         # what the run learnt on its dev notes about the rules and lists (issue 30)
-        assert any("leaves out: dict:surnames" in c.value and "drop_safe_word_spans_en" in c.value for c in at.caption)
+        assert any("leaves out the surnames list (dict:surnames)" in c.value and "safe-word guard" in c.value
+                   for c in at.caption)
         # the versions table: character precision and recall beside F1 (issue 30)
         table = next(df.value for df in at.dataframe if "Char recall" in df.value.columns)
         row = table[table["Version"] == "v-two"].iloc[0]
