@@ -12,7 +12,7 @@ from pipeline.detection.rules.en.contact import phones
 from pipeline.detection.rules.en.numbers import is_toll_free, phone_context
 from pipeline.detection.rules.en.places import ward_places
 from pipeline.detection.steps.registry import StepContext
-from pipeline.locales.en.prose_steps import ages_after_names, drop_field_label_spans
+from pipeline.locales.en.prose_steps import ages_after_names, drop_field_label_spans, drop_vehicle_spans
 from pipeline.locales.en.ward_steps import drop_numbers_without_context
 from pipeline.schemas import I2B2_2014
 from pipeline.spans import Document, Span
@@ -151,6 +151,25 @@ def test_a_car_is_no_name(text):
 ])
 def test_a_person_is_still_a_name(text, name):
     assert [text[s.start:s.end] for s in bare_full_names(text, "d")] == [name]
+
+
+@pytest.mark.parametrize("text", [
+    "Classified ad: Selling 2012 Ford Focus, 98k miles. Ask for Mr. Hale.",
+    "Vehicle: 2019 Toyota Camry, licence plate LMN-4821. Driver: Mr. Hale.",
+])
+def test_no_car_reaches_the_output_as_a_name(detector, text):
+    assert values(detector, text, "NAME") == ["Hale"]
+
+
+def test_the_vehicle_step_keeps_people_named_like_a_make():
+    text = "Dr. Ford aware. Kia Johnson visited. 2012 Ford Focus. Lincoln Burrows, RN."
+    ctx = StepContext.for_locale(text, "i2b2-2014", "en")
+    spans = [Span("d", 4, 8, "NAME", "DOCTOR", source="rule:titled_names"),
+             Span("d", 16, 27, "NAME", "PATIENT", source="model:m"),
+             Span("d", 42, 46, "NAME", "PATIENT", source="dict:surnames"),
+             Span("d", 54, 69, "NAME", "PATIENT", source="model:m")]
+    got = [text[s.start:s.end] for s in drop_vehicle_spans(spans, ctx)]
+    assert got == ["Ford", "Kia Johnson", "Lincoln Burrows"]
 
 
 # --- towns after "in", "from", "near" in prose ---------------------------------------------------

@@ -30,8 +30,8 @@ _VOCAB = load_vocabulary("en")
 _EN_WORDS = replace(WORDS, titles=tuple(t for t in WORDS.titles if t != "D."))
 STEPS = WESTERN_STEPS + (
     "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "repeat_names",
-    "ages_after_names", "drop_field_label_spans",   # (prose_steps: letters, forms, messages)
-    # model, merged, merged, merged, merged, merged, merged
+    "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
+    # model, merged, merged, merged, merged, merged, merged, merged
     register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous,
                             initials_need_evidence=True),   # merged
 )

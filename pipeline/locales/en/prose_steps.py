@@ -9,15 +9,18 @@
   label before its colon or its number ("Mobile: 07700 900461", "Mobile +1 646 555 0124",
   "Home: ...") is no name and no place, whatever a list says ("Mobile" is a town in Alabama);
   the value after it is what the label announces.
+* ``drop_vehicle_spans`` (merged stage): a machine's name or place that is a car's make and model
+  ("Toyota Camry", "2019 Toyota Camry", "Ford" after "2012") is no person and no place.
 
 Found on the invented PII texts' find half (``benchmarks/pii_invented.py``: clinic_72, misc_51,
-misc_57, misc_58 for ages; form_36, form_41 for labels).
+misc_57, misc_58 for ages; form_36, form_41 for labels; form_38, misc_56 for cars).
 """
 from __future__ import annotations
 
 import re
 
 from pipeline.deid.span_hygiene import FIELD_LABELS
+from pipeline.detection.rules.en.bare_names import AMBIGUOUS_CAR_MAKES, CAR_MAKES
 from pipeline.detection.rules import to_schema
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.locales import load_vocabulary
@@ -102,3 +105,44 @@ def drop_field_label_spans(spans: list[Span], ctx: StepContext) -> list[Span]:
                 and _VALUE_AFTER.match(ctx.text, s.end) is not None
                 and not _PLACE_WORD_BEFORE.search(ctx.text, max(0, s.start - 20), s.start))
     return [s for s in spans if not label(s)]
+
+
+# a model year before a make ("2012 Ford Focus", "'19 Dodge Ram"), inside the span or right before it
+_MODEL_YEAR = re.compile(r"(?:(?:19|20)\d\d|'\d\d)[ \t]+$")
+_SPAN_WORDS = re.compile(r"[^\W_][\w'’-]*")
+
+
+def _a_car(span: Span, text: str) -> bool:
+    """A machine's NAME or LOCATION span of one to four words that names a car: a make
+    (:data:`pipeline.detection.rules.en.bare_names.CAR_MAKES`) first, after a model year
+    where the make is a person's name too ("2012 Ford")."""
+    if span.source.startswith("human") or span.category not in ("NAME", "LOCATION"):
+        return False
+    words = list(_SPAN_WORDS.finditer(text, span.start, span.end))
+    if not words or len(words) > 4:
+        return False
+    year = words[0].group().isdigit()
+    make = words[1] if year and len(words) > 1 else words[0]
+    low = make.group().lower()
+    if low in CAR_MAKES:
+        return True
+    return low in AMBIGUOUS_CAR_MAKES and (year or _MODEL_YEAR.search(text, max(0, span.start - 8), span.start) is not None)
+
+
+@boundary_step("drop_vehicle_spans", "merged")
+def drop_vehicle_spans(spans: list[Span], ctx: StepContext) -> list[Span]:
+    """A machine's name or place that is a car ("Toyota Camry", "2019 Toyota Camry" as a street,
+    "Ford" after "2012"): a list or a model reads the make as a first name or a surname, the year
+    or the make says it is a car (found on the invented PII texts' find half: form_38, misc_56).
+
+    >>> text = "Selling 2012 Ford Focus. Dr. Ford aware. 2019 Toyota Camry."
+    >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
+    >>> got = drop_vehicle_spans([Span("d", 13, 17, "NAME", "PATIENT", source="dict:surnames"),
+    ...     Span("d", 29, 33, "NAME", "DOCTOR", source="rule:titled_names"),
+    ...     Span("d", 41, 58, "LOCATION", "STREET", source="model:m")], ctx)
+    >>> [text[s.start:s.end] for s in got]
+    ['Ford']
+    >>> got[0].start
+    29
+    """
+    return [s for s in spans if not _a_car(s, ctx.text)]

@@ -55,14 +55,17 @@ street avenue drive boulevard circle trail landing junction plaza commons""".spl
 # a preposition of place before the pair ("lives in Temple Terrace", "a picnic at Fenway Park")
 _PLACE_BEFORE = re.compile(r"(?i)\b(?:in|at|from|near|towards|outside|inside)[ \t]+$")
 # car makers whose name is no common person's name (no "Ford", "Lincoln", "Mercedes", "Dodge"): the
-# first-name lists hold "Toyota" and "Kia", and a make with its model ("Toyota Camry", "Kia Sorento")
-# is a car, not a person. No maintained package ships a list of makes; this one is compiled from the
-# makes sold in the US, the UK and Europe (found on the invented PII texts' find half: form_38)
-_CAR_MAKES = frozenset("""toyota honda nissan hyundai kia subaru mazda lexus acura infiniti mitsubishi suzuki isuzu
+# first-name lists hold "Toyota" and "Nissan", and a make with its model ("Toyota Camry", "Nissan Leaf")
+# is a car, not a person. Compiled from the makes sold in the US, the UK and Europe: the one package
+# that lists makes (faker-vehicle) is a Faker plug-in the project does not otherwise need (found on
+# the invented PII texts' find half: form_38)
+CAR_MAKES = frozenset("""toyota honda nissan hyundai subaru mazda lexus acura infiniti mitsubishi suzuki isuzu
 daihatsu datsun scion volkswagen vw audi bmw porsche opel vauxhall skoda seat cupra peugeot citroen renault dacia fiat
 alfa lancia ferrari lamborghini maserati bugatti chevrolet chevy buick cadillac gmc chrysler pontiac oldsmobile
 plymouth saturn hummer tesla rivian polestar volvo saab jeep landrover jaguar lotus mclaren yamaha kawasaki ducati
 triumph""".split())
+#: makes that are people's names too ("Ford", "Lincoln"): a car only with a model year or an article before
+AMBIGUOUS_CAR_MAKES = frozenset("ford lincoln mercedes dodge kia mini genesis ram bentley harley morgan austin".split())
 # what makes a pair a thing and not a person: an article or an owner's word before it ("a Ford Focus",
 # "my Honda Civic", "the Lincoln Navigator") or a model year ("2019 Toyota Camry", "'19 Ford Escape")
 _THING_BEFORE = re.compile(r"(?i)(?:\b(?:a|an|the|my|his|our|your|their|its|new|used|old|leased|rented)|\b(?:19|20)\d\d|'\d\d)"
@@ -101,7 +104,7 @@ def bare_full_names(text: str, doc_id: str) -> list[Span]:
         end = m.end("last")
         if _NOT_A_PERSON_AFTER.match(text, end) or EPONYM_AFTER.match(text, end) \
                 or _PLACE_BEFORE.search(text, max(0, m.start() - 12), m.start()) \
-                or m.group("first").lower() in _CAR_MAKES or _THING_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+                or m.group("first").lower() in CAR_MAKES or _THING_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             continue
         out.append(mk(doc_id, m.start("first"), end, "PATIENT"))
     return out
