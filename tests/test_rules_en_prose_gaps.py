@@ -180,6 +180,7 @@ def test_the_vehicle_step_keeps_people_named_like_a_make():
     ("She moved from Leeds in 1990.", "Leeds"),
     ("They live near Boston with their son.", "Boston"),
     ("My brother grew up in Tralee and works there.", "Tralee"),
+    ("Obituary: Eleanor Whitcombe, 92, of Cedar Falls, passed away peacefully.", "Cedar Falls"),
 ])
 def test_a_town_in_prose(text, place):
     assert [text[s.start:s.end] for s in ward_places(text, "d")] == [place]
@@ -197,6 +198,7 @@ def test_a_listed_town_after_a_move_is_a_town_not_a_hospital():
     "Pt remains in Afib, in NSR by 0400.",
     "Care plan reviewed in Epic.",
     "Patient arrived from Radiology in Stable condition.",
+    "K 3.9, of note Mg 2.0. MAP 60, of Levophed 0.1 mcg/kg/min, of Concern.",
 ])
 def test_a_clinical_word_after_in_or_from_is_no_town(text):
     assert ward_places(text, "d") == []

@@ -21,6 +21,7 @@ from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
+from pipeline.detection.rules.en.towns import TOWN_TAIL as _TOWN_TAIL
 from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, one_case_town, prose_places
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
@@ -40,11 +41,6 @@ falls lake grove""".split())
 _NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
 nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
 referring receiving home community brief""".split()) - {"community"}
-# the words a town's name ends with after a first word that is common English ("OAK FOREST",
-# "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
-_TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
-point harbor harbour bay creek river rivers woods township city village valley gardens meadows junction mills rapids
-bluff cove landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
 # a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
 _NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
 city sacred holy""".split())

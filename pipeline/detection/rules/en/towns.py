@@ -30,6 +30,11 @@ RESIDENCE = frozenset("""house housing home homes apartment apartments apt condo
 complex building residence program center centre park unit hotel motel dorm trailer mobile""".split())
 
 
+# the words a town's name ends with after a first word that is common English ("OAK FOREST",
+# "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
+TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
+point harbor harbour bay creek river rivers woods township city village valley gardens meadows junction mills rapids
+bluff cove landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
 # a town's first word that is common English: kept before a word that names the town, never alone
 _TOWN_START = frozenset("new north south east west fort port mount mt saint st".split())
 
@@ -118,6 +123,8 @@ _PROSE_PLACE_BEFORE = re.compile(r"(?<![\w])(?i:in|from|near)[ \t]+(?=[A-Z][a-z]
 _TRAVEL_BEFORE = re.compile(r"(?i)(?<![\w])(?:met|grew[ \t]+up|visit(?:ing)?[ \t]+(?:us|me|him|her|them)|"
                             r"holiday(?:ing)?|honeymoon(?:ing)?|vacation(?:ing)?|stationed|settled|emigrated)[ \t]+"
                             r"(?:in|to|from)[ \t]+(?=[A-Z][a-z])")
+# a news item's or an obituary's "<name>, <age>, of <town>" ("Eleanor Whitcombe, 92, of Cedar Falls")
+_AGE_OF = re.compile(r"(?<![\w.,/-])\d{1,3},[ \t]+of[ \t]+(?=[A-Z][a-z])")
 # words of a place written in title case, "of" or "upon" between them ("Isle of Man", "Stratford upon Avon")
 _TITLE = re.compile(r"[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)?")
 _INSIDE = frozenset({"of", "upon", "on", "de", "la", "le"})
@@ -146,6 +153,9 @@ def _traveller_place(text: str, words: list[tuple[int, int]]) -> tuple[int, int]
     for s, e in words[:3]:
         w = text[s:e]
         z = zipf(w)
+        if end is not None and w.lower() in TOWN_TAIL:
+            end = e   # "Cedar Falls", "Palm Springs": a town's tail after its name
+            continue
         if w in _INSIDE or is_safe_word(w) or w.lower() in FUNCTION_WORDS or w.lower() in RESIDENCE \
                 or z is None or z >= 4.5:
             break
@@ -159,11 +169,12 @@ def _traveller_place(text: str, words: list[tuple[int, int]]) -> tuple[int, int]
 def prose_places(text: str, doc_id: str) -> list[Span]:
     """In a line with lower case, a listed town, state or country in title case after "in",
     "from", "near" ("moved from Leeds", "near Boston"; never "in Lasix" or "from PACU": no listed
-    place), and after a traveller's words any place's name ("we met in Lisbon"). Found on the
-    invented PII texts' find half (``benchmarks/pii_invented.py``: letter_45, misc_59)."""
+    place), and after a traveller's words or an age's "of" any place's name ("we met in Lisbon",
+    "Eleanor Whitcombe, 92, of Cedar Falls"). Found on the invented PII texts' find half
+    (``benchmarks/pii_invented.py``: letter_45, misc_57)."""
     out: list[Span] = []
     places = _listed_places()
-    for rx in (_TRAVEL_BEFORE, _PROSE_PLACE_BEFORE):
+    for rx in (_TRAVEL_BEFORE, _AGE_OF, _PROSE_PLACE_BEFORE):
         for m in rx.finditer(text):
             if not any(c.islower() for c in line_of(text, m.start())):
                 continue
@@ -174,7 +185,7 @@ def prose_places(text: str, doc_id: str) -> list[Span]:
                     out.append(mk(doc_id, words[0][0], words[n - 1][1], gtype))
                     break
             else:
-                got = _traveller_place(text, words) if rx is _TRAVEL_BEFORE else None
+                got = _traveller_place(text, words) if rx is not _PROSE_PLACE_BEFORE else None
                 if got:
                     out.append(mk(doc_id, *got, "CITY"))
     return out
