@@ -87,8 +87,9 @@ def test_a_reading_after_a_call_is_no_phone(detector, text):
 
 
 def test_phone_context_reads_the_request():
-    text = "text me on 0782344 and HR 90 on 0782344"
+    text = "text me on 0782344 and HR 90 on 0782344; will call her at 1400"
     assert phone_context(text, 11, 18) and not phone_context(text, 32, 39)
+    assert not phone_context(text, len(text) - 4, len(text))   # a time
 
 
 @pytest.mark.parametrize("value,free", [

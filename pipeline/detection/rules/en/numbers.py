@@ -191,7 +191,8 @@ def phone_context(text: str, start: int, end: int) -> bool:
     if re.fullmatch(r"(?i)x\d{4,5}", value.strip()) and _EXTENSION_CONTEXT.search(line_before(text, start, 60)):
         return True  # an extension after a pager or a phone on its line ("pager #20744 or x5248")
     before = line_before(text, start)
-    return bool(_PHONE_LABEL.search(before) or CALL_ME_ON.search(before))
+    # a request needs a whole number's seven digits: "will call her at 1400" is a time
+    return bool(_PHONE_LABEL.search(before) or (CALL_ME_ON.search(before) and sum(c.isdigit() for c in value) >= 7))
 
 
 # a North American toll-free line ("1-800-555-0100", "1 (800) 555-0199", "888.555.0134 x12"): the
