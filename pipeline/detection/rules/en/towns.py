@@ -181,7 +181,7 @@ def prose_places(text: str, doc_id: str) -> list[Span]:
             words = _title_words(text, m.end())
             for n in range(len(words), 0, -1):
                 gtype = places.get(" ".join(text[s:e].lower() for s, e in words[:n]))
-                if gtype and not (n == 1 and is_safe_word(text[slice(*words[0])])):
+                if gtype:   # the listed places hold no safe word alone (_listed_places)
                     out.append(mk(doc_id, words[0][0], words[n - 1][1], gtype))
                     break
             else:
