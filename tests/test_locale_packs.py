@@ -80,7 +80,8 @@ def test_existing_locales_share_the_western_pack():
     assert en.words.titles == tuple(t for t in western.WORDS.titles if t != "D.")
     assert en.words.abbreviations == western.WORDS.abbreviations and en.steps == western.STEPS + (
         "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle",
-        "repeat_names", "drop_safe_word_spans_en")
+        "repeat_names", "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",
+        "drop_safe_word_spans_en")
     assert pack_for("fr").code == registry.DEFAULT_PACK
     assert [s.name for s in pack_for("es").steps_in("model")][:2] == ["strip_leading_title", "strip_trailing_full_stop"]
 

@@ -7,7 +7,7 @@ German do not list them."""
 from dataclasses import replace
 
 from pipeline.detection.steps.registry import register_pack
-from pipeline.locales.en import ward_steps  # noqa: F401  (registers the steps named below)
+from pipeline.locales.en import prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.steps.safe_words import register_safe_word_step
 from pipeline.locales import load_vocabulary
@@ -30,7 +30,8 @@ _VOCAB = load_vocabulary("en")
 _EN_WORDS = replace(WORDS, titles=tuple(t for t in WORDS.titles if t != "D."))
 STEPS = WESTERN_STEPS + (
     "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "repeat_names",
-    # model, merged, merged, merged, merged
+    "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
+    # model, merged, merged, merged, merged, merged, merged, merged
     register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous,
                             initials_need_evidence=True),   # merged
 )

@@ -54,6 +54,22 @@ harbor harbour bay beach island point crossing valley view gardens estates villa
 street avenue drive boulevard circle trail landing junction plaza commons""".split())
 # a preposition of place before the pair ("lives in Temple Terrace", "a picnic at Fenway Park")
 _PLACE_BEFORE = re.compile(r"(?i)\b(?:in|at|from|near|towards|outside|inside)[ \t]+$")
+# car makers whose name is no common person's name (no "Ford", "Lincoln", "Mercedes", "Dodge"): the
+# first-name lists hold "Toyota" and "Nissan", and a make with its model ("Toyota Camry", "Nissan Leaf")
+# is a car, not a person. Compiled from the makes sold in the US, the UK and Europe: the one package
+# that lists makes (faker-vehicle) is a Faker plug-in the project does not otherwise need (found on
+# the invented PII texts' find half: form_38)
+CAR_MAKES = frozenset("""toyota honda nissan hyundai subaru mazda lexus acura infiniti mitsubishi suzuki isuzu
+daihatsu datsun scion volkswagen vw audi bmw porsche opel vauxhall skoda seat cupra peugeot citroen renault dacia fiat
+alfa lancia ferrari lamborghini maserati bugatti chevrolet chevy buick cadillac gmc chrysler pontiac oldsmobile
+plymouth saturn hummer tesla rivian polestar volvo saab jeep landrover jaguar lotus mclaren yamaha kawasaki ducati
+triumph""".split())
+#: makes that are people's names too ("Ford", "Lincoln"): a car only with a model year or an article before
+AMBIGUOUS_CAR_MAKES = frozenset("ford lincoln mercedes dodge kia mini genesis ram bentley harley morgan austin".split())
+# what makes a pair a thing and not a person: an article or an owner's word before it ("a Ford Focus",
+# "my Honda Civic", "the Lincoln Navigator") or a model year ("2019 Toyota Camry", "'19 Ford Escape")
+_THING_BEFORE = re.compile(r"(?i)(?:\b(?:a|an|the|my|his|our|your|their|its|new|used|old|leased|rented)|\b(?:19|20)\d\d|'\d\d)"
+                           r"[ \t]+$")
 #: the most common words a first name may be and still open a name with a rare surname ("Hope Whitfield")
 FIRST_MAX_ZIPF = 5.6
 #: how rare the second word must be, unless it is a listed surname short of the common words
@@ -79,14 +95,16 @@ def _is_last(word: str) -> bool:
 @register(LOCALE, "bare_full_names", "NAME", score=0.8)
 def bare_full_names(text: str, doc_id: str) -> list[Span]:
     """A listed first name and a rare name-shaped word after it, in a mixed-case line, nothing
-    after them that makes them a place or an eponym."""
+    after them that makes them a place or an eponym, no car's make and no article, owner's word or
+    model year before them that makes them a thing."""
     out: list[Span] = []
     for m in _PAIR.finditer(text):
         if not (_is_first(m.group("first")) and _is_last(m.group("last")) and has_lower(text, m.start())):
             continue
         end = m.end("last")
         if _NOT_A_PERSON_AFTER.match(text, end) or EPONYM_AFTER.match(text, end) \
-                or _PLACE_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+                or _PLACE_BEFORE.search(text, max(0, m.start() - 12), m.start()) \
+                or m.group("first").lower() in CAR_MAKES or _THING_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             continue
         out.append(mk(doc_id, m.start("first"), end, "PATIENT"))
     return out

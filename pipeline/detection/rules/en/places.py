@@ -21,7 +21,8 @@ from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
-from pipeline.detection.rules.en.towns import lower_case_places, one_case_town
+from pipeline.detection.rules.en.towns import TOWN_TAIL as _TOWN_TAIL
+from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, one_case_town, prose_places
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
@@ -40,11 +41,6 @@ falls lake grove""".split())
 _NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
 nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
 referring receiving home community brief""".split()) - {"community"}
-# the words a town's name ends with after a first word that is common English ("OAK FOREST",
-# "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
-_TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
-point harbor harbour bay creek river rivers woods township city village valley gardens meadows junction mills rapids
-bluff cove landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
 # a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
 _NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
 city sacred holy""".split())
@@ -361,8 +357,8 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     out = _hospital_names(text, doc_id)
     for m in _MOVE.finditer(text):
         got = _following_place(text, m.end(), True, "HOSPITAL")
-        if got:
-            out.append(mk(doc_id, got[0], got[1], got[2]))
+        if got:   # a listed town after a move is the town ("moved from Leeds": pii_invented find, letter_45's kin)
+            out.append(mk(doc_id, got[0], got[1], listed_place_type(text[got[0]:got[1]]) or got[2]))
     for m in _AT_ABBR.finditer(text):
         if _mixed_case(text, m.start()) and _abbreviation(m.group("abbr"), text, m.start("abbr")):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
@@ -405,7 +401,8 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 got = _state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
-    out += [sp for sp in lower_case_places(text, doc_id) if not any(o.start < sp.end and sp.start < o.end for o in out)]
+    out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id)
+            if not any(o.start < sp.end and sp.start < o.end for o in out)]
     out += _state_after_town(text, doc_id, out)
     first = {}
     for sp in dedupe(out):

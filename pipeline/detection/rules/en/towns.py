@@ -30,6 +30,11 @@ RESIDENCE = frozenset("""house housing home homes apartment apartments apt condo
 complex building residence program center centre park unit hotel motel dorm trailer mobile""".split())
 
 
+# the words a town's name ends with after a first word that is common English ("OAK FOREST",
+# "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
+TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
+point harbor harbour bay creek river rivers woods township city village valley gardens meadows junction mills rapids
+bluff cove landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
 # a town's first word that is common English: kept before a word that names the town, never alone
 _TOWN_START = frozenset("new north south east west fort port mount mt saint st".split())
 
@@ -85,6 +90,11 @@ def _listed_places() -> dict[str, str]:
     return out
 
 
+def listed_place_type(name: str) -> str | None:
+    """The type of a town, state or country the pack lists under ``name`` (any case), else None."""
+    return _listed_places().get(" ".join(name.lower().split()))
+
+
 def lower_case_places(text: str, doc_id: str) -> list[Span]:
     """A listed place after "in", "from", "near" in a line without capitals: the longest of one to
     four words that the pack lists ("in new hampshire", "from united arab emirates")."""
@@ -102,4 +112,80 @@ def lower_case_places(text: str, doc_id: str) -> list[Span]:
             if gtype and piece[0].start() == m.end():
                 out.append(mk(doc_id, piece[0].start(), piece[-1].end(), gtype))
                 break
+    return out
+
+
+# where a listed place follows in prose written with capitals ("moved from Leeds", "near Boston"):
+# "in", "from", "near" and a capital
+_PROSE_PLACE_BEFORE = re.compile(r"(?<![\w])(?i:in|from|near)[ \t]+(?=[A-Z][a-z])")
+# where a traveller's place follows, listed or not ("we met in Lisbon", "come visit us in Tavira",
+# "grew up in Tralee", "on holiday in Crete"): a place is what these words announce
+_TRAVEL_BEFORE = re.compile(r"(?i)(?<![\w])(?:met|grew[ \t]+up|visit(?:ing)?[ \t]+(?:us|me|him|her|them)|"
+                            r"holiday(?:ing)?|honeymoon(?:ing)?|vacation(?:ing)?|stationed|settled|emigrated)[ \t]+"
+                            r"(?:in|to|from)[ \t]+(?=[A-Z][a-z])")
+# a news item's or an obituary's "<name>, <age>, of <town>" ("Eleanor Whitcombe, 92, of Cedar Falls")
+_AGE_OF = re.compile(r"(?<![\w.,/-])\d{1,3},[ \t]+of[ \t]+(?=[A-Z][a-z])")
+# words of a place written in title case, "of" or "upon" between them ("Isle of Man", "Stratford upon Avon")
+_TITLE = re.compile(r"[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)?")
+_INSIDE = frozenset({"of", "upon", "on", "de", "la", "le"})
+
+
+def _title_words(text: str, i: int, most: int = 4) -> list[tuple[int, int]]:
+    """Up to ``most`` words from ``i`` joined by one blank, each in title case (or "of" between two)."""
+    out: list[tuple[int, int]] = []
+    for m in PLACE_TOKEN.finditer(text, i, min(len(text), i + 60)):
+        if len(out) == most or (not out and m.start() != i) or (out and text[out[-1][1]:m.start()] != " "):
+            break
+        w = m.group()
+        if not (_TITLE.fullmatch(w) or (out and w in _INSIDE)):
+            break
+        out.append(m.span())
+    while out and text[slice(*out[-1])] in _INSIDE:
+        out.pop()
+    return out
+
+
+def _traveller_place(text: str, words: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """After a traveller's words, one to three title-case words that are no safe, function or
+    residence word and not among English's commonest ("we met in Lisbon"; never "met in Conference
+    Room", "met in Family Meeting")."""
+    end = None
+    for s, e in words[:3]:
+        w = text[s:e]
+        z = zipf(w)
+        if end is not None and w.lower() in TOWN_TAIL:
+            end = e   # "Cedar Falls", "Palm Springs": a town's tail after its name
+            continue
+        if w in _INSIDE or is_safe_word(w) or w.lower() in FUNCTION_WORDS or w.lower() in RESIDENCE \
+                or z is None or z >= 4.5:
+            break
+        end = e
+    after = text[end:end + 12].split()[:1] if end else []
+    if end is None or any(t.lower().strip(".,;:") in RESIDENCE | {"room", "meeting"} for t in after):
+        return None
+    return words[0][0], end
+
+
+def prose_places(text: str, doc_id: str) -> list[Span]:
+    """In a line with lower case, a listed town, state or country in title case after "in",
+    "from", "near" ("moved from Leeds", "near Boston"; never "in Lasix" or "from PACU": no listed
+    place), and after a traveller's words or an age's "of" any place's name ("we met in Lisbon",
+    "Eleanor Whitcombe, 92, of Cedar Falls"). Found on the invented PII texts' find half
+    (``benchmarks/pii_invented.py``: letter_45, misc_57)."""
+    out: list[Span] = []
+    places = _listed_places()
+    for rx in (_TRAVEL_BEFORE, _AGE_OF, _PROSE_PLACE_BEFORE):
+        for m in rx.finditer(text):
+            if not any(c.islower() for c in line_of(text, m.start())):
+                continue
+            words = _title_words(text, m.end())
+            for n in range(len(words), 0, -1):
+                gtype = places.get(" ".join(text[s:e].lower() for s, e in words[:n]))
+                if gtype:   # the listed places hold no safe word alone (_listed_places)
+                    out.append(mk(doc_id, words[0][0], words[n - 1][1], gtype))
+                    break
+            else:
+                got = _traveller_place(text, words) if rx is not _PROSE_PLACE_BEFORE else None
+                if got:
+                    out.append(mk(doc_id, *got, "CITY"))
     return out
