@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context, is_toll_free,
+from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context,
                                                 numeric_date_is_date, phone_context)
 from pipeline.detection.rules.en.context_names import EPONYM_AFTER
 from pipeline.deid.normalize import NAME_PARTICLES, norm_key
@@ -61,8 +61,6 @@ def _has_context(span: Span, text: str) -> bool:
         return any(age_context(text, s, e) for s, e in pieces)
     if span.category == "DATE":
         return bool(DATE_WORD.search(value)) or any(numeric_date_is_date(text, s, e) for s, e in pieces)
-    if is_toll_free(value):
-        return False   # a business's line, never PHI here (numbers.TOLL_FREE)
     if _PHONE_INSIDE.search(value):
         return True
     return phone_context(text, span.start, span.end) or any(phone_context(text, s, e) for s, e in pieces)

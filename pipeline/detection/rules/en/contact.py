@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from pipeline.detection.rules.common import mk, spans_from, text_before, trimmed_spans
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.numbers import is_toll_free, line_before
+from pipeline.detection.rules.en.numbers import line_before
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
@@ -42,12 +42,12 @@ CALL_VERB = re.compile(r"(?i)\b(?:paged?|call(?:ed)?|reach(?:ed)?|contact(?:ed)?
 @register(LOCALE, "phones", "CONTACT", score=0.88)
 def phones(text: str, doc_id: str) -> list[Span]:
     """Phone numbers (``(617) 555-1234``, ``617-555-1234 x12``, ``555-1234``), FAX after "fax",
-    and short pager numbers after "pager"/"pgr"/"beeper"; no toll-free line (a business's:
-    :data:`.numbers.TOLL_FREE`)."""
+    and short pager numbers after "pager"/"pgr"/"beeper". A toll-free line ("1-800-...") is marked
+    like any other: i2b2 marks every telephone number, a clinic's or a helpline's too."""
     out: list[Span] = []
     for m in _PHONE.finditer(text):
         before = text_before(text, m.start(), 20)
-        if re.search(r"(?i)\b(?:MRN|SSN|record|acct|account)\b[^\n]{0,6}$", before) or is_toll_free(m.group()):
+        if re.search(r"(?i)\b(?:MRN|SSN|record|acct|account)\b[^\n]{0,6}$", before):
             continue
         out.append(mk(doc_id, m.start(), m.end(), "FAX" if _FAX_BEFORE.search(before) else "PHONE"))
     for m in _PAGER.finditer(text):
@@ -56,8 +56,6 @@ def phones(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, *m.span("num"), "PHONE"))
     for m in _TEN_DIGITS.finditer(text):
         before = line_before(text, m.start(), 40)
-        if is_toll_free(m.group()):
-            continue
         if PHONE_LABEL.search(before) or (re.search(r"(?i)\bat\s*$", before) and CALL_VERB.search(before)):
             out.append(mk(doc_id, m.start(), m.end(), "FAX" if _FAX_BEFORE.search(before) else "PHONE"))
     for m in _EXTENSION.finditer(text):

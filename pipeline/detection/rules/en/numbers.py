@@ -195,22 +195,6 @@ def phone_context(text: str, start: int, end: int) -> bool:
     return bool(_PHONE_LABEL.search(before) or (CALL_ME_ON.search(before) and sum(c.isdigit() for c in value) >= 7))
 
 
-# a North American toll-free line ("1-800-555-0100", "1 (800) 555-0199", "888.555.0134 x12"): the
-# codes 800, 833, 844, 855, 866, 877 and 888 are never a place's, and such a line is a business's,
-# shared by everyone who calls it (a bank's, a pharmacy's, a helpline's). It is not PHI here, as a
-# bank's routing number or an order number is not: HIPAA's identifier is the telephone number of the
-# individual, a relative, an employer or a household member, and nobody is singled out by a
-# business's public line. The rules do not mark one and the pack's step drops a model's (found on
-# the invented PII texts' find half, benchmarks/pii_invented.py: bank_67).
-TOLL_FREE = re.compile(r"(?:\+?1[\s.-]?)?(?:\(8(?:00|33|44|55|66|77|88)\)\s?|8(?:00|33|44|55|66|77|88)[\s./-]?)"
-                       r"\d{3}[\s.-]?\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?")
-
-
-def is_toll_free(value: str) -> bool:
-    """Whether ``value`` is a toll-free number alone (:data:`TOLL_FREE`)."""
-    return TOLL_FREE.fullmatch(value.strip()) is not None
-
-
 # the numbers of a span: digits and the marks that join them ("120-130/60-70", "3/14/2098", "80s")
 NUMBER_PIECE = re.compile(r"\d+(?:[./:-]\d+)*(?:'?s(?![a-z]))?")
 # what makes a span a date without its numbers' help: a month, a weekday, a season, a holiday
