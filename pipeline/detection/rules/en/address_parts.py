@@ -184,14 +184,30 @@ def _australian(view: str, text: str, doc_id: str) -> list[Span]:
     return out
 
 
+def _numberless_ok(m: re.Match, text: str) -> bool:
+    """A street without a number after a place's word: as written, :func:`_place_words`; in a line
+    in one case, a full street word ("on magazine street") lets a commoner word be the name, an
+    abbreviation ("in sinus st": a rhythm) needs words outside the safe vocabulary."""
+    if not one_case_at(text, m.start()):
+        return _place_words(m.group("st"))
+    words = m.group("st").split()
+    if re.fullmatch(r"(?i)(?:st|rd|ave)\.?", words[-1]):
+        return _distinct(words[:-1]) and not any(is_safe_word(w) for w in words[:-1])
+    return _distinct(words[:-1], 5.0)
+
+
 def _numbered(view: str, text: str, doc_id: str) -> list[Span]:
-    """Streets with a house number; in a line in one case the name's words :func:`_distinct` and a
-    closing "Dr" not followed by a word ("GIVEN 2 TABS PERCOCET DR SMITH" stays)."""
+    """Streets with a house number; in a line in one case the name's words :func:`_distinct`, a
+    closing "Dr" not followed by a word ("GIVEN 2 TABS PERCOCET DR SMITH" stays) and a closing
+    "St" after no word of the safe vocabulary ("HR 110 SINUS ST" stays)."""
     out = []
     for m in _NUMBERED.finditer(view):
         caseless = one_case_at(text, m.start())
         if caseless and view[m.end() - 3:m.end()].rstrip(".").endswith("Dr") and re.match(r"\.?[ \t]+[A-Za-z]", view[m.end():]):
             continue
+        words = [w for w in m.group().split()[1:-1]]
+        if caseless and re.fullmatch(r"(?i)st\.?", m.group().split()[-1]) and any(is_safe_word(w) for w in words):
+            continue   # "HR 110 SINUS ST": a rhythm
         if _place_words(m.group(), caseless, 4.5):
             out.append(mk(doc_id, m.start(), m.end(), "STREET"))
     return out
@@ -206,8 +222,7 @@ def address_parts(text: str, doc_id: str) -> list[Span]:
     out = _numbered(view, text, doc_id)
     street_lines = {text.count("\n", 0, s.start) for s in streets(text, doc_id) + out if s.type == "STREET"}
     out += _units(view, text, doc_id, street_lines)
-    out += [mk(doc_id, *m.span("st"), "STREET") for m in _NUMBERLESS.finditer(view)
-            if _place_words(m.group("st"), one_case_at(text, m.start()))]
+    out += [mk(doc_id, *m.span("st"), "STREET") for m in _NUMBERLESS.finditer(view) if _numberless_ok(m, text)]
     out += _foreign_streets(view, text, doc_id)
     out += [mk(doc_id, *m.span("c"), "LOCATION-OTHER") for m in _COUNTY.finditer(view)
             if _place_words(m.group("c") + " x", one_case_at(text, m.start()))]

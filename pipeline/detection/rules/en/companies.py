@@ -71,12 +71,15 @@ def _name_words(words: list[str], kind: str, caseless: bool = False) -> bool:
                and (zipf(w) or 0.0) < 4.0 for w in words)
 
 
-def _past_common_words(view: str, start: int, end: int) -> int:
-    """Where a one-case line's name starts once its leading very common or ward words are left
-    out ("PAID GREENFIELD ENERGY": the view's capitals took "Paid" in)."""
+def _past_common_words(view: str, start: int, closer: int, kind: str) -> int:
+    """Where a one-case line's name starts once its leading ordinary words are left out
+    ("AUTHORISE GREENFIELD ENERGY", "PAID ..."; the view's capitals took them in): a word of the
+    safe vocabulary or a very common one goes while the words left still make a name."""
     while True:
-        first = re.match(r"([^ \t]+)[ \t]+", view[start:end])
-        if not first or not (is_safe_word(first.group(1), vocabulary=False) or (zipf(first.group(1)) or 0.0) >= 4.8):
+        first = re.match(r"([^ \t]+)[ \t]+", view[start:closer])
+        w = first.group(1) if first else ""
+        if not first or not (is_safe_word(w) or (zipf(w) or 0.0) >= 4.8) \
+                or not _name_words(view[start + first.end():closer].split(), kind, True):
             return start
         start += first.end()
 
@@ -96,9 +99,9 @@ def companies(text: str, doc_id: str) -> list[Span]:
                 break
             start += first.end()
         caseless = one_case_at(text, start)
-        if caseless:
-            start = _past_common_words(view, start, end)
         kind = next(k for k in ("legal", "trade", "clinic") if m.group(k))
+        if caseless:
+            start = _past_common_words(view, start, m.start(kind), kind)
         # as written, the words before the name's last word decide ("Coastline Credit"); in one
         # case, the words before the closing word or words ("coastline")
         words = text[start:m.start(kind)].split() if caseless else text[start:end].split()[:-1]

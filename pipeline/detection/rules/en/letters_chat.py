@@ -89,14 +89,15 @@ def _names_of(m: re.Match, text: str, doc_id: str, *, listed: bool = False) -> l
 
 def _speakers(view: str, text: str, doc_id: str) -> list[Span]:
     """Chat speakers: a listed first name before a colon at a line's start, in a dialogue
-    (matched on ``view``, judged on ``text``)."""
+    (matched on ``view``, judged on ``text``). Where a speaker's line is in one case, a form's
+    labels look like speakers ("IBAN:", "ACCOUNT HOLDER:"), so two lines must have a name."""
     found = list(_SPEAKER.finditer(view))
     if len(found) < 2:
         return []
-    out: list[Span] = []
-    for m in found:
-        out += _names_of(m, text, doc_id, listed=True)
-    return out
+    named = [sp for sp in (_names_of(m, text, doc_id, listed=True) for m in found) if sp]
+    if any(one_case_at(text, m.start()) for m in found) and len(named) < 2:
+        return []
+    return [s for sp in named for s in sp]
 
 
 @register(LOCALE, "letters_chat", "NAME", score=0.78)
