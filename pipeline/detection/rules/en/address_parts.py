@@ -184,12 +184,19 @@ def _australian(view: str, text: str, doc_id: str) -> list[Span]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _cities() -> frozenset[str]:
+    return frozenset(" ".join(e.split()).lower() for e in load_list("en", "cities"))
+
+
 def _numberless_ok(m: re.Match, text: str) -> bool:
     """A street without a number after a place's word: as written, :func:`_place_words`; in a line
-    in one case, a full street word ("on magazine street") lets a commoner word be the name, an
+    in one case, no listed town, a full street word ("on magazine street") lets a commoner word be the name, an
     abbreviation ("in sinus st": a rhythm) needs words outside the safe vocabulary."""
     if not one_case_at(text, m.start()):
         return _place_words(m.group("st"))
+    if " ".join(m.group("st").split()).lower() in _cities():
+        return False   # "lives in miami gardens": a town's name that ends as a street's
     words = m.group("st").split()
     if re.fullmatch(r"(?i)(?:st|rd|ave)\.?", words[-1]):
         return _distinct(words[:-1]) and not any(is_safe_word(w) for w in words[:-1])

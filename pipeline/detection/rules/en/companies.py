@@ -58,8 +58,8 @@ def _name_words(words: list[str], kind: str, caseless: bool = False) -> bool:
     one word that is no safe word and no function word. In a line in one case (``caseless``) all
     need one word that is no ward's word, no function word and no common English word (Zipf < 4);
     before a trade's word the last word no very common one (Zipf >= 4.5: "alaris drug library"),
-    before a clinic's word no word of the safe vocabulary ("lipid clinic", "wound clinic" are
-    services)."""
+    and before a trade's or a clinic's word, no word of the safe vocabulary either ("abnl labs",
+    "lipid clinic", "wound clinic": a note's words; a legal form is evidence enough)."""
     if kind == "legal" and not caseless:
         return True
     words = [w.strip(".,'’") for w in words]
@@ -67,7 +67,7 @@ def _name_words(words: list[str], kind: str, caseless: bool = False) -> bool:
         return any(w and w.lower() not in FUNCTION_WORDS and not is_safe_word(w) for w in words)
     if kind == "trade" and words and (zipf(words[-1]) or 0.0) >= 4.5 and not re.fullmatch(_TRADE, words[-1], re.I):
         return False
-    return any(w and w.lower() not in FUNCTION_WORDS and not is_safe_word(w, vocabulary=kind == "clinic")
+    return any(w and w.lower() not in FUNCTION_WORDS and not is_safe_word(w, vocabulary=kind != "legal")
                and (zipf(w) or 0.0) < 4.0 for w in words)
 
 
