@@ -13,6 +13,7 @@ from pipeline.detection.rules.en.form_fields import form_fields
 from pipeline.detection.rules.en.handles import handles
 from pipeline.detection.rules.en.letters_chat import letters_chat
 from pipeline.detection.rules.en.weekday_dates import weekday_dates
+from pipeline.detection.rules.en.workplaces import workplaces
 
 CASES = ("upper", "lower")
 
@@ -47,6 +48,8 @@ FOUND = [
     (handles, "withdrawal by satoshi_fan21 blocked", ["satoshi_fan21"]),
     (weekday_dates, "See you Friday 21st at the hall", ["Friday 21st"]),
     (coordinates, "found at 40°26′46″N 79°58′56″W by", ["40°26′46″N 79°58′56″W"]),
+    (workplaces, "Pt is a 19 yo student at UMass Lowell. Mother aware.", ["UMass Lowell"]),
+    (workplaces, "works as a roofer for Szymanski, 3 days a week", ["Szymanski"]),
 ]
 
 
@@ -75,6 +78,8 @@ CLINICAL = [
     "MAX_DOSE reached per pharmacy",
     "Sat 98% on 2L, Sun exposure none",
     "Position: supine, HOB 30. Temp 38.5°C at 0400.",
+    "Works at night, works for the city; works with PT and case mgmt.",
+    "Pt is a poor historian at baseline. Pt is a smoker at home.",
 ]
 
 
@@ -82,7 +87,7 @@ CLINICAL = [
 @pytest.mark.parametrize("line", CLINICAL)
 def test_clinical_lines_keep_no_hit_in_any_case(line, case):
     text = line if case == "as" else recase(line, case)
-    for fn in (letters_chat, companies, form_fields, address_parts, handles, weekday_dates, coordinates):
+    for fn in (letters_chat, companies, form_fields, address_parts, handles, weekday_dates, coordinates, workplaces):
         assert texts(fn, text) == [], (fn.__name__, text)
 
 
