@@ -24,11 +24,14 @@ from pipeline.detection.rules.en.name_words import FUNCTION_WORDS
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _NO_CANON: Mapping[str, str] = MappingProxyType({})
+_APOSTROPHE = re.compile(r"['’]")
 
 
 def one_case(line: str) -> bool:
-    """Whether ``line`` has letters and all of them in one case (ALL CAPS or all lower case)."""
-    return any(c.isalpha() for c in line) and not (any(c.islower() for c in line) and any(c.isupper() for c in line))
+    """Whether ``line`` has letters that have a case and all of them in one case (ALL CAPS or all
+    lower case)."""
+    upper, lower = line.upper(), line.lower()
+    return upper != lower and (line == upper or line == lower)
 
 
 def line_at(text: str, i: int) -> str:
@@ -49,29 +52,47 @@ def _map(word: str, how) -> str:
     return "".join(n if len(n := how(c)) == 1 else c for c in word)
 
 
-def _recase(word: str, canon: Mapping[str, str]) -> str:
-    low = _map(word, str.lower)
-    if low in canon and len(canon[low]) == len(word):
-        return canon[low]
-    if re.split(r"['’]", low)[0] in FUNCTION_WORDS:   # "and", "it's"
+def _recase(word: str) -> str:
+    low = word.lower() if word.isascii() else _map(word, str.lower)
+    if low in FUNCTION_WORDS or _APOSTROPHE.split(low, 1)[0] in FUNCTION_WORDS:   # "and", "it's"
         return low
-    if re.match(r"o['’]\w", low):                    # "O'Hara"
-        return _map(low[0], str.upper) + low[1] + _map(low[2], str.upper) + low[3:]
-    return _map(low[0], str.upper) + low[1:]
+    head = low[0].upper() if low.isascii() else _map(low[0], str.upper)
+    if len(low) > 2 and low[0] == "o" and low[1] in "'’":                        # "O'Hara"
+        return head + low[1] + _map(low[2], str.upper) + low[3:]
+    return head + low[1:]
 
 
 def titled(text: str, canon: Mapping[str, str] = _NO_CANON) -> str:
     """``text`` with each line written in one case in title case (function words lower, words of
     ``canon``, lower case -> spelling, as spelled there); same length, same offsets; mixed lines as
     written. ``text`` itself when no line is in one case."""
-    return _titled(text, tuple(sorted(canon.items())))
+    view, flags = _titled(text)
+    if not canon or view is text:
+        return view
+    return _canonical(text, tuple(sorted(canon.items())))
 
 
 @lru_cache(maxsize=32)
-def _titled(text: str, canon_items: tuple[tuple[str, str], ...]) -> str:
+def _titled(text: str) -> tuple[str, tuple[bool, ...]]:
     lines = text.split("\n")
-    if not any(one_case(line) for line in lines):
-        return text
-    canon = dict(canon_items)
-    out = [_WORD.sub(lambda m: _recase(m.group(), canon), line) if one_case(line) else line for line in lines]
+    flags = tuple(one_case(line) for line in lines)
+    if not any(flags):
+        return text, flags
+    out = [_WORD.sub(lambda m: _recase(m.group()), line) if flag else line for line, flag in zip(lines, flags)]
+    return "\n".join(out), flags
+
+
+@lru_cache(maxsize=32)
+def _canonical(text: str, canon_items: tuple[tuple[str, str], ...]) -> str:
+    """The title-case view with ``canon``'s words (same length) spelled as there, in one-case lines."""
+    view, flags = _titled(text)
+    canon = {k: v for k, v in canon_items if len(k) == len(v)}
+    rx = _canon_rx(tuple(sorted(canon)))
+    lines = view.split("\n")
+    out = [rx.sub(lambda m: canon[m.group().lower()], line) if flag else line for line, flag in zip(lines, flags)]
     return "\n".join(out)
+
+
+@lru_cache(maxsize=8)
+def _canon_rx(words: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in words) + r")(?![^\W\d_])", re.IGNORECASE)
