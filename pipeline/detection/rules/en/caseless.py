@@ -66,7 +66,7 @@ def titled(text: str, canon: Mapping[str, str] = _NO_CANON) -> str:
     """``text`` with each line written in one case in title case (function words lower, words of
     ``canon``, lower case -> spelling, as spelled there); same length, same offsets; mixed lines as
     written. ``text`` itself when no line is in one case."""
-    view, flags = _titled(text)
+    view, _ = _titled(text)
     if not canon or view is text:
         return view
     return _canonical(text, tuple(sorted(canon.items())))
