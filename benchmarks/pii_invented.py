@@ -3,6 +3,7 @@
     python benchmarks/pii_invented.py                       # rules + dictionaries alone
     python benchmarks/pii_invented.py --model DIR           # and a trained version (a cold start's model)
     python benchmarks/pii_invented.py --show                # what the "find" half misses and marks wrongly
+                                                            # (with --cases: its UPPER and lower copies too)
     python benchmarks/pii_invented.py --cases               # and UPPER and lower copies of both halves
 
 Why: the public synthetic English PII sets (ai4privacy's pii-masking sets, Gretel's synthetic PII
@@ -150,8 +151,9 @@ def print_public(rows: list[tuple[str, str, dict]]) -> None:
 
 
 def show(half: Half, found: dict) -> None:
-    """Missed gold values and false-positive spans of the find half (invented text only)."""
-    if half.name != "find":
+    """Missed gold values and false-positive spans of the find half, as written or (``--cases``)
+    in UPPER and lower case (invented text only)."""
+    if half.name.split("/")[0] != "find":
         raise ValueError("--show prints the find half only: the check half is never read for fixes")
     for d in half.docs:
         got = [(s.start, s.end) for s in found.get(d.doc_id, ())]
@@ -195,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append((name, setting, r))
             core.append((name, setting, scores(half, found, drop=("PROFESSION",))))
             out[f"{name} | {setting}"] = {"all": r, "without_profession": core[-1][2]}
-            if args.show and name == "find":
+            if args.show and name.split("/")[0] == "find":
                 print(f"\n-- find half, {setting}: misses and false positives")
                 show(half, found)
     print(f"pii_invented: {len(HALVES)} halves, character-level binary over non-blank characters")

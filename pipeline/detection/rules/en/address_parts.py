@@ -13,8 +13,13 @@ with a capital) needs only its number, one that may be ("Unit", "Level", "Lot", 
 street on its line; a street without a number needs a place's word before it ("on", "near",
 "at") and a full street word after it; a county needs the word "County" or a "-shire"; a house's
 name ("Rose Cottage") a line of its own or an address's comma; a town before a state needs each word
-to be a place's word, so a credential ("Smith, MD") stays. Found on
-the invented PII texts' "find" half (benchmarks/pii_invented.py).
+to be a place's word, so a credential ("Smith, MD") stays. In a line written in one case ("84
+RIVERSIDE GARDENS", "flat 22, cobden house") the patterns read :func:`.caseless.titled`'s view
+(states' and Australian states' abbreviations in capitals), and the words must say what capitals
+no longer do: a name's words are no ward word and no function word, and one of them is no common
+English word (``_distinct``); "Flat" needs a street as "Unit" does ("LYING FLAT 30 MIN" stays).
+Found on the invented PII texts' "find" half (benchmarks/pii_invented.py) and its UPPER and
+lower copies.
 """
 from __future__ import annotations
 
@@ -23,8 +28,9 @@ from functools import lru_cache
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.caseless import one_case_at, titled
 from pipeline.detection.rules.en.contact import STATE_ABBR, streets
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, has_clinical_ending, is_safe_word, looks_like_place, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
@@ -67,14 +73,32 @@ def _town_state() -> re.Pattern:
 
 
 _CREDENTIALS = frozenset({"MD", "PA", "DO", "RN"})
+_AU_STATES = ("NSW", "VIC", "QLD", "TAS", "ACT", "SA", "WA", "NT")
+# how a one-case line's view spells the states' abbreviations (a view of its own: "CT" is a state
+# and "Ct" a court)
+_STATE_CANON = {a.lower(): a for a in (*STATE_ABBR, *_AU_STATES)}
 
 
-def _towns_and_states(text: str, doc_id: str) -> list[Span]:
+def _distinct(words: list[str], common: float = 4.0) -> bool:
+    """Whether ``words``, a place's name in a line in one case, say a name without capitals: no
+    function word, no ward word, no clinical ending, and one word rarer than ``common`` (Zipf) or
+    a listed place ("riverside", "cedar"; "blood bank" stays). The stronger the rest of the
+    address (a house number, a state, a postcode), the commoner a word may be ("oak", "melbourne")."""
+    words = [w.strip(".,'’") for w in words]
+    if not words or any(not w or w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False)
+                        or has_clinical_ending(w) for w in words):
+        return False
+    return any((zipf(w) or 0.0) < common or looks_like_place(w, strong=True) for w in words)
+
+
+def _towns_and_states(view: str, text: str, doc_id: str) -> list[Span]:
     """A town and its state, each word of the town a place's word (a credential's "Smith, MD" stays)."""
     out = []
-    for m in _town_state().finditer(text):
+    for m in _town_state().finditer(view):
         words, state = m.group("town").split(), m.group("state")
-        if len(state) > 2:   # a state's name vouches for the town: any words but a ward's or a function word
+        if len(state) > 2 and one_case_at(text, m.start()):   # "lives alone, maine" stays
+            ok = _distinct(words, 5.0)
+        elif len(state) > 2:   # a state's name vouches for the town: any words but a ward's or a function word
             ok = not any(w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False) for w in words)
         else:                # an abbreviation may be a credential ("Smith, MD", "Jones, PA")
             ok = state not in _CREDENTIALS and all(looks_like_place(w, strong=True) for w in words)
@@ -83,19 +107,38 @@ def _towns_and_states(text: str, doc_id: str) -> list[Span]:
     return out
 
 
-def _units(text: str, doc_id: str, street_lines: set[int]) -> list[Span]:
-    out = [mk(doc_id, m.start(), m.end(), "STREET") for m in _UNIT_STRONG.finditer(text)]
-    for m in _UNIT_WEAK.finditer(text):
-        line = text.count("\n", 0, m.start())
-        after = re.match(r",?[ \t]+\d{1,5}[A-Za-z]?[ \t]+[A-Z]", text[m.end():m.end() + 12])
-        if line in street_lines or after:
+def _units(view: str, text: str, doc_id: str, street_lines: set[int]) -> list[Span]:
+    """Units: a strong unit word alone, a weak one (and, in a line in one case, "Flat") on a
+    street's line or before a house number and its street; in a line in one case also before a
+    comma and a house's name ("FLAT 22, COBDEN HOUSE"), the name's word :func:`_distinct`."""
+    out, weak = [], list(_UNIT_WEAK.finditer(view))
+    for m in _UNIT_STRONG.finditer(view):
+        if one_case_at(text, m.start()) and view[m.start()] in "FP":
+            weak.append(m)
+        else:
+            out.append(mk(doc_id, m.start(), m.end(), "STREET"))
+    for m in weak:
+        if text.count("\n", 0, m.start()) in street_lines or _unit_followed(view, m.end(), one_case_at(text, m.start())):
             out.append(mk(doc_id, m.start(), m.end(), "STREET"))
     return out
 
 
-def _place_words(value: str) -> bool:
-    """No function word, and not only safe words (a ward's "Main Street" is still a street)."""
+def _unit_followed(view: str, i: int, caseless: bool) -> bool:
+    """Whether an address goes on after a unit at ``i``: a house number and a capitalised word, or
+    (``caseless``) a :func:`_distinct` word after a house number or a comma."""
+    after = re.match(r",?[ \t]+\d{1,5}[A-Za-z]?[ \t]+(?P<w>[A-Z][\w'’-]*)", view[i:i + 40])
+    if not caseless:
+        return bool(after)
+    after = after or re.match(r",[ \t]+(?P<w>[A-Z][\w'’-]*)", view[i:i + 40])
+    return bool(after) and _distinct([after.group("w")])
+
+
+def _place_words(value: str, caseless: bool = False, common: float = 4.0) -> bool:
+    """No function word, and not only safe words (a ward's "Main Street" is still a street); in a
+    line in one case (``caseless``), :func:`_distinct` words."""
     words = [w for w in value.split()[:-1]]
+    if caseless:
+        return _distinct([w for w in words if not w[:1].isdigit()], common)
     return not any(w.lower() in FUNCTION_WORDS for w in words) and any(
         not is_safe_word(w, vocabulary=False) for w in words)
 
@@ -107,33 +150,92 @@ def _country_after() -> re.Pattern:
     return re.compile(rf"(?<![\w])(?P<town>[A-Z][A-Za-z'’-]+(?:[ \t][A-Z][A-Za-z'’-]+)?),[ \t]*(?i:{countries})(?![\w])")
 
 
-def _towns_before_countries(text: str, doc_id: str) -> list[Span]:
+def _towns_before_countries(view: str, doc_id: str) -> list[Span]:
     """"Guadalajara, Mexico": a town (a place's word, in any case of the line) before its country."""
     out = []
-    for m in _country_after().finditer(text):
+    for m in _country_after().finditer(view):
         words = m.group("town").split()
         if all(looks_like_place(w, strong=True) for w in words):
             out.append(mk(doc_id, *m.span("town"), "CITY"))
     return out
 
 
+def _foreign_streets(view: str, text: str, doc_id: str) -> list[Span]:
+    """Streets that start with their kind ("Rue", "Via"), or German ones; in a line in one case the
+    name after the kind must be :func:`_distinct` ("2 VIA PEG" stays)."""
+    out = []
+    for rx in (_FOREIGN, _STRASSE):
+        for m in rx.finditer(view):
+            names = re.findall(r"[^\W\d_][\w'’-]*", m.group())[1 if rx is _FOREIGN else 0:]
+            if not one_case_at(text, m.start()) or _distinct(names[-1:]):
+                out.append(mk(doc_id, m.start(), m.end(), "STREET"))
+    return out
+
+
+def _australian(view: str, text: str, doc_id: str) -> list[Span]:
+    """"Melbourne VIC 3000": the town, the state and the postcode."""
+    out = []
+    for m in _AU.finditer(view):
+        words = m.group("town").split()
+        ok = _distinct(words, 5.0) if one_case_at(text, m.start()) else all(not is_safe_word(w, vocabulary=False) for w in words)
+        if ok:
+            out += [mk(doc_id, *m.span("town"), "CITY"), mk(doc_id, *m.span("state"), "STATE"),
+                    mk(doc_id, *m.span("pc"), "ZIP")]
+    return out
+
+
+@lru_cache(maxsize=1)
+def _cities() -> frozenset[str]:
+    return frozenset(" ".join(e.split()).lower() for e in load_list("en", "cities"))
+
+
+def _numberless_ok(m: re.Match, text: str) -> bool:
+    """A street without a number after a place's word: as written, :func:`_place_words`; in a line
+    in one case, no listed town, a full street word ("on magazine street") lets a commoner word be the name, an
+    abbreviation ("in sinus st": a rhythm) needs words outside the safe vocabulary."""
+    if not one_case_at(text, m.start()):
+        return _place_words(m.group("st"))
+    if " ".join(m.group("st").split()).lower() in _cities():
+        return False   # "lives in miami gardens": a town's name that ends as a street's
+    words = m.group("st").split()
+    if re.fullmatch(r"(?i)(?:st|rd|ave)\.?", words[-1]):
+        return _distinct(words[:-1]) and not any(is_safe_word(w) for w in words[:-1])
+    return _distinct(words[:-1], 5.0)
+
+
+def _numbered(view: str, text: str, doc_id: str) -> list[Span]:
+    """Streets with a house number; in a line in one case the name's words :func:`_distinct`, a
+    closing "Dr" not followed by a word ("GIVEN 2 TABS PERCOCET DR SMITH" stays) and a closing
+    "St" after no word of the safe vocabulary ("HR 110 SINUS ST" stays)."""
+    out = []
+    for m in _NUMBERED.finditer(view):
+        caseless = one_case_at(text, m.start())
+        if caseless and view[m.end() - 3:m.end()].rstrip(".").endswith("Dr") and re.match(r"\.?[ \t]+[A-Za-z]", view[m.end():]):
+            continue
+        words = [w for w in m.group().split()[1:-1]]
+        if caseless and re.fullmatch(r"(?i)st\.?", m.group().split()[-1]) and any(is_safe_word(w) for w in words):
+            continue   # "HR 110 SINUS ST": a rhythm
+        if _place_words(m.group(), caseless, 4.5):
+            out.append(mk(doc_id, m.start(), m.end(), "STREET"))
+    return out
+
+
 @register(LOCALE, "address_parts", "LOCATION", score=0.84)
 def address_parts(text: str, doc_id: str) -> list[Span]:
     """Units, British and Australian streets, numberless streets after a place's word, foreign
-    street forms, counties, Australian town-state-postcode lines and towns before countries."""
-    found = [m for m in _NUMBERED.finditer(text) if _place_words(m.group())]
-    out = [mk(doc_id, m.start(), m.end(), "STREET") for m in found]
+    street forms, counties, Australian town-state-postcode lines and towns before countries;
+    lines in one case read in title case (:func:`.caseless.titled`)."""
+    view, states = titled(text), titled(text, _STATE_CANON)
+    out = _numbered(view, text, doc_id)
     street_lines = {text.count("\n", 0, s.start) for s in streets(text, doc_id) + out if s.type == "STREET"}
-    out += _units(text, doc_id, street_lines)
-    out += [mk(doc_id, *m.span("st"), "STREET") for m in _NUMBERLESS.finditer(text) if _place_words(m.group("st"))]
-    out += [mk(doc_id, m.start(), m.end(), "STREET") for rx in (_FOREIGN, _STRASSE) for m in rx.finditer(text)]
-    out += [mk(doc_id, *m.span("c"), "LOCATION-OTHER") for m in _COUNTY.finditer(text)
-            if _place_words(m.group("c") + " x")]
-    for m in _AU.finditer(text):
-        if all(not is_safe_word(w, vocabulary=False) for w in m.group("town").split()):
-            out += [mk(doc_id, *m.span("town"), "CITY"), mk(doc_id, *m.span("state"), "STATE"),
-                    mk(doc_id, *m.span("pc"), "ZIP")]
-    out += _towns_before_countries(text, doc_id) + _towns_and_states(text, doc_id)
-    out += [mk(doc_id, *m.span("h"), "STREET") for m in _HOUSE.finditer(text)
-            if not is_safe_word(m.group("h").split()[-2], vocabulary=False)]
+    out += _units(view, text, doc_id, street_lines)
+    out += [mk(doc_id, *m.span("st"), "STREET") for m in _NUMBERLESS.finditer(view) if _numberless_ok(m, text)]
+    out += _foreign_streets(view, text, doc_id)
+    out += [mk(doc_id, *m.span("c"), "LOCATION-OTHER") for m in _COUNTY.finditer(view)
+            if _place_words(m.group("c") + " x", one_case_at(text, m.start()))]
+    out += _australian(states, text, doc_id)
+    out += _towns_before_countries(view, doc_id) + _towns_and_states(states, text, doc_id)
+    out += [mk(doc_id, *m.span("h"), "STREET") for m in _HOUSE.finditer(view)
+            if not is_safe_word(m.group("h").split()[-2], vocabulary=False)
+            and (not one_case_at(text, m.start("h")) or _place_words(m.group("h"), True))]
     return dedupe(out)

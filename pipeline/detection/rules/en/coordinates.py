@@ -26,7 +26,9 @@ _LABELLED = re.compile(r"(?i)(?<![\w])lat(?:itude)?[ \t]*[:=]?[ \t]*(?P<lat>[-+]
 _CUE = re.compile(r"(?i)\b(?:gps|coordinates?|coords?|lat(?:itude)?|long(?:itude)?|lat/lon[g]?|location|position|"
                   r"located|ping(?:ed)?|pin|geo\w*|map|waypoint|site)\b[^\n]{0,30}$")
 _DEG = r"\d{1,3}(?:\.\d+)?°(?:[ \t]?\d{1,2}(?:\.\d+)?[′']?(?:[ \t]?\d{1,2}(?:\.\d+)?[″\"])?)?"
-_DMS = re.compile(rf"(?<![\w])(?:[NS][ \t]?{_DEG}|{_DEG}[ \t]?[NS])[ \t]*,?[ \t]*(?:[EW][ \t]?{_DEG}|{_DEG}[ \t]?[EW])(?![\w])")
+# hemispheres in any case ("40°26′46″n 79°58′56″w" in a lower-case text): the degree signs vouch
+_DMS = re.compile(rf"(?<![\w])(?:(?i:[NS])[ \t]?{_DEG}|{_DEG}[ \t]?(?i:[NS]))[ \t]*,?[ \t]*"
+                  rf"(?:(?i:[EW])[ \t]?{_DEG}|{_DEG}[ \t]?(?i:[EW]))(?![\w])")
 
 
 def _in_range(lat: str, lon: str) -> bool:

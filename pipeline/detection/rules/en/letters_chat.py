@@ -11,8 +11,11 @@ is often no listed surname. The shape is the evidence: a greeting or a sign-off 
 who is greeted or who signs. The word must still look like a name (:func:`.name_words.looks_like_name`
 after a strong context, in a mixed-case line) and be no commoner than a rare word ("Hi team",
 "Dear Hiring Manager", "Thanks, Agent" stay); a chat speaker must be a listed first name, and the
-text must be a dialogue (two speaker lines or more). Found on the invented PII texts' "find" half
-(benchmarks/pii_invented.py); clinical notes seldom greet anyone, so the ICU lines keep no hit.
+text must be a dialogue (two speaker lines or more). In a line written in one case ("HI LUCINDA,",
+"thanks, kenzie") the patterns read :func:`.caseless.titled`'s view and the words alone decide,
+as a lower-case line's words would (``cased=False``). Found on the invented PII texts' "find" half
+(benchmarks/pii_invented.py) and its UPPER and lower copies; clinical notes seldom greet anyone,
+so the ICU lines keep no hit.
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ import unicodedata
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.caseless import one_case_at, titled
 from pipeline.detection.rules.en.name_words import is_first_name, is_safe_word, looks_like_name, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
@@ -71,16 +75,9 @@ def _name_words(value: str, line_mixed: bool, *, listed: bool = False) -> bool:
     return bool(words)
 
 
-def _mixed(text: str, i: int) -> bool:
-    start = text.rfind("\n", 0, i) + 1
-    end = text.find("\n", i)
-    line = text[start:end if end >= 0 else len(text)]
-    return line != line.upper() and line != line.lower()
-
-
 def _names_of(m: re.Match, text: str, doc_id: str, *, listed: bool = False) -> list[Span]:
     """The name group of ``m`` as PATIENT spans (two names joined by "and" give two spans)."""
-    if not _name_words(m.group("name"), _mixed(text, m.start("name")), listed=listed):
+    if not _name_words(m.group("name"), not one_case_at(text, m.start("name")), listed=listed):
         return []
     name, base, pos, out = m.group("name"), m.start("name"), 0, []
     for piece in re.split(r"[ \t]+(?:and|&)[ \t]+", name):
@@ -90,27 +87,31 @@ def _names_of(m: re.Match, text: str, doc_id: str, *, listed: bool = False) -> l
     return out
 
 
-def _speakers(text: str, doc_id: str) -> list[Span]:
-    """Chat speakers: a listed first name before a colon at a line's start, in a dialogue."""
-    found = list(_SPEAKER.finditer(text))
+def _speakers(view: str, text: str, doc_id: str) -> list[Span]:
+    """Chat speakers: a listed first name before a colon at a line's start, in a dialogue
+    (matched on ``view``, judged on ``text``). Where a speaker's line is in one case, a form's
+    labels look like speakers ("IBAN:", "ACCOUNT HOLDER:"), so two lines must have a name."""
+    found = list(_SPEAKER.finditer(view))
     if len(found) < 2:
         return []
-    out: list[Span] = []
-    for m in found:
-        out += _names_of(m, text, doc_id, listed=True)
-    return out
+    named = [sp for sp in (_names_of(m, text, doc_id, listed=True) for m in found) if sp]
+    if any(one_case_at(text, m.start()) for m in found) and len(named) < 2:
+        return []
+    return [s for sp in named for s in sp]
 
 
 @register(LOCALE, "letters_chat", "NAME", score=0.78)
 def letters_chat(text: str, doc_id: str) -> list[Span]:
     """Names after greetings, under sign-offs, before a signature dash, as chat speakers and where
-    people name themselves ("I'm Anwen") or are to be called ("call Dwayne at")."""
+    people name themselves ("I'm Anwen") or are to be called ("call Dwayne at"); lines in one case
+    are read in title case (:func:`.caseless.titled`), their words judged as caseless."""
     out: list[Span] = []
+    view = titled(text)
     for rx in (_GREETING, _SIGN_OFF, _DASH_SIGNATURE, _SELF, _CALL, _VOCATIVE):
-        for m in rx.finditer(text):
+        for m in rx.finditer(view):
             out += _names_of(m, text, doc_id)
-    last = _LAST_LINE.search(text)
+    last = _LAST_LINE.search(view)
     if last and is_first_name(last.group("name").split()[0]):
         out += _names_of(last, text, doc_id)
-    out += _speakers(text, doc_id)
+    out += _speakers(view, text, doc_id)
     return dedupe(out)

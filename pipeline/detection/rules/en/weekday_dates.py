@@ -3,7 +3,8 @@
 Why: e-mail headers, chats and letters put the weekday before the day, abbreviated or with an
 ordinal day and no month; :mod:`.dates_ages` reads the date after it but leaves "Mon," or the
 "Friday 21st" of a letter. The weekday needs a date right after it (a day number and a month, a
-numeric date, or an ordinal day), so a saturation's "Sat 98%" and "Sun exposure" stay. Found on
+numeric date, or an ordinal day, its suffix in any case: "FRIDAY 21ST"), so a saturation's "Sat
+98%" and "Sun exposure" stay. Found on
 the invented PII texts' "find" half (benchmarks/pii_invented.py).
 """
 from __future__ import annotations
@@ -18,8 +19,8 @@ from pipeline.spans import Span
 _DAY = (r"(?:Mon(?:day)?|Tue(?:s|sday)?|Wed(?:nesday)?|Thu(?:r|rs|rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?)")
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _WEEKDAY_DATE = re.compile(
-    rf"(?<![\w])(?P<d>(?i:{_DAY})\.?,?[ \t]+(?:\d{{1,2}}(?:st|nd|rd|th)?[ \t]+(?i:{_MONTH})(?:[ \t]+\d{{4}})?"
-    rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?(?![ \t]*%)|\d{{1,2}}(?:st|nd|rd|th)(?![ \t]*(?i:dose|day|week|cycle|line|degree))))(?![\w/])")
+    rf"(?<![\w])(?P<d>(?i:{_DAY})\.?,?[ \t]+(?:\d{{1,2}}(?i:st|nd|rd|th)?[ \t]+(?i:{_MONTH})(?:[ \t]+\d{{4}})?"
+    rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?(?![ \t]*%)|\d{{1,2}}(?i:st|nd|rd|th)(?![ \t]*(?i:dose|day|week|cycle|line|degree))))(?![\w/])")
 
 
 @register(LOCALE, "weekday_dates", "DATE", score=0.86)

@@ -15,7 +15,9 @@ floor, hospital acronyms before an emergency department, and employers.
 * an employer after "works at", "worked for", "employed by", "formerly with", "is a teacher at",
   "is a student at" -> ORGANIZATION:
   title-case words in a mixed-case line, or, in any case, words that end in an employer's word
-  ("Bakery", "Trucking", "Credit Union", "Fire Department").
+  ("Bakery", "Trucking", "Credit Union", "Fire Department"), or, in a line of one case, up to
+  three words that are no ward's word, no function word and no clinical one, one of them rare
+  or a listed place ("STUDENT AT UMASS BOSTON"; "works at night", "works for the city" stay).
 
 Every word is asked of :mod:`.name_words`, so ward words and drugs never start a place.
 """
@@ -25,7 +27,8 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_typo, zipf
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, is_safe_word, looks_like_place,
+                                                   looks_like_typo, zipf)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
@@ -92,7 +95,7 @@ def _employer(text: str, i: int) -> tuple[int, int] | None:
                          for w in words[:tail]):
         return toks[0].start(), toks[tail].start() + len(words[tail])   # "SCHOOL." ends before its stop
     if _one_case(text, i):
-        return None
+        return _caseless_employer(toks, words)
     end = None
     for k, (t, w) in enumerate(zip(toks, words)):
         if w.lower() in ("and", "of", "&") and end is not None and k + 1 < len(words):
@@ -101,6 +104,21 @@ def _employer(text: str, i: int) -> tuple[int, int] | None:
             break
         end = t.start() + len(w)
     return (toks[0].start(), end) if end is not None else None
+
+
+def _caseless_employer(toks: list, words: list[str]) -> tuple[int, int] | None:
+    """An employer's name in a line of one case: its first words while they are no ward word, no
+    function word and no clinical word (up to three; after the first, no common word that is no
+    listed place), one of them rare (Zipf < 4) or a listed place."""
+    end, rare = None, False
+    for t, w in list(zip(toks, words))[:3]:
+        z, place = zipf(w) or 0.0, looks_like_place(w, strong=True)
+        if w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False) or has_clinical_ending(w) or (
+                end is not None and z >= 4.5 and not place):   # "walmart part time"
+            break
+        rare = rare or z < 4.0 or place
+        end = t.start() + len(w)
+    return (toks[0].start(), end) if end is not None and rare else None
 
 
 @register(LOCALE, "workplaces", "LOCATION", score=0.8)
