@@ -15,16 +15,16 @@ safe words (:func:`.name_words.is_safe_word`) and never a place here.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.state_codes import state_after_town, state_code
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
+from pipeline.detection.rules.en.towns import mixed_case as _mixed_case
 from pipeline.detection.rules.en.towns import TOWN_TAIL as _TOWN_TAIL
 from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, one_case_town, prose_places
 from pipeline.detection.rules.registry import register
-from pipeline.locales import load_list
 from pipeline.spans import Span, dedupe
 
 # "hosp" is the head word abbreviated ("CAPE COD HOSP")
@@ -92,14 +92,6 @@ _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z]
                            r"(?:dept|department|rescue|station)\b")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
-
-
-def _mixed_case(text: str, i: int) -> bool:
-    """Whether the line around ``i`` has lower-case letters: its capitals then mean something."""
-    s = text.rfind("\n", 0, i) + 1
-    e = text.find("\n", i)
-    line = text[s:e if e >= 0 else len(text)]
-    return any(c.islower() for c in line)
 
 
 def _abbreviation(word: str, text: str, i: int) -> bool:
@@ -314,42 +306,6 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
     return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
 
 
-_CODE = re.compile(r"[A-Za-z]{2}(?![\w-])")
-
-
-@lru_cache(maxsize=1)
-def _state_codes() -> frozenset[str]:
-    return frozenset(e for e in load_list("en", "states") if re.fullmatch(r"[A-Z]{2}", e))
-
-
-def _state_code(text: str, i: int) -> tuple[int, int, str] | None:
-    """A state's postal code in capitals right after a town's strong context in a line with lower
-    case ("lives in NH"). In a line of one case a code is too often a word or a ward's ("LIVES IN
-    NH" may be a nursing home, "in me", "in OR")."""
-    m = _CODE.match(text, i)
-    if m is None or not m.group().isupper() or m.group() not in _state_codes() or not _mixed_case(text, i):
-        return None
-    return i, m.end(), "STATE"
-
-
-_COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
-# postal codes that are also words or ward abbreviations ("Quincy, OK with family", "boston, or near")
-_WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
-
-
-def _state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
-    """A state's postal code after a comma right after a town found here ("LIVES IN NAPLES, FL",
-    "nashua, nh"), in the town's case: capitals after capitals, lower case after lower case."""
-    out = []
-    for sp in places:
-        m = _COMMA_CODE.match(text, sp.end) if sp.type == "CITY" else None
-        if m and m.group("code").upper() in _state_codes() and m.group("code").lower() not in _WORD_CODES:
-            town, code = text[sp.start:sp.end], m.group("code")
-            if (code.isupper() and not town.islower()) or (code.islower() and town.islower()):
-                out.append(mk(doc_id, *m.span("code"), "STATE"))
-    return out
-
-
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
 def ward_places(text: str, doc_id: str) -> list[Span]:
     """Hospitals by their head word ("mercy hospital"), after a transfer ("transferred from NEBH"),
@@ -398,12 +354,12 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             if town and (got is None or (got[2] == "CITY" or got[1] - got[0] < town[1] - town[0]) and town[1] > got[1]):
                 got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
             if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
-                got = _state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
+                got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
     out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id)
             if not any(o.start < sp.end and sp.start < o.end for o in out)]
-    out += _state_after_town(text, doc_id, out)
+    out += state_after_town(text, doc_id, out)
     first = {}
     for sp in dedupe(out):
         first.setdefault((sp.start, sp.end), sp)   # one place per offsets: the first context's type

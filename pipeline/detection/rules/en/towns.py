@@ -25,6 +25,11 @@ def line_of(text: str, i: int) -> str:
     return text[s:e if e >= 0 else len(text)]
 
 
+def mixed_case(text: str, i: int) -> bool:
+    """Whether the line around ``i`` has lower-case letters: its capitals then mean something."""
+    return any(c.islower() for c in line_of(text, i))
+
+
 # what a home is, not where ("lives in halfway house", "in trailer park", "in senior housing")
 RESIDENCE = frozenset("""house housing home homes apartment apartments apt condo trailer shelter facility community
 complex building residence program center centre park unit hotel motel dorm trailer mobile""".split())

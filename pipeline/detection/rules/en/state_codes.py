@@ -1,0 +1,48 @@
+"""A US state's postal code as ward notes and letters write it: after a town's strong context
+("lives in NH") in a line with lower case, and after a comma right after a town ("LIVES IN
+NAPLES, FL", "nashua, nh") in the town's case. Apart from :mod:`.places`, which finds the towns
+these codes follow and calls these two functions."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en.towns import mixed_case
+from pipeline.locales import load_list
+from pipeline.spans import Span
+
+_CODE = re.compile(r"[A-Za-z]{2}(?![\w-])")
+
+
+@lru_cache(maxsize=1)
+def _state_codes() -> frozenset[str]:
+    return frozenset(e for e in load_list("en", "states") if re.fullmatch(r"[A-Z]{2}", e))
+
+
+def state_code(text: str, i: int) -> tuple[int, int, str] | None:
+    """A state's postal code in capitals right after a town's strong context in a line with lower
+    case ("lives in NH"). In a line of one case a code is too often a word or a ward's ("LIVES IN
+    NH" may be a nursing home, "in me", "in OR")."""
+    m = _CODE.match(text, i)
+    if m is None or not m.group().isupper() or m.group() not in _state_codes() or not mixed_case(text, i):
+        return None
+    return i, m.end(), "STATE"
+
+
+_COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
+# postal codes that are also words or ward abbreviations ("Quincy, OK with family", "boston, or near")
+_WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
+
+
+def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
+    """A state's postal code after a comma right after a town found here ("LIVES IN NAPLES, FL",
+    "nashua, nh"), in the town's case: capitals after capitals, lower case after lower case."""
+    out = []
+    for sp in places:
+        m = _COMMA_CODE.match(text, sp.end) if sp.type == "CITY" else None
+        if m and m.group("code").upper() in _state_codes() and m.group("code").lower() not in _WORD_CODES:
+            town, code = text[sp.start:sp.end], m.group("code")
+            if (code.isupper() and not town.islower()) or (code.islower() and town.islower()):
+                out.append(mk(doc_id, *m.span("code"), "STATE"))
+    return out
