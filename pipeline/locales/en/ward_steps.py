@@ -5,9 +5,9 @@
   (:mod:`pipeline.detection.rules.en.numbers`): "HR 90-100", "RR 18-22", "PS 5/5", "K 3.9", "@ 1400",
   "10/5 beats" are measurements and times; a span naming a month or a weekday stays. A model trained on
   generated notes learns that a bare number near a name is an age; a ward's notes are full of
-  bare numbers. A toll-free line is a business's and dropped too. A person's span is never
-  dropped; a machine's name or named place (a town, a state, a hospital, a department) or
-  profession that holds nothing but numbers and clinical words is dropped too ("0200" as a town, "Glucose 60" as a department): such a place always has a name.
+  bare numbers. A person's span is never dropped; a machine's name or named place (a town, a
+  state, a hospital, a department) or profession that holds nothing but numbers and clinical words
+  is dropped too ("0200" as a town, "Glucose 60" as a department): such a place always has a name.
 * ``drop_eponyms`` (merged stage): a machine's NAME span that "disease", "syndrome", "esophagus",
   "catheter" ... follows is an eponym ("Graves' disease", "Barrett's esophagus").
 * ``extend_over_particle`` (merged stage): a machine's NAME span ending on a name particle takes
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context,
-                                                numeric_date_is_date, phone_context)
+from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context, numeric_date_is_date,
+                                                phone_context)
 from pipeline.detection.rules.en.context_names import EPONYM_AFTER
 from pipeline.deid.normalize import NAME_PARTICLES, norm_key
 from pipeline.detection.steps.registry import StepContext, boundary_step
