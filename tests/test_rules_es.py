@@ -482,3 +482,17 @@ def test_rules_read_a_note_written_in_capitals():
     # as written, the label in any case too ("Responsable Clínico:")
     assert _texts("Responsable Clínico: Luis Prado Gil. Servicio de Urología\n", "doctor_names") == \
         [("Luis Prado Gil", "NOMBRE_PERSONAL_SANITARIO")]
+
+
+def test_hospitals_and_institutions_in_a_line_written_in_capitals():
+    """Found on MEDDOCAN train upper-cased (hospitals found 0 of 195): the rule reads a title-case
+    view of a line in capitals, where only a hospital's head word decides and function words end
+    the name (invented lines)."""
+    text = ("INGRESA EN EL HOSPITAL UNIVERSITARIO 12 DE OCTUBRE POR DOLOR.\n"
+            "ACUDE A NUESTRO HOSPITAL POR MALA EVOLUCIÓN CLÍNICA.\n"
+            "SIN SOSPECHA CLÍNICA NI RADIOLÓGICA.\n"
+            "DEPARTAMENTO DE ENFERMERÍA, UNIVERSIDAD DE GRANADA.\n")
+    assert _texts(text, "hospitals") == [("HOSPITAL UNIVERSITARIO 12 DE OCTUBRE", "HOSPITAL")]
+    assert ("UNIVERSIDAD DE GRANADA", "INSTITUCION") in _texts(text, "institutions")
+    mixed = "Ingresa en el Hospital Universitario 12 de Octubre por dolor.\n"
+    assert _texts(mixed, "hospitals") == [("Hospital Universitario 12 de Octubre", "HOSPITAL")]

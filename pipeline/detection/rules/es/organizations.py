@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from pipeline.detection.rules.common import LETTER, LOWER, TRIM_TRAILING, UPPER, mk, text_before, trim, trimmed_spans
-from pipeline.detection.rules.es._common import LOCALE, NAME_PARTICLE, _drop_trailing_particles
+from pipeline.detection.rules.es._common import LOCALE, NAME_PARTICLE, _drop_trailing_particles, caps_view
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
@@ -59,13 +59,16 @@ def hospitals(text: str, doc_id: str) -> list[Span]:
     """Hospitals and clinics by name (``Hospital Universitario 12 de Octubre``, ``Complejo Hospitalario de
     Navarra``) and health centres (``Centro de Salud Las Águilas``)."""
     out: list[Span] = []
+    view = caps_view(text)    # a line in capitals read in title case ("HOSPITAL DE LA PAZ"), same offsets
     for rx, gtype in ((_HOSPITAL, "HOSPITAL"), (_CENTRO_SALUD, "HEALTHCENTER")):
-        for m in rx.finditer(text):
-            s, e = _facility_span(text, *m.span("h"), trailing=" \t\r\n.,;:-(")
-            if re.fullmatch(r"Hospital|Cl[ií]nica(?:\s+Universitaria)?|Complejo\s+Hospitalario|Policl[ií]nica|Sanatorio", text[s:e]):
+        for m in rx.finditer(view):
+            s, e = _facility_span(view, *m.span("h"), trailing=" \t\r\n.,;:-(")
+            if re.fullmatch(r"Hospital|Cl[ií]nica(?:\s+Universitaria)?|Complejo\s+Hospitalario|Policl[ií]nica|Sanatorio", view[s:e]):
                 continue  # the bare word; "Hospital Clínico Universitario" is a name in MEDDOCAN
-            if "Hospital de Día" in text[s:e]:
+            if "Hospital de Día" in view[s:e]:
                 continue
+            if view[s:e] != text[s:e] and not re.match(r"Hospital|Complejo|Complexo|Centro|Ciudad", view[s:e]):
+                continue  # in capitals "CLÍNICA APARENTE" is the adjective: only a hospital's head word decides
             out.append(mk(doc_id, s, e, gtype))
     return out
 
@@ -117,8 +120,9 @@ def institutions(text: str, doc_id: str) -> list[Span]:
     """Universities, faculties, foundations, institutes, courts (``Universidad de Granada``,
     ``Fundació Puigvert``) and manufacturers named after a product (``Travatan®, Alcon,``)."""
     out: list[Span] = []
-    for m in _INSTITUTION.finditer(text):
-        s, e = _facility_span(text, *m.span("i"))
+    view = caps_view(text)    # a line in capitals read in title case, same offsets
+    for m in _INSTITUTION.finditer(view):
+        s, e = _facility_span(view, *m.span("i"))
         if e > s:
             out.append(mk(doc_id, s, e, "ORGANIZATION"))
     citation = maker_citations(text)
