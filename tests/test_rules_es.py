@@ -496,3 +496,10 @@ def test_hospitals_and_institutions_in_a_line_written_in_capitals():
     assert ("UNIVERSIDAD DE GRANADA", "INSTITUCION") in _texts(text, "institutions")
     mixed = "Ingresa en el Hospital Universitario 12 de Octubre por dolor.\n"
     assert _texts(mixed, "hospitals") == [("Hospital Universitario 12 de Octubre", "HOSPITAL")]
+
+
+def test_a_relatives_modifier_in_capitals_stays_with_it():
+    """Found on MEDDOCAN train upper-cased: "UN PRIMO MATERNO" gave "PRIMO" alone (invented line)."""
+    got = _texts("ANTECEDENTES FAMILIARES: UN PRIMO MATERNO Y UNA TÍA PATERNA.\n", "relatives")
+    assert [t for t, _ in got] == ["PRIMO MATERNO", "TÍA PATERNA"]
+    assert [t for t, _ in _texts("Antecedentes familiares: un primo materno.\n", "relatives")] == ["primo materno"]

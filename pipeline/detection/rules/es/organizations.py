@@ -82,8 +82,8 @@ _KIN = (r"(?:padre|madre|herman[oa]s?|hij[oa]s?|t[ií][oa]s?|prim[oa]s?|abuel[oa
 KINSHIP_WORDS = _KIN
 _KIN_MOD = r"(?:mayor|menor|materno|materna|paternos?|paternas?|maternos|maternas|gemel[oa]|pequeñ[oa]|primogénit[oa])"
 _FAMILY = re.compile(
-    rf"(?<![\w])(?P<fam>(?:(?:ambos|ambas)\s+)?(?i:{_KIN})(?:\s+{_KIN_MOD})?"
-    rf"(?:\s+de\s+(?:su\s+)?(?:abuel[oa]|padre|madre)\s+{_KIN_MOD})?)(?![\w])")
+    rf"(?<![\w])(?P<fam>(?:(?:ambos|ambas)\s+)?(?i:{_KIN})(?:\s+(?i:{_KIN_MOD}))?"
+    rf"(?:\s+(?i:de\s+(?:su\s+)?(?:abuel[oa]|padre|madre)\s+{_KIN_MOD}))?)(?![\w])")   # "PRIMO MATERNO" too
 # words that make a kinship term generic rather than this patient's relative
 _FAMILY_SKIP_BEFORE = re.compile(r"(?i)(?:\b(?:personales\s+(?:ni|y|o)|soluci[oó]n|c[eé]lulas?|tintura|antecedentes|historia|médico|medicina|planificación|unidad|consentimiento\s+de\s+la|"
                                  r"grupo|núcleo|vida|apoyo|ámbito|entorno)\s+(?:de\s+)?(?:la\s+|los\s+|las\s+)?|Hospital\s+(?:de\s+)?)$")
