@@ -503,3 +503,11 @@ def test_a_relatives_modifier_in_capitals_stays_with_it():
     got = _texts("ANTECEDENTES FAMILIARES: UN PRIMO MATERNO Y UNA TÍA PATERNA.\n", "relatives")
     assert [t for t, _ in got] == ["PRIMO MATERNO", "TÍA PATERNA"]
     assert [t for t, _ in _texts("Antecedentes familiares: un primo materno.\n", "relatives")] == ["primo materno"]
+
+
+def test_streets_in_capitals_with_their_floor():
+    """Found on MEDDOCAN train upper-cased: street words and floor words in capitals (invented
+    lines); "PL." stays a lumbar puncture."""
+    text = ("DOMICILIO: AVENIDA DE LOS OLMOS 14, 2º DCHA.\nSE REALIZÓ UNA PL. EN MAYO DE 2004.\n")
+    got = [t for t, _ in _texts(text, "streets")]
+    assert got == ["AVENIDA DE LOS OLMOS 14, 2º DCHA"]

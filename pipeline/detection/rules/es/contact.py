@@ -86,11 +86,15 @@ def postal_codes(text: str, doc_id: str) -> list[Span]:
 _STREET_KW = (r"(?:C/\.?|C\\|c/|Calle|calle|CALLE|Carrer|Avda\.?|Avd\.?|Av\.|Avenida|avenida|AVDA\.?|Paseo|Pº|P\.º|"
               r"Plaza|Pza\.?|Plza\.?|Rúa|Rua|Ronda|Camino|Ctra\.?|Carretera|Travesía|Trav\.?|Paraje|"
               r"Urbanización|Urb\.|Glorieta|Pasaje|Rambla|Gran\s+Vía|Vía|Polígono|Barrio|Bº|Alameda|Cuesta|"
-              r"Costanilla|Plazuela|Pl\.)")
+              r"Costanilla|Plazuela|Pl\.|"
+              # the same words as a note in capitals writes them
+              r"CARRER|AVD\.?|AV\.|AVENIDA|PASEO|P\.º|PLAZA|PZA\.?|PLZA\.?|RÚA|RUA|RONDA|CAMINO|CTRA\.?|CARRETERA|"
+              r"TRAVESÍA|TRAV\.?|PARAJE|URBANIZACIÓN|URB\.|GLORIETA|PASAJE|RAMBLA|GRAN\s+VÍA|POLÍGONO|BARRIO|"
+              r"ALAMEDA|CUESTA|COSTANILLA|PLAZUELA)")   # not "PL." (a lumbar puncture) nor "VÍA" (a route)
 _STREET_NAME = rf"(?:[ \t]*(?:[{UPPER}\d][{LETTER}\d'´’ºª.-]*|{NAME_PARTICLE}|[{LOWER}]+))"
 _STREET_NUM = (r"(?:,?[ \t]*(?:n[ºo°]\.?|n[ ]º|N[ºo°]\.?|número|num\.?)?[ \t]*(?:\d+(?:[ \t]?[A-Za-z](?![\wº°ª.]))?(?:[ \t]*-[ \t]*\d+(?:[A-Za-z](?![\wº°ª]))?(?![\wº°ª]))?|s/n|S/N)"
                r"|,?[ \t]*km\.?[ \t]*\d+(?:[.,]\d+)?)")
-_FLOOR_WORD = r"(?:[Dd]cha|[Ii]zda|[Ii]zq|[Dd]er|[Dd]ch|[Ee]sq|[Ii]zqda|[Dd]rcha)\.?"
+_FLOOR_WORD = r"(?i:dcha|izda|izq|der|dch|esq|izqda|drcha)\.?"     # "2º dcha", "2º DCHA"
 _STREET_EXTRA = (rf"(?:(?:[ \t]*[,\-./][ \t]*|[ \t]+)(?:\d{{1,3}}[ \t]*(?:º|ª|°|o|mo|\.º|\.o)?[ \t]*(?:[A-Z]\b(?![-.]\d|\.[ \t]?[A-Z]\b)|{_FLOOR_WORD})?|"
                  rf"[ºª°][ \t]?[A-Z]\b|[A-Z]\b(?!-|\.[ \t]?[A-Z]\b)|[Bb]ajo(?:[ \t]+[A-Z]\b)?|[ÁA]tico(?:[ \t]+[A-Z]\b)?|"
                  rf"[Pp]iso(?:[ \t]+\d+)?|[Pp]uerta(?:[ \t]+\d+)?|[Pp]ortal(?:[ \t]+\d+)?|[Ee]sc(?:alera)?\.?[ \t]*[A-Z\d]|"
