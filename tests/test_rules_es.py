@@ -511,3 +511,11 @@ def test_streets_in_capitals_with_their_floor():
     text = ("DOMICILIO: AVENIDA DE LOS OLMOS 14, 2º DCHA.\nSE REALIZÓ UNA PL. EN MAYO DE 2004.\n")
     got = [t for t, _ in _texts(text, "streets")]
     assert got == ["AVENIDA DE LOS OLMOS 14, 2º DCHA"]
+
+
+def test_dates_in_capitals():
+    """Found on MEDDOCAN train upper-cased: "AÑO 2004", "EN 2010", and the hospital "12 DE OCTUBRE"
+    that is no date (invented lines)."""
+    text = "INGRESÓ EN EL AÑO 2004 Y DE NUEVO EN 2010 EN EL HOSPITAL UNIVERSITARIO 12 DE OCTUBRE.\n"
+    got = [t for t, _ in _texts(text, "dates")]
+    assert "2004" in " ".join(got) and "2010" in got and not any("OCTUBRE" in t for t in got)

@@ -55,7 +55,7 @@ _DATE_PATTERNS = [
     # primavera de 2004, verano del 2010
     (_SEASON_START, rf"(?i)(?<![\w-])(?:{'|'.join(SEASONS)})\s+(?:de(?:l)?\s+)?{_YEAR4}(?!\d)"),
     # (el) año 2004
-    (r"a", rf"(?<![\w-])año\s+{_YEAR4}(?!\d)"),
+    (r"[aA]", rf"(?<![\w-])(?:año|AÑO)\s+{_YEAR4}(?!\d)"),
     # navidad(es) de 2004
     (r"n", rf"(?i)(?<![\w-])Navidad(?:es)?\s+(?:de(?:l)?\s+)?{_YEAR4}(?!\d)"),
 ]
@@ -70,9 +70,10 @@ def _starting_with(first: str, pattern: str) -> str:
 _DATE_RES = [re.compile(_starting_with(first, p)) for first, p in _DATE_PATTERNS]
 # (the lookahead for the year's first digit spares trying seven lookbehinds at every position of
 # a note: the same matches, 10x faster on MEDDOCAN)
-_BARE_YEAR = re.compile(rf"(?=[12])(?:(?<=\ben )|(?<=\bEn )|(?<=\bdesde )|(?<=\bDesde )|(?<=\bhasta )|(?<=\bHasta )|(?<=\())({_YEAR4})(?![\d/.,-]\d|\d|\s*(?:mg|ml|UI|cc|kg|mm|cm|pacientes|casos|%))")
+_YEAR_AFTER = "|".join(rf"(?<=\b{w} )" for w in ("en", "En", "EN", "desde", "Desde", "DESDE", "hasta", "Hasta", "HASTA"))
+_BARE_YEAR = re.compile(rf"(?=[12])(?:{_YEAR_AFTER}|(?<=\())({_YEAR4})(?![\d/.,-]\d|\d|\s*(?:mg|ml|UI|cc|kg|mm|cm|pacientes|casos|%))")
 # "Hospital Universitario 12 de Octubre" is a hospital, "mayo" a capitalised... still a month
-_HOSPITAL_DATE = re.compile(r"Hospital(?:\s+Universitario)?\s+[\"«“]?$")
+_HOSPITAL_DATE = re.compile(r"(?:Hospital|HOSPITAL)(?:\s+(?:Universitario|UNIVERSITARIO))?\s+[\"«“]?$")
 
 
 @register(LOCALE, "dates", "DATE", score=0.9)
