@@ -1,0 +1,122 @@
+"""List hits in a line written all in lower case, for the locales that switch it on
+(:data:`pipeline.detection.dictionary_context.LOWER_LINES_VOUCHED`): which of them the words
+themselves vouch for.
+
+Why: a proper-noun list never matches a lower-case word against a capitalised entry ("blanco" is
+a colour, "Blanco" a surname). In a line written all in lower case that rule finds nothing, and
+chats, forms and notes in lower case are common: on the invented English PII texts' lower-case
+copy the lists missed "mexico", "texas", "new orleans" and every lower-case first name. There the
+case says nothing, so a hit must be vouched for by its words or its context instead:
+
+* a place (any ``LOCATION`` list) passes when its entry has two words or more ("new orleans",
+  "united states"), or when it is a town, state or country of one word that is not also an
+  ordinary word (the locale's :data:`ORDINARY_PLACES`, its stop-list, the safe vocabulary's
+  ambiguous words): "texas", "murfreesboro"; an ordinary word ("mobile", "independence",
+  "orange") needs its context: a place word before it ("in", "from", "near", "lives in", "born
+  in"; not "to": "progressing to independence"), a field label, or another place hit beside it
+  ("mobile, alabama"); an organisation, hospital or street of one word ("target", "apple": found
+  on the invented ICU lines' find half) only a label or a place beside it;
+* a person's name (a shipped ``NAME`` list) passes only when held up: another name hit beside
+  it ("john smith", "smith, john"), a title ("dr", "mrs"), a kinship word ("wife", "son"), a
+  greeting ("hi", "dear") or a field label right before it. An ambiguous word ("foley",
+  "max"; the safe vocabulary's ``ambiguous``) passes only after a title, and never holds up
+  a neighbour.
+
+Spanish is left out on purpose: letting proper-noun hits through in lower-case lines when held up
+cost MEDDOCAN train F1 there. Lines that mix cases are not touched.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+#: one-word entries of the English place lists that are also ordinary (lower-case) words: in a
+#: lower-case line they need context. Read off the shipped lists (cities, states, countries), not
+#: off any note.
+ORDINARY_PLACES: dict[str, frozenset[str]] = {
+    "en": frozenset("""
+        aurora bend billings buffalo carmel centennial concord corona garland independence
+        lakeland lincoln meridian mesa mobile newton orange phoenix providence pueblo reading
+        riverside sparks surprise vista midland temple normal mission salem augusta
+        victoria mercy""".split()),
+}
+
+_GLUE = re.compile(r"[ \t]*,?[ \t]*")
+_LABEL = re.compile(r":[ \t]*$")
+_PLACE_BEFORE = {
+    "en": re.compile(r"\b(?:in|from|near|lives?[ \t]+in|living[ \t]+in|born[ \t]+in|moved[ \t]+(?:to|from)|"
+                     r"visiting|relocated[ \t]+to)[ \t]+$"),
+}
+_NAME_BEFORE = {
+    "en": re.compile(r"\b(?:dr|drs|mr|mrs|ms|miss|prof|wife|husband|son|daughter|mother|father|mom|mum|dad|"
+                     r"brother|sister|spouse|partner|grandson|granddaughter|grandmother|grandfather|aunt|uncle|"
+                     r"niece|nephew|cousin|fiance|fiancee|boyfriend|girlfriend|hi|hello|hey|dear|thanks)"
+                     r"\.?,?[ \t]+$"),
+}
+_TITLE_BEFORE = re.compile(r"\b(?:dr|drs|mr|mrs|ms|miss|prof)\.?[ \t]+$")
+
+
+def lower_line(text: str, i: int) -> bool:
+    """Whether the line around offset ``i`` has letters and all of them in lower case."""
+    a = text.rfind("\n", 0, i) + 1
+    b = text.find("\n", i)
+    line = text[a:b if b >= 0 else len(text)]
+    return line == line.lower() and line != line.upper()
+
+
+@dataclass(frozen=True)
+class LowerHit:
+    """A list hit in a lower-case line waiting to be vouched for."""
+
+    start: int
+    end: int
+    category: str
+    person: bool
+    key: str
+    #: a town, state or country entry (not an organisation's, a hospital's or a street's)
+    place: bool = False
+
+
+@lru_cache(maxsize=None)
+def _ambiguous(locale: str) -> frozenset[str]:
+    from pipeline.locales import load_vocabulary
+
+    return load_vocabulary(locale).ambiguous
+
+
+def _beside(h: LowerHit, others: list[LowerHit], text: str) -> bool:
+    return any((o.end <= h.start and _GLUE.fullmatch(text, o.end, h.start))
+               or (o.start >= h.end and _GLUE.fullmatch(text, h.end, o.start)) for o in others)
+
+
+def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: str, locale: str,
+            stop_words: frozenset[str]) -> set[tuple[int, int, str]]:
+    """The (start, end, category) of the ``pending`` hits that their words or context vouch for; ``cased``:
+    the (start, end, category) of the hits already kept (they may hold a pending one up)."""
+    ambiguous = _ambiguous(locale)
+    ordinary = ORDINARY_PLACES.get(locale, frozenset()) | stop_words | ambiguous
+    pending = [h for h in pending if not (h.person and h.key in stop_words)]   # "son will", "wife may"
+    place_before, name_before = _PLACE_BEFORE.get(locale), _NAME_BEFORE.get(locale)
+    names = [h for h in pending if h.person and h.key not in ambiguous]
+    names += [LowerHit(s, e, c, True, "") for s, e, c in cased if c == "NAME"]
+    alone = [h for h in pending if not h.person and (" " in h.key or (h.place and h.key not in ordinary))]
+    places = list(alone)
+    places += [LowerHit(s, e, c, False, "") for s, e, c in cased if c == "LOCATION"]
+    out: set[tuple[int, int, str]] = set()
+    for h in pending:
+        before = text[max(0, h.start - 24):h.start]
+        if h.person:
+            if h.key in ambiguous:
+                ok = bool(_TITLE_BEFORE.search(before))
+            else:
+                ok = (_beside(h, [n for n in names if n is not h], text) or bool(_LABEL.search(before))
+                      or bool(name_before and name_before.search(before)))
+        elif h in alone:
+            ok = True
+        else:
+            ok = (_beside(h, [p for p in places if p is not h], text) or bool(_LABEL.search(before))
+                  or bool(h.place and place_before and place_before.search(before)))
+        if ok:
+            out.add((h.start, h.end, h.category))
+    return out
