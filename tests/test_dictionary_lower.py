@@ -80,3 +80,11 @@ def test_uploaded_lists_follow_the_same_rules():
     lst = DictionaryList(name="roster", category="NAME", type="DOCTOR", entries=("Holloway",), origin="uploaded")
     m = DictionaryMatcher.from_lists([lst], schema=I2B2_2014, locale="en")
     assert _found(m, "holloway aware") == [] and _found(m, "paged dr holloway") == [("holloway", "NAME")]
+
+
+def test_a_name_word_beside_holds_a_lower_case_name_up(en):
+    """A first name no list holds ("thurgood", philter-lite's large lists) before a listed surname,
+    with or without a middle initial; a common or clinical word beside holds nothing up."""
+    assert _found(en, "paperwork signed by thurgood benson today") == [("benson", "NAME")]
+    assert _found(en, "certify that aurelio m. santos is employed") == [("santos", "NAME")]
+    assert _found(en, "benson aware") == [] and _found(en, "bed benson") == []

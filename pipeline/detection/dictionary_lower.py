@@ -43,6 +43,10 @@ ORDINARY_PLACES: dict[str, frozenset[str]] = {
 }
 
 _GLUE = re.compile(r"[ \t]*,?[ \t]*")
+# what may stand between a name hit and a name word beside it: blanks, a comma, a middle initial
+_NAME_GLUE = re.compile(r"[ \t]*,?[ \t]*(?:[^\W\d_]\.?[ \t]+)?")
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w'-]*)[ \t]*,?[ \t]*(?:[^\W\d_]\.?[ \t]+)?$")
+_WORD_AFTER = re.compile(r"[ \t]*,?[ \t]*(?:[^\W\d_]\.?[ \t]+)?([^\W\d_][\w'-]*)")
 _LABEL = re.compile(r":[ \t]*$")
 _PLACE_BEFORE = {
     "en": re.compile(r"\b(?:in|from|near|lives?[ \t]+in|living[ \t]+in|born[ \t]+in|moved[ \t]+(?:to|from)|"
@@ -85,9 +89,34 @@ def _ambiguous(locale: str) -> frozenset[str]:
     return load_vocabulary(locale).ambiguous
 
 
-def _beside(h: LowerHit, others: list[LowerHit], text: str) -> bool:
-    return any((o.end <= h.start and _GLUE.fullmatch(text, o.end, h.start))
-               or (o.start >= h.end and _GLUE.fullmatch(text, h.end, o.start)) for o in others)
+def _beside(h: LowerHit, others: list[LowerHit], text: str, glue: re.Pattern = _GLUE) -> bool:
+    return any((o.end <= h.start and glue.fullmatch(text, o.end, h.start))
+               or (o.start >= h.end and glue.fullmatch(text, h.end, o.start)) for o in others)
+
+
+@lru_cache(maxsize=None)
+def _name_words(locale: str):
+    """The locale's test of a word beside a name hit that is itself a person's name though no list
+    holds it ("tamika rowe", "jessamine ortega"): a first name before the hit, a surname after it
+    (English: philter-lite's large name lists, common and safe words left out); ``None`` without."""
+    if locale != "en":
+        return None
+    from pipeline.detection.rules.en.name_words import is_first_name, is_safe_word, is_surname_after_first_name, zipf
+
+    def first(w: str) -> bool:
+        z = zipf(w)
+        return is_first_name(w) and not is_safe_word(w) and z is not None and z < 4.5
+
+    return first, is_surname_after_first_name
+
+
+def _name_word_beside(h: LowerHit, text: str, locale: str) -> bool:
+    tests = _name_words(locale)
+    if tests is None:
+        return False
+    before = _WORD_BEFORE.search(text, max(0, h.start - 40), h.start)
+    after = _WORD_AFTER.match(text, h.end)
+    return bool((before and tests[0](before.group(1))) or (after and tests[1](after.group(1))))
 
 
 def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: str, locale: str,
@@ -110,8 +139,8 @@ def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: st
             if h.key in ambiguous:
                 ok = bool(_TITLE_BEFORE.search(before))
             else:
-                ok = (_beside(h, [n for n in names if n is not h], text) or bool(_LABEL.search(before))
-                      or bool(name_before and name_before.search(before)))
+                ok = (_beside(h, [n for n in names if n is not h], text, _NAME_GLUE) or bool(_LABEL.search(before))
+                      or bool(name_before and name_before.search(before)) or _name_word_beside(h, text, locale))
         elif h in alone:
             ok = True
         else:
