@@ -88,3 +88,14 @@ def test_a_name_word_beside_holds_a_lower_case_name_up(en):
     assert _found(en, "paperwork signed by thurgood benson today") == [("benson", "NAME")]
     assert _found(en, "certify that aurelio m. santos is employed") == [("santos", "NAME")]
     assert _found(en, "benson aware") == [] and _found(en, "bed benson") == []
+
+
+def test_a_place_that_reads_as_an_ordinary_phrase_needs_context(en):
+    assert _found(en, "bp at its high point overnight, up to long beach chair") == []
+    assert _found(en, "she lives in long beach") == [("long beach", "LOCATION")]
+
+
+def test_a_lower_case_doctors_title_makes_a_doctor(en):
+    got = [(s.type, s.category) for s in en.match("seen by dr. foley and dr benson", "d")]
+    assert got == [("DOCTOR", "NAME"), ("DOCTOR", "NAME")]
+    assert [s.type for s in en.match("thurgood benson seen", "d")] == ["PATIENT"]

@@ -50,7 +50,7 @@ from pipeline.detection.dictionary_context import (CAPS_NEED_COMPANY, DOCTOR_BEF
                                                    NOT_NAME_AFTER, PREPOSITION_BEFORE, SAINT_BEFORE, STOP_WORDS,
                                                    caps_line, caps_neighbour, held_up, sentence_start)
 from pipeline.detection.dictionary_lists import MIN_ENTRY_LEN, DictionaryList, make_list, shipped_lists
-from pipeline.detection.dictionary_lower import LowerHit, lower_line, vouched
+from pipeline.detection.dictionary_lower import LowerHit, doctor_before, lower_line, vouched
 from pipeline.detection.dictionary_text import normalize, normalize_entry
 from pipeline.detection.rules.typemap import GENERIC_CATEGORY, map_type
 from pipeline.schemas import LabelSchema, get_schema
@@ -217,7 +217,8 @@ class DictionaryMatcher:
             if lst.category == "NAME" and len(cats_at[(s, e)]) > 1:
                 score = round(score * AMBIGUOUS_NAME_FACTOR, 4)
             gtype = lst.type
-            if lst.category == "NAME" and DOCTOR_BEFORE.search(text[max(0, s - 12):s]):
+            if lst.category == "NAME" and (DOCTOR_BEFORE.search(text[max(0, s - 12):s])
+                                           or (self.lower_locale is not None and doctor_before(text, s))):
                 gtype = "DOCTOR" if gtype in ("PATIENT", "") else gtype
                 if self.schema is not None and lst.origin == "uploaded" and gtype not in self.schema._type_to_category:
                     gtype = lst.type

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-#: one-word entries of the English place lists that are also ordinary (lower-case) words: in a
+#: entries of the English place lists that are also ordinary (lower-case) words or phrases: in a
 #: lower-case line they need context. Read off the shipped lists (cities, states, countries), not
 #: off any note.
 ORDINARY_PLACES: dict[str, frozenset[str]] = {
@@ -39,7 +39,11 @@ ORDINARY_PLACES: dict[str, frozenset[str]] = {
         aurora bend billings buffalo carmel centennial concord corona garland independence
         lakeland lincoln meridian mesa mobile newton orange phoenix providence pueblo reading
         riverside sparks surprise vista midland temple normal mission salem augusta
-        victoria mercy""".split()),
+        victoria mercy""".split()) | frozenset((
+        # entries of several words that read as an ordinary phrase ("bp at its high point")
+        "high point", "long beach", "round rock", "little rock", "broken arrow", "green bay", "palm bay",
+        "college station", "sugar land", "league city", "sandy springs", "fire department",
+        "police department", "public schools")),
 }
 
 _GLUE = re.compile(r"[ \t]*,?[ \t]*")
@@ -59,6 +63,7 @@ _NAME_BEFORE = {
                      r"\.?,?[ \t]+$"),
 }
 _TITLE_BEFORE = re.compile(r"\b(?:dr|drs|mr|mrs|ms|miss|prof)\.?[ \t]+$")
+_DOCTOR_BEFORE = re.compile(r"\b(?:dr|drs|doctor)\.?[ \t]+$")
 
 
 def lower_line(text: str, i: int) -> bool:
@@ -67,6 +72,12 @@ def lower_line(text: str, i: int) -> bool:
     b = text.find("\n", i)
     line = text[a:b if b >= 0 else len(text)]
     return line == line.lower() and line != line.upper()
+
+
+def doctor_before(text: str, start: int) -> bool:
+    """Whether a doctor's title in lower case ("dr", "dr.", "doctor") stands right before ``start``
+    in a lower-case line: the name after it is a doctor's, as after "Dr." in a mixed line."""
+    return bool(_DOCTOR_BEFORE.search(text, max(0, start - 12), start)) and lower_line(text, start)
 
 
 @dataclass(frozen=True)
@@ -129,7 +140,7 @@ def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: st
     place_before, name_before = _PLACE_BEFORE.get(locale), _NAME_BEFORE.get(locale)
     names = [h for h in pending if h.person and h.key not in ambiguous]
     names += [LowerHit(s, e, c, True, "") for s, e, c in cased if c == "NAME"]
-    alone = [h for h in pending if not h.person and (" " in h.key or (h.place and h.key not in ordinary))]
+    alone = [h for h in pending if not h.person and h.key not in ordinary and (" " in h.key or h.place)]
     places = list(alone)
     places += [LowerHit(s, e, c, False, "") for s, e, c in cased if c == "LOCATION"]
     out: set[tuple[int, int, str]] = set()
