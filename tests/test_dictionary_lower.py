@@ -99,3 +99,17 @@ def test_a_lower_case_doctors_title_makes_a_doctor(en):
     got = [(s.type, s.category) for s in en.match("seen by dr. foley and dr benson", "d")]
     assert got == [("DOCTOR", "NAME"), ("DOCTOR", "NAME")]
     assert [s.type for s in en.match("thurgood benson seen", "d")] == ["PATIENT"]
+
+
+def test_a_long_lower_case_note_costs_no_more_than_a_cased_one(en):
+    """Hits beside each other are found through an index, not by a scan of all hits per hit."""
+    import time
+
+    line = "john smith moved from texas to mobile, alabama with wife susan. "
+    t0 = time.perf_counter()
+    low = en.match(line * 400, "d")
+    t_low = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    en.match(line.title() * 400, "d")
+    t_cased = time.perf_counter() - t0
+    assert len(low) == 6 * 400 and t_low < 3 * t_cased + 0.2

@@ -96,9 +96,9 @@ class DictionaryMatcher:
                    locale: str | None = None, stop_words: Iterable[str] | None = None) -> "DictionaryMatcher":
         """A matcher over ``lists``; the stop-list is ``locale``'s plus ``stop_words``."""
         sch = get_schema(schema) if isinstance(schema, str) else schema
-        sw = set(STOP_WORDS.get((locale or "").split("-")[0], frozenset()))
-        sw.update(normalize_entry(w) for w in (stop_words or ()))
         lang = (locale or "").split("-")[0]
+        sw = set(STOP_WORDS.get(lang, frozenset()))
+        sw.update(normalize_entry(w) for w in (stop_words or ()))
         return cls(lists=list(lists), schema=sch, stop_words=frozenset(sw), caps_need_company=lang in CAPS_NEED_COMPANY,
                    lower_locale=lang if lang in LOWER_LINES_VOUCHED else None)
 

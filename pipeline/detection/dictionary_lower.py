@@ -70,7 +70,13 @@ def lower_line(text: str, i: int) -> bool:
     """Whether the line around offset ``i`` has letters and all of them in lower case."""
     a = text.rfind("\n", 0, i) + 1
     b = text.find("\n", i)
-    line = text[a:b if b >= 0 else len(text)]
+    return _lower(text, a, b if b >= 0 else len(text))
+
+
+@lru_cache(maxsize=4096)
+def _lower(text: str, a: int, b: int) -> bool:
+    # cached: every hit of a long lower-case line asks about the same line
+    line = text[a:b]
     return line == line.lower() and line != line.upper()
 
 
@@ -100,9 +106,26 @@ def _ambiguous(locale: str) -> frozenset[str]:
     return load_vocabulary(locale).ambiguous
 
 
-def _beside(h: LowerHit, others: list[LowerHit], text: str, glue: re.Pattern = _GLUE) -> bool:
-    return any((o.end <= h.start and glue.fullmatch(text, o.end, h.start))
-               or (o.start >= h.end and glue.fullmatch(text, h.end, o.start)) for o in others)
+#: the most characters of glue (blanks, a comma, an initial) between two hits that hold each other up
+_REACH = 12
+
+
+class _Beside:
+    """Hits indexed by where they start and end, so that finding those beside a hit costs no scan
+    of them all (a long lower-case note holds thousands)."""
+
+    def __init__(self, hits: list[LowerHit]):
+        self.by_end: dict[int, int] = {}
+        self.by_start: dict[int, int] = {}
+        for h in hits:
+            self.by_end[h.end] = self.by_end.get(h.end, 0) + 1
+            self.by_start[h.start] = self.by_start.get(h.start, 0) + 1
+
+    def __call__(self, h: LowerHit, text: str, glue: re.Pattern = _GLUE) -> bool:
+        ends = range(max(0, h.start - _REACH), h.start + 1)
+        starts = range(h.end, h.end + _REACH + 1)
+        return (any(e in self.by_end and glue.fullmatch(text, e, h.start) for e in ends)
+                or any(s in self.by_start and glue.fullmatch(text, h.end, s) for s in starts))
 
 
 @lru_cache(maxsize=None)
@@ -138,11 +161,11 @@ def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: st
     ordinary = ORDINARY_PLACES.get(locale, frozenset()) | stop_words | ambiguous
     pending = [h for h in pending if not (h.person and h.key in stop_words)]   # "son will", "wife may"
     place_before, name_before = _PLACE_BEFORE.get(locale), _NAME_BEFORE.get(locale)
-    names = [h for h in pending if h.person and h.key not in ambiguous]
-    names += [LowerHit(s, e, c, True, "") for s, e, c in cased if c == "NAME"]
+    names = _Beside([h for h in pending if h.person and h.key not in ambiguous]
+                    + [LowerHit(s, e, c, True, "") for s, e, c in cased if c == "NAME"])
     alone = [h for h in pending if not h.person and h.key not in ordinary and (" " in h.key or h.place)]
-    places = list(alone)
-    places += [LowerHit(s, e, c, False, "") for s, e, c in cased if c == "LOCATION"]
+    places = _Beside(alone + [LowerHit(s, e, c, False, "") for s, e, c in cased if c == "LOCATION"])
+    alone_at = {(h.start, h.end, h.category) for h in alone}
     out: set[tuple[int, int, str]] = set()
     for h in pending:
         before = text[max(0, h.start - 24):h.start]
@@ -150,12 +173,12 @@ def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: st
             if h.key in ambiguous:
                 ok = bool(_TITLE_BEFORE.search(before))
             else:
-                ok = (_beside(h, [n for n in names if n is not h], text, _NAME_GLUE) or bool(_LABEL.search(before))
+                ok = (names(h, text, _NAME_GLUE) or bool(_LABEL.search(before))
                       or bool(name_before and name_before.search(before)) or _name_word_beside(h, text, locale))
-        elif h in alone:
+        elif (h.start, h.end, h.category) in alone_at:
             ok = True
         else:
-            ok = (_beside(h, [p for p in places if p is not h], text) or bool(_LABEL.search(before))
+            ok = (places(h, text) or bool(_LABEL.search(before))
                   or bool(h.place and place_before and place_before.search(before)))
         if ok:
             out.add((h.start, h.end, h.category))
