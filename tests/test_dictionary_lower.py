@@ -113,3 +113,9 @@ def test_a_long_lower_case_note_costs_no_more_than_a_cased_one(en):
     en.match(line.title() * 400, "d")
     t_cased = time.perf_counter() - t0
     assert len(low) == 6 * 400 and t_low < 3 * t_cased + 0.2
+
+
+def test_a_common_word_name_needs_a_label_that_asks_for_a_person(en):
+    assert _found(en, "occupation: farmer") == [] and _found(en, "skin: flowers noted") == []
+    assert _found(en, "patient name: farmer") == [("farmer", "NAME")]
+    assert _found(en, "allergies: nkda\nnok: ortega") == [("ortega", "NAME")]

@@ -16,7 +16,10 @@ Rules that keep precision:
 
 - whole words only (no alphanumeric character on either side of the match);
 - names and places are proper nouns: a hit whose first letter is lower-case while the entry's
-  is upper-case is dropped ("blanco" is a colour, "Blanco" a surname);
+  is upper-case is dropped ("blanco" is a colour, "Blanco" a surname); but in a line written all
+  in lower case, where case says nothing, English (``LOWER_LINES_VOUCHED``) keeps the hits that
+  their words or context vouch for ("new orleans", "texas", "wife susan"; see
+  :mod:`pipeline.detection.dictionary_lower`);
 - words of the locale's stop-list ("Will", "May", "Hope"; "Dolores", "Mayo", "Luz") match only
   when capitalised, not all-caps, and not at the start of a sentence or line;
 - in a line written in capitals case says nothing (Spanish; see ``CAPS_NEED_COMPANY``): a

@@ -17,8 +17,10 @@ case says nothing, so a hit must be vouched for by its words or its context inst
   ("mobile, alabama"); an organisation, hospital or street of one word ("target", "apple": found
   on the invented ICU lines' find half) only a label or a place beside it;
 * a person's name (a shipped ``NAME`` list) passes only when held up: another name hit beside
-  it ("john smith", "smith, john"), a title ("dr", "mrs"), a kinship word ("wife", "son"), a
-  greeting ("hi", "dear") or a field label right before it. An ambiguous word ("foley",
+  it ("john smith", "smith, john"), a name word no list holds beside it ("thurgood benson"), a
+  title ("dr", "mrs"), a kinship word ("wife", "son"), a greeting ("hi", "dear") or a field
+  label right before it (a common word, "farmer", only after a label that asks for a person:
+  "name:", not "occupation:"). An ambiguous word ("foley",
   "max"; the safe vocabulary's ``ambiguous``) passes only after a title, and never holds up
   a neighbour.
 
@@ -62,6 +64,15 @@ _NAME_BEFORE = {
                      r"niece|nephew|cousin|fiance|fiancee|boyfriend|girlfriend|hi|hello|hey|dear|thanks)"
                      r"\.?,?[ \t]+$"),
 }
+# a field label that asks for a person ("name:", "patient name:", "emergency contact:", "cc:")
+_NAME_LABEL = {
+    "en": re.compile(r"\b(?:name|patient|pt|client|contact|kin|nok|attending|pcp|physician|provider|doctor|nurse|"
+                     r"rn|md|cc|from|to|by|author|guardian|parent|spouse|employee|member|owner|customer|user|"
+                     r"officer|agent|manager|witness)s?[ \t]*[:#-][ \t]*$"),
+}
+#: a listed name whose word is this common (the vocabulary's Zipf bucket) or more needs a label
+#: that asks for a person: "occupation: farmer", "skin: flowers" are no names
+COMMON_NAME_ZIPF = 4
 _TITLE_BEFORE = re.compile(r"\b(?:dr|drs|mr|mrs|ms|miss|prof)\.?[ \t]+$")
 _DOCTOR_BEFORE = re.compile(r"\b(?:dr|drs|doctor)\.?[ \t]+$")
 
@@ -100,10 +111,23 @@ class LowerHit:
 
 
 @lru_cache(maxsize=None)
-def _ambiguous(locale: str) -> frozenset[str]:
+def _vocabulary(locale: str):
     from pipeline.locales import load_vocabulary
 
-    return load_vocabulary(locale).ambiguous
+    return load_vocabulary(locale)
+
+
+def _ambiguous(locale: str) -> frozenset[str]:
+    return _vocabulary(locale).ambiguous
+
+
+def _labelled_name(h: LowerHit, before: str, locale: str) -> bool:
+    """Whether a field label right before a name hit holds it up: a label asking for a person, or
+    any label when the word is not a common one."""
+    if not _LABEL.search(before):
+        return False
+    rx = _NAME_LABEL.get(locale)
+    return bool(rx and rx.search(before)) or _vocabulary(locale).zipf.get(h.key, 0) < COMMON_NAME_ZIPF
 
 
 #: the most characters of glue (blanks, a comma, an initial) between two hits that hold each other up
@@ -173,7 +197,7 @@ def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: st
             if h.key in ambiguous:
                 ok = bool(_TITLE_BEFORE.search(before))
             else:
-                ok = (names(h, text, _NAME_GLUE) or bool(_LABEL.search(before))
+                ok = (names(h, text, _NAME_GLUE) or _labelled_name(h, before, locale)
                       or bool(name_before and name_before.search(before)) or _name_word_beside(h, text, locale))
         elif (h.start, h.end, h.category) in alone_at:
             ok = True
