@@ -72,16 +72,21 @@ CAPS_LINE_SHARE = 0.95
 #: ... when it holds at least this many letters (a short heading decides nothing)
 CAPS_LINE_MIN_LETTERS = 8
 # what may stand between two name hits that hold each other up ("GARCIA LOPEZ", "LOPEZ, JUAN")
-_NAME_GLUE = re.compile(r"[ \t]*,?[ \t]*")
+NAME_GLUE = re.compile(r"[ \t]*,?[ \t]*")
 # a field label or a title right before a name on its line ("NOMBRE: ", "DR. ", "PACIENTE: ")
-_LABEL_BEFORE = re.compile(r":[ \t]*$")
+LABEL_BEFORE = re.compile(r":[ \t]*$")
+
+
+def line_bounds(text: str, i: int) -> tuple[int, int]:
+    """Start and end of the line of ``text`` holding offset ``i`` (the newline left out)."""
+    b = text.find("\n", i)
+    return text.rfind("\n", 0, i) + 1, b if b >= 0 else len(text)
 
 
 def caps_line(text: str, i: int) -> bool:
     """Whether the line holding offset ``i`` is written in capitals (see :data:`CAPS_LINE_SHARE`)."""
-    a = text.rfind("\n", 0, i) + 1
-    b = text.find("\n", i)
-    line = text[a:b if b >= 0 else len(text)]
+    a, b = line_bounds(text, i)
+    line = text[a:b]
     letters = [c for c in line if c.isalpha()]
     if len(letters) < CAPS_LINE_MIN_LETTERS:
         return False
@@ -93,7 +98,7 @@ def held_up(text: str, start: int, end: int, names: list[tuple[int, int]]) -> bo
     another name hit right beside it (blanks or a comma between), a doctor's title or a field
     label right before it."""
     for s, e in names:
-        if (e <= start and _NAME_GLUE.fullmatch(text, e, start)) or (s >= end and _NAME_GLUE.fullmatch(text, end, s)):
+        if (e <= start and NAME_GLUE.fullmatch(text, e, start)) or (s >= end and NAME_GLUE.fullmatch(text, end, s)):
             return True
     before = text[max(0, start - 12):start]
-    return bool(DOCTOR_BEFORE.search(before) or _LABEL_BEFORE.search(before))
+    return bool(DOCTOR_BEFORE.search(before) or LABEL_BEFORE.search(before))

@@ -33,6 +33,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pipeline.detection.dictionary_context import LABEL_BEFORE, NAME_GLUE, line_bounds
+
 #: entries of the English place lists that are also ordinary (lower-case) words or phrases: in a
 #: lower-case line they need context. Read off the shipped lists (cities, states, countries), not
 #: off any note.
@@ -48,12 +50,10 @@ ORDINARY_PLACES: dict[str, frozenset[str]] = {
         "police department", "public schools")),
 }
 
-_GLUE = re.compile(r"[ \t]*,?[ \t]*")
 # what may stand between a name hit and a name word beside it: blanks, a comma, a middle initial
-_NAME_GLUE = re.compile(r"[ \t]*,?[ \t]*(?:[^\W\d_]\.?[ \t]+)?")
+_INITIAL_GLUE = re.compile(r"[ \t]*,?[ \t]*(?:[^\W\d_]\.?[ \t]+)?")
 _WORD_BEFORE = re.compile(r"([^\W\d_][\w'-]*)[ \t]*,?[ \t]*(?:[^\W\d_]\.?[ \t]+)?$")
 _WORD_AFTER = re.compile(r"[ \t]*,?[ \t]*(?:[^\W\d_]\.?[ \t]+)?([^\W\d_][\w'-]*)")
-_LABEL = re.compile(r":[ \t]*$")
 _PLACE_BEFORE = {
     "en": re.compile(r"\b(?:in|from|near|lives?[ \t]+in|living[ \t]+in|born[ \t]+in|moved[ \t]+(?:to|from)|"
                      r"visiting|relocated[ \t]+to)[ \t]+$"),
@@ -79,9 +79,7 @@ _DOCTOR_BEFORE = re.compile(r"\b(?:dr|drs|doctor)\.?[ \t]+$")
 
 def lower_line(text: str, i: int) -> bool:
     """Whether the line around offset ``i`` has letters and all of them in lower case."""
-    a = text.rfind("\n", 0, i) + 1
-    b = text.find("\n", i)
-    return _lower(text, a, b if b >= 0 else len(text))
+    return _lower(text, *line_bounds(text, i))
 
 
 @lru_cache(maxsize=4096)
@@ -124,7 +122,7 @@ def _ambiguous(locale: str) -> frozenset[str]:
 def _labelled_name(h: LowerHit, before: str, locale: str) -> bool:
     """Whether a field label right before a name hit holds it up: a label asking for a person, or
     any label when the word is not a common one."""
-    if not _LABEL.search(before):
+    if not LABEL_BEFORE.search(before):
         return False
     rx = _NAME_LABEL.get(locale)
     return bool(rx and rx.search(before)) or _vocabulary(locale).zipf.get(h.key, 0) < COMMON_NAME_ZIPF
@@ -145,7 +143,7 @@ class _Beside:
             self.by_end[h.end] = self.by_end.get(h.end, 0) + 1
             self.by_start[h.start] = self.by_start.get(h.start, 0) + 1
 
-    def __call__(self, h: LowerHit, text: str, glue: re.Pattern = _GLUE) -> bool:
+    def __call__(self, h: LowerHit, text: str, glue: re.Pattern = NAME_GLUE) -> bool:
         ends = range(max(0, h.start - _REACH), h.start + 1)
         starts = range(h.end, h.end + _REACH + 1)
         return (any(e in self.by_end and glue.fullmatch(text, e, h.start) for e in ends)
@@ -197,12 +195,12 @@ def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: st
             if h.key in ambiguous:
                 ok = bool(_TITLE_BEFORE.search(before))
             else:
-                ok = (names(h, text, _NAME_GLUE) or _labelled_name(h, before, locale)
+                ok = (names(h, text, _INITIAL_GLUE) or _labelled_name(h, before, locale)
                       or bool(name_before and name_before.search(before)) or _name_word_beside(h, text, locale))
         elif (h.start, h.end, h.category) in alone_at:
             ok = True
         else:
-            ok = (places(h, text) or bool(_LABEL.search(before))
+            ok = (places(h, text) or bool(LABEL_BEFORE.search(before))
                   or bool(h.place and place_before and place_before.search(before)))
         if ok:
             out.add((h.start, h.end, h.category))
