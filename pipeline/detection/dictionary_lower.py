@@ -20,9 +20,8 @@ case says nothing, so a hit must be vouched for by its words or its context inst
   it ("john smith", "smith, john"), a name word no list holds beside it ("thurgood benson"), a
   title ("dr", "mrs"), a kinship word ("wife", "son"), a greeting ("hi", "dear") or a field
   label right before it (a common word, "farmer", only after a label that asks for a person:
-  "name:", not "occupation:"). An ambiguous word ("foley",
-  "max"; the safe vocabulary's ``ambiguous``) passes only after a title, and never holds up
-  a neighbour.
+  "name:", not "occupation:"). An ambiguous word ("foley", "max"; the safe vocabulary's
+  ``ambiguous``) passes only after a title, and never holds up a neighbour.
 
 Spanish is left out on purpose: letting proper-noun hits through in lower-case lines when held up
 cost MEDDOCAN train F1 there. Lines that mix cases are not touched.
@@ -36,8 +35,8 @@ from functools import lru_cache
 from pipeline.detection.dictionary_context import LABEL_BEFORE, NAME_GLUE, line_bounds
 
 #: entries of the English place lists that are also ordinary (lower-case) words or phrases: in a
-#: lower-case line they need context. Read off the shipped lists (cities, states, countries), not
-#: off any note.
+#: lower-case line they need context. Read off the shipped lists (cities, states, countries,
+#: organisations), not off any note.
 ORDINARY_PLACES: dict[str, frozenset[str]] = {
     "en": frozenset("""
         aurora bend billings buffalo carmel centennial concord corona garland independence
