@@ -119,3 +119,12 @@ def test_a_common_word_name_needs_a_label_that_asks_for_a_person(en):
     assert _found(en, "occupation: farmer") == [] and _found(en, "skin: flowers noted") == []
     assert _found(en, "patient name: farmer") == [("farmer", "NAME")]
     assert _found(en, "allergies: nkda\nnok: ortega") == [("ortega", "NAME")]
+
+
+def test_a_rare_word_beside_a_listed_name_is_the_rest_of_it(en):
+    """A word English hardly knows (but knows) beside a listed name: after a first name, or between
+    a name's context and a surname; a typo (a word wordfreq lacks) or a clinical word is not."""
+    assert _found(en, "reviewed by fatima zahedi (design)") == [("fatima", "NAME")]
+    assert _found(en, "client jessamine ortega, 27 y/o") == [("ortega", "NAME")]
+    assert _found(en, "john ambulatd to chair") == [] and _found(en, "mary tachypneic overnight") == []
+    assert _found(en, "jessamine ortega aware") == []

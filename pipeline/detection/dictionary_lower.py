@@ -63,6 +63,9 @@ _NAME_BEFORE = {
                      r"niece|nephew|cousin|fiance|fiancee|boyfriend|girlfriend|hi|hello|hey|dear|thanks)"
                      r"\.?,?[ \t]+$"),
 }
+# a word that says a person's name follows, besides titles and kinship ("client jessamine ortega")
+_ROLE_BEFORE = re.compile(r"\b(?:dr|drs|mr|mrs|ms|miss|prof|wife|husband|son|daughter|mother|father|brother|sister|"
+                          r"spouse|partner|name|named|called|client|patient|resident|member)\.?,?:?[ \t]+$")
 # a field label that asks for a person ("name:", "patient name:", "emergency contact:", "cc:")
 _NAME_LABEL = {
     "en": re.compile(r"\b(?:name|patient|pt|client|contact|kin|nok|attending|pcp|physician|provider|doctor|nurse|"
@@ -149,20 +152,45 @@ class _Beside:
                 or any(s in self.by_start and glue.fullmatch(text, h.end, s) for s in starts))
 
 
+#: a word beside a listed name that no list holds but English hardly knows (wordfreq's Zipf below
+#: this but known to it, no safe word, no typo of a common one) is read as the rest of that name:
+#: "fatima zahedi"
+RARE_NAME_ZIPF = 2.5
+
+
+@dataclass(frozen=True)
+class _NameWords:
+    """The locale's tests of a word beside a name hit that is itself part of a person's name though
+    no list holds it: ``first`` before the hit ("tamika rowe"), ``last`` after it ("fatima
+    zahedi"), ``rare`` either side when a name's context stands before the pair ("client jessamine
+    ortega")."""
+
+    first: object
+    last: object
+    rare: object
+
+
 @lru_cache(maxsize=None)
-def _name_words(locale: str):
-    """The locale's test of a word beside a name hit that is itself a person's name though no list
-    holds it ("tamika rowe", "jessamine ortega"): a first name before the hit, a surname after it
-    (English: philter-lite's large name lists, common and safe words left out); ``None`` without."""
+def _name_words(locale: str) -> _NameWords | None:
+    """English: philter-lite's large name lists (common and safe words left out) and rare words
+    (:func:`pipeline.detection.rules.en.name_words.looks_like_name` after a strong context);
+    ``None`` for a locale without."""
     if locale != "en":
         return None
-    from pipeline.detection.rules.en.name_words import is_first_name, is_safe_word, is_surname_after_first_name, zipf
+    from pipeline.detection.rules.en.name_words import (is_first_name, is_safe_word, is_surname_after_first_name,
+                                                        looks_like_name, looks_like_typo, zipf)
 
     def first(w: str) -> bool:
         z = zipf(w)
         return is_first_name(w) and not is_safe_word(w) and z is not None and z < 4.5
 
-    return first, is_surname_after_first_name
+    def rare(w: str) -> bool:
+        z = zipf(w)
+        # a word wordfreq does not know at all (Zipf 0) is more often a typo ("ambulatd") than a name
+        return (z is not None and 1.0 <= z < RARE_NAME_ZIPF and looks_like_name(w, strong=True)
+                and not looks_like_typo(w))
+
+    return _NameWords(first, lambda w: is_surname_after_first_name(w) or rare(w), rare)
 
 
 def _name_word_beside(h: LowerHit, text: str, locale: str) -> bool:
@@ -171,7 +199,11 @@ def _name_word_beside(h: LowerHit, text: str, locale: str) -> bool:
         return False
     before = _WORD_BEFORE.search(text, max(0, h.start - 40), h.start)
     after = _WORD_AFTER.match(text, h.end)
-    return bool((before and tests[0](before.group(1))) or (after and tests[1](after.group(1))))
+    if (before and tests.first(before.group(1))) or (after and tests.last(after.group(1))):
+        return True
+    # "client jessamine ortega", "name fennimore clarke": a rare word between a name's context and the hit
+    return bool(before and tests.rare(before.group(1))
+                and _ROLE_BEFORE.search(text, max(0, before.start() - 24), before.start()))
 
 
 def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: str, locale: str,
