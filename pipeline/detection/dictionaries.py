@@ -16,7 +16,10 @@ Rules that keep precision:
 
 - whole words only (no alphanumeric character on either side of the match);
 - names and places are proper nouns: a hit whose first letter is lower-case while the entry's
-  is upper-case is dropped ("blanco" is a colour, "Blanco" a surname);
+  is upper-case is dropped ("blanco" is a colour, "Blanco" a surname); but in a line written all
+  in lower case, where case says nothing, English (``LOWER_LINES_VOUCHED``) keeps the hits that
+  their words or context vouch for ("new orleans", "texas", "wife susan"; see
+  :mod:`pipeline.detection.dictionary_lower`);
 - words of the locale's stop-list ("Will", "May", "Hope"; "Dolores", "Mayo", "Luz") match only
   when capitalised, not all-caps, and not at the start of a sentence or line;
 - in a line written in capitals case says nothing (Spanish; see ``CAPS_NEED_COMPANY``): a
@@ -46,10 +49,11 @@ from typing import Iterable, Sequence
 
 import ahocorasick
 
-from pipeline.detection.dictionary_context import (CAPS_NEED_COMPANY, DOCTOR_BEFORE, NOT_NAME_AFTER,
-                                                   PREPOSITION_BEFORE, SAINT_BEFORE, STOP_WORDS, caps_line,
-                                                   caps_neighbour, held_up, sentence_start)
+from pipeline.detection.dictionary_context import (CAPS_NEED_COMPANY, DOCTOR_BEFORE, LOWER_LINES_VOUCHED,
+                                                   NOT_NAME_AFTER, PREPOSITION_BEFORE, SAINT_BEFORE, STOP_WORDS,
+                                                   caps_line, caps_neighbour, held_up, sentence_start)
 from pipeline.detection.dictionary_lists import MIN_ENTRY_LEN, DictionaryList, make_list, shipped_lists
+from pipeline.detection.dictionary_lower import LowerHit, doctor_before, lower_line, vouched
 from pipeline.detection.dictionary_text import normalize, normalize_entry
 from pipeline.detection.rules.typemap import GENERIC_CATEGORY, map_type
 from pipeline.schemas import LabelSchema, get_schema
@@ -58,6 +62,8 @@ from pipeline.spans import Span
 EXACT_SCORE = 1.0
 VARIANT_SCORE = 0.9
 AMBIGUOUS_NAME_FACTOR = 0.95
+# the list types whose one-word entries a lower-case line may show alone (dictionary_lower)
+_PLACE_TYPES = frozenset({"CITY", "STATE", "COUNTRY"})
 
 
 # --- matcher ---------------------------------------------------------------------------------
@@ -83,6 +89,9 @@ class DictionaryMatcher:
     schema: LabelSchema | None = None
     stop_words: frozenset[str] = frozenset()
     caps_need_company: bool = False
+    #: the locale whose lower-case lines let list hits through when vouched for
+    #: (:mod:`pipeline.detection.dictionary_lower`); ``None``: never
+    lower_locale: str | None = None
     _automaton: object = field(default=None, init=False, repr=False)
 
     @classmethod
@@ -90,10 +99,11 @@ class DictionaryMatcher:
                    locale: str | None = None, stop_words: Iterable[str] | None = None) -> "DictionaryMatcher":
         """A matcher over ``lists``; the stop-list is ``locale``'s plus ``stop_words``."""
         sch = get_schema(schema) if isinstance(schema, str) else schema
-        sw = set(STOP_WORDS.get((locale or "").split("-")[0], frozenset()))
+        lang = (locale or "").split("-")[0]
+        sw = set(STOP_WORDS.get(lang, frozenset()))
         sw.update(normalize_entry(w) for w in (stop_words or ()))
-        return cls(lists=list(lists), schema=sch, stop_words=frozenset(sw),
-                   caps_need_company=(locale or "").split("-")[0] in CAPS_NEED_COMPANY)
+        return cls(lists=list(lists), schema=sch, stop_words=frozenset(sw), caps_need_company=lang in CAPS_NEED_COMPANY,
+                   lower_locale=lang if lang in LOWER_LINES_VOUCHED else None)
 
     @classmethod
     def shipped(cls, locale: str, schema: LabelSchema | str | None = None,
@@ -137,6 +147,7 @@ class DictionaryMatcher:
         norm, owner = normalize(text)
         n = len(norm)
         hits: list[tuple[int, int, DictionaryList, str, float]] = []
+        pending: list[tuple[LowerHit, tuple]] = []
         for end_idx, (klen, vals) in auto.iter(norm):
             ns, ne = end_idx - klen + 1, end_idx + 1
             if (ns > 0 and norm[ns - 1].isalnum()) or (ne < n and norm[ne].isalnum()):
@@ -154,13 +165,36 @@ class DictionaryMatcher:
                 score = self._score(text, os_, surface, entry, key, lst)
                 if score is not None:
                     hits.append((os_, oe, lst, entry, score))
+                elif self._lower_candidate(text, os_, surface, entry, lst):
+                    score = self._score(text, os_, surface, entry, key, lst, caseless=True)
+                    if score is not None:
+                        pending.append((LowerHit(os_, oe, lst.category, lst.category == "NAME", key,
+                                                 lst.type in _PLACE_TYPES),
+                                        (os_, oe, lst, entry, score)))
+        if pending:
+            hits += self._vouched(pending, hits, text)
         if self.caps_need_company:
             hits = _without_caseless_lone_names(hits, text)
         return self._to_spans(hits, text, doc_id)
 
-    def _score(self, text: str, start: int, surface: str, entry: str, key: str, lst: DictionaryList) -> float | None:
+    def _lower_candidate(self, text: str, start: int, surface: str, entry: str, lst: DictionaryList) -> bool:
+        """Whether a hit the proper-noun rule dropped is a lower-case name or place in a line
+        written all in lower case, of a locale that lets such hits be vouched for."""
+        return (self.lower_locale is not None and lst.proper_noun and lst.category in ("NAME", "LOCATION")
+                and surface[:1].islower() and not entry[:1].islower() and lower_line(text, start))
+
+    def _vouched(self, pending: list, hits: list, text: str) -> list:
+        cased = [(s, e, lst.category) for s, e, lst, _, _ in hits]
+        ok = vouched([p for p, _ in pending], cased, text, self.lower_locale, self.stop_words)
+        return [h for p, h in pending if (p.start, p.end, p.category) in ok]
+
+    def _score(self, text: str, start: int, surface: str, entry: str, key: str, lst: DictionaryList,
+               caseless: bool = False) -> float | None:
+        """The hit's score, or ``None`` when a rule drops it; ``caseless``: a hit in a lower-case
+        line judged by :mod:`pipeline.detection.dictionary_lower`, so case and the stop-list
+        (which asks for a capital) are not asked here."""
         first_s, first_e = surface[:1], entry[:1]
-        if lst.proper_noun and first_s.islower() and not first_e.islower():
+        if lst.proper_noun and first_s.islower() and not first_e.islower() and not caseless:
             return None
         if (lst.category == "NAME" and surface.isupper() and len(surface) <= 5 and " " not in surface
                 and not caps_neighbour(text, start, start + len(surface))):
@@ -168,7 +202,7 @@ class DictionaryMatcher:
         if lst.category == "NAME" and lst.origin == "shipped" and (
                 SAINT_BEFORE.search(text[max(0, start - 8):start]) or NOT_NAME_AFTER.match(text, start + len(surface))):
             return None  # "San Miguel de Salinas", "Santa Teresa": places; "Rosa de Bengala": a lab test
-        if key in self.stop_words:
+        if key in self.stop_words and not caseless:
             if not first_s.isupper() or (len(surface) > 1 and surface.isupper()) or sentence_start(text, start):
                 return None
             if PREPOSITION_BEFORE.search(text[max(0, start - 12):start]):
@@ -186,7 +220,8 @@ class DictionaryMatcher:
             if lst.category == "NAME" and len(cats_at[(s, e)]) > 1:
                 score = round(score * AMBIGUOUS_NAME_FACTOR, 4)
             gtype = lst.type
-            if lst.category == "NAME" and DOCTOR_BEFORE.search(text[max(0, s - 12):s]):
+            if lst.category == "NAME" and (DOCTOR_BEFORE.search(text[max(0, s - 12):s])
+                                           or (self.lower_locale is not None and doctor_before(text, s))):
                 gtype = "DOCTOR" if gtype in ("PATIENT", "") else gtype
                 if self.schema is not None and lst.origin == "uploaded" and gtype not in self.schema._type_to_category:
                     gtype = lst.type
