@@ -31,7 +31,10 @@ from pipeline.spans import Span, dedupe
 _HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
                    r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
                    r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
-                   r"(?P<weak>clinic|hospice|medical\s+group))(?![\w])")
+                   r"(?P<weak>clinic|hospice|medical\s+group|rehab)|"
+                   # a facility named before what it is ("Briarwood assisted living", "MELROSE VNA"): the
+                   # name is the place, the kind of care is not
+                   r"(?P<bare>assisted\s+living|ltach?|snf|vna))(?![\w])")
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 _GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
@@ -67,10 +70,11 @@ _TOWN = re.compile(
     # "from OR", "from the lab" stop at a residence, ward or function word
     r"(?:called|calling|phoned|driving|flying)(?:\s+in)?\s+from|(?:pt|patient|family)\s+from|"
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
-# a saint's or a mount's name after "at" in any case ("NURSE AT MT AUBURN", "at st. mary's"): a
-# hospital's, a church's or a school's; a place either way
-_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@)[ \t]+(?P<place>(?:st|saint|mt|mount)\.?[ \t]+"
-                       r"(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])")
+# a saint's, a mount's or a holy name after "at", "from", "to" in any case ("NURSE AT MT AUBURN",
+# "at st. mary's", "from st. elizabeths", "PRESENTED TO HOLY FAMILY", "student at holy cross"): a
+# hospital's, a church's or a school's; a place either way ("st. john's wort" is a herb)
+_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
+                       r"[ \t]+(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])(?![ \t]+wort\b)")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
@@ -170,8 +174,13 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
                 break
             distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5
             named, pos, start = True, m.start(1), m.start(1)
-        if named and distinct and not (h.group("weak") and not _clinic_name(text[start:h.start()])):
-            out.append(mk(doc_id, start, _of_place(text, h.end()), "HOSPITAL"))
+        weak = h.group("weak") or h.group("bare")
+        if named and distinct and not (weak and not _clinic_name(text[start:h.start()])):
+            if h.group("bare"):
+                name = text[start:h.start()].rstrip()
+                out.append(mk(doc_id, start, start + len(name), listed_place_type(name) or "ORGANIZATION"))
+            else:
+                out.append(mk(doc_id, start, _of_place(text, h.end()), "HOSPITAL"))
     return out
 
 
@@ -282,6 +291,8 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     if end is None:
         return None
     h = _HEAD.match(text, end + 1) if end < len(text) and text[end] == " " else None
+    if h and h.group("bare"):
+        return tokens[0][0], end, "ORGANIZATION"   # "Briarwood assisted living": the name alone
     return tokens[0][0], (h.end() if h else end), ("HOSPITAL" if h else gtype)
 
 
@@ -304,6 +315,32 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
         return None
     h = _HEAD.match(text, tokens[k - 1][1] + 1) if text[tokens[k - 1][1]:tokens[k - 1][1] + 1] == " " else None
     return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
+
+
+_IN_AFTER = re.compile(r"(?i)[ \t]+in[ \t]+")
+
+
+def _towns_after_places(text: str, doc_id: str, places: list[Span]) -> list[Span]:
+    """The town after a place of care already found, in any case ("HOLY FAMILY IN METHUEN", "CAPE
+    COD HOSP IN METHUEN", "Briarwood assisted living in Needham"): where a facility is, is a town.
+    Found on the invented ICU notes' find half (f85)."""
+    out: list[Span] = []
+    for sp in places:
+        if sp.label not in ("HOSPITAL", "ORGANIZATION"):
+            continue
+        end = sp.end
+        h = _HEAD.match(text, end + 1) if text[end:end + 1] == " " else None
+        end = h.end() if h and h.group("bare") else end   # past "assisted living", "VNA"
+        m = _IN_AFTER.match(text, end)
+        if m is None:
+            continue
+        got = _following_place(text, m.end(), True, "CITY")
+        town = one_case_town(text, m.end())
+        if town and (got is None or town[1] > got[1]):
+            got = town
+        if got:
+            out.append(mk(doc_id, got[0], got[1], got[2]))
+    return out
 
 
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
@@ -337,7 +374,8 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             out.append(mk(doc_id, *m.span("town"), "CITY"))
     for m in _SAINT_AT.finditer(text):
         name = re.sub(r"'s$", "", m.group("name"))
-        if name.lower() not in FUNCTION_WORDS and not is_safe_word(name):   # "at mt rest"
+        # "at mt rest"; after "holy" a safe word names the place too ("Holy Family", "Holy Name")
+        if name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
             out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
@@ -357,6 +395,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
+    out += _towns_after_places(text, doc_id, out)
     out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id)
             if not any(o.start < sp.end and sp.start < o.end for o in out)]
     out += state_after_town(text, doc_id, out)
