@@ -291,6 +291,8 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     if end is None:
         return None
     h = _HEAD.match(text, end + 1) if end < len(text) and text[end] == " " else None
+    if h and (h.group("weak") or h.group("bare")) and not _clinic_name(text[tokens[0][0]:end]):
+        return None   # "go to inpatient rehab", "to cardiac rehab": the kind of care, not its name
     if h and h.group("bare"):
         return tokens[0][0], end, "ORGANIZATION"   # "Briarwood assisted living": the name alone
     return tokens[0][0], (h.end() if h else end), ("HOSPITAL" if h else gtype)
@@ -375,7 +377,8 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     for m in _SAINT_AT.finditer(text):
         name = re.sub(r"'s$", "", m.group("name"))
         # "at mt rest"; after "holy" a safe word names the place too ("Holy Family", "Holy Name")
-        if name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
+        inside = any(o.start <= m.start("place") and m.end("place") <= o.end for o in out)   # "St. Anne's Hospital"
+        if not inside and name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
             out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())

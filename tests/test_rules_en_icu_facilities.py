@@ -1,0 +1,71 @@
+"""Places of care as ICU notes write them, in any case (issue 30; found on the find half of the
+invented ICU notes): a facility named before "rehab", "assisted living", "LTAC", "SNF", "VNA"; a
+saint's or a holy name after "from"/"to"; the town after a facility; a workplace after "is an MD
+at"; a surname alone after "d/w" in a line of one case. Each with the ward lines it must leave
+alone ("to rehab when stable", "dc to floor", "d/w team"). The lines are written for these tests;
+no real person's."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.detection.rules import run_rules
+from pipeline.schemas import I2B2_2014
+from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
+
+
+def _rule(text: str, rule: str) -> list[tuple[str, str]]:
+    return [(text[s.start:s.end], s.type) for s in run_rules(text, "t", "en", I2B2_2014, only={rule})]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, place", [
+    ("pt is a 96 yo woman admitted from hebrew rehab w/ resp distress.", "hebrew rehab"),
+    ("PT WILL GO TO BRAINTREE REHAB ON 12/3, REPORT CALLED.", "BRAINTREE REHAB"),
+    ("PT ADMITTED 4/28 FROM MELROSE VNA, FOUND W/ BS 40 AT HOME.", "MELROSE"),
+    ("pt admitted to micu from st. elizabeths for higher level of care.", "st. elizabeths"),
+    ("PT ORIGINALLY PRESENTED TO HOLY FAMILY IN METHUEN W/ CP.", "HOLY FAMILY"),
+    ("PT ORIGINALLY PRESENTED TO HOLY FAMILY IN METHUEN W/ CP.", "METHUEN"),
+    ("Pt transferred from Cape Cod Hosp in Falmouth via medflight.", "Falmouth"),
+    ("Pt's son Jeffrey is an MD at Baystate, asking many questions.", "Baystate"),
+    ("Pt is a student at Holy Cross.", "Holy Cross"),
+])
+def test_facilities_and_their_towns_in_any_case(detector, line, place, case):
+    assert recase(place, case) in found(detector, recase(line, case), "LOCATION")
+
+
+def test_assisted_living_marks_the_name_not_the_care():
+    got = _rule("Pt is 94, lives at Briarwood assisted living in Needham.", "ward_places")
+    assert ("Briarwood", "ORGANIZATION") in got and ("Needham", "CITY") in got
+    assert not any("assisted" in t.lower() for t, _ in got)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Plan: dc to floor when bed available, to rehab when stable.",
+    "Pt will need cardiac rehab and pulmonary rehab after discharge.",
+    "Screened by case management for acute rehab vs SNF.",
+    "Dispo: discharge to SNF vs home with VNA services.",
+    "Pt d/c'd home with VNA, assisted living next month per family.",
+    "Pt will go to inpatient rehab, dc'd to rehab facility tomorrow.",
+    "Pt's son is an RN at bedside, updated on plan.",
+    "Pt denies drug or alcohol use, no prior drug rehab.",
+])
+def test_care_words_alone_are_no_place(detector, line, case):
+    assert found(detector, recase(line, case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", ("upper", "lower"))
+def test_surname_after_discussed_with_in_one_case(detector, case):
+    line = recase("Cards fellow paged x2, d/w Nussbaum, plan for cath in am.", case)
+    assert recase("Nussbaum", case) in found(detector, line, "NAME")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Cards fellow paged, d/w team, plan for cath in am.",
+    "D/w cards, will hold heparin.",
+    "d/w resident, MD aware of BP.",
+    "Labs d/w pharmacy.",
+])
+def test_discussed_with_a_role_is_no_name(detector, line, case):
+    assert found(detector, recase(line, case), "NAME") == []
