@@ -7,7 +7,12 @@
   to", "sent to", "came from", "returned from" ("transferred from NEBH", "to Baystate"), and an
   abbreviation in capitals after "at" or "from" in a mixed-case line ("seen at MGH");
 * a town after "lives in", "resides in", "moved from", "born in" ("LIVES IN BROCKTON"), and a
-  listed one after "from".
+  listed one after "from";
+* a facility named before the care it gives, in any case: "hebrew rehab" (head included),
+  "Briarwood assisted living", "MELROSE VNA", "<name> LTAC/SNF" (the name alone); never the care
+  word with a safe word ("cardiac rehab", "inpatient rehab", "to rehab when stable");
+* a saint's, a mount's or a holy name after "at", "from", "to" ("from st. elizabeths", "TO HOLY
+  FAMILY"), and the town after any facility found ("HOLY FAMILY IN METHUEN", "HOSP IN METHUEN").
 
 Ward abbreviations (MICU, CCU, OR, ED, CT, "OSH" for an outside hospital, "floor", "rehab") are
 safe words (:func:`.name_words.is_safe_word`) and never a place here.
@@ -19,6 +24,9 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
+from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviation as _any_case_abbreviation
+from pipeline.detection.rules.en.place_abbreviations import two_capitals as _two_capitals
 from pipeline.detection.rules.en.state_codes import state_after_town, state_code
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
 from pipeline.detection.rules.en.towns import mixed_case as _mixed_case
@@ -73,7 +81,8 @@ _TOWN = re.compile(
 # a saint's, a mount's or a holy name after "at", "from", "to" in any case ("NURSE AT MT AUBURN",
 # "at st. mary's", "from st. elizabeths", "PRESENTED TO HOLY FAMILY", "student at holy cross"): a
 # hospital's, a church's or a school's; a place either way ("st. john's wort" is a herb)
-_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
+_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+"
+                       r"(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
                        r"[ \t]+(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])(?![ \t]+wort\b)")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
@@ -96,39 +105,6 @@ _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z]
                            r"(?:dept|department|rescue|station)\b")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
-
-
-def _abbreviation(word: str, text: str, i: int) -> bool:
-    """A hospital's abbreviation: 2 to 6 capitals, no ward's and no English word, written in
-    capitals in a line that has lower case (in an ALL-CAPS line: a rare word only)."""
-    if not re.fullmatch(r"[A-Z]{2,6}", word) or is_safe_word(word, vocabulary=False):
-        return False
-    z = zipf(word)
-    if _mixed_case(text, i):
-        return z is None or z < 4.0
-    return z is not None and z < 2.0 and not (len(word) > 4 and looks_like_typo(word))   # "IN STALBE CONDITION"
-
-
-# two capitals after a transfer that are a ward's, a discipline's or a state's, not a hospital's
-_NOT_TWO_CAPITALS = frozenset("""ms pt ot rt cm sw np pa md rn do us ma nh ny ct ri me va fl ca tx ip op ob ld ep ir gi
-er ed or cc hd ap la""".split())
-
-
-def _two_capitals(word: str) -> bool:
-    """A hospital's two-letter acronym in capitals right after a transfer ("transferred from BC",
-    "SENT TO UH"): English's common two-letter words and abbreviations are its commonest strings,
-    so rarity says nothing here; no ward's word, no discipline's, no state's."""
-    return (re.fullmatch(r"[A-Z]{2}", word) is not None and word.lower() not in _NOT_TWO_CAPITALS
-            and word.lower() not in FUNCTION_WORDS and not is_safe_word(word, vocabulary=False))
-
-
-def _any_case_abbreviation(word: str) -> bool:
-    """A hospital's abbreviation in capitals or lower case after "seen at" ("uhf", "SJH"): 2 to 5
-    letters, no safe word ("OSH", "HD", "ED"), rare in English."""
-    if not re.fullmatch(r"[A-Z]{2,5}|[a-z]{2,5}", word) or is_safe_word(word):
-        return False
-    z = zipf(word)
-    return z is not None and z < 2.5 and not looks_like_typo(word)
 
 
 def _sentence_start(text: str, i: int) -> bool:
