@@ -28,6 +28,9 @@ def _rule(text: str, rule: str) -> list[tuple[str, str]]:
     ("Pt transferred from Cape Cod Hosp in Falmouth via medflight.", "Falmouth"),
     ("Pt's son Jeffrey is an MD at Baystate, asking many questions.", "Baystate"),
     ("Pt is a student at Holy Cross.", "Holy Cross"),
+    ("Plan to discharge to Hebrew Rehab tomorrow.", "Hebrew Rehab"),
+    ("Pt accepted at Spaulding, will transfer tomorrow.", "Spaulding"),
+    ("Pt screened by Braintree today, bed offer pending.", "Braintree"),
 ])
 def test_facilities_and_their_towns_in_any_case(detector, line, place, case):
     assert recase(place, case) in found(detector, recase(line, case), "LOCATION")
@@ -49,6 +52,10 @@ def test_assisted_living_marks_the_name_not_the_care():
     ("Pt will go to inpatient rehab, dc'd to rehab facility tomorrow.", "LOCATION"),
     ("Pt's son is an RN at bedside, updated on plan.", "LOCATION"),
     ("Pt denies drug or alcohol use, no prior drug rehab.", "LOCATION"),
+    ("Screened by case management and PT for acute rehab.", "LOCATION"),
+    ("Pt accepted by micu team, accepted to CCU.", "LOCATION"),
+    ("Plan to discharge to floor when stable, discharge to home with services.", "LOCATION"),
+    ("Pt evaluated by PT and OT, evaluated at bedside by MD.", "LOCATION"),
     ("Cards fellow paged, d/w team, plan for cath in am.", "NAME"),
     ("D/w cards, will hold heparin.", "NAME"),
     ("d/w resident, MD aware of BP.", "NAME"),

@@ -59,11 +59,13 @@ _DIRECTION = frozenset("north south east west new fort port upper lower old sain
 _TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 _MOVE = re.compile(
-    r"(?i)(?<![\w])(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged|dc'?d|d/c'?d|"
+    # a facility that screens or accepts a patient ("screened by Spaulding", "ACCEPTED AT KINDRED")
+    r"(?i)(?<![\w])(?:(?:screened|screening|accepted|evaluated)\s+(?:by|at)\s+(?:the\s+)?|"
+    r"(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged?|dc'?d|d/c'?d|"
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
     r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc)"   # as notes misspell or shorten it
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
-    r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?")
+    r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?)")
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
@@ -249,7 +251,7 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     for s, e in tokens:
         word = text[s:e]
         if word.lower() in _GENERIC and end is not None:
-            end = e
+            end = e if word.lower() not in ("and", "of", "the") else end   # "SPAULDING AND KINDRED": no "and" last
             continue
         nxt_tok = tokens[tokens.index((s, e)) + 1] if (s, e) != tokens[-1] else None
         if end is None and word.lower() in _DIRECTION and nxt_tok and looks_like_place(text[slice(*nxt_tok)], strong):
