@@ -36,10 +36,13 @@ def test_facilities_and_their_towns_in_any_case(detector, line, place, case):
     assert recase(place, case) in found(detector, recase(line, case), "LOCATION")
 
 
-def test_assisted_living_marks_the_name_not_the_care():
+def test_where_a_facility_name_ends():
     got = _rule("Pt is 94, lives at Briarwood assisted living in Needham.", "ward_places")
-    assert ("Briarwood", "ORGANIZATION") in got and ("Needham", "CITY") in got
-    assert not any("assisted" in t.lower() for t, _ in got)
+    assert ("Briarwood assisted living", "HOSPITAL") in got and ("Needham", "CITY") in got
+    got = _rule("PT ADMITTED FROM MELROSE VNA.", "ward_places")
+    assert got == [("MELROSE", "ORGANIZATION")]   # a service: its town or owner alone
+    got = _rule("Disposition: Discharged to Allapattah Health Center rehab in stable condition.", "ward_places")
+    assert got == [("Allapattah Health Center", "HOSPITAL")]   # the care a named hospital gives is no name
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -8,8 +8,8 @@
   abbreviation in capitals after "at" or "from" in a mixed-case line ("seen at MGH");
 * a town after "lives in", "resides in", "moved from", "born in" ("LIVES IN BROCKTON"), and a
   listed one after "from";
-* a facility named before the care it gives, in any case: "hebrew rehab" (head included),
-  "Briarwood assisted living", "MELROSE VNA", "<name> LTAC/SNF" (the name alone); never the care
+* a facility named before the care it gives, in any case: "hebrew rehab", "Lantern Hill Assisted
+  Living" (head included), "MELROSE VNA", "<name> LTAC/SNF" (the name alone); never the care
   word with a safe word ("cardiac rehab", "inpatient rehab", "to rehab when stable");
 * a saint's, a mount's or a holy name after "at", "from", "to" ("from st. elizabeths", "TO HOLY
   FAMILY"), and the town after any facility found ("HOLY FAMILY IN METHUEN", "HOSP IN METHUEN").
@@ -39,10 +39,10 @@ from pipeline.spans import Span, dedupe
 _HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
                    r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
                    r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
-                   r"(?P<weak>clinic|hospice|medical\s+group|rehab)|"
-                   # a facility named before what it is ("Briarwood assisted living", "MELROSE VNA"): the
-                   # name is the place, the kind of care is not
-                   r"(?P<bare>assisted\s+living|ltach?|snf|vna))(?![\w])")
+                   r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living)|"
+                   # a service named by its town or owner ("MELROSE VNA", "Hillcrest SNF"): the name is
+                   # the place, the kind of care is not
+                   r"(?P<bare>ltach?|snf|vna))(?![\w])")
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 _GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
@@ -153,6 +153,8 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
             distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5
             named, pos, start = True, m.start(1), m.start(1)
         weak = h.group("weak") or h.group("bare")
+        if weak and _after_head(text[start:h.start()]):
+            continue   # "Allapattah Health Center rehab": the care a named hospital gives, not its name
         if named and distinct and not (weak and not _clinic_name(text[start:h.start()])):
             if h.group("bare"):
                 name = text[start:h.start()].rstrip()
@@ -160,6 +162,13 @@ def _hospital_names(text: str, doc_id: str) -> list[Span]:
             else:
                 out.append(mk(doc_id, start, _of_place(text, h.end()), "HOSPITAL"))
     return out
+
+
+def _after_head(name: str) -> bool:
+    """Whether ``name`` already ends in a hospital's word ("Allapattah Health Center"), so a care
+    word after it ("rehab", "hospice") is what it gives, not part of its name."""
+    words = name.split()
+    return bool(words) and words[-1].lower().rstrip(".") in _INSTITUTION_TAIL | {"hosp", "ctr", "infirmary"}
 
 
 def _clinic_name(name: str) -> bool:
@@ -269,8 +278,11 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     if end is None:
         return None
     h = _HEAD.match(text, end + 1) if end < len(text) and text[end] == " " else None
-    if h and (h.group("weak") or h.group("bare")) and not _clinic_name(text[tokens[0][0]:end]):
-        return None   # "go to inpatient rehab", "to cardiac rehab": the kind of care, not its name
+    if h and (h.group("weak") or h.group("bare")) and _after_head(text[tokens[0][0]:end]):
+        h = None   # "Discharged to Allapattah Health Center rehab": the hospital's name ends before "rehab"
+    if h and (h.group("weak") or h.group("bare")) and all(
+            is_safe_word(text[s:e]) or text[s:e].lower() in _GENERIC for s, e in tokens if e <= end):
+        return None   # "go to inpatient rehab": the kind of care, not its name ("Lantern Hill Assisted Living" is)
     if h and h.group("bare"):
         return tokens[0][0], end, "ORGANIZATION"   # "Briarwood assisted living": the name alone
     return tokens[0][0], (h.end() if h else end), ("HOSPITAL" if h else gtype)
