@@ -30,10 +30,16 @@ def _rule(text: str, rule: str) -> list[tuple[str, str]]:
     ("Pt is a student at Holy Cross.", "Holy Cross"),
     ("Plan to discharge to Hebrew Rehab tomorrow.", "Hebrew Rehab"),
     ("Pt accepted at Spaulding, will transfer tomorrow.", "Spaulding"),
+    ("Pt is a pleasant 91 yo gentleman, followed by Dr. Ahmed at South Shore.", "South Shore"),
     ("Pt screened by Braintree today, bed offer pending.", "Braintree"),
 ])
 def test_facilities_and_their_towns_in_any_case(detector, line, place, case):
     assert recase(place, case) in found(detector, recase(line, case), "LOCATION")
+
+
+def test_a_rare_title_case_word_after_at_in_mixed_case():
+    assert ("Lahey", "HOSPITAL") in _rule("Pt had CABG x4 at Lahey in 2001.", "ward_places")
+    assert _rule("Pt had CABG x4 at Bedside in 2001, left at Home.", "ward_places") == []   # safe words
 
 
 def test_where_a_facility_name_ends():
@@ -58,6 +64,8 @@ def test_where_a_facility_name_ends():
     ("Screened by case management and PT for acute rehab.", "LOCATION"),
     ("Pt accepted by micu team, accepted to CCU.", "LOCATION"),
     ("Plan to discharge to floor when stable, discharge to home with services.", "LOCATION"),
+    ("Dr. Smith at bedside, aware of BP. Paged Dr. Patel at 2200, Dr. Lee at this time.", "LOCATION"),
+    ("Pt at Baseline per wife, at Rest now, sats 95% at Night.", "LOCATION"),
     ("Pt evaluated by PT and OT, evaluated at bedside by MD.", "LOCATION"),
     ("Cards fellow paged, d/w team, plan for cath in am.", "NAME"),
     ("D/w cards, will hold heparin.", "NAME"),

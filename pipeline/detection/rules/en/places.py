@@ -23,6 +23,10 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.hospital_names import GENERIC as _GENERIC, HEAD as _HEAD
+from pipeline.detection.rules.en.hospital_names import INSTITUTION_TAIL as _INSTITUTION_TAIL
+from pipeline.detection.rules.en.hospital_names import NAMED_GENERIC as _NAMED_GENERIC, after_head as _after_head
+from pipeline.detection.rules.en.hospital_names import hospital_names as _hospital_names, of_place as _of_place
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
 from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviation as _any_case_abbreviation
@@ -35,28 +39,7 @@ from pipeline.detection.rules.en.towns import listed_place_type, lower_case_plac
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
-# "hosp" is the head word abbreviated ("CAPE COD HOSP")
-_HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
-                   r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
-                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
-                   r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living)|"
-                   # a service named by its town or owner ("MELROSE VNA", "Hillcrest SNF"): the name is
-                   # the place, the kind of care is not
-                   r"(?P<bare>ltach?|snf|vna))(?![\w])")
-# words a hospital's name is made of besides its own name: kept inside a name, never a name alone
-_GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
-state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
-lady our of the and park manor health rehabilitation nursing center centre village beach heights hills springs
-falls lake grove""".split())
-# what stands before a hospital's head word and is no name ("the hospital", "outside hospital")
-_NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
-nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
-referring receiving home community brief""".split()) - {"community"}
-# a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
-_NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
-city sacred holy""".split())
 _DIRECTION = frozenset("north south east west new fort port upper lower old saint st st. mount mt mt.".split())
-_TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 _MOVE = re.compile(
     # a facility that screens or accepts a patient ("screened by Spaulding", "ACCEPTED AT KINDRED")
@@ -86,11 +69,15 @@ _TOWN = re.compile(
 _SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+"
                        r"(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
                        r"[ \t]+(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])(?![ \t]+wort\b)")
+# a title-case word after "at" in a line with lower case ("CABG x4 at Lahey in 2001"): a place where
+# the word is no safe word and a listed place or name or rare (:func:`_at_title_places`)
+_AT_TITLE = re.compile(r"(?<![\w])(?:at|@)[ \t]+(?P<name>[A-Z][a-z]{2,}(?:['-][A-Za-z]+)?)(?![\w'-])")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
-                      # where the PCP works: "PCP is Dr. Goldstein at Harvard Vanguard"
-                      r"pcp\b[^\n;]{0,40}?\s+at)\s+(?:the\s+)?")
+                      # where the PCP or a doctor works: "PCP is Dr. Goldstein at Harvard Vanguard",
+                      # "followed by Dr. Ahmed at South Shore"
+                      r"pcp\b[^\n;]{0,40}?\s+at|\bdr\.?[ \t]+[A-Za-z'-]+[ \t]+at)\s+(?:the\s+)?")
 # a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
 # and after an age's "from" ("66 y.o. F from methuen")
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
@@ -109,112 +96,12 @@ _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z]
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 
 
-def _sentence_start(text: str, i: int) -> bool:
-    """Whether ``i`` starts a line or a sentence, where a capital says nothing ("Big hospital")."""
-    before = text[text.rfind("\n", 0, i) + 1:i].rstrip()
-    return not before or before.endswith((".", ":", ";", "!", "?"))
-
-
-def _one_case_name_word(word: str) -> bool:
-    """In a line of one case, a word of a hospital's name before its head word that is not among
-    English's commonest ("HOLLIS STREET HEALTH CENTER", "cape cod hospital"): letters only, no
-    function word, no ward word, no typo; one distinctive word must come with it."""
-    z = zipf(word)
-    return (word.isalpha() and len(word) > 2 and word.lower() not in FUNCTION_WORDS
-            and not is_safe_word(word, vocabulary=False) and z is not None and z < 5.6
-            and not (z < 1.0 and looks_like_typo(word)))
-
-
-def _hospital_names(text: str, doc_id: str) -> list[Span]:
-    out: list[Span] = []
-    for h in _HEAD.finditer(text):
-        start, pos, named = h.start(), h.start(), False
-        line = _line(text, h.start())
-        one_case, distinct = not (any(c.islower() for c in line) and any(c.isupper() for c in line)), False
-        for _ in range(4):
-            m = _TOKEN_BEFORE.search(text, max(0, pos - 40), pos)
-            if m is None:
-                break
-            word = m.group(1)
-            low = word.lower()
-            if low in _NOT_PLACE or (is_safe_word(word, vocabulary=False) and low not in _GENERIC):
-                break
-            if low in _GENERIC:
-                pos = m.start(1)
-                start = pos if named or low in ("st", "st.", "saint", "mount", "mt", "mt.") else start
-                continue
-            possessive = low.endswith("'s") and pos == h.start()   # "St. Anne's Hospital"
-            place = looks_like_place(word, True)
-            if not (possessive or place
-                    or (word[:1].isupper() and _mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False)
-                        and not (_sentence_start(text, m.start(1)) and (zipf(word) or 0.0) >= 5.0))
-                    or (one_case and _one_case_name_word(word))):
-                break
-            distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5
-            named, pos, start = True, m.start(1), m.start(1)
-        weak = h.group("weak") or h.group("bare")
-        if weak and _after_head(text[start:h.start()]):
-            continue   # "Allapattah Health Center rehab": the care a named hospital gives, not its name
-        if named and distinct and not (weak and not _clinic_name(text[start:h.start()])):
-            if h.group("bare"):
-                name = text[start:h.start()].rstrip()
-                out.append(mk(doc_id, start, start + len(name), listed_place_type(name) or "ORGANIZATION"))
-            else:
-                out.append(mk(doc_id, start, _of_place(text, h.end()), "HOSPITAL"))
-    return out
-
-
-def _after_head(name: str) -> bool:
-    """Whether ``name`` already ends in a hospital's word ("Allapattah Health Center"), so a care
-    word after it ("rehab", "hospice") is what it gives, not part of its name."""
-    words = name.split()
-    return bool(words) and words[-1].lower().rstrip(".") in _INSTITUTION_TAIL | {"hosp", "ctr", "infirmary"}
-
-
-def _clinic_name(name: str) -> bool:
-    """Whether the words before "clinic", "hospice" or "medical group" name one ("Reilly Clinic",
-    "green meadows hospice") rather than say what it treats ("Pain Clinic", "Lipid clinic"): no
-    word of the safe vocabulary, one word at least not common."""
-    words = name.split()
-    return bool(words) and not any(is_safe_word(w) for w in words if w.lower() not in _GENERIC) and any(
-        (zipf(w) or 0.0) < 4.5 or looks_like_place(w, True) for w in words)
-
-
-_OF_PLACE = re.compile(r"[ \t]+(?i:of)[ \t]+(?P<place>(?:[A-Za-z][A-Za-z'.-]*)(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2})")
-
-
-def _of_place(text: str, end: int) -> int:
-    """A hospital's name that goes on after its head word with "of" and a town ("University
-    Hospital of Battle Creek"): where the town's words end (no function or ward word), or ``end``."""
-    m = _OF_PLACE.match(text, end)
-    if m is None:
-        return end
-    line = _line(text, end)
-    one_case = not (any(c.islower() for c in line) and any(c.isupper() for c in line))
-    stop, distinct = end, False
-    for w in re.finditer(r"\S+", m.group("place")):
-        word = w.group().rstrip(".,")
-        z = zipf(word)
-        if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) or z is None or not (
-                looks_like_place(word, True) or (word[:1].isupper() and word[1:].islower() and z < 5.0)
-                or (one_case and z < 5.6)):
-            break
-        distinct = distinct or z < 4.5 or looks_like_place(word, True)
-        stop = m.start("place") + w.start() + len(word)
-    return stop if distinct else end
-
-
 def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> bool:
     """A title-case word that is no safe word and not among the commonest, in a line that has lower
     case ("Sunrise" in "transferred from Sunrise Manor"): capitals mean a name there."""
     z = zipf(word)
     return (word[:1].isupper() and word[1:].islower() and _mixed_case(text, i) and not is_safe_word(word)
             and z is not None and z < most)
-
-
-# the words an institution's name ends with ("Bowie Health", "Helena Community", "Keller Regional")
-_INSTITUTION_TAIL = frozenset("""community health regional general memorial medical children's childrens hospital
-clinic center centre infirmary""".split())
 
 
 def _institution_by_tail(text: str, tokens: list[tuple[int, int]]) -> tuple[int, int, str] | None:
@@ -309,6 +196,18 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
     return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
 
 
+def _at_title_places(text: str, doc_id: str) -> list[Span]:
+    """A title-case word after "at" in a line with lower case that is no safe word and looks like a
+    place even after a weak context (listed, or rare: "had CABG at Lahey", never "at Rest", "at
+    Baseline"). Found on the invented ICU notes' find half (f96)."""
+    out = []
+    for m in _AT_TITLE.finditer(text):
+        name = m.group("name")
+        if _mixed_case(text, m.start()) and not is_safe_word(name) and looks_like_place(name, False):
+            out.append(mk(doc_id, *m.span("name"), listed_place_type(name) or "HOSPITAL"))
+    return out
+
+
 _IN_AFTER = re.compile(r"(?i)[ \t]+in[ \t]+")
 
 
@@ -388,6 +287,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
+    out += [sp for sp in _at_title_places(text, doc_id) if not any(o.start < sp.end and sp.start < o.end for o in out)]
     out += _towns_after_places(text, doc_id, out)
     out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id)
             if not any(o.start < sp.end and sp.start < o.end for o in out)]
