@@ -69,9 +69,6 @@ _TOWN = re.compile(
 _SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+"
                        r"(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
                        r"[ \t]+(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])(?![ \t]+wort\b)")
-# a title-case word after "at" in a line with lower case ("CABG x4 at Lahey in 2001"): a place where
-# the word is no safe word and a listed place or name or rare (:func:`_at_title_places`)
-_AT_TITLE = re.compile(r"(?<![\w])(?:at|@)[ \t]+(?P<name>[A-Z][a-z]{2,}(?:['-][A-Za-z]+)?)(?![\w'-])")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
@@ -196,18 +193,6 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
     return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
 
 
-def _at_title_places(text: str, doc_id: str) -> list[Span]:
-    """A title-case word after "at" in a line with lower case that is no safe word and looks like a
-    place even after a weak context (listed, or rare: "had CABG at Lahey", never "at Rest", "at
-    Baseline"). Found on the invented ICU notes' find half (f96)."""
-    out = []
-    for m in _AT_TITLE.finditer(text):
-        name = m.group("name")
-        if _mixed_case(text, m.start()) and not is_safe_word(name) and looks_like_place(name, False):
-            out.append(mk(doc_id, *m.span("name"), listed_place_type(name) or "HOSPITAL"))
-    return out
-
-
 _IN_AFTER = re.compile(r"(?i)[ \t]+in[ \t]+")
 
 
@@ -287,7 +272,6 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
-    out += [sp for sp in _at_title_places(text, doc_id) if not any(o.start < sp.end and sp.start < o.end for o in out)]
     out += _towns_after_places(text, doc_id, out)
     out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id)
             if not any(o.start < sp.end and sp.start < o.end for o in out)]
