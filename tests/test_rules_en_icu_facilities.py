@@ -31,6 +31,8 @@ def _rule(text: str, rule: str) -> list[tuple[str, str]]:
     ("Plan to discharge to Hebrew Rehab tomorrow.", "Hebrew Rehab"),
     ("Pt accepted at Spaulding, will transfer tomorrow.", "Spaulding"),
     ("Pt is a pleasant 91 yo gentleman, followed by Dr. Ahmed at South Shore.", "South Shore"),
+    ("ONC: DR HOROWITZ FROM DANA FARBER FOLLOWING. CHEMO DAY 3.", "DANA FARBER"),
+    ("PT TO BE DISCHARGED HOME TODAY WITH VNA OF CAPE COD SERVICES.", "VNA OF CAPE COD"),
     ("Pt screened by Braintree today, bed offer pending.", "Braintree"),
 ])
 def test_facilities_and_their_towns_in_any_case(detector, line, place, case):
@@ -61,6 +63,8 @@ def test_where_a_facility_name_ends():
     ("Plan to discharge to floor when stable, discharge to home with services.", "LOCATION"),
     ("Dr. Smith at bedside, aware of BP. Paged Dr. Patel at 2200, Dr. Lee at this time.", "LOCATION"),
     ("Pt at Baseline per wife, at Rest now, sats 95% at Night.", "LOCATION"),
+    ("Dr. Smith from cardiology here, Dr Lee from ortho to see pt, dr. kim from the ICU team.", "LOCATION"),
+    ("Home with VNA of note, VNA of the area, VNA of course.", "LOCATION"),
     ("Pt evaluated by PT and OT, evaluated at bedside by MD.", "LOCATION"),
     ("Cards fellow paged, d/w team, plan for cath in am.", "NAME"),
     ("D/w cards, will hold heparin.", "NAME"),

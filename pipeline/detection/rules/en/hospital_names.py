@@ -67,6 +67,9 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
     rehab"); a service's head ("VNA", "SNF") left out of the span."""
     out: list[Span] = []
     for h in HEAD.finditer(text):
+        if h.group("bare") and of_place(text, h.end()) > h.end():
+            out.append(mk(doc_id, h.start(), of_place(text, h.end()), "ORGANIZATION"))   # "VNA OF CAPE COD"
+            continue
         start, pos, named = h.start(), h.start(), False
         line = line_of(text, h.start())
         one_case, distinct = not (any(c.islower() for c in line) and any(c.isupper() for c in line)), False
