@@ -19,7 +19,7 @@ PLACE_LINES = [
     ("PCP Dr. Kinner in Lehigh Acres", "Lehigh Acres"),
     ("Seen at Hollis Street Health Center yesterday", "Hollis Street Health Center"),
     ("Med flighted from Cape Cod Hospital", "Cape Cod Hospital"),
-    ("Discharged to St. Kelsi's rehab in stable condition", "St. Kelsi's"),
+    ("Discharged to St. Kelsi's rehab in stable condition", "St. Kelsi's rehab"),   # a named rehab: its head word too
     ("Family from out of state, live in Maine", "Maine"),
     ("Daughter flying in from Texas tonight", "Texas"),
 ]

@@ -139,6 +139,23 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
     return end
 
 
+def _discussed_with(text: str, token: tuple[int, int]) -> int | None:
+    """After "d/w" in a line of one case, a surname alone that English barely uses ("D/W NUSSBAUM,
+    PLAN FOR CATH"), where capitals cannot say so: no safe word ("d/w team", "d/w cards"), rare
+    (Zipf < 3), no typo of a word, and a stop, a comma or the line's end after it. Found on the
+    invented ICU notes' find half (f37, in UPPER and lower)."""
+    word = text[slice(*token)]
+    line_start = text.rfind("\n", 0, token[0]) + 1
+    line_end = text.find("\n", token[1])
+    line = text[line_start:line_end if line_end >= 0 else len(text)]
+    if (any(c.islower() for c in line) and any(c.isupper() for c in line)) or not word.isalpha():
+        return None
+    z = zipf(word)
+    if not looks_like_name(word, True) or z is None or z >= 3.0 or looks_like_typo(word):
+        return None
+    return token[1] if re.match(r"[ \t]*(?:[.,;:)]|$|\n)", text[token[1]:]) else None
+
+
 @register(LOCALE, "context_names", "NAME", score=0.8)
 def context_names(text: str, doc_id: str) -> list[Span]:
     """Names after a kinship or role word ("wife Mary", "dr mcmanus", "per Gupta"), before a
@@ -170,6 +187,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = unknown_subject(text, tokens)
         if end is None and titled and gtype == "DOCTOR":
             end = notified_doctor(text, tokens)
+        if end is None and re.fullmatch(r"(?i)d/w|discussed\s+w/", c.group()):
+            end = _discussed_with(text, tokens[0])
         first_word = text[slice(*tokens[0])]
         if end is not None and re.fullmatch(r"(?i)cc\s*:", c.group()) and (zipf(first_word) or 0.0) < 1.0 \
                 and not is_first_name(first_word) and looks_like_typo(first_word):

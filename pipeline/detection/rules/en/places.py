@@ -7,7 +7,12 @@
   to", "sent to", "came from", "returned from" ("transferred from NEBH", "to Baystate"), and an
   abbreviation in capitals after "at" or "from" in a mixed-case line ("seen at MGH");
 * a town after "lives in", "resides in", "moved from", "born in" ("LIVES IN BROCKTON"), and a
-  listed one after "from".
+  listed one after "from";
+* a facility named before the care it gives, in any case: "hebrew rehab", "Lantern Hill Assisted
+  Living" (head included), "MELROSE VNA", "<name> LTAC/SNF" (the name alone); never the care
+  word with a safe word ("cardiac rehab", "inpatient rehab", "to rehab when stable");
+* a saint's, a mount's or a holy name after "at", "from", "to" ("from st. elizabeths", "TO HOLY
+  FAMILY"), and the town after any facility found ("HOLY FAMILY IN METHUEN", "HOSP IN METHUEN").
 
 Ward abbreviations (MICU, CCU, OR, ED, CT, "OSH" for an outside hospital, "floor", "rehab") are
 safe words (:func:`.name_words.is_safe_word`) and never a place here.
@@ -18,7 +23,14 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.hospital_names import GENERIC as _GENERIC, HEAD as _HEAD
+from pipeline.detection.rules.en.hospital_names import INSTITUTION_TAIL as _INSTITUTION_TAIL
+from pipeline.detection.rules.en.hospital_names import NAMED_GENERIC as _NAMED_GENERIC, after_head as _after_head
+from pipeline.detection.rules.en.hospital_names import hospital_names as _hospital_names, of_place as _of_place
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
+from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviation as _any_case_abbreviation
+from pipeline.detection.rules.en.place_abbreviations import two_capitals as _two_capitals
 from pipeline.detection.rules.en.state_codes import state_after_town, state_code
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
 from pipeline.detection.rules.en.towns import mixed_case as _mixed_case
@@ -27,32 +39,16 @@ from pipeline.detection.rules.en.towns import listed_place_type, lower_case_plac
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
-# "hosp" is the head word abbreviated ("CAPE COD HOSP")
-_HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
-                   r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
-                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
-                   r"(?P<weak>clinic|hospice|medical\s+group))(?![\w])")
-# words a hospital's name is made of besides its own name: kept inside a name, never a name alone
-_GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
-state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
-lady our of the and park manor health rehabilitation nursing center centre village beach heights hills springs
-falls lake grove""".split())
-# what stands before a hospital's head word and is no name ("the hospital", "outside hospital")
-_NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
-nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
-referring receiving home community brief""".split()) - {"community"}
-# a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
-_NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
-city sacred holy""".split())
 _DIRECTION = frozenset("north south east west new fort port upper lower old saint st st. mount mt mt.".split())
-_TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 _MOVE = re.compile(
-    r"(?i)(?<![\w])(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged|dc'?d|d/c'?d|"
+    # a facility that screens or accepts a patient ("screened by Spaulding", "ACCEPTED AT KINDRED")
+    r"(?i)(?<![\w])(?:(?:screened|screening|accepted|evaluated)\s+(?:by|at)\s+(?:the\s+)?|"
+    r"(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged?|dc'?d|d/c'?d|"
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
     r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc)"   # as notes misspell or shorten it
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
-    r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?")
+    r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?)")
 _AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
@@ -67,15 +63,18 @@ _TOWN = re.compile(
     # "from OR", "from the lab" stop at a residence, ward or function word
     r"(?:called|calling|phoned|driving|flying)(?:\s+in)?\s+from|(?:pt|patient|family)\s+from|"
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
-# a saint's or a mount's name after "at" in any case ("NURSE AT MT AUBURN", "at st. mary's"): a
-# hospital's, a church's or a school's; a place either way
-_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@)[ \t]+(?P<place>(?:st|saint|mt|mount)\.?[ \t]+"
-                       r"(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])")
+# a saint's, a mount's or a holy name after "at", "from", "to" in any case ("NURSE AT MT AUBURN",
+# "at st. mary's", "from st. elizabeths", "PRESENTED TO HOLY FAMILY", "student at holy cross"): a
+# hospital's, a church's or a school's; a place either way ("st. john's wort" is a herb)
+_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+"
+                       r"(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
+                       r"[ \t]+(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])(?![ \t]+wort\b)")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
-                      # where the PCP works: "PCP is Dr. Goldstein at Harvard Vanguard"
-                      r"pcp\b[^\n;]{0,40}?\s+at)\s+(?:the\s+)?")
+                      # where the PCP or a doctor works: "PCP is Dr. Goldstein at Harvard Vanguard",
+                      # "followed by Dr. Ahmed at South Shore", "DR HOROWITZ FROM DANA FARBER FOLLOWING"
+                      r"pcp\b[^\n;]{0,40}?\s+at|\bdr\.?[ \t]+[A-Za-z'-]+[ \t]+(?:at|from))\s+(?:the\s+)?")
 # a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
 # and after an age's "from" ("66 y.o. F from methuen")
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
@@ -94,131 +93,12 @@ _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z]
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 
 
-def _abbreviation(word: str, text: str, i: int) -> bool:
-    """A hospital's abbreviation: 2 to 6 capitals, no ward's and no English word, written in
-    capitals in a line that has lower case (in an ALL-CAPS line: a rare word only)."""
-    if not re.fullmatch(r"[A-Z]{2,6}", word) or is_safe_word(word, vocabulary=False):
-        return False
-    z = zipf(word)
-    if _mixed_case(text, i):
-        return z is None or z < 4.0
-    return z is not None and z < 2.0 and not (len(word) > 4 and looks_like_typo(word))   # "IN STALBE CONDITION"
-
-
-# two capitals after a transfer that are a ward's, a discipline's or a state's, not a hospital's
-_NOT_TWO_CAPITALS = frozenset("""ms pt ot rt cm sw np pa md rn do us ma nh ny ct ri me va fl ca tx ip op ob ld ep ir gi
-er ed or cc hd ap la""".split())
-
-
-def _two_capitals(word: str) -> bool:
-    """A hospital's two-letter acronym in capitals right after a transfer ("transferred from BC",
-    "SENT TO UH"): English's common two-letter words and abbreviations are its commonest strings,
-    so rarity says nothing here; no ward's word, no discipline's, no state's."""
-    return (re.fullmatch(r"[A-Z]{2}", word) is not None and word.lower() not in _NOT_TWO_CAPITALS
-            and word.lower() not in FUNCTION_WORDS and not is_safe_word(word, vocabulary=False))
-
-
-def _any_case_abbreviation(word: str) -> bool:
-    """A hospital's abbreviation in capitals or lower case after "seen at" ("uhf", "SJH"): 2 to 5
-    letters, no safe word ("OSH", "HD", "ED"), rare in English."""
-    if not re.fullmatch(r"[A-Z]{2,5}|[a-z]{2,5}", word) or is_safe_word(word):
-        return False
-    z = zipf(word)
-    return z is not None and z < 2.5 and not looks_like_typo(word)
-
-
-def _sentence_start(text: str, i: int) -> bool:
-    """Whether ``i`` starts a line or a sentence, where a capital says nothing ("Big hospital")."""
-    before = text[text.rfind("\n", 0, i) + 1:i].rstrip()
-    return not before or before.endswith((".", ":", ";", "!", "?"))
-
-
-def _one_case_name_word(word: str) -> bool:
-    """In a line of one case, a word of a hospital's name before its head word that is not among
-    English's commonest ("HOLLIS STREET HEALTH CENTER", "cape cod hospital"): letters only, no
-    function word, no ward word, no typo; one distinctive word must come with it."""
-    z = zipf(word)
-    return (word.isalpha() and len(word) > 2 and word.lower() not in FUNCTION_WORDS
-            and not is_safe_word(word, vocabulary=False) and z is not None and z < 5.6
-            and not (z < 1.0 and looks_like_typo(word)))
-
-
-def _hospital_names(text: str, doc_id: str) -> list[Span]:
-    out: list[Span] = []
-    for h in _HEAD.finditer(text):
-        start, pos, named = h.start(), h.start(), False
-        line = _line(text, h.start())
-        one_case, distinct = not (any(c.islower() for c in line) and any(c.isupper() for c in line)), False
-        for _ in range(4):
-            m = _TOKEN_BEFORE.search(text, max(0, pos - 40), pos)
-            if m is None:
-                break
-            word = m.group(1)
-            low = word.lower()
-            if low in _NOT_PLACE or (is_safe_word(word, vocabulary=False) and low not in _GENERIC):
-                break
-            if low in _GENERIC:
-                pos = m.start(1)
-                start = pos if named or low in ("st", "st.", "saint", "mount", "mt", "mt.") else start
-                continue
-            possessive = low.endswith("'s") and pos == h.start()   # "St. Anne's Hospital"
-            place = looks_like_place(word, True)
-            if not (possessive or place
-                    or (word[:1].isupper() and _mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False)
-                        and not (_sentence_start(text, m.start(1)) and (zipf(word) or 0.0) >= 5.0))
-                    or (one_case and _one_case_name_word(word))):
-                break
-            distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5
-            named, pos, start = True, m.start(1), m.start(1)
-        if named and distinct and not (h.group("weak") and not _clinic_name(text[start:h.start()])):
-            out.append(mk(doc_id, start, _of_place(text, h.end()), "HOSPITAL"))
-    return out
-
-
-def _clinic_name(name: str) -> bool:
-    """Whether the words before "clinic", "hospice" or "medical group" name one ("Reilly Clinic",
-    "green meadows hospice") rather than say what it treats ("Pain Clinic", "Lipid clinic"): no
-    word of the safe vocabulary, one word at least not common."""
-    words = name.split()
-    return bool(words) and not any(is_safe_word(w) for w in words if w.lower() not in _GENERIC) and any(
-        (zipf(w) or 0.0) < 4.5 or looks_like_place(w, True) for w in words)
-
-
-_OF_PLACE = re.compile(r"[ \t]+(?i:of)[ \t]+(?P<place>(?:[A-Za-z][A-Za-z'.-]*)(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2})")
-
-
-def _of_place(text: str, end: int) -> int:
-    """A hospital's name that goes on after its head word with "of" and a town ("University
-    Hospital of Battle Creek"): where the town's words end (no function or ward word), or ``end``."""
-    m = _OF_PLACE.match(text, end)
-    if m is None:
-        return end
-    line = _line(text, end)
-    one_case = not (any(c.islower() for c in line) and any(c.isupper() for c in line))
-    stop, distinct = end, False
-    for w in re.finditer(r"\S+", m.group("place")):
-        word = w.group().rstrip(".,")
-        z = zipf(word)
-        if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) or z is None or not (
-                looks_like_place(word, True) or (word[:1].isupper() and word[1:].islower() and z < 5.0)
-                or (one_case and z < 5.6)):
-            break
-        distinct = distinct or z < 4.5 or looks_like_place(word, True)
-        stop = m.start("place") + w.start() + len(word)
-    return stop if distinct else end
-
-
 def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> bool:
     """A title-case word that is no safe word and not among the commonest, in a line that has lower
     case ("Sunrise" in "transferred from Sunrise Manor"): capitals mean a name there."""
     z = zipf(word)
     return (word[:1].isupper() and word[1:].islower() and _mixed_case(text, i) and not is_safe_word(word)
             and z is not None and z < most)
-
-
-# the words an institution's name ends with ("Bowie Health", "Helena Community", "Keller Regional")
-_INSTITUTION_TAIL = frozenset("""community health regional general memorial medical children's childrens hospital
-clinic center centre infirmary""".split())
 
 
 def _institution_by_tail(text: str, tokens: list[tuple[int, int]]) -> tuple[int, int, str] | None:
@@ -264,7 +144,7 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     for s, e in tokens:
         word = text[s:e]
         if word.lower() in _GENERIC and end is not None:
-            end = e
+            end = e if word.lower() not in ("and", "of", "the") else end   # "SPAULDING AND KINDRED": no "and" last
             continue
         nxt_tok = tokens[tokens.index((s, e)) + 1] if (s, e) != tokens[-1] else None
         if end is None and word.lower() in _DIRECTION and nxt_tok and looks_like_place(text[slice(*nxt_tok)], strong):
@@ -282,6 +162,13 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     if end is None:
         return None
     h = _HEAD.match(text, end + 1) if end < len(text) and text[end] == " " else None
+    if h and (h.group("weak") or h.group("bare")) and _after_head(text[tokens[0][0]:end]):
+        h = None   # "Discharged to Allapattah Health Center rehab": the hospital's name ends before "rehab"
+    if h and (h.group("weak") or h.group("bare")) and all(
+            is_safe_word(text[s:e]) or text[s:e].lower() in _GENERIC for s, e in tokens if e <= end):
+        return None   # "go to inpatient rehab": the kind of care, not its name ("Lantern Hill Assisted Living" is)
+    if h and h.group("bare"):
+        return tokens[0][0], end, "ORGANIZATION"   # "Briarwood assisted living": the name alone
     return tokens[0][0], (h.end() if h else end), ("HOSPITAL" if h else gtype)
 
 
@@ -304,6 +191,32 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
         return None
     h = _HEAD.match(text, tokens[k - 1][1] + 1) if text[tokens[k - 1][1]:tokens[k - 1][1] + 1] == " " else None
     return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
+
+
+_IN_AFTER = re.compile(r"(?i)[ \t]+in[ \t]+")
+
+
+def _towns_after_places(text: str, doc_id: str, places: list[Span]) -> list[Span]:
+    """The town after a place of care already found, in any case ("HOLY FAMILY IN METHUEN", "CAPE
+    COD HOSP IN METHUEN", "Briarwood assisted living in Needham"): where a facility is, is a town.
+    Found on the invented ICU notes' find half (f85)."""
+    out: list[Span] = []
+    for sp in places:
+        if sp.label not in ("HOSPITAL", "ORGANIZATION"):
+            continue
+        end = sp.end
+        h = _HEAD.match(text, end + 1) if text[end:end + 1] == " " else None
+        end = h.end() if h and h.group("bare") else end   # past "assisted living", "VNA"
+        m = _IN_AFTER.match(text, end)
+        if m is None:
+            continue
+        got = _following_place(text, m.end(), True, "CITY")
+        town = one_case_town(text, m.end())
+        if town and (got is None or town[1] > got[1]):
+            got = town
+        if got:
+            out.append(mk(doc_id, got[0], got[1], got[2]))
+    return out
 
 
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
@@ -337,7 +250,9 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             out.append(mk(doc_id, *m.span("town"), "CITY"))
     for m in _SAINT_AT.finditer(text):
         name = re.sub(r"'s$", "", m.group("name"))
-        if name.lower() not in FUNCTION_WORDS and not is_safe_word(name):   # "at mt rest"
+        # "at mt rest"; after "holy" a safe word names the place too ("Holy Family", "Holy Name")
+        inside = any(o.start <= m.start("place") and m.end("place") <= o.end for o in out)   # "St. Anne's Hospital"
+        if not inside and name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
             out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
@@ -357,6 +272,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
+    out += _towns_after_places(text, doc_id, out)
     out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id)
             if not any(o.start < sp.end and sp.start < o.end for o in out)]
     out += state_after_town(text, doc_id, out)

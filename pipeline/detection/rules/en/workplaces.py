@@ -54,7 +54,9 @@ _ED = re.compile(r"(?i)(?<![\w])(?:to|at|in|from|the|@)[ \t]+(?P<abbr>[A-Za-z]{2
 _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|formerly|volunteers?|volunteered)"
                    r"(?:[ \t]+as[ \t]+(?:an?[ \t]+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"
                    # "is a teacher at", "IS A STUDENT AT": a calling's word before "at"
-                   r"(?:is|was)[ \t]+an?[ \t]+(?:[\w/-]+[ \t]+){0,3}?(?:student|[A-Za-z-]{2,}(?:er|or|ist|ian)))"
+                   # and "is an MD at", "was a nurse at": a clinician's title says a workplace follows
+                   r"(?:is|was)[ \t]+an?[ \t]+(?:[\w/-]+[ \t]+){0,3}?(?:student|md|rn|np|nurse|physician|"
+                   r"[A-Za-z-]{2,}(?:er|or|ist|ian)))"
                    r"[ \t]+(?:at|for|by|with)[ \t]+(?:the[ \t]+)?")
 _EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
 corp corp. corporation company co co. services school academy university college church store market

@@ -1,0 +1,146 @@
+"""A hospital named by its head word, as ward notes write it: the name-like words before
+"Hospital", "Medical Center", "Hosp", "Nursing Home", and before the care a named facility gives
+("hebrew rehab", "Lantern Hill Assisted Living", "MELROSE VNA"), in any case, with "of" and a town
+after the head ("University Hospital of Battle Creek"). Also the word lists a hospital's name is
+made of, which :mod:`.places` reads after its transfer contexts. Apart so that the place rules stay
+one room each.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.towns import line_of, listed_place_type, mixed_case
+from pipeline.spans import Span
+
+# "hosp" is the head word abbreviated ("CAPE COD HOSP")
+HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
+                  r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
+                  r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
+                  r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living)|"
+                  # a service named by its town or owner ("MELROSE VNA", "Hillcrest SNF"): the name is
+                  # the place, the kind of care is not
+                  r"(?P<bare>ltach?|snf|vna))(?![\w])")
+# words a hospital's name is made of besides its own name: kept inside a name, never a name alone
+GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
+state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
+lady our of the and park manor health rehabilitation nursing center centre village beach heights hills springs
+falls lake grove""".split())
+# what stands before a hospital's head word and is no name ("the hospital", "outside hospital")
+_NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
+nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
+referring receiving home community brief""".split()) - {"community"}
+# a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
+NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
+city sacred holy""".split())
+
+_TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
+
+
+# the words an institution's name ends with ("Bowie Health", "Helena Community", "Keller Regional")
+INSTITUTION_TAIL = frozenset("""community health regional general memorial medical children's childrens hospital
+clinic center centre infirmary""".split())
+
+
+
+def _sentence_start(text: str, i: int) -> bool:
+    """Whether ``i`` starts a line or a sentence, where a capital says nothing ("Big hospital")."""
+    before = text[text.rfind("\n", 0, i) + 1:i].rstrip()
+    return not before or before.endswith((".", ":", ";", "!", "?"))
+
+
+def _one_case_name_word(word: str) -> bool:
+    """In a line of one case, a word of a hospital's name before its head word that is not among
+    English's commonest ("HOLLIS STREET HEALTH CENTER", "cape cod hospital"): letters only, no
+    function word, no ward word, no typo; one distinctive word must come with it."""
+    z = zipf(word)
+    return (word.isalpha() and len(word) > 2 and word.lower() not in FUNCTION_WORDS
+            and not is_safe_word(word, vocabulary=False) and z is not None and z < 5.6
+            and not (z < 1.0 and looks_like_typo(word)))
+
+
+def hospital_names(text: str, doc_id: str) -> list[Span]:
+    """Each head word's hospital: up to four name-like words before it (generic ones such as
+    "General" inside a name only), one of them distinctive; a weak head ("clinic", "rehab") only
+    after a name that is no kind of care, and never after a hospital's own word ("Health Center
+    rehab"); a service's head ("VNA", "SNF") left out of the span."""
+    out: list[Span] = []
+    for h in HEAD.finditer(text):
+        if h.group("bare") and of_place(text, h.end()) > h.end():
+            out.append(mk(doc_id, h.start(), of_place(text, h.end()), "ORGANIZATION"))   # "VNA OF CAPE COD"
+            continue
+        start, pos, named = h.start(), h.start(), False
+        line = line_of(text, h.start())
+        one_case, distinct = not (any(c.islower() for c in line) and any(c.isupper() for c in line)), False
+        for _ in range(4):
+            m = _TOKEN_BEFORE.search(text, max(0, pos - 40), pos)
+            if m is None:
+                break
+            word = m.group(1)
+            low = word.lower()
+            if low in _NOT_PLACE or (is_safe_word(word, vocabulary=False) and low not in GENERIC):
+                break
+            if low in GENERIC:
+                pos = m.start(1)
+                start = pos if named or low in ("st", "st.", "saint", "mount", "mt", "mt.") else start
+                continue
+            possessive = low.endswith("'s") and pos == h.start()   # "St. Anne's Hospital"
+            place = looks_like_place(word, True)
+            if not (possessive or place
+                    or (word[:1].isupper() and mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False)
+                        and not (_sentence_start(text, m.start(1)) and (zipf(word) or 0.0) >= 5.0))
+                    or (one_case and _one_case_name_word(word))):
+                break
+            distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5
+            named, pos, start = True, m.start(1), m.start(1)
+        weak = h.group("weak") or h.group("bare")
+        if weak and after_head(text[start:h.start()]):
+            continue   # "Allapattah Health Center rehab": the care a named hospital gives, not its name
+        if named and distinct and not (weak and not clinic_name(text[start:h.start()])):
+            if h.group("bare"):
+                name = text[start:h.start()].rstrip()
+                out.append(mk(doc_id, start, start + len(name), listed_place_type(name) or "ORGANIZATION"))
+            else:
+                out.append(mk(doc_id, start, of_place(text, h.end()), "HOSPITAL"))
+    return out
+
+
+def after_head(name: str) -> bool:
+    """Whether ``name`` already ends in a hospital's word ("Allapattah Health Center"), so a care
+    word after it ("rehab", "hospice") is what it gives, not part of its name."""
+    words = name.split()
+    return bool(words) and words[-1].lower().rstrip(".") in INSTITUTION_TAIL | {"hosp", "ctr", "infirmary"}
+
+
+def clinic_name(name: str) -> bool:
+    """Whether the words before "clinic", "hospice" or "medical group" name one ("Reilly Clinic",
+    "green meadows hospice") rather than say what it treats ("Pain Clinic", "Lipid clinic"): no
+    word of the safe vocabulary, one word at least not common."""
+    words = name.split()
+    return bool(words) and not any(is_safe_word(w) for w in words if w.lower() not in GENERIC) and any(
+        (zipf(w) or 0.0) < 4.5 or looks_like_place(w, True) for w in words)
+
+
+_OF_PLACE = re.compile(r"[ \t]+(?i:of)[ \t]+(?P<place>(?:[A-Za-z][A-Za-z'.-]*)(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2})")
+
+
+def of_place(text: str, end: int) -> int:
+    """A hospital's name that goes on after its head word with "of" and a town ("University
+    Hospital of Battle Creek"): where the town's words end (no function or ward word), or ``end``."""
+    m = _OF_PLACE.match(text, end)
+    if m is None:
+        return end
+    line = line_of(text, end)
+    one_case = not (any(c.islower() for c in line) and any(c.isupper() for c in line))
+    stop, distinct = end, False
+    for w in re.finditer(r"\S+", m.group("place")):
+        word = w.group().rstrip(".,")
+        z = zipf(word)
+        if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) or z is None or not (
+                looks_like_place(word, True) or (word[:1].isupper() and word[1:].islower() and z < 5.0)
+                or (one_case and z < 5.6)):
+            break
+        distinct = distinct or z < 4.5 or looks_like_place(word, True)
+        stop = m.start("place") + w.start() + len(word)
+    return stop if distinct else end
