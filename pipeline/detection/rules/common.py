@@ -73,6 +73,14 @@ def text_before(text: str, i: int, width: int) -> str:
     return text[max(0, i - width):i]
 
 
+def line_of(text: str, i: int) -> str:
+    """The line of ``text`` around offset ``i`` (its newlines left out): what a rule reads a word's
+    case or context in."""
+    s = text.rfind("\n", 0, i) + 1
+    e = text.find("\n", i)
+    return text[s:e if e >= 0 else len(text)]
+
+
 def merge_overlapping(found: Iterable[tuple[int, int]], doc_id: str, gtype: str) -> list[Span]:
     """Spans of type ``gtype`` from candidate ``(start, end)`` stretches, sorted by offset.
 

@@ -20,6 +20,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
+from pipeline.detection.rules.common import line_of
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
@@ -34,16 +35,9 @@ def one_case(line: str) -> bool:
     return upper != lower and (line == upper or line == lower)
 
 
-def line_at(text: str, i: int) -> str:
-    """The line of ``text`` around offset ``i``."""
-    s = text.rfind("\n", 0, i) + 1
-    e = text.find("\n", i)
-    return text[s:e if e >= 0 else len(text)]
-
-
 def one_case_at(text: str, i: int) -> bool:
     """Whether the line around ``i`` is written in one case, so its capitals say nothing."""
-    return one_case(line_at(text, i))
+    return one_case(line_of(text, i))
 
 
 def _map(word: str, how) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
-from pipeline.detection.rules.en.towns import line_of, listed_place_type, mixed_case
+from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.en.towns import listed_place_type, mixed_case
 from pipeline.spans import Span
 
 # "hosp" is the head word abbreviated ("CAPE COD HOSP")

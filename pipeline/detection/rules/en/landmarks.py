@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, zipf
-from pipeline.detection.rules.en.towns import line_of
+from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.hospital_names import GENERIC as _GENERIC, HEAD as _HEAD
 from pipeline.detection.rules.en.hospital_names import INSTITUTION_TAIL as _INSTITUTION_TAIL
@@ -32,7 +31,8 @@ from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abb
 from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviation as _any_case_abbreviation
 from pipeline.detection.rules.en.place_abbreviations import two_capitals as _two_capitals
 from pipeline.detection.rules.en.state_codes import state_after_town, state_code
-from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, line_of as _line
+from pipeline.detection.rules.common import line_of as _line, mk
+from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE
 from pipeline.detection.rules.en.towns import mixed_case as _mixed_case
 from pipeline.detection.rules.en.towns import TOWN_TAIL as _TOWN_TAIL
 from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, one_case_town, prose_places

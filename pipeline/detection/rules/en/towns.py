@@ -9,20 +9,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.locales import load_list
 from pipeline.spans import Span
 
 #: a word of a place's name, "St."/"Mt."/"Ft." with its full stop
 PLACE_TOKEN = re.compile(r"(?i:st|mt|ft)\.|[A-Za-z][A-Za-z.'-]*[A-Za-z]")
-
-
-def line_of(text: str, i: int) -> str:
-    """The line around ``i``."""
-    s = text.rfind("\n", 0, i) + 1
-    e = text.find("\n", i)
-    return text[s:e if e >= 0 else len(text)]
 
 
 def mixed_case(text: str, i: int) -> bool:
