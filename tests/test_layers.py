@@ -303,6 +303,17 @@ def test_the_rules_themselves_catch_what_they_forbid():
     assert not allowed("services.imports", "deidkit")
 
 
+def test_detection_and_locale_packs_never_import_de_identification():
+    """Detection and de-identification meet only at spans: the words and text folding both read
+    live in ``pipeline.locales.shared_words`` and ``pipeline.text_fold``, not in ``pipeline.deid``."""
+    found = [f"{src} {line}: imports {dst}" for src, edges in GRAPH.items()
+             if _within(src, "pipeline.detection", "pipeline.locales")
+             for dst, line in edges if _within(dst, "pipeline.deid")]
+    assert found == []
+    planted = imports("from pipeline.deid.normalize import norm_key\n", "pipeline.locales.en.ward_steps")
+    assert [d for d, _ in planted] == ["pipeline.deid.normalize"]
+
+
 def test_the_graph_sees_function_level_imports():
     """A function-local ``import store`` counts like one at the top (they were the old loophole)."""
     src = ("import json\n\ndef f():\n    import store\n    from pipeline.detection import detector\n"

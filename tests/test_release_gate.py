@@ -92,7 +92,7 @@ def test_sent_back_goes_to_an_annotators_queue_with_its_reasons_and_is_redone_al
         ls = store.read_layer(db, red.doc_id, GOLD)
         text = store.get_document(db, red.doc_id).text
         import re
-        from pipeline.deid.span_hygiene import FIELD_LABELS
+        from pipeline.locales.shared_words import FIELD_LABELS
         from pipeline.spans import Span
         start, end = next(m.span() for m in re.finditer(r"\b[A-Z][a-z]{4,}\b", text)
                           if m.group().lower() not in FIELD_LABELS

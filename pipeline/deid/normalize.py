@@ -1,13 +1,8 @@
-"""Text normalisation shared by consistency keys, collision checks and the leak scan.
-
-Two different needs, two functions:
-
-* :func:`norm_key` turns a PHI value into the key its surrogate is derived from. "John  SMITH",
-  "john smith" and "John Smith" must map to the same surrogate, and so must "Estefanía" and a
-  hurried "Estefania", so the key is case-, spacing- and accent-insensitive.
-* :func:`fold_same_length` folds a whole output text the same way *character by character*, so
-  that a match found in the folded text has the same offsets in the real one (the leak scan
-  reports offsets, never strings).
+"""Text normalisation shared by consistency keys, collision checks and the leak scan: case
+styles, accents, and which particles a name keeps. The folding itself (:func:`norm_key`,
+:func:`fold_same_length`) and the words of names that are not names (titles, particles) live
+where detection reads them too (:mod:`pipeline.text_fold`, :mod:`pipeline.locales.shared_words`);
+they are imported here so de-identification has one place to import them from.
 """
 from __future__ import annotations
 
@@ -15,38 +10,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-_WS = re.compile(r"\s+")
-
-
-def _fold_char(c: str) -> str:
-    low = c.lower()
-    if len(low) != 1:
-        low = c
-    base = unicodedata.normalize("NFD", low)[0]
-    return base
-
-
-class _FoldTable(dict):
-    """``str.translate`` table that computes (and caches) the fold of each character it meets."""
-
-    def __missing__(self, code: int) -> str:
-        value = _fold_char(chr(code))
-        self[code] = value
-        return value
-
-
-_TABLE = _FoldTable()
-
-
-def fold_same_length(text: str) -> str:
-    """Lower-case and strip accents, one output character per input character (offsets kept)."""
-    return text.translate(_TABLE)
-
-
-@lru_cache(maxsize=1 << 16)
-def norm_key(value: str) -> str:
-    """Case-, accent- and spacing-insensitive key of a PHI value."""
-    return _WS.sub(" ", fold_same_length(unicodedata.normalize("NFC", value))).strip()
+from pipeline.locales.shared_words import NAME_PARTICLES, NAME_TITLES  # noqa: F401  (re-exported)
+from pipeline.text_fold import fold_same_length, norm_key  # noqa: F401  (re-exported)
 
 
 def case_style(s: str) -> str:
@@ -76,17 +41,6 @@ def apply_case(value: str, style: str) -> str:
 
 def strip_accents(s: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c))
-
-
-#: Name parts that are not names: kept as they are, never compared as PHI words (a particle only
-#: inside a name, see :func:`kept_particles`).
-NAME_TITLES = frozenset({
-    "dr", "dra", "doctor", "doctora", "sr", "sra", "srta", "sres", "don", "dona", "dna", "dn", "mr", "mrs", "ms",
-    "miss", "mx", "prof", "profa", "profesor", "profesora", "rev", "sir", "lic", "ing", "enf", "md", "phd", "rn",
-    "np", "pa", "jr", "ii", "iii", "iv", "dds", "dmd", "mba", "msc", "bsc", "facs", "facp",
-})
-NAME_PARTICLES = frozenset({"de", "del", "la", "las", "los", "y", "e", "i", "da", "das", "do", "dos", "di", "van",
-                            "von", "der", "den", "le", "du", "st", "al", "el", "ben", "bin", "ter", "ten"})
 
 
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")

@@ -27,16 +27,9 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
+from pipeline.locales.shared_words import FIELD_LABELS
 from pipeline.spans import Span
 
-#: Labels of identifier fields in the notes we see (English and the Spanish of MEDDOCAN): words
-#: that announce a value and are never the value. Matched without regard to case.
-FIELD_LABELS = (
-    "ssn", "mrn", "dob", "d.o.b", "phone", "tel", "tel.", "telephone", "fax", "pager", "email", "e-mail", "name",
-    "patient name", "address", "medical record number", "record number", "date of birth", "nhc", "nass", "dni",
-    "nif", "nombre", "teléfono", "telefono", "tfno", "correo", "correo electrónico", "domicilio",
-    "fecha de nacimiento", "nº historia clínica", "n historia clínica",
-)
 _LABEL_RE = re.compile(
     r"^(?:" + "|".join(re.escape(x) for x in sorted(FIELD_LABELS, key=len, reverse=True)) + r")"
     r"(?P<tail>\s*[:#.]?\s*)", re.IGNORECASE)

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import re
 
-from pipeline.deid.span_hygiene import FIELD_LABELS
 from pipeline.detection.rules.en.bare_names import AMBIGUOUS_CAR_MAKES, CAR_MAKES
 from pipeline.detection.rules import to_schema
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.locales import load_vocabulary
+from pipeline.locales.shared_words import FIELD_LABELS
 from pipeline.spans import Span
 
 # ", 87," / ", 87." / ", 87;" or " (91)" right after the name: a number of one to three digits
@@ -73,7 +73,7 @@ def ages_after_names(spans: list[Span], ctx: StepContext) -> list[Span]:
 
 
 #: field labels a list may hold as a name or a place ("Mobile", "Home", "Contact", "City"): those of
-#: :data:`pipeline.deid.span_hygiene.FIELD_LABELS`, the pack's contact labels and address and person fields
+#: :data:`pipeline.locales.shared_words.FIELD_LABELS`, the pack's contact labels and address and person fields
 LABEL_WORDS = frozenset(x for x in FIELD_LABELS if x.isascii()) | frozenset("""mobile cell cellphone home work
 office daytime evening landline pager contact nok city town state county country province region zip postcode street
 surname nickname alias employer occupation school company nationality religion language gender sex title guardian

@@ -25,7 +25,8 @@ import re
 from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context, numeric_date_is_date,
                                                 phone_context)
 from pipeline.detection.rules.en.context_names import EPONYM_AFTER
-from pipeline.deid.normalize import NAME_PARTICLES, norm_key
+from pipeline.locales.shared_words import NAME_PARTICLES
+from pipeline.text_fold import norm_key
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.locales import load_vocabulary
 from pipeline.spans import Span
