@@ -9,8 +9,9 @@ from pipeline.detection.combine import CombinePolicy, clean_span, combine
 from pipeline.detection.steps.registry import StepContext
 from pipeline.detection.steps.splits import (add_bracketed_acronyms, hand_street_word_over, split_on_format_rules,
                                              split_relative_name, split_trailing_place)
-from pipeline.detection.steps.trims import (strip_age_tail, strip_glued_label, strip_leading_title,
-                                            strip_trailing_full_stop, strip_trailing_function_word)
+from pipeline.detection.steps.trims import (strip_age_tail, strip_edge_separators, strip_glued_label,
+                                            strip_leading_title, strip_trailing_full_stop,
+                                            strip_trailing_function_word)
 from pipeline.schemas import MEDDOCAN
 from pipeline.spans import Span, SpanError
 
@@ -247,6 +248,34 @@ def test_strip_trailing_function_word(drawn, label, kept):
     text = f"Texto: {drawn} 30 años"
     s = one(strip_trailing_function_word, Span("d", 7, 7 + len(drawn), "OTHER", label), text)
     assert text[s.start:s.end] == kept and s.start == 7
+
+
+@pytest.mark.parametrize("text, drawn, kept", [
+    ("Update given.\nKiniry, RN", "Kiniry,", "Kiniry"),                 # a name stops before ", RN"
+    ("Seen by: Dr Okafor; plan as above", "Okafor;", "Okafor"),
+    ("Lives in: Vallejo", ": Vallejo", "Vallejo"),
+    ("C/ Casanova 101, 2º", "C/ Casanova 101,", "C/ Casanova 101"),
+    ("Ward: Kiniry, Jane RN", "Kiniry, Jane", "Kiniry, Jane"),          # the comma inside a name stays
+    ("BP 120/80, HR 88", "120/80", "120/80"),                           # no separator: the same span
+])
+def test_strip_edge_separators(text, drawn, kept):
+    start = text.index(drawn)
+    drawn_span = Span("d", start, start + len(drawn), "NAME", "DOCTOR", "model:v")
+    s = one(strip_edge_separators, drawn_span, text)
+    assert text[s.start:s.end] == kept
+    if kept == drawn:
+        assert s is drawn_span
+
+
+def test_strip_edge_separators_drops_a_span_of_separators_only():
+    text = "Kiniry, RN"
+    assert strip_edge_separators([Span("d", 6, 7, "NAME", "DOCTOR", "model:v")], ctx(text)) == []
+
+
+def test_every_western_pack_trims_model_spans_edges():
+    from pipeline.detection.steps.registry import pack_for
+    for locale in ("en", "es", "de"):
+        assert "strip_edge_separators" in [s.name for s in pack_for(locale).steps_in("model")]
 
 
 def _contact_line(text: str, model: list[str], rules: list[tuple[str, str, str]]):
