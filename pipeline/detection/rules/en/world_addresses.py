@@ -16,7 +16,8 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.contact import CALL_VERB, PHONE_LABEL
-from pipeline.detection.rules.en.name_words import is_safe_word
+from pipeline.detection.rules.en.caseless import one_case_at
+from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_place
 from pipeline.detection.rules.en.numbers import line_before
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
@@ -51,6 +52,13 @@ def _canadian(text: str, doc_id: str) -> list[Span]:
 _UK_OWN_LINE = re.compile(rf"(?m)(?<=\n)[ \t]*(?P<code>{_UK_CODE})[ \t]*$")
 
 
+def _caps_town(text: str, town: str, i: int) -> bool:
+    """A town in capitals before its postcode counts in a line of capitals only, and only a word
+    that may be a place after a strong context ("SALFORD M6 5FU", "HARROGATE HG2 0LR"; not "ICU",
+    "WARD"): found on the invented PII texts' find half in UPPER case (clinic_30, email_06)."""
+    return len(town) >= 4 and one_case_at(text, i) and looks_like_place(town, True)
+
+
 def _british(text: str, doc_id: str) -> list[Span]:
     """British postcodes after their town (and the town: "Harrogate HG2 0LR"), before the country,
     or alone on an address's last line. The town asks the stop set only, as places do: the safe
@@ -61,7 +69,8 @@ def _british(text: str, doc_id: str) -> list[Span]:
         town = before.group("town") if before else None
         if (before and not (town and is_safe_word(town, vocabulary=False))) or _UK_AFTER.match(text, m.end()):
             out.append(mk(doc_id, *m.span("code"), "ZIP"))   # a ward's word is no town ("Ward B2 4AB")
-            if town and not is_safe_word(town, vocabulary=False) and town != town.upper():
+            if town and not is_safe_word(town, vocabulary=False) \
+                    and (town != town.upper() or _caps_town(text, town, m.start())):
                 out.append(mk(doc_id, *before.span("town"), "CITY"))
     out += [mk(doc_id, *m.span("code"), "ZIP") for m in _UK_OWN_LINE.finditer(text)]
     return out

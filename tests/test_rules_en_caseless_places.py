@@ -1,0 +1,46 @@
+"""Towns and businesses in lines written in one case (issue 30, item 3): a traveller's town and an
+obituary's "<age>, of <town>", a British town in capitals before its postcode, a business closed by
+a trade no ward writes; lines written for these tests, in capitals and in lower case, beside
+clinical lines in one case that stay unmarked."""
+from __future__ import annotations
+
+import pytest
+
+from rules_en_case_helpers import detector, found, recase  # noqa: F401  (detector: a fixture)
+
+ONE_CASE = ("upper", "lower")
+
+PLACE_LINES = [
+    ("It has been years since we met in Lisbon", "Lisbon"),
+    ("Come visit us in Tavira soon", "Tavira"),
+    ("Obituary: Hester Vane, 88, of Cedar Falls, died", "Cedar Falls"),
+    ("Welcome to Coastline Credit Union! Your member number", "Coastline Credit Union"),
+    ("Paid by Harrowgate Plumbing, invoice attached", "Harrowgate Plumbing"),
+]
+
+
+@pytest.mark.parametrize("case", ONE_CASE)
+@pytest.mark.parametrize("line,place", PLACE_LINES)
+def test_places_in_one_case(detector, line, place, case):
+    assert recase(place, case) in found(detector, recase(line, case), "LOCATION")
+
+
+def test_a_british_town_in_capitals_before_its_postcode(detector):
+    text = "VISITED AT FLAT 2, COBDEN HOUSE, SALFORD M6 5FU. WOUND HEALING"
+    assert "SALFORD" in found(detector, text, "LOCATION")
+    # a ward's word before a postcode's shape is no town, in capitals either
+    assert found(detector, "PT TO WARD B2 4AB, ICU B2 4AB", "LOCATION") == []
+
+
+NOT_PLACES = [
+    "PT FROM PACU, settled in chair, in lasix gtt", "to ccu, DR AWARE", "Pt settled in nicely overnight",
+    "Met in family meeting with team", "Grew up in poverty", "Seen by cardiac surgery group",
+    "Blood bank called, social services aware", "Visited by case management group", "Pt 84, of note: afib",
+    "Settled in bed by window",
+]
+
+
+@pytest.mark.parametrize("case", ONE_CASE)
+@pytest.mark.parametrize("line", NOT_PLACES)
+def test_no_place_in_clinical_lines_of_one_case(detector, line, case):
+    assert found(detector, recase(line, case), "LOCATION") == []
