@@ -13,8 +13,10 @@ line: the first word a listed first name that is no safe clinical word, no ambig
 :data:`FIRST_MAX_ZIPF`, lower than the mixed-case rule's); the second a word English hardly uses
 (:data:`LAST_MAX_ZIPF`), no safe, function or ambiguous word and no typo of a ward's word; nothing
 around them that makes them a place, an organisation, a car or an eponym (the mixed-case rule's
-tests, read without case). After a title, one word that passes as a name after a title
-(:func:`.name_words.looks_like_name`), never a safe or a ward word ("DR AWARE", "MR. PT").
+tests, read without case); a middle name or an initial may stand between them (after an
+initial, "AURELIO M. SANTOS", a listed surname will do). After a title, one word that passes as
+a name after a title (:func:`.name_words.looks_like_name`), never a safe or a ward word ("DR
+AWARE", "MR. PT").
 """
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ from pipeline.detection.rules.en.bare_names import (_NOT_A_PERSON_AFTER, _PLACE_
 from pipeline.detection.rules.en.caseless import one_case, titled
 from pipeline.detection.rules.en.name_pairs import EPONYM_AFTER
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_ambiguous_word, is_first_name, is_safe_word,
-                                                   looks_like_name, looks_like_typo, typo_of_ward_word, zipf)
+                                                   is_surname_after_first_name, looks_like_name, looks_like_typo,
+                                                   typo_of_ward_word, zipf)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
@@ -37,8 +40,10 @@ FIRST_MAX_ZIPF = 4.0
 #: how rare the surname after it must be ("CASTELLANOS", "SALCEDO", "MARCHETTI")
 LAST_MAX_ZIPF = 3.0
 _WORD = r"[A-Za-z]+(?:['’-][A-Za-z]+)?"
-# a lookahead, so that "OREN BIALIK" is tried after "MANAGER), OREN"
-_PAIR = re.compile(rf"(?<![\w'’.@/-])(?=(?P<first>[A-Za-z]{{3,}}) (?P<last>{_WORD})(?![\w'’@-]|\.\w))")
+# a lookahead, so that "OREN BIALIK" is tried after "MANAGER), OREN"; a third word may follow
+# when the second is a middle name or an initial ("AURELIO M. SANTOS", "eleanor mae whitcombe")
+_PAIR = re.compile(rf"(?<![\w'’.@/-])(?=(?P<first>[A-Za-z]{{3,}}) (?P<last>{_WORD})(?![\w'’@-]|\.\w)"
+                   rf"(?:\.? (?P<third>{_WORD})(?![\w'’@-]|\.\w))?)")
 _TITLED = re.compile(r"(?i)(?<![\w.])(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+(?P<name>[a-z]+(?:['’-][a-z]+)?)(?=[ \t]*[:,;])")
 
 
@@ -72,12 +77,27 @@ def caseless_full_names(text: str, doc_id: str) -> list[Span]:
     out: list[Span] = []
     view = None
     for m in _PAIR.finditer(text):
-        if not (_first(m.group("first")) and _last(m.group("last")) and one_case(line_of(text, m.start()))):
+        if not (_first(m.group("first")) and one_case(line_of(text, m.start()))):
+            continue
+        end = m.end("last") if _last(m.group("last")) else None
+        third = m.group("third")
+        initial = len(m.group("last")) == 1
+        if third and _middle(text, m) and (_last(third) or (initial and is_surname_after_first_name(third))):
+            end = m.end("third")
+        if end is None:
             continue
         view = view if view is not None else titled(text)
-        if _a_person(text, view, m.start("first"), m.end("last")):
-            out.append(mk(doc_id, m.start("first"), m.end("last"), "PATIENT"))
+        if _a_person(text, view, m.start("first"), end):
+            out.append(mk(doc_id, m.start("first"), end, "PATIENT"))
     return out
+
+
+def _middle(text: str, m: re.Match) -> bool:
+    """Whether the pair's second word is a middle name or an initial: one letter (with its full
+    stop, "M."), or a listed first name whatever else it is ("MAE" is also a ward's word; the first
+    name and the rare surname either side vouch for it)."""
+    w = m.group("last")
+    return len(w) == 1 or (is_first_name(w) and text[m.end("last")] != ".")
 
 
 @register(LOCALE, "caseless_titled_names", "NAME", score=0.8)
