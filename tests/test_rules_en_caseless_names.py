@@ -19,6 +19,8 @@ NAME_LINES = [
     ("Spoke with dr. kessler, will call back", "kessler"),
     ("This is to certify that Aurelio M. Santos has been employed", "Aurelio M. Santos"),
     ("Obituary: Eleanor Mae Whitcombe, 92, passed away", "Eleanor Mae Whitcombe"),
+    ("Procedure done. Patient Thurgood Benson, MRN MR-5520914", "Thurgood Benson"),
+    ("Loan officer: Tamika Rowe, NMLS 1928374", "Tamika Rowe"),
 ]
 
 
@@ -33,7 +35,7 @@ NOT_NAMES = [
     "Will call back re: labs", "Grace period ends Friday", "Mark Twain Elementary School field trip",
     "Lives in Temple Terrace", "Drove a Toyota Corolla", "Mr. Coffee machine broken: replaced",
     "Dr. Notified: aware", "Hope Springs Lake", "Austin Flint murmur heard", "Bill sent, paid in full",
-    "Heparin Drip titrated", "Foley Catheter draining", "Crohn Disease flare", "Pt Mae 5/5, Pat dry",
+    "Heparin Drip titrated", "Foley Catheter draining", "Crohn Disease flare", "Pt Mae 5/5, Pat dry", "Ed Green stool noted",
 ]
 
 

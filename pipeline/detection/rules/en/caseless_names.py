@@ -14,7 +14,8 @@ line: the first word a listed first name that is no safe clinical word, no ambig
 (:data:`LAST_MAX_ZIPF`), no safe, function or ambiguous word and no typo of a ward's word; nothing
 around them that makes them a place, an organisation, a car or an eponym (the mixed-case rule's
 tests, read without case); a middle name or an initial may stand between them (after an
-initial, "AURELIO M. SANTOS", a listed surname will do). After a title, one word that passes as
+initial, "AURELIO M. SANTOS", a listed surname will do; after a rare first name, a listed
+surname less rare, "THURGOOD BENSON"; a double-barrelled one part by part). After a title, one word that passes as
 a name after a title (:func:`.name_words.looks_like_name`), never a safe or a ward word ("DR
 AWARE", "MR. PT").
 """
@@ -63,6 +64,26 @@ def _last(word: str) -> bool:
             and not (z < 1.0 and looks_like_typo(plain)))
 
 
+#: a first name this rare vouches for a listed surname after it that is a less rare word
+#: ("THURGOOD BENSON", "tamika rowe"; the surname below :data:`LISTED_LAST_MAX_ZIPF`)
+RARE_FIRST_ZIPF = 3.0
+LISTED_LAST_MAX_ZIPF = 4.0
+
+
+def _surname(first: str, last: str) -> bool:
+    """Whether ``last`` is the surname after the first name ``first``: a rare word (:func:`_last`);
+    a listed surname no commoner than :data:`LISTED_LAST_MAX_ZIPF` after a first name rarer than
+    :data:`RARE_FIRST_ZIPF`; or a double-barrelled one whose parts are each one of those
+    ("HOLLOWAY-TAN")."""
+    if _last(last):
+        return True
+    if "-" in last:
+        return all(p and (_last(p) or is_surname_after_first_name(p)) for p in last.split("-"))
+    zf, zl = zipf(first), zipf(last)
+    return (zf is not None and zf < RARE_FIRST_ZIPF and zl is not None and zl < LISTED_LAST_MAX_ZIPF
+            and is_surname_after_first_name(last) and not is_ambiguous_word(last) and not is_safe_word(last))
+
+
 def _a_person(text: str, view: str, start: int, end: int) -> bool:
     """Nothing around ``start``-``end`` makes the pair a place, an organisation, a thing or an
     eponym (read on the title-case ``view``, the mixed-case rule's tests)."""
@@ -79,7 +100,7 @@ def caseless_full_names(text: str, doc_id: str) -> list[Span]:
     for m in _PAIR.finditer(text):
         if not (_first(m.group("first")) and one_case(line_of(text, m.start()))):
             continue
-        end = m.end("last") if _last(m.group("last")) else None
+        end = m.end("last") if _surname(m.group("first"), m.group("last")) else None
         third = m.group("third")
         initial = len(m.group("last")) == 1
         if third and _middle(text, m) and (_last(third) or (initial and is_surname_after_first_name(third))):
