@@ -50,9 +50,11 @@ _TITLED = re.compile(r"(?i)(?<![\w.])(?P<title>dr|mr|mrs|ms|miss)\.?[ \t]+(?P<na
 
 def _first(word: str) -> bool:
     low = word.lower()
+    if low in FUNCTION_WORDS:
+        return False
     z = zipf(word)
-    return (is_first_name(word) and not is_safe_word(word) and not is_ambiguous_word(word) and low not in FUNCTION_WORDS
-            and low not in _PLACE_FIRST and low not in CAR_MAKES and z is not None and z < FIRST_MAX_ZIPF)
+    return (z is not None and z < FIRST_MAX_ZIPF and is_first_name(word) and not is_safe_word(word)
+            and not is_ambiguous_word(word) and low not in _PLACE_FIRST and low not in CAR_MAKES)
 
 
 def _last(word: str) -> bool:
@@ -97,8 +99,8 @@ def caseless_full_names(text: str, doc_id: str) -> list[Span]:
     """A listed first name and a rare word after it in a line of one case (see the module)."""
     out: list[Span] = []
     view = None
-    for m in _PAIR.finditer(text):
-        if not (_first(m.group("first")) and one_case(line_of(text, m.start()))):
+    for m in (m for a, b in _one_case_lines(text) for m in _PAIR.finditer(text, a, b)):
+        if not _first(m.group("first")):
             continue
         end = m.end("last") if _surname(m.group("first"), m.group("last")) else None
         third = m.group("third")
@@ -110,6 +112,16 @@ def caseless_full_names(text: str, doc_id: str) -> list[Span]:
         view = view if view is not None else titled(text)
         if _a_person(text, view, m.start("first"), end):
             out.append(mk(doc_id, m.start("first"), end, "PATIENT"))
+    return out
+
+
+def _one_case_lines(text: str) -> list[tuple[int, int]]:
+    """Start and end of each line of ``text`` written in one case."""
+    out, start = [], 0
+    for line in text.split("\n"):
+        if one_case(line):
+            out.append((start, start + len(line)))
+        start += len(line) + 1
     return out
 
 
