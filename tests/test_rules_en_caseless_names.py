@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_en_case_helpers import detector, found, recase  # noqa: F401  (detector: a fixture)
-
-ONE_CASE = ("upper", "lower")
+from rules_en_case_helpers import ONE_CASE, detector, found, recase  # noqa: F401  (detector: a fixture)
 
 NAME_LINES = [
     ("Dear parent/guardian, Eliana Castellanos (grade 4) was absent today", "Eliana Castellanos"),

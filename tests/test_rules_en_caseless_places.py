@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_en_case_helpers import detector, found, recase  # noqa: F401  (detector: a fixture)
-
-ONE_CASE = ("upper", "lower")
+from rules_en_case_helpers import ONE_CASE, detector, found, recase  # noqa: F401  (detector: a fixture)
 
 PLACE_LINES = [
     ("It has been years since we met in Lisbon", "Lisbon"),
