@@ -42,3 +42,20 @@ NOT_PLACES = [
 @pytest.mark.parametrize("line", NOT_PLACES)
 def test_no_place_in_clinical_lines_of_one_case(detector, line, case):
     assert found(detector, recase(line, case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", ONE_CASE)
+def test_a_british_plate_after_its_vehicle_word_in_one_case(detector, case):
+    text = recase("The tech drives a white van reg KM68 PXT tomorrow", case)
+    assert recase("KM68 PXT", case) in found(detector, text, "ID")
+
+
+@pytest.mark.parametrize("case", ("as",) + ONE_CASE)
+def test_a_function_word_and_a_time_after_a_vehicle_word_are_no_plate(detector, case):
+    assert found(detector, recase("Car seat ok, van at 10 am, truck in 20 min, pt to ccu", case), "ID") == []
+
+
+@pytest.mark.parametrize("case", ONE_CASE)
+def test_an_ethereum_address_in_one_case(detector, case):
+    value = "0x52908400098527886E0F7030069857D2E4169EE7"
+    assert recase(value, case) in found(detector, recase(f"ETH deposit from {value}.", case), "ID")
