@@ -10,6 +10,8 @@ from pipeline.schemas import I2B2_2014
 from pipeline.spans import Document
 
 CASES = ("as", "upper", "lower")
+#: the copies whose case says nothing
+ONE_CASE = ("upper", "lower")
 
 
 def recase(line: str, case: str) -> str:

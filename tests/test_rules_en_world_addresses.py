@@ -11,7 +11,11 @@ FOUND = [
     ("Send it to 88 King Street West, Toronto, ON M5H 1A1, Canada.", [("ON", "STATE"), ("M5H 1A1", "ZIP")]),
     ("vancouver, bc v6b 4y8", [("bc", "STATE"), ("v6b 4y8", "ZIP")]),
     ("write to 221B Baker Street, London NW1 6XE.", [("London", "CITY"), ("NW1 6XE", "ZIP")]),
-    ("LEEDS, LS1 4AP", [("LS1 4AP", "ZIP")]),
+    # a town in capitals counts in a line of capitals when it may be a place (issue 30, one case)
+    ("LEEDS, LS1 4AP", [("LEEDS", "CITY"), ("LS1 4AP", "ZIP")]),
+    ("VISITED AT COBDEN HOUSE, SALFORD M6 5FU", [("SALFORD", "CITY"), ("M6 5FU", "ZIP")]),
+    # in lower case, the town vouches for the shape (no word of the safe vocabulary)
+    ("will arrive at 77 wellington road, harrogate hg2 0lr", [("harrogate", "CITY"), ("hg2 0lr", "ZIP")]),
     ("postcode: SW1A 1AA", [("SW1A 1AA", "ZIP")]),
     ("Call me at 020 7946 0958 after six.", [("020 7946 0958", "PHONE")]),
     ("call her on 07700 900123 tonight", [("07700 900123", "PHONE")]),
@@ -19,8 +23,8 @@ FOUND = [
 ]
 
 NOT_FOUND = [
-    "tylenol q2 4hr prn", "Ward B2 4AB bay", "Pt given 0.5 mg at 0800 1200 1600", "A1C 6.5, HgbA1c 7.1",
-    "Bed 0123 456 7890", "UO 0200 0300 0400 cc", "K 3.9 Mg 2.0 Phos 3.1", "GCS 14 (E3V5M6), PERRL",
+    "tylenol q2 4hr prn", "meds q4 6hr, pain q2 4hr", "PAIN Q2 4HR, TYLENOL Q4 6HR", "Ward B2 4AB bay", "Pt given 0.5 mg at 0800 1200 1600", "A1C 6.5, HgbA1c 7.1",
+    "Bed 0123 456 7890", "PT TO ICU B2 4AB", "MOVED TO WARD B2 4AB", "UO 0200 0300 0400 cc", "K 3.9 Mg 2.0 Phos 3.1", "GCS 14 (E3V5M6), PERRL",
 ]
 
 

@@ -75,7 +75,8 @@ _IPV6_SHORT = re.compile(r"(?<![\w:.])(?=[0-9A-Fa-f:]*::)[0-9A-Fa-f:]{2,39}(?:%\
 _MAC = re.compile(r"(?<![\w:-])[0-9A-Fa-f]{2}(?P<sep>[:-])(?:[0-9A-Fa-f]{2}(?P=sep)){4}[0-9A-Fa-f]{2}(?![\w:-])")
 _BTC_LEGACY = re.compile(rf"(?<![\w])[13][{B58}]{{25,34}}(?![\w])")
 _BECH32 = re.compile(r"(?<![\w])(?:bc|tb)1[02-9ac-hj-np-z]{11,71}(?![\w])", re.IGNORECASE)
-_ETH = re.compile(r"(?<![\w])0x[0-9a-fA-F]{40}(?![\w])")
+# "0X" too: a note written in capitals writes its prefix so (hex digits have no case to check)
+_ETH = re.compile(r"(?<![\w])0[xX][0-9a-fA-F]{40}(?![\w])")
 
 
 def ipv6_short(text: str, doc_id: str) -> list[Span]:

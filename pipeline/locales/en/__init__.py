@@ -7,7 +7,7 @@ German do not list them."""
 from dataclasses import replace
 
 from pipeline.detection.steps.registry import register_pack
-from pipeline.locales.en import prose_steps, ward_steps  # noqa: F401  (register the steps named below)
+from pipeline.locales.en import line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.steps.safe_words import register_safe_word_step
 from pipeline.locales import load_vocabulary
@@ -29,6 +29,7 @@ _VOCAB = load_vocabulary("en")
 # "D." opens a Spanish name as a title ("D. Juan"); an English one as an initial ("D. Johnson RN"), kept
 _EN_WORDS = replace(WORDS, titles=tuple(t for t in WORDS.titles if t != "D."))
 STEPS = WESTERN_STEPS + (
+    "cut_model_spans_at_lines",   # model (line_steps: a model span over a line break, one per line)
     "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "repeat_names",
     "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
     # model, merged, merged, merged, merged, merged, merged, merged

@@ -188,6 +188,13 @@ def _name_key(word: str) -> str:
     return low[:-2] if low.endswith(("'s", "’s")) else low
 
 
+def _agreed_rule_names(spans: list[Span], resolved) -> list[Span]:
+    """The resolved rule NAME spans that ``spans`` left out but cover wholly with NAME spans."""
+    names = [(s.start, s.end) for s in spans if s.category == "NAME"]
+    return [r for r in resolved if r.category == "NAME" and r.source.startswith("rule:") and r not in spans
+            and any(a <= r.start and r.end <= b for a, b in names)]
+
+
 @boundary_step("repeat_names", "merged")
 def repeat_names(spans: list[Span], ctx: StepContext) -> list[Span]:
     """A person's name that a rule found by its context ("Dr. Lindgren", "wife Marjorie", "Smith,
@@ -195,7 +202,10 @@ def repeat_names(spans: list[Span], ctx: StepContext) -> list[Span]:
     once with a title or a role and then by the surname alone ("Lindgren aware"), in any case.
     Only rule spans are repeated (a dictionary's or a model's guess is not evidence), and only
     words of three letters or more that are neither safe nor ambiguous words ("Foley", "Brown").
-    Found on the invented ICU notes' find half (benchmarks/icu_invented.py, f44).
+    Found on the invented ICU notes' find half (benchmarks/icu_invented.py, f44). The rule spans
+    the merge resolved (``ctx.resolved``) count too where a kept NAME span covers them: a model
+    span that took the place of "Dr. Lindgren"'s rule span agrees a name is there, and without
+    them the full detector repeated less than the rules alone (f44, f63, f70, any case).
 
     >>> text = "Wants Dr. Lindgren to call back. Plan: cont wean. LINDGREN aware."
     >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
@@ -205,7 +215,7 @@ def repeat_names(spans: list[Span], ctx: StepContext) -> list[Span]:
     """
     vocab = load_vocabulary("en")
     names: dict[str, Span] = {}
-    for s in spans:
+    for s in [*spans, *_agreed_rule_names(spans, ctx.resolved)]:
         if s.category != "NAME" or s.type == "USERNAME" or not s.source.startswith("rule:"):
             continue
         for w in _NAME_WORD.finditer(ctx.text, s.start, s.end):

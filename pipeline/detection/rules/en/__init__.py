@@ -18,6 +18,8 @@ hold together when case says nothing) and :mod:`.towns` (towns and listed places
 "Sincerely,", "Mary (daughter)"), :mod:`.professions` (after "works as a"), :mod:`.workplaces`
 (rooms, wards by building and floor, acronyms before "ED", employers), :mod:`.landmarks` (parks,
 lakes, airports by name);
+:mod:`.caseless_names` (a first name and a rare surname, or a titled name before a colon, in a line
+of one case);
 :mod:`.numbers` says when a number is a measurement rather
 than an age, a date or a phone number, and :mod:`.name_words` whether a word may be a name. A
 pack runs its rules in registration order, which can decide ties, so the shared rules come first
@@ -31,6 +33,6 @@ from pipeline.detection.rules.en._shared import LOCALE
 
 register_common(LOCALE)
 
-from pipeline.detection.rules.en import dates_ages, contact, names, context_names, name_lines, places, professions, workplaces, landmarks, bare_names, labelled_ids, world_addresses, address_parts, companies, letters_chat, handles, masked_numbers, coordinates, form_fields, weekday_dates  # noqa: E402,F401,E501  (register, in this order)
+from pipeline.detection.rules.en import dates_ages, contact, names, context_names, name_lines, places, professions, workplaces, landmarks, bare_names, caseless_names, labelled_ids, world_addresses, address_parts, companies, letters_chat, handles, masked_numbers, coordinates, form_fields, weekday_dates  # noqa: E402,F401,E501  (register, in this order)
 
 register_checked(LOCALE)  # last: identifiers proven by their check digits (never tie-breakers for the rules above)

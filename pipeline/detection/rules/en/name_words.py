@@ -106,7 +106,7 @@ def _vocabulary():
 def is_first_name(word: str) -> bool:
     """Whether ``word`` is a first name in the pack's lists or philter-lite's (any case)."""
     w = _clean(word).lower()
-    return "F" in _large_names().get(w, "") or w in {e.lower() for e in _first_names()}
+    return "F" in _large_names().get(w, "") or w in _pack_first_names()
 
 
 @lru_cache(maxsize=1)

@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.en.caseless import one_case, titled
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.locales import load_list
 from pipeline.spans import Span
@@ -169,21 +170,57 @@ def prose_places(text: str, doc_id: str) -> list[Span]:
     "from", "near" ("moved from Leeds", "near Boston"; never "in Lasix" or "from PACU": no listed
     place), and after a traveller's words or an age's "of" any place's name ("we met in Lisbon",
     "Eleanor Whitcombe, 92, of Cedar Falls"). Found on the invented PII texts' find half
-    (``benchmarks/pii_invented.py``: letter_45, misc_57)."""
+    (``benchmarks/pii_invented.py``: letter_45, misc_57). In a line of one case, only after a
+    traveller's words or an age's "of", read on the title-case view, each word a place's word
+    after a strong context (:func:`_one_case_traveller_place`): found on the same notes in UPPER
+    and lower case (``--cases``), where these towns went unmarked."""
     out: list[Span] = []
     places = _listed_places()
+    view = None
     for rx in (_TRAVEL_BEFORE, _AGE_OF, _PROSE_PLACE_BEFORE):
         for m in rx.finditer(text):
             if not any(c.islower() for c in line_of(text, m.start())):
                 continue
-            words = _title_words(text, m.end())
-            for n in range(len(words), 0, -1):
-                gtype = places.get(" ".join(text[s:e].lower() for s, e in words[:n]))
-                if gtype:   # the listed places hold no safe word alone (_listed_places)
-                    out.append(mk(doc_id, words[0][0], words[n - 1][1], gtype))
-                    break
-            else:
-                got = _traveller_place(text, words) if rx is not _PROSE_PLACE_BEFORE else None
-                if got:
-                    out.append(mk(doc_id, *got, "CITY"))
+            out += _place_after(text, text, m.end(), places, rx is not _PROSE_PLACE_BEFORE, doc_id)
+    if any(one_case(line) for line in text.split("\n")):
+        view = titled(text)
+        for rx in (_TRAVEL_BEFORE, _AGE_OF):
+            out += [sp for m in rx.finditer(view) if one_case(line_of(text, m.start()))
+                    for sp in _place_after(text, view, m.end(), places, True, doc_id, one_case_line=True)]
     return out
+
+
+def _place_after(text: str, view: str, i: int, places: dict[str, str], any_place: bool, doc_id: str, *,
+                 one_case_line: bool = False) -> list[Span]:
+    """The listed place (the longest) in title-case words of ``view`` from ``i``, else, when
+    ``any_place``, a traveller's place; offsets into ``text`` (``view`` is ``text`` or its
+    title-case view)."""
+    words = _title_words(view, i)
+    for n in range(len(words), 0, -1):
+        gtype = places.get(" ".join(view[s:e].lower() for s, e in words[:n]))
+        if gtype:   # the listed places hold no safe word alone (_listed_places)
+            return [mk(doc_id, words[0][0], words[n - 1][1], gtype)]
+    if not any_place:
+        return []
+    got = _traveller_place(view, words)
+    if got and one_case_line and not _one_case_traveller_place(view, got):
+        return []
+    return [mk(doc_id, *got, "CITY")] if got else []
+
+
+def _one_case_traveller_place(view: str, span: tuple[int, int]) -> bool:
+    """In a line of one case, each word of a traveller's place a place's word after a strong
+    context (:func:`.name_words.looks_like_place`), a town's tail, or a word rarer than
+    :data:`TRAVELLER_MAX_ZIPF` that no safe word is and no adverb's, verb's or noun's ending makes a
+    word ("LISBON", "LAGOS"; "SETTLED IN CHAIR", "SETTLED IN NICELY" are no towns)."""
+    def place_word(w: str) -> bool:
+        z = zipf(w)
+        return (w.lower() in TOWN_TAIL or looks_like_place(w, True)
+                or (z is not None and z < TRAVELLER_MAX_ZIPF and not is_safe_word(w)
+                    and not _NOT_A_PLACE_ENDING.search(w)))
+    return all(place_word(w) for w in view[span[0]:span[1]].split())
+
+
+#: how common a traveller's place may be as a word in a line of one case (wordfreq's Zipf)
+TRAVELLER_MAX_ZIPF = 4.0
+_NOT_A_PLACE_ENDING = re.compile(r"(?i)(?:ly|ing|ed|ness|ment|tion|ful|less)$")

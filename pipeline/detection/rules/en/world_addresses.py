@@ -16,7 +16,9 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.contact import CALL_VERB, PHONE_LABEL
-from pipeline.detection.rules.en.name_words import is_safe_word
+from pipeline.detection.dictionary_lower import lower_line
+from pipeline.detection.rules.en.caseless import one_case_at
+from pipeline.detection.rules.en.name_words import is_safe_word, looks_like_place
 from pipeline.detection.rules.en.numbers import line_before
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
@@ -25,7 +27,9 @@ _PROVINCES = "AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT"
 # the halves split by a space or a dash: written whole, "E3V5M6" is a coma score's parts
 _CA_CODE = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ -]\d[ABCEGHJ-NPRSTV-Z]\d"
 _CANADA = re.compile(rf"(?i)(?<![\w-])(?:(?P<prov>{_PROVINCES})\.?,?[ \t]+)?(?P<code>{_CA_CODE})(?![\w-])")
-_UK_CODE = r"(?:[A-Z]{1,2}\d[A-Z\d]?|GIR)[ ]?\d[ABD-HJLNP-UW-Z]{2}"
+# the area's letters as Royal Mail uses them (never Q, V or X first, never I, J or Z second): "Q2 4HR"
+# and "q4 6hr" are doses' frequencies ("PAIN Q2 4HR"), no postcode
+_UK_CODE = r"(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?|GIR)[ ]?\d[ABD-HJLNP-UW-Z]{2}"
 _UK = re.compile(rf"(?<![\w-])(?P<code>{_UK_CODE})(?![\w-])")
 # what vouches for a British postcode: its town right before ("London NW1 6XE", "LEEDS, LS1 4AP"),
 # a postcode label, or the country after
@@ -51,6 +55,13 @@ def _canadian(text: str, doc_id: str) -> list[Span]:
 _UK_OWN_LINE = re.compile(rf"(?m)(?<=\n)[ \t]*(?P<code>{_UK_CODE})[ \t]*$")
 
 
+def _caps_town(text: str, town: str, i: int) -> bool:
+    """A town in capitals before its postcode counts in a line of capitals only, and only a word
+    that may be a place after a strong context ("SALFORD M6 5FU", "HARROGATE HG2 0LR"; not "ICU",
+    "WARD"): found on the invented PII texts' find half in UPPER case (clinic_30, email_06)."""
+    return len(town) >= 4 and one_case_at(text, i) and looks_like_place(town, True)
+
+
 def _british(text: str, doc_id: str) -> list[Span]:
     """British postcodes after their town (and the town: "Harrogate HG2 0LR"), before the country,
     or alone on an address's last line. The town asks the stop set only, as places do: the safe
@@ -61,9 +72,27 @@ def _british(text: str, doc_id: str) -> list[Span]:
         town = before.group("town") if before else None
         if (before and not (town and is_safe_word(town, vocabulary=False))) or _UK_AFTER.match(text, m.end()):
             out.append(mk(doc_id, *m.span("code"), "ZIP"))   # a ward's word is no town ("Ward B2 4AB")
-            if town and not is_safe_word(town, vocabulary=False) and town != town.upper():
+            if town and not is_safe_word(town, vocabulary=False) \
+                    and (town != town.upper() or _caps_town(text, town, m.start())):
                 out.append(mk(doc_id, *before.span("town"), "CITY"))
     out += [mk(doc_id, *m.span("code"), "ZIP") for m in _UK_OWN_LINE.finditer(text)]
+    return out + _british_lower(text, doc_id)
+
+
+_UK_LOWER = re.compile(rf"(?<![\w-])(?P<town>[a-z][a-z'-]{{3,}}),?[ \t]+(?P<code>{_UK_CODE.lower()})(?![\w-])")
+
+
+def _british_lower(text: str, doc_id: str) -> list[Span]:
+    """In a line all in lower case, a British postcode with its town right before it, the town a
+    word that may be a place after a strong context and no word of the safe vocabulary ("salford
+    m6 5fu"; never "tylenol q2 4hr", "meds q4 6hr"): the capitals that make the shape safe are
+    gone, so the town vouches for it. Found on the invented PII texts' find half in lower case
+    (clinic_30, email_06)."""
+    out = []
+    for m in _UK_LOWER.finditer(text):
+        town = m.group("town")
+        if lower_line(text, m.start()) and looks_like_place(town, True) and not is_safe_word(town):
+            out += [mk(doc_id, *m.span("town"), "CITY"), mk(doc_id, *m.span("code"), "ZIP")]
     return out
 
 
