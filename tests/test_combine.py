@@ -11,7 +11,7 @@ from pipeline.detection.steps.splits import (add_bracketed_acronyms, hand_street
                                              split_relative_name, split_trailing_place)
 from pipeline.detection.steps.trims import (strip_age_tail, strip_edge_separators, strip_glued_label,
                                             strip_leading_title, strip_trailing_full_stop,
-                                            strip_trailing_function_word)
+                                            strip_trailing_function_word, strip_words_before_number)
 from pipeline.schemas import MEDDOCAN
 from pipeline.spans import Span, SpanError
 
@@ -257,6 +257,12 @@ def test_strip_trailing_function_word(drawn, label, kept):
     ("C/ Casanova 101, 2º", "C/ Casanova 101,", "C/ Casanova 101"),
     ("Ward: Kiniry, Jane RN", "Kiniry, Jane", "Kiniry, Jane"),          # the comma inside a name stays
     ("BP 120/80, HR 88", "120/80", "120/80"),                           # no separator: the same span
+    ("ED TRIAGE - Valencia Clinic", "- Valencia", "Valencia"),
+    ("from home (Hutchinson, Kansas)", "(Hutchinson", "Hutchinson"),
+    ("Kansas) after a fall", "Kansas)", "Kansas"),
+    ("call (617) 555 0142 today", "(617) 555 0142", "(617) 555 0142"),  # a bracket closed inside stays
+    ("seen by -ch at 0400", "-ch", "ch"),
+    ("Mary Smith-Jones", "Mary Smith-Jones", "Mary Smith-Jones"),
 ])
 def test_strip_edge_separators(text, drawn, kept):
     start = text.index(drawn)
@@ -267,6 +273,22 @@ def test_strip_edge_separators(text, drawn, kept):
         assert s is drawn_span
 
 
+@pytest.mark.parametrize("text, drawn, category, kept", [
+    ("Accompanied by son Hezron; contact 774 555 0129.", "contact 774 555 0129", "CONTACT", "774 555 0129"),
+    ("Tel. 91 555 01 02", "Tel. 91 555 01 02", "CONTACT", "91 555 01 02"),
+    ("fax: (617) 555 0100", "fax: (617) 555 0100", "CONTACT", "(617) 555 0100"),
+    ("Mobile +44 7700 900123", "Mobile +44 7700 900123", "CONTACT", "+44 7700 900123"),
+    ("call 1-800-FLOWERS", "1-800-FLOWERS", "CONTACT", "1-800-FLOWERS"),
+    ("plate ABC 1234 seen", "ABC 1234", "ID", "ABC 1234"),                 # not a contact: as drawn
+    ("Seen on March 3 2070", "March 3 2070", "DATE", "March 3 2070"),
+    ("contact", "contact", "CONTACT", "contact"),                           # nothing after the words
+])
+def test_strip_words_before_number(text, drawn, category, kept):
+    start = text.index(drawn)
+    s = one(strip_words_before_number, Span("d", start, start + len(drawn), category, "", "model:v"), text)
+    assert text[s.start:s.end] == kept
+
+
 def test_strip_edge_separators_drops_a_span_of_separators_only():
     text = "Kiniry, RN"
     assert strip_edge_separators([Span("d", 6, 7, "NAME", "DOCTOR", "model:v")], ctx(text)) == []
@@ -275,7 +297,8 @@ def test_strip_edge_separators_drops_a_span_of_separators_only():
 def test_every_western_pack_trims_model_spans_edges():
     from pipeline.detection.steps.registry import pack_for
     for locale in ("en", "es", "de"):
-        assert "strip_edge_separators" in [s.name for s in pack_for(locale).steps_in("model")]
+        names = [s.name for s in pack_for(locale).steps_in("model")]
+        assert "strip_edge_separators" in names and "strip_words_before_number" in names
 
 
 def _contact_line(text: str, model: list[str], rules: list[tuple[str, str, str]]):

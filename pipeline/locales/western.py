@@ -67,7 +67,8 @@ WORDS = BoundaryWords(
 #: the steps, in the order they run within each stage
 STEPS = (
     "strip_glued_label_from_candidates",                       # candidates
-    "strip_leading_title", "strip_trailing_full_stop", "strip_edge_separators", "strip_age_tail", "strip_glued_label",
+    "strip_leading_title", "strip_trailing_full_stop", "strip_edge_separators", "strip_words_before_number",
+    "strip_age_tail", "strip_glued_label",
     "strip_trailing_function_word", "split_on_format_rules", "split_trailing_place", "split_relative_name",
     "hand_street_word_over",                                   # model
     "add_bracketed_acronyms",                                  # merged

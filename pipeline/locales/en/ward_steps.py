@@ -121,16 +121,21 @@ KINSHIP_WORDS = ("wife|husband|son|daughter|sister|brother|mother|father|mom|dad
 CONTEXT_WORDS = (KINSHIP_WORDS + "|nurse|attending|resident|fellow|intern|per|with|"
                  "rn|md|np|pa|dr|dr\\.|hcp|proxy|guardian|pcp")
 _LEADING = re.compile(rf"(?i)(?:(?:{CONTEXT_WORDS})'?s?\s*[:,]?\s+)+")
+_KIN_ONLY = re.compile(rf"(?i)[ \t]*(?:{KINSHIP_WORDS})(?:'?s)?[ \t]*")
 _TRAILING = re.compile(r"(?i)(?:,?\s+(?:RN|R\.N\.|MD|M\.D\.|NP|PA-C|CNA|RRT|LICSW|LCSW|PhD|DO))+\.?$")
 
 
 @boundary_step("strip_context_words", "model")
 def strip_context_words(spans: list[Span], ctx: StepContext) -> list[Span]:
-    """NAME spans without a leading kinship or role word or a trailing credential.
+    """NAME spans without a leading kinship or role word or a trailing credential; a machine's NAME
+    span that is nothing but a kinship word ("husband" of "Accompanied by husband Fredrick") is
+    dropped: the relative's name is beside it (found on generated wide notes: a 100-note wide CRF
+    marked "husband" and "daughter" as doctors).
 
     >>> text = "Spoke with wife Mary; Smith, RN aware."
     >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
-    >>> got = strip_context_words([Span("d", 11, 20, "NAME", "PATIENT"), Span("d", 22, 31, "NAME", "DOCTOR")], ctx)
+    >>> got = strip_context_words([Span("d", 11, 20, "NAME", "PATIENT"), Span("d", 22, 31, "NAME", "DOCTOR"),
+    ...                            Span("d", 11, 15, "NAME", "DOCTOR")], ctx)
     >>> [text[s.start:s.end] for s in got]
     ['Mary', 'Smith']
     """
@@ -138,6 +143,8 @@ def strip_context_words(spans: list[Span], ctx: StepContext) -> list[Span]:
     for s in spans:
         if s.category == "NAME" and not s.source.startswith("human"):
             piece = ctx.text[s.start:s.end]
+            if _KIN_ONLY.fullmatch(piece):
+                continue
             lead = _LEADING.match(piece)
             start = s.start + (lead.end() if lead and lead.end() < len(piece) else 0)
             tail = _TRAILING.search(ctx.text, start, s.end)
