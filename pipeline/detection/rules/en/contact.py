@@ -99,7 +99,11 @@ _ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*(?:[:#]\s*){{0,2}}(?P<id>\d{{3,4}}
 # disease, "Rx" a prescription's sign): their value needs five digits and no decimal, or letters
 # and four digits ("ID: 4455667", "Chart #: 44556677", "Employee ID: E44556", "Ref #: AB-99887")
 _WEAK_ID_LABELS = (r"ID|Record|Chart|Patient|Pt|Enc(?:ounter)?|Reg(?:istration)?|Ref(?:erence)?|Claim|Rx|Prescription|"
-                   r"Study(?:\s+ID)?|Badge|Employee(?:\s+ID)?|Passport(?:\s+No\.?)?|Tracking")
+                   r"Study(?:\s+ID)?|Badge|Employee(?:\s+ID)?|Passport(?:\s+No\.?)?|Tracking|"
+                   # a record's and a dictation's numbers in a summary's header ("MR: 1198374", "DOC #:
+                   # 339102", "Job #: 551902"): "MR" is mitral regurgitation too, so five digits
+                   # (notes_invented find f01, f08)
+                   r"MR|Doc|Job|Dictation|Transcription|Accession")
 _WEAK_ID = re.compile(rf"(?<![\w/])(?i:{_WEAK_ID_LABELS})[ \t]*(?:(?:#|no\.?|number)[ \t]*:?|:)[ \t]*"
                       r"(?P<id>\d{5,}(?![.,]\d)|[A-Za-z]{1,4}-?\d{4,}(?:-\d+)*|\d{4}-\d{4,})(?![\w-])"
                       r"(?![ \t]*(?i:units?|u\b|mg|mcg|ml|cc|l\b|meq|mmol|%|iu\b|x\b|times|doses?))")   # "Rx: 12345 units"

@@ -88,7 +88,7 @@ SECTION_HEADERS = _HEADERS
 
 
 _CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
-od psyd""".split())
+od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap""".split())
 
 
 def _kind(ctx: str) -> tuple[str, bool]:
@@ -112,8 +112,9 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
         gap = text[tokens[k - 1][1]:s] if k else ""
         if k and ("  " in gap or "\t" in gap or text[e:e + 1] == ":"):
             break
-        if k and word.lower().replace(".", "") in _CREDENTIAL_WORDS:
-            break   # "accepting physician breana chander, pharmd": the credential ends the name
+        if word.lower().replace(".", "") in _CREDENTIAL_WORDS:
+            break   # "accepting physician breana chander, pharmd": the credential ends the name, and
+            # is none ("Ngozi Eze-Williams, MD, FASN": notes_invented find f11)
         if re.fullmatch(r"[A-Za-z]\.", word):
             nxt = text[slice(*tokens[k + 1])] if k + 1 < len(tokens) else ""
             if nxt and looks_like_name(nxt, strong, title_case(nxt) and has_lower(text, s), titled and k == 0):

@@ -18,7 +18,8 @@ import re
 from pipeline.detection.rules.common import merge_overlapping, mk, text_before
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.numbers import (DATE_RANGE, STRONG_DATE_CUE, date_range_ends, line_before,
-                                                measurement_context, plausible_month_day, short_date_is_date,
+                                                measurement_context, plausible_month_day, relative_age_at,
+                                                short_date_is_date,
                                                 year_is_date)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
@@ -163,7 +164,12 @@ def _full_date_is_date(text: str, start: int, end: int) -> bool:
     if text[max(0, start - 1):start] in ("x", "X") or re.match(r"\s*%", text[end:end + 3]):
         return False
     before = line_before(text, start)
-    return bool(STRONG_DATE_CUE.search(before)) or not measurement_context(text, start, end)
+    return bool(STRONG_DATE_CUE.search(before) or _DICTATION_CUE.search(before)) or not measurement_context(text, start, end)
+
+
+# a dictation line's "D: 01/21/84  T: 01/23/84" (dictated, transcribed): "T" is no temperature there,
+# which is never written with two slashes
+_DICTATION_CUE = re.compile(r"(?i)(?<![\w/])(?:[dt]|dd|dt|dictated|transcribed)\s*:\s*$")
 
 
 def _dash_date_is_date(text: str, start: int, end: int) -> bool:
@@ -270,6 +276,23 @@ _AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she)\s+is\s+(?:now\s+|only\s+)?(?P
                      re.MULTILINE)
 
 
+_AGE_AT = re.compile(r"(?i)\bat[ \t]+(?:age[ \t]+)?(?P<age>\d{1,3})\b")
+# a report's header gives the age with a sex's letter and a comma: "Indication: 72 M, fever", and
+# "Pt: Faisal Al-Mansouri, 46 M" at the end of a patient's line
+_AGE_SEX_AFTER_LABEL = re.compile(r"(?im)\b(?:indication|(?:clinical[ \t]+)?history|hx|clinical[ \t]+(?:information|info)|"
+                                  r"reason[ \t]+for[ \t]+(?:exam|study|referral))[ \t]*:[ \t]*(?P<age>\d{1,3})[ \t]?[MF]"
+                                  r"(?![\w/])(?=[ \t]*[,.;]|[ \t]*$)")
+_AGE_SEX_AFTER_NAME = re.compile(r"(?im)^[ \t]*(?:pt|patient|name)[ \t]*:[^\n]{2,60}?,[ \t]*(?P<age>\d{1,3})[ \t]?[MF]"
+                                 r"(?![\w/])(?=[ \t]*(?:[,;]|$))")
+
+
+def _header_and_family_ages(text: str) -> list[tuple[int, int]]:
+    """The ages of :data:`_AGE_AT` (a relative's, :func:`.numbers.relative_age_at`) and of a header's
+    "72 M," (:data:`_AGE_SEX_AFTER_LABEL`, :data:`_AGE_SEX_AFTER_NAME`)."""
+    out = [m.span("age") for m in _AGE_AT.finditer(text) if relative_age_at(text, *m.span("age"))]
+    return out + [m.span("age") for rx in (_AGE_SEX_AFTER_LABEL, _AGE_SEX_AFTER_NAME) for m in rx.finditer(text)]
+
+
 def _more_ages(text: str) -> list[tuple[int, int]]:
     """The ages of :data:`_AGE_SEX`, :data:`_AGE_YRS_SEX`, :data:`_AGE_SEX_LABEL`, :data:`_AGE_AFTER_DOB`
     and :data:`_AGE_IS`, each with the guard its shape needs."""
@@ -278,6 +301,7 @@ def _more_ages(text: str) -> list[tuple[int, int]]:
     out += [m.span("age" if m.group("age") else "age2") for m in _AGE_SEX_LABEL.finditer(text)]
     out += [m.span("age") for rx in (_AGE_AFTER_DOB, _AGE_IS) for m in rx.finditer(text)]
     out += [m.span(g) for m in _AGE_MORE.finditer(text) for g in "abd" if m.group(g)]
+    out += _header_and_family_ages(text)
     return [(s, e) for s, e in out if int(text[s:e]) <= 125]
 
 

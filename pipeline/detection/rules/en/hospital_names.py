@@ -18,15 +18,23 @@ from pipeline.spans import Span
 HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
                   r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
-                  r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living)|"
+                  r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living|primary\s+care|"
+                  # a practice as letters head it ("Brightwater Primary Care", "Sagebrush Family Practice",
+                  # "Nephrology Associates of Crestwood"), a UK GP's surgery by its street ("Elmhurst Road
+                  # Surgery"; found on benchmarks/data/notes_invented find f01, f06, f11)
+                  r"family\s+(?:practice|medicine|health)|medical\s+practice|(?:medical\s+|health\s+)?associates|"
+                  r"(?P<surgery>surgery))|"
                   # a service named by its town or owner ("MELROSE VNA", "Hillcrest SNF"): the name is
                   # the place, the kind of care is not
                   r"(?P<bare>ltach?|snf|vna))(?![\w])")
+# a street's words, inside a practice's name ("Elmhurst Road Surgery", "Mill Lane Health Centre"); a
+# GP's "surgery" needs one, since an eponym's operation ("Whipple surgery") has none
+STREET_WORDS = frozenset("road rd lane ln street avenue ave close green square way drive crescent".split())
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
 lady our of the and park manor health rehabilitation nursing center centre village beach heights hills springs
-falls lake grove""".split())
+falls lake grove""".split()) | STREET_WORDS
 # what stands before a hospital's head word and is no name ("the hospital", "outside hospital")
 _NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
 nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
@@ -97,6 +105,13 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
         weak = h.group("weak") or h.group("bare")
         if weak and after_head(text[start:h.start()]):
             continue   # "Allapattah Health Center rehab": the care a named hospital gives, not its name
+        if h.group("surgery") and not STREET_WORDS & set(text[start:h.start()].lower().split()):
+            continue   # "Whipple surgery", "Vascular Surgery": an operation or a department
+        if weak and not (named and distinct and clinic_name(text[start:h.start()])) and of_place(text, h.end()) > h.end():
+            town = text[h.end():of_place(text, h.end())].split(None, 1)[1]   # "Nephrology Associates of Crestwood"
+            at = of_place(text, h.end()) - len(town)
+            out.append(mk(doc_id, at, at + len(town), listed_place_type(town) or "CITY"))
+            continue
         if named and distinct and not (weak and not clinic_name(text[start:h.start()])):
             if h.group("bare"):
                 name = text[start:h.start()].rstrip()

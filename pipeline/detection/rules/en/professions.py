@@ -15,7 +15,8 @@ from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
 from pipeline.spans import Span
 
-_CUE = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|job)\s+as\s+(?P<art>an?\s+)?|"
+_CUE = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|job)(?:\s+(?:part[ -]?time|full[ -]?time|nights|"
+                  r"days|now|currently))?\s+as\s+(?P<art>an?\s+)?|"
                   r"(?:occupation|profession|job|employment|works?)\s*:\s*(?:an?\s+)?)")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z-]*")
 _STOP = re.compile(r"(?i)^(?:at|for|in|until|who|and|with|since|from|by|on|of|to|the|but)$")
