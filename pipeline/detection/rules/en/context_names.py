@@ -40,7 +40,10 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           r"(?:(?:attending|primary\s+care|referring|ordering|consulting|admitting|covering|treating|interpreting)\s+)?"
           r"(?:physician|provider|radiologist|surgeon|anesthesiologist|consultant|pharmacist|therapist|"
           r"case\s+manager|social\s+worker|author)\s*:|"
-          r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?")
+          r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?|"
+          # a report's header fields without their "physician" ("Ordering: Vo, Linh", "Operators:",
+          # "Reader:"; notes_invented find f04, f13)
+          r"(?:ordering|referring|requesting|operators?|reader|sonographer)\s*:")
 _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|step-?(?:son|daughter|mother|father|brother|sister)|"
         r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"

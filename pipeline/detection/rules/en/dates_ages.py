@@ -109,7 +109,8 @@ _MONTH_WORD = re.compile(r"(?i)(?<![a-z])(?:%s|%s)(?![a-z])" % ("|".join(MONTHS)
 _HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
 
 
-_MONTH_PREPOSITION = re.compile(r"(?i)\b(?:in|since|until|till|during|early|mid|late|last|next|this|through|from)\s+$")
+_MONTH_PREPOSITION = re.compile(r"(?i)\b(?:in|since|until|till|during|early|mid|late|last|next|this|through|from|each|"
+                                r"every)\s+$")   # "return each May" (notes_invented find f21)
 _UNAMBIGUOUS_MONTHS = frozenset(m.lower() for m in MONTHS) - {"may", "march", "august"}
 
 

@@ -22,7 +22,8 @@ HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\
                   # a practice as letters head it ("Brightwater Primary Care", "Sagebrush Family Practice",
                   # "Nephrology Associates of Crestwood"), a UK GP's surgery by its street ("Elmhurst Road
                   # Surgery"; found on benchmarks/data/notes_invented find f01, f06, f11)
-                  r"family\s+(?:practice|medicine|health)|medical\s+practice|(?:medical\s+|health\s+)?associates|"
+                  r"family\s+(?:practice|medicine|health)|internal\s+medicine|medical\s+practice|"
+                  r"(?:medical\s+|health\s+)?associates|"
                   r"(?P<surgery>surgery))|"
                   # a service named by its town or owner ("MELROSE VNA", "Hillcrest SNF"): the name is
                   # the place, the kind of care is not
