@@ -111,7 +111,8 @@ _WEAK_ID = re.compile(rf"(?<![\w/])(?i:{_WEAK_ID_LABELS})[ \t]*(?:(?:#|no\.?|num
 
 # a record number a header gives with its sign alone: "#0774120" (six digits or more, so no list's
 # "#2"), "MR8812043", "MRN 0098123" written onto the number (notes_invented find f20, f26)
-_BARE_RECORD = re.compile(r"(?<![\w#&/])(?:#[ \t]?(?P<id>\d{6,})|(?P<glued>(?i:mrn?)\d{6,}))(?![\w-]|[.,]\d)")
+_BARE_RECORD = re.compile(r"(?<![\w#&/])(?:#[ \t]?(?P<id>\d{6,})|(?P<glued>(?i:mrn?)\d{6,})|"
+                          r"(?i:job|doc)[ \t]+(?P<job>\d{5,}))(?![\w-]|[.,]\d)")   # "K. NOWAK/PLR  JOB 66120" (f33)
 
 
 @register(LOCALE, "record_numbers", "ID", score=0.92)
@@ -124,7 +125,7 @@ def record_numbers(text: str, doc_id: str) -> list[Span]:
         out += trimmed_spans(rx, text, doc_id, gtype, "id", trailing=" .,;:-")
     taken = [(sp.start, sp.end) for sp in out]
     weak = trimmed_spans(_WEAK_ID, text, doc_id, "IDNUM", "id", trailing=" .,;:-") + [
-        mk(doc_id, *m.span(g), "IDNUM") for m in _BARE_RECORD.finditer(text) for g in ("id", "glued") if m.group(g)]
+        mk(doc_id, *m.span(g), "IDNUM") for m in _BARE_RECORD.finditer(text) for g in ("id", "glued", "job") if m.group(g)]
     out += [sp for sp in weak if not any(a < sp.end and sp.start < b for a, b in taken)]
     return dedupe(out)
 

@@ -49,6 +49,7 @@ _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
+        r"married\s+to|"   # "Married to Abena, a nurse" (notes_invented find f34)
         r"met\s+(?:with|w/)|spoke\s+(?:with|to|w/)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
         r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:|attn\s*:|nok\s*:|call\s+placed\s+to")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
@@ -203,6 +204,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             s = tokens[0][0]
             if text.startswith("'s", end - 2):
                 end -= 2
+            end = _middle_initial(text, s, end)
             out.append(mk(doc_id, s, end, gtype))
             out += and_names(text, doc_id, end, gtype)
     for m in _CREDENTIAL.finditer(text):
@@ -234,6 +236,17 @@ def context_names(text: str, doc_id: str) -> list[Span]:
     out += _signatures(text, doc_id) + _usernames(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
+
+
+# a header's "Name: Rutherford, Amos K   MRN": the middle initial after an inverted name, before a
+# column's gap, a bracket or the line's end (notes_invented find f08, f13, f38)
+_MIDDLE_INITIAL = re.compile(r"[ \t]+[A-Za-z]\.?(?=[ \t]{2,}|\t|[ \t]*\(|[ \t]*(?:\n|$))")
+
+
+def _middle_initial(text: str, start: int, end: int) -> int:
+    """Where an inverted name ("Whitlock, Agatha") ends with its middle initial, else ``end``."""
+    m = _MIDDLE_INITIAL.match(text, end)
+    return m.end() if m and "," in text[start:end] else end
 
 
 def _credential_start(m: re.Match, words: list[str], signs_line: bool = False) -> int:

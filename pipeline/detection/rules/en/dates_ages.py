@@ -283,15 +283,18 @@ _AGE_AT = re.compile(r"(?i)\bat[ \t]+(?:age[ \t]+)?(?P<age>\d{1,3})\b")
 _AGE_SEX_AFTER_LABEL = re.compile(r"(?im)\b(?:indication|(?:clinical[ \t]+)?history|hx|clinical[ \t]+(?:information|info)|"
                                   r"reason[ \t]+for[ \t]+(?:exam|study|referral))[ \t]*:[ \t]*(?P<age>\d{1,3})[ \t]?[MF]"
                                   r"(?![\w/])(?=[ \t]*[,.;]|[ \t]*$)")
+# "Marguerite Delacroix-Boyd (73 F)": an age and a sex's letter alone in brackets (notes_invented f28)
+_AGE_SEX_BRACKET = re.compile(r"(?i)\([ \t]*(?P<age>\d{1,3})[ \t]?(?:yo|y/o|y)?[ \t]?[MF][ \t]*\)")
 _AGE_SEX_AFTER_NAME = re.compile(r"(?im)^[ \t]*(?:pt|patient|name)[ \t]*:[^\n]{2,60}?,[ \t]*(?P<age>\d{1,3})[ \t]?[MF]"
                                  r"(?![\w/])(?=[ \t]*(?:[,;]|$))")
 
 
 def _header_and_family_ages(text: str) -> list[tuple[int, int]]:
     """The ages of :data:`_AGE_AT` (a relative's, :func:`.numbers.relative_age_at`) and of a header's
-    "72 M," (:data:`_AGE_SEX_AFTER_LABEL`, :data:`_AGE_SEX_AFTER_NAME`)."""
+    "72 M," or "(73 F)" (:data:`_AGE_SEX_AFTER_LABEL`, :data:`_AGE_SEX_AFTER_NAME`, :data:`_AGE_SEX_BRACKET`)."""
     out = [m.span("age") for m in _AGE_AT.finditer(text) if relative_age_at(text, *m.span("age"))]
-    return out + [m.span("age") for rx in (_AGE_SEX_AFTER_LABEL, _AGE_SEX_AFTER_NAME) for m in rx.finditer(text)]
+    return out + [m.span("age") for rx in (_AGE_SEX_AFTER_LABEL, _AGE_SEX_AFTER_NAME, _AGE_SEX_BRACKET)
+                  for m in rx.finditer(text)]
 
 
 def _more_ages(text: str) -> list[tuple[int, int]]:

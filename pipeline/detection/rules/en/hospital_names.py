@@ -15,8 +15,11 @@ from pipeline.detection.rules.en.towns import listed_place_type, mixed_case
 from pipeline.spans import Span
 
 # "hosp" is the head word abbreviated ("CAPE COD HOSP")
-HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
+HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
                   r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
+                  # "Maple Crest Skilled Nursing", "Brightwater General." closing its line or clause
+                  # (notes_invented find f30, f35)
+                  r"skilled\s+nursing(?:\s+facility)?|(?P<general>general)(?=[ \t]*(?:[.,;)]|$))|"
                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
                   r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living|primary\s+care|"
                   # a practice as letters head it ("Brightwater Primary Care", "Sagebrush Family Practice",
@@ -108,6 +111,8 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
             continue   # "Allapattah Health Center rehab": the care a named hospital gives, not its name
         if h.group("surgery") and not STREET_WORDS & set(text[start:h.start()].lower().split()):
             continue   # "Whipple surgery", "Vascular Surgery": an operation or a department
+        if h.group("general") and not _rare_name(text[start:h.start()]):
+            continue   # "Attorney General", "appearance general", "Surgeon General. Mass General"
         if weak and not (named and distinct and clinic_name(text[start:h.start()])) and of_place(text, h.end()) > h.end():
             town = text[h.end():of_place(text, h.end())].split(None, 1)[1]   # "Nephrology Associates of Crestwood"
             at = of_place(text, h.end()) - len(town)
@@ -120,6 +125,13 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
             else:
                 out.append(mk(doc_id, start, of_place(text, h.end()), "HOSPITAL"))
     return out
+
+
+def _rare_name(name: str) -> bool:
+    """Whether the words before a bare "General" name a hospital: one sentence, every word rare in
+    English (Zipf < 3.5) or a place's ("Brightwater General", "Kessington General")."""
+    words = name.split()
+    return bool(words) and "." not in name and all((zipf(w) or 0.0) < 3.5 or looks_like_place(w, True) for w in words)
 
 
 def after_head(name: str) -> bool:

@@ -62,7 +62,8 @@ _TOWN = re.compile(
     # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
     # "from OR", "from the lab" stop at a residence, ward or function word
     r"(?:called|calling|phoned|driving|flying)(?:\s+in)?\s+from|(?:pt|patient|family)\s+from|"
-    r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
+    # "lives independently in Wooster" (notes_invented find f27)
+    r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|independently|by\s+(?:him|her)self|with\s+\w+))?\s+(?:in\s+)?")
 # a saint's, a mount's or a holy name after "at", "from", "to" in any case ("NURSE AT MT AUBURN",
 # "at st. mary's", "from st. elizabeths", "PRESENTED TO HOLY FAMILY", "student at holy cross"): a
 # hospital's, a church's or a school's; a place either way ("st. john's wort" is a herb)

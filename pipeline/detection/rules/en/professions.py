@@ -17,6 +17,10 @@ from pipeline.spans import Span
 
 _CUE = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|job)(?:\s+(?:part[ -]?time|full[ -]?time|nights|"
                   r"days|now|currently))?\s+as\s+(?P<art>an?\s+)?|"
+                  # a listed calling after an age ("a 48 year old software engineer", "86-year-old retired
+                  # high school principal") or after "as a" anywhere ("at the library as a librarian"):
+                  # no article group, so the list decides (notes_invented find f27, f29, f32)
+                  r"(?:year[ -]old|y/o|y\.o\.|yo)[ \t]+(?:retired[ \t]+|former[ \t]+)?|(?<=\bas\s)an?\s+|"
                   r"(?:occupation|profession|job|employment|works?)\s*:\s*(?:an?\s+)?)")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z-]*")
 _STOP = re.compile(r"(?i)^(?:at|for|in|until|who|and|with|since|from|by|on|of|to|the|but)$")
