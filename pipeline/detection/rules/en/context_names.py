@@ -43,7 +43,7 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?|"
           # a report's header fields without their "physician" ("Ordering: Vo, Linh", "Operators:",
           # "Reader:"; notes_invented find f04, f13)
-          r"(?:ordering|referring|requesting|operators?|reader|sonographer)\s*:")
+          r"(?:ordering|referring|requesting|operators?|reader|sonographer|anesth(?:esia)?)\s*:")
 _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|step-?(?:son|daughter|mother|father|brother|sister)|"
         r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"

@@ -165,6 +165,8 @@ def _full_date_is_date(text: str, start: int, end: int) -> bool:
     if text[max(0, start - 1):start] in ("x", "X") or re.match(r"\s*%", text[end:end + 3]):
         return False
     before = line_before(text, start)
+    if re.search(r"[/.-](?:19|20|21)\d\d$", text[start:end]):
+        return True   # "07/02/2082 - 07/06/2082": no setting or reading has a year (notes_invented f41)
     return bool(STRONG_DATE_CUE.search(before) or _DICTATION_CUE.search(before)) or not measurement_context(text, start, end)
 
 
@@ -257,7 +259,7 @@ _AGE_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t]?[MF](?![\w/])(?=[ 
                       r"who|presents|presenting|presented|admitted|transferred|from|here|brought|found)\b))")
 _SENTENCE_START = re.compile(r"(?i)(?:^|[:.]|\b(?:is|was|pt|patient)\s+(?:an?\s+)?|\ban?\s+)\s*$")
 # "84 yrs male", "84yr F": years and a sex, not after a duration's word ("smoker x 40 yrs")
-_AGE_YRS_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t-]?yrs?\.?[ \t-]?(?:male|female|man|woman|boy|girl|"
+_AGE_YRS_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t-]?yrs?\.?(?:[ \t-]?|[ \t]{2,4})(?:male|female|man|woman|boy|girl|"
                           r"gentleman|lady|gent|[mf])\b")
 _DURATION_BEFORE = re.compile(r"(?i)(?:\bx|\bfor|\bsince|\bover|\bpast|\blast|\bin|\bwithin|\bafter|~|\bq)\s*$")
 # "Age/Sex: 84/M", "sex/age: F/84"
@@ -273,7 +275,7 @@ _AGE_MORE = re.compile(r"(?i)(?:\b(?:man|woman|gentleman|lady|gent|male|female)\
                        r"|\b(?:pt|patient)[ \t]+(?P<d>\d{1,3})[ \t]?y\b(?=[ \t]*(?:[,.;]|old\b|male\b|female\b|[mf]\b)))",
                        re.MULTILINE)
 # "pt is 84.", "she is 84 and lives alone"
-_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})(?=[ \t]*(?:[.;,]|$|and\b))",
+_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she|who)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})(?=[ \t]*(?:[.;,]|$|and\b))",
                      re.MULTILINE)
 
 

@@ -20,9 +20,12 @@ _CUE = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|job)(?:\s+
                   # a listed calling after an age ("a 48 year old software engineer", "86-year-old retired
                   # high school principal") or after "as a" anywhere ("at the library as a librarian"):
                   # no article group, so the list decides (notes_invented find f27, f29, f32)
-                  r"(?:year[ -]old|y/o|y\.o\.|yo)[ \t]+(?:retired[ \t]+|former[ \t]+)?|(?<=\bas\s)an?\s+|"
+                  r"(?:year[ -]old|y/o|y\.o\.|yo)[ \t]+(?:retired\s+|former\s+)?|(?<=\bas\s)an?\s+|"
                   r"(?:occupation|profession|job|employment|works?)\s*:\s*(?:an?\s+)?)")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z-]*")
+# a field's cue ("Occupation: retired"): the list's "retired" stands there, never in prose ("a 66 yo
+# retired\nmachinist": notes_invented find f47)
+_FIELD = re.compile(r"(?i)(?:occupation|profession|job|employment|works?)\s*:")
 _STOP = re.compile(r"(?i)^(?:at|for|in|until|who|and|with|since|from|by|on|of|to|the|but)$")
 _AGENT = re.compile(r"(?i)(?:er|or|ist|ian|ant|ent|sman|swoman)$")   # "groundsman" (f16)
 
@@ -73,11 +76,11 @@ def professions(text: str, doc_id: str) -> list[Span]:
     out: list[Span] = []
     for c in _CUE.finditer(text):
         found = _phrase_end(text, c.end(), bool(c.group("art")))
-        if found is not None:
+        if found is not None and not (text[found[0]:found[1]].lower() == "retired" and not _FIELD.match(c.group())):
             out.append(mk(doc_id, *found, "PROFESSION"))
     for c in _BEFORE_WORK.finditer(text):
         found = _phrase_end(text, c.end(), True)
-        if found is not None and _at_work(text, *found) and not any(s.start <= found[0] < s.end for s in out):
+        if found is not None and text[found[0]:found[1]].lower() != "retired" and _at_work(text, *found) and not any(s.start <= found[0] < s.end for s in out):
             out.append(mk(doc_id, *found, "PROFESSION"))
     return out
 
