@@ -33,8 +33,9 @@ HOLIDAYS = ("Christmas", "Thanksgiving", "Easter", "New Year's Day", "New Year's
             "Labor Day", "Independence Day", "Halloween", "Valentine's Day", "Yom Kippur", "Hanukkah",
             "Passover", "Ramadan")
 
-# an abbreviation's full stop first ("May. 28", "Sept. 27"), then full names, then bare abbreviations
-_MON = r"(?i:(?:%s|May)\.|%s|(?:%s))" % ("|".join(MONTH_ABBR), "|".join(MONTHS), "|".join(MONTH_ABBR))
+# an abbreviation's full stop first ("May. 28", "Sept. 27"), then full names, then bare abbreviations;
+# "May." only before its day: a sentence's stop after the month is no part of it ("each May.")
+_MON = r"(?i:(?:%s)\.|May\.(?=[ \t]*\d)|%s|(?:%s))" % ("|".join(MONTH_ABBR), "|".join(MONTHS), "|".join(MONTH_ABBR))
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])(?i:st|nd|rd|th)?"
 _YEAR4 = r"(?:1[89]\d\d|20\d\d|21\d\d)"
 _YEAR = rf"(?:{_YEAR4}|'\d\d)"
@@ -109,8 +110,9 @@ _MONTH_WORD = re.compile(r"(?i)(?<![a-z])(?:%s|%s)(?![a-z])" % ("|".join(MONTHS)
 _HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
 
 
-_MONTH_PREPOSITION = re.compile(r"(?i)\b(?:in|since|until|till|during|early|mid|late|last|next|this|through|from|each|"
-                                r"every)\s+$")   # "return each May" (notes_invented find f21)
+_MONTH_PREPOSITION = re.compile(r"(?i)\b(?:in|since|until|till|during|early|mid|late|last|next|this|through|from)\s+$")
+# "return each May" (notes_invented find f21): the month in title case only ("each may vary")
+_EACH_BEFORE = re.compile(r"(?i)\b(?:each|every)\s+$")
 _UNAMBIGUOUS_MONTHS = frozenset(m.lower() for m in MONTHS) - {"may", "march", "august"}
 
 
@@ -203,7 +205,8 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found: list[tuple[int, int]] = []
     for k, rx in enumerate(_DATE_RES):
         for m in rx.finditer(text):
-            if (_BARE_MAY.match(m.group()) and not _MONTH_PREPOSITION.search(line_before(text, m.start(), 20))) \
+            if (_BARE_MAY.match(m.group()) and not (_MONTH_PREPOSITION.search(line_before(text, m.start(), 20))
+                                                    or _EACH_BEFORE.search(line_before(text, m.start(), 20)))) \
                     or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())) \
                     or (m.group()[:3].lower() == "may" and _SUBJECT_BEFORE.search(line_before(text, m.start(), 20))):
                 continue   # "pt may 2 assist": a subject before "may" makes it the verb
