@@ -118,6 +118,7 @@ def test_no_town_in_how_one_lives(detector):
     ("Ordering: Vo, Linh\nIndication: cough", "Vo, Linh"),
     ("Reader: Lorcan Fitzgerald MD", "Lorcan Fitzgerald"),
     ("Anesth: Leung", "Leung"),
+    ("ORDERED BY: ESTRADA-WOLFE\nFINDINGS: DVT", "ESTRADA-WOLFE"),
     ("Dr A Okonjo\nMarlpit Lane Surgery", "A Okonjo"),
     ("Patient: Rutherford, Amos K   MRN: 5529-004", "Rutherford, Amos K"),
     ("Patient: Whitlock, Agatha M. (MRN 7739028)", "Whitlock, Agatha M."),
@@ -129,11 +130,11 @@ def test_names_in_report_headers_and_letters(detector, line, name):
 
 @pytest.mark.parametrize("line", [
     "Ngozi Eze-Williams, MD, FASN", "Dr A Fib noted on tele.", "Patient: Smith, John\nA. Fib noted",
-    "Reader: see above. Ordering: per protocol.",
+    "Reader: see above. Ordering: per protocol. Labs ordered by team.",
 ])
 def test_no_name_in_credentials_and_initials(detector, line):
     got = found(detector, line, "NAME")
-    assert not any(w in got for w in ("FASN", "A", "A. Fib", "see", "per protocol", "John\nA"))
+    assert not any(w in got for w in ("FASN", "A", "A. Fib", "see", "per protocol", "John\nA", "team"))
 
 
 # --- identifiers -----------------------------------------------------------------------------------
@@ -164,6 +165,7 @@ def test_no_record_number_in_findings(detector, line):
     ("She now works part-time as a cashier at Fairway Foods.", "cashier"),
     ("He is a 48 year old software engineer\nwith familial hypercholesterolemia.", "software engineer"),
     ("Pt is a 66 yo retired\nmachinist, widowed.", "machinist"),
+    ("Pt is a 57 yo male chef at Bellamy's Steakhouse, admitted with DKA.", "chef"),
 ])
 def test_callings(line, job):
     assert (job, "PROFESSION") in _rule(line, "professions")
@@ -182,6 +184,7 @@ def test_no_calling_in_habits_and_ward_words(line):
 @pytest.mark.parametrize("line, org", [
     ("lost his job at the sunnyvale cannery in june, no insurance", "sunnyvale cannery"),
     ("She could not afford it after losing her job at\nKimball Plastics.", "Kimball Plastics"),
+    ("He works as a\nsecurity guard at Fall Creek Mall.", "Fall Creek Mall"),
 ])
 def test_employers_after_a_lost_job(line, org):
     assert (org, "ORGANIZATION") in _rule(line, "workplaces")

@@ -31,7 +31,7 @@ from pipeline.spans import Span
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
           # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
           r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
-          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|"
+          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|ordered|"
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
           r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"
           r"accepting\s+(?:physician|md|attending|provider|surgeon)|requested\s+by|referred\s+by|"

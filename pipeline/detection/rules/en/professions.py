@@ -20,7 +20,8 @@ _CUE = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|job)(?:\s+
                   # a listed calling after an age ("a 48 year old software engineer", "86-year-old retired
                   # high school principal") or after "as a" anywhere ("at the library as a librarian"):
                   # no article group, so the list decides (notes_invented find f27, f29, f32)
-                  r"(?:year[ -]old|y/o|y\.o\.|yo)[ \t]+(?:retired\s+|former\s+)?|(?<=\bas\s)an?\s+|"
+                  r"(?:year[ -]old|y/o|y\.o\.|yo)[ \t]+(?:(?:male|female|man|woman)[ \t]+)?(?:retired\s+|former\s+)?|"
+                  r"(?<=\bas\s)an?\s+|"
                   r"(?:occupation|profession|job|employment|works?)\s*:\s*(?:an?\s+)?)")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z-]*")
 # a field's cue ("Occupation: retired"): the list's "retired" stands there, never in prose ("a 66 yo

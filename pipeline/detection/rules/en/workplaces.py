@@ -53,7 +53,7 @@ _ED = re.compile(r"(?i)(?<![\w])(?:to|at|in|from|the|@)[ \t]+(?P<abbr>[A-Za-z]{2
                  r"(?:ed|er|ew|e\.d\.|emergency[ \t]+(?:room|department|dept)|clinic|cath[ \t]+lab)(?![\w])")
 _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|formerly|volunteers?|volunteered)"
                    r"(?:[ \t]+(?:part[ -]?time|full[ -]?time|nights|days|now|currently))?"
-                   r"(?:[ \t]+as[ \t]+(?:an?[ \t]+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"
+                   r"(?:[ \t]+as\s+(?:an?\s+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"   # "works as a\nsecurity guard at" (f49)
                    # "lost his job at the sunnyvale cannery" (notes_invented find f09)
                    r"(?:lost|losing|left|leaving|quit|started)[ \t]+(?:his|her|their|a|the|a[ \t]+new)[ \t]+job|"
                    # "is a teacher at", "IS A STUDENT AT": a calling's word before "at"
@@ -63,7 +63,7 @@ _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|f
                    # a letter's line may wrap after "at" ("losing her job at\nKimball Plastics": f16, f19)
                    r"[ \t]+(?:at|for|by|with)(?:[ \t]+|[ \t]*\n[ \t]*)(?:the[ \t]+)?")
 _EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
-cannery plant electric plastics textile textiles
+cannery plant electric plastics textile textiles mall
 corp corp. corporation company co co. services school academy university college church store market
 restaurant factory mill shop firm agency partners industries systems foods motors insurance""".split())
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")
