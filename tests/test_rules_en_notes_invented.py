@@ -196,9 +196,9 @@ def test_no_employer_after_work_at_night():
 
 # --- the invented set and its scorer ----------------------------------------------------------------
 def test_notes_set_loads_and_scores():
-    from notes_invented import load_half, score
+    from notes_invented import SET
 
-    halves = {h: load_half(h) for h in ("find", "check")}
+    halves = {h: SET.load_half(h) for h in ("find", "check")}
     assert len(halves["check"]) == 30 and len(halves["find"]) >= 40
     doc = next(d for d in halves["find"] if d.doc_id == "f07")   # a social history
     assert {s.type for s in doc.spans} == {"CITY", "PATIENT", "PROFESSION", "ORGANIZATION"}
@@ -209,7 +209,7 @@ def test_notes_set_loads_and_scores():
             return [[s for s in d.spans if s.type not in ("CITY", "PROFESSION")] + [Span(d.doc_id, at, at + 4, "NAME", "PATIENT")]
                     for d in docs]
 
-    got = score(Echo(), [doc])
+    got = SET.score(Echo(), [doc])
     # i2b2 2014: professions count (nothing is ignored), so the two missed callings cost recall
     assert got["missed"] == {"LOCATION": 1, "PROFESSION": 2} and got["fp_spans"] == 1
     assert got["R_PROFESSION"] == 0.0 and got["R_NAME"] == 1.0
