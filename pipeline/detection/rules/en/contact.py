@@ -103,7 +103,7 @@ _WEAK_ID_LABELS = (r"ID|Record|Chart|Patient|Pt|Enc(?:ounter)?|Reg(?:istration)?
                    # a record's and a dictation's numbers in a summary's header ("MR: 1198374", "DOC #:
                    # 339102", "Job #: 551902"): "MR" is mitral regurgitation too, so five digits
                    # (notes_invented find f01, f08)
-                   r"MR|Doc|Job|Dictation|Transcription|Accession|Path(?:ology)?|Specimen")
+                   r"MR|Doc|Job|Path(?:ology)?")
 _WEAK_ID = re.compile(rf"(?<![\w/])(?i:{_WEAK_ID_LABELS})(?:[ \t]*(?:(?:#|no\.?|number)[ \t]*:?|:)[ \t]*|[ \t]+(?=\d{{8,}}))"
                       r"(?P<id>\d{5,}(?![.,]\d)|[A-Za-z]{1,4}-?\d{4,}(?:-\d+)*|[A-Za-z]{1,4}\d{2}-\d{4,}|\d{4}-\d{4,})(?![\w-])"
                       r"(?![ \t]*(?i:units?|u\b|mg|mcg|ml|cc|l\b|meq|mmol|%|iu\b|x\b|times|doses?))")   # "Rx: 12345 units"

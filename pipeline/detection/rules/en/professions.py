@@ -80,8 +80,13 @@ def professions(text: str, doc_id: str) -> list[Span]:
         if found is not None and not (text[found[0]:found[1]].lower() == "retired" and not _FIELD.match(c.group())):
             out.append(mk(doc_id, *found, "PROFESSION"))
     for c in _BEFORE_WORK.finditer(text):
-        found = _phrase_end(text, c.end(), True)
-        if found is not None and text[found[0]:found[1]].lower() != "retired" and _at_work(text, *found) and not any(s.start <= found[0] < s.end for s in out):
+        # an agent's ending after an article only: at a line's start it is as often an order
+        # ("Monitor for", "Reminder at") as a calling, so the list decides there
+        article = bool(c.group().strip(" \t.;:")) and not c.group().rstrip().endswith(":")
+        found = _phrase_end(text, c.end(), article)
+        if found is None or text[found[0]:found[1]].lower() == "retired" or any(s.start <= found[0] < s.end for s in out):
+            continue
+        if _at_work(text, *found):
             out.append(mk(doc_id, *found, "PROFESSION"))
     return out
 

@@ -62,8 +62,12 @@ def _british(text: str, doc_id: str) -> list[Span]:
     out = []
     for m in _UK.finditer(text):
         before = _UK_BEFORE.search(text, max(0, m.start() - 40), m.start())
-        town = _town_words(before.group("town")) if before and before.group("town") else None
-        if (before and not (before.group("town") and not town)) or _UK_AFTER.match(text, m.end()):
+        words = before.group("town") if before else None
+        town = _town_words(words) if words else None
+        # the word right before vouches for the code unless it is a ward's ("Ward B2 4AB"); a street's
+        # word does ("Sutton Road SM1 2AB"), though it is no town
+        last = words.split()[-1] if words else ""
+        if (before and not (last and is_safe_word(last, vocabulary=False))) or _UK_AFTER.match(text, m.end()):
             out.append(mk(doc_id, *m.span("code"), "ZIP"))   # a ward's word is no town ("Ward B2 4AB")
             if town and town != town.upper():
                 end = before.start("town") + len(before.group("town"))
