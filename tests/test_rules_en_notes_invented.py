@@ -98,6 +98,8 @@ def test_uk_town_of_two_words_before_a_postcode():
     got = _rule("Station Road, Ashby Parva, LE17 5HX", "world_postcodes")
     assert ("Ashby Parva", "CITY") in got and ("LE17 5HX", "ZIP") in got
     assert _rule("Moved to Ward B2 4AB overnight.", "world_postcodes") == []
+    # a street's word before the code vouches for it, though it is no town
+    assert _rule("12 Sutton Road SM1 2AB", "world_postcodes") == [("SM1 2AB", "ZIP")]
 
 
 @pytest.mark.parametrize("line, town", [
@@ -175,7 +177,7 @@ def test_callings(line, job):
     "Social: pt lives with wife, retired teacher. Full code per family discussion.",
     "pt is a smoker for 20 years, a poor historian at baseline. Pt is a smoker at home.",
     "A nurse at bedside. She was a tobacco user for 30 yrs. He is a heavy drinker with hx of DTs.",
-    "Pt is a 66 yo retired, lives alone.", "Used as a pillow.",
+    "Pt is a 66 yo retired, lives alone.", "Used as a pillow.", "Monitor for bleeding.\nReminder at 0800: labs.",
 ])
 def test_no_calling_in_habits_and_ward_words(line):
     assert _rule(line, "professions") == []
