@@ -1,9 +1,11 @@
 """A hospital named by its head word, as ward notes write it: the name-like words before
-"Hospital", "Medical Center", "Hosp", "Nursing Home", and before the care a named facility gives
-("hebrew rehab", "Lantern Hill Assisted Living", "MELROSE VNA"), in any case, with "of" and a town
-after the head ("University Hospital of Battle Creek"). Also the word lists a hospital's name is
-made of, which :mod:`.places` reads after its transfer contexts. Apart so that the place rules stay
-one room each.
+"Hospital", "Medical Center", "Hosp", "Nursing Home", "Skilled Nursing", and before the care a named
+facility gives ("hebrew rehab", "Lantern Hill Assisted Living", "MELROSE VNA"), in any case, with
+"of" and a town after the head ("University Hospital of Battle Creek"). Practices as letters head
+them ("Brightwater Primary Care", "Saguaro Family Medicine", a UK GP's "Elmhurst Road Surgery",
+the town of "Nephrology Associates of Crestwood") and a rare name before a bare "General"
+("Kessington General,"). Also the word lists a hospital's name is made of, which :mod:`.places`
+reads after its transfer contexts. Apart so that the place rules stay one room each.
 """
 from __future__ import annotations
 
