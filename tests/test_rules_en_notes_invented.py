@@ -130,6 +130,20 @@ def test_names_in_report_headers_and_letters(detector, line, name):
     assert name in found(detector, line, "NAME")
 
 
+@pytest.mark.parametrize("line, name, record", [
+    ("Pathology: 5/7/2090 Szabo, Erzsebet 3349102 colon, sigmoid", "Szabo, Erzsebet", "3349102"),
+    ("ECHO  5/16/2089  BRANDT, WILHELMINA  5590123  AGE 84", "BRANDT, WILHELMINA", "5590123"),
+    ("Marguerite Delacroix-Boyd (73 F)  MRN 00923415", "Marguerite Delacroix-Boyd", "00923415"),
+])
+def test_names_on_a_report_header_line(detector, line, name, record):
+    assert name in found(detector, line, "NAME") and record in found(detector, line, "ID")
+
+
+def test_no_header_name_in_findings(detector):
+    line = "Lungs: Clear, Bilateral 1234567 units. Sodium, Potassium 140000. Foley (16 F) placed. FOLEY (16 F)."
+    assert found(detector, line, "NAME") == [] and found(detector, line, "AGE") == []
+
+
 @pytest.mark.parametrize("line", [
     "Ngozi Eze-Williams, MD, FASN", "Dr A Fib noted on tele.", "Patient: Smith, John\nA. Fib noted",
     "Reader: see above. Ordering: per protocol. Labs ordered by team.",

@@ -233,7 +233,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))   # the initials are the same person's
-    out += _signatures(text, doc_id) + _usernames(text, doc_id)
+    out += _signatures(text, doc_id) + _usernames(text, doc_id) + _header_names(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
 
@@ -247,6 +247,30 @@ def _middle_initial(text: str, start: int, end: int) -> int:
     """Where an inverted name ("Whitlock, Agatha") ends with its middle initial, else ``end``."""
     m = _MIDDLE_INITIAL.match(text, end)
     return m.end() if m and "," in text[start:end] else end
+
+
+# a report's header line with no label: an inverted name that a record number or an age follows
+# ("Kimura, Haruto 0662091", "BRANDT, WILHELMINA  5590123  AGE 84", "Hoffmann, Gerd  79 yrs"), and a
+# name that an age with a sex's letter follows in brackets ("Marguerite Delacroix-Boyd (73 F)");
+# notes_invented find f22, f28, f42, f48, f57
+_NAME_WORD = r"[A-Z][A-Za-z'-]*[A-Za-z]"
+_INVERTED_BEFORE = re.compile(
+    rf"(?m)(?:^|(?<=[ \t]))(?P<name>{_NAME_WORD},[ \t]*{_NAME_WORD}(?:[ \t][A-Z]\.?)?)[ \t]+"
+    r"(?:(?:\(?[ \t]*(?:MRN?|#)[ \t]*#?:?[ \t]*)?(?P<id>\d{6,10})(?![\w/.-])|\d{1,3}[ \t]*(?:yrs?|yo|y/o)\b|(?i:age)\b)")
+_NAME_BEFORE_AGE = re.compile(rf"(?m)^[ \t]*(?P<name>{_NAME_WORD}(?:[ \t]{_NAME_WORD}){{1,2}})[ \t]+\([ \t]*\d{{1,3}}[ \t]?[MF][ \t]*\)")
+
+
+def _header_names(text: str, doc_id: str) -> list[Span]:
+    """PATIENT names (and the record number) of :data:`_INVERTED_BEFORE` and :data:`_NAME_BEFORE_AGE`:
+    each word no safe word and no credential."""
+    out = []
+    for m in list(_INVERTED_BEFORE.finditer(text)) + list(_NAME_BEFORE_AGE.finditer(text)):
+        words = re.findall(r"[A-Za-z][A-Za-z'-]*", m.group("name"))
+        if all(len(w) == 1 or (not is_safe_word(w) and w.lower() not in _CREDENTIAL_WORDS) for w in words):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
+            if "id" in m.groupdict() and m.group("id"):
+                out.append(mk(doc_id, *m.span("id"), "MEDICALRECORD"))
+    return out
 
 
 def _credential_start(m: re.Match, words: list[str], signs_line: bool = False) -> int:

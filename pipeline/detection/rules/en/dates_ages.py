@@ -17,6 +17,7 @@ import re
 
 from pipeline.detection.rules.common import merge_overlapping, mk, text_before
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.name_words import is_safe_word
 from pipeline.detection.rules.en.numbers import (DATE_RANGE, STRONG_DATE_CUE, date_range_ends, line_before,
                                                 measurement_context, plausible_month_day, relative_age_at,
                                                 short_date_is_date,
@@ -298,8 +299,15 @@ def _header_and_family_ages(text: str) -> list[tuple[int, int]]:
     """The ages of :data:`_AGE_AT` (a relative's, :func:`.numbers.relative_age_at`) and of a header's
     "72 M," or "(73 F)" (:data:`_AGE_SEX_AFTER_LABEL`, :data:`_AGE_SEX_AFTER_NAME`, :data:`_AGE_SEX_BRACKET`)."""
     out = [m.span("age") for m in _AGE_AT.finditer(text) if relative_age_at(text, *m.span("age"))]
-    return out + [m.span("age") for rx in (_AGE_SEX_AFTER_LABEL, _AGE_SEX_AFTER_NAME, _AGE_SEX_BRACKET)
-                  for m in rx.finditer(text)]
+    out += [m.span("age") for rx in (_AGE_SEX_AFTER_LABEL, _AGE_SEX_AFTER_NAME) for m in rx.finditer(text)]
+    return out + [m.span("age") for m in _AGE_SEX_BRACKET.finditer(text) if _name_before(text, m.start())]
+
+
+def _name_before(text: str, i: int) -> bool:
+    """Whether the word before ``i`` may end a name ("Delacroix-Boyd (73 F)"), not a device's or a
+    ward's ("Foley (16 F)", "placed (14 F)"): letters, no safe word."""
+    m = re.search(r"([A-Za-z][A-Za-z'-]*)[ \t]*$", line_before(text, i, 40))
+    return bool(m) and not is_safe_word(m.group(1))
 
 
 def _more_ages(text: str) -> list[tuple[int, int]]:
