@@ -99,10 +99,20 @@ _ID_RES = [(re.compile(rf"(?<![\w])(?i:{p})\s*(?:[:#]\s*){{0,2}}(?P<id>\d{{3,4}}
 # disease, "Rx" a prescription's sign): their value needs five digits and no decimal, or letters
 # and four digits ("ID: 4455667", "Chart #: 44556677", "Employee ID: E44556", "Ref #: AB-99887")
 _WEAK_ID_LABELS = (r"ID|Record|Chart|Patient|Pt|Enc(?:ounter)?|Reg(?:istration)?|Ref(?:erence)?|Claim|Rx|Prescription|"
-                   r"Study(?:\s+ID)?|Badge|Employee(?:\s+ID)?|Passport(?:\s+No\.?)?|Tracking")
-_WEAK_ID = re.compile(rf"(?<![\w/])(?i:{_WEAK_ID_LABELS})[ \t]*(?:(?:#|no\.?|number)[ \t]*:?|:)[ \t]*"
-                      r"(?P<id>\d{5,}(?![.,]\d)|[A-Za-z]{1,4}-?\d{4,}(?:-\d+)*|\d{4}-\d{4,})(?![\w-])"
+                   r"Study(?:\s+ID)?|Badge|Employee(?:\s+ID)?|Passport(?:\s+No\.?)?|Tracking|"
+                   # a record's and a dictation's numbers in a summary's header ("MR: 1198374", "DOC #:
+                   # 339102", "Job #: 551902"): "MR" is mitral regurgitation too, so five digits
+                   # (notes_invented find f01, f08)
+                   r"MR|Doc|Job|Path(?:ology)?")
+_WEAK_ID = re.compile(rf"(?<![\w/])(?i:{_WEAK_ID_LABELS})(?:[ \t]*(?:(?:#|no\.?|number)[ \t]*:?|:)[ \t]*|[ \t]+(?=\d{{8,}}))"
+                      r"(?P<id>\d{5,}(?![.,]\d)|[A-Za-z]{1,4}-?\d{4,}(?:-\d+)*|[A-Za-z]{1,4}\d{2}-\d{4,}|\d{4}-\d{4,})(?![\w-])"
                       r"(?![ \t]*(?i:units?|u\b|mg|mcg|ml|cc|l\b|meq|mmol|%|iu\b|x\b|times|doses?))")   # "Rx: 12345 units"
+
+
+# a record number a header gives with its sign alone: "#0774120" (six digits or more, so no list's
+# "#2"), "MR8812043", "MRN 0098123" written onto the number (notes_invented find f20, f26)
+_BARE_RECORD = re.compile(r"(?<![\w#&/])(?:#[ \t]?(?P<id>\d{6,})|(?P<glued>(?i:mrn?)\d{6,})|"
+                          r"(?i:job|doc)[ \t]+(?P<job>\d{5,}))(?![\w-]|[.,]\d)")   # "K. NOWAK/PLR  JOB 66120" (f33)
 
 
 @register(LOCALE, "record_numbers", "ID", score=0.92)
@@ -114,8 +124,9 @@ def record_numbers(text: str, doc_id: str) -> list[Span]:
     for rx, gtype in _ID_RES:
         out += trimmed_spans(rx, text, doc_id, gtype, "id", trailing=" .,;:-")
     taken = [(sp.start, sp.end) for sp in out]
-    out += [sp for sp in trimmed_spans(_WEAK_ID, text, doc_id, "IDNUM", "id", trailing=" .,;:-")
-            if not any(a < sp.end and sp.start < b for a, b in taken)]
+    weak = trimmed_spans(_WEAK_ID, text, doc_id, "IDNUM", "id", trailing=" .,;:-") + [
+        mk(doc_id, *m.span(g), "IDNUM") for m in _BARE_RECORD.finditer(text) for g in ("id", "glued", "job") if m.group(g)]
+    out += [sp for sp in weak if not any(a < sp.end and sp.start < b for a, b in taken)]
     return dedupe(out)
 
 

@@ -31,7 +31,7 @@ from pipeline.spans import Span
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
           # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
           r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
-          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|"
+          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|ordered|"
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
           r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"
           r"accepting\s+(?:physician|md|attending|provider|surgeon)|requested\s+by|referred\s+by|"
@@ -40,12 +40,16 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           r"(?:(?:attending|primary\s+care|referring|ordering|consulting|admitting|covering|treating|interpreting)\s+)?"
           r"(?:physician|provider|radiologist|surgeon|anesthesiologist|consultant|pharmacist|therapist|"
           r"case\s+manager|social\s+worker|author)\s*:|"
-          r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?")
+          r"(?:reviewed|verified|approved|read|interpreted|co-?signed|authored|attested|transcribed)\s+by\s*:?|"
+          # a report's header fields without their "physician" ("Ordering: Vo, Linh", "Operators:",
+          # "Reader:"; notes_invented find f04, f13)
+          r"(?:ordering|referring|requesting|operators?|reader|sonographer|anesth(?:esia)?)\s*:")
 _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|step-?(?:son|daughter|mother|father|brother|sister)|"
         r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
+        r"married\s+to|"   # "Married to Abena, a nurse" (notes_invented find f34)
         r"met\s+(?:with|w/)|spoke\s+(?:with|to|w/)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
         r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:|attn\s*:|nok\s*:|call\s+placed\s+to")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
@@ -88,7 +92,7 @@ SECTION_HEADERS = _HEADERS
 
 
 _CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
-od psyd""".split())
+od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap""".split())
 
 
 def _kind(ctx: str) -> tuple[str, bool]:
@@ -112,8 +116,9 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
         gap = text[tokens[k - 1][1]:s] if k else ""
         if k and ("  " in gap or "\t" in gap or text[e:e + 1] == ":"):
             break
-        if k and word.lower().replace(".", "") in _CREDENTIAL_WORDS:
-            break   # "accepting physician breana chander, pharmd": the credential ends the name
+        if word.lower().replace(".", "") in _CREDENTIAL_WORDS:
+            break   # "accepting physician breana chander, pharmd": the credential ends the name, and
+            # is none ("Ngozi Eze-Williams, MD, FASN": notes_invented find f11)
         if re.fullmatch(r"[A-Za-z]\.", word):
             nxt = text[slice(*tokens[k + 1])] if k + 1 < len(tokens) else ""
             if nxt and looks_like_name(nxt, strong, title_case(nxt) and has_lower(text, s), titled and k == 0):
@@ -199,6 +204,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             s = tokens[0][0]
             if text.startswith("'s", end - 2):
                 end -= 2
+            end = _middle_initial(text, s, end)
             out.append(mk(doc_id, s, end, gtype))
             out += and_names(text, doc_id, end, gtype)
     for m in _CREDENTIAL.finditer(text):
@@ -227,9 +233,44 @@ def context_names(text: str, doc_id: str) -> list[Span]:
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))   # the initials are the same person's
-    out += _signatures(text, doc_id) + _usernames(text, doc_id)
+    out += _signatures(text, doc_id) + _usernames(text, doc_id) + _header_names(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
+
+
+# a header's "Name: Rutherford, Amos K   MRN": the middle initial after an inverted name, before a
+# column's gap, a bracket or the line's end (notes_invented find f08, f13, f38)
+_MIDDLE_INITIAL = re.compile(r"[ \t]+[A-Za-z]\.?(?=[ \t]{2,}|\t|[ \t]*\(|[ \t]*(?:\n|$))")
+
+
+def _middle_initial(text: str, start: int, end: int) -> int:
+    """Where an inverted name ("Whitlock, Agatha") ends with its middle initial, else ``end``."""
+    m = _MIDDLE_INITIAL.match(text, end)
+    return m.end() if m and "," in text[start:end] else end
+
+
+# a report's header line with no label: an inverted name that a record number or an age follows
+# ("Kimura, Haruto 0662091", "BRANDT, WILHELMINA  5590123  AGE 84", "Hoffmann, Gerd  79 yrs"), and a
+# name that an age with a sex's letter follows in brackets ("Marguerite Delacroix-Boyd (73 F)");
+# notes_invented find f22, f28, f42, f48, f57
+_NAME_WORD = r"[A-Z][A-Za-z'-]*[A-Za-z]"
+_INVERTED_BEFORE = re.compile(
+    rf"(?m)(?:^|(?<=[ \t]))(?P<name>{_NAME_WORD},[ \t]*{_NAME_WORD}(?:[ \t][A-Z]\.?)?)[ \t]+"
+    r"(?:(?:\(?[ \t]*(?:MRN?|#)[ \t]*#?:?[ \t]*)?(?P<id>\d{6,10})(?![\w/.-])|\d{1,3}[ \t]*(?:yrs?|yo|y/o)\b|(?i:age)\b)")
+_NAME_BEFORE_AGE = re.compile(rf"(?m)^[ \t]*(?P<name>{_NAME_WORD}(?:[ \t]{_NAME_WORD}){{1,2}})[ \t]+\([ \t]*\d{{1,3}}[ \t]?[MF][ \t]*\)")
+
+
+def _header_names(text: str, doc_id: str) -> list[Span]:
+    """PATIENT names (and the record number) of :data:`_INVERTED_BEFORE` and :data:`_NAME_BEFORE_AGE`:
+    each word no safe word and no credential."""
+    out = []
+    for m in list(_INVERTED_BEFORE.finditer(text)) + list(_NAME_BEFORE_AGE.finditer(text)):
+        words = re.findall(r"[A-Za-z][A-Za-z'-]*", m.group("name"))
+        if all(len(w) == 1 or (not is_safe_word(w) and w.lower() not in _CREDENTIAL_WORDS) for w in words):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
+            if "id" in m.groupdict() and m.group("id"):
+                out.append(mk(doc_id, *m.span("id"), "MEDICALRECORD"))
+    return out
 
 
 def _credential_start(m: re.Match, words: list[str], signs_line: bool = False) -> int:

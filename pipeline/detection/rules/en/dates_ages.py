@@ -17,8 +17,10 @@ import re
 
 from pipeline.detection.rules.common import merge_overlapping, mk, text_before
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.name_words import is_safe_word
 from pipeline.detection.rules.en.numbers import (DATE_RANGE, STRONG_DATE_CUE, date_range_ends, line_before,
-                                                measurement_context, plausible_month_day, short_date_is_date,
+                                                measurement_context, plausible_month_day, relative_age_at,
+                                                short_date_is_date,
                                                 year_is_date)
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
@@ -32,8 +34,9 @@ HOLIDAYS = ("Christmas", "Thanksgiving", "Easter", "New Year's Day", "New Year's
             "Labor Day", "Independence Day", "Halloween", "Valentine's Day", "Yom Kippur", "Hanukkah",
             "Passover", "Ramadan")
 
-# an abbreviation's full stop first ("May. 28", "Sept. 27"), then full names, then bare abbreviations
-_MON = r"(?i:(?:%s|May)\.|%s|(?:%s))" % ("|".join(MONTH_ABBR), "|".join(MONTHS), "|".join(MONTH_ABBR))
+# an abbreviation's full stop first ("May. 28", "Sept. 27"), then full names, then bare abbreviations;
+# "May." only before its day: a sentence's stop after the month is no part of it ("each May.")
+_MON = r"(?i:(?:%s)\.|May\.(?=[ \t]*\d)|%s|(?:%s))" % ("|".join(MONTH_ABBR), "|".join(MONTHS), "|".join(MONTH_ABBR))
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])(?i:st|nd|rd|th)?"
 _YEAR4 = r"(?:1[89]\d\d|20\d\d|21\d\d)"
 _YEAR = rf"(?:{_YEAR4}|'\d\d)"
@@ -109,6 +112,8 @@ _HAS_YEAR = re.compile(rf"{_YEAR}(?!\w)")
 
 
 _MONTH_PREPOSITION = re.compile(r"(?i)\b(?:in|since|until|till|during|early|mid|late|last|next|this|through|from)\s+$")
+# "return each May" (notes_invented find f21): the month in title case only ("each may vary")
+_EACH_BEFORE = re.compile(r"(?i)\b(?:each|every)\s+$")
 _UNAMBIGUOUS_MONTHS = frozenset(m.lower() for m in MONTHS) - {"may", "march", "august"}
 
 
@@ -163,7 +168,14 @@ def _full_date_is_date(text: str, start: int, end: int) -> bool:
     if text[max(0, start - 1):start] in ("x", "X") or re.match(r"\s*%", text[end:end + 3]):
         return False
     before = line_before(text, start)
-    return bool(STRONG_DATE_CUE.search(before)) or not measurement_context(text, start, end)
+    if re.search(r"[/.-](?:19|20|21)\d\d$", text[start:end]):
+        return True   # "07/02/2082 - 07/06/2082": no setting or reading has a year (notes_invented f41)
+    return bool(STRONG_DATE_CUE.search(before) or _DICTATION_CUE.search(before)) or not measurement_context(text, start, end)
+
+
+# a dictation line's "D: 01/21/84  T: 01/23/84" (dictated, transcribed): "T" is no temperature there,
+# which is never written with two slashes
+_DICTATION_CUE = re.compile(r"(?i)(?<![\w/])(?:[dt]|dd|dt|dictated|transcribed)\s*:\s*$")
 
 
 def _dash_date_is_date(text: str, start: int, end: int) -> bool:
@@ -194,7 +206,8 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found: list[tuple[int, int]] = []
     for k, rx in enumerate(_DATE_RES):
         for m in rx.finditer(text):
-            if (_BARE_MAY.match(m.group()) and not _MONTH_PREPOSITION.search(line_before(text, m.start(), 20))) \
+            if (_BARE_MAY.match(m.group()) and not (_MONTH_PREPOSITION.search(line_before(text, m.start(), 20))
+                                                    or _EACH_BEFORE.search(line_before(text, m.start(), 20)))) \
                     or (k in _TEXTUAL and not _month_case_ok(m.group(), text, *m.span())) \
                     or (m.group()[:3].lower() == "may" and _SUBJECT_BEFORE.search(line_before(text, m.start(), 20))):
                 continue   # "pt may 2 assist": a subject before "may" makes it the verb
@@ -250,7 +263,7 @@ _AGE_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t]?[MF](?![\w/])(?=[ 
                       r"who|presents|presenting|presented|admitted|transferred|from|here|brought|found)\b))")
 _SENTENCE_START = re.compile(r"(?i)(?:^|[:.]|\b(?:is|was|pt|patient)\s+(?:an?\s+)?|\ban?\s+)\s*$")
 # "84 yrs male", "84yr F": years and a sex, not after a duration's word ("smoker x 40 yrs")
-_AGE_YRS_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t-]?yrs?\.?[ \t-]?(?:male|female|man|woman|boy|girl|"
+_AGE_YRS_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t-]?yrs?\.?(?:[ \t-]?|[ \t]{2,4})(?:male|female|man|woman|boy|girl|"
                           r"gentleman|lady|gent|[mf])\b")
 _DURATION_BEFORE = re.compile(r"(?i)(?:\bx|\bfor|\bsince|\bover|\bpast|\blast|\bin|\bwithin|\bafter|~|\bq)\s*$")
 # "Age/Sex: 84/M", "sex/age: F/84"
@@ -266,8 +279,35 @@ _AGE_MORE = re.compile(r"(?i)(?:\b(?:man|woman|gentleman|lady|gent|male|female)\
                        r"|\b(?:pt|patient)[ \t]+(?P<d>\d{1,3})[ \t]?y\b(?=[ \t]*(?:[,.;]|old\b|male\b|female\b|[mf]\b)))",
                        re.MULTILINE)
 # "pt is 84.", "she is 84 and lives alone"
-_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})(?=[ \t]*(?:[.;,]|$|and\b))",
+_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she|who)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})(?=[ \t]*(?:[.;,]|$|and\b))",
                      re.MULTILINE)
+
+
+_AGE_AT = re.compile(r"(?i)\bat[ \t]+(?:age[ \t]+)?(?P<age>\d{1,3})\b")
+# a report's header gives the age with a sex's letter and a comma: "Indication: 72 M, fever", and
+# "Pt: Faisal Al-Mansouri, 46 M" at the end of a patient's line
+_AGE_SEX_AFTER_LABEL = re.compile(r"(?im)\b(?:indication|(?:clinical[ \t]+)?history|hx|clinical[ \t]+(?:information|info)|"
+                                  r"reason[ \t]+for[ \t]+(?:exam|study|referral))[ \t]*:[ \t]*(?P<age>\d{1,3})[ \t]?[MF]"
+                                  r"(?![\w/])(?=[ \t]*[,.;]|[ \t]*$)")
+# "Marguerite Delacroix-Boyd (73 F)": an age and a sex's letter alone in brackets (notes_invented f28)
+_AGE_SEX_BRACKET = re.compile(r"(?i)\([ \t]*(?P<age>\d{1,3})[ \t]?(?:yo|y/o|y)?[ \t]?[MF][ \t]*\)")
+_AGE_SEX_AFTER_NAME = re.compile(r"(?im)^[ \t]*(?:pt|patient|name)[ \t]*:[^\n]{2,60}?,[ \t]*(?P<age>\d{1,3})[ \t]?[MF]"
+                                 r"(?![\w/])(?=[ \t]*(?:[,;]|$))")
+
+
+def _header_and_family_ages(text: str) -> list[tuple[int, int]]:
+    """The ages of :data:`_AGE_AT` (a relative's, :func:`.numbers.relative_age_at`) and of a header's
+    "72 M," or "(73 F)" (:data:`_AGE_SEX_AFTER_LABEL`, :data:`_AGE_SEX_AFTER_NAME`, :data:`_AGE_SEX_BRACKET`)."""
+    out = [m.span("age") for m in _AGE_AT.finditer(text) if relative_age_at(text, *m.span("age"))]
+    out += [m.span("age") for rx in (_AGE_SEX_AFTER_LABEL, _AGE_SEX_AFTER_NAME) for m in rx.finditer(text)]
+    return out + [m.span("age") for m in _AGE_SEX_BRACKET.finditer(text) if _name_before(text, m.start())]
+
+
+def _name_before(text: str, i: int) -> bool:
+    """Whether the word before ``i`` may end a name ("Delacroix-Boyd (73 F)"), not a device's or a
+    ward's ("Foley (16 F)", "placed (14 F)"): letters, no safe word."""
+    m = re.search(r"([A-Za-z][A-Za-z'-]*)[ \t]*$", line_before(text, i, 40))
+    return bool(m) and not is_safe_word(m.group(1))
 
 
 def _more_ages(text: str) -> list[tuple[int, int]]:
@@ -278,6 +318,7 @@ def _more_ages(text: str) -> list[tuple[int, int]]:
     out += [m.span("age" if m.group("age") else "age2") for m in _AGE_SEX_LABEL.finditer(text)]
     out += [m.span("age") for rx in (_AGE_AFTER_DOB, _AGE_IS) for m in rx.finditer(text)]
     out += [m.span(g) for m in _AGE_MORE.finditer(text) for g in "abd" if m.group(g)]
+    out += _header_and_family_ages(text)
     return [(s, e) for s, e in out if int(text[s:e]) <= 125]
 
 

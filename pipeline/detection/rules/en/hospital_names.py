@@ -1,9 +1,11 @@
 """A hospital named by its head word, as ward notes write it: the name-like words before
-"Hospital", "Medical Center", "Hosp", "Nursing Home", and before the care a named facility gives
-("hebrew rehab", "Lantern Hill Assisted Living", "MELROSE VNA"), in any case, with "of" and a town
-after the head ("University Hospital of Battle Creek"). Also the word lists a hospital's name is
-made of, which :mod:`.places` reads after its transfer contexts. Apart so that the place rules stay
-one room each.
+"Hospital", "Medical Center", "Hosp", "Nursing Home", "Skilled Nursing", and before the care a named
+facility gives ("hebrew rehab", "Lantern Hill Assisted Living", "MELROSE VNA"), in any case, with
+"of" and a town after the head ("University Hospital of Battle Creek"). Practices as letters head
+them ("Brightwater Primary Care", "Saguaro Family Medicine", a UK GP's "Elmhurst Road Surgery",
+the town of "Nephrology Associates of Crestwood") and a rare name before a bare "General"
+("Kessington General,"). Also the word lists a hospital's name is made of, which :mod:`.places`
+reads after its transfer contexts. Apart so that the place rules stay one room each.
 """
 from __future__ import annotations
 
@@ -15,22 +17,34 @@ from pipeline.detection.rules.en.towns import listed_place_type, mixed_case
 from pipeline.spans import Span
 
 # "hosp" is the head word abbreviated ("CAPE COD HOSP")
-HEAD = re.compile(r"(?i)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
+HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
                   r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
+                  # "Maple Crest Skilled Nursing", "Brightwater General." closing its line or clause
+                  # (notes_invented find f30, f35)
+                  r"skilled\s+nursing(?:\s+facility)?|(?P<general>general)(?=[ \t]*(?:[.,;)]|$))|"
                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
-                  r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living)|"
+                  r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living|(?P<practice>primary\s+care|"
+                  # a practice as letters head it ("Brightwater Primary Care", "Sagebrush Family Practice",
+                  # "Nephrology Associates of Crestwood"), a UK GP's surgery by its street ("Elmhurst Road
+                  # Surgery"; found on benchmarks/data/notes_invented find f01, f06, f11)
+                  r"family\s+(?:practice|medicine|health)|internal\s+medicine|medical\s+practice|"
+                  r"(?:medical\s+|health\s+)?associates)|"
+                  r"(?P<surgery>surgery))|"
                   # a service named by its town or owner ("MELROSE VNA", "Hillcrest SNF"): the name is
                   # the place, the kind of care is not
                   r"(?P<bare>ltach?|snf|vna))(?![\w])")
+# a street's words, inside a practice's name ("Elmhurst Road Surgery", "Mill Lane Health Centre"); a
+# GP's "surgery" needs one, since an eponym's operation ("Whipple surgery") has none
+STREET_WORDS = frozenset("road rd lane ln street avenue ave close green square way drive crescent".split())
 # words a hospital's name is made of besides its own name: kept inside a name, never a name alone
 GENERIC = frozenset("""general community regional university memorial medical children's childrens women's womens
 state county city central north south east west new saint st st. mount mt mt. sacred heart holy cross valley
 lady our of the and park manor health rehabilitation nursing center centre village beach heights hills springs
-falls lake grove""".split())
+falls lake grove""".split()) | STREET_WORDS
 # what stands before a hospital's head word and is no name ("the hospital", "outside hospital")
 _NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
 nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
-referring receiving home community brief""".split()) - {"community"}
+referring receiving home community brief outpatient inpatient adult pediatric paediatric geriatric""".split()) - {"community"}
 # a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
 NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
 city sacred holy""".split())
@@ -97,13 +111,39 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
         weak = h.group("weak") or h.group("bare")
         if weak and after_head(text[start:h.start()]):
             continue   # "Allapattah Health Center rehab": the care a named hospital gives, not its name
-        if named and distinct and not (weak and not clinic_name(text[start:h.start()])):
+        if h.group("surgery") and not STREET_WORDS & set(text[start:h.start()].lower().split()):
+            continue   # "Whipple surgery", "Vascular Surgery": an operation or a department
+        if h.group("general") and not _rare_name(text[start:h.start()]):
+            continue   # "Attorney General", "appearance general", "Surgeon General. Mass General"
+        if weak and not (named and distinct and clinic_name(text[start:h.start()])) and of_place(text, h.end()) > h.end():
+            town = text[h.end():of_place(text, h.end())].split(None, 1)[1]   # "Nephrology Associates of Crestwood"
+            at = of_place(text, h.end()) - len(town)
+            out.append(mk(doc_id, at, at + len(town), listed_place_type(town) or "CITY"))
+            continue
+        if named and distinct and not (weak and not clinic_name(text[start:h.start()])
+                                       and not (h.group("practice") and _place_name(text[start:h.start()]))):
             if h.group("bare"):
                 name = text[start:h.start()].rstrip()
                 out.append(mk(doc_id, start, start + len(name), listed_place_type(name) or "ORGANIZATION"))
             else:
                 out.append(mk(doc_id, start, of_place(text, h.end()), "HOSPITAL"))
     return out
+
+
+def _rare_name(name: str) -> bool:
+    """Whether the words before a bare "General" name a hospital: one sentence, every word rare in
+    English (Zipf < 3.5) or a place's ("Brightwater General", "Kessington General")."""
+    words = name.split()
+    return bool(words) and "." not in name and all((zipf(w) or 0.0) < 3.5 or looks_like_place(w, True) for w in words)
+
+
+def _place_name(name: str) -> bool:
+    """Whether the words before a practice's head ("Family Medicine", "Primary Care") name a place,
+    though the safe vocabulary holds them ("Saguaro Family Medicine": notes_invented find f43): each
+    a place's word, or no safe word and not common; "Geriatric Primary Care" says what it treats."""
+    words = name.split()
+    return bool(words) and all(looks_like_place(w, True) or (not is_safe_word(w) and (zipf(w) or 0.0) < 4.5)
+                               for w in words if w.lower() not in GENERIC)
 
 
 def after_head(name: str) -> bool:

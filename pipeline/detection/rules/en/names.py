@@ -9,7 +9,9 @@ from pipeline.detection.rules.en.name_words import is_safe_word
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
-_NAME_TOKEN = r"[A-Z](?:[a-z]+(?:[-'][A-Z][a-z]+)?|'[A-Z][a-z]+|\.)"
+# an initial without its full stop before a surname, as UK letters write one ("Dr A Okonjo":
+# notes_invented find f16)
+_NAME_TOKEN = r"[A-Z](?:[a-z]+(?:[-'][A-Z][a-z]+)?|'[A-Z][a-z]+|\.|(?= [A-Z][a-z]))"
 _TITLED = re.compile(
     rf"(?<![\w.])(?P<title>Dr|Drs|Mr|Mrs|Ms|Miss|Prof|Doctor)\.?\s+(?P<name>{_NAME_TOKEN}(?: {_NAME_TOKEN}){{0,2}})")
 _NOT_NAMES = {"The", "He", "She", "His", "Her", "They", "We", "I", "In", "On", "At", "To", "For", "And", "Of", "Office",
@@ -25,9 +27,11 @@ def titled_names(text: str, doc_id: str) -> list[Span]:
         tokens = m.group("name").split()
         keep = []
         for tkn in tokens:
-            if tkn in _NOT_NAMES or is_safe_word(tkn):
+            if tkn in _NOT_NAMES or (len(tkn) > 1 and is_safe_word(tkn)):
                 break
             keep.append(tkn)
+        if keep and len(keep[-1]) == 1:
+            keep.pop()   # an initial without its stop only before a surname ("Dr A Fib" is none)
         if not keep:
             continue
         s = m.start("name")

@@ -150,11 +150,26 @@ AGE_AFTER = re.compile(
     r"man\b|woman|gentleman|gent\b|lady|boy|girl|mo\b|months? old|(?:st|nd|rd|th)\s+birthday)")
 AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=|\bturn(?:ed|s|ing)|\bage\s*/\s*(?:sex|gender)|"
                         r"\b(?:sex|gender)\s*/\s*age\s*:?\s*(?:[mf]|male|female)\s*/|"
-                        r"\b(?:pt|patient|he|she)\s+is\s+(?:now\s+|only\s+)?|"
+                        r"\b(?:pt|patient|he|she|who)\s+is\s+(?:now\s+|only\s+)?|"
                         r"\b(?:man|woman|gentleman|lady|gent|male|female)\s+of|\bage\s*(?:\((?:years?|yrs?)\)|in\s+years))"
                         r"\s*:?\s*[<>~]?\s*$")
 _DOB_BRACKET = re.compile(r"(?i)\b(?:dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date)\b[^\n()]{1,30}?\(\s*(?:age\s*:?\s*)?$")
 _DECADE_BEFORE = re.compile(r"(?i)\b(?:his|her|their|early|mid|late|in (?:his|her|their)?)\s*-?\s*$")
+
+
+# a relative's age at an event ("brother with MI at 49", "Mother died of stroke at 66."): "at" before
+# the number, the clause ending after it (no unit, no clock time), a kin word or a death earlier on
+# the line (found on benchmarks/data/notes_invented find f01)
+_AT_BEFORE = re.compile(r"(?i)\bat[ \t]+(?:age[ \t]+)?$")
+_CLAUSE_END = re.compile(r"(?i)[ \t]*(?:[).,;]|$|of\b|from\b|after\b|with\b)")
+_KIN_OR_DEATH = re.compile(r"(?i)\b(?:mother|father|mom|dad|brother|sister|sibling|aunt|uncle|grandmother|grandfather|"
+                           r"cousin|parents?|died|passed\s+away|deceased|fh)\b")
+
+
+def relative_age_at(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``[start, end)`` is a relative's age at an event (see above)."""
+    return bool(_AT_BEFORE.search(line_before(text, start, 12)) and _CLAUSE_END.match(line_after(text, end))
+                and _KIN_OR_DEATH.search(line_before(text, start, 60)))
 
 
 def age_context(text: str, start: int, end: int) -> bool:
@@ -162,7 +177,8 @@ def age_context(text: str, start: int, end: int) -> bool:
     "male" after it, "age"/"aged" before it, or "his"/"her"/"early" before a decade ("her 80s")."""
     value = text[start:end]
     before, after = line_before(text, start), line_after(text, end)
-    if AGE_AFTER.match(after) or AGE_BEFORE.search(before) or _DOB_BRACKET.search(line_before(text, start, 60)):
+    if AGE_AFTER.match(after) or AGE_BEFORE.search(before) or _DOB_BRACKET.search(line_before(text, start, 60)) \
+            or relative_age_at(text, start, end):
         return True
     return bool(re.fullmatch(r"\d0'?s", value) and _DECADE_BEFORE.search(before))
 

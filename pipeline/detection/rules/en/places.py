@@ -58,11 +58,12 @@ _TOWN = re.compile(
     r"(?<![\w])(?:wife|husband|son|daughter|dtr|sister|brother|mother|father|niece|nephew|cousin|friend)"
     r"(?:\s+[A-Za-z][A-Za-z'-]*)?\s+(?:is\s+)?(?:visiting\s+|flying\s+in\s+|driving\s+up\s+)?from\s+|"
     r"(?<![\w])(?:lives|live|living|resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
-    r"native\s+of|town\s+of|city\s+of|visiting\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
+    r"native\s+of|town\s+of|city\s+of|visiting\s+from|visits\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
     # "from OR", "from the lab" stop at a residence, ward or function word
     r"(?:called|calling|phoned|driving|flying)(?:\s+in)?\s+from|(?:pt|patient|family)\s+from|"
-    r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|with\s+\w+))?\s+(?:in\s+)?")
+    # "lives independently in Wooster" (notes_invented find f27)
+    r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|independently|by\s+(?:him|her)self|with\s+\w+))?\s+(?:in\s+)?")
 # a saint's, a mount's or a holy name after "at", "from", "to" in any case ("NURSE AT MT AUBURN",
 # "at st. mary's", "from st. elizabeths", "PRESENTED TO HOLY FAMILY", "student at holy cross"): a
 # hospital's, a church's or a school's; a place either way ("st. john's wort" is a herb)

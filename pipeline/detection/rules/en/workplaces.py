@@ -52,13 +52,18 @@ _NOT_A_WARD_AFTER = re.compile(r"(?i)[ \t]*(?:x\b|times|days?|hrs?|hours?|mins?|
 _ED = re.compile(r"(?i)(?<![\w])(?:to|at|in|from|the|@)[ \t]+(?P<abbr>[A-Za-z]{2,6})[ \t]+"
                  r"(?:ed|er|ew|e\.d\.|emergency[ \t]+(?:room|department|dept)|clinic|cath[ \t]+lab)(?![\w])")
 _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|formerly|volunteers?|volunteered)"
-                   r"(?:[ \t]+as[ \t]+(?:an?[ \t]+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"
+                   r"(?:[ \t]+(?:part[ -]?time|full[ -]?time|nights|days|now|currently))?"
+                   r"(?:[ \t]+as\s+(?:an?\s+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"   # "works as a\nsecurity guard at" (f49)
+                   # "lost his job at the sunnyvale cannery" (notes_invented find f09)
+                   r"(?:lost|losing|left|leaving|quit|started)[ \t]+(?:his|her|their|a|the|a[ \t]+new)[ \t]+job|"
                    # "is a teacher at", "IS A STUDENT AT": a calling's word before "at"
                    # and "is an MD at", "was a nurse at": a clinician's title says a workplace follows
                    r"(?:is|was)[ \t]+an?[ \t]+(?:[\w/-]+[ \t]+){0,3}?(?:student|md|rn|np|nurse|physician|"
                    r"[A-Za-z-]{2,}(?:er|or|ist|ian)))"
-                   r"[ \t]+(?:at|for|by|with)[ \t]+(?:the[ \t]+)?")
+                   # a letter's line may wrap after "at" ("losing her job at\nKimball Plastics": f16, f19)
+                   r"[ \t]+(?:at|for|by|with)(?:[ \t]+|[ \t]*\n[ \t]*)(?:the[ \t]+)?")
 _EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
+cannery plant electric plastics textile textiles mall
 corp corp. corporation company co co. services school academy university college church store market
 restaurant factory mill shop firm agency partners industries systems foods motors insurance""".split())
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")

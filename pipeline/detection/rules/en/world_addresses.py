@@ -33,7 +33,11 @@ _UK_CODE = r"(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?|GIR)[ ]?\d[ABD-HJLNP-UW-Z]{2}"
 _UK = re.compile(rf"(?<![\w-])(?P<code>{_UK_CODE})(?![\w-])")
 # what vouches for a British postcode: its town right before ("London NW1 6XE", "LEEDS, LS1 4AP"),
 # a postcode label, or the country after
-_UK_BEFORE = re.compile(r"(?:(?P<town>[A-Z][A-Za-z'-]+),?[ \t]+|(?i:post[ \t]?code)[ \t]*:?[ \t]*)$")
+# a town of two or three words too ("Ashby Parva, LE17 5HX": notes_invented find f39), read back from
+# the postcode to the first street word or ward word (:func:`_town_words`)
+_UK_BEFORE = re.compile(r"(?:(?P<town>[A-Z][A-Za-z'-]+(?:[ \t][A-Z][A-Za-z'-]+){0,2}),?[ \t]+|(?i:post[ \t]?code)[ \t]*:?[ \t]*)$")
+_STREET_WORD = frozenset("road rd lane street st avenue ave close drive way court crescent square terrace grove "
+                         "gardens place hill row walk mews parade".split())
 _UK_AFTER = re.compile(r"(?i),?[ \t]+(?:UK|U\.K\.|United Kingdom|England|Scotland|Wales|Northern Ireland)\b")
 _TRUNK_PHONE = re.compile(r"(?<![\w+/.-])0\d{2,4}(?:[ -]?\d{3,4}){2}(?![\w/-]|\.\d)")
 _CALLED_ON = re.compile(r"(?i)\b(?:on|at)[ \t]*$")
@@ -68,13 +72,17 @@ def _british(text: str, doc_id: str) -> list[Span]:
     vocabulary holds towns that are also words ("Salford")."""
     out = []
     for m in _UK.finditer(text):
-        before = _UK_BEFORE.search(text, max(0, m.start() - 30), m.start())
-        town = before.group("town") if before else None
-        if (before and not (town and is_safe_word(town, vocabulary=False))) or _UK_AFTER.match(text, m.end()):
+        before = _UK_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        words = before.group("town") if before else None
+        town = _town_words(words) if words else None
+        # the word right before vouches for the code unless it is a ward's ("Ward B2 4AB"); a street's
+        # word does ("Sutton Road SM1 2AB"), though it is no town
+        last = words.split()[-1] if words else ""
+        if (before and not (last and is_safe_word(last, vocabulary=False))) or _UK_AFTER.match(text, m.end()):
             out.append(mk(doc_id, *m.span("code"), "ZIP"))   # a ward's word is no town ("Ward B2 4AB")
-            if town and not is_safe_word(town, vocabulary=False) \
-                    and (town != town.upper() or _caps_town(text, town, m.start())):
-                out.append(mk(doc_id, *before.span("town"), "CITY"))
+            if town and (town != town.upper() or _caps_town(text, town, m.start())):
+                end = before.start("town") + len(before.group("town"))
+                out.append(mk(doc_id, end - len(town), end, "CITY"))
     out += [mk(doc_id, *m.span("code"), "ZIP") for m in _UK_OWN_LINE.finditer(text)]
     return out + _british_lower(text, doc_id)
 
@@ -94,6 +102,17 @@ def _british_lower(text: str, doc_id: str) -> list[Span]:
         if lower_line(text, m.start()) and looks_like_place(town, True) and not is_safe_word(town):
             out += [mk(doc_id, *m.span("town"), "CITY"), mk(doc_id, *m.span("code"), "ZIP")]
     return out
+
+
+def _town_words(words: str) -> str | None:
+    """The town in the title-case words before a postcode: the last words, back to a street's word
+    or a word of the stop set (a ward's word is no town: "Ward B2 4AB"), or None."""
+    keep: list[str] = []
+    for w in reversed(words.split()):
+        if w.lower() in _STREET_WORD or is_safe_word(w, vocabulary=False):
+            break
+        keep.insert(0, w)
+    return " ".join(keep) or None
 
 
 @register(LOCALE, "world_postcodes", "LOCATION", score=0.88)
