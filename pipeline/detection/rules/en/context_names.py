@@ -266,7 +266,9 @@ def _header_names(text: str, doc_id: str) -> list[Span]:
     out = []
     for m in list(_INVERTED_BEFORE.finditer(text)) + list(_NAME_BEFORE_AGE.finditer(text)):
         words = re.findall(r"[A-Za-z][A-Za-z'-]*", m.group("name"))
-        if all(len(w) == 1 or (not is_safe_word(w) and w.lower() not in _CREDENTIAL_WORDS) for w in words):
+        # a word of three letters or more without a vowel is an acronym ("Rowe, NMLS 1928374"), never a name
+        if all(len(w) == 1 or (not is_safe_word(w) and w.lower() not in _CREDENTIAL_WORDS
+                               and (len(w) < 3 or re.search(r"[aeiouyAEIOUY]", w))) for w in words):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
             if "id" in m.groupdict() and m.group("id"):
                 out.append(mk(doc_id, *m.span("id"), "MEDICALRECORD"))
