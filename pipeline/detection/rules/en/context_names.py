@@ -19,7 +19,8 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
-                                                   is_surname_after_first_name, looks_like_name, looks_like_typo, zipf)
+                                                   is_surname_after_first_name, looks_like_name, looks_like_typo, typo_of_ward_word,
+                                                   zipf)
 from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, eponym_or_label, first_and_surname,
                                                    has_lower, inverted, notified_doctor, surname_after, surname_alone,
                                                    title_case, unknown_subject)
@@ -70,7 +71,7 @@ _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name
 _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])/(?P<init>[A-Z]{2,4})[ \t.]*$")
 # a line that is a staff signature: a credential and a name, one before the other ("D. Fraher RN",
 # "SN A. Field", "Starr R RRT", "Esther Dickens, RRT"), or initials after a dash ("-ch")
-_CRED = r"RN|R\.N\.|SN|RRT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN"
+_CRED = r"RN|R\.N\.|SN|RRT|RT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN|LCSW|LICSW|MSW|DPT|CM"   # "RT Gintaras" (icu_invented_b f10)
 _SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:(?:[A-Za-z]\.){{2,3}}|[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
 _SIGNATURE = re.compile(
     rf"(?im)^[ \t]*(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
@@ -217,7 +218,9 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         first_and_word = len(words) > 1 and (is_first_name(a) or rare_first) and (
             is_surname_after_first_name(b) or (signs_line and looks_like_name(a, True) and not is_safe_word(b, vocabulary=False)
                                                and b.lower() not in FUNCTION_WORDS and (zipf(b) or 0.0) < 6.0))
-        if not (looks_like_name(words[-1], True) or first_and_word) or eponym_or_label(text, m.end("name")):
+        initial_and_word = len(words) > 1 and re.fullmatch(r"[A-Za-z]\.", a) is not None and _surname_word(b)
+        if not (looks_like_name(words[-1], True) or first_and_word or initial_and_word) \
+                or eponym_or_label(text, m.end("name")):
             continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
         s = _credential_start(m, words, signs_line)
         out.append(mk(doc_id, s, e, "DOCTOR"))
@@ -236,6 +239,15 @@ def context_names(text: str, doc_id: str) -> list[Span]:
     out += _signatures(text, doc_id) + _usernames(text, doc_id) + _header_names(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
+
+
+def _surname_word(word: str) -> bool:
+    """After an initial and before a credential ("H. Dziedzic RRT"), a surname: no safe, function or
+    credential word, not among English's common words (a rare surname's ending may look like an
+    adjective's: "Dziedzic"; icu_invented_b find f03)."""
+    z = zipf(word)
+    return (not is_safe_word(word) and word.lower() not in FUNCTION_WORDS and word.lower() not in _CREDENTIAL_WORDS
+            and z is not None and z < 4.0 and not (z < 1.0 and typo_of_ward_word(word)))
 
 
 # a header's "Name: Rutherford, Amos K   MRN": the middle initial after an inverted name, before a
@@ -342,7 +354,12 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
 # initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
 _CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})[ \t]*\n?\Z")
 # or after a dash closing the last sentence ("WILL F/U. -KD")
-_CLOSING_DASH = re.compile(r"[.;!][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3})[ \t]*\n?\Z")
+# or before a credential ("...obtained from pt's pharmacy. -AL, RN": icu_invented_b find f12)
+_CLOSING_DASH = re.compile(r"[.;!)][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3})(?:,?[ \t]+(?i:rn|rrt|lpn|np|cm|sw))?[ \t]*\n?\Z")
+# a dash, an initial and a surname closing a note's last sentence ("CM TO F/U 12/3. -V. ISHIGURO":
+# icu_invented_b find f09): the surname no safe or function word
+_CLOSING_DASH_NAME = re.compile(r"[.;!)][ \t]+-{1,2}[ \t]?(?P<name>[A-Za-z]\.[ \t]?(?P<last>[A-Za-z][A-Za-z'-]*[A-Za-z]))"
+                                r"[ \t]*\n?\Z")
 
 
 def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
@@ -350,6 +367,10 @@ def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
     one-line note: a line alone says nothing about where it stands), or after a dash that closes
     its last sentence: no header, no function word, no word of the curated safe list ("DNR",
     "CMO", "rn" close notes too)."""
+    named = _CLOSING_DASH_NAME.search(text, last)
+    if named and not is_safe_word(named.group("last")) and named.group("last").lower() not in FUNCTION_WORDS \
+            and named.group("last").lower() not in _CREDENTIAL_WORDS:
+        return [mk(doc_id, *named.span("name"), "DOCTOR")]
     m = _CLOSING_INITIALS.match(text, last) if last else None
     m = m or _CLOSING_DASH.search(text, last)
     if m is None:

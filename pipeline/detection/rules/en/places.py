@@ -92,6 +92,15 @@ _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z]
                            r"(?:dept|department|rescue|station)\b")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
+# a facility a patient is referred to or dialyzes at ("REFERRALS: BOYERTOWN MANOR, GLEN BROOK", "dialyzes
+# at Ephrata Dialysis"; icu_invented_b find f02, f09), and the next names of a list after one found
+_REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[sz](?:es|ed|is)[ \t]+at)[ \t]*(?:the[ \t]+)?")
+_LIST_NEXT = re.compile(r"[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?")
+_CLAUSE_END = re.compile(r"[ \t]*(?:[.,;)\n]|$|(?:and|or)\b)", re.IGNORECASE)
+# where a home is, a town follows: "a trailer park off Route 61 in Frackville", "NEAR HER IN
+# BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09)
+_HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|apartment|condo|townhouse|duplex|house|rowhome)"
+                      r"\b[^\n.;:()]{0,30}?[ \t]+in|near(?:[ \t]+(?:her|him|them|us|family|son|daughter)[ \t]+in)?)[ \t]+")
 
 
 def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> bool:
@@ -173,6 +182,22 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     return tokens[0][0], (h.end() if h else end), ("HOSPITAL" if h else gtype)
 
 
+def _listed_facilities(text: str, doc_id: str, first: tuple[int, int, str]) -> list[Span]:
+    """A facility after a referral's context and the ones a comma lists after it, each a whole
+    clause of place-like words ("Boyertown Manor, Glen Brook."): a list goes on while each name
+    closes its clause, so "sent to Glen Brook, intubated" stops at the safe word."""
+    out = [mk(doc_id, *first)]
+    end = first[1]
+    while (m := _LIST_NEXT.match(text, end)) is not None:
+        got = _following_place(text, m.end(), True, "HOSPITAL") or one_case_town(text, m.end())
+        if got is None or not _CLAUSE_END.match(text, got[1]) or any(
+                is_safe_word(w) or w.lower() in FUNCTION_WORDS for w in text[got[0]:got[1]].split()):
+            break
+        out.append(mk(doc_id, got[0], got[1], "HOSPITAL"))
+        end = got[1]
+    return out
+
+
 def _common_town_start(word: str, nxt: str) -> bool:
     """A common word that starts a town before a town's tail, in any case ("LONG BEACH", "oak
     forest", "Hyde Park", "FALL RIVER"): no word of the curated safe list (the wide vocabulary
@@ -228,7 +253,9 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     for m in _MOVE.finditer(text):
         got = _following_place(text, m.end(), True, "HOSPITAL")
         if got:   # a listed town after a move is the town ("moved from Leeds": pii_invented find, letter_45's kin)
-            out.append(mk(doc_id, got[0], got[1], listed_place_type(text[got[0]:got[1]]) or got[2]))
+            gtype = listed_place_type(text[got[0]:got[1]]) or got[2]
+            out += _listed_facilities(text, doc_id, (got[0], got[1], gtype)) if gtype == "HOSPITAL" \
+                else [mk(doc_id, got[0], got[1], gtype)]
     for m in _AT_ABBR.finditer(text):
         if _mixed_case(text, m.start()) and _abbreviation(m.group("abbr"), text, m.start("abbr")):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
@@ -255,6 +282,10 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         inside = any(o.start <= m.start("place") and m.end("place") <= o.end for o in out)   # "St. Anne's Hospital"
         if not inside and name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
             out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
+    for m in _REFERRAL.finditer(text):
+        got = _following_place(text, m.end(), True, "HOSPITAL")
+        if got:
+            out += _listed_facilities(text, doc_id, got)
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
         if tok and _any_case_abbreviation(tok.group()):
@@ -263,7 +294,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         got = _following_place(text, m.end(), True, "HOSPITAL")
         if got:
             out.append(mk(doc_id, got[0], got[1], got[2]))
-    for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_FROM, False)):
+    for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_HOME_IN, True), (_FROM, False)):
         for m in rx.finditer(text):
             got = _following_place(text, m.end(), strong, "CITY")
             town = one_case_town(text, m.end()) if strong else None
