@@ -64,7 +64,10 @@ _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the na
     rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*)(?:(?P<title>dr|mr|mrs|ms|miss|fr|rev)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
 _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|(?:[A-Za-z]\.){1,2})[ \t]+){0,2}"
-                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)(?![\w-])|"
+                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW|"
+                         # a therapist's and a case manager's ("P. Amankwah, PT, DPT", "Wieslawa CM RN":
+                         # icu_invented_b find f33, f36)
+                         r"PT,?[ \t]+DPT|OTR/L|CM[ \t]+RN)(?![\w-])|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
@@ -207,7 +210,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
                 end -= 2
             end = _middle_initial(text, s, end)
             out.append(mk(doc_id, s, end, gtype))
-            out += and_names(text, doc_id, end, gtype)
+            out += [sp for sp in and_names(text, doc_id, end, gtype) if not _ROLE_NOUN.fullmatch(text[sp.start:sp.end])]
     for m in _CREDENTIAL.finditer(text):
         s, e = m.span("name")
         words = m.group("name").split()
@@ -219,6 +222,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             is_surname_after_first_name(b) or (signs_line and looks_like_name(a, True) and not is_safe_word(b, vocabulary=False)
                                                and b.lower() not in FUNCTION_WORDS and (zipf(b) or 0.0) < 6.0))
         initial_and_word = len(words) > 1 and re.fullmatch(r"[A-Za-z]\.", a) is not None and _surname_word(b)
+        # two rare words before ", MD" ("Jovana Petkovic, MD, cardiology fellow": icu_invented_b find f18)
+        initial_and_word = initial_and_word or (len(words) == 2 and all(_surname_word(w) and (zipf(w) or 0.0) < 3.0 for w in words))
         if not (looks_like_name(words[-1], True) or first_and_word or initial_and_word) \
                 or eponym_or_label(text, m.end("name")):
             continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
@@ -248,6 +253,11 @@ def _surname_word(word: str) -> bool:
     z = zipf(word)
     return (not is_safe_word(word) and word.lower() not in FUNCTION_WORDS and word.lower() not in _CREDENTIAL_WORDS
             and z is not None and z < 4.0 and not (z < 1.0 and typo_of_ward_word(word)))
+
+
+# who comes with a relative and is no name ("wife benedetta and pastor from ...": icu_invented_b find f34)
+_ROLE_NOUN = re.compile(rf"(?i)(?:{_KIN}|pastor|priest|rabbi|imam|minister|chaplain|reverend|deacon|elder|bishop|"
+                        r"neighbou?r|caregiver|aide|interpreter|translator)")
 
 
 # a header's "Name: Rutherford, Amos K   MRN": the middle initial after an inverted name, before a
@@ -358,6 +368,9 @@ _CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.
 _CLOSING_DASH = re.compile(r"[.;!)][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3})(?:,?[ \t]+(?i:rn|rrt|lpn|np|cm|sw))?[ \t]*\n?\Z")
 # a dash, an initial and a surname closing a note's last sentence ("CM TO F/U 12/3. -V. ISHIGURO":
 # icu_invented_b find f09): the surname no safe or function word
+# a discipline and a first name closing a note's last sentence ("Home vent not needed. RT Ulla.":
+# icu_invented_b find f32)
+_CLOSING_ROLE_NAME = re.compile(r"[.;!)][ \t]+(?:RT|RRT|RN|CM|SW)[ \t]+(?P<name>[A-Z][a-z'-]+|[A-Z][A-Z'-]+)\.?[ \t]*\n?\Z")
 _CLOSING_DASH_NAME = re.compile(r"[.;!)][ \t]+-{1,2}[ \t]?(?P<name>[A-Za-z]\.[ \t]?(?P<last>[A-Za-z][A-Za-z'-]*[A-Za-z]))"
                                 r"[ \t]*\n?\Z")
 
@@ -367,6 +380,9 @@ def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
     one-line note: a line alone says nothing about where it stands), or after a dash that closes
     its last sentence: no header, no function word, no word of the curated safe list ("DNR",
     "CMO", "rn" close notes too)."""
+    role = _CLOSING_ROLE_NAME.search(text, last)
+    if role and looks_like_name(role.group("name"), True, title_case(role.group("name")) and has_lower(text, role.start())):
+        return [mk(doc_id, *role.span("name"), "DOCTOR")]
     named = _CLOSING_DASH_NAME.search(text, last)
     if named and not is_safe_word(named.group("last")) and named.group("last").lower() not in FUNCTION_WORDS \
             and named.group("last").lower() not in _CREDENTIAL_WORDS:

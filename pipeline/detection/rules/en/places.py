@@ -34,8 +34,9 @@ from pipeline.detection.rules.en.state_codes import state_after_town, state_code
 from pipeline.detection.rules.common import line_of as _line, mk
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE
 from pipeline.detection.rules.en.towns import mixed_case as _mixed_case
+from pipeline.detection.rules.en.caseless import one_case as _one_case
 from pipeline.detection.rules.en.towns import TOWN_TAIL as _TOWN_TAIL
-from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, one_case_town, prose_places
+from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, one_case_town, prose_places, town_before_place
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -43,7 +44,7 @@ _DIRECTION = frozenset("north south east west new fort port upper lower old sain
 
 _MOVE = re.compile(
     # a facility that screens or accepts a patient ("screened by Spaulding", "ACCEPTED AT KINDRED")
-    r"(?i)(?<![\w])(?:(?:screened|screening|accepted|evaluated)\s+(?:by|at)\s+(?:the\s+)?|"
+    r"(?i)(?<![\w])(?:(?:screened|screening|screen|accepted|evaluated)\s+(?:by|at)\s+(?:the\s+)?|"
     r"(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged?|dc'?d|d/c'?d|"
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
     r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc)"   # as notes misspell or shorten it
@@ -73,6 +74,8 @@ _SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+"
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
+                      # what was done elsewhere: "tPA given at Ephrata Community" (icu_invented_b find f24)
+                      r"(?:given|done|performed)\s+at|"
                       # where the PCP or a doctor works: "PCP is Dr. Goldstein at Harvard Vanguard",
                       # "followed by Dr. Ahmed at South Shore", "DR HOROWITZ FROM DANA FARBER FOLLOWING"
                       r"pcp\b[^\n;]{0,40}?\s+at|\bdr\.?[ \t]+[A-Za-z'-]+[ \t]+(?:at|from))\s+(?:the\s+)?")
@@ -81,7 +84,7 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]e
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
                       r"\s+in\s+")
 # "66 y.o. F from methuen", "a 42-year-old construction worker from isla vista"
-_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?|"
+_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old|(?<=\d)[ \t]?[mf])[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?|"
                        # "PT IS A CONSTRUCTION WORKER FROM TAUNTON": who the patient is, then where from
                        # and "FATHER IS A FIREFIGHTER IN CHELSEA": a relative's calling, then where
                        r"(?:pt|patient|he|she|father|mother|son|daughter|wife|husband|brother|sister)[ \t]+"
@@ -97,10 +100,11 @@ _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 _REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[sz](?:es|ed|is)[ \t]+at)[ \t]*(?:the[ \t]+)?")
 _LIST_NEXT = re.compile(r"[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?")
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,;)\n]|$|(?:and|or)\b)", re.IGNORECASE)
+_MEETING_AFTER = re.compile(r"(?i)[ \t]+(?:rounds|meeting|huddle|conference|team)\b")
 # where a home is, a town follows: "a trailer park off Route 61 in Frackville", "NEAR HER IN
 # BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09)
 _HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|apartment|condo|townhouse|duplex|house|rowhome)"
-                      r"\b[^\n.;:()]{0,30}?[ \t]+in|near(?:[ \t]+(?:her|him|them|us|family|son|daughter)[ \t]+in)?)[ \t]+")
+                      r"\b[^\n.;:]{0,45}?[ \t]+in|near(?:[ \t]+(?:her|him|them|us|family|son|daughter)[ \t]+in)?)[ \t]+")
 
 
 def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> bool:
@@ -219,7 +223,7 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
     return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
 
 
-_IN_AFTER = re.compile(r"(?i)[ \t]+in[ \t]+")
+_IN_AFTER = re.compile(r"(?i)[ \t]+(?:in|at)[ \t]+")   # "Keystone Villa at Douglassville" (find f22)
 
 
 def _towns_after_places(text: str, doc_id: str, places: list[Span]) -> list[Span]:
@@ -252,11 +256,18 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     out = _hospital_names(text, doc_id)
     for m in _MOVE.finditer(text):
         got = _following_place(text, m.end(), True, "HOSPITAL")
+        if got is None and _one_case(_line(text, m.start())):   # "ltach screen by penn highlands" (find f20)
+            got = one_case_town(text, m.end())
+            words = text[got[0]:got[1]].split() if got else []
+            ok = all(len(w) > 2 and not is_safe_word(w) and (zipf(w) or 0.0) < 4.5 for w in words)
+            got = (got[0], got[1], "HOSPITAL") if got and ok else None
         if got:   # a listed town after a move is the town ("moved from Leeds": pii_invented find, letter_45's kin)
             gtype = listed_place_type(text[got[0]:got[1]]) or got[2]
             out += _listed_facilities(text, doc_id, (got[0], got[1], gtype)) if gtype == "HOSPITAL" \
                 else [mk(doc_id, got[0], got[1], gtype)]
     for m in _AT_ABBR.finditer(text):
+        if _MEETING_AFTER.match(text, m.end()):
+            continue   # "at IDT rounds" (icu_invented_b find f33): a meeting, not a hospital
         if _mixed_case(text, m.start()) and _abbreviation(m.group("abbr"), text, m.start("abbr")):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
     for m in _AT_ABBR_ONE_CASE.finditer(text):
@@ -305,7 +316,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
     out += _towns_after_places(text, doc_id, out)
-    out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id)
+    out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id) + town_before_place(text, doc_id)
             if not any(o.start < sp.end and sp.start < o.end for o in out)]
     out += state_after_town(text, doc_id, out)
     first = {}
