@@ -21,6 +21,9 @@ from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
                                                    is_surname_after_first_name, looks_like_name, looks_like_typo, typo_of_ward_word,
                                                    zipf)
+from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS as _CREDENTIAL_WORDS
+from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS, closing_initials  # noqa: F401  (SECTION_HEADERS: re-exported for name_lines)
+from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS as _HEADERS
 from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, eponym_or_label, first_and_surname,
                                                    has_lower, inverted, notified_doctor, surname_after, surname_alone,
                                                    title_case, unknown_subject)
@@ -87,16 +90,6 @@ _POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:(?:[A-Za-z][A-Za-z'-]
                              r"[ \t]+(?:wife|husband|son|"
                              r"daughter|sister|brother|mother|father|friend|partner|niece|nephew|grandson|"
                              r"granddaughter|spouse|girlfriend|boyfriend)\b")
-# section headers of a nursing note, which a colon follows as a sign-off's initials do
-_HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
-lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
-ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp impr rec recs goal goals""".split())
-#: the section headers of a nursing note ("CV:", "GU:", "A/P"), no one's initials
-SECTION_HEADERS = _HEADERS
-
-
-_CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
-od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap""".split())
 
 
 def _kind(ctx: str) -> tuple[str, bool]:
@@ -352,52 +345,13 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
             start = m.start("name") if all(ok) else m.end("name") - len(words[-1])
             out.append(mk(doc_id, start, m.end("name"), "PATIENT"))
     last = text.rstrip().rfind("\n") + 1   # the note's last line: a dash and letters there sign it
-    out += _closing_initials(text, doc_id, last)
+    out += closing_initials(text, doc_id, last)
     for m in _DASH_INITIALS.finditer(text):
         init = m.group("init")
         at_end = m.start() >= last and len(init) == 2 and init.lower() not in FUNCTION_WORDS   # "-rn" closing a note
         if at_end or (init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2)):
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))
     return out
-
-
-# initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
-_CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})[ \t]*\n?\Z")
-# or after a dash closing the last sentence ("WILL F/U. -KD")
-# or before a credential ("...obtained from pt's pharmacy. -AL, RN": icu_invented_b find f12)
-_CLOSING_DASH = re.compile(r"[.;!)][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3})(?:,?[ \t]+(?i:rn|rrt|lpn|np|cm|sw))?[ \t]*\n?\Z")
-# a dash, an initial and a surname closing a note's last sentence ("CM TO F/U 12/3. -V. ISHIGURO":
-# icu_invented_b find f09): the surname no safe or function word
-# a discipline and a first name closing a note's last sentence ("Home vent not needed. RT Ulla.":
-# icu_invented_b find f32)
-_CLOSING_ROLE_NAME = re.compile(r"[.;!)][ \t]+(?:RT|RRT|RN|CM|SW)[ \t]+(?P<name>[A-Z][a-z'-]+|[A-Z][A-Z'-]+)\.?[ \t]*\n?\Z")
-_CLOSING_DASH_NAME = re.compile(r"[.;!)][ \t]+-{1,2}[ \t]?(?P<name>[A-Za-z]\.[ \t]?(?P<last>[A-Za-z][A-Za-z'-]*[A-Za-z]))"
-                                r"[ \t]*\n?\Z")
-
-
-def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
-    """The writer's initials closing a note on a line of their own without a dash (not in a
-    one-line note: a line alone says nothing about where it stands), or after a dash that closes
-    its last sentence: no header, no function word, no word of the curated safe list ("DNR",
-    "CMO", "rn" close notes too)."""
-    role = _CLOSING_ROLE_NAME.search(text, last)
-    if role and looks_like_name(role.group("name"), True, title_case(role.group("name")) and has_lower(text, role.start())):
-        return [mk(doc_id, *role.span("name"), "DOCTOR")]
-    named = _CLOSING_DASH_NAME.search(text, last)
-    if named and not is_safe_word(named.group("last")) and named.group("last").lower() not in FUNCTION_WORDS \
-            and named.group("last").lower() not in _CREDENTIAL_WORDS:
-        return [mk(doc_id, *named.span("name"), "DOCTOR")]
-    m = _CLOSING_INITIALS.match(text, last) if last else None
-    m = m or _CLOSING_DASH.search(text, last)
-    if m is None:
-        return []
-    init = m.group("init")
-    bare = init.replace(".", "").lower()
-    if bare in _HEADERS or bare in _CREDENTIAL_WORDS or init.lower() in ("a.m.", "p.m.", "e.g.", "i.e."):
-        return []
-    if init.lower() in _HEADERS or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
-        return []
-    return [mk(doc_id, *m.span("init"), "DOCTOR")]
 
 
 # a staff login beside the name on a signature line: "J. Giles, resident / jgiles", "(ekiragu)", "[kh309]"
