@@ -145,3 +145,30 @@ def test_icu_b_set_loads_and_scores():
     lost = sum(not c.isspace() for s in towns for c in doc.text[s.start:s.end])
     assert got["R"] == pytest.approx(1 - lost / counted)
     assert got["P"] == pytest.approx((counted - lost) / (counted - lost + 2))
+
+
+# --- the fourth batch (find f37-f48) -------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [
+    ("Bed alarm on, sitter (Tanisha) at bedside, low bed.", "Tanisha"),
+    ("Pt gave permission to speak with his boss Elroy.", "Elroy"),
+    ("Fell from a ladder at his orchard in Aspers on 3/2.", "Aspers"),
+    ("Children are staying with pt's sister Honorine in Denver.", "Denver"),
+    ("Outpt f/u at Tremont Diabetes Center with NP Wojtowicz.", "Tremont Diabetes Center"),
+    ("D/C to: Willow Brook Retirement Community, skilled unit.", "Willow Brook Retirement Community"),
+    ("Dnr/dni, cmo discussion pending w/ family. -k.v.", "k.v."),
+])
+def test_fourth_batch_shapes(detector, line, phi, case):
+    text = recase(line, case)
+    assert recase(phi, case) in found(detector, text, "NAME") + found(detector, text, "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Referred to cardiac rehab, pain center, the cancer center and the wound center.",
+    "Pt has chronic pain, sitter at bedside. At CT scan pt desatted.",
+    "Boss notified of absence. Sponsor called, no info given.",
+])
+def test_fourth_batch_leaves_ward_lines(detector, line, case):
+    text = recase(line, case)
+    assert found(detector, text, "NAME") + found(detector, text, "LOCATION") == []

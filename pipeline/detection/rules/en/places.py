@@ -50,11 +50,11 @@ _MOVE = re.compile(
     r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc)"   # as notes misspell or shorten it
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
     r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?)")
-_AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
+_AT_ABBR = re.compile(r"(?<![\w])(?:[Aa]t|[Ff]rom|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")   # "At GH CT showed" (find f43)
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
     # "lives with her husband in Quincy", "LIVES WITH HIS WIFE ALEXUS GOUGH IN SANFORD" (tried first)
-    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+(?:with|w/)\s*[^\n.;:()]{1,40}?\s+in\s+|"
+    r"(?i)(?<![\w])(?:lives|living|resides|residing|staying|stays)\s+(?:with|w/)\s*[^\n.;:()]{1,40}?\s+in\s+|"
     # a relative and where they come from: "DAUGHTER LORI FROM HAVERHILL", "sister denise from chicago"
     r"(?<![\w])(?:wife|husband|son|daughter|dtr|sister|brother|mother|father|niece|nephew|cousin|friend)"
     r"(?:\s+[A-Za-z][A-Za-z'-]*)?\s+(?:is\s+)?(?:visiting\s+|flying\s+in\s+|driving\s+up\s+)?from\s+|"
@@ -103,7 +103,7 @@ _CLAUSE_END = re.compile(r"[ \t]*(?:[.,;)\n]|$|(?:and|or)\b)", re.IGNORECASE)
 _MEETING_AFTER = re.compile(r"(?i)[ \t]+(?:rounds|meeting|huddle|conference|team)\b")
 # where a home is, a town follows: "a trailer park off Route 61 in Frackville", "NEAR HER IN
 # BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09)
-_HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|apartment|condo|townhouse|duplex|house|rowhome)"
+_HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|orchard|apartment|condo|townhouse|duplex|house|rowhome)"
                       r"\b[^\n.;:]{0,45}?[ \t]+in|near(?:[ \t]+(?:her|him|them|us|family|son|daughter)[ \t]+in)?)[ \t]+")
 
 
