@@ -23,8 +23,8 @@ insurers and charting systems are not marked.
 
 * ``check`` (c01-c30): written first, before anything was run, in a Pennsylvania hospital's
   voice; only scored, never read for misses. ``--show`` never prints it.
-* ``find`` (written after, in batches of about twelve, each scored with ``--show`` before the
-  next was written): fixes in the ``en`` pack were found on it and name the notes.
+* ``find`` (f01-f58, written after in five batches: f01-f12, f13-f24, f25-f36, f37-f48, f49-f58,
+  each scored with ``--show`` before the next was written): fixes in the ``en`` pack were found on it and name the notes.
 
 Each half is scored as written, in UPPER case and in lower case, for rules and dictionaries
 alone and for every ``--model`` given. The scorer and table are :mod:`invented_sets`. Names and

@@ -172,3 +172,31 @@ def test_fourth_batch_shapes(detector, line, phi, case):
 def test_fourth_batch_leaves_ward_lines(detector, line, case):
     text = recase(line, case)
     assert found(detector, text, "NAME") + found(detector, text, "LOCATION") == []
+
+
+# --- the fifth batch (find f49-f58) --------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [
+    ("Pt's parents flew in from Trois-Pistoles last night.", "Trois-Pistoles"),
+    ("pt lives alone, sister in seven valleys is emergency contact.", "seven valleys"),
+    ("Moved in with her son in Brecknock twp after the fall.", "Brecknock twp"),
+    ("Wife will drive to Wyncote tonight to get his meds.", "Wyncote"),
+    ("cardiologist is dr adebayo at lansdale cardiology.", "lansdale"),
+    ("cEEG: no seizures since Sun 0400, keppra level pending.", "Sun"),
+    ("At request of Rabbi Lichtblau from the congregation.", "Lichtblau"),
+])
+def test_fifth_batch_shapes(detector, line, phi, case):
+    text = recase(line, case)
+    got = found(detector, text, "NAME") + found(detector, text, "LOCATION") + found(detector, text, "DATE")
+    assert recase(phi, case) in got
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Pt unable to drive to work; driving to appointments with daughter. Son in law visited.",
+    "Wife in room, daughter in ICU waiting area. Pt on Rev. Trendelenburg.",
+    "Sat 0400 94% on 2L, sats stable since.",
+])
+def test_fifth_batch_leaves_ward_lines(detector, line, case):
+    text = recase(line, case)
+    assert found(detector, text, "NAME") + found(detector, text, "LOCATION") + found(detector, text, "DATE") == []

@@ -75,8 +75,8 @@ _DATE_PATTERNS = [
     # "until", "this", "next", closing its clause ("WILL COME IN SAT.": icu_invented_b find f19);
     # "sat 98%", "to keep sat > 92" stay
     r"(?i)(?:(?<=\bon )|(?<=\bcome in )|(?<=\bbe in )|(?<=\bback in )|(?<=\bby )|(?<=\buntil )|(?<=\btill )|"
-    r"(?<=\bthis )|(?<=\bnext ))"
-    r"(?:mon|tue|wed|thu|fri|sat|sun)\.?(?=[ \t]*(?:[.,;)]|$|\n|(?:am|pm|morning|night|evening)\b))",
+    r"(?<=\bthis )|(?<=\bnext )|(?<=\bsince ))"   # "since Sun 0400" (find f56)
+    r"(?:mon|tue|wed|thu|fri|sat|sun)\.?(?=[ \t]*(?:[.,;)]|$|\n|(?:am|pm|morning|night|evening)\b|(?:[01]\d|2[0-3])[0-5]\d\b))",
     # the weekdays whose abbreviation is no other word, alone ("Back to OR Wed for washout", "return
     # to OR Fri,": icu_invented_b find f25); "Mon" (monitor), "Sat" and "Sun" need the context above
     r"(?<![\w/'-])(?i:tue|thu|thur|wed|fri)(?![\w/'-])",

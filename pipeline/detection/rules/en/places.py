@@ -58,6 +58,10 @@ _TOWN = re.compile(
     # a relative and where they come from: "DAUGHTER LORI FROM HAVERHILL", "sister denise from chicago"
     r"(?<![\w])(?:wife|husband|son|daughter|dtr|sister|brother|mother|father|niece|nephew|cousin|friend)"
     r"(?:\s+[A-Za-z][A-Za-z'-]*)?\s+(?:is\s+)?(?:visiting\s+|flying\s+in\s+|driving\s+up\s+)?from\s+|"
+    # "sister in glen rock is emergency contact", "flew in from Moncton", "will drive to Bala Cynwyd"
+    # (icu_invented_b find f50, f54, f58)
+    r"(?<![\w])(?:wife|husband|son|daughter|sister|brother|niece|nephew|cousin)\s+in\s+(?!law\b)|"
+    r"(?<![\w])(?:flew|flown|drove)(?:\s+(?:in|up|down))?\s+from\s+|"
     r"(?<![\w])(?:lives|live|living|resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|visits\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
@@ -91,8 +95,8 @@ _AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-
                        r"(?:is|was)[ \t]+an?[ \t]+(?:[A-Za-z'-]+[ \t]+){1,3}?)"
                        r"(?:from|in)[ \t]+")
 # a town's fire or police department ("SHOCKED X2 BY WESTWOOD FIRE DEPT")
-_SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:fire|police)[ \t]+"
-                           r"(?:dept|department|rescue|station)\b")
+_SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:(?:fire|police)[ \t]+"
+                           r"(?:dept|department|rescue|station)|twp|township|boro|borough)\b")   # "Paradise twp" (find f49)
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 # a facility a patient is referred to or dialyzes at ("REFERRALS: BOYERTOWN MANOR, GLEN BROOK", "dialyzes
@@ -101,6 +105,9 @@ _REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[
 _LIST_NEXT = re.compile(r"[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?")
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,;)\n]|$|(?:and|or)\b)", re.IGNORECASE)
 _MEETING_AFTER = re.compile(r"(?i)[ \t]+(?:rounds|meeting|huddle|conference|team)\b")
+# where family travels ("she will drive to Bala Cynwyd tonight": find f58): a place's words only,
+# never a town's shape in a line of one case ("DRIVING TO APPOINTMENTS")
+_TRAVEL_TO = re.compile(r"(?i)(?<![\w])(?:drive|drives|driving|fly|flies|flying)\s+(?:back\s+|home\s+)?to\s+")
 # where a home is, a town follows: "a trailer park off Route 61 in Frackville", "NEAR HER IN
 # BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09)
 _HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|orchard|apartment|condo|townhouse|duplex|house|rowhome)"
@@ -186,6 +193,19 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     return tokens[0][0], (h.end() if h else end), ("HOSPITAL" if h else gtype)
 
 
+def _one_case_facility(text: str, i: int) -> tuple[int, int, str] | None:
+    """In a line of one case, after a move or a doctor's "at", a facility's words that capitals
+    cannot announce ("ltach screen by penn highlands", "dr ezeani at wellspan york":
+    icu_invented_b find f20, f54): a town's shape (:func:`.towns.one_case_town`), each word of
+    three letters or more, no safe word and not among English's common words."""
+    if not _one_case(_line(text, i)):
+        return None
+    got = one_case_town(text, i)
+    words = text[got[0]:got[1]].split() if got else []
+    ok = all(len(w) > 2 and not is_safe_word(w) and (zipf(w) or 0.0) < 4.5 for w in words)
+    return (got[0], got[1], "HOSPITAL") if got and ok else None
+
+
 def _listed_facilities(text: str, doc_id: str, first: tuple[int, int, str]) -> list[Span]:
     """A facility after a referral's context and the ones a comma lists after it, each a whole
     clause of place-like words ("Boyertown Manor, Glen Brook."): a list goes on while each name
@@ -255,12 +275,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     abbreviations after "at" in mixed case ("seen at MGH"), and towns after "lives in"."""
     out = _hospital_names(text, doc_id)
     for m in _MOVE.finditer(text):
-        got = _following_place(text, m.end(), True, "HOSPITAL")
-        if got is None and _one_case(_line(text, m.start())):   # "ltach screen by penn highlands" (find f20)
-            got = one_case_town(text, m.end())
-            words = text[got[0]:got[1]].split() if got else []
-            ok = all(len(w) > 2 and not is_safe_word(w) and (zipf(w) or 0.0) < 4.5 for w in words)
-            got = (got[0], got[1], "HOSPITAL") if got and ok else None
+        got = _following_place(text, m.end(), True, "HOSPITAL") or _one_case_facility(text, m.end())
         if got:   # a listed town after a move is the town ("moved from Leeds": pii_invented find, letter_45's kin)
             gtype = listed_place_type(text[got[0]:got[1]]) or got[2]
             out += _listed_facilities(text, doc_id, (got[0], got[1], gtype)) if gtype == "HOSPITAL" \
@@ -302,13 +317,14 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         if tok and _any_case_abbreviation(tok.group()):
             out.append(mk(doc_id, *tok.span(), "HOSPITAL"))
             continue
-        got = _following_place(text, m.end(), True, "HOSPITAL")
+        got = _following_place(text, m.end(), True, "HOSPITAL") or _one_case_facility(text, m.end())
         if got:
             out.append(mk(doc_id, got[0], got[1], got[2]))
-    for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_HOME_IN, True), (_FROM, False)):
+    for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_HOME_IN, True), (_TRAVEL_TO, True),
+                       (_FROM, False)):
         for m in rx.finditer(text):
             got = _following_place(text, m.end(), strong, "CITY")
-            town = one_case_town(text, m.end()) if strong else None
+            town = one_case_town(text, m.end()) if strong and rx is not _TRAVEL_TO else None
             if town and (got is None or (got[2] == "CITY" or got[1] - got[0] < town[1] - town[0]) and town[1] > got[1]):
                 got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
             if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
