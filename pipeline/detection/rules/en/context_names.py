@@ -19,7 +19,11 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
-                                                   is_surname_after_first_name, looks_like_name, looks_like_typo, zipf)
+                                                   is_surname_after_first_name, looks_like_name, looks_like_typo, typo_of_ward_word,
+                                                   zipf)
+from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS as _CREDENTIAL_WORDS
+from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS, closing_initials  # noqa: F401  (SECTION_HEADERS: re-exported for name_lines)
+from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS as _HEADERS
 from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, eponym_or_label, first_and_surname,
                                                    has_lower, inverted, notified_doctor, surname_after, surname_alone,
                                                    title_case, unknown_subject)
@@ -29,6 +33,8 @@ __all__ = ["EPONYM_AFTER", "SECTION_HEADERS", "context_names"]   # EPONYM_AFTER:
 from pipeline.spans import Span
 
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
+          # clergy by title ("Fr. Stavros", "RABBI GOLDFARB": icu_invented_b find f49, f57)
+          r"fr\.|rev\.?|reverend|rabbi|imam|cantor|"
           # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
           r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
           r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|ordered|"
@@ -48,6 +54,9 @@ _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[
         r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
+        # who else a note names beside the family ("sitter (Lakisha)", "his boss Delbert", "AA sponsor
+        # (Dwight)": icu_invented_b find f44, f48)
+        r"sitter|sponsor|boss|supervisor|co-?worker|landlord|landlady|roommate|caregiver|pastor|"
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
         r"married\s+to|"   # "Married to Abena, a nurse" (notes_invented find f34)
         r"met\s+(?:with|w/)|spoke\s+(?:with|to|w/)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
@@ -63,14 +72,17 @@ _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the na
     rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*)(?:(?P<title>dr|mr|mrs|ms|miss|fr|rev)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
 _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|(?:[A-Za-z]\.){1,2})[ \t]+){0,2}"
-                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW)(?![\w-])|"
+                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW|"
+                         # a therapist's and a case manager's ("P. Amankwah, PT, DPT", "Wieslawa CM RN":
+                         # icu_invented_b find f33, f36)
+                         r"PT,?[ \t]+DPT|OTR/L|CM[ \t]+RN)(?![\w-])|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
 _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])/(?P<init>[A-Z]{2,4})[ \t.]*$")
 # a line that is a staff signature: a credential and a name, one before the other ("D. Fraher RN",
 # "SN A. Field", "Starr R RRT", "Esther Dickens, RRT"), or initials after a dash ("-ch")
-_CRED = r"RN|R\.N\.|SN|RRT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN"
+_CRED = r"RN|R\.N\.|SN|RRT|RT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN|LCSW|LICSW|MSW|DPT|CM"   # "RT Gintaras" (icu_invented_b f10)
 _SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:(?:[A-Za-z]\.){{2,3}}|[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
 _SIGNATURE = re.compile(
     rf"(?im)^[ \t]*(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
@@ -83,16 +95,6 @@ _POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:(?:[A-Za-z][A-Za-z'-]
                              r"[ \t]+(?:wife|husband|son|"
                              r"daughter|sister|brother|mother|father|friend|partner|niece|nephew|grandson|"
                              r"granddaughter|spouse|girlfriend|boyfriend)\b")
-# section headers of a nursing note, which a colon follows as a sign-off's initials do
-_HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
-lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
-ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp impr rec recs goal goals""".split())
-#: the section headers of a nursing note ("CV:", "GU:", "A/P"), no one's initials
-SECTION_HEADERS = _HEADERS
-
-
-_CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
-od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap""".split())
 
 
 def _kind(ctx: str) -> tuple[str, bool]:
@@ -206,7 +208,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
                 end -= 2
             end = _middle_initial(text, s, end)
             out.append(mk(doc_id, s, end, gtype))
-            out += and_names(text, doc_id, end, gtype)
+            out += [sp for sp in and_names(text, doc_id, end, gtype) if not _ROLE_NOUN.fullmatch(text[sp.start:sp.end])]
     for m in _CREDENTIAL.finditer(text):
         s, e = m.span("name")
         words = m.group("name").split()
@@ -217,7 +219,11 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         first_and_word = len(words) > 1 and (is_first_name(a) or rare_first) and (
             is_surname_after_first_name(b) or (signs_line and looks_like_name(a, True) and not is_safe_word(b, vocabulary=False)
                                                and b.lower() not in FUNCTION_WORDS and (zipf(b) or 0.0) < 6.0))
-        if not (looks_like_name(words[-1], True) or first_and_word) or eponym_or_label(text, m.end("name")):
+        initial_and_word = len(words) > 1 and re.fullmatch(r"[A-Za-z]\.", a) is not None and _surname_word(b)
+        # two rare words before ", MD" ("Jovana Petkovic, MD, cardiology fellow": icu_invented_b find f18)
+        initial_and_word = initial_and_word or (len(words) == 2 and all(_surname_word(w) and (zipf(w) or 0.0) < 3.0 for w in words))
+        if not (looks_like_name(words[-1], True) or first_and_word or initial_and_word) \
+                or eponym_or_label(text, m.end("name")):
             continue   # "Emma Sun, RN": a listed first name lets a common word be the surname
         s = _credential_start(m, words, signs_line)
         out.append(mk(doc_id, s, e, "DOCTOR"))
@@ -236,6 +242,20 @@ def context_names(text: str, doc_id: str) -> list[Span]:
     out += _signatures(text, doc_id) + _usernames(text, doc_id) + _header_names(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
+
+
+def _surname_word(word: str) -> bool:
+    """After an initial and before a credential ("H. Dziedzic RRT"), a surname: no safe, function or
+    credential word, not among English's common words (a rare surname's ending may look like an
+    adjective's: "Dziedzic"; icu_invented_b find f03)."""
+    z = zipf(word)
+    return (not is_safe_word(word) and word.lower() not in FUNCTION_WORDS and word.lower() not in _CREDENTIAL_WORDS
+            and z is not None and z < 4.0 and not (z < 1.0 and typo_of_ward_word(word)))
+
+
+# who comes with a relative and is no name ("wife benedetta and pastor from ...": icu_invented_b find f34)
+_ROLE_NOUN = re.compile(rf"(?i)(?:{_KIN}|pastor|priest|rabbi|imam|minister|chaplain|reverend|deacon|elder|bishop|"
+                        r"neighbou?r|caregiver|aide|interpreter|translator)")
 
 
 # a header's "Name: Rutherford, Amos K   MRN": the middle initial after an inverted name, before a
@@ -330,37 +350,13 @@ def _signatures(text: str, doc_id: str) -> list[Span]:
             start = m.start("name") if all(ok) else m.end("name") - len(words[-1])
             out.append(mk(doc_id, start, m.end("name"), "PATIENT"))
     last = text.rstrip().rfind("\n") + 1   # the note's last line: a dash and letters there sign it
-    out += _closing_initials(text, doc_id, last)
+    out += closing_initials(text, doc_id, last)
     for m in _DASH_INITIALS.finditer(text):
         init = m.group("init")
         at_end = m.start() >= last and len(init) == 2 and init.lower() not in FUNCTION_WORDS   # "-rn" closing a note
         if at_end or (init.lower() not in _HEADERS and not is_safe_word(init, vocabulary=len(init) > 2)):
             out.append(mk(doc_id, *m.span("init"), "DOCTOR"))
     return out
-
-
-# initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
-_CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})[ \t]*\n?\Z")
-# or after a dash closing the last sentence ("WILL F/U. -KD")
-_CLOSING_DASH = re.compile(r"[.;!][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3})[ \t]*\n?\Z")
-
-
-def _closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
-    """The writer's initials closing a note on a line of their own without a dash (not in a
-    one-line note: a line alone says nothing about where it stands), or after a dash that closes
-    its last sentence: no header, no function word, no word of the curated safe list ("DNR",
-    "CMO", "rn" close notes too)."""
-    m = _CLOSING_INITIALS.match(text, last) if last else None
-    m = m or _CLOSING_DASH.search(text, last)
-    if m is None:
-        return []
-    init = m.group("init")
-    bare = init.replace(".", "").lower()
-    if bare in _HEADERS or bare in _CREDENTIAL_WORDS or init.lower() in ("a.m.", "p.m.", "e.g.", "i.e."):
-        return []
-    if init.lower() in _HEADERS or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
-        return []
-    return [mk(doc_id, *m.span("init"), "DOCTOR")]
 
 
 # a staff login beside the name on a signature line: "J. Giles, resident / jgiles", "(ekiragu)", "[kh309]"

@@ -71,6 +71,15 @@ _DATE_PATTERNS = [
     rf"(?<![\w/-])(?i:{'|'.join(MONTHS)}|{'|'.join(MONTH_ABBR)}|May)(?P<s4>[-/])(?:{_DAY}(?P=s4))?(?:{_YEAR4}|\d\d)(?![\w/-]|\.\d)",
     # 2071-Jan-20, 2071JAN20 (the year first, the month's abbreviation in the middle)
     rf"(?<![\w/-]){_YEAR4}-?(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)-?(?:0?[1-9]|[12]\d|3[01])(?![\w/-])",
+    # (last, so the indices above keep their meaning) a weekday's abbreviation after "on", "in", "by",
+    # "until", "this", "next", closing its clause ("WILL COME IN SAT.": icu_invented_b find f19);
+    # "sat 98%", "to keep sat > 92" stay
+    r"(?i)(?:(?<=\bon )|(?<=\bcome in )|(?<=\bbe in )|(?<=\bback in )|(?<=\bby )|(?<=\buntil )|(?<=\btill )|"
+    r"(?<=\bthis )|(?<=\bnext )|(?<=\bsince ))"   # "since Sun 0400" (find f56)
+    r"(?:mon|tue|wed|thu|fri|sat|sun)\.?(?=[ \t]*(?:[.,;)]|$|\n|(?:am|pm|morning|night|evening)\b|(?:[01]\d|2[0-3])[0-5]\d\b))",
+    # the weekdays whose abbreviation is no other word, alone ("Back to OR Wed for washout", "return
+    # to OR Fri,": icu_invented_b find f25); "Mon" (monitor), "Sat" and "Sun" need the context above
+    r"(?<![\w/'-])(?i:tue|thu|thur|wed|fri)(?![\w/'-])",
 ]
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
 _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"

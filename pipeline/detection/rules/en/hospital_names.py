@@ -23,11 +23,15 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical
                   # (notes_invented find f30, f35)
                   r"skilled\s+nursing(?:\s+facility)?|(?P<general>general)(?=[ \t]*(?:[.,;)]|$))|"
                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
-                  r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living|(?P<practice>primary\s+care|"
+                  r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living|dialysis(?:\s+(?:center|centre|unit))?|"
+                  # a specialty's centre and a retirement community ("Lebanon Diabetes Center", "Pleasant
+                  # View Retirement Community": icu_invented_b find f37, f46)
+                  r"(?:diabetes|wound|kidney|vein|sleep|infusion)\s+(?:center|centre)|"
+                  r"retirement\s+(?:community|village|home)|(?P<practice>primary\s+care|"
                   # a practice as letters head it ("Brightwater Primary Care", "Sagebrush Family Practice",
                   # "Nephrology Associates of Crestwood"), a UK GP's surgery by its street ("Elmhurst Road
                   # Surgery"; found on benchmarks/data/notes_invented find f01, f06, f11)
-                  r"family\s+(?:practice|medicine|health)|internal\s+medicine|medical\s+practice|"
+                  r"family\s+(?:practice|medicine|health|med\b\.?)|internal\s+medicine|medical\s+practice|"
                   r"(?:medical\s+|health\s+)?associates)|"
                   r"(?P<surgery>surgery))|"
                   # a service named by its town or owner ("MELROSE VNA", "Hillcrest SNF"): the name is

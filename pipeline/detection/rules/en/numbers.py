@@ -46,6 +46,10 @@ STRONG_DATE_CUE = re.compile(
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sun)"
     r"\s*[:#]?\s*(?:on\s+)?$")
 
+# a culture and the day it was drawn ("Blood cx 1/6", "urine culture 12/3"), unless bottles follow
+_CULTURE_BEFORE = re.compile(r"(?i)(?<![\w/])(?:cx|cultures?|bcx|ucx|sputum|swab)\s*:?\s*$")
+_BOTTLES_AFTER = re.compile(r"(?i)\s*(?:bottles?|sets?|pos(?:itive)?\b|neg(?:ative)?\b|\+|growing|w/|with)")
+
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 # a strength, a grade or a score out of 4, 5, 6 or 10 ("MAE 5/5", "4+/5", "pain 3/10", "pulses 2/4",
 # a "3/6" murmur)
@@ -122,6 +126,8 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     before = line_before(text, start)
     if STRONG_DATE_CUE.search(before) or _in_date_range(text, start, end):
         return True
+    if _CULTURE_BEFORE.search(before):   # "Blood cx 1/6 from OSH grew GNR" (icu_invented_b find f13);
+        return not _BOTTLES_AFTER.match(text, end)   # "BCx 2/2 bottles" counts bottles
     if measurement_context(text, start, end):
         return False
     return not (_SCORE.fullmatch(value) and int(m.group(1)) <= int(m.group(2)))

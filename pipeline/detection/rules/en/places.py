@@ -34,8 +34,9 @@ from pipeline.detection.rules.en.state_codes import state_after_town, state_code
 from pipeline.detection.rules.common import line_of as _line, mk
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE
 from pipeline.detection.rules.en.towns import mixed_case as _mixed_case
+from pipeline.detection.rules.en.caseless import one_case as _one_case
 from pipeline.detection.rules.en.towns import TOWN_TAIL as _TOWN_TAIL
-from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, one_case_town, prose_places
+from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, one_case_town, prose_places, town_before_place
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -43,20 +44,24 @@ _DIRECTION = frozenset("north south east west new fort port upper lower old sain
 
 _MOVE = re.compile(
     # a facility that screens or accepts a patient ("screened by Spaulding", "ACCEPTED AT KINDRED")
-    r"(?i)(?<![\w])(?:(?:screened|screening|accepted|evaluated)\s+(?:by|at)\s+(?:the\s+)?|"
+    r"(?i)(?<![\w])(?:(?:screened|screening|screen|accepted|evaluated)\s+(?:by|at)\s+(?:the\s+)?|"
     r"(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged?|dc'?d|d/c'?d|"
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
     r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc)"   # as notes misspell or shorten it
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
     r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?)")
-_AT_ABBR = re.compile(r"(?<![\w])(?:at|from|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")
+_AT_ABBR = re.compile(r"(?<![\w])(?:[Aa]t|[Ff]rom|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")   # "At GH CT showed" (find f43)
 _AT_ABBR_ONE_CASE = re.compile(r"(?<![\w])(?:AT|FROM|at|from|@)\s+(?P<abbr>[A-Z]{3,6}|[a-z]{3,6})(?![\w-])")
 _TOWN = re.compile(
     # "lives with her husband in Quincy", "LIVES WITH HIS WIFE ALEXUS GOUGH IN SANFORD" (tried first)
-    r"(?i)(?<![\w])(?:lives|living|resides|residing)\s+(?:with|w/)\s*[^\n.;:()]{1,40}?\s+in\s+|"
+    r"(?i)(?<![\w])(?:lives|living|resides|residing|staying|stays)\s+(?:with|w/)\s*[^\n.;:()]{1,40}?\s+in\s+|"
     # a relative and where they come from: "DAUGHTER LORI FROM HAVERHILL", "sister denise from chicago"
     r"(?<![\w])(?:wife|husband|son|daughter|dtr|sister|brother|mother|father|niece|nephew|cousin|friend)"
     r"(?:\s+[A-Za-z][A-Za-z'-]*)?\s+(?:is\s+)?(?:visiting\s+|flying\s+in\s+|driving\s+up\s+)?from\s+|"
+    # "sister in glen rock is emergency contact", "flew in from Moncton", "will drive to Bala Cynwyd"
+    # (icu_invented_b find f50, f54, f58)
+    r"(?<![\w])(?:wife|husband|son|daughter|sister|brother|niece|nephew|cousin)\s+in\s+(?!law\b)|"
+    r"(?<![\w])(?:flew|flown|drove)(?:\s+(?:in|up|down))?\s+from\s+|"
     r"(?<![\w])(?:lives|live|living|resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|visits\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
@@ -73,6 +78,8 @@ _SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+"
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
+                      # what was done elsewhere: "tPA given at Ephrata Community" (icu_invented_b find f24)
+                      r"(?:given|done|performed)\s+at|"
                       # where the PCP or a doctor works: "PCP is Dr. Goldstein at Harvard Vanguard",
                       # "followed by Dr. Ahmed at South Shore", "DR HOROWITZ FROM DANA FARBER FOLLOWING"
                       r"pcp\b[^\n;]{0,40}?\s+at|\bdr\.?[ \t]+[A-Za-z'-]+[ \t]+(?:at|from))\s+(?:the\s+)?")
@@ -81,17 +88,30 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]e
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
                       r"\s+in\s+")
 # "66 y.o. F from methuen", "a 42-year-old construction worker from isla vista"
-_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old)[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?|"
+_AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old|(?<=\d)[ \t]?[mf])[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?|"
                        # "PT IS A CONSTRUCTION WORKER FROM TAUNTON": who the patient is, then where from
                        # and "FATHER IS A FIREFIGHTER IN CHELSEA": a relative's calling, then where
                        r"(?:pt|patient|he|she|father|mother|son|daughter|wife|husband|brother|sister)[ \t]+"
                        r"(?:is|was)[ \t]+an?[ \t]+(?:[A-Za-z'-]+[ \t]+){1,3}?)"
                        r"(?:from|in)[ \t]+")
 # a town's fire or police department ("SHOCKED X2 BY WESTWOOD FIRE DEPT")
-_SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:fire|police)[ \t]+"
-                           r"(?:dept|department|rescue|station)\b")
+_SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:(?:fire|police)[ \t]+"
+                           r"(?:dept|department|rescue|station)|twp|township|boro|borough)\b")   # "Paradise twp" (find f49)
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
+# a facility a patient is referred to or dialyzes at ("REFERRALS: BOYERTOWN MANOR, GLEN BROOK", "dialyzes
+# at Ephrata Dialysis"; icu_invented_b find f02, f09), and the next names of a list after one found
+_REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[sz](?:es|ed|is)[ \t]+at)[ \t]*(?:the[ \t]+)?")
+_LIST_NEXT = re.compile(r"[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?")
+_CLAUSE_END = re.compile(r"[ \t]*(?:[.,;)\n]|$|(?:and|or)\b)", re.IGNORECASE)
+_MEETING_AFTER = re.compile(r"(?i)[ \t]+(?:rounds|meeting|huddle|conference|team)\b")
+# where family travels ("she will drive to Bala Cynwyd tonight": find f58): a place's words only,
+# never a town's shape in a line of one case ("DRIVING TO APPOINTMENTS")
+_TRAVEL_TO = re.compile(r"(?i)(?<![\w])(?:drive|drives|driving|fly|flies|flying)\s+(?:back\s+|home\s+)?to\s+")
+# where a home is, a town follows: "a trailer park off Route 61 in Frackville", "NEAR HER IN
+# BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09)
+_HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|orchard|apartment|condo|townhouse|duplex|house|rowhome)"
+                      r"\b[^\n.;:]{0,45}?[ \t]+in|near(?:[ \t]+(?:her|him|them|us|family|son|daughter)[ \t]+in)?)[ \t]+")
 
 
 def _named_in_mixed_case(word: str, text: str, i: int, most: float = 5.0) -> bool:
@@ -173,6 +193,35 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     return tokens[0][0], (h.end() if h else end), ("HOSPITAL" if h else gtype)
 
 
+def _one_case_facility(text: str, i: int) -> tuple[int, int, str] | None:
+    """In a line of one case, after a move or a doctor's "at", a facility's words that capitals
+    cannot announce ("ltach screen by penn highlands", "dr ezeani at wellspan york":
+    icu_invented_b find f20, f54): a town's shape (:func:`.towns.one_case_town`), each word of
+    three letters or more, no safe word and not among English's common words."""
+    if not _one_case(_line(text, i)):
+        return None
+    got = one_case_town(text, i)
+    words = text[got[0]:got[1]].split() if got else []
+    ok = all(len(w) > 2 and not is_safe_word(w) and (zipf(w) or 0.0) < 4.5 for w in words)
+    return (got[0], got[1], "HOSPITAL") if got and ok else None
+
+
+def _listed_facilities(text: str, doc_id: str, first: tuple[int, int, str]) -> list[Span]:
+    """A facility after a referral's context and the ones a comma lists after it, each a whole
+    clause of place-like words ("Boyertown Manor, Glen Brook."): a list goes on while each name
+    closes its clause, so "sent to Glen Brook, intubated" stops at the safe word."""
+    out = [mk(doc_id, *first)]
+    end = first[1]
+    while (m := _LIST_NEXT.match(text, end)) is not None:
+        got = _following_place(text, m.end(), True, "HOSPITAL") or one_case_town(text, m.end())
+        if got is None or not _CLAUSE_END.match(text, got[1]) or any(
+                is_safe_word(w) or w.lower() in FUNCTION_WORDS for w in text[got[0]:got[1]].split()):
+            break
+        out.append(mk(doc_id, got[0], got[1], "HOSPITAL"))
+        end = got[1]
+    return out
+
+
 def _common_town_start(word: str, nxt: str) -> bool:
     """A common word that starts a town before a town's tail, in any case ("LONG BEACH", "oak
     forest", "Hyde Park", "FALL RIVER"): no word of the curated safe list (the wide vocabulary
@@ -194,7 +243,7 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
     return (tokens[0][0], _of_place(text, h.end()), "HOSPITAL") if h else None
 
 
-_IN_AFTER = re.compile(r"(?i)[ \t]+in[ \t]+")
+_IN_AFTER = re.compile(r"(?i)[ \t]+(?:in|at)[ \t]+")   # "Keystone Villa at Douglassville" (find f22)
 
 
 def _towns_after_places(text: str, doc_id: str, places: list[Span]) -> list[Span]:
@@ -226,10 +275,14 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     abbreviations after "at" in mixed case ("seen at MGH"), and towns after "lives in"."""
     out = _hospital_names(text, doc_id)
     for m in _MOVE.finditer(text):
-        got = _following_place(text, m.end(), True, "HOSPITAL")
+        got = _following_place(text, m.end(), True, "HOSPITAL") or _one_case_facility(text, m.end())
         if got:   # a listed town after a move is the town ("moved from Leeds": pii_invented find, letter_45's kin)
-            out.append(mk(doc_id, got[0], got[1], listed_place_type(text[got[0]:got[1]]) or got[2]))
+            gtype = listed_place_type(text[got[0]:got[1]]) or got[2]
+            out += _listed_facilities(text, doc_id, (got[0], got[1], gtype)) if gtype == "HOSPITAL" \
+                else [mk(doc_id, got[0], got[1], gtype)]
     for m in _AT_ABBR.finditer(text):
+        if _MEETING_AFTER.match(text, m.end()):
+            continue   # "at IDT rounds" (icu_invented_b find f33): a meeting, not a hospital
         if _mixed_case(text, m.start()) and _abbreviation(m.group("abbr"), text, m.start("abbr")):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
     for m in _AT_ABBR_ONE_CASE.finditer(text):
@@ -255,18 +308,23 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         inside = any(o.start <= m.start("place") and m.end("place") <= o.end for o in out)   # "St. Anne's Hospital"
         if not inside and name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
             out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
+    for m in _REFERRAL.finditer(text):
+        got = _following_place(text, m.end(), True, "HOSPITAL")
+        if got:
+            out += _listed_facilities(text, doc_id, got)
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
         if tok and _any_case_abbreviation(tok.group()):
             out.append(mk(doc_id, *tok.span(), "HOSPITAL"))
             continue
-        got = _following_place(text, m.end(), True, "HOSPITAL")
+        got = _following_place(text, m.end(), True, "HOSPITAL") or _one_case_facility(text, m.end())
         if got:
             out.append(mk(doc_id, got[0], got[1], got[2]))
-    for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_FROM, False)):
+    for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_HOME_IN, True), (_TRAVEL_TO, True),
+                       (_FROM, False)):
         for m in rx.finditer(text):
             got = _following_place(text, m.end(), strong, "CITY")
-            town = one_case_town(text, m.end()) if strong else None
+            town = one_case_town(text, m.end()) if strong and rx is not _TRAVEL_TO else None
             if town and (got is None or (got[2] == "CITY" or got[1] - got[0] < town[1] - town[0]) and town[1] > got[1]):
                 got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
             if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
@@ -274,7 +332,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
     out += _towns_after_places(text, doc_id, out)
-    out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id)
+    out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id) + town_before_place(text, doc_id)
             if not any(o.start < sp.end and sp.start < o.end for o in out)]
     out += state_after_town(text, doc_id, out)
     first = {}

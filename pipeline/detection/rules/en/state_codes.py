@@ -35,13 +35,19 @@ _COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
 _WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
 
 
+# a code that is also a word ("PA", "OR", "ME") is a state after a town in title case when it closes the clause
+_CODE_END = re.compile(r"[ \t]*(?:[.,;)]|\n|$)")
+
+
 def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
     """A state's postal code after a comma right after a town found here ("LIVES IN NAPLES, FL",
     "nashua, nh"), in the town's case: capitals after capitals, lower case after lower case."""
     out = []
     for sp in places:
         m = _COMMA_CODE.match(text, sp.end) if sp.type == "CITY" else None
-        if m and m.group("code").upper() in _state_codes() and m.group("code").lower() not in _WORD_CODES:
+        town = text[sp.start:sp.end] if m else ""
+        word_ok = town.istitle() and m.group("code").isupper() and _CODE_END.match(text, m.end())   # "Reinholds, PA."
+        if m and m.group("code").upper() in _state_codes() and (m.group("code").lower() not in _WORD_CODES or word_ok):
             town, code = text[sp.start:sp.end], m.group("code")
             if (code.isupper() and not town.islower()) or (code.islower() and town.islower()):
                 out.append(mk(doc_id, *m.span("code"), "STATE"))

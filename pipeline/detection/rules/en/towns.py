@@ -33,7 +33,8 @@ complex building residence program center centre park unit hotel motel dorm trai
 # "long beach", "Hyde Park"): a common word starts a town in a line in one case only before these
 TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake lakes forest farms farm ridge island
 point harbor harbour bay creek river rivers woods township city village valley gardens meadows junction mills rapids
-bluff cove landing glen shores station crossing haven port terrace acres manor estates plains vista shoals""".split())
+bluff cove landing glen shores station crossing haven port terrace acres manor estates plains vista shoals
+villa pointe commons crest""".split())   # a nursing home's too: "Keystone Villa" (icu_invented_b find f22)
 # a town's first word that is common English: kept before a word that names the town, never alone
 _TOWN_START = frozenset("new north south east west fort port mount mt saint st".split())
 
@@ -63,7 +64,9 @@ def one_case_town(text: str, i: int) -> tuple[int, int, str] | None:
                 or (re.search(r"(?:ing|ed)$", low) and not looks_like_place(w, True))
                 or (mixed and not (w[:1].isupper() and w[1:].replace("'", "").islower()))):
             break   # "assisted living", "nursing home": a verb's ending says no town; in mixed case a capital
-        distinct = distinct or z < 4.5 or looks_like_place(w, True)
+        # after "Mount", "New", "North" a word short of the commonest names the town ("MOUNT JOY";
+        # icu_invented_b find f12); no safe word comes here ("NEW ONSET")
+        distinct = distinct or z < 4.5 or looks_like_place(w, True) or (started and k == 1 and z < 5.0)
         end = m.end()
     if end is None or not distinct or any(t.lower().strip(".,;:") in RESIDENCE for t in text[end:end + 12].split()[:1]):
         return None
@@ -92,6 +95,25 @@ def _listed_places() -> dict[str, str]:
 def listed_place_type(name: str) -> str | None:
     """The type of a town, state or country the pack lists under ``name`` (any case), else None."""
     return _listed_places().get(" ".join(name.lower().split()))
+
+
+# "in Kingston, Canada", "from Kinsale, Ireland": one or two words after "in"/"from", a comma, then a
+# listed country or state (icu_invented_b find f28)
+_TOWN_COMMA_PLACE = re.compile(r"(?i)(?<![\w])(?:in|from|near)[ \t]+(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z](?:[ \t][A-Za-z][A-Za-z'-]+[A-Za-z])?)"
+                               r",[ \t]*(?P<place>[A-Za-z][A-Za-z ]{2,30}?)(?=[ \t]*(?:[.,;)]|\n|$|[ \t](?:and|but|who|with)\b))")
+
+
+def town_before_place(text: str, doc_id: str) -> list[Span]:
+    """A town after "in", "from", "near" that a comma and a listed country or state follow
+    ("niece in Kingston, Canada"): each word of the town no safe, function or residence word."""
+    out: list[Span] = []
+    for m in _TOWN_COMMA_PLACE.finditer(text):
+        if listed_place_type(m.group("place")) not in ("COUNTRY", "STATE"):
+            continue
+        words = m.group("town").split()
+        if all(not is_safe_word(w) and w.lower() not in FUNCTION_WORDS and w.lower() not in RESIDENCE for w in words):
+            out.append(mk(doc_id, *m.span("town"), "CITY"))
+    return out
 
 
 def lower_case_places(text: str, doc_id: str) -> list[Span]:

@@ -1,0 +1,63 @@
+"""How a nurse's or a therapist's note ends: the writer's initials on the last line ("PKM", "-KD",
+"-AL, RN"), a dash with an initial and a surname ("-V. ISHIGURO"), a discipline and a first name
+("RT Ulla."), and the word sets a staff name is told apart by (a note's section headers, the
+credentials after a name). Called by :mod:`.context_names`; the closing shapes after a sentence
+were found on the second invented ICU set's find half (``benchmarks/icu_invented_b.py``).
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en.name_pairs import has_lower, title_case
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_name
+from pipeline.spans import Span
+
+# section headers of a nursing note, which a colon follows as a sign-off's initials do
+SECTION_HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
+lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
+ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp impr rec recs goal goals""".split())
+
+
+#: credentials after a name ("RN", "PharmD", "FACC"): they end a name and are none
+CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
+od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap""".split())
+
+
+# initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
+_CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})[ \t]*\n?\Z")
+# or after a dash closing the last sentence ("WILL F/U. -KD")
+# or before a credential ("...obtained from pt's pharmacy. -AL, RN": icu_invented_b find f12)
+_CLOSING_DASH = re.compile(r"[.;!)][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:,?[ \t]+(?i:rn|rrt|lpn|np|cm|sw))?[ \t]*\n?\Z")
+# a discipline and a first name closing a note's last sentence ("Home vent not needed. RT Ulla.":
+# icu_invented_b find f32)
+_CLOSING_ROLE_NAME = re.compile(r"[.;!)][ \t]+(?:RT|RRT|RN|CM|SW)[ \t]+(?P<name>[A-Z][a-z'-]+|[A-Z][A-Z'-]+)\.?[ \t]*\n?\Z")
+# a dash, an initial and a surname closing a note's last sentence ("CM TO F/U 12/3. -V. ISHIGURO":
+# icu_invented_b find f09): the surname no safe or function word
+_CLOSING_DASH_NAME = re.compile(r"[.;!)][ \t]+-{1,2}[ \t]?(?P<name>[A-Za-z]\.[ \t]?(?P<last>[A-Za-z][A-Za-z'-]*[A-Za-z]))"
+                                r"[ \t]*\n?\Z")
+
+
+def closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
+    """The writer's initials closing a note on a line of their own without a dash (not in a
+    one-line note: a line alone says nothing about where it stands), or after a dash that closes
+    its last sentence: no header, no function word, no word of the curated safe list ("DNR",
+    "CMO", "rn" close notes too)."""
+    role = _CLOSING_ROLE_NAME.search(text, last)
+    if role and looks_like_name(role.group("name"), True, title_case(role.group("name")) and has_lower(text, role.start())):
+        return [mk(doc_id, *role.span("name"), "DOCTOR")]
+    named = _CLOSING_DASH_NAME.search(text, last)
+    if named and not is_safe_word(named.group("last")) and named.group("last").lower() not in FUNCTION_WORDS \
+            and named.group("last").lower() not in CREDENTIAL_WORDS:
+        return [mk(doc_id, *named.span("name"), "DOCTOR")]
+    m = _CLOSING_INITIALS.match(text, last) if last else None
+    m = m or _CLOSING_DASH.search(text, last)
+    if m is None:
+        return []
+    init = m.group("init")
+    bare = init.replace(".", "").lower()
+    if bare in SECTION_HEADERS or bare in CREDENTIAL_WORDS or init.lower() in ("a.m.", "p.m.", "e.g.", "i.e."):
+        return []
+    if init.lower() in SECTION_HEADERS or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
+        return []
+    return [mk(doc_id, *m.span("init"), "DOCTOR")]
