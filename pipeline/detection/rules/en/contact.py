@@ -22,7 +22,9 @@ _PHONE = re.compile(
     # an international number: a country code and three or four groups ("+44 20 7946 0958")
     r"|(?<![\w+])\+(?:[2-9]\d{0,2})(?:[ .-]\d{2,4}){2,4}(?![\w-])"
     # a mobile written in two long groups after its country code ("+44 7911 123456")
-    r"|(?<![\w+])\+(?:[2-9]\d{0,2})[ .-]\d{3,5}[ .-]\d{5,7}(?![\w-])")
+    r"|(?<![\w+])\+(?:[2-9]\d{0,2})[ .-]\d{3,5}[ .-]\d{5,7}(?![\w-])"
+    # a one-digit area code after the country code ("+56 2 2555 1940", "+353 1 555 2840")
+    r"|(?<![\w+])\+(?:[2-9]\d{1,2})[ .-]\d[ .-]\d{3,4}[ .-]\d{4}(?![\w-])")
 _FAX_BEFORE = re.compile(r"(?i)\bfax\b\s*(?:#|no\.?|number)?\s*:?\s*$")
 _PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(?P<num>\d{4,6}|\d-\d{4})(?![\d-])")
 # an extension written alone after a phone or a pager on the same line ("pager #22522 or x7316")

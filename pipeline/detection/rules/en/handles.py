@@ -9,7 +9,8 @@ label. An @handle must start with a letter and hold a digit, "_", "." or "-", or
 does not use ("@0800" and "@ rate" stay); an underscore handle must have letters on both sides of
 an underscore and not be written in capitals (a constant's "MAX_DOSE"); in a line written in one
 case ("SATOSHI_FAN21", "max_dose") it needs a digit or a part that is no safe word instead,
-never inside a path, an e-mail or a URL. Found on the invented PII texts' "find" half (benchmarks/pii_invented.py).
+never inside a path, an e-mail or a URL, nor a record's key ("\"full_name\": ...", "last_seen=...").
+Found on the invented PII texts' "find" half (benchmarks/pii_invented.py).
 """
 from __future__ import annotations
 
@@ -32,6 +33,18 @@ _KEY = re.compile(r"(?i)(?<![\w])(?:user|username|user_?name|login|uid|userid|us
 _ACCESS_LOG = re.compile(r"(?m)(?:^|(?<=\s))(?:\d{1,3}\.){3}\d{1,3}[ \t]+\S+[ \t]+(?P<h>[A-Za-z][\w.@-]{1,40})[ \t]+\[")
 
 
+# a record's key is no login: a key before "=" ("last_seen=2025-04-01") or a JSON key in its quotes
+# before ":" ("\"customer_id\": 88213"); found on the second invented PII set's find half (f_json_31, f_kv_33)
+_EQUALS_AFTER = re.compile(r"[ \t]*=")
+_QUOTED_KEY_END = re.compile(r"[\"'][ \t]*:")
+
+
+def _is_key(text: str, start: int, end: int) -> bool:
+    if _EQUALS_AFTER.match(text, end):
+        return True
+    return start > 0 and text[start - 1] in "\"'" and bool(_QUOTED_KEY_END.match(text, end))
+
+
 def _handle(h: str) -> bool:
     return bool(re.search(r"[\d_.-]", h)) or (zipf(h) or 0.0) < 2.5
 
@@ -49,6 +62,8 @@ def handles(text: str, doc_id: str) -> list[Span]:
     for m in _UNDERSCORE.finditer(text):
         h = m.group("h")
         letters = sum(c.isalpha() for c in h)
+        if _is_key(text, *m.span("h")):
+            continue
         if len(h) >= 5 and letters >= 3 and (_caseless_handle(h) if one_case_at(text, m.start()) else h != h.upper()):
             out.append(mk(doc_id, *m.span("h"), "USERNAME"))
     out += [mk(doc_id, *m.span("h"), "USERNAME") for rx in (_KEY, _ACCESS_LOG) for m in rx.finditer(text)]

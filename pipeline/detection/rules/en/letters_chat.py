@@ -3,7 +3,9 @@
 Henrique", "– Tomasz" at a line's end), a chat's speakers ("Odile: did the plumber come?",
 "[3/14/25, 8:12 PM] Tobi: ok"), a name called at a message's start ("Nadia, you have"), a
 signature on a text's last line (a first name and a surname), and people who name themselves or are to be called ("I'm Anwen",
-"this is Lucinda Brightwell", "call Dwayne at").
+"this is Lucinda Brightwell", "call Dwayne at", "ping Sindre on"). A chat's "lol"/"omg" greets as
+"hi" does, and "someone"/"there" after a name's comma calls it as "you" does (the second invented
+PII set's find half: f_chat_29, f_chat_30, f_sec_34).
 
 Why: forms, e-mails, chats and letters (the public synthetic PII sets are made of them) name
 people where no title, kinship word or field label stands before the name, and a first name alone
@@ -37,10 +39,10 @@ _TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?[ \t]+)?"
 # or a lower-case word
 _GREETING = re.compile(rf"(?m)(?:^|(?<=[.!?])[ \t]+|(?<=\n))[ \t]*(?i:hi|hello|hey|hiya|dear|morning|good[ \t]+(?:morning|"
                        rf"afternoon|evening)|thanks|thank[ \t]+you|many[ \t]+thanks|cheers|congrats|"
-                       rf"congratulations|welcome|happy[ \t]+birthday)[ \t]*,?[ \t]+{_TITLE}{_NAME}"
+                       rf"congratulations|welcome|happy[ \t]+birthday|lol|omg|oi)[ \t]*,?[ \t]+{_TITLE}{_NAME}"
                        rf"(?=[ \t]*(?:[,!:]|\.(?:\s|$)|$|\n)|[ \t]+[a-z])")
 # a name called at a message's start ("Appointment reminder: Nadia, you have an appointment")
-_VOCATIVE = re.compile(rf"(?m)(?:^|:[ \t]+)[ \t]*{_NAME},[ \t]+(?=(?:you|your|we|please|just|thank|this|here)\b)")
+_VOCATIVE = re.compile(rf"(?m)(?:^|:[ \t]+)[ \t]*{_NAME},[ \t]+(?=(?:you|your|we|please|just|thank|this|here|someone|somebody|there)\b)")
 # a signature: the text's last line, two or three names after a line that ends a sentence or a blank line
 _LAST_LINE = re.compile(rf"(?:[.!?,:]|\n)[ \t]*\n[ \t]*(?P<name>{_CAP}(?:[ \t]+{_CAP}){{1,2}})[ \t]*\s*$")
 _SIGN_OFF = re.compile(rf"(?im)^[ \t]*(?:thanks|thank[ \t]+you|many[ \t]+thanks|cheers|best|best[ \t]+wishes|all[ \t]+the"
@@ -52,7 +54,7 @@ _DASH_SIGNATURE = re.compile(rf"(?m)(?:^|(?<=[.!?)])[ \t]+)[–—-][ \t]*(?-i:{
 _SPEAKER = re.compile(rf"(?m)^[ \t]*(?:\[[^\]\n]{{1,30}}\][ \t]*)?(?:{_TITLE}|Auntie[ \t]+|Uncle[ \t]+)?"
                       rf"(?P<name>{_CAP}(?:[ \t]+{_CAP})?):[ \t]+\S")
 _SELF = re.compile(rf"\b(?i:my[ \t]+name[ \t]+is|i'm|i[ \t]+am|it'?s|this[ \t]+is|name'?s)[ \t]+{_NAME}")
-_CALL = re.compile(rf"\b(?i:call|text|ask[ \t]+for|contact)[ \t]+{_NAME}[ \t]+(?i:at|on)\b")
+_CALL = re.compile(rf"\b(?i:call|text|ask[ \t]+for|contact|ping|message|ring|phone|whatsapp)[ \t]+{_NAME}[ \t]+(?i:at|on)\b")
 # words a greeting or a signature is followed by that are no one's name
 _NOT_NAMES = frozenset("""sir madam team all everyone everybody folks guys friends friend colleagues colleague
 parent parents guardian guardians customer member members patient neighbour neighbor manager hiring doctor
