@@ -20,6 +20,7 @@ from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case_at
 from pipeline.detection.rules.en.name_words import is_safe_word, zipf
+from pipeline.detection.rules.en.record_fields import key_type
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -40,7 +41,8 @@ _QUOTED_KEY_END = re.compile(r"[\"'][ \t]*:")
 
 
 def _is_key(text: str, start: int, end: int) -> bool:
-    if _EQUALS_AFTER.match(text, end):
+    """A key before "=" or a quoted key before ":", or a record's known key ("first_name" in a CSV header)."""
+    if _EQUALS_AFTER.match(text, end) or key_type(text[start:end]):
         return True
     return start > 0 and text[start - 1] in "\"'" and bool(_QUOTED_KEY_END.match(text, end))
 

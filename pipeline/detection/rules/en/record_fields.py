@@ -45,7 +45,8 @@ _PAIR = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w-]{0,30})[ \t]*=[ \t]*(?P<valu
 _CELL_KEY = re.compile(r"[A-Za-z][\w -]{0,30}")
 
 
-def _key_type(key: str) -> str | None:
+def key_type(key: str) -> str | None:
+    """The type of value a record's key names ("full_name" -> PATIENT), or None."""
     return _KEYS.get(re.sub(r"[\s_-]+", "", key).lower())
 
 
@@ -75,8 +76,8 @@ def _csv_tables(text: str, doc_id: str) -> list[Span]:
     for line in text.split("\n"):
         cells = line.split(",")
         if len(cells) >= 3 and all(_CELL_KEY.fullmatch(c.strip()) for c in cells) \
-                and any(_key_type(c) for c in cells):
-            header = [_key_type(c) for c in cells]
+                and any(key_type(c) for c in cells):
+            header = [key_type(c) for c in cells]
         elif header and len(cells) == len(header):
             at = pos
             for cell, gtype in zip(cells, header):
@@ -95,7 +96,7 @@ def record_fields(text: str, doc_id: str) -> list[Span]:
     out: list[Span] = []
     for rx in (_QUOTED, _PAIR):
         for m in rx.finditer(text):
-            gtype = _key_type(m.group("key"))
+            gtype = key_type(m.group("key"))
             if gtype and _value_ok(m.group("value"), gtype):
                 out += _cell_spans(text, m.start("value"), m.group("value"), gtype, doc_id)
     return dedupe(out + _csv_tables(text, doc_id))
