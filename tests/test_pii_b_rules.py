@@ -150,3 +150,21 @@ def test_second_set_loads_and_scores_one_text():
     check = bench.load("check", bench.SETS["b"])
     with pytest.raises(ValueError):
         bench.show(check, {})
+
+
+def test_towns_named_by_a_site_or_a_journey():
+    from pipeline.detection.rules.en.route_towns import route_towns
+    assert found(route_towns, "collect it at our Wrexley depot before noon") == [("Wrexley", "CITY")]
+    assert found(route_towns, "Train ticket: Ostravik to Lemminghall, coach 4") == [("Lemminghall", "CITY"),
+                                                                                    ("Ostravik", "CITY")]
+    # a site that is a common word, a ward's transfer without a travel word, drugs in a line of capitals
+    assert found(route_towns, "left it at the Post office; the Main office is shut") == []
+    assert found(route_towns, "Transferred from MICU to Floor 5 at 1400") == []
+    assert found(route_towns, "SWITCHED TYLENOL TO MOTRIN, BUS TO CT") == []
+    for line in CLINICAL:
+        assert found(route_towns, line) == []
+
+
+def test_job_title_in_brackets_needs_capitals():
+    assert found(job_titles, "Survey: Aksel (Lead Payroll Analyst, 29) left") == [("Lead Payroll Analyst", "PROFESSION")]
+    assert found(job_titles, "Pt (ventilator operator) resting") == []
