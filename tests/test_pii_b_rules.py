@@ -168,3 +168,16 @@ def test_towns_named_by_a_site_or_a_journey():
 def test_job_title_in_brackets_needs_capitals():
     assert found(job_titles, "Survey: Aksel (Lead Payroll Analyst, 29) left") == [("Lead Payroll Analyst", "PROFESSION")]
     assert found(job_titles, "Pt (ventilator operator) resting") == []
+
+
+def test_names_closing_thanks_and_after_for_and_rare_chat_speakers():
+    assert found(letters_chat, "Thank you for your order, Maelis! It ships today.") == [("Maelis", "PATIENT")]
+    assert found(letters_chat, "Reminder for Oskarine: the boiler check is Monday") == [("Oskarine", "PATIENT")]
+    assert found(letters_chat, "Vesna: you up?\nOrlaith: yes, call me") == [("Orlaith", "PATIENT"), ("Vesna", "PATIENT")]
+    # labels, drugs and plans before a colon, a team thanked, one speaker alone
+    assert found(letters_chat, "Orders for Lasix: 40 mg IV\nPlan for Tomorrow: wean") == []
+    assert found(letters_chat, "Thanks for the update, Team!") == []
+    assert found(letters_chat, "Resp: LS clear\nHeme: Hct 30\nEndo: RISS") == []
+    assert found(letters_chat, "Vesna: you up?\nVesna: hello?") == []
+    # a note's sections beside rare ones: every speaker must be a name
+    assert found(letters_chat, "Neuro: A+Ox3\nDispo: home\nInteg: intact") == []
