@@ -181,3 +181,10 @@ def test_names_closing_thanks_and_after_for_and_rare_chat_speakers():
     assert found(letters_chat, "Vesna: you up?\nVesna: hello?") == []
     # a note's sections beside rare ones: every speaker must be a name
     assert found(letters_chat, "Neuro: A+Ox3\nDispo: home\nInteg: intact") == []
+
+
+def test_bracketed_chat_speakers_are_logins():
+    assert found(handles, "[tidewalker] anyone up?\n[moth.lamp] yes") == [("moth.lamp", "USERNAME"), ("tidewalker", "USERNAME")]
+    assert found(handles, "[tidewalker] anyone up?") == []
+    assert found(handles, "[Neuro] A+Ox3\n[Resp] LS clear\n[REDACTED] x") == []
+    assert found(handles, "[pending] labs\n[held] heparin") == []
