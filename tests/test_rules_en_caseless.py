@@ -39,7 +39,7 @@ FOUND = [
     (form_fields, "Customer: Percival Ngcobo, account 4471", ["Percival Ngcobo"]),
     (form_fields, "Surname: Oyelowo", ["Oyelowo"]),
     (address_parts, "Flat 22, Cobden House, Salford", ["Cobden House", "Flat 22"]),
-    (address_parts, "84 Riverside Gardens, Leeds", ["84 Riverside Gardens"]),
+    (address_parts, "84 Riverside Gardens, Leeds", ["84 Riverside Gardens", "Leeds"]),   # the town after the street too
     (address_parts, "Level 3, 340 Harbourside Quay", ["340 Harbourside Quay", "Level 3"]),
     (address_parts, "we met near Magazine Street", ["Magazine Street"]),
     (address_parts, "Grew up in Cedar Falls, Iowa", ["Cedar Falls", "Iowa"]),

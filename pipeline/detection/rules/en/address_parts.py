@@ -29,7 +29,7 @@ from functools import lru_cache
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case_at, titled
-from pipeline.detection.rules.en.contact import STATE_ABBR, streets
+from pipeline.detection.rules.en.contact import STATE_ABBR, streets, towns_after_streets
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, has_clinical_ending, is_safe_word, looks_like_place, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
@@ -227,6 +227,7 @@ def address_parts(text: str, doc_id: str) -> list[Span]:
     lines in one case read in title case (:func:`.caseless.titled`)."""
     view, states = titled(text), titled(text, _STATE_CANON)
     out = _numbered(view, text, doc_id)
+    out += towns_after_streets(text, doc_id, out)
     street_lines = {text.count("\n", 0, s.start) for s in streets(text, doc_id) + out if s.type == "STREET"}
     out += _units(view, text, doc_id, street_lines)
     out += [mk(doc_id, *m.span("st"), "STREET") for m in _NUMBERLESS.finditer(view) if _numberless_ok(m, text)]

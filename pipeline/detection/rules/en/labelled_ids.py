@@ -1,6 +1,6 @@
 """Identifiers and logins named in a sentence rather than a field: "her passport number is
 533380006", "Customer ID 558203917", "(badge 40718)", "driver's license is D1234-56789-01234",
-"username: lily_chen92", "van reg KM68 PXT".
+"username: lily_chen92", "van reg KM68 PXT", "IMEI 490154203237518", "frequent flyer no. TP 448 2210 93".
 
 Why a rule beside :func:`.contact.record_numbers`: that one reads a form's field ("MRN: 123", "Acct
 #: 55") and needs the label right before the value; letters, e-mails, call notes and the free text
@@ -8,7 +8,9 @@ of forms say "is" between them, or leave the punctuation out. The labels here ar
 that never head a clinical section (no bare "ID", "Record", "Chart"); a value named as one ("number",
 "#", "is", ":") needs four digits, a value right after the label five digits or letters with four,
 never a year (a login: a letter and three characters), so "license is pending", "badge 3",
-"insurance 2000" or "member since 2019" stay.
+"insurance 2000" or "member since 2019" stay. "bank", "frequent flyer", "loyalty", "membership",
+"applicant", "IMEI" and "serial number" were added on the second invented PII set's find half
+(f_chat_29, f_travel_19, f_edu_25, f_it_12).
 """
 from __future__ import annotations
 
@@ -24,9 +26,11 @@ from pipeline.spans import Span, dedupe
 _LABELS: list[tuple[str, str]] = [
     (r"passport", "IDNUM"),
     (r"driver'?s[ \t]+licen[cs]e|driving[ \t]+licen[cs]e|licen[cs]e", "LICENSE"),
-    (r"(?:bank[ \t]+|checking[ \t]+|savings[ \t]+)?account|acct|iban|routing|card|credit[ \t]+card|debit[ \t]+card", "ACCOUNT"),
+    (r"(?:bank[ \t]+|checking[ \t]+|savings[ \t]+)?account|acct|iban|routing|card|credit[ \t]+card|debit[ \t]+card|"
+     r"(?:my[ \t]+)?bank|frequent[ \t]+flyer|loyalty|membership|loan|mortgage", "ACCOUNT"),
+    (r"imei|meid|device[ \t]+serial|serial[ \t]+(?:number|no\.?)", "DEVICE"),
     (r"member|policy|insurance|subscriber|medicare|medicaid", "HEALTHPLAN"),
-    (r"customer|client|employee|staff|badge|tax|national|student|voter|case|claim|ticket|order|booking|"
+    (r"customer|client|employee|staff|badge|tax|national|student|applicant|voter|case|claim|ticket|order|booking|"
      r"reservation|tracking|confirmation", "IDNUM"),
     (r"social[ \t]+security|ssn", "SSN"),
 ]
@@ -34,16 +38,17 @@ _LABELS: list[tuple[str, str]] = [
 # digits; or the label and the value alone ("badge 40718"): five digits, or letters with the digits
 _NAMED = (r"(?:(?:[ \t]+(?:number|num|no\.?|#|id|code|ref|reference))[ \t]*(?:(?:is|was|reads|=)[ \t]+|[:#][ \t]*|[ \t]*)"
           r"|[ \t]*(?:(?:is|was|reads|=)[ \t]+|[:#][ \t]*))(?:#[ \t]*)?")
-_GROUPS = r"\d{3,6}(?:[ ]\d{2,6}){1,4}(?![ ]?\d)"      # "0047 1123 9981"
+_GROUPS = r"(?:(?-i:[A-Z]{2,3})[ ])?\d{3,6}(?:[ ]\d{2,6}){1,4}(?![ ]?\d)"      # "0047 1123 9981", "TP 448 2210 93"
 _CODE = r"[A-Za-z]{0,6}-?\d[\dA-Za-z]*(?:[-/][\dA-Za-z]+)*"   # "MENSA705304AB9CD": a UK licence's five letters
 _END = r"(?![\w-])(?![.,]\d)"
-_ID_RES = [(re.compile(rf"(?i)(?<![\w-])(?:{label})(?:{_NAMED}(?P<id>(?=(?:[^\s\d]*\d){{4}}){_GROUPS}|{_CODE}){_END}"
+_ID_RES = [(re.compile(rf"(?i)(?<![\w-])(?:{label})(?:{_NAMED}(?P<id>(?=(?:[^\s\d]*\d){{4}}|(?-i:[A-Z]{{2,3}})[ ](?:\d[ ]?){{6}}){_GROUPS}|{_CODE}){_END}"
                        rf"|[ \t]+(?P<bare>{_GROUPS}|(?=[\dA-Za-z-]*[A-Za-z])(?=(?:[^\s\d]*\d){{4}}){_CODE}|\d{{5,}}){_END})"), gtype)
            for label, gtype in _LABELS]
 # a year is no identifier ("claim 2019", "policy is 2024")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # a login after its label: a letter and three characters or more, no spaces ("lily_chen92", "j.doe")
-_USER = re.compile(r"(?i)(?<![\w-])(?:user[ \t]?name|user[ \t]?id|login|log-in|handle|screen[ \t]+name)"
+_USER = re.compile(r"(?i)(?<![\w-])(?:user[ \t]?name|user[ \t]?id|login|log-in|handle|screen[ \t]+name|"
+                   r"user(?=[ \t]+[A-Za-z][\w-]*[._\d]))"
                    r"(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)@?"
                    r"(?P<user>(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]{2,31})(?<![.-])(?![\w@-])")
 # a measurement after the value is no identifier ("card 2000 units", "policy 1000 mg")
@@ -58,9 +63,25 @@ _NOT_A_LOGIN = frozenset("required pending unknown invalid incorrect forgotten l
 _VEHICLE_WORD = r"vehicle|van|car|truck|lorry|taxi"
 _PLATE = re.compile(rf"(?<![\w-])(?i:(?:(?:{_VEHICLE_WORD})[ \t]+)?(?:(?:licen[cs]e|number)[ \t]+)?"
                     rf"(?:reg(?:istration)?|plates?)\b\.?(?:[ \t]+(?:no\b\.?|number\b|mark\b))?|(?:{_VEHICLE_WORD})\b)"
-                    r"[ \t]*(?:[:#][ \t]*|is[ \t]+)?"
-                    r"(?P<plate>[A-Z]{2}\d{2}[ ]?[A-Z]{3}|[A-Z]{1,4}[ -]\d{2,4}|(?=[A-Z\d-]*\d)(?=[A-Z\d-]*[A-Z])"
+                    r"[ \t]*(?:[:#(][ \t]*|is[ \t]+)?"
+                    r"(?P<plate>[A-Z]{2}\d{2}[ ]?[A-Z]{3}|[A-Z]{1,4}[ -]\d{2,4}(?:-\d{2,4})?|"
+                    r"(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{3,4}[ ]\d{2,4}|(?=[A-Z\d-]*\d)(?=[A-Z\d-]*[A-Z])"
                     r"[A-Z\d]{2,4}-?[A-Z\d]{2,5}|(?P<lower>[a-z]{2}\d{2} [a-z]{3}))(?![\w-])")
+
+
+# a phone's IMEI after its label, digits in groups ("IMEI 01-324500-822917-4"), and a vehicle's VIN
+# after its word that its check digit need not prove ("vehicle JTDKB20U793456781"; checked_ids marks
+# the valid ones anywhere): second invented PII set's find half (f_it_43, f_ins_56)
+_IMEI = re.compile(r"(?i)\b(?:imei|meid)[ \t]*(?:(?:no\.?|number|#)[ \t]*)?[:#]?[ \t]*"
+                   r"(?P<id>\d{2}(?:[ -]?\d){12,15})(?![\w-])")
+_VIN = re.compile(r"(?i)\b(?:vin|vehicle|chassis(?:[ \t]+(?:no\.?|number))?)[ \t]*[:#]?[ \t]*"
+                  r"(?P<id>(?=(?:[A-Z]*\d){5})(?=(?:\d*[A-Z]){3})(?-i:[A-HJ-NPR-Z0-9]{17}))(?![\w-])")
+
+
+def device_and_vin(text: str, doc_id: str) -> list[Span]:
+    """IMEIs after their label and VINs after a vehicle's word."""
+    return [mk(doc_id, *m.span("id"), "DEVICE") for m in _IMEI.finditer(text)] + \
+        [mk(doc_id, *m.span("id"), "VEHICLE") for m in _VIN.finditer(text)]
 
 
 def vehicle_plates(text: str, doc_id: str) -> list[Span]:
@@ -87,4 +108,4 @@ def sentence_ids(text: str, doc_id: str) -> list[Span]:
     for m in _USER.finditer(text):
         if m.group("user").lower() not in _NOT_A_LOGIN:
             out.append(mk(doc_id, *m.span("user"), "USERNAME"))
-    return dedupe(out + vehicle_plates(text, doc_id))
+    return dedupe(out + vehicle_plates(text, doc_id) + device_and_vin(text, doc_id))

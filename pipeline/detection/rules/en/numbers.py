@@ -193,7 +193,7 @@ _PHONE_LABEL = re.compile(r"(?i)(?:phone|ph|tel|telephone|cell|mobile|pager|beep
                           r"call(?:ed)?|contact|fax|number|ext|#)\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension)\b|#\s*\d")
 _PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s./-]?)\d{3}(?:[\s.-]?|[ \t]-[ \t])\d{4}|\d{3}[\s.-]\d{4}|"
-                          r"\+[2-9]\d{0,2}(?:[ .-]\d{2,4}){2,4}")
+                          r"\+[2-9]\d{0,2}(?:[ .-]\d{1,4})(?:[ .-]\d{2,4}){1,3}|0\d{2,4}[ -]\d{3,4}[ -]\d{3,4}")
 
 
 # someone asks to be called on what follows ("text me on", "ring us on", "call him at", "reach me
