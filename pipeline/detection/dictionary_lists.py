@@ -26,6 +26,8 @@ SHIPPED_KINDS: dict[str, tuple[str, str, bool]] = {
     "first_names": ("NAME", "PATIENT", True),
     "surnames": ("NAME", "PATIENT", True),
     "cities": ("LOCATION", "CITY", True),
+    # detection only (never a surrogate's source): the English pack's GeoNames towns, benchmarks/build_en_towns.py
+    "towns": ("LOCATION", "CITY", True),
     "states": ("LOCATION", "STATE", True),
     "provinces": ("LOCATION", "STATE", True),
     "countries": ("LOCATION", "COUNTRY", True),

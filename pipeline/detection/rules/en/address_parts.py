@@ -186,7 +186,7 @@ def _australian(view: str, text: str, doc_id: str) -> list[Span]:
 
 @lru_cache(maxsize=1)
 def _cities() -> frozenset[str]:
-    return frozenset(" ".join(e.split()).lower() for e in load_list("en", "cities"))
+    return frozenset(" ".join(e.split()).lower() for name in ("cities", "towns") for e in load_list("en", name))
 
 
 def _numberless_ok(m: re.Match, text: str) -> bool:

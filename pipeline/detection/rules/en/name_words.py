@@ -138,7 +138,7 @@ def _large_names() -> dict[str, str]:
 
 @lru_cache(maxsize=None)
 def _listed(kind: str) -> frozenset[str]:
-    lists = {"person": ("first_names", "surnames"), "place": ("cities", "hospitals", "states", "countries")}[kind]
+    lists = {"person": ("first_names", "surnames"), "place": ("cities", "towns", "hospitals", "states", "countries")}[kind]
     out: set[str] = set()
     for name in lists:
         for entry in load_list("en", name):

@@ -84,7 +84,7 @@ _ORDINARY_TOWNS = frozenset({"mobile", "surprise", "orange", "independence", "be
 def _listed_places() -> dict[str, str]:
     """The pack's towns, states and countries, lower case -> type; no two-letter abbreviation."""
     out: dict[str, str] = {}
-    for name, gtype in (("countries", "COUNTRY"), ("states", "STATE"), ("cities", "CITY")):
+    for name, gtype in (("countries", "COUNTRY"), ("states", "STATE"), ("cities", "CITY"), ("towns", "CITY")):
         for entry in load_list("en", name):
             low = " ".join(entry.lower().split())
             if len(low) > 2 and low not in _ORDINARY_TOWNS and (" " in low or not is_safe_word(low)):

