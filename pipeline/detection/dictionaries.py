@@ -52,7 +52,8 @@ import ahocorasick
 from pipeline.detection.dictionary_context import (CAPS_NEED_COMPANY, DOCTOR_BEFORE, LOWER_LINES_VOUCHED,
                                                    NOT_NAME_AFTER, PREPOSITION_BEFORE, SAINT_BEFORE, STOP_WORDS,
                                                    caps_line, caps_neighbour, held_up, sentence_start)
-from pipeline.detection.dictionary_lists import MIN_ENTRY_LEN, DictionaryList, make_list, shipped_lists
+from pipeline.detection.dictionary_lists import (MIN_ENTRY_LEN, SHIPPED_WEIGHTS, DictionaryList, make_list,
+                                                shipped_lists)
 from pipeline.detection.dictionary_lower import LowerHit, doctor_before, lower_line, vouched
 from pipeline.detection.dictionary_text import normalize, normalize_entry
 from pipeline.detection.rules.typemap import GENERIC_CATEGORY, map_type
@@ -219,6 +220,8 @@ class DictionaryMatcher:
         for s, e, lst, entry, score in hits:
             if lst.category == "NAME" and len(cats_at[(s, e)]) > 1:
                 score = round(score * AMBIGUOUS_NAME_FACTOR, 4)
+            if lst.origin == "shipped" and lst.name in SHIPPED_WEIGHTS:
+                score = round(score * SHIPPED_WEIGHTS[lst.name], 4)
             gtype = lst.type
             if lst.category == "NAME" and (DOCTOR_BEFORE.search(text[max(0, s - 12):s])
                                            or (self.lower_locale is not None and doctor_before(text, s))):
