@@ -234,10 +234,12 @@ _STEP_WORDS = {"drop_safe_word_spans_en": "the safe-word guard (a span of clinic
 
 
 def _source_words(source: str) -> str:
-    """A rule or list source in words: ``dict:surnames`` -> "the surnames list"."""
+    """A rule or list source in words: ``dict:surnames`` -> "the surnames list", ``rule:ages<90``
+    -> "the ages rule's ages under 90"."""
+    source, under, age = source.partition("<")
     kind, _, name = source.partition(":")
     what = {"dict": "list", "rule": "rule"}.get(kind, kind)
-    return f"the {name.replace('_', ' ')} {what}"
+    return f"the {name.replace('_', ' ')} {what}" + (f"'s ages under {age}" if under else "")
 
 
 def learnt_on_dev(mv: store.ModelVersion) -> str | None:

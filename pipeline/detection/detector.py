@@ -39,6 +39,7 @@ from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
 from pipeline.detection.combine import CombinePolicy, combine
 from pipeline.detection.rules import has_pack, pack_hits
+from pipeline.detection.source_policy import source_key
 from pipeline.detection.step_policy import combine_model_first, sparable
 from pipeline.detection.steps.registry import LocalePack, StepContext, pack_for
 from pipeline.layers import PRE
@@ -139,7 +140,7 @@ class Detector:
         found = candidates(doc, self.schema, self.locale, rules=self.rules,
                            matcher=self.matcher if self.dictionaries else None, hits=hits)
         muted = self.muted_sources
-        return [s for s in found if s.source not in muted] if muted else found
+        return [s for s in found if source_key(s, doc.text) not in muted] if muted else found
 
     @property
     def pack(self) -> LocalePack:

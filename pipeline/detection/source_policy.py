@@ -21,10 +21,11 @@ without a model: the rules alone are all it has.
     >>> doc = Document("d", "Pt is 67 yo, seen by Dr Hale.", [Span("d", 24, 28, "NAME", "DOCTOR")])
     >>> rule_age = Span("d", 6, 8, "AGE", "AGE", "rule:ages")
     >>> muted_sources([doc], [[]], [[rule_age]], lambda d, ms, os_: os_, min_chars=1)
-    ['rule:ages']
+    ['rule:ages<90']
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Callable, Sequence
 
@@ -32,6 +33,26 @@ from pipeline.spans import Document, Span
 
 #: (a dev note, the model's spans on it, the rule and dictionary spans left) -> the detector's spans
 Joiner = Callable[[Document, list[Span], list[Span]], list[Span]]
+
+#: the age below which HIPAA's Safe Harbor does not count an age as PHI
+SAFE_HARBOR_AGE = 90
+UNDER_AGE_SUFFIX = f"<{SAFE_HARBOR_AGE}"
+_DIGITS = re.compile(r"\d+")
+
+
+def source_key(span: Span, text: str) -> str:
+    """The source a span is muted by: its own, except that an age under 90 of a source counts as
+    ``<source><90`` ("rule:ages<90"), so a ward that follows Safe Harbor (ages under 90 are not PHI)
+    can mute a rule's young ages and keep its ages over 89, the ones the model has too few of to learn.
+
+    >>> source_key(Span("d", 6, 8, "AGE", "AGE", "rule:ages"), "Pt is 67 yo"), source_key(Span("d", 6, 8, "AGE", "AGE", "rule:ages"), "Pt is 93 yo")
+    ('rule:ages<90', 'rule:ages')
+    """
+    if span.category == "AGE":
+        m = _DIGITS.search(text, span.start, span.end)
+        if m and int(m.group()) < SAFE_HARBOR_AGE:
+            return span.source + UNDER_AGE_SUFFIX
+    return span.source
 
 
 #: a source is never muted when that takes more than this share of the PHI characters the
@@ -68,14 +89,14 @@ def muted_sources(docs: Sequence[Document], model_spans: Sequence[list[Span]], o
     no more than ``max_category_loss`` of what it found of any category; greedily, the largest net
     gain first; sorted by name."""
     def note_counts(k: int, muted: frozenset[str]) -> tuple[Counter, int]:
-        kept = [o for o in others[k] if o.source not in muted]
+        kept = [o for o in others[k] if source_key(o, docs[k].text) not in muted]
         return _note_counts(docs[k], join(docs[k], list(model_spans[k]), kept))
 
     muted: frozenset[str] = frozenset()
     per_note = [note_counts(k, muted) for k in range(len(docs))]
     notes_of: dict[str, list[int]] = {}
     for k, os_ in enumerate(others):
-        for src in {o.source for o in os_}:
+        for src in {source_key(o, docs[k].text) for o in os_}:
             notes_of.setdefault(src, []).append(k)
     left = sorted(notes_of)
     while left:
