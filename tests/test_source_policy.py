@@ -72,9 +72,11 @@ def test_a_source_that_alone_finds_a_category_is_kept_however_rarely_it_is_right
 
 
 def test_a_few_dev_notes_do_not_decide():
-    docs, model, others = _ward(n_young=4, n_old=0)     # 16 non-PHI characters: under min_chars
+    docs, model, others = _ward(n_young=2, n_old=0)     # 8 non-PHI characters: under MIN_AGE_CHARS
     assert muted_sources(docs, model, others, _as_written) == []
-    assert muted_sources(docs, model, others, _as_written, min_chars=10) == ["rule:ages<90"]
+    assert muted_sources(docs, model, others, _as_written, min_chars=5) == ["rule:ages<90"]
+    docs, model, others = _ward(n_young=3, n_old=0)     # 12: young ages decide sooner than other sources
+    assert muted_sources(docs, model, others, _as_written) == ["rule:ages<90"]
 
 
 def test_with_the_detectors_own_join_the_model_span_decides_and_only_added_spans_count():

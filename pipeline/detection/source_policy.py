@@ -37,6 +37,9 @@ Joiner = Callable[[Document, list[Span], list[Span]], list[Span]]
 #: the age below which HIPAA's Safe Harbor does not count an age as PHI
 SAFE_HARBOR_AGE = 90
 UNDER_AGE_SUFFIX = f"<{SAFE_HARBOR_AGE}"
+#: an age is two characters: five young ages wrong (and none right, by the ratio) decide, where
+#: another source needs ``min_chars``; a 400-note ward's dev split holds about seven
+MIN_AGE_CHARS = 10
 _DIGITS = re.compile(r"\d+")
 
 
@@ -110,7 +113,8 @@ def muted_sources(docs: Sequence[Document], model_spans: Sequence[list[Span]], o
                 lost.update(per_note[k][0])
                 lost.subtract(c[0])
             net = gained - ratio * sum(lost.values())
-            if gained >= min_chars and net >= 0 \
+            need = min(min_chars, MIN_AGE_CHARS) if src.endswith(UNDER_AGE_SUFFIX) else min_chars
+            if gained >= need and net >= 0 \
                     and all(n <= max_category_loss * found[cat] for cat, n in lost.items()) \
                     and (best is None or net > best[0]):
                 best = (net, src, trial)
