@@ -1,0 +1,227 @@
+"""People's names with no title, kinship word or field label, in positions only a person takes:
+the subject of a person's verb ("Kasandra has been approved", "Ysolt worked for us", "Barnaby
+said"), the object of a verb said of people ("please contact Oduya", "assigned to Brennagh",
+"tell Eilert to", "escalated to Nkiruka"), a possessive before what a person owns or has
+("Ilse's account", "Teodor's last phone ping"), a list of names joined by commas and "and"
+("Tomasz, Wairimu and Odile"), and a form's or a message's subject line ("New hire: Babajide
+Ogunleye, ...", "Exit survey: Rasmus (Senior ...)").
+
+Why: the second invented PII set's find half (``benchmarks/pii_invented.py --set b --show``:
+f_chat_55, f_cs_68, f_gov_23, f_gov_75, f_gps_63, f_hr_38, f_hr_57, f_hr_69, f_hr_80, f_it_12,
+f_it_43, f_med_37, f_med_47, f_mixed_40, f_mkt_62, f_re_74) names people that way, and no other
+rule reads those positions: :mod:`.bare_names` needs a listed first name and a rare surname,
+:mod:`.context_names` a title, a role or a kinship word, :mod:`.letters_chat` a greeting.
+
+The position is half the evidence; the word is the other half (:func:`vouched`): a listed first
+name (the pack's or philter-lite's, :func:`.name_words.is_first_name`) that is no common English
+word, or, in a line with lower case and written with a capital, a word English hardly uses that
+looks like a name; never a safe clinical word, a function word, an ambiguous surname ("Foley") or
+a typo of a ward's word. In a line written in one case (ALL CAPS, all lower case) only a listed
+first name rarer still will do, and the subject line's unlisted pair is not read at all. Clinical
+lines keep their words: "Foley placed", "Lasix given", "Pt has been stable", "contact pharmacy".
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.bare_names import _NOT_A_PERSON_AFTER, _PLACE_FIRST, _PLACE_LAST, CAR_MAKES
+from pipeline.detection.rules.en.caseless import one_case
+from pipeline.detection.rules.en.name_pairs import EPONYM_AFTER
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_ambiguous_word, is_first_name, is_safe_word,
+                                                   is_surname_after_first_name, looks_like_name, looks_like_typo,
+                                                   typo_of_ward_word, zipf)
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span
+
+#: how common a listed first name may be as an English word in a mixed-case line ("Rasmus", "Liv",
+#: "Felicity"; not "Grace", "Austin", "Hope") and in a line of one case (stricter: "LIV" is a word)
+FIRST_MAX_ZIPF = 4.0
+ONE_CASE_FIRST_MAX_ZIPF = 3.4
+#: how rare an unlisted word must be to pass as a name in a person's position ("Ysolt", "Eilert")
+UNLISTED_MAX_ZIPF = 2.0
+#: how rare both words of an unlisted pair on a subject line must be ("Babajide Ogunleye")
+PAIR_MAX_ZIPF = 2.5
+
+_L = r"[^\W\d_]"
+_W = rf"{_L}+(?:['’-]{_L}+)*"                     # a word, accents and "O'Neil", "Strachan-Moyo" included
+_NAME = rf"(?P<name>{_W}(?:[ \t]+{_W})?)"
+# verbs said of a person, after the subject ("Ysolt worked", "Kasandra has been approved")
+_PERSON_VERBS = (r"said|says|told|asked|wrote|writes|emailed|called|phoned|texted|replied|confirmed|requested|"
+                 r"reported|complained|mentioned|explained|agreed|declined|refused|signed|joined|left|resigned|"
+                 r"retired|worked|works|lives|lived|moved|paid|missed|attended|submitted|applied|booked|"
+                 r"cancelled|canceled|wants|wanted|needs|prefers|thinks|thought|knows|forgot|"
+                 r"(?:has|have|had)[ \t]+(?:been[ \t]+)?(?:approved|accepted|promoted|hired|enrolled|registered|"
+                 r"selected|awarded|invited|assigned|transferred|notified|informed|contacted|granted|"
+                 r"asked|called|emailed|confirmed|requested|joined|left|submitted|paid|signed)|"
+                 r"(?:will|would|can|could|should|must|may)[ \t]+(?:attend|be[ \t]+(?:attending|joining|"
+                 r"contacted|notified|in[ \t]+touch|away|out|back|late|there|taking)|call|email|send|bring|"
+                 r"join|meet|contact|sign|collect|pick|need|take|present|cover|confirm|reply|arrive|visit)")
+_SUBJECT = re.compile(rf"(?m)(?:^|(?<=[.!?:;])[ \t]+|(?<=\n))[ \t]*{_NAME}[ \t]+(?i:{_PERSON_VERBS})\b")
+# verbs and phrases whose object is a person ("contact Oduya", "escalated to Nkiruka", "tell Eilert")
+_OBJECT = re.compile(rf"(?i:\b(?:please[ \t]+)?(?:contact|tell|ask|thank|remind|invite|notify|inform|congratulate|"
+                     rf"welcome|cc|email|e-mail|message|text|ping|phone|ring)|"
+                     rf"\b(?:re)?assigned[ \t]+(?:from|to)|\bescalated[ \t]+to|\bhanded[ \t]+(?:over[ \t]+)?to|"
+                     rf"\bforwarded[ \t]+to|\breferred[ \t]+to|\bon[ \t]+behalf[ \t]+of|\bguardian[ \t]+of(?:[ \t]+the"
+                     rf"[ \t]+minor)?|\bwriting[ \t]+(?:to[ \t]+you[ \t]+)?about|\bwants)"
+                     rf"[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n|[ \t]+(?:to|in|at|from|on|and|for|about|or|if|"
+                     rf"that|back|know|today|tomorrow|asap|directly)\b))")
+# a possessive before a lower-case word that is no eponym's ("Ilse's account", "Teodor's last phone")
+_POSSESSIVE = re.compile(rf"(?<![\w'’-])(?P<name>{_W})['’]s[ \t]+(?=[a-z])")
+# a list of two or three words joined by commas and "and" ("Tomasz, Wairimu and Odile", "Tremaine and
+# Keisha Okonjo-Baptiste"): the last member may carry a surname
+_LIST = re.compile(rf"(?<![\w'’-])(?P<a>{_W})(?:,[ \t]+(?P<b>{_W}))?,?[ \t]+(?:and|&)[ \t]+(?P<c>{_W})"
+                   rf"(?:[ \t]+(?P<d>{_W}))?(?![\w'’-])")
+# a form's or a message's subject ("New hire: X", "Application for benefits: X,", "Patient X (",
+# "Passport renewal for X,", "Winner announced! X from"): two unlisted rare words written as names
+_SUBJECT_LINE = re.compile(rf"(?m)(?:(?:^|(?<=\n))[ \t]*[A-Z][\w /&-]{{0,40}}(?::|\bfor|\bPatient)|[!]|"
+                           rf"^[ \t]*(?:Patient|Client|Customer|Applicant|Tenant|Employee|Student))[ \t]+"
+                           rf"(?P<first>[A-Z]{_L}+)[ \t]+(?P<last>[A-Z]{_L}+(?:['’-][A-Z]?{_L}+)?)"
+                           rf"(?=[ \t]*(?:[,(|;]|\.(?:\s|$)|$)|[ \t]+from\b)")
+# a single listed name on a subject line, closed by a comma or a bracket ("Exit survey: Rasmus (Senior")
+_SUBJECT_ONE = re.compile(rf"(?m)^[ \t]*[A-Z][\w /&-]{{0,60}}:[ \t]+(?P<name>[A-Z]{_L}+)(?=[ \t]*[,(])")
+# the second person of a hand-over ("reassigned from Lukas to Emre Yildirim")
+_FROM_TO = re.compile(rf"(?i:\b(?:re)?assigned|\bhanded[ \t]+over|\bpassed)[ \t]+(?i:from)[ \t]+{_W}[ \t]+"
+                      rf"(?i:to)[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n))")
+# words a person's position is followed by that are no one's name
+_NOT_NAMES = frozenset("""sir madam team all everyone everybody anyone someone nobody customer member members patient
+patients manager support admin user staff committee board it this that them him her us me you everyone""".split())
+
+
+def _plain(word: str) -> str:
+    return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
+
+
+def vouched(word: str, cased: bool, *, unlisted: bool = True) -> bool:
+    """Whether ``word`` may be a person's name in a person's position: a listed first name that is
+    no common word (rarer still in a line of one case), or (``cased``: a line with lower case, the
+    word capitalised; ``unlisted``) a word English hardly uses that looks like a name."""
+    w = _plain(word)
+    low = w.lower()
+    if len(w) < 3 or low in FUNCTION_WORDS or low in _NOT_NAMES or low in _PLACE_FIRST or low in _PLACE_LAST \
+            or low in CAR_MAKES or is_safe_word(w) or is_ambiguous_word(w):
+        return False
+    if cased and not (w[0].isupper() and not w.isupper()):
+        return False
+    z = zipf(w)
+    if z is None:
+        return False
+    if is_first_name(w) and z < (FIRST_MAX_ZIPF if cased else ONE_CASE_FIRST_MAX_ZIPF):
+        return True
+    flat = low.replace("'", "").replace("’", "").replace("-", "")
+    return (cased and unlisted and z < UNLISTED_MAX_ZIPF and looks_like_name(w, True, cased=True)
+            and not typo_of_ward_word(flat) and not (z < 1.0 and looks_like_typo(flat)))
+
+
+def _surname(word: str, cased: bool) -> bool:
+    """Whether ``word`` after a vouched first name is its surname: a rare name-shaped word, or a listed
+    surname short of the common words ("Keisha Okonjo-Baptiste", "Emre Yıldırım")."""
+    w = _plain(word)
+    low = w.lower()
+    if len(w) < 2 or low in FUNCTION_WORDS or low in _PLACE_LAST or is_safe_word(w) or is_ambiguous_word(w):
+        return False
+    if cased and not (w[0].isupper() and not w.isupper()):
+        return False
+    z = zipf(w)
+    if z is None:
+        return False
+    parts = [p for p in re.split(r"['’-]", w) if p]
+    if len(parts) > 1 and all(zipf(p) is not None and (zipf(p) < 3.0 or is_surname_after_first_name(p)) for p in parts):
+        return True
+    return (z < 3.0 and not typo_of_ward_word(low)) or (is_surname_after_first_name(w) and z < 4.0)
+
+
+def _cased(text: str, i: int) -> bool:
+    line = line_of(text, i)
+    return not one_case(line) and any(w.islower() for w in line.split())
+
+
+def _name_span(text: str, m: re.Match, doc_id: str, *, unlisted: bool = True) -> list[Span]:
+    """The ``name`` group of ``m``: its first word vouched, its second kept only as a surname."""
+    cased = _cased(text, m.start("name"))
+    words = re.split(r"[ \t]+", m.group("name"))
+    if not vouched(words[0], cased, unlisted=unlisted):
+        return []
+    s = m.start("name")
+    e = s + len(words[0])
+    if len(words) > 1 and _surname(words[1], cased):
+        e = m.end("name")
+    if _NOT_A_PERSON_AFTER.match(text, e) or EPONYM_AFTER.match(text, e):
+        return []
+    return [mk(doc_id, s, e, "PATIENT")]
+
+
+@register(LOCALE, "prose_subject_names", "NAME", score=0.75)
+def prose_subject_names(text: str, doc_id: str) -> list[Span]:
+    """A name opening a sentence before a person's verb ("Ysolt worked", "Kasandra has been approved")."""
+    return [s for m in _SUBJECT.finditer(text) for s in _name_span(text, m, doc_id)]
+
+
+@register(LOCALE, "prose_object_names", "NAME", score=0.75)
+def prose_object_names(text: str, doc_id: str) -> list[Span]:
+    """A name after a verb said of people ("contact Oduya", "escalated to Nkiruka", "tell Eilert to")."""
+    return [s for rx in (_OBJECT, _FROM_TO) for m in rx.finditer(text) for s in _name_span(text, m, doc_id)]
+
+
+@register(LOCALE, "prose_possessive_names", "NAME", score=0.7)
+def prose_possessive_names(text: str, doc_id: str) -> list[Span]:
+    """A listed first name or a rare capitalised word before "'s" and a lower-case word that is no
+    eponym's ("Ilse's account"; not "Addison's disease", "Bell's palsy")."""
+    out: list[Span] = []
+    for m in _POSSESSIVE.finditer(text):
+        if EPONYM_AFTER.match(text, m.end("name")) or not vouched(m.group("name"), _cased(text, m.start())):
+            continue
+        out.append(mk(doc_id, *m.span("name"), "PATIENT"))
+    return out
+
+
+@register(LOCALE, "prose_listed_names", "NAME", score=0.7)
+def prose_listed_names(text: str, doc_id: str) -> list[Span]:
+    """Words joined by commas and "and", each vouched as a name and one at least a listed first name
+    ("Tomasz, Wairimu and Odile"); the last may carry its surname."""
+    out: list[Span] = []
+    for m in _LIST.finditer(text):
+        cased = _cased(text, m.start())
+        keys = [k for k in ("a", "b", "c") if m.group(k)]
+        if not all(vouched(m.group(k), cased) for k in keys) or not any(is_first_name(_plain(m.group(k))) for k in keys):
+            continue
+        end_c = m.end("d") if m.group("d") and _surname(m.group("d"), cased) else m.end("c")
+        if _NOT_A_PERSON_AFTER.match(text, end_c) or EPONYM_AFTER.match(text, end_c):
+            continue
+        out += [mk(doc_id, *m.span(k), "PATIENT") for k in keys if k != "c"]
+        out.append(mk(doc_id, m.start("c"), end_c, "PATIENT"))
+    return out
+
+
+@register(LOCALE, "prose_subject_line_names", "NAME", score=0.7)
+def prose_subject_line_names(text: str, doc_id: str) -> list[Span]:
+    """On a form's or a message's subject line, in a line with lower case: two rare words written as
+    names ("New hire: Babajide Ogunleye,"), or one listed first name closed by a comma or a bracket
+    ("Exit survey: Rasmus (")."""
+    out: list[Span] = []
+    for m in _SUBJECT_LINE.finditer(text):
+        f, la = m.group("first"), m.group("last")
+        if not _cased(text, m.start("first")) or not all(_rare_name(w) for w in (f, la)):
+            continue
+        if _NOT_A_PERSON_AFTER.match(text, m.end("last")) or EPONYM_AFTER.match(text, m.end("last")):
+            continue
+        out.append(mk(doc_id, m.start("first"), m.end("last"), "PATIENT"))
+    for m in _SUBJECT_ONE.finditer(text):
+        w = m.group("name")
+        if _cased(text, m.start("name")) and is_first_name(_plain(w)) and vouched(w, True, unlisted=False):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
+    return out
+
+
+def _rare_name(word: str) -> bool:
+    """A capitalised word English hardly uses that looks like a name and is no ward's word or typo."""
+    w = _plain(word)
+    low = w.lower()
+    z = zipf(w)
+    if z is None or len(w) < 3 or is_safe_word(w) or low in FUNCTION_WORDS or low in _PLACE_FIRST or low in _PLACE_LAST:
+        return False
+    flat = low.replace("'", "").replace("’", "").replace("-", "")
+    return (z < PAIR_MAX_ZIPF and looks_like_name(w, True, cased=True) and not typo_of_ward_word(flat)
+            and not (z < 1.0 and looks_like_typo(flat))) or (is_first_name(w) and z < 3.0)
