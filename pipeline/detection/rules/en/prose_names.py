@@ -66,7 +66,7 @@ _OBJECT = re.compile(rf"(?i:\b(?:please[ \t]+)?(?:contact|tell|ask|thank|remind|
                      rf"\b(?:re)?assigned[ \t]+(?:from|to)|\bescalated[ \t]+to|\bhanded[ \t]+(?:over[ \t]+)?to|"
                      rf"\bforwarded[ \t]+to|\breferred[ \t]+to|\bon[ \t]+behalf[ \t]+of|\bguardian[ \t]+of(?:[ \t]+the"
                      rf"[ \t]+minor)?|\bwriting[ \t]+(?:to[ \t]+you[ \t]+)?about|\bwants)"
-                     rf"[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n|[ \t]+(?:to|in|at|from|on|and|for|about|or|if|"
+                     rf"[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n|[ \t]+(?i:to|in|at|from|on|and|for|about|or|if|"
                      rf"that|back|know|today|tomorrow|asap|directly)\b))")
 # a possessive before a lower-case word that is no eponym's ("Ilse's account", "Teodor's last phone")
 _POSSESSIVE = re.compile(rf"(?<![\w'’-])(?P<name>{_W})['’]s[ \t]+(?=[a-z])")
