@@ -69,10 +69,10 @@ _OBJECT = re.compile(rf"(?i:\b(?:please[ \t]+)?(?:contact|tell|ask|thank|remind|
                      rf"[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n|[ \t]+(?i:to|in|at|from|on|and|for|about|or|if|"
                      rf"that|back|know|today|tomorrow|asap|directly)\b))")
 # a possessive before a lower-case word that is no eponym's ("Ilse's account", "Teodor's last phone")
-_POSSESSIVE = re.compile(rf"(?<![\w'’-])(?P<name>{_W})['’]s[ \t]+(?=[a-z])")
+_POSSESSIVE = re.compile(rf"(?<![\w'’-])(?P<name>{_W})['’][sS][ \t]+(?=[A-Za-z])")
 # a list of two or three words joined by commas and "and" ("Tomasz, Wairimu and Odile", "Tremaine and
 # Keisha Okonjo-Baptiste"): the last member may carry a surname
-_LIST = re.compile(rf"(?<![\w'’-])(?P<a>{_W})(?:,[ \t]+(?P<b>{_W}))?,?[ \t]+(?:and|&)[ \t]+(?P<c>{_W})"
+_LIST = re.compile(rf"(?<![\w'’-])(?P<a>{_W})(?:,[ \t]+(?P<b>{_W}))?,?[ \t]+(?i:and|&)[ \t]+(?P<c>{_W})"
                    rf"(?:[ \t]+(?P<d>{_W}))?(?![\w'’-])")
 # a form's or a message's subject ("New hire: X", "Application for benefits: X,", "Patient X (",
 # "Passport renewal for X,", "Winner announced! X from"): two unlisted rare words written as names
@@ -81,7 +81,7 @@ _SUBJECT_LINE = re.compile(rf"(?m)(?:(?:^|(?<=\n))[ \t]*[A-Z][\w /&-]{{0,40}}(?:
                            rf"(?P<first>[A-Z]{_L}+)[ \t]+(?P<last>[A-Z]{_L}+(?:['’-][A-Z]?{_L}+)?)"
                            rf"(?=[ \t]*(?:[,(|;]|\.(?:\s|$)|$)|[ \t]+from\b)")
 # a single listed name on a subject line, closed by a comma or a bracket ("Exit survey: Rasmus (Senior")
-_SUBJECT_ONE = re.compile(rf"(?m)^[ \t]*[A-Z][\w /&-]{{0,60}}:[ \t]+(?P<name>[A-Z]{_L}+)(?=[ \t]*[,(])")
+_SUBJECT_ONE = re.compile(rf"(?m)^[ \t]*[A-Za-z][\w /&-]{{0,60}}:[ \t]+(?P<name>{_L}+)(?=[ \t]*[,(])")
 # the second person of a hand-over ("reassigned from Lukas to Emre Yildirim")
 _FROM_TO = re.compile(rf"(?i:\b(?:re)?assigned|\bhanded[ \t]+over|\bpassed)[ \t]+(?i:from)[ \t]+{_W}[ \t]+"
                       rf"(?i:to)[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n))")
@@ -171,7 +171,9 @@ def prose_possessive_names(text: str, doc_id: str) -> list[Span]:
     eponym's ("Ilse's account"; not "Addison's disease", "Bell's palsy")."""
     out: list[Span] = []
     for m in _POSSESSIVE.finditer(text):
-        if EPONYM_AFTER.match(text, m.end("name")) or not vouched(m.group("name"), _cased(text, m.start())):
+        cased = _cased(text, m.start())
+        if EPONYM_AFTER.match(text, m.end("name")) or not vouched(m.group("name"), cased) \
+                or (cased and not text[m.end():m.end() + 1].islower()):
             continue
         out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     return out
@@ -210,7 +212,7 @@ def prose_subject_line_names(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, m.start("first"), m.end("last"), "PATIENT"))
     for m in _SUBJECT_ONE.finditer(text):
         w = m.group("name")
-        if _cased(text, m.start("name")) and is_first_name(_plain(w)) and vouched(w, True, unlisted=False):
+        if is_first_name(_plain(w)) and vouched(w, _cased(text, m.start("name")), unlisted=False):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     return out
 
