@@ -25,7 +25,9 @@ FOUND = [
     ("Attendees were Tomasz, Wairimu and Odile from the Leeds office.", ["Tomasz", "Wairimu", "Odile"]),
     ("New hire: Babajide Ogunleye, junior analyst, starts in May.", ["Babajide Ogunleye"]),
     ("Exit survey: Rasmus (backend developer) left in March.", ["Rasmus"]),
-    ("TELL RASMUS TO CALL THE OFFICE.", ["RASMUS"]),            # a listed first name, rare: one case too
+    ("TELL RASMUS TO CALL THE OFFICE.", ["RASMUS"]),
+    ("This is to certify that Gualtiero R. Penhallow has been employed by us since 2016.", ["Gualtiero R. Penhallow"]),
+    ("Memorial notice: Rosalind Mae Trevethan, 88, of Ashby, died on Tuesday.", ["Rosalind Mae Trevethan"]),            # a listed first name, rare: one case too
 ]
 
 # clinical lines and ordinary prose: no name here
@@ -45,6 +47,8 @@ NOT_FOUND = [
     "Transferred from Lakeside to the floor, reassigned from MICU to SICU.",
     "tell eilert to bring the cake",                           # unlisted and one case: not read
     "Hope has been good for the family.",
+    "Plan: Lasix Mae Given, Foley removed.",
+    "CXR: Bibasilar Atelectasis, no effusion.",
     "Austin, Dallas and Houston offices will attend.",
 ]
 

@@ -48,18 +48,19 @@ PAIR_MAX_ZIPF = 2.5
 _L = r"[^\W\d_]"
 _W = rf"{_L}+(?:['’-]{_L}+)*"                     # a word, accents and "O'Neil", "Strachan-Moyo" included
 _NAME = rf"(?P<name>{_W}(?:[ \t]+{_W})?)"
+_NAME_MID = rf"(?P<name>{_W}(?:[ \t]+[A-Z]\.)?(?:[ \t]+{_W})?)"   # a middle initial may stand inside
 # verbs said of a person, after the subject ("Ysolt worked", "Kasandra has been approved")
 _PERSON_VERBS = (r"said|says|told|asked|wrote|writes|emailed|called|phoned|texted|replied|confirmed|requested|"
                  r"reported|complained|mentioned|explained|agreed|declined|refused|signed|joined|left|resigned|"
                  r"retired|worked|works|lives|lived|moved|paid|missed|attended|submitted|applied|booked|"
                  r"cancelled|canceled|wants|wanted|needs|prefers|thinks|thought|knows|forgot|"
-                 r"(?:has|have|had)[ \t]+(?:been[ \t]+)?(?:approved|accepted|promoted|hired|enrolled|registered|"
+                 r"(?:has|have|had)[ \t]+(?:been[ \t]+)?(?:approved|employed|appointed|accepted|promoted|hired|enrolled|registered|"
                  r"selected|awarded|invited|assigned|transferred|notified|informed|contacted|granted|"
                  r"asked|called|emailed|confirmed|requested|joined|left|submitted|paid|signed)|"
                  r"(?:will|would|can|could|should|must|may)[ \t]+(?:attend|be[ \t]+(?:attending|joining|"
                  r"contacted|notified|in[ \t]+touch|away|out|back|late|there|taking)|call|email|send|bring|"
                  r"join|meet|contact|sign|collect|pick|need|take|present|cover|confirm|reply|arrive|visit)")
-_SUBJECT = re.compile(rf"(?m)(?:^|(?<=[.!?:;])[ \t]+|(?<=\n))[ \t]*{_NAME}[ \t]+(?i:{_PERSON_VERBS})\b")
+_SUBJECT = re.compile(rf"(?m)(?:^|(?<=[.!?:;])[ \t]+|(?<=\n)|\b(?i:that)[ \t]+)[ \t]*{_NAME_MID}[ \t]+(?i:{_PERSON_VERBS})\b")
 # verbs and phrases whose object is a person ("contact Oduya", "escalated to Nkiruka", "tell Eilert")
 _OBJECT = re.compile(rf"(?i:\b(?:please[ \t]+)?(?:contact|tell|ask|thank|remind|invite|notify|inform|congratulate|"
                      rf"welcome|cc|email|e-mail|message|text|ping|phone|ring)|"
@@ -76,9 +77,9 @@ _LIST = re.compile(rf"(?<![\w'’-])(?P<a>{_W})(?:,[ \t]+(?P<b>{_W}))?,?[ \t]+(?
                    rf"(?:[ \t]+(?P<d>{_W}))?(?![\w'’-])")
 # a form's or a message's subject ("New hire: X", "Application for benefits: X,", "Patient X (",
 # "Passport renewal for X,", "Winner announced! X from"): two unlisted rare words written as names
-_SUBJECT_LINE = re.compile(rf"(?m)(?:(?:^|(?<=\n))[ \t]*[A-Z][\w /&-]{{0,40}}(?::|\bfor|\bPatient)|[!]|"
+_SUBJECT_LINE = re.compile(rf"(?m)(?:(?:^|(?<=\n))[ \t]*[A-Z][\w /&-]{{0,40}}(?::|\bfor|\bPatient)|[!]|[:,][ \t]+name[ \t]*:?|"
                            rf"^[ \t]*(?:Patient|Client|Customer|Applicant|Tenant|Employee|Student))[ \t]+"
-                           rf"(?P<first>[A-Z]{_L}+)[ \t]+(?P<last>[A-Z]{_L}+(?:['’-][A-Z]?{_L}+)?)"
+                           rf"(?P<first>[A-Z]{_L}+)(?:[ \t]+(?P<mid>[A-Z]\.|[A-Z]{_L}+))?[ \t]+(?P<last>[A-Z]{_L}+(?:['’-][A-Z]?{_L}+)?)"
                            rf"(?=[ \t]*(?:[,(|;]|\.(?:\s|$)|$)|[ \t]+from\b)")
 # a single listed name on a subject line, closed by a comma or a bracket ("Exit survey: Rasmus (Senior")
 _SUBJECT_ONE = re.compile(rf"(?m)^[ \t]*[A-Za-z][\w /&-]{{0,60}}:[ \t]+(?P<name>{_L}+)(?=[ \t]*[,(])")
@@ -146,7 +147,7 @@ def _name_span(text: str, m: re.Match, doc_id: str, *, unlisted: bool = True) ->
         return []
     s = m.start("name")
     e = s + len(words[0])
-    if len(words) > 1 and _surname(words[1], cased):
+    if len(words) > 1 and _surname(words[-1], cased):
         e = m.end("name")
     if _NOT_A_PERSON_AFTER.match(text, e) or EPONYM_AFTER.match(text, e):
         return []
@@ -204,8 +205,9 @@ def prose_subject_line_names(text: str, doc_id: str) -> list[Span]:
     ("Exit survey: Rasmus (")."""
     out: list[Span] = []
     for m in _SUBJECT_LINE.finditer(text):
-        f, la = m.group("first"), m.group("last")
-        if not _cased(text, m.start("first")) or not all(_rare_name(w) for w in (f, la)):
+        f, mid, la = m.group("first"), m.group("mid"), m.group("last")
+        if not _cased(text, m.start("first")) or not (vouched(f, True) or _rare_name(f)) or not _rare_name(la) \
+                or (mid and not (len(mid) == 2 or is_first_name(_plain(mid)))):
             continue
         if _NOT_A_PERSON_AFTER.match(text, m.end("last")) or EPONYM_AFTER.match(text, m.end("last")):
             continue
