@@ -26,6 +26,9 @@ FOUND = [
     ("New hire: Babajide Ogunleye, junior analyst, starts in May.", ["Babajide Ogunleye"]),
     ("Exit survey: Rasmus (backend developer) left in March.", ["Rasmus"]),
     ("TELL RASMUS TO CALL THE OFFICE.", ["RASMUS"]),
+    ("Hi team, Kasandra and Oduya will cover the desk on Monday.", ["Kasandra", "Oduya"]),
+    ("Claim submitted by Wairimu Kamau.", ["Wairimu Kamau"]),
+    ("Meeting with Oduya and Kasandra at 3pm.", ["Kasandra", "Oduya"]),
     ("This is to certify that Gualtiero R. Penhallow has been employed by us since 2016.", ["Gualtiero R. Penhallow"]),
     ("Memorial notice: Rosalind Mae Trevethan, 88, of Ashby, died on Tuesday.", ["Rosalind Mae Trevethan"]),            # a listed first name, rare: one case too
 ]
@@ -47,6 +50,10 @@ NOT_FOUND = [
     "Transferred from Lakeside to the floor, reassigned from MICU to SICU.",
     "tell eilert to bring the cake",                           # unlisted and one case: not read
     "Hope has been good for the family.",
+    "Vanco and Zosyn started, will recheck in am.",
+    "Neuro and Resp stable, will continue to monitor.",
+    "Results submitted by fax; meeting with family at 3pm.",
+    "Line placed by IR, dressing made by wound care.",
     "Plan: Lasix Mae Given, Foley removed.",
     "CXR: Bibasilar Atelectasis, no effusion.",
     "Austin, Dallas and Houston offices will attend.",

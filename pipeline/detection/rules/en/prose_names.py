@@ -64,7 +64,10 @@ _SUBJECT = re.compile(rf"(?m)(?:^|(?<=[.!?:;])[ \t]+|(?<=\n)|\b(?i:that)[ \t]+)[
 # verbs and phrases whose object is a person ("contact Oduya", "escalated to Nkiruka", "tell Eilert")
 _OBJECT = re.compile(rf"(?i:\b(?:please[ \t]+)?(?:contact|tell|ask|thank|remind|invite|notify|inform|congratulate|"
                      rf"welcome|cc|email|e-mail|message|text|ping|phone|ring)|"
-                     rf"\b(?:re)?assigned[ \t]+(?:from|to)|\bescalated[ \t]+to|\bhanded[ \t]+(?:over[ \t]+)?to|"
+                     rf"\b(?:re)?assigned[ \t]+(?:from|to)|\b(?:submitted|sent|written|prepared|completed|filed|raised|"
+                     rf"opened|created|uploaded|issued|authori[sz]ed|booked)[ \t]+by|"
+                     rf"\b(?:meeting|call|catch[ \t]+up|appointment|session|interview|lunch|dinner|chat)[ \t]+with|"
+                     rf"\bescalated[ \t]+to|\bhanded[ \t]+(?:over[ \t]+)?to|"
                      rf"\bforwarded[ \t]+to|\breferred[ \t]+to|\bon[ \t]+behalf[ \t]+of|\bguardian[ \t]+of(?:[ \t]+the"
                      rf"[ \t]+minor)?|\bwriting[ \t]+(?:to[ \t]+you[ \t]+)?about|\bwants)"
                      rf"[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n|[ \t]+(?i:to|in|at|from|on|and|for|about|or|if|"
@@ -73,8 +76,11 @@ _OBJECT = re.compile(rf"(?i:\b(?:please[ \t]+)?(?:contact|tell|ask|thank|remind|
 _POSSESSIVE = re.compile(rf"(?<![\w'’-])(?P<name>{_W})['’][sS][ \t]+(?=[A-Za-z])")
 # a list of two or three words joined by commas and "and" ("Tomasz, Wairimu and Odile", "Tremaine and
 # Keisha Okonjo-Baptiste"): the last member may carry a surname
-_LIST = re.compile(rf"(?<![\w'’-])(?P<a>{_W})(?:,[ \t]+(?P<b>{_W}))?,?[ \t]+(?i:and|&)[ \t]+(?P<c>{_W})"
-                   rf"(?:[ \t]+(?P<d>{_W}))?(?![\w'’-])")
+_LIST_BODY = (rf"(?P<a>{_W})(?:,[ \t]+(?P<b>{_W}))?,?[ \t]+(?i:and|&)[ \t]+(?P<c>{_W})(?:[ \t]+(?P<d>{_W}))?")
+_LIST = re.compile(rf"(?<![\w'’-]){_LIST_BODY}(?![\w'’-])")
+# such a list as the subject of a person's verb ("Kasandra and Oduya will cover the desk"): the verb
+# vouches for words no list holds
+_LIST_SUBJECT = re.compile(rf"(?m)(?:^|(?<=[.!?:;,])[ \t]+|(?<=\n))[ \t]*{_LIST_BODY}[ \t]+(?i:{_PERSON_VERBS})\b")
 # a form's or a message's subject ("New hire: X", "Application for benefits: X,", "Patient X (",
 # "Passport renewal for X,", "Winner announced! X from"): two unlisted rare words written as names
 _SUBJECT_LINE = re.compile(rf"(?m)(?:(?:^|(?<=\n))[ \t]*[A-Z][\w /&-]{{0,40}}(?::|\bfor|\bPatient)|[!]|[:,][ \t]+name[ \t]*:?|"
@@ -86,6 +92,7 @@ _SUBJECT_ONE = re.compile(rf"(?m)^[ \t]*[A-Za-z][\w /&-]{{0,60}}:[ \t]+(?P<name>
 # the second person of a hand-over ("reassigned from Lukas to Emre Yildirim")
 _FROM_TO = re.compile(rf"(?i:\b(?:re)?assigned|\bhanded[ \t]+over|\bpassed)[ \t]+(?i:from)[ \t]+{_W}[ \t]+"
                       rf"(?i:to)[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n))")
+_AND_NAME = re.compile(rf"[ \t]+(?i:and|&)[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n|[ \t]+(?i:at|in|on|to|for)\b))")
 # words a person's position is followed by that are no one's name
 _NOT_NAMES = frozenset("""sir madam team all everyone everybody anyone someone nobody customer member members patient
 patients manager support admin user staff committee board it this that them him her us me you everyone""".split())
@@ -163,7 +170,14 @@ def prose_subject_names(text: str, doc_id: str) -> list[Span]:
 @register(LOCALE, "prose_object_names", "NAME", score=0.75)
 def prose_object_names(text: str, doc_id: str) -> list[Span]:
     """A name after a verb said of people ("contact Oduya", "escalated to Nkiruka", "tell Eilert to")."""
-    return [s for rx in (_OBJECT, _FROM_TO) for m in rx.finditer(text) for s in _name_span(text, m, doc_id)]
+    out: list[Span] = []
+    for m in (m for rx in (_OBJECT, _FROM_TO) for m in rx.finditer(text)):
+        got = _name_span(text, m, doc_id)
+        if got:   # a second person joined by "and" ("meeting with Oduya and Kasandra")
+            nxt = _AND_NAME.match(text, got[-1].end)
+            got += _name_span(text, nxt, doc_id) if nxt else []
+        out += got
+    return out
 
 
 @register(LOCALE, "prose_possessive_names", "NAME", score=0.7)
@@ -185,10 +199,11 @@ def prose_listed_names(text: str, doc_id: str) -> list[Span]:
     """Words joined by commas and "and", each vouched as a name and one at least a listed first name
     ("Tomasz, Wairimu and Odile"); the last may carry its surname."""
     out: list[Span] = []
-    for m in _LIST.finditer(text):
+    for m in [*_LIST.finditer(text), *_LIST_SUBJECT.finditer(text)]:
         cased = _cased(text, m.start())
         keys = [k for k in ("a", "b", "c") if m.group(k)]
-        if not all(vouched(m.group(k), cased) for k in keys) or not any(is_first_name(_plain(m.group(k))) for k in keys):
+        if not all(vouched(m.group(k), cased) for k in keys) \
+                or not (m.re is _LIST_SUBJECT or any(is_first_name(_plain(m.group(k))) for k in keys)):
             continue
         end_c = m.end("d") if m.group("d") and _surname(m.group("d"), cased) else m.end("c")
         if _NOT_A_PERSON_AFTER.match(text, end_c) or EPONYM_AFTER.match(text, end_c):
