@@ -111,16 +111,28 @@ def vouched(word: str, cased: bool, *, unlisted: bool = True) -> bool:
     if len(w) < 3 or low in FUNCTION_WORDS or low in _NOT_NAMES or low in _PLACE_FIRST or low in _PLACE_LAST \
             or low in CAR_MAKES or is_safe_word(w) or is_ambiguous_word(w):
         return False
-    if cased and not (w[0].isupper() and not w.isupper()):
-        return False
-    z = zipf(w)
+    z = _frequency(w, cased)
     if z is None:
         return False
     if is_first_name(w) and z < (FIRST_MAX_ZIPF if cased else ONE_CASE_FIRST_MAX_ZIPF):
         return True
-    flat = low.replace("'", "").replace("’", "").replace("-", "")
-    return (cased and unlisted and z < UNLISTED_MAX_ZIPF and looks_like_name(w, True, cased=True)
-            and not typo_of_ward_word(flat) and not (z < 1.0 and looks_like_typo(flat)))
+    return cased and unlisted and _rare_shaped(w, z, UNLISTED_MAX_ZIPF)
+
+
+def _frequency(w: str, cased: bool) -> float | None:
+    """``w``'s Zipf frequency, or None when it has none or, in a line with lower case (``cased``),
+    is not written as a name is (a capital, then lower case)."""
+    if cased and not (w[0].isupper() and not w.isupper()):
+        return None
+    return zipf(w)
+
+
+def _rare_shaped(w: str, z: float, most: float) -> bool:
+    """A word rarer than ``most`` that looks like a name after a strong context and is no typo of a
+    ward's word or of a common word."""
+    flat = w.lower().replace("'", "").replace("’", "").replace("-", "")
+    return (z < most and looks_like_name(w, True, cased=True) and not typo_of_ward_word(flat)
+            and not (z < 1.0 and looks_like_typo(flat)))
 
 
 def _surname(word: str, cased: bool) -> bool:
@@ -130,9 +142,7 @@ def _surname(word: str, cased: bool) -> bool:
     low = w.lower()
     if len(w) < 2 or low in FUNCTION_WORDS or low in _PLACE_LAST or is_safe_word(w) or is_ambiguous_word(w):
         return False
-    if cased and not (w[0].isupper() and not w.isupper()):
-        return False
-    z = zipf(w)
+    z = _frequency(w, cased)
     if z is None:
         return False
     parts = [p for p in re.split(r"['’-]", w) if p]
@@ -241,6 +251,4 @@ def _rare_name(word: str) -> bool:
     z = zipf(w)
     if z is None or len(w) < 3 or is_safe_word(w) or low in FUNCTION_WORDS or low in _PLACE_FIRST or low in _PLACE_LAST:
         return False
-    flat = low.replace("'", "").replace("’", "").replace("-", "")
-    return (z < PAIR_MAX_ZIPF and looks_like_name(w, True, cased=True) and not typo_of_ward_word(flat)
-            and not (z < 1.0 and looks_like_typo(flat))) or (is_first_name(w) and z < 3.0)
+    return _rare_shaped(w, z, PAIR_MAX_ZIPF) or (is_first_name(w) and z < 3.0)
