@@ -26,6 +26,7 @@ FOUND = [
     ("New hire: Babajide Ogunleye, junior analyst, starts in May.", ["Babajide Ogunleye"]),
     ("Exit survey: Rasmus (backend developer) left in March.", ["Rasmus"]),
     ("TELL RASMUS TO CALL THE OFFICE.", ["RASMUS"]),
+    ("tell eilert to bring the cake", ["eilert"]),             # one case: a rarer word, a strong position
     ("Hi team, Kasandra and Oduya will cover the desk on Monday.", ["Kasandra", "Oduya"]),
     ("Claim submitted by Wairimu Kamau.", ["Wairimu Kamau"]),
     ("Meeting with Oduya and Kasandra at 3pm.", ["Kasandra", "Oduya"]),
@@ -48,7 +49,10 @@ NOT_FOUND = [
     "Plan: Continue lasix, wean vent as tolerated.",
     "Grace said the dressing was changed.",                   # a common word: not vouched alone
     "Transferred from Lakeside to the floor, reassigned from MICU to SICU.",
-    "tell eilert to bring the cake",                           # unlisted and one case: not read
+    "eilert's cake and sigrun's card",                         # unlisted, one case, a weak position
+    "PT WILL ATTEND REHAB. CONTACT NEURO IF CHANGES, ASSIGNED TO MICU TEAM.",
+    "pt said abd pain better, contact renal re: hd, tell charge rn.",
+    "NEURO: ALERT, MAE, FOLLOWS COMMANDS. RESP: LS CLEAR, SUCTIONED FOR THICK TAN.",
     "Hope has been good for the family.",
     "Vanco and Zosyn started, will recheck in am.",
     "Neuro and Resp stable, will continue to monitor.",

@@ -17,7 +17,8 @@ name (the pack's or philter-lite's, :func:`.name_words.is_first_name`) that is n
 word, or, in a line with lower case and written with a capital, a word English hardly uses that
 looks like a name; never a safe clinical word, a function word, an ambiguous surname ("Foley") or
 a typo of a ward's word. In a line written in one case (ALL CAPS, all lower case) only a listed
-first name rarer still will do, and the subject line's unlisted pair is not read at all. Clinical
+first name rarer still will do (an unlisted word only before a person's verb or after "contact",
+"assigned to", and rarer still), and the subject line's unlisted pair is not read at all. Clinical
 lines keep their words: "Foley placed", "Lasix given", "Pt has been stable", "contact pharmacy".
 """
 from __future__ import annotations
@@ -44,6 +45,8 @@ ONE_CASE_FIRST_MAX_ZIPF = 3.4
 UNLISTED_MAX_ZIPF = 2.0
 #: how rare both words of an unlisted pair on a subject line must be ("Babajide Ogunleye")
 PAIR_MAX_ZIPF = 2.5
+#: how rare an unlisted word must be in a line of one case ("ESCALATED TO NKIRUKA", "ysolt worked")
+ONE_CASE_UNLISTED_MAX_ZIPF = 1.5
 
 _L = r"[^\W\d_]"
 _W = rf"{_L}+(?:['’-]{_L}+)*"                     # a word, accents and "O'Neil", "Strachan-Moyo" included
@@ -102,10 +105,12 @@ def _plain(word: str) -> str:
     return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
 
 
-def vouched(word: str, cased: bool, *, unlisted: bool = True) -> bool:
+def vouched(word: str, cased: bool, *, unlisted: bool = True, strong: bool = False) -> bool:
     """Whether ``word`` may be a person's name in a person's position: a listed first name that is
     no common word (rarer still in a line of one case), or (``cased``: a line with lower case, the
-    word capitalised; ``unlisted``) a word English hardly uses that looks like a name."""
+    word capitalised; ``unlisted``) a word English hardly uses that looks like a name; in a line of
+    one case, only in the strongest positions (``strong``: a person's verb after, "contact" or
+    "assigned to" before) and rarer still (:data:`ONE_CASE_UNLISTED_MAX_ZIPF`)."""
     w = _plain(word)
     low = w.lower()
     if len(w) < 3 or low in FUNCTION_WORDS or low in _NOT_NAMES or low in _PLACE_FIRST or low in _PLACE_LAST \
@@ -116,7 +121,10 @@ def vouched(word: str, cased: bool, *, unlisted: bool = True) -> bool:
         return False
     if is_first_name(w) and z < (FIRST_MAX_ZIPF if cased else ONE_CASE_FIRST_MAX_ZIPF):
         return True
-    return cased and unlisted and _rare_shaped(w, z, UNLISTED_MAX_ZIPF)
+    if cased:
+        return unlisted and _rare_shaped(w, z, UNLISTED_MAX_ZIPF)
+    return (unlisted and strong and len(w) > 3 and z < ONE_CASE_UNLISTED_MAX_ZIPF
+            and looks_like_name(w, True, cased=False) and _rare_shaped(w, z, ONE_CASE_UNLISTED_MAX_ZIPF))
 
 
 def _frequency(w: str, cased: bool) -> float | None:
@@ -160,7 +168,7 @@ def _name_span(text: str, m: re.Match, doc_id: str, *, unlisted: bool = True) ->
     """The ``name`` group of ``m``: its first word vouched, its second kept only as a surname."""
     cased = _cased(text, m.start("name"))
     words = re.split(r"[ \t]+", m.group("name"))
-    if not vouched(words[0], cased, unlisted=unlisted):
+    if not vouched(words[0], cased, unlisted=unlisted, strong=True):
         return []
     s = m.start("name")
     e = s + len(words[0])
