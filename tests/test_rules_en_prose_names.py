@@ -10,7 +10,7 @@ from pipeline.detection.rules.en import prose_names as pn
 from pipeline.spans import Document
 
 RULES = (pn.prose_subject_names, pn.prose_object_names, pn.prose_possessive_names, pn.prose_listed_names,
-         pn.prose_subject_line_names)
+         pn.prose_subject_line_names, pn.prose_aged_names)
 
 FOUND = [
     ("Kasandra has been approved for the loan.", ["Kasandra"]),
@@ -26,6 +26,9 @@ FOUND = [
     ("New hire: Babajide Ogunleye, junior analyst, starts in May.", ["Babajide Ogunleye"]),
     ("Exit survey: Rasmus (backend developer) left in March.", ["Rasmus"]),
     ("TELL RASMUS TO CALL THE OFFICE.", ["RASMUS"]),
+    ("The appointment for Kasandra is confirmed.", ["Kasandra"]),
+    ("Exit survey: Wairimu Kamau (31) left in March.", ["Wairimu Kamau"]),
+    ("EXIT SURVEY: RASMUS (31) LEFT.", ["RASMUS"]),
     ("tell eilert to bring the cake", ["eilert"]),             # one case: a rarer word, a strong position
     ("Hi team, Kasandra and Oduya will cover the desk on Monday.", ["Kasandra", "Oduya"]),
     ("Claim submitted by Wairimu Kamau.", ["Wairimu Kamau"]),
@@ -54,6 +57,9 @@ NOT_FOUND = [
     "pt said abd pain better, contact renal re: hd, tell charge rn.",
     "NEURO: ALERT, MAE, FOLLOWS COMMANDS. RESP: LS CLEAR, SUCTIONED FOR THICK TAN.",
     "Hope has been good for the family.",
+    "Lasix (40) given, K (3.4) repleted, Foley (16) placed.",
+    "Plan: Zosyn, 12, Vanco, 15, rechecked. Prescription for Eliquis sent, referral for PT.",
+    "LEVOPHED (12) WEANED, SAT (98) ON 2L.",
     "Vanco and Zosyn started, will recheck in am.",
     "Neuro and Resp stable, will continue to monitor.",
     "Results submitted by fax; meeting with family at 3pm.",

@@ -95,6 +95,15 @@ _SUBJECT_ONE = re.compile(rf"(?m)^[ \t]*[A-Za-z][\w /&-]{{0,60}}:[ \t]+(?P<name>
 # the second person of a hand-over ("reassigned from Lukas to Emre Yildirim")
 _FROM_TO = re.compile(rf"(?i:\b(?:re)?assigned|\bhanded[ \t]+over|\bpassed)[ \t]+(?i:from)[ \t]+{_W}[ \t]+"
                       rf"(?i:to)[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n))")
+# who a service is for ("the appointment for Kasandra", "a parcel for Brennagh"): no clinical order's
+# noun ("prescription for", "referral for", "order for" name drugs and services)
+_FOR = re.compile(rf"(?i:\b(?:appointment|booking|reservation|ticket|invoice|parcel|package|delivery|payment|"
+                  rf"refund|gift|present|message|voucher|room|table|seat|flight|visa|party|cake|reminder)s?[ \t]+for)"
+                  rf"[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n|[ \t]+(?i:is|was|has|at|on|in|from|and)\b))")
+# a capitalised word right before: the name goes on to the left, which the other rules read
+_CAPITAL_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]+$")
+# a name followed by an age in brackets or between commas ("Rasmus (31)", "Matteo, 52, driver")
+_AGE_AFTER = re.compile(rf"(?<![\w'’-]){_NAME}(?=[ \t]*\((?:(?i:age|aged)[ \t]+)?\d{{1,2}}\)|,[ \t]+\d{{1,2}},[ \t]+[A-Za-z])")
 _AND_NAME = re.compile(rf"[ \t]+(?i:and|&)[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n|[ \t]+(?i:at|in|on|to|for)\b))")
 # words a person's position is followed by that are no one's name
 _NOT_NAMES = frozenset("""sir madam team all everyone everybody anyone someone nobody customer member members patient
@@ -189,12 +198,30 @@ def prose_subject_names(text: str, doc_id: str) -> list[Span]:
 def prose_object_names(text: str, doc_id: str) -> list[Span]:
     """A name after a verb said of people ("contact Oduya", "escalated to Nkiruka", "tell Eilert to")."""
     out: list[Span] = []
-    for m in (m for rx in (_OBJECT, _FROM_TO) for m in rx.finditer(text)):
+    for m in (m for rx in (_OBJECT, _FROM_TO, _FOR) for m in rx.finditer(text)):
         got = _name_span(text, m, doc_id)
         if got:   # a second person joined by "and" ("meeting with Oduya and Kasandra")
             nxt = _AND_NAME.match(text, got[-1].end)
             got += _name_span(text, nxt, doc_id) if nxt else []
         out += got
+    return out
+
+
+@register(LOCALE, "prose_aged_names", "NAME", score=0.7)
+def prose_aged_names(text: str, doc_id: str) -> list[Span]:
+    """A name an age follows, in brackets or between commas ("benedetta (9) forgot", "Matteo, 52,
+    truck driver"); in a line of one case a listed first name only."""
+    out: list[Span] = []
+    for m in _AGE_AFTER.finditer(text):
+        if _CAPITAL_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            continue
+        words = re.split(r"[ \t]+", m.group("name"))
+        start = m.start("name") if len(words) == 1 else m.start("name") + len(words[0]) + 1
+        one = text[start:m.end("name")]
+        if len(words) == 2 and vouched(words[0], _cased(text, start)) and _surname(words[1], _cased(text, start)):
+            out.append(mk(doc_id, m.start("name"), m.end("name"), "PATIENT"))
+        elif vouched(one, _cased(text, start)) and not EPONYM_AFTER.match(text, m.end("name")):
+            out.append(mk(doc_id, start, m.end("name"), "PATIENT"))
     return out
 
 
