@@ -18,7 +18,7 @@ word, or, in a line with lower case and written with a capital, a word English h
 looks like a name; never a safe clinical word, a function word, an ambiguous surname ("Foley") or
 a typo of a ward's word. In a line written in one case (ALL CAPS, all lower case) only a listed
 first name rarer still will do (an unlisted word only before a person's verb or after "contact",
-"assigned to", and rarer still), and the subject line's unlisted pair is not read at all. Clinical
+"assigned to", or a subject line's pair, and rarer still). Clinical
 lines keep their words: "Foley placed", "Lasix given", "Pt has been stable", "contact pharmacy".
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ import unicodedata
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.bare_names import _NOT_A_PERSON_AFTER, _PLACE_FIRST, _PLACE_LAST, CAR_MAKES
-from pipeline.detection.rules.en.caseless import one_case
+from pipeline.detection.rules.en.caseless import one_case, titled
 from pipeline.detection.rules.en.name_pairs import EPONYM_AFTER
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_ambiguous_word, is_first_name, is_safe_word,
                                                    is_surname_after_first_name, looks_like_name, looks_like_typo,
@@ -132,8 +132,7 @@ def vouched(word: str, cased: bool, *, unlisted: bool = True, strong: bool = Fal
         return True
     if cased:
         return unlisted and _rare_shaped(w, z, UNLISTED_MAX_ZIPF)
-    return (unlisted and strong and len(w) > 3 and z < ONE_CASE_UNLISTED_MAX_ZIPF
-            and looks_like_name(w, True, cased=False) and _rare_shaped(w, z, ONE_CASE_UNLISTED_MAX_ZIPF))
+    return unlisted and strong and _one_case_rare(w)
 
 
 def _frequency(w: str, cased: bool) -> float | None:
@@ -260,16 +259,19 @@ def prose_listed_names(text: str, doc_id: str) -> list[Span]:
 
 @register(LOCALE, "prose_subject_line_names", "NAME", score=0.7)
 def prose_subject_line_names(text: str, doc_id: str) -> list[Span]:
-    """On a form's or a message's subject line, in a line with lower case: two rare words written as
-    names ("New hire: Babajide Ogunleye,"), or one listed first name closed by a comma or a bracket
-    ("Exit survey: Rasmus (")."""
+    """On a form's or a message's subject line: two rare words written as names ("New hire:
+    Babajide Ogunleye,"; in a line of one case, read on its title-case view, two words rarer still),
+    or one listed first name closed by a comma or a bracket ("Exit survey: Rasmus (")."""
     out: list[Span] = []
-    for m in _SUBJECT_LINE.finditer(text):
-        f, mid, la = m.group("first"), m.group("mid"), m.group("last")
-        if not _cased(text, m.start("first")) or not (vouched(f, True) or _rare_name(f)) or not _rare_name(la) \
-                or (mid and not (len(mid) == 2 or is_first_name(_plain(mid)))):
+    view = titled(text)
+    for m in _SUBJECT_LINE.finditer(view):
+        f, mid, la = (text[m.start(k):m.end(k)] if m.group(k) else None for k in ("first", "mid", "last"))
+        cased = _cased(text, m.start("first"))
+        pair = ((vouched(f, True) or _rare_name(f)) and _rare_name(la)) if cased else \
+            ((vouched(f, False) or _one_case_rare(f)) and _one_case_rare(la))
+        if not pair or (mid and not (len(mid) == 2 or is_first_name(_plain(mid)))):
             continue
-        if _NOT_A_PERSON_AFTER.match(text, m.end("last")) or EPONYM_AFTER.match(text, m.end("last")):
+        if _NOT_A_PERSON_AFTER.match(view, m.end("last")) or EPONYM_AFTER.match(text, m.end("last")):
             continue
         out.append(mk(doc_id, m.start("first"), m.end("last"), "PATIENT"))
     for m in _SUBJECT_ONE.finditer(text):
@@ -277,6 +279,15 @@ def prose_subject_line_names(text: str, doc_id: str) -> list[Span]:
         if is_first_name(_plain(w)) and vouched(w, _cased(text, m.start("name")), unlisted=False):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     return out
+
+
+def _one_case_rare(word: str) -> bool:
+    """In a line of one case, a word English hardly uses (:data:`ONE_CASE_UNLISTED_MAX_ZIPF`) that
+    looks like a name there and is no safe word, no typo and no word with a verb's ending."""
+    w = _plain(word)
+    z = zipf(w)
+    return (z is not None and len(w) > 3 and not is_safe_word(w) and w.lower() not in FUNCTION_WORDS
+            and looks_like_name(w, True, cased=False) and _rare_shaped(w, z, ONE_CASE_UNLISTED_MAX_ZIPF))
 
 
 def _rare_name(word: str) -> bool:
