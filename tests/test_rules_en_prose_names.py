@@ -30,6 +30,7 @@ FOUND = [
     ("Exit survey: Wairimu Kamau (31) left in March.", ["Wairimu Kamau"]),
     ("EXIT SURVEY: RASMUS (31) LEFT.", ["RASMUS"]),
     ("NEW HIRE: BABAJIDE OGUNLEYE, JUNIOR ANALYST", ["BABAJIDE OGUNLEYE"]),
+    ("Voter registration: Przybylski, Ludmila Jadwiga; 905 W. Maple St", ["Przybylski, Ludmila Jadwiga"]),
     ("tell eilert to bring the cake", ["eilert"]),             # one case: a rarer word, a strong position
     ("Hi team, Kasandra and Oduya will cover the desk on Monday.", ["Kasandra", "Oduya"]),
     ("Claim submitted by Wairimu Kamau.", ["Wairimu Kamau"]),
@@ -61,6 +62,7 @@ NOT_FOUND = [
     "Lasix (40) given, K (3.4) repleted, Foley (16) placed.",
     "Plan: Zosyn, 12, Vanco, 15, rechecked. Prescription for Eliquis sent, referral for PT.",
     "LEVOPHED (12) WEANED, SAT (98) ON 2L.",
+    "Access: Hickman, Broviac; Cultures: Enterococcus, Candida. Allergies: Bactrim, Dilantin.",
     "ID: ZOSYN FLAGYL, AFEBRILE. GI: PEPCID PROTONIX, TF AT GOAL.",
     "skin: coccyx decub, duoderm intact. access: rij tlc, lue piv.",
     "Vanco and Zosyn started, will recheck in am.",

@@ -90,8 +90,13 @@ _SUBJECT_LINE = re.compile(rf"(?m)(?:(?:^|(?<=\n))[ \t]*[A-Z][\w /&-]{{0,40}}(?:
                            rf"^[ \t]*(?:Patient|Client|Customer|Applicant|Tenant|Employee|Student))[ \t]+"
                            rf"(?P<first>[A-Z]{_L}+)(?:[ \t]+(?P<mid>[A-Z]\.|[A-Z]{_L}+))?[ \t]+(?P<last>[A-Z]{_L}+(?:['’-][A-Z]?{_L}+)?)"
                            rf"(?=[ \t]*(?:[,(|;]|\.(?:\s|$)|$)|[ \t]+from\b)")
+# a name written surname first on a subject line ("Voter registration: Przybylski, Ludmila Jadwiga;")
+_INVERTED = re.compile(rf"(?m)^[ \t]*[A-Za-z][\w /&-]{{0,40}}:[ \t]+(?P<last>{_W}),[ \t]+(?P<first>{_W})"
+                       rf"(?:[ \t]+(?P<mid>{_W}|[A-Za-z]\.))?(?=[ \t]*(?:[;,(]|\.(?:\s|$)|$))")
 # a single listed name on a subject line, closed by a comma or a bracket ("Exit survey: Rasmus (Senior")
-_SUBJECT_ONE = re.compile(rf"(?m)^[ \t]*[A-Za-z][\w /&-]{{0,60}}:[ \t]+(?P<name>{_L}+)(?=[ \t]*[,(])")
+# (not a list of things, "Access: Hickman, Broviac": after the comma a number, a first name, or an
+# ordinary word: in lower case where the line has both cases, a common one in a line of one case)
+_SUBJECT_ONE = re.compile(rf"(?m)^[ \t]*[A-Za-z][\w /&-]{{0,60}}:[ \t]+(?P<name>{_L}+)(?=[ \t]*(?:\(|,[ \t]+(?P<next>[\w'’-]+)))")
 # the second person of a hand-over ("reassigned from Lukas to Emre Yildirim")
 _FROM_TO = re.compile(rf"(?i:\b(?:re)?assigned|\bhanded[ \t]+over|\bpassed)[ \t]+(?i:from)[ \t]+{_W}[ \t]+"
                       rf"(?i:to)[ \t]+{_NAME}(?=[ \t]*(?:[,.;:!?)(]|$|\n))")
@@ -261,7 +266,8 @@ def prose_listed_names(text: str, doc_id: str) -> list[Span]:
 def prose_subject_line_names(text: str, doc_id: str) -> list[Span]:
     """On a form's or a message's subject line: two rare words written as names ("New hire:
     Babajide Ogunleye,"; in a line of one case, read on its title-case view, two words rarer still),
-    or one listed first name closed by a comma or a bracket ("Exit survey: Rasmus (")."""
+    a rare surname, a comma and a first name ("Voter registration: Przybylski, Ludmila
+    Jadwiga;"), or one listed first name closed by a comma or a bracket ("Exit survey: Rasmus (")."""
     out: list[Span] = []
     view = titled(text)
     for m in _SUBJECT_LINE.finditer(view):
@@ -274,11 +280,29 @@ def prose_subject_line_names(text: str, doc_id: str) -> list[Span]:
         if _NOT_A_PERSON_AFTER.match(view, m.end("last")) or EPONYM_AFTER.match(text, m.end("last")):
             continue
         out.append(mk(doc_id, m.start("first"), m.end("last"), "PATIENT"))
+    for m in _INVERTED.finditer(text):
+        cased = _cased(text, m.start("last"))
+        last, mid = m.group("last"), m.group("mid")
+        first = m.group("first")
+        if (_rare_name(last) if cased else _one_case_rare(last)) and (vouched(first, cased) or (cased and _rare_name(first))) \
+                and (not mid or mid.endswith(".") or is_first_name(_plain(mid)) or (cased and _rare_name(mid))):
+            out.append(mk(doc_id, m.start("last"), m.end("mid") if mid else m.end("first"), "PATIENT"))
     for m in _SUBJECT_ONE.finditer(text):
-        w = m.group("name")
-        if is_first_name(_plain(w)) and vouched(w, _cased(text, m.start("name")), unlisted=False):
+        w, cased = m.group("name"), _cased(text, m.start("name"))
+        if is_first_name(_plain(w)) and vouched(w, cased, unlisted=False) and _not_a_list(m.group("next"), cased):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     return out
+
+
+def _not_a_list(nxt: str | None, cased: bool) -> bool:
+    """Whether the word after a subject line's name and its comma (None: a bracket) leaves it a
+    person's name and not the first of a list of things ("Hickman, Broviac")."""
+    if nxt is None or nxt[0].isdigit() or is_first_name(_plain(nxt)):
+        return True
+    if cased:
+        return nxt[0].islower()
+    z = zipf(_plain(nxt))
+    return nxt.lower() in FUNCTION_WORDS or (z is not None and z >= 5.0)
 
 
 def _one_case_rare(word: str) -> bool:
