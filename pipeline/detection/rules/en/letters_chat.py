@@ -45,7 +45,7 @@ _GREETING = re.compile(rf"(?m)(?:^|(?<=[.!?])[ \t]+|(?<=\n))[ \t]*(?i:hi|hello|h
 _VOCATIVE = re.compile(rf"(?m)(?:^|:[ \t]+)[ \t]*{_NAME},[ \t]+(?=(?:you|your|we|please|just|thank|this|here|someone|somebody|there)\b)")
 # a signature: the text's last line, two or three names after a line that ends a sentence or a blank line
 _LAST_LINE = re.compile(rf"(?:[.!?,:]|\n)[ \t]*\n[ \t]*(?P<name>{_CAP}(?:[ \t]+{_CAP}){{1,2}})[ \t]*\s*$")
-_SIGN_OFF = re.compile(rf"(?im)^[ \t]*(?:thanks|thank[ \t]+you|many[ \t]+thanks|cheers|best|best[ \t]+wishes|all[ \t]+the"
+_SIGN_OFF = re.compile(rf"(?im)^[ \t]*(?:signed|thanks|thank[ \t]+you|many[ \t]+thanks|cheers|best|best[ \t]+wishes|all[ \t]+the"
                        rf"[ \t]+best|love|lots[ \t]+of[ \t]+love|with[ \t]+love|warmly|warm[ \t]+wishes|take[ \t]+care|"
                        rf"yours|yours[ \t]+faithfully|yours[ \t]+sincerely|cordially|regards|kind[ \t]+regards|"
                        rf"best[ \t]+regards|warm[ \t]+regards|many[ \t]+thanks)[ \t]*,[ \t]*(?:\n[ \t]*)?(?-i:{_NAME})"
