@@ -136,13 +136,20 @@ def _large_names() -> dict[str, str]:
     return out
 
 
+#: a word of a GeoNames town counts as a place's word below this Zipf frequency
+TOWN_WORD_ZIPF = 3.0
+
+
 @lru_cache(maxsize=None)
 def _listed(kind: str) -> frozenset[str]:
     lists = {"person": ("first_names", "surnames"), "place": ("cities", "towns", "hospitals", "states", "countries")}[kind]
     out: set[str] = set()
     for name in lists:
         for entry in load_list("en", name):
-            out.update(w.lower().strip(".,'") for w in entry.split() if len(w) > 1)
+            words = (w.lower().strip(".,'") for w in entry.split() if len(w) > 1)
+            # the GeoNames gazetteer's many-word towns hold everyday words ("Halfway House",
+            # "Green Park"): only its rare words vouch for a place
+            out.update(w for w in words if name != "towns" or (zipf(w) or 0.0) < TOWN_WORD_ZIPF)
     return frozenset(out)
 
 

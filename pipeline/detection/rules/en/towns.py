@@ -11,7 +11,8 @@ from functools import lru_cache
 
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en.caseless import one_case, titled
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, TOWN_WORD_ZIPF, is_safe_word, looks_like_place,
+                                                   looks_like_typo, zipf)
 from pipeline.locales import load_list
 from pipeline.spans import Span
 
@@ -87,8 +88,9 @@ def _listed_places() -> dict[str, str]:
     for name, gtype in (("countries", "COUNTRY"), ("states", "STATE"), ("cities", "CITY"), ("towns", "CITY")):
         for entry in load_list("en", name):
             low = " ".join(entry.lower().split())
-            if len(low) > 2 and low not in _ORDINARY_TOWNS and (" " in low or not is_safe_word(low)):
-                out.setdefault(low, gtype)
+            if len(low) > 2 and low not in _ORDINARY_TOWNS and (" " in low or not is_safe_word(low)) \
+                    and (name != "towns" or any((zipf(w) or 0.0) < TOWN_WORD_ZIPF for w in low.split())):
+                out.setdefault(low, gtype)   # a gazetteer town of everyday words only ("halfway house") is none
     return out
 
 
