@@ -136,8 +136,14 @@ def _large_names() -> dict[str, str]:
     return out
 
 
-#: a word of a GeoNames town counts as a place's word below this Zipf frequency
-TOWN_WORD_ZIPF = 3.0
+# what a home is, not where ("lives in halfway house", "in trailer park", "in senior housing")
+RESIDENCE = frozenset("""house housing home homes apartment apartments apt condo trailer shelter facility community
+complex building residence program center centre park unit hotel motel dorm trailer mobile""".split())
+
+
+#: a word of a GeoNames town's name vouches for a place below this Zipf frequency (everyday words:
+#: "halfway" 4.1, "mount" 4.3, "dick" 4.7 do not)
+TOWN_WORD_ZIPF = 4.0
 
 
 @lru_cache(maxsize=None)
@@ -146,10 +152,13 @@ def _listed(kind: str) -> frozenset[str]:
     out: set[str] = set()
     for name in lists:
         for entry in load_list("en", name):
-            words = (w.lower().strip(".,'") for w in entry.split() if len(w) > 1)
-            # the GeoNames gazetteer's many-word towns hold everyday words ("Halfway House",
-            # "Green Park"): only its rare words vouch for a place
-            out.update(w for w in words if name != "towns" or (zipf(w) or 0.0) < TOWN_WORD_ZIPF)
+            words = [w.lower().strip(".,'") for w in entry.split() if len(w) > 1]
+            if name != "towns":
+                out.update(words)
+            elif words and words[-1] not in RESIDENCE:
+                # a GeoNames town named like a home ("Halfway House") vouches for no word of it, and an
+                # everyday word of a town ("Fort Dick", "Halfway Bush") for no place
+                out.update(w for w in words if (zipf(w) or 0.0) < TOWN_WORD_ZIPF)
     return frozenset(out)
 
 

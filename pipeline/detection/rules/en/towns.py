@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en.caseless import one_case, titled
-from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, TOWN_WORD_ZIPF, is_safe_word, looks_like_place,
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, RESIDENCE, is_safe_word, looks_like_place,
                                                    looks_like_typo, zipf)
 from pipeline.locales import load_list
 from pipeline.spans import Span
@@ -25,9 +25,6 @@ def mixed_case(text: str, i: int) -> bool:
     return any(c.islower() for c in line_of(text, i))
 
 
-# what a home is, not where ("lives in halfway house", "in trailer park", "in senior housing")
-RESIDENCE = frozenset("""house housing home homes apartment apartments apt condo trailer shelter facility community
-complex building residence program center centre park unit hotel motel dorm trailer mobile""".split())
 
 
 # the words a town's name ends with after a first word that is common English ("OAK FOREST",
@@ -89,8 +86,8 @@ def _listed_places() -> dict[str, str]:
         for entry in load_list("en", name):
             low = " ".join(entry.lower().split())
             if len(low) > 2 and low not in _ORDINARY_TOWNS and (" " in low or not is_safe_word(low)) \
-                    and (name != "towns" or any((zipf(w) or 0.0) < TOWN_WORD_ZIPF for w in low.split())):
-                out.setdefault(low, gtype)   # a gazetteer town of everyday words only ("halfway house") is none
+                    and not (name == "towns" and low.split()[-1] in RESIDENCE):
+                out.setdefault(low, gtype)   # a gazetteer town named like a home ("Halfway House") is none
     return out
 
 
