@@ -200,3 +200,46 @@ def test_fifth_batch_shapes(detector, line, phi, case):
 def test_fifth_batch_leaves_ward_lines(detector, line, case):
     text = recase(line, case)
     assert found(detector, text, "NAME") + found(detector, text, "LOCATION") + found(detector, text, "DATE") == []
+
+
+# --- services, employers and congregations; a state's code after a town (find f15-f49) ---------
+@pytest.mark.parametrize("line, org, cases", [
+    ("Transported by Lancaster Ambulance from the scene.", "Lancaster Ambulance", CASES),
+    ("Retired from Bethlehem Steel after 30 yrs.", "Bethlehem Steel", CASES),
+    ("Wife staying at the Hampton Inn on Route 30.", "Hampton Inn", CASES),
+    ("Meds filled at Kreider's Drug Store, list brought in.", "Kreider's Drug Store", CASES),
+    ("Pastor from Grace Bible Fellowship visited.", "Grace Bible Fellowship", ("as",)),
+    ("Brought in by Susquehanna Valley EMS.", "Susquehanna Valley EMS", ("as",)),
+])
+def test_services_and_congregations_by_their_closing_word(detector, line, org, cases):
+    for case in cases:
+        assert recase(org, case) in found(detector, recase(line, case), "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Member of the Lutheran Church, chaplain notified.",
+    "Family at First Baptist Church this am.",
+    "Transported by ambulance to ED. No drugs. Called EMS.",
+    "Steel sutures intact. Drug Store receipt in belongings.",
+])
+def test_a_faith_or_a_ward_word_names_no_organisation(detector, line, case):
+    assert found(detector, recase(line, case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, code", [
+    ("Family lives in Schoeneck, PA. Husband drives a truck.", "PA"),
+    ("Daughter arrived from Astoria, NY last night.", "NY"),
+    ("Pt is from Toledo, OH.", "OH"),
+    ("Home: Dover, DE 19901.", "DE"),
+])
+def test_a_state_code_after_a_town_in_every_case(detector, line, code, case):
+    assert recase(code, case) in found(detector, recase(line, case), "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", ["Lives in Quincy, OK with family.", "Pt from Boston, or near there."])
+def test_a_word_code_that_goes_on_is_no_state(detector, line, case):
+    got = found(detector, recase(line, case), "LOCATION")
+    assert not any(w.lower() in ("ok", "or") for w in got)

@@ -35,7 +35,12 @@ _TRADE = (r"Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union
           r"Properties|Motors|Construction|Electric|Airlines|Trust|Foundation|Food[ \t]+Bank|Industries|Enterprises|"
           r"Solutions|Capital|Bakery|Trucking|Landscaping|Roofing|Catering|Apparel|Outfitters|Supply|Supplies|"
           r"Hardware|Pharmacy|Pharmacies|Cafe|Café|Restaurant|Hotel|Resort|Academy|College|University|School|"
-          r"Library|Gym|Fitness|Yoga[ \t]+Studio|Salon|Garage|Dealership|Agency|Firm|Bakers")
+          r"Library|Gym|Fitness|Yoga[ \t]+Studio|Salon|Garage|Dealership|Agency|Firm|Bakers|"
+          # services, employers and congregations a social worker's note names ("Lancaster Ambulance",
+          # "Susquehanna Valley EMS", "Grace Bible Fellowship", "Kreider's Drug Store", "Bethlehem
+          # Steel", "the Hampton Inn"; found on icu_invented_b find f15, f33, f34, f37, f46, f49)
+          r"Ambulance|Ambulance[ \t]+Service|EMS|Rescue[ \t]+Squad|Fire[ \t]+Company|Church|Chapel|Fellowship|"
+          r"Parish|Cathedral|Synagogue|Mosque|Drug[ \t]+Store|Drugstore|Drugs|Steel|Inn|Motel")
 _CLINIC = (r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre|Group|Practice)|Health|Clinic|"
            r"Assisted[ \t]+Living|Senior[ \t]+Living|Nursing[ \t]+Home|Care[ \t]+(?:Home|Center|Centre)|Retirement[ \t]+Home|"
            r"Hospice")
@@ -44,7 +49,15 @@ _CLINIC = (r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre
 #: built from general English too, holds "coastline"; found on the invented PII texts' find half in
 #: UPPER and lower case, email_03); "Group", "Labs", "Systems", "Health" stay strict
 _BUSINESS = re.compile(r"Credit[ \t]+Union|Building[ \t]+Society|Solicitors|Realty|Brewery|Brewing|Plumbing|Carpentry|"
-                       r"Trucking|Landscaping|Roofing|Outfitters|Dealership|Bakery|Catering", re.I)
+                       r"Trucking|Landscaping|Roofing|Outfitters|Dealership|Bakery|Catering|Rescue[ \t]+Squad|"
+                       r"Fire[ \t]+Company|Fellowship|Synagogue|Mosque|Drug[ \t]+Store|Drugstore", re.I)
+#: a congregation's closing words, and the words of a faith that name none alone ("the Lutheran
+#: church", "Greek Orthodox Church", "Catholic Chapel": which church a patient goes to is named
+#: by another word, "St. Ann's", "Grace Bible")
+_FAITH_CLOSER = re.compile(r"Church|Chapel|Fellowship|Parish|Cathedral|Synagogue|Mosque", re.I)
+_FAITHS = frozenset("""catholic roman methodist baptist lutheran presbyterian episcopal episcopalian mennonite amish
+brethren orthodox greek russian coptic anglican evangelical pentecostal apostolic adventist unitarian reformed
+christian jewish muslim islamic hindu sikh buddhist community bible united first second free new old local""".split())
 # a name's words hold no full stop: "Spokane Valley. Insurance ID" is two sentences
 _WORD = r"(?:[A-Z][\w'’-]*|&|and|of|the|de|du|la)"
 _ORG = re.compile(rf"(?<![\w&-])(?P<org>(?:The[ \t]+)?[A-Z][\w'’-]*(?:[ \t]+{_WORD}){{0,4}}[ \t]+"
@@ -117,6 +130,8 @@ def companies(text: str, doc_id: str) -> list[Span]:
         # as written, the words before the name's last word decide ("Coastline Credit"); in one
         # case, the words before the closing word or words ("coastline")
         words = text[start:closer].split() if caseless else text[start:end].split()[:-1]
+        if kind in ("trade", "business") and _FAITH_CLOSER.fullmatch(m.group("trade")):
+            words = [w for w in words if w.strip(".,'’").lower() not in _FAITHS]
         if start < end and _name_words(words, kind, caseless):
             out.append(mk(doc_id, start, end, "HOSPITAL" if m.group("clinic") else "ORGANIZATION"))
     for m in _LABEL.finditer(view):

@@ -37,6 +37,7 @@ _WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
 
 # a code that is also a word ("PA", "OR", "ME") is a state after a town in title case when it closes the clause
 _CODE_END = re.compile(r"[ \t]*(?:[.,;)]|\n|$)")
+_ZIP_NEXT = re.compile(r"[ \t]+\d{5}(?:-\d{4})?(?!\d)")
 
 
 def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
@@ -46,7 +47,11 @@ def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
     for sp in places:
         m = _COMMA_CODE.match(text, sp.end) if sp.type == "CITY" else None
         town = text[sp.start:sp.end] if m else ""
-        word_ok = town.istitle() and m.group("code").isupper() and _CODE_END.match(text, m.end())   # "Reinholds, PA."
+        # "Reinholds, PA."; in a line of one case too when the code closes the clause or a ZIP
+        # follows ("SCHOENECK, PA.", "astoria, ny last": found on icu_invented_b find f40, f49)
+        closes = bool(_CODE_END.match(text, m.end()) or _ZIP_NEXT.match(text, m.end())) if m else False
+        word_ok = closes and (town.istitle() and m.group("code").isupper() or town.isupper() and m.group("code").isupper()
+                              or town.islower() and m.group("code").islower())
         if m and m.group("code").upper() in _state_codes() and (m.group("code").lower() not in _WORD_CODES or word_ok):
             town, code = text[sp.start:sp.end], m.group("code")
             if (code.isupper() and not town.islower()) or (code.islower() and town.islower()):
