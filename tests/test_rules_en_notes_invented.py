@@ -14,7 +14,7 @@ import pytest
 from pipeline.detection.rules import run_rules
 from pipeline.schemas import I2B2_2014
 from pipeline.spans import Span
-from rules_en_case_helpers import detector, found  # noqa: F401  (detector: a fixture)
+from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -232,3 +232,19 @@ def test_notes_set_loads_and_scores():
     counted = sum(not c.isspace() for s in doc.spans for c in doc.text[s.start:s.end])
     lost = sum(not c.isspace() for s in doc.spans if s.type in ("CITY", "PROFESSION") for c in doc.text[s.start:s.end])
     assert got["R"] == pytest.approx(1 - lost / counted) and got["P"] == pytest.approx((counted - lost) / (counted - lost + 4))
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, name", [
+    ("Kimura, Haruto 0662091", "Kimura, Haruto"),
+    ("Pathology: 5/7/2090 Szabo, Erzsebet 3349102 colon, sigmoid, polyp", "Szabo, Erzsebet"),
+    ("Jimenez, Porfirio  MRN 8812043", "Jimenez, Porfirio"),
+])
+def test_an_inverted_header_name_in_every_case(detector, line, name, case):
+    """A report's header without a label, in any case (notes_invented find f42, in lower case)."""
+    assert recase(name, case) in found(detector, recase(line, case), "NAME")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_an_inverted_pair_of_ward_words_is_no_header_name(detector, case):
+    assert found(detector, recase("Labs: sodium, potassium 1234567", case), "NAME") == []

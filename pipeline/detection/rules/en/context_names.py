@@ -18,6 +18,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.caseless import titled
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_safe_word,
                                                    is_surname_after_first_name, looks_like_name, looks_like_typo, typo_of_ward_word,
                                                    zipf)
@@ -276,7 +277,7 @@ def _middle_initial(text: str, start: int, end: int) -> int:
 _NAME_WORD = r"[A-Z][A-Za-z'-]*[A-Za-z]"
 _INVERTED_BEFORE = re.compile(
     rf"(?m)(?:^|(?<=[ \t]))(?P<name>{_NAME_WORD},[ \t]*{_NAME_WORD}(?:[ \t][A-Z]\.?)?)[ \t]+"
-    r"(?:(?:\(?[ \t]*(?:MRN?|#)[ \t]*#?:?[ \t]*)?(?P<id>\d{6,10})(?![\w/.-])|\d{1,3}[ \t]*(?:yrs?|yo|y/o)\b|(?i:age)\b)")
+    r"(?:(?:\(?[ \t]*(?i:MRN?|#)[ \t]*#?:?[ \t]*)?(?P<id>\d{6,10})(?![\w/.-])|\d{1,3}[ \t]*(?i:yrs?|yo|y/o)\b|(?i:age)\b)")
 _NAME_BEFORE_AGE = re.compile(rf"(?m)^[ \t]*(?P<name>{_NAME_WORD}(?:[ \t]{_NAME_WORD}){{1,2}})[ \t]+\([ \t]*\d{{1,3}}[ \t]?[MF][ \t]*\)")
 
 
@@ -284,7 +285,8 @@ def _header_names(text: str, doc_id: str) -> list[Span]:
     """PATIENT names (and the record number) of :data:`_INVERTED_BEFORE` and :data:`_NAME_BEFORE_AGE`:
     each word no safe word and no credential."""
     out = []
-    for m in list(_INVERTED_BEFORE.finditer(text)) + list(_NAME_BEFORE_AGE.finditer(text)):
+    # a line in one case is read in title case ("kimura, haruto 0662091": notes_invented find f42)
+    for m in list(_INVERTED_BEFORE.finditer(titled(text))) + list(_NAME_BEFORE_AGE.finditer(text)):
         words = re.findall(r"[A-Za-z][A-Za-z'-]*", m.group("name"))
         # a word of three letters or more without a vowel is an acronym ("Rowe, NMLS 1928374"), never a name
         if all(len(w) == 1 or (not is_safe_word(w) and w.lower() not in _CREDENTIAL_WORDS
