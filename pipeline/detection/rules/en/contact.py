@@ -172,7 +172,16 @@ def postal_codes(text: str, doc_id: str) -> list[Span]:
         if words:
             out.append(mk(doc_id, m.start("city") + words[0].start(), m.end("city"), "CITY"))
     out += spans_from(_ZIP_LABEL, text, doc_id, "ZIP", "zip")
+    # a street's town and ZIP with no state between ("1147 Oakwood Ave, Toledo 43607": icu_invented_c find f14)
+    for m in _street_town_zip().finditer(text):
+        out.append(mk(doc_id, *m.span("zip"), "ZIP"))
     return sorted(dedupe(out), key=lambda sp: (sp.start, sp.end))
+
+
+@lru_cache(maxsize=1)
+def _street_town_zip() -> re.Pattern:
+    """A street's suffix, a comma, one to three words of a town and a ZIP, in any case."""
+    return re.compile(rf"(?i)\b{_SUFFIX},[ \t]*(?:[A-Za-z][A-Za-z.'-]*[ \t]+){{1,3}}(?P<zip>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
 
 
 _SUFFIX = (r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Lane|Ln\.?|Way|Court|Ct\.?|Place|Pl\.?|"

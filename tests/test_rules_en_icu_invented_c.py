@@ -1,0 +1,44 @@
+"""Fixes found on the "find" half of the third invented ICU set (``benchmarks/data/icu_invented_c``,
+issue 30: 2000s Midwest ICU nursing notes): people named by their role (a coordinator, an
+interpreter, a therapist in brackets; a detective), a street's town and ZIP with no state. Each
+beside the ward lines it must leave alone; the lines are written for these tests, no real person's."""
+from __future__ import annotations
+
+import pytest
+
+from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, name", [
+    ("Transplant coordinator (Ngozi) called @ 1030, needs echo.", "Ngozi"),
+    ("Interpreter (Pheng) used for all teaching.", "Pheng"),
+    ("INTERPRETER ABELARDO USED FOR ASSESSMENT AND TEACHING.", "ABELARDO"),
+    ("RT (Vandenberg) at bedside for the extubation.", "Vandenberg"),
+    ("Police report taken in ED, Det. Quackenbush assigned.", "Quackenbush"),
+    ("Officer Wisniewski at bedside with the family.", "Wisniewski"),
+])
+def test_people_named_by_their_role(detector, line, name, case):
+    assert recase(name, case) in found(detector, recase(line, case), "NAME")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Interpreter (Spanish) used. Interpreter (phone) used for consent.",
+    "RT (prn) neb given. PT (eval) pending. Coordinator (transplant) aware.",
+    "Officer present at bedside. Resident (night float) notified.",
+    "PA (systolic) 40s. Nurse (float) assisted with turn. Interpreter present for rounds.",
+])
+def test_a_role_before_a_ward_word_names_no_one(detector, line, case):
+    assert found(detector, recase(line, case), "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_streets_town_and_zip_without_a_state(detector, case):
+    text = recase("Pt lives at 1147 Oakwood Ave, Port Clinton 43452 w/ her 2 children.", case)
+    assert "43452" in found(detector, text, "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_lab_line_number_is_no_zip(detector, case):
+    assert found(detector, recase("K 4.1, Na 140, Cl 102, sent on 12345 tube.", case), "LOCATION") == []
