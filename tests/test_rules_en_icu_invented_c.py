@@ -57,3 +57,23 @@ def test_world_cities_and_post_acute_chains(detector, line, place, cases):
 @pytest.mark.parametrize("case", CASES)
 def test_a_diet_line_names_no_city(detector, case):
     assert found(detector, recase("Diet: soft, lima beans and rice tolerated.", case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Goal is independence with ADLs, able to bend knee to 90.",
+    "Gave orange juice for BG 60. Pt on mobile cardiac monitor.",
+    "Buffalo hump noted. To surprise family for bday.",
+])
+def test_a_city_that_is_an_ordinary_word_needs_a_places_context(detector, line, case):
+    assert found(detector, recase(line, case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, place", [
+    ("Pt from Buffalo, NY. Lives in Mobile now.", "Buffalo"),
+    ("Pt from Buffalo, NY. Lives in Mobile now.", "Mobile"),
+    ("Home: Orange", "Orange"),
+])
+def test_the_same_city_with_a_places_context(detector, line, place, case):
+    assert recase(place, case) in found(detector, recase(line, case), "LOCATION")

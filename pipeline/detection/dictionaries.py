@@ -54,7 +54,8 @@ from pipeline.detection.dictionary_context import (CAPS_NEED_COMPANY, DOCTOR_BEF
                                                    caps_line, caps_neighbour, held_up, sentence_start)
 from pipeline.detection.dictionary_lists import (MIN_ENTRY_LEN, SHIPPED_WEIGHTS, DictionaryList, make_list,
                                                 shipped_lists)
-from pipeline.detection.dictionary_lower import LowerHit, doctor_before, lower_line, vouched
+from pipeline.detection.dictionary_lower import (ORDINARY_PLACES, LowerHit, doctor_before, lower_line,
+                                               ordinary_place_in_context, vouched)
 from pipeline.detection.dictionary_text import normalize, normalize_entry
 from pipeline.detection.rules.typemap import GENERIC_CATEGORY, map_type
 from pipeline.schemas import LabelSchema, get_schema
@@ -203,6 +204,11 @@ class DictionaryMatcher:
         if lst.category == "NAME" and lst.origin == "shipped" and (
                 SAINT_BEFORE.search(text[max(0, start - 8):start]) or NOT_NAME_AFTER.match(text, start + len(surface))):
             return None  # "San Miguel de Salinas", "Santa Teresa": places; "Rosa de Bengala": a lab test
+        if (not caseless and self.lower_locale and lst.category == "LOCATION"
+                and key in ORDINARY_PLACES.get(self.lower_locale, ())
+                and ((len(surface) > 1 and surface.isupper()) or sentence_start(text, start))
+                and not ordinary_place_in_context(text, start, start + len(surface), self.lower_locale)):
+            return None
         if key in self.stop_words and not caseless:
             if not first_s.isupper() or (len(surface) > 1 and surface.isupper()) or sentence_start(text, start):
                 return None

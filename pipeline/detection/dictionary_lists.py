@@ -28,6 +28,8 @@ SHIPPED_KINDS: dict[str, tuple[str, str, bool]] = {
     "cities": ("LOCATION", "CITY", True),
     # detection only (never a surrogate's source): the English pack's GeoNames towns, benchmarks/build_en_towns.py
     "towns": ("LOCATION", "CITY", True),
+    # detection only: the English pack's post-acute, dialysis and home-care chains ("Kindred", "Apria")
+    "care_chains": ("LOCATION", "HOSPITAL", True),
     "states": ("LOCATION", "STATE", True),
     "provinces": ("LOCATION", "STATE", True),
     "countries": ("LOCATION", "COUNTRY", True),
