@@ -77,3 +77,17 @@ def test_a_city_that_is_an_ordinary_word_needs_a_places_context(detector, line, 
 ])
 def test_the_same_city_with_a_places_context(detector, line, place, case):
     assert recase(place, case) in found(detector, recase(line, case), "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi, category", [
+    ("SOCIAL: GRANDDTR SHANICE VISITED, STATES PT WAS SHARP.", "SHANICE", "NAME"),
+    ("Pt is 54 yo M, adm 1/8 via ED w/ RLL PNA.", "1/8", "DATE"),
+])
+def test_a_wards_shorthand_for_family_and_admission(detector, line, phi, category, case):
+    assert recase(phi, case) in found(detector, recase(line, case), category)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fractions_of_a_diet_stay_fractions(detector, case):
+    assert found(detector, recase("Diet: 1/2 strength tube feeds, 1/8 tsp salt. Grandma at bedside.", case), "DATE") == []

@@ -54,6 +54,8 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
 _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|step-?(?:son|daughter|mother|father|brother|sister)|"
         r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
+        # a ward's shorthand for the family ("GRANDDTR KYLA": icu_invented_c find f21)
+        r"granddtr|gdtr|grandma|grandpa|grandmom|granddad|stepdad|stepmom|ex-?wife|ex-?husband|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         # who else a note names beside the family ("sitter (Lakisha)", "his boss Delbert", "AA sponsor
         # (Dwight)": icu_invented_b find f44, f48)
