@@ -91,3 +91,13 @@ def test_a_wards_shorthand_for_family_and_admission(detector, line, phi, categor
 @pytest.mark.parametrize("case", CASES)
 def test_fractions_of_a_diet_stay_fractions(detector, case):
     assert found(detector, recase("Diet: 1/2 strength tube feeds, 1/8 tsp salt. Grandma at bedside.", case), "DATE") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_an_employer_the_vocabulary_holds_but_english_seldom_writes(detector, case):
+    text = recase("Husband Quang here, works for Delphi in Kokomo, taking FMLA.", case)
+    assert recase("Delphi", case) in found(detector, text, "LOCATION")
+
+
+def test_a_common_word_after_works_for_is_no_employer(detector):
+    assert found(detector, "Wife works for Medicare billing. Son works in Construction.", "LOCATION") == []
