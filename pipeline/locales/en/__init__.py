@@ -7,7 +7,7 @@ German do not list them."""
 from dataclasses import replace
 
 from pipeline.detection.steps.registry import register_pack
-from pipeline.locales.en import line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
+from pipeline.locales.en import code_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.steps.safe_words import register_safe_word_step
 from pipeline.locales import load_vocabulary
@@ -30,6 +30,7 @@ _VOCAB = load_vocabulary("en")
 _EN_WORDS = replace(WORDS, titles=tuple(t for t in WORDS.titles if t != "D."))
 STEPS = WESTERN_STEPS + (
     "cut_model_spans_at_lines",   # model (line_steps: a model span over a line break, one per line)
+    "drop_ward_codes",   # model (code_steps: a model's state that is a ward's code, "VT 380", outside an address)
     "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "repeat_names",
     "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
     # model, merged, merged, merged, merged, merged, merged, merged

@@ -147,6 +147,8 @@ CONTEXT_WORDS = (KINSHIP_WORDS + "|nurse|attending|resident|fellow|intern|per|wi
                  "rn|md|np|pa|dr|dr\\.|hcp|proxy|guardian|pcp")
 _LEADING = re.compile(rf"(?i)(?:(?:{CONTEXT_WORDS})'?s?\s*[:,]?\s+)+")
 _KIN_ONLY = re.compile(rf"(?i)[ \t]*(?:{KINSHIP_WORDS})(?:'?s)?[ \t]*")
+# a reporting verb a relative's word comes before ("SON STATES PT IS DNR": icu_invented_c find f15)
+_VERB_ONLY = re.compile(r"(?i)[ \t]*(?:states|stated|reports|reported|says|denies|requests|requested|verbalizes|verbalized)[ \t]*")
 _TRAILING = re.compile(r"(?i)(?:,?\s+(?:RN|R\.N\.|MD|M\.D\.|NP|PA-C|CNA|RRT|LICSW|LCSW|PhD|DO))+\.?$")
 
 
@@ -168,7 +170,7 @@ def strip_context_words(spans: list[Span], ctx: StepContext) -> list[Span]:
     for s in spans:
         if s.category == "NAME" and not s.source.startswith("human"):
             piece = ctx.text[s.start:s.end]
-            if _KIN_ONLY.fullmatch(piece):
+            if _KIN_ONLY.fullmatch(piece) or _VERB_ONLY.fullmatch(piece):
                 continue
             lead = _LEADING.match(piece)
             start = s.start + (lead.end() if lead and lead.end() < len(piece) else 0)

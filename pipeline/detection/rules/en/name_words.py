@@ -63,7 +63,9 @@ mae mae's perrl perla wnl nad ntnd abd bs bm loc gcs cam rass ciwa colon
 attestation addendum dnr dni dnh cmo fc practitioner physician physicians telemetry tele stepdown step-down
 sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical orthopedic orthopedics hs mn noc qam
 qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
-carevue metavision ho hos house officer contin oxycontin msir""".split()
+carevue metavision ho hos house officer contin oxycontin msir
+states stated reports reported says denies requests requested verbalizes verbalized""".split()
+# (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15)
 
 
 FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION)
