@@ -101,3 +101,9 @@ def test_an_employer_the_vocabulary_holds_but_english_seldom_writes(detector, ca
 
 def test_a_common_word_after_works_for_is_no_employer(detector):
     assert found(detector, "Wife works for Medicare billing. Son works in Construction.", "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_patients_pharmacy_is_no_business(detector, case):
+    text = recase("Called pt's pharmacy for med list. Pt's insurance pending. Wife's employer aware.", case)
+    assert found(detector, text, "LOCATION") == []

@@ -83,7 +83,9 @@ def _name_words(words: list[str], kind: str, caseless: bool = False) -> bool:
     evidence enough)."""
     if kind == "legal" and not caseless:
         return True
-    words = [w.strip(".,'’") for w in words]
+    # a possessive's owner is the word ("PT'S PHARMACY", "pt's insurance": the patient's, no
+    # business; icu_invented find f12, f33, f37)
+    words = [re.sub(r"['’]s$", "", w.strip(".,'’"), flags=re.I) for w in words]
     if not caseless:
         return any(w and w.lower() not in FUNCTION_WORDS and not is_safe_word(w) for w in words)
     if kind == "trade" and words and (zipf(words[-1]) or 0.0) >= 4.5 and not re.fullmatch(_TRADE, words[-1], re.I):
