@@ -107,3 +107,31 @@ def test_a_common_word_after_works_for_is_no_employer(detector):
 def test_the_patients_pharmacy_is_no_business(detector, case):
     text = recase("Called pt's pharmacy for med list. Pt's insurance pending. Wife's employer aware.", case)
     assert found(detector, text, "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, login", [("RT:dpostma  pager 7716", "dpostma"),
+                                         ("plan to wean as tol. RN:kwojcik", "kwojcik")])
+def test_a_charting_login_after_a_discipline(detector, line, login, case):
+    assert recase(login, case) in found(detector, recase(line, case), "NAME") + found(detector, recase(line, case), "ID") \
+        + found(detector, recase(line, case), "CONTACT")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_wards_word_after_a_discipline_is_no_login(detector, case):
+    text = recase("RN:aware of plan. MD:notified. RT:none\nPT:sleepng, OT:consult.", case)
+    assert [f for c in ("NAME", "ID", "CONTACT") for f in found(detector, text, c)] == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, day", [("GI: NPO d/t dysphagia, speech to see Mon.", "Mon"),
+                                       ("Family meeting on Thu at 1400.", "Thu"),
+                                       ("Dialysis Mon/Wed/Fri at the unit.", "Wed")])
+def test_an_abbreviated_weekday_by_its_cue(detector, line, day, case):
+    assert recase(day, case) in found(detector, recase(line, case), "DATE")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_monitor_a_saturation_and_the_sun_are_no_weekdays(detector, case):
+    text = recase("Cont to mon closely. Mon BP q1h. O2 sat on RA 92%. Pt on sat monitor. Sun exposure.", case)
+    assert found(detector, text, "DATE") == []

@@ -1,7 +1,8 @@
 """People a ward note names by their role: a first name or surname in brackets after the role
 ("transplant coordinator (Khanh)", "interpreter (Xay)", "RT (LUBBERS)"), a name right after an
 interpreter's or a liaison's role and before what they did ("INTERPRETER ELEAZAR USED"), and a
-surname after a police officer's title ("Det. Hanrahan", "Officer Kowalski").
+surname after a police officer's title ("Det. Hanrahan", "Officer Kowalski"), and a charting
+login after a discipline and a colon ("RT:dpostma  pager 7716").
 
 Why: nurses name the people around a patient by what they do, not by "Dr" or "RN", and the
 name often stands alone in brackets; a cold start that waits for a title misses them in every
@@ -17,7 +18,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, looks_like_name
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_name, zipf
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
@@ -36,6 +37,10 @@ _BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain)[ \
 # police titles before a surname ("Det. Hanrahan", "OFFICER KOWALSKI", "sgt. ruiz")
 _POLICE = re.compile(r"\b(?i:det\.|detective|officer|ofc\.|sgt\.|sergeant|trooper|deputy)[ \t]+"
                      r"(?P<name>[A-Za-z][A-Za-z'’-]+)")
+# a charting login after a discipline and a colon ("RT:dpostma  pager 7716", "RN:KWOJCIK" closing
+# a line: icu_invented_c find f08): the login is the person's
+_ROLE_LOGIN = re.compile(r"(?<![\w/])(?i:RN|RT|RRT|NP|MD|SW|CM|OT|SN|LPN)[ \t]?:[ \t]?(?P<name>[A-Za-z][A-Za-z0-9]{3,11})"
+                         r"(?=[ \t]*(?:$|\n|(?i:pager|pgr|beeper|bpr|ext)\b|x\d|#|\(|,|;|/))", re.MULTILINE)
 #: languages an interpreter is named by ("interpreter (Hmong)")
 LANGUAGES = frozenset("""spanish hmong arabic somali vietnamese asl mandarin cantonese chinese russian polish portuguese
 creole haitian french korean japanese bosnian albanian nepali karen burmese swahili amharic tigrinya farsi persian
@@ -58,4 +63,10 @@ def role_names(text: str, doc_id: str) -> list[Span]:
         for m in rx.finditer(text):
             if _name_ok(m.group("name")):
                 out.append(mk(doc_id, *m.span("name"), gtype))
+    for m in _ROLE_LOGIN.finditer(text):
+        login = m.group("name")
+        if not (login.isupper() or login.islower()) or login.lower() in FUNCTION_WORDS or is_safe_word(login) \
+                or (zipf(login) or 0.0) >= 3.0:
+            continue   # "RN:Aware", "RT:none", "MD:notified": a ward's word, no login
+        out.append(mk(doc_id, *m.span("name"), "USERNAME"))
     return dedupe(out)

@@ -23,6 +23,16 @@ _WEEKDAY_DATE = re.compile(
     rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?(?![ \t]*%)|\d{{1,2}}(?i:st|nd|rd|th)(?![ \t]*(?i:dose|day|week|cycle|line|degree))))(?![\w/])")
 
 
+_ABBR = r"(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
+# an abbreviated weekday after a date's preposition, closing its clause or before a time ("speech to
+# see Mon.", "family meeting on Mon at 1400"; icu_invented_c find f10), and a dialysis schedule's
+# weekdays ("HD Mon/Wed/Fri"); "cont to mon closely", "O2 sat 92%", "sun exposure" stay
+_ABBR_AFTER_CUE = re.compile(
+    rf"(?i:\b(?:on|by|until|till|this|next|last|since|see|seen|before|after|thru|through)[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
+    r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:at|@|am|pm|morning|evening|night)\b|\d{3,4}\b))")
+_SCHEDULE = re.compile(rf"(?<![\w/])(?P<d>(?i:{_ABBR})(?:/(?i:{_ABBR})){{1,3}})(?![\w/])")
+
+
 @register(LOCALE, "weekday_dates", "DATE", score=0.86)
 def weekday_dates(text: str, doc_id: str) -> list[Span]:
     """A weekday with the date it heads (day and month, numeric, or an ordinal day)."""
@@ -34,4 +44,11 @@ def weekday_dates(text: str, doc_id: str) -> list[Span]:
             if not ((1 <= a <= 12 and 1 <= b <= 31) or (1 <= a <= 31 and 1 <= b <= 12)):
                 continue
         out.append(mk(doc_id, *m.span("d"), "DATE"))
+    for m in _ABBR_AFTER_CUE.finditer(text):
+        out.append(mk(doc_id, *m.span("d"), "DATE"))
+    for m in _SCHEDULE.finditer(text):
+        at = m.start("d")
+        for day in m.group("d").split("/"):
+            out.append(mk(doc_id, at, at + len(day), "DATE"))
+            at += len(day) + 1
     return out
