@@ -248,3 +248,23 @@ def test_an_inverted_header_name_in_every_case(detector, line, name, case):
 @pytest.mark.parametrize("case", CASES)
 def test_an_inverted_pair_of_ward_words_is_no_header_name(detector, case):
     assert found(detector, recase("Labs: sodium, potassium 1234567", case), "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, org", [
+    ("She teaches at Anacortes High School. She denies tobacco.", "Anacortes High School"),
+    ("Professor of chemistry at Kenyon Hill College.", "Kenyon Hill College"),
+    ("Chef at Bellamy's Steakhouse in Wooster.", "Bellamy's Steakhouse"),
+    ("Worked 22 years at Acushnet Textile.", "Acushnet Textile"),
+    ("Retired, plays at Whitcombe Golf Club.", "Whitcombe Golf Club"),
+])
+def test_schools_clubs_and_workplaces_by_their_closing_words(detector, line, org, case):
+    """A business's name whose last own word is a common one ("High", "Hill", "Golf"; notes_invented
+    find f07, f14, f16, f55, f56), in every case."""
+    assert recase(org, case) in found(detector, recase(line, case), "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_wards_drug_and_club_words_name_no_business(detector, case):
+    text = recase("Heparin drug level pending. Alaris drug library updated. Fitness club member. Book club.", case)
+    assert found(detector, text, "LOCATION") == []
