@@ -62,8 +62,8 @@ def _has_context(span: Span, text: str) -> bool:
         return any(age_context(text, s, e) for s, e in pieces)
     if span.category == "DATE":
         return bool(DATE_WORD.search(value)) or any(numeric_date_is_date(text, s, e) for s, e in pieces)
-    if _PHONE_INSIDE.search(value):
-        return True
+    if _PHONE_INSIDE.search(value) or re.search(r"(?<![\w-])[xX][ \t]?$", text[max(0, span.start - 3):span.start]):
+        return True   # an extension's "x3-6120"
     return phone_context(text, span.start, span.end) or any(phone_context(text, s, e) for s, e in pieces)
 
 
@@ -109,9 +109,30 @@ _DEVICE_AFTER = re.compile(rf"(?:'s|s'|')?(?:-[A-Z][a-z]+)?(?:[ \t]+[A-Z](?![\w-
 _DEVICE_LAST = re.compile(rf"(?<=[ \t])(?i:{_DEVICE_WORDS})$")
 
 
+# devices a ward names by their maker or inventor alone, no device word after ("R chest Hickman,
+# both lumens flush", "BC x2 from Hickman and periph", "Quinton placed", "Jackson-Pratt removed":
+# icu_invented_d find f01, f03, f09); a title before ("Dr. Hickman") keeps a person
+# (a surname or a town as often as a device, "Salem", "Blake", "Penrose", "Swan", "Minnesota", is
+# left to the device word after it: _DEVICE_AFTER)
+DEVICE_EPONYMS = frozenset("""hickman hickmans groshong broviac quinton swan-ganz dobhoff jackson-pratt
+pleurx passy-muir shiley yankauer hemovac sengstaken port-a-cath mediport hoyer posey
+kerlix coban tegaderm bovie ambu foley foleys""".split())
+_TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|doctor|wife|husband|son|daughter|sister|brother|mother|"
+                           r"father|friend|nephew|niece|grandson|granddaughter)\.?[ \t]+$")
+
+
+def _device_eponym(span: Span, text: str) -> bool:
+    """A machine's name or place whose first word is a device's eponym, no title before it."""
+    first = re.match(r"[A-Za-z][A-Za-z']*(?:-[A-Za-z]+)*", text[span.start:span.start + 40])   # "Jackson" of "Jackson-Pratt"
+    return bool(first and first.group().lower() in DEVICE_EPONYMS
+                and not _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start))
+
+
 def _eponym(span: Span, text: str) -> bool:
     if span.source.startswith("human"):
         return False
+    if span.category in ("NAME", "LOCATION") and _device_eponym(span, text):
+        return True
     if span.category == "NAME" and (EPONYM_AFTER.match(text, span.end)
                                     or _DEVICE_LAST.search(text, span.start, span.end)):
         return True   # "SALEM SUMP" read as a first name and a surname in a line of capitals

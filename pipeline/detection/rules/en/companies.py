@@ -43,7 +43,10 @@ _TRADE = (r"Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union
           r"Parish|Cathedral|Synagogue|Mosque|Drug[ \t]+Store|Drugstore|Drugs|Steel|Inn|Motel|"
           # places of work a social history names ("Bellamy's Steakhouse", "Acushnet Textile", "Fall
           # Creek Mall"; notes_invented find f14, f49, f55)
-          r"Steakhouse|Diner|Tavern|Grill|Pizzeria|Bistro|Textile|Textiles|Mall|Club|Elder[ \t]+Services")
+          r"Steakhouse|Diner|Tavern|Grill|Pizzeria|Bistro|Textile|Textiles|Mall|Club|Elder[ \t]+Services|"
+          # a shop's, a mill's and a school's closing words ("Lynnway Auto Body", "Pawtucket Wire &
+          # Cable", "Mystic Valley Tech"; icu_invented_d find f07, f09, f20)
+          r"Auto[ \t]+Body|Auto[ \t]+Repair|Auto[ \t]+Parts|Body[ \t]+Shop|Cable|Wire|Pizza|Tech")
 _CLINIC = (r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre|Group|Practice)|Health|Clinic|"
            r"Assisted[ \t]+Living|Senior[ \t]+Living|Nursing[ \t]+Home|Care[ \t]+(?:Home|Center|Centre)|Retirement[ \t]+Home|"
            r"Hospice")
@@ -74,7 +77,7 @@ _LABEL = re.compile(r"(?m)(?:^|[|;,][ \t]*)(?i:company|company[ \t]+name|busines
                     r"organi[sz]ation|school|college|university|branch|bank|landlord)[ \t]*(?:[:=][ \t]*|[ \t]+is[ \t]+)"
                     r"(?P<org>[A-Z][\w'’.&-]*(?:[ \t]+(?:[A-Z][\w'’.&-]*|&|of|the|and)){0,5})(?=[ \t]*(?:[,;|\"]|\.(?:\s|$)|$))")
 # words a name's match may start with that are not the business's ("Dear", "The", "To")
-_LEAD = frozenset("dear hi hello to from at with welcome thanks the via and or".split())
+_LEAD = frozenset("dear hi hello to from at with welcome thanks the via and or called call paged contacted notified owns".split())
 # legal forms as a one-case line's view must spell them for ``_LEGAL``
 _CANON = {"llc": "LLC", "plc": "PLC", "gmbh": "GmbH", "llp": "LLP", "sarl": "SARL"}
 

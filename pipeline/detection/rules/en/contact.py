@@ -30,6 +30,8 @@ _PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(
 # an extension written alone after a phone or a pager on the same line ("pager #22522 or x7316")
 _EXTENSION = re.compile(r"(?i)(?<![\w])(?P<num>x\d{4,5})(?![\w-])")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension|#\d)")
+# a hospital's five-digit extension written "x3-6120": its shape says it alone (icu_invented_d find f03)
+_DASH_EXTENSION = re.compile(r"(?i)(?<![\w-])x[ \t]?(?P<num>\d-\d{4})(?![\w-])")
 
 
 # ten digits written without a separator ("cell 8575550149"): a phone only after a phone's label,
@@ -63,6 +65,7 @@ def phones(text: str, doc_id: str) -> list[Span]:
     for m in _EXTENSION.finditer(text):
         if _EXTENSION_CONTEXT.search(line_before(text, m.start(), 40)):
             out.append(mk(doc_id, *m.span("num"), "PHONE"))
+    out += [mk(doc_id, *m.span("num"), "PHONE") for m in _DASH_EXTENSION.finditer(text)]
     return dedupe(out)
 
 

@@ -82,6 +82,10 @@ _DATE_PATTERNS = [
     r"(?<![\w/'-])(?i:tue|thu|thur|wed|fri)(?![\w/'-])",
 ]
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
+# a day of the month by its ordinal alone, "the" before it and its clause closed or a time after
+# ("s/p cabg x4 (the 12th).", "on the 3rd at 1400"; icu_invented_d find f05); "the 3rd dose", "the
+# 2nd time" go on and stay
+_THE_ORDINAL = re.compile(r"(?i)\bthe[ \t]+(?P<d>(?:[12]?\d|3[01])(?:st|nd|rd|th))(?=[ \t]*(?:[).,;]|\n|$|(?:at|@)\b|@))")
 _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
                         rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 # a year alone in a history ("s/p CABG 1998", "h/o MI 2005", "dx'd with breast ca 1999"): a history's
@@ -238,6 +242,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found += [m.span() for m in _HISTORY_YEAR.finditer(text)
               if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())
               and not re.search(r"[+-]\s*$", line_before(text, m.start(), 3))]
+    found += [m.span("d") for m in _THE_ORDINAL.finditer(text) if 1 <= int(re.match(r"\d+", m.group("d")).group()) <= 31]
     return merge_overlapping(found, doc_id, "DATE")
 
 

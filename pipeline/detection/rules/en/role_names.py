@@ -41,6 +41,16 @@ _POLICE = re.compile(r"\b(?i:det\.|detective|officer|ofc\.|sgt\.|sergeant|troope
 # a line: icu_invented_c find f08): the login is the person's
 _ROLE_LOGIN = re.compile(r"(?<![\w/])(?i:RN|RT|RRT|NP|MD|SW|CM|OT|SN|LPN)[ \t]?:[ \t]?(?P<name>[A-Za-z][A-Za-z0-9]{3,11})"
                          r"(?=[ \t]*(?:$|\n|(?i:pager|pgr|beeper|bpr|ext)\b|x\d|#|\(|,|;|/))", re.MULTILINE)
+# a name before a bracket that holds the person's role ("per Shay (CM, x3-6120)": icu_invented_d find f03)
+_BEFORE_ROLE_BRACKET = re.compile(r"(?i:\b(?:per|with|by|from|to|called|paged|spoke[ \t]+(?:with|to))[ \t]+)"
+                                  r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\([ \t]*(?i:CM|SW|RN|RT|RRT|NP|PA|OT|SLP|"
+                                  r"case[ \t]+manager|social[ \t]+worker|resident|fellow|attending|interpreter|chaplain)\b")
+# a discipline and a name before the person's pager in brackets ("SW Magaly (pgr 2291)": find f12)
+_ROLE_BEFORE_PAGER = re.compile(r"\b(?i:SW|CM|RT|RN|NP|PA|OT|SLP|chaplain|interpreter)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"
+                                r"(?=[ \t]*\([ \t]*(?i:pgr|pager|beeper|bpr|x[ \t]?\d|ext|cell|#))")
+# a staff sign-off of a credential and the writer's initials ("RN/TD" closing a note: find f03)
+# (initials in capitals only: a lower-case "rt/ca" is a note's shorthand as often)
+_CREDENTIAL_INITIALS = re.compile(r"(?m)^[ \t]*(?:RN|RT|RRT|NP|LPN|SN)/(?P<name>[A-Z]{2,3})[ \t.]*$")
 #: languages an interpreter is named by ("interpreter (Hmong)")
 LANGUAGES = frozenset("""spanish hmong arabic somali vietnamese asl mandarin cantonese chinese russian polish portuguese
 creole haitian french korean japanese bosnian albanian nepali karen burmese swahili amharic tigrinya farsi persian
@@ -54,15 +64,31 @@ def _name_ok(word: str) -> bool:
             and looks_like_name(word, True))
 
 
+def _rare_word_ok(word: str) -> bool:
+    """After a role and before the person's own bracket (a pager, a role): any word that is no safe,
+    function, credential or language word and that English seldom writes ("Magaly")."""
+    w = word.strip("'’-").lower()
+    return (w not in LANGUAGES and w not in FUNCTION_WORDS and w not in CREDENTIAL_WORDS and not is_safe_word(w)
+            and ((zipf(w) or 0.0) < 3.5 or looks_like_name(word, True)))
+
+
 @register(LOCALE, "role_names", "NAME", score=0.8)
 def role_names(text: str, doc_id: str) -> list[Span]:
     """A name in brackets after a ward's role, after an interpreter's role before what they did,
     or after a police title."""
     out: list[Span] = []
+    for m in _CREDENTIAL_INITIALS.finditer(text):
+        init = m.group("name").lower()
+        if init not in FUNCTION_WORDS and init not in CREDENTIAL_WORDS:
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for rx, gtype in ((_IN_BRACKETS, "DOCTOR"), (_BEFORE_VERB, "DOCTOR"), (_POLICE, "PATIENT")):
         for m in rx.finditer(text):
             if _name_ok(m.group("name")):
                 out.append(mk(doc_id, *m.span("name"), gtype))
+    for rx in (_BEFORE_ROLE_BRACKET, _ROLE_BEFORE_PAGER):
+        for m in rx.finditer(text):
+            if _rare_word_ok(m.group("name")):
+                out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _ROLE_LOGIN.finditer(text):
         login = m.group("name")
         if not (login.isupper() or login.islower()) or login.lower() in FUNCTION_WORDS or is_safe_word(login) \
