@@ -56,3 +56,17 @@ def test_a_credentials_sign_off_names_its_writer(detector, case):
 def test_ward_lines_of_the_same_shapes_stay(detector, line, case):
     got = _phi(detector, recase(line, case))
     assert all(g.isdigit() for g in got), got   # the pager's number is a phone, nothing else
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [("PLAN: ?VALVULOPLASTY MON.", "MON"),
+                                       ('SOCIAL: PT GOES BY "PAPO". STUDENT.', "PAPO"),
+                                       ("Prefers to be called Bud.", "Bud")])
+def test_a_plans_weekday_and_the_name_a_patient_goes_by(detector, line, phi, case):
+    assert recase(phi, case) in _phi(detector, recase(line, case))
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", ["Cont to mon.", "Will mon.", "O2 sat.", "Known as the quiet one."])
+def test_a_monitor_and_a_common_word_stay(detector, line, case):
+    assert _phi(detector, recase(line, case)) == []

@@ -51,6 +51,9 @@ _ROLE_BEFORE_PAGER = re.compile(r"\b(?i:SW|CM|RT|RN|NP|PA|OT|SLP|chaplain|interp
 # a staff sign-off of a credential and the writer's initials ("RN/TD" closing a note: find f03)
 # (initials in capitals only: a lower-case "rt/ca" is a note's shorthand as often)
 _CREDENTIAL_INITIALS = re.compile(r"(?m)^[ \t]*(?:RN|RT|RRT|NP|LPN|SN)/(?P<name>[A-Z]{2,3})[ \t.]*$")
+# the name a patient goes by ('PT GOES BY "PAPO"', "prefers to be called Bud": icu_invented_d find f20)
+_GOES_BY = re.compile(r"(?i:\b(?:goes[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+called|known[ \t]+as|a\.?k\.?a\.?|nicknamed?))"
+                      r"[ \t]*[\"'“‘]?(?P<name>[A-Za-z][A-Za-z'’-]+)[\"'”’]?")
 #: languages an interpreter is named by ("interpreter (Hmong)")
 LANGUAGES = frozenset("""spanish hmong arabic somali vietnamese asl mandarin cantonese chinese russian polish portuguese
 creole haitian french korean japanese bosnian albanian nepali karen burmese swahili amharic tigrinya farsi persian
@@ -85,6 +88,9 @@ def role_names(text: str, doc_id: str) -> list[Span]:
         for m in rx.finditer(text):
             if _name_ok(m.group("name")):
                 out.append(mk(doc_id, *m.span("name"), gtype))
+    for m in _GOES_BY.finditer(text):
+        if m.group("name").lower() not in FUNCTION_WORDS and not is_safe_word(m.group("name"), vocabulary=False):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for rx in (_BEFORE_ROLE_BRACKET, _ROLE_BEFORE_PAGER):
         for m in rx.finditer(text):
             if _rare_word_ok(m.group("name")):

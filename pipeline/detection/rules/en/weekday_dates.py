@@ -30,6 +30,11 @@ _ABBR = r"(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
 _ABBR_AFTER_CUE = re.compile(
     rf"(?i:\b(?:on|by|until|till|this|next|last|since|see|seen|before|after|thru|through)[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
     r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:at|@|am|pm|morning|evening|night)\b|\d{3,4}\b))")
+# a working day's abbreviation closing a sentence after a plan's word ("PLAN: ?VALVULOPLASTY MON.":
+# icu_invented_d find f02); "cont to mon.", "will mon." are a monitor's; "Sat" and "Sun" are too
+# often a saturation or the sun
+_ABBR_CLOSING = re.compile(r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri))\.?(?=[ \t]*(?:\n|$))", re.MULTILINE)
+_MONITOR_BEFORE = re.compile(r"(?i)\b(?:to|will|cont|continue|q|and|&|on|of)[ \t]+$|\d[ \t]*$")
 _SCHEDULE = re.compile(rf"(?<![\w/])(?P<d>(?i:{_ABBR})(?:/(?i:{_ABBR})){{1,3}})(?![\w/])")
 
 
@@ -46,6 +51,10 @@ def weekday_dates(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, *m.span("d"), "DATE"))
     for m in _ABBR_AFTER_CUE.finditer(text):
         out.append(mk(doc_id, *m.span("d"), "DATE"))
+    for m in _ABBR_CLOSING.finditer(text):
+        before = text[max(0, m.start() - 12):m.start()]
+        if re.search(r"[A-Za-z?][ \t]+$", before) and not _MONITOR_BEFORE.search(before):
+            out.append(mk(doc_id, *m.span("d"), "DATE"))
     for m in _SCHEDULE.finditer(text):
         at = m.start("d")
         for day in m.group("d").split("/"):
