@@ -79,7 +79,8 @@ def test_existing_locales_share_the_western_pack():
     en = pack_for("en-US")   # the Western words but the Spanish title "D.": an English initial ("D. Johnson")
     assert en.words.titles == tuple(t for t in western.WORDS.titles if t != "D.")
     assert en.words.abbreviations == western.WORDS.abbreviations and en.steps == western.STEPS + (
-        "cut_model_spans_at_lines", "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle",
+        "cut_model_spans_at_lines", "drop_ward_codes", "strip_context_words", "drop_numbers_without_context",
+        "drop_eponyms", "extend_over_particle",
         "repeat_names", "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",
         "drop_safe_word_spans_en")
     assert pack_for("fr").code == registry.DEFAULT_PACK
