@@ -207,13 +207,18 @@ class WardContext:
         return Phi(self._cased(self.pick((self.patient.address.city, self.pick(self.pools.cities))).name), "CITY", "town")
 
     # places besides hospitals (:mod:`pipeline.synthetic.ward_places`) --------------------------------
-    def place_name(self, kind: str) -> Phi:
+    def place_name(self, kind: str) -> Phi | Piece:
         """A facility, dialysis unit, hospice, employer, congregation, ambulance service or shelter;
-        the ``fmt`` is ``kind:shape`` (the shape it was made from)."""
+        the ``fmt`` is ``kind:shape`` (the shape it was made from); now and then a word that a note
+        writes after such a name, outside the span ("SNF", "parish", "crew")."""
         if self.places is None:
             raise ValueError("this ward context has no place lists")
         name, typ, shape = self.places.make(kind, self.rng, self.patient.address.city.name)
-        return Phi(self._cased(name), typ, f"{kind}:{shape}")
+        phi = Phi(self._cased(name), typ, f"{kind}:{shape}")
+        after = self.places.parts.get(f"{kind}_after")
+        if after and self.chance(0.25):     # "Golden Acres SNF", "St. Casimir parish": the word is not the name
+            return Piece(phi, " " + self.pick(after))
+        return phi
 
     def abroad(self) -> Piece:
         """A foreign city, a country, or both ("Manila", "the Philippines", "Krakow, Poland")."""
