@@ -216,7 +216,7 @@ class WardContext:
         name, typ, shape = self.places.make(kind, self.rng, self.patient.address.city.name)
         phi = Phi(self._cased(name), typ, f"{kind}:{shape}")
         after = self.places.parts.get(f"{kind}_after")
-        if after and self.chance(0.25):     # "Golden Acres SNF", "St. Casimir parish": the word is not the name
+        if after and self.chance(0.35):     # "Golden Acres SNF", "St. Casimir parish": the word is not the name
             return Piece(phi, " " + self.pick(after))
         return phi
 
