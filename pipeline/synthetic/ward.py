@@ -26,6 +26,7 @@ from pipeline.synthetic.ward_context import (WARD_AGE_FORMATS, WARD_DATE_FORMATS
                                              acronym, misspell, recase, ward_formats)
 from pipeline.synthetic.ward_notes import choose_kind, ward_kinds
 from pipeline.synthetic.ward_phrases import sections
+from pipeline.synthetic.ward_places import ward_places
 from pipeline.synthetic.wide_lists import wide_pools
 
 CASINGS = ("mixed", "upper", "lower")
@@ -41,6 +42,7 @@ def generate_ward(n: int, seed: int, *, part: str = "all", split_seed: int = 0,
         raise ValueError("n must be >= 0")
     pools, fmts, phrases = wide_pools(part, split_seed).pools, ward_formats(part, split_seed), sections(part, split_seed)
     kinds = ward_kinds(part, split_seed)
+    places = ward_places(part, split_seed)
     out: list[SyntheticNote] = []
     k = start_patient
     while len(out) < n:
@@ -59,7 +61,8 @@ def generate_ward(n: int, seed: int, *, part: str = "all", split_seed: int = 0,
             casing = rng.choices(CASINGS, CASING_WEIGHTS)[0]
             ctx = WardContext(rng=rng, pools=pools, formats=fmts, phrases=phrases, patient=patient,
                               note_date=note_date, doctors=doctors, nurses=tuple(rng.sample(nurses, 3)),
-                              other_hospital=rng.choice(others), typo_rate=rng.choice((0.0, 0.01, 0.02, 0.04)))
+                              other_hospital=rng.choice(others), typo_rate=rng.choice((0.0, 0.01, 0.02, 0.04)),
+                              places=places)
             b = NoteBuilder(f"u{seed}{part[0]}-p{k:05d}-n{j + 1}")
             kinds[kind](b, ctx)
             meta = {"kind": kind, "synthetic": True, "seed": seed, "note": j + 1, "variety": "ward", "part": part,

@@ -19,6 +19,7 @@ from pipeline.synthetic.partition import part_of
 from pipeline.synthetic.people import Patient, Person
 from pipeline.synthetic.pools import Hospital, Pools
 from pipeline.synthetic.ward_phrases import expand
+from pipeline.synthetic.ward_places import KINDS as PLACE_KINDS, PlaceMaker
 
 # --- formats (each family split into parts) ------------------------------------------------------
 WARD_DATE_FORMATS: dict[str, Callable[[date], str]] = {
@@ -120,6 +121,7 @@ class WardContext:
     other_hospital: Hospital
     typo_rate: float = 0.02
     lower_names: float = 0.15
+    places: PlaceMaker | None = None     # facilities, employers, ... (None: the slots are not filled)
 
     def pick(self, seq):
         return self.rng.choice(seq)
@@ -181,11 +183,11 @@ class WardContext:
         p = self.pick(self.nurses)
         return Phi(self._cased(self.pick((p.first, p.last))), "DOCTOR", "staff")
 
-    def sign(self, p: Person | None = None) -> Piece:
+    def sign(self, p: Person | None = None, creds: tuple[str, ...] = ("RN", "RN", "SN", "RRT")) -> Piece:
         """A staff sign-off: the credential is context, the name or initials the span."""
         p = p or self.nurses[0]
         form, ini = self.pick(self.formats.signs), p.initials
-        cred = self.pick(("RN", "RN", "SN", "RRT")) if form != "initials" else ""
+        cred = self.pick(creds) if form != "initials" else ""
         return {"rn_initial_last": Piece(f"{cred} ", Phi(f"{p.first[0]}. {p.last}", "DOCTOR", form)),
                 "initial_last_rn": Piece(Phi(f"{p.first[0]}. {p.last}", "DOCTOR", form), f" {cred}"),
                 "last_comma_rn": Piece(Phi(self._cased(p.last), "DOCTOR", form), f", {cred}"),
@@ -204,6 +206,63 @@ class WardContext:
     def town(self) -> Phi:
         return Phi(self._cased(self.pick((self.patient.address.city, self.pick(self.pools.cities))).name), "CITY", "town")
 
+    # places besides hospitals (:mod:`pipeline.synthetic.ward_places`) --------------------------------
+    def place_name(self, kind: str) -> Phi | Piece:
+        """A facility, dialysis unit, hospice, employer, congregation, ambulance service or shelter;
+        the ``fmt`` is ``kind:shape`` (the shape it was made from); now and then a word that a note
+        writes after such a name, outside the span ("SNF", "parish", "crew")."""
+        if self.places is None:
+            raise ValueError("this ward context has no place lists")
+        name, typ, shape = self.places.make(kind, self.rng, self.patient.address.city.name)
+        phi = Phi(self._cased(name), typ, f"{kind}:{shape}")
+        after = self.places.parts.get(f"{kind}_after")
+        if after and self.chance(0.35):     # "Golden Acres SNF", "St. Casimir parish": the word is not the name
+            return Piece(phi, " " + self.pick(after))
+        return phi
+
+    def abroad(self) -> Piece:
+        """A foreign city, a country, or both ("Manila", "the Philippines", "Krakow, Poland")."""
+        city, country = self.pick(self.places.abroad)
+        form = self.pick(("city", "city", "country", "city_country"))
+        if form == "country":
+            return Piece(Phi(country, "COUNTRY", "abroad"))
+        c = Phi(self._cased(city), "CITY", "abroad")
+        return Piece(c, ", ", Phi(country, "COUNTRY", "abroad")) if form == "city_country" else Piece(c)
+
+    def _city(self):
+        return self.pick((self.patient.address.city, self.pick(self.pools.cities)))
+
+    def place(self) -> Piece:
+        """A town, with its state now and then ("Fairview", "Fairview, OH", "Fairview Ohio")."""
+        c = self._city()
+        form = self.pick(("town", "town", "comma_abbr", "comma_abbr", "space_abbr", "comma_state"))
+        town = Phi(self._cased(c.name), "CITY", f"place_{form}")
+        if form == "town":
+            return Piece(town)
+        state = c.state if form == "comma_state" else c.state_abbr
+        return Piece(town, " " if form == "space_abbr" else ", ", Phi(state, "STATE", f"place_{form}"))
+
+    def state(self) -> Phi:
+        c = self._city()
+        return Phi(self.pick((c.state, c.state, c.state_abbr)), "STATE", "state")
+
+    def county(self) -> Phi:
+        return Phi(f"{self.places.county(self.rng)} County", "LOCATION-OTHER", "county")
+
+    def address(self) -> Piece:
+        """The patient's street address, alone or with town, state and ZIP as a social worker writes it."""
+        a = self.patient.address
+        form = self.pick(("street", "street_town", "full", "full", "full_nocomma"))
+        street = a.street_phi()
+        if form == "street":
+            return Piece(street)
+        town = Phi(a.city.name, "CITY", "address")
+        if form == "street_town":
+            return Piece(street, " in ", town)
+        state = Phi(a.city.state_abbr, "STATE", "address")
+        sep = ", " if form == "full" else " "
+        return Piece(street, sep, town, sep, state, " ", a.zip)
+
     def slots(self) -> dict[str, Callable]:
         rel_word, rel = self.relative()   # one relative per phrase: "{rel} {famname}" agree
         fam_form = lambda: Piece(rel_word, " ", self.famname(rel))  # noqa: E731
@@ -214,7 +273,10 @@ class WardContext:
                 "town": self.town, "date": self.date, "age": self.age_piece, "phone": self.phone,
                 "mrn": lambda: self.patient.mrn,
                 "pt": lambda: Piece(self.patient.person.title + " ", Phi(self.patient.person.last, "PATIENT", "last")),
-                "drip": clinical("drips"), "abx": clinical("abx"), "lab": clinical("labs")}
+                "drip": clinical("drips"), "abx": clinical("abx"), "lab": clinical("labs"),
+                **{k: (lambda k=k: self.place_name(k)) for k in PLACE_KINDS},
+                "abroad": self.abroad, "place": self.place, "state": self.state, "county": self.county,
+                "address": self.address}
 
     # writing -----------------------------------------------------------------------------------------
     def write(self, b: NoteBuilder, piece) -> None:

@@ -1,8 +1,8 @@
 """The kinds of note a ward writes, one function each; the two families are split into parts.
 
-Nursing notes (systems, data/action/response, brief, event, admission) and the other kinds a
+Nursing notes (systems, data/action/response, brief, event, admission), the other kinds a
 hospital keeps on an ICU patient (discharge summary, radiology report, ED triage, respiratory
-therapy). Each writes short lines of clinical text from the phrase pools and puts PHI only where
+therapy) and a few social work and case management notes. Each writes short lines of clinical text from the phrase pools and puts PHI only where
 such notes carry it: a header date, a relative or a doctor in the social and event lines, a
 sign-off, an outside hospital.
 """
@@ -43,9 +43,9 @@ def _header(b: NoteBuilder, w: WardContext) -> None:
         b.text(words + "\n")
 
 
-def _sign(b: NoteBuilder, w: WardContext, p: float = 0.75) -> None:
+def _sign(b: NoteBuilder, w: WardContext, p: float = 0.75, creds: tuple[str, ...] | None = None) -> None:
     if w.chance(p):
-        w.write(b, w.sign())
+        w.write(b, w.sign(creds=creds) if creds else w.sign())
         b.text("\n")
 
 
@@ -205,6 +205,37 @@ def rt_note(b: NoteBuilder, w: WardContext) -> None:
     _sign(b, w, 0.7)
 
 
+def social_work(b: NoteBuilder, w: WardContext) -> None:
+    """A social work note: who the patient is (home, work, congregation), family, assessment, plan."""
+    b.text(w.pick(("Social Work Note", "SOCIAL WORK NOTE", "SW Progress Note", "Social Work Assessment", "SW note",
+                   "MICU Social Work")) + w.pick(("\n", ": ")))
+    w.say(b, "sw_info", w.rng.randint(1, 4), sep=w.pick((" ", "\n")))
+    b.text("\n")
+    if w.chance(0.7):
+        b.text(w.pick(("Family: ", "FAMILY: ", "Supports: ", "")))
+        w.say(b, "sw_family", w.rng.randint(1, 2))
+        b.text("\n")
+    b.text(w.pick(("Assessment: ", "A: ", "ASSESSMENT: ", "Impression: ")))
+    w.say(b, "sw_assess", w.rng.randint(1, 2))
+    b.text("\n" + w.pick(("Plan: ", "P: ", "PLAN: ", "Plan:\n")))
+    w.say(b, "sw_plan", w.rng.randint(1, 3), sep=w.pick((" ", "\n")))
+    b.text("\n")
+    _sign(b, w, 0.85, creds=("LICSW", "MSW", "LSW", "LCSW", "MSW, LSW"))
+
+
+def case_management(b: NoteBuilder, w: WardContext) -> None:
+    """A case management / discharge planning note: where the patient came from and may go."""
+    b.text(w.pick(("Case Management Note", "CM NOTE", "Discharge Planning", "CASE MGMT", "RN CM note",
+                   "Care Coordination")) + w.pick(("\n", ": ")))
+    w.say(b, "cm", w.rng.randint(2, 5), sep=w.pick((" ", "\n")))
+    b.text("\n")
+    if w.chance(0.6):
+        b.text(w.pick(("Plan: ", "Dispo: ", "D/C plan: ", "DCP: ")))
+        w.say(b, "cm_plan", w.rng.randint(1, 2))
+        b.text("\n")
+    _sign(b, w, 0.8, creds=("RN CM", "RN, CM", "CCM", "RN", "LSW"))
+
+
 SYSTEMS_KINDS: dict[str, Callable[[NoteBuilder, WardContext], None]] = {
     "nursing_systems": nursing_systems, "nursing_systems_stacked": nursing_systems_stacked,
 }
@@ -216,9 +247,14 @@ OTHER_KINDS: dict[str, Callable[[NoteBuilder, WardContext], None]] = {
     "discharge_summary": discharge_summary, "radiology_report": radiology_report, "ed_triage": ed_triage,
     "rt_note": rt_note,
 }
-FAMILIES = {"systems": SYSTEMS_KINDS, "nursing": NURSING_KINDS, "other": OTHER_KINDS}
-FAMILY_WEIGHTS = {"systems": 0.35, "nursing": 0.4, "other": 0.25}   # an ICU chart is mostly nursing
-WARD_KINDS = {**SYSTEMS_KINDS, **NURSING_KINDS, **OTHER_KINDS}
+SOCIAL_KINDS: dict[str, Callable[[NoteBuilder, WardContext], None]] = {
+    "social_work": social_work, "case_management": case_management,
+}
+FAMILIES = {"systems": SYSTEMS_KINDS, "nursing": NURSING_KINDS, "other": OTHER_KINDS, "social": SOCIAL_KINDS}
+# an ICU chart is mostly nursing; a few social work and case management notes name where the patient
+# lives, works, worships and goes next
+FAMILY_WEIGHTS = {"systems": 0.34, "nursing": 0.38, "other": 0.22, "social": 0.06}
+WARD_KINDS = {**SYSTEMS_KINDS, **NURSING_KINDS, **OTHER_KINDS, **SOCIAL_KINDS}
 
 
 def ward_kinds(part: str = "all", split_seed: int = 0) -> dict[str, Callable[[NoteBuilder, WardContext], None]]:
@@ -236,4 +272,5 @@ def choose_kind(rng: random.Random, kinds: dict) -> str:
     return rng.choice([k for k in FAMILIES[fam] if k in kinds])
 
 
-__all__ = ["ward_kinds", "choose_kind", "WARD_KINDS", "SYSTEMS_KINDS", "NURSING_KINDS", "OTHER_KINDS", "FAMILIES"]
+__all__ = ["ward_kinds", "choose_kind", "WARD_KINDS", "SYSTEMS_KINDS", "NURSING_KINDS", "OTHER_KINDS", "SOCIAL_KINDS",
+           "FAMILIES"]

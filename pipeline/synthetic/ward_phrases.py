@@ -24,8 +24,10 @@ from pipeline.synthetic.pools import DATA_DIR
 PHRASES_FILE = DATA_DIR / "ward" / "phrases.txt"
 _FIELD = re.compile(r"\{([^{}]*)\}")
 _RANGE = re.compile(r"^(-?\d+(?:\.(\d+))?)-(-?\d+(?:\.\d+)?)$")
+PLACE_SLOTS = frozenset({"facility", "dialysis", "hospice", "employer", "church", "ems", "lodging", "abroad", "place",
+                         "state", "county", "address"})
 PHI_SLOTS = frozenset({"fam", "famname", "rel", "dr", "drlast", "staff", "hosp", "town", "date", "age", "phone",
-                       "mrn", "pt"})
+                       "mrn", "pt"}) | PLACE_SLOTS
 CLINICAL_SLOTS = frozenset({"drip", "abx", "lab"})
 
 Value = Union[str, Phi, Piece]
@@ -92,4 +94,4 @@ def expand(template: str, rng: random.Random, slots: Mapping[str, Callable[[], V
     return [p for p in out if not (isinstance(p, str) and not p)]
 
 
-__all__ = ["all_sections", "sections", "expand", "number", "PHI_SLOTS", "CLINICAL_SLOTS", "PHRASES_FILE"]
+__all__ = ["all_sections", "sections", "expand", "number", "PHI_SLOTS", "PLACE_SLOTS", "CLINICAL_SLOTS", "PHRASES_FILE"]
