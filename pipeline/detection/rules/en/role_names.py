@@ -1,16 +1,19 @@
 """People a ward note names by their role: a first name or surname in brackets after the role
 ("transplant coordinator (Khanh)", "interpreter (Xay)", "RT (LUBBERS)"), a name right after an
 interpreter's or a liaison's role and before what they did ("INTERPRETER ELEAZAR USED"), and a
-surname after a police officer's title ("Det. Hanrahan", "Officer Kowalski"), and a charting
-login after a discipline and a colon ("RT:dpostma  pager 7716").
+surname after a police officer's title ("Det. Hanrahan", "Officer Kowalski"), a charting login
+after a discipline and a colon ("RT:dpostma  pager 7716"), a name before a bracket that holds the
+person's role or after a discipline before their pager ("per Shay (CM, x3-6120)", "SW Magaly (pgr
+2291)"), a credential's sign-off ("RN/TD") and the name a patient goes by ('GOES BY "PAPO"').
 
 Why: nurses name the people around a patient by what they do, not by "Dr" or "RN", and the
 name often stands alone in brackets; a cold start that waits for a title misses them in every
 case. The word must pass as a name after a strong context (:func:`.name_words.looks_like_name`:
 no safe word, no common English word unless a listed name) and be no language, so "interpreter
 (Spanish)", "interpreter (phone)", "RT (prn)" and "coordinator (transplant)" stay. Found on the
-third invented ICU set's find half (benchmarks/icu_invented_c.py: f04, f13, f14, f27, f30) and
-checked on the other invented sets and the clean ICU lines.
+third and fourth invented ICU sets' find halves (benchmarks/icu_invented_c.py: f04, f08, f13, f14,
+f27, f30; icu_invented_d.py: f03, f12, f20) and checked on the other invented sets and the clean
+ICU lines.
 """
 from __future__ import annotations
 
@@ -77,8 +80,8 @@ def _rare_word_ok(word: str) -> bool:
 
 @register(LOCALE, "role_names", "NAME", score=0.8)
 def role_names(text: str, doc_id: str) -> list[Span]:
-    """A name in brackets after a ward's role, after an interpreter's role before what they did,
-    or after a police title."""
+    """The people of the module's shapes: staff by their role, a login, a sign-off's initials, a
+    police officer, a patient's own name for themself."""
     out: list[Span] = []
     for m in _CREDENTIAL_INITIALS.finditer(text):
         init = m.group("name").lower()
