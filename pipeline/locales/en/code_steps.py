@@ -19,8 +19,9 @@ from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.spans import Span
 
 #: postal codes that are also a ward's abbreviations (tidal volume, nursing home, pulmonary artery,
-#: cardiac output, infectious disease, left atrium, operating room, myocardial infarction, ...)
-WARD_CODES = frozenset("""VT NH PA MA CO ID MD DE LA GA NE OR ME IN OK MS MI CT SC NC VA UT AR AL HI""".split())
+#: cardiac output, infectious disease, left atrium, operating room, myocardial infarction, ...);
+#: not "MA", which a Massachusetts ward writes for its state far more than for anything else
+WARD_CODES = frozenset("""VT NH PA CO ID MD DE LA GA NE OR ME IN OK MS MI CT SC NC VA UT AR AL HI""".split())
 _TOWN_COMMA_BEFORE = re.compile(r"[A-Za-z][A-Za-z.'-]*,[ \t]*$")
 _ZIP_AFTER = re.compile(r"\.?,?[ \t]+\d{5}(?:-\d{4})?(?!\d)")
 
