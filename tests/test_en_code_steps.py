@@ -56,3 +56,14 @@ def test_a_reporting_verb_after_a_relative_is_no_name(text, piece):
 
 def test_a_relatives_name_stays():
     assert _kept(strip_context_words, "Son Stavros states pt is DNR.", [("Stavros", "NAME", "PATIENT")]) == ["Stavros"]
+
+
+@pytest.mark.parametrize("text, piece, category", [("Sitter at bedside, pt calm.", "Sitter", "NAME"),
+                                                   ("Son in law Ed also called.", "law", "LOCATION"),
+                                                   ("SON-IN-LAW AT BS.", "LAW", "NAME")])
+def test_a_role_alone_and_an_in_laws_law_are_no_phi(text, piece, category):
+    assert _kept(strip_context_words, text, [(piece, category, "HOSPITAL" if category == "LOCATION" else "DOCTOR")]) == []
+
+
+def test_a_relative_in_law_keeps_the_name():
+    assert _kept(strip_context_words, "Son in law Ed also called.", [("Ed", "NAME", "PATIENT")]) == ["Ed"]

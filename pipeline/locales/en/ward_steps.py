@@ -170,13 +170,18 @@ _LEADING = re.compile(rf"(?i)(?:(?:{CONTEXT_WORDS})'?s?\s*[:,]?\s+)+")
 _KIN_ONLY = re.compile(rf"(?i)[ \t]*(?:{KINSHIP_WORDS})(?:'?s)?[ \t]*")
 # a reporting verb a relative's word comes before ("SON STATES PT IS DNR": icu_invented_c find f15)
 _VERB_ONLY = re.compile(r"(?i)[ \t]*(?:states|stated|reports|reported|says|denies|requests|requested|verbalizes|verbalized)[ \t]*")
+# a role alone, and the "law" of a relative "in law" ("Sitter at bedside", "Son in law Ed also
+# called": the cold start's model marked both on icu_invented find f49, f68)
+_ROLE_ONLY = re.compile(r"(?i)[ \t]*(?:sitter|aide|interpreter|translator|chaplain|pastor|coordinator|liaison|caregiver)[ \t]*")
+_IN_LAW = re.compile(r"(?i)(?:^|[ \t-])in[ \t-]$")
 _TRAILING = re.compile(r"(?i)(?:,?\s+(?:RN|R\.N\.|MD|M\.D\.|NP|PA-C|CNA|RRT|LICSW|LCSW|PhD|DO))+\.?$")
 
 
 @boundary_step("strip_context_words", "model")
 def strip_context_words(spans: list[Span], ctx: StepContext) -> list[Span]:
     """NAME spans without a leading kinship or role word or a trailing credential; a machine's NAME
-    span that is nothing but a kinship word ("husband" of "Accompanied by husband Fredrick") is
+    span that is nothing but a kinship word ("husband" of "Accompanied by husband Fredrick"), a
+    reporting verb ("SON STATES"), a role ("Sitter at bedside") or the "law" of "son in law" is
     dropped: the relative's name is beside it (found on generated wide notes: a 100-note wide CRF
     marked "husband" and "daughter" as doctors).
 
@@ -189,9 +194,12 @@ def strip_context_words(spans: list[Span], ctx: StepContext) -> list[Span]:
     """
     out: list[Span] = []
     for s in spans:
+        if not s.source.startswith("human") and ctx.text[s.start:s.end].lower() in ("law", "laws") \
+                and _IN_LAW.search(ctx.text, max(0, s.start - 4), s.start):
+            continue   # "son in law": the relative's word, no place or name
         if s.category == "NAME" and not s.source.startswith("human"):
             piece = ctx.text[s.start:s.end]
-            if _KIN_ONLY.fullmatch(piece) or _VERB_ONLY.fullmatch(piece):
+            if _KIN_ONLY.fullmatch(piece) or _VERB_ONLY.fullmatch(piece) or _ROLE_ONLY.fullmatch(piece):
                 continue
             lead = _LEADING.match(piece)
             start = s.start + (lead.end() if lead and lead.end() < len(piece) else 0)
