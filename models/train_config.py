@@ -102,6 +102,9 @@ class TrainConfig:
     # learn on dev which locale-pack steps the model's own spans are spared from (notes of the
     # team's ward: True; generated notes, a cold start: False); None = the locale's default
     learn_spared_steps: bool | None = None
+    # the identifiers the version's detector suggests (pipeline.detection.conventions): "all", or
+    # "safe-harbor" for a model that cannot learn its ward's convention from gold (a cold start)
+    convention: str = "all"
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":

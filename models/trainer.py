@@ -38,6 +38,7 @@ from models.train_fit import MemberPlan, fit_crf_stage, plan_members, train_enco
 from models.train_progress import UNIT, ProgressEvent, RunProgress, TrainingCancelled
 from models.train_tune import DevTuning, tune_on_dev
 from models.version import ModelVersionInfo, VersionWriter, new_version_name, remove_stale_tmp, write_json
+from pipeline.detection.conventions import get_convention
 from pipeline.schemas import LabelSchema
 from pipeline.spans import Document
 
@@ -98,7 +99,7 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
 
 def _checked_config(config: TrainConfig | dict | None, schema: LabelSchema) -> tuple[TrainConfig, dict[str, str]]:
     """The run's settings and each member's kind; refuses no members, an unknown or repeated
-    member, and a bad mode (before anything is read or trained)."""
+    member, a bad mode and an unknown convention (before anything is read or trained)."""
     cfg = config if isinstance(config, TrainConfig) else TrainConfig.from_dict(config or {})
     if not cfg.members:
         raise ValueError("no members to train")
@@ -106,6 +107,7 @@ def _checked_config(config: TrainConfig | dict | None, schema: LabelSchema) -> t
     if len(set(cfg.members)) != len(cfg.members):
         raise ValueError("a member is listed twice")
     check_mode(cfg, schema)
+    get_convention(cfg.convention)
     return cfg, kinds
 
 
@@ -145,7 +147,7 @@ def _version_info(name: str, out_dir: Path, cfg: TrainConfig, kinds: dict[str, s
         schema_name=data.schema.name, locale=cfg.locale, labels=data.labels, members=list(cfg.members),
         weights=tuned.weights, thresholds=tuned.thresholds, target_recall=cfg.target_recall, metrics=tuned.metrics,
         type_policy=tuned.type_policy, spared_steps=list(tuned.spared_steps),
-        muted_sources=list(tuned.muted_sources),
+        muted_sources=list(tuned.muted_sources), convention=cfg.convention,
         config=_config_json(cfg, kinds), n_train_docs=len(data.train_docs), n_dev_docs=len(data.dev_docs),
         train_seconds=round(time.time() - t_start, 1), mode=cfg.mode,
         category_member=CATEGORY_MEMBER if hierarchical else "", category_labels=data.cat_labels,

@@ -60,6 +60,9 @@ class ModelVersionInfo:
     # the rule and dictionary sources this model's detector leaves out, learned on its dev notes
     # (pipeline.detection.source_policy); versions written before it mute none
     muted_sources: list[str] = field(default_factory=list)
+    # the identifiers its detector suggests (pipeline.detection.conventions): "all" the schema's
+    # types, or "safe-harbor" (a cold start for a HIPAA ward); versions written before it: "all"
+    convention: str = "all"
 
     def to_json(self) -> dict:
         d = asdict(self)

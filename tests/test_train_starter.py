@@ -53,3 +53,6 @@ def test_command_trains_an_active_english_model(tmp_path, capsys):
 
     det = Detector.load(out / "starter")
     assert det.locale.startswith("en")
+    # an English starter suggests what HIPAA's Safe Harbor counts, recorded with the version
+    assert "HIPAA Safe Harbor" in text and det.convention == "safe-harbor"
+    assert Detector.load(out / "starter", convention="all").convention == "all"

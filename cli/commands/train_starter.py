@@ -3,7 +3,8 @@
 Generates the starter recipe's notes (:mod:`pipeline.synthetic.starter`: ward-style and wide
 generated English notes in the measured share, no real person in them) and trains the default
 recipe's CRF on them (one surrogate copy, the recipe's case copies, the refit on train + dev),
-writing a version under ``--out`` and marking it active there. Pre-annotate with it (``detect
+writing a version under ``--out`` and marking it active there. The version records the identifiers
+its detector suggests (``--convention``: HIPAA Safe Harbor for English unless told ``all``). Pre-annotate with it (``detect
 --model OUT`` or a project's cold-start source) until the team's own gold can train a better one.
 Prints figures and labels only.
 """
@@ -17,6 +18,10 @@ HELP = "train a starter detection model on generated notes (English: the measure
 
 #: locales with a generator to learn from
 LOCALES = ("en",)
+#: the identifiers a starter suggests unless told otherwise, per locale: an English starter is for
+#: a US ward, where HIPAA's Safe Harbor leaves ages under 90 and professions out; the model cannot
+#: learn that from generated notes, which mark every age (pipeline.detection.conventions)
+DEFAULT_CONVENTION = {"en": "safe-harbor"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,6 +33,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="share of ward-style notes, the rest wide (default: the recipe's)")
     p.add_argument("--case-copies", type=int, default=None, choices=(0, 1, 2),
                    help="UPPER/lower copies of every note (default: the recipe's)")
+    p.add_argument("--convention", choices=("safe-harbor", "all"), default=None,
+                   help="identifiers it suggests: safe-harbor (HIPAA: ages over 89 only, no professions) "
+                        "or all (i2b2 2014: every age and profession); default: safe-harbor for en")
     p.add_argument("--seed", type=int, default=11, help="seed of the generated notes and of training (default 11)")
     p.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     p.add_argument("--name", help="version name (default v<UTC time>-<random>)")
@@ -57,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
     from models.registry import set_active
     from models.trainer import TrainConfig, train_ensemble
+    from pipeline.detection.conventions import get_convention
     from pipeline.errors import WorkbenchError
     from pipeline.schemas import I2B2_2014
     from pipeline.synthetic.starter import starter_corpus
@@ -65,8 +74,9 @@ def run(args: argparse.Namespace) -> int:
     ward, wide = recipe.counts()
     print(f"generated {len(docs)} notes ({ward} ward-style, {wide} wide), {recipe.case_copies} case "
           f"cop{'y' if recipe.case_copies == 1 else 'ies'} each", file=sys.stderr)
+    convention = args.convention or DEFAULT_CONVENTION.get("en", "all")
     cfg = TrainConfig(members=["crf"], locale="en", seed=args.seed, threads=args.threads,
-                      case_copies=recipe.case_copies, name=args.name,
+                      case_copies=recipe.case_copies, name=args.name, convention=convention,
                       learn_spared_steps=False)   # generated dev notes: a cold start keeps every guard
     try:
         info = train_ensemble(docs, None, I2B2_2014, cfg, args.out)
@@ -76,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         set_active(args.out, info.name)
     print(f"starter model {info.name} written to {info.path}" + ("" if args.no_activate else " (active)"))
     print(f"generated notes: {info.n_train_docs} train, {info.n_dev_docs} dev   seconds {info.train_seconds:.0f}")
+    print(f"suggests: {get_convention(convention).description} (--convention)")
     ch = info.metrics["ensemble"].get("characters")
     if ch:
         print(f"dev characters (generated notes, model alone): P {ch['precision']:.4f}  R {ch['recall']:.4f}   "

@@ -38,6 +38,7 @@ from typing import Sequence
 from models.registry import load_version
 from pipeline.detection.candidates import candidates, shipped_matcher
 from pipeline.detection.combine import CombinePolicy, combine
+from pipeline.detection.conventions import apply_convention, get_convention
 from pipeline.detection.rules import has_pack, pack_hits
 from pipeline.detection.source_policy import source_key
 from pipeline.detection.step_policy import combine_model_first, sparable
@@ -64,10 +65,16 @@ class Detector:
     use_thresholds: bool = True
     matcher: object | None = field(default=None, repr=False)   # pipeline.detection.dictionaries.DictionaryMatcher
     layer: str = PRE
+    # the identifiers it suggests (pipeline.detection.conventions); None: the model's, else "all"
+    convention: str | None = None
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
             raise ValueError(f"unknown policy {self.policy!r}; use one of {', '.join(POLICIES)}")
+        if self.convention is None:
+            info = getattr(self.ensemble, "info", None)
+            self.convention = getattr(info, "convention", None) or "all"
+        get_convention(self.convention)
         if self.rules and not has_pack(self.locale):
             self.rules = False
         if self.dictionaries and self.matcher is None:
@@ -79,23 +86,27 @@ class Detector:
     @classmethod
     def load(cls, model_dir: str | Path, *, members: Sequence[str] | None = None, rules: bool = True,
              dictionaries: bool = True, policy: str = "model-first", use_thresholds: bool = True,
-             matcher: object | None = None, mode: str | None = None) -> "Detector":
+             matcher: object | None = None, mode: str | None = None,
+             convention: str | None = None) -> "Detector":
         """The version at (or active in) ``model_dir`` plus the locale's rules and dictionaries.
         ``mode``: ``"flat"`` runs a hierarchical version as the flat ensemble of its type members
-        (the ablation); ``None`` runs it as trained."""
+        (the ablation); ``None`` runs it as trained. ``convention``: which identifiers it suggests
+        (:mod:`pipeline.detection.conventions`); ``None``: the one recorded with the version."""
         ens = load_version(model_dir, members=list(members) if members is not None else None)
         if mode is not None:
             ens.set_mode(mode)
         return cls(schema=ens.schema, locale=ens.locale, ensemble=ens, rules=rules, dictionaries=dictionaries,
-                   policy=policy, use_thresholds=use_thresholds, matcher=matcher)
+                   policy=policy, use_thresholds=use_thresholds, matcher=matcher, convention=convention)
 
     @classmethod
     def without_model(cls, schema: LabelSchema | str, locale: str | None = None, *, rules: bool = True,
-                      dictionaries: bool = True, matcher: object | None = None) -> "Detector":
+                      dictionaries: bool = True, matcher: object | None = None,
+                      convention: str | None = None) -> "Detector":
         """Rules and/or dictionaries alone (no trained model yet, or an ablation)."""
         sch = get_schema(schema) if isinstance(schema, str) else schema
         loc = locale or default_locale(sch)
-        return cls(schema=sch, locale=loc, ensemble=None, rules=rules, dictionaries=dictionaries, matcher=matcher)
+        return cls(schema=sch, locale=loc, ensemble=None, rules=rules, dictionaries=dictionaries, matcher=matcher,
+                   convention=convention)
 
     @property
     def parts(self) -> list[str]:
@@ -184,5 +195,6 @@ class Detector:
             ctx = StepContext(doc.text, self.schema, pack.words, candidates=others)
             kept = combine_model_first(doc, model_spans, others, pack, ctx, resolve, self.type_policy,
                                        self.spared_steps)
+        kept = apply_convention(kept, doc.text, self.convention)
         return [s.with_(doc_id=doc.doc_id, layer=self.layer) for s in kept]
 
