@@ -206,7 +206,13 @@ def _name_word_beside(h: LowerHit, text: str, locale: str) -> bool:
                 and _ROLE_BEFORE.search(text, max(0, before.start() - 24), before.start()))
 
 
-_STATE_AFTER = re.compile(r",?[ \t]+[A-Za-z]{2}(?![\w-])|,[ \t]*[A-Za-z]{4,}")
+# a state after the place: after a comma any two letters or a state's name ("BUFFALO, NY",
+# "Mobile, Alabama"); without one, a postal code in capitals that is no word ("Buffalo NY", not the
+# "in" of "Independence in ADLs": icu_invented_e find f20)
+_CODES_NOT_WORDS = ("AK AZ AR CA CT FL IA IL KS KY MA MI MN MO MS MT NC ND NH NJ NM NV NY RI SC SD TN TX UT "
+                    "VA VT WA WI WV WY DC").split()
+_STATE_AFTER = re.compile(r",[ \t]*[A-Za-z]{2}(?![\w-])|,[ \t]*[A-Za-z]{4,}|[ \t]+(?:%s)(?![\w-])"
+                          % "|".join(_CODES_NOT_WORDS))
 
 
 def ordinary_place_in_context(text: str, start: int, end: int, locale: str) -> bool:

@@ -103,8 +103,10 @@ _DEVICE_WORDS = (r"collar|sump|shunt|line|lines|position|rule|rules|pouch|brace|
                  r"drain|tube|score|scale|sign|bag|mask|filter|stocking|stockings|boots|dressing|resp|respirations|"
                  r"breathing")
 # after the span: a possessive, a hyphen and a second capitalised name ("-Pratt"), a single capital
-# letter ("Miami J"), then the device's word
-_DEVICE_AFTER = re.compile(rf"(?:'s|s'|')?(?:-[A-Z][a-z]+)?(?:[ \t]+[A-Z](?![\w-]))?[ \t]*(?i:{_DEVICE_WORDS})\b")
+# letter ("Miami J") or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
+# catheter": icu_invented_e find f05), then the device's word
+_DEVICE_AFTER = re.compile(rf"(?:'s|s'|')?(?:-[A-Z][a-z]+)?(?:[ \t]+(?:[A-Z]|(?i:icp|pa|cvp|evd|iv|art|picc|hd|"
+                           rf"o2|co2|etco2|svo2|temp|pressure|bladder))(?![\w-]))?[ \t]*(?i:{_DEVICE_WORDS})\b")
 
 _DEVICE_LAST = re.compile(rf"(?<=[ \t])(?i:{_DEVICE_WORDS})$")
 
@@ -155,8 +157,26 @@ def drop_eponyms(spans: list[Span], ctx: StepContext) -> list[Span]:
     ...     Span("d", 40, 45, "LOCATION", "CITY", source="dict:cities")], ctx)
     >>> [text[s.start:s.end] for s in got]
     ['Graves']
+
+    Once a note names an eponym, the same words elsewhere in it are the eponym too, and so is
+    any span inside the eponym's stretch ("s/p Ivor Lewis esophagectomy ... L neck: none (Ivor
+    Lewis)": icu_invented_e find f17), unless a title or a relative's word comes before them.
     """
-    return [s for s in spans if not _eponym(s, ctx.text)]
+    return [s for s in spans if not (_eponym(s, ctx.text) or _eponym_elsewhere(s, ctx.text))]
+
+
+def _eponym_elsewhere(span: Span, text: str) -> bool:
+    """A machine's NAME span whose words the same note writes elsewhere as an eponym, with no
+    title or relative's word before this one."""
+    if span.source.startswith("human") or span.category != "NAME" or span.end - span.start < 3:
+        return False
+    if _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start):
+        return False
+    words = re.escape(text[span.start:span.end]).replace("\\ ", r"\s+")
+    for m in re.finditer(rf"(?i)(?<![\w-]){words}(?![\w-])", text):
+        if m.start() != span.start and (EPONYM_AFTER.match(text, m.end()) or _DEVICE_AFTER.match(text, m.end())):
+            return True
+    return False
 
 
 # kinship and role words that say a name follows, and the credentials that say one came before;
@@ -169,7 +189,11 @@ CONTEXT_WORDS = (KINSHIP_WORDS + "|nurse|attending|resident|fellow|intern|per|wi
 _LEADING = re.compile(rf"(?i)(?:(?:{CONTEXT_WORDS})'?s?\s*[:,]?\s+)+")
 _KIN_ONLY = re.compile(rf"(?i)[ \t]*(?:{KINSHIP_WORDS})(?:'?s)?[ \t]*")
 # a reporting verb a relative's word comes before ("SON STATES PT IS DNR": icu_invented_c find f15)
-_VERB_ONLY = re.compile(r"(?i)[ \t]*(?:states|stated|reports|reported|says|denies|requests|requested|verbalizes|verbalized)[ \t]*")
+_VERB_ONLY = re.compile(r"(?i)[ \t]*(?:states|stated|reports|reported|says|denies|requests|requested|verbalizes|verbalized|"
+                        # what a relative does next ("WIFE SPEAKS LIMITED ENGLISH": icu_invented_e find f12)
+                        r"speaks|spoke|called|calls|visited|visiting|updated|agrees|agreed|declined|declines|wants|"
+                        r"wanted|signed|consented|brought|asked|asking|understands|understood|arrived|prefers|refuses|"
+                        r"refused)[ \t]*")
 # a role alone, and the "law" of a relative "in law" ("Sitter at bedside", "Son in law Ed also
 # called": the cold start's model marked both on icu_invented find f49, f68)
 _ROLE_ONLY = re.compile(r"(?i)[ \t]*(?:sitter|aide|interpreter|translator|chaplain|pastor|coordinator|liaison|caregiver)[ \t]*")
@@ -293,7 +317,8 @@ def repeat_names(spans: list[Span], ctx: StepContext) -> list[Span]:
     added: list[Span] = []
     for m in _NAME_WORD.finditer(ctx.text):
         src = names.get(_name_key(m.group()))
-        if src is not None and not any(taken[m.start():m.end()]):
+        if src is not None and not any(taken[m.start():m.end()]) \
+                and not _eponym(src.with_(start=m.start(), end=m.end()), ctx.text):   # "Ivor Lewis esophagectomy"
             end = m.end() - (2 if m.group().lower().endswith(("'s", "’s")) else 0)
             added.append(src.with_(start=m.start(), end=end, source="rule:repeat_names"))
     return sorted(spans + added, key=lambda s: (s.start, s.end)) if added else spans

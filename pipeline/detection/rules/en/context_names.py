@@ -65,6 +65,12 @@ _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[
         r"met\s+(?:with|w/)|spoke\s+(?:with|to|w/)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
         r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:|attn\s*:|nok\s*:|call\s+placed\s+to")
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
+# a ventilator's or a monitor's measure that a role word and a comma happen to come before, and the
+# value or change after it ("discussed w/ fellow, Vt decreased to 400": icu_invented_e find f19)
+_MEASURE_WORD = re.compile(r"(?i)vt|tv|rr|peep|fio2|ps|psv|hr|bp|sbp|map|cvp|spo2|sats?|gcs|rass|icp|cpp|uo|inr|hct|wbc|"
+                           r"ipap|epap|rate")
+_MEASURE_CHANGE = re.compile(r"(?i)[ \t]*(?:[:=<>~]|\d|(?:was|is|now|decreased|increased|weaned|changed|titrated|"
+                             r"dropped|lowered|raised|down|up|of|goal|stable|remains)\b)")
 # staff named by their discipline ("RRT (Kim)", "referred to CM deborah", "sw joanne"): each is also
 # a ward word ("5 cm", "SW consult"; "rt" is right too often: "rt hickman"), so a listed name only, as after "per"
 _STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+work(?:er)?|chaplain|pharmacist|dietitian|nutritionist|"
@@ -205,6 +211,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             continue   # "CC: weankess": an ED note's chief complaint misspelt, not a copy's addressee
         if end is not None and eponym_or_label(text, end):
             continue
+        if end == tokens[0][1] and _MEASURE_WORD.fullmatch(first_word) and _MEASURE_CHANGE.match(text, end):
+            continue   # "discussed w/ fellow, Vt decreased to 400": a measure after the role, no name
         if end is not None:
             s = tokens[0][0]
             if text.startswith("'s", end - 2):

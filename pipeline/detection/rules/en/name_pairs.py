@@ -20,7 +20,10 @@ from pipeline.spans import Span
 # field label ("Attending attestation:"), not a person
 _EPONYM_WORDS = (r"disease|syndrome|lymphoma|sarcoma|sign|test|procedure|catheter|criteria|score|"
                  r"scale|palsy|phenomenon|reflex|maneuver|manoeuvre|ulcer|esophagus|oesophagus|tube|triad|fracture|"
-                 r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage")
+                 r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage|"
+                 # an operation named for its surgeon ("Ivor Lewis esophagectomy", "Nissen fundoplication",
+                 # "Heller myotomy": icu_invented_e find f17)
+                 r"[a-z]{2,}(?:ectomy|otomy|ostomy|plasty|pexy|rrhaphy)|fundoplication|anastomosis|flap")
 _NOT_A_PERSON_AFTER = re.compile(rf"(?i)(?:'s|s'|')?\s*(?::|(?:{_EPONYM_WORDS})\b)")
 #: what follows an eponym ("Graves' disease", "Barrett's esophagus", "Foley catheter"): no person's name
 EPONYM_AFTER = re.compile(rf"(?i)(?:'s|s'|')?[ \t]*(?:{_EPONYM_WORDS})\b")

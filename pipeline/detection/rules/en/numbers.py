@@ -23,6 +23,8 @@ _MEASURES = (
     "wbc|plt|plts|platelets|inr|ptt|pt/ptt|lactate|lact|ck|cpk|trop|tropo|troponin|abg|vbg|ph|pco2|po2|alb|ast|"
     "alt|alk phos|tbili|bili|lipase|amylase|ammonia|vanco|trough|level|dose|ratio|x|q|goal|range|drip|gtt|rhythm|"
     "sr|nsr|st|af|afib|vt|beats|strength|ppd|pack years|qtc|pr|qrs|ef|lvef|fev1|peak flow|edema|pulses|"
+    # a machine's settings ("home settings 12/5" of a BiPAP: icu_invented_e find f20)
+    "settings|setting|set at|"
     # bedside scores ("CIWA 12-16", "COWS 8", "NIHSS 4-6")
     "ciwa|ciwa-ar|cows|cpot|braden|morse|nihss|mmse|moca|cam-icu"
 )
@@ -48,7 +50,11 @@ STRONG_DATE_CUE = re.compile(
 
 # a culture and the day it was drawn ("Blood cx 1/6", "urine culture 12/3"), unless bottles follow
 _CULTURE_BEFORE = re.compile(r"(?i)(?<![\w/])(?:cx|cultures?|bcx|ucx|sputum|swab)\s*:?\s*$")
-_BOTTLES_AFTER = re.compile(r"(?i)\s*(?:bottles?|sets?|pos(?:itive)?\b|neg(?:ative)?\b|\+|growing|w/|with)")
+# bottles, or what grew in them ("BCx 2/2 E coli", "BLOOD CX 2/2 GPC": icu_invented_c find f20,
+# icu_invented_e find f11)
+_BOTTLES_AFTER = re.compile(r"(?i)\s*(?:bottles?|sets?|pos(?:itive)?\b|neg(?:ative)?\b|\+|growing|w/|with|"
+                            r"(?:gpc|gnr|gpr|gnc|gram|staph|strep|mrsa|mssa|vre|e\.?[ \t]?coli|klebs?|kleb|pseudomonas|"
+                            r"enterococc\w*|yeast|candida|cocci|rods|ngtd|no[ \t]+growth|pending|pend|cons|coag)\b)")
 
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 # a strength, a grade or a score out of 4, 5, 6 or 10 ("MAE 5/5", "4+/5", "pain 3/10", "pulses 2/4",

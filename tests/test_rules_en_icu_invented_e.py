@@ -1,0 +1,44 @@
+"""Fixes found on the "find" half of the fifth invented ICU set (``benchmarks/data/icu_invented_e``,
+issue 30: long northeastern ICU notes at a real ward's PHI density, where every clinical word marked
+weighs ten times what it does in a PHI-dense note): a device's measure between its maker and its
+word, culture bottles and what grew, a machine's settings, an operation named for its surgeon and
+the same words elsewhere in the note, a relative's verb, a measure after a role word, "in" after an
+ordinary place word. Each beside the PHI it must keep; the lines are written for these tests, no
+real person's."""
+from __future__ import annotations
+
+import pytest
+
+from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
+
+
+def _phi(det, text):
+    return [f for c in ("NAME", "LOCATION", "DATE", "CONTACT") for f in found(det, text, c)]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "HD#6. Bolt (Camino ICP monitor) + Licox R frontal, ICP 8-12.",
+    "Swan PA catheter wedged x1, PCWP 18.",
+    "BLOOD CX 2/2 GPC, sensis pending. Urine cx 1/2 yeast.",
+    "BCx 2/2 E coli pan-sens except amp.",
+    "BiPAP at night (home settings 12/5) - pt's own machine brought in.",
+    "66 yo M s/p Ivor Lewis esophagectomy for adenoca. L neck: none (Ivor Lewis). J-tube site clean.",
+    "s/p Nissen fundoplication, Heller myotomy yrs ago.",
+    "WIFE SPEAKS LIMITED ENGLISH, SON INTERPRETS.",
+    "ABG 7.31/48/82 - discussed w/ fellow, Vt decreased to 400 and RR to 24.",
+    "No delirium since day 9. Independence in ADLs before admission - baseline.",
+])
+def test_ward_words_are_no_phi(detector, line, case):
+    assert _phi(detector, recase(line, case)) == []
+
+
+@pytest.mark.parametrize("line, phi, category", [
+    ("Blood cx 1/6 from OSH grew GNR.", "1/6", "DATE"),           # the day a culture was drawn
+    ("Dr. Nissen in to see pt, s/p Nissen fundoplication.", "Nissen", "NAME"),   # a title keeps the person
+    ("Lives in Independence, MO with wife.", "Independence", "LOCATION"),
+    ("Lives in Buffalo NY with his daughter.", "Buffalo", "LOCATION"),
+    ("Discussed with fellow, Dr. Map aware.", "Map", "NAME"),
+])
+def test_phi_beside_them_is_kept(detector, line, phi, category):
+    assert any(phi in f for f in found(detector, line, category))
