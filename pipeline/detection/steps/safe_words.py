@@ -14,7 +14,8 @@ Strong evidence, read from the text and from the spans' sources:
   "Name:", "Attending:", "Hospital:");
 * a name or place list hit (a ``dict:`` candidate) overlapping it, unless the hit itself is made
   only of safe and *ambiguous* words (a listed surname that is also a clinical or ordinary word,
-  "Foley", "Brown": a list hit on it alone says nothing);
+  "Foley", "Brown": a list hit on it alone says nothing), except a care chain's name of several
+  words or after a place's preposition (:data:`SELF_VOUCHING_LISTS`);
 * a rule overlapping it: a structured one (dates, ids, phones, ages) or a context rule of names
   and places (a name after "Dr", "wife", "per"; a place after "transferred from"), which found
   the word by its context, not by its case;
@@ -77,11 +78,24 @@ def _title_at(ctx: StepContext, span: Span) -> bool:
                for m in ctx.words.title.finditer(ctx.text, lo, span.start))
 
 
+#: lists made for detection whose entries are institutions' names of ordinary words ("Select
+#: Specialty", a device maker's "Fresenius" that also runs dialysis units): a hit vouches for itself
+#: when it is several words, or one after a place's preposition ("HD AT FRESENIUS"). Found on
+#: icu_invented_c find f12, f26, where the safe-word guard dropped both.
+SELF_VOUCHING_LISTS = frozenset({"dict:care_chains"})
+_PLACE_PREPOSITION = re.compile(r"(?i)\b(?:at|to|from|via|with|by|in)[ \t]+$")
+
+
+def _list_vouches(c: Span, text: str) -> bool:
+    return c.source in SELF_VOUCHING_LISTS and (
+        len(_WORD.findall(text[c.start:c.end])) >= 2 or bool(_PLACE_PREPOSITION.search(text, max(0, c.start - 8), c.start)))
+
+
 def _sourced(span: Span, candidates: Iterable[Span], text: str, judged: frozenset[str]) -> bool:
     for c in candidates:
         if c.end <= span.start or c.start >= span.end:
             continue
-        if c.source.startswith("dict:") and not safe_only(text[c.start:c.end], judged):
+        if c.source.startswith("dict:") and (not safe_only(text[c.start:c.end], judged) or _list_vouches(c, text)):
             return True
         if c.source.startswith("rule:"):
             return True

@@ -172,6 +172,19 @@ def _discussed_with(text: str, token: tuple[int, int]) -> int | None:
     return token[1] if re.match(r"[ \t]*(?:[.,;:)]|$|\n)", text[token[1]:]) else None
 
 
+def _rare_staff_name(text: str, token: tuple[int, int]) -> int | None:
+    """After a discipline's shorthand ("SW Ottoline", "CM WIESLAWA"), a word English barely uses
+    (Zipf < 3), no safe word and no typo of a common one, where a listed name alone was asked: the
+    shorthand is a ward word too ("SW consult", "5 cm"), but a rare word after it is the staff
+    member's name (found on icu_invented_b find f38; "RT", which is also "right", is not one)."""
+    word = text[slice(*token)]
+    z = zipf(word)
+    if not word.isalpha() or len(word) < 3 or z is None or z >= 3.0 or not looks_like_name(word, True) \
+            or looks_like_typo(word):
+        return None
+    return token[1]
+
+
 @register(LOCALE, "context_names", "NAME", score=0.8)
 def context_names(text: str, doc_id: str) -> list[Span]:
     """Names after a kinship or role word ("wife Mary", "dr mcmanus", "per Gupta"), before a
@@ -205,6 +218,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = notified_doctor(text, tokens)
         if end is None and re.fullmatch(r"(?i)d/w|discussed\s+w/", c.group()):
             end = _discussed_with(text, tokens[0])
+        if end is None and re.fullmatch(_STAFF, re.sub(r"\s+", " ", c.group().lower())):
+            end = _rare_staff_name(text, tokens[0])
         first_word = text[slice(*tokens[0])]
         if end is not None and re.fullmatch(r"(?i)cc\s*:", c.group()) and (zipf(first_word) or 0.0) < 1.0 \
                 and not is_first_name(first_word) and looks_like_typo(first_word):
