@@ -67,3 +67,25 @@ def test_care_chains_and_rare_staff_names_are_found(detector, line, phi, case):
 ])
 def test_their_ward_words_stay_unmarked(detector, line, case):
     assert _phi(detector, recase(line, case)) == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [
+    ("Pt attends St. Spyridon Greek Orthodox church; priest notified.", "St. Spyridon Greek Orthodox"),
+    ("Member of St. Casimir Parish, pastor to visit.", "St. Casimir Parish"),
+    ("Pt from St. Agnes Home in Lowell.", "St. Agnes Home"),
+    ("Dr. Thorne team to round at 0600.\n-- RN K.W.\n", "K.W."),   # a signature after dashes (e find f17)
+])
+def test_saints_institutions_and_dashed_signatures_are_found(detector, line, phi, case):
+    text, want = recase(line, case), recase(phi, case)
+    assert any(want in f for c in ("NAME", "LOCATION") for f in found(detector, text, c))
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Home meds: St. John's wort, ASA 81.",
+    "Has a St. Jude valve, INR goal 2.5-3.5.",
+    "--\nRN aware of plan.",
+])
+def test_herbs_valves_and_bare_credentials_are_no_phi(detector, line, case):
+    assert _phi(detector, recase(line, case)) == []

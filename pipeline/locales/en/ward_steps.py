@@ -101,7 +101,7 @@ def drop_numbers_without_context(spans: list[Span], ctx: StepContext) -> list[Sp
 _DEVICE_WORDS = (r"collar|sump|shunt|line|lines|position|rule|rules|pouch|brace|lift|valve|formula|agitation|coma|"
                  r"needle|splint|pump|protocol|technique|incision|suture|clamp|bolt|probe|monitor|criteria|catheter|"
                  r"drain|tube|score|scale|sign|bag|mask|filter|stocking|stockings|boots|dressing|resp|respirations|"
-                 r"breathing")
+                 r"breathing|wort")   # "St. John's wort": an herb, not Newfoundland's town
 # after the span: a possessive, a hyphen and a second capitalised name ("-Pratt"), a single capital
 # letter ("Miami J") or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
 # catheter": icu_invented_e find f05), then the device's word

@@ -90,11 +90,12 @@ _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Z
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
 _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])/(?P<init>[A-Z]{2,4})[ \t.]*$")
 # a line that is a staff signature: a credential and a name, one before the other ("D. Fraher RN",
-# "SN A. Field", "Starr R RRT", "Esther Dickens, RRT"), or initials after a dash ("-ch")
+# "SN A. Field", "Starr R RRT", "Esther Dickens, RRT", after a dash or two: "-- RN K.W.",
+# icu_invented_e find f17), or initials after a dash ("-ch")
 _CRED = r"RN|R\.N\.|SN|RRT|RT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN|LCSW|LICSW|MSW|DPT|CM"   # "RT Gintaras" (icu_invented_b f10)
 _SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:(?:[A-Za-z]\.){{2,3}}|[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
 _SIGNATURE = re.compile(
-    rf"(?im)^[ \t]*(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
+    rf"(?im)^[ \t]*(?:-{{1,3}}[ \t]*)?(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
     rf"(?:,?[ \t]+(?P<c2>{_CRED}))?[ \t]*$")
 _DASH_INITIALS = re.compile(r"(?m)^[ \t]*-[ \t]?(?P<init>[A-Za-z]{2,3})[ \t]*$")
 # dictation initials closing a letter: the author's in capitals, the typist's in lower case ("VP/zk")
