@@ -89,3 +89,31 @@ def test_saints_institutions_and_dashed_signatures_are_found(detector, line, phi
 ])
 def test_herbs_valves_and_bare_credentials_are_no_phi(detector, line, case):
     assert _phi(detector, recase(line, case)) == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Dispo: plan d/c to cousin's apt, VNA to follow.",     # what a relative owns (icu_invented_d find f17)
+    "Pt is Jehovah's Witness, refuses all blood products.",   # a faith (icu_invented_c find f09)
+    "Cooling protocol started 1600, target 33C reached 1815.",   # a company that is a word (e find f12)
+])
+def test_owned_things_faiths_and_targets_are_no_phi(detector, line, case):
+    assert _phi(detector, recase(line, case)) == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [
+    ("Son's wife Kaylee visited, updated.", "Kaylee"),
+    ("Mother's Maria called twice.", "Maria"),
+    ("Husband works at Target in Saugus.", "Saugus"),
+])
+def test_names_and_places_beside_them_stay(detector, line, phi, case):
+    text, want = recase(line, case), recase(phi, case)
+    assert any(want in f for c in ("NAME", "LOCATION") for f in found(detector, text, c))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_an_old_age_said_with_today_is_found_and_a_temperature_is_not(detector, case):
+    # icu_invented_b find f47: an age over 89 is PHI in every convention
+    assert any("99" in f for f in found(detector, recase("nsg note: pt is 99 today! staff sang.", case), "AGE"))
+    assert found(detector, recase("pt is 99.1 this am, tylenol given.", case), "AGE") == []

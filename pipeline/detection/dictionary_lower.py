@@ -42,7 +42,8 @@ ORDINARY_PLACES: dict[str, frozenset[str]] = {
         aurora bend billings buffalo carmel centennial concord corona garland independence
         lakeland lincoln meridian mesa mobile newton orange phoenix providence pueblo reading
         riverside sparks surprise vista midland temple normal mission salem augusta
-        victoria mercy""".split()) | frozenset((
+        victoria mercy
+        apple target ups""".split()) | frozenset((   # companies that are words ("TARGET 33C": icu_invented_e find f12)
         # entries of several words that read as an ordinary phrase ("bp at its high point")
         "high point", "long beach", "round rock", "little rock", "broken arrow", "green bay", "palm bay",
         "college station", "sugar land", "league city", "sandy springs", "fire department",

@@ -173,6 +173,19 @@ def _discussed_with(text: str, token: tuple[int, int]) -> int | None:
     return token[1] if re.match(r"[ \t]*(?:[.,;:)]|$|\n)", text[token[1]:]) else None
 
 
+_POSSESSED = re.compile(r"(?i)['’]s\b")
+
+
+def _possessed_name(word: str) -> bool:
+    """After a relative's possessive ("cousin's ..."), a word is a name only when it is a listed
+    first name English uses little as a word (Zipf < 4.5: "cousin's Maria", not "cousin's car") or a
+    rare word (Zipf < 3); "apt", "house", "boat" are what the relative owns."""
+    z = zipf(word)
+    if z is None:
+        return True
+    return z < 3.0 or (is_first_name(word) and z < 4.5)
+
+
 def _rare_staff_name(text: str, token: tuple[int, int]) -> int | None:
     """After a discipline's shorthand ("SW Ottoline", "CM WIESLAWA"), a word English barely uses
     (Zipf < 3), no safe word and no typo of a common one, where a listed name alone was asked: the
@@ -227,6 +240,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             continue   # "CC: weankess": an ED note's chief complaint misspelt, not a copy's addressee
         if end is not None and eponym_or_label(text, end):
             continue
+        if end is not None and _POSSESSED.match(text, c.end()) and not _possessed_name(first_word):
+            continue   # "plan d/c to cousin's apt": what the relative owns, no name (icu_invented_d find f17)
         if end == tokens[0][1] and _MEASURE_WORD.fullmatch(first_word) and _MEASURE_CHANGE.match(text, end):
             continue   # "discussed w/ fellow, Vt decreased to 400": a measure after the role, no name
         if end is not None:

@@ -293,8 +293,10 @@ _AGE_MORE = re.compile(r"(?i)(?:\b(?:man|woman|gentleman|lady|gent|male|female)\
                        r"|\bage\s*(?:\((?:years?|yrs?)\)|in\s+years)\s*:?\s*(?P<b>\d{1,3})(?![\d.])"
                        r"|\b(?:pt|patient)[ \t]+(?P<d>\d{1,3})[ \t]?y\b(?=[ \t]*(?:[,.;]|old\b|male\b|female\b|[mf]\b)))",
                        re.MULTILINE)
-# "pt is 84.", "she is 84 and lives alone"
-_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she|who)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})(?=[ \t]*(?:[.;,]|$|and\b))",
+# "pt is 84.", "she is 84 and lives alone", "pt is 99 today!" (icu_invented_b find f47); not the
+# "99" of a temperature ("pt is 99.1")
+_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she|who)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})"
+                     r"(?=[ \t]*(?:[.;,](?!\d)|!|$|and\b|today\b|tomorrow\b|this\s+week\b))",
                      re.MULTILINE)
 
 

@@ -23,7 +23,9 @@ _EPONYM_WORDS = (r"disease|syndrome|lymphoma|sarcoma|sign|test|procedure|cathete
                  r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage|"
                  # an operation named for its surgeon ("Ivor Lewis esophagectomy", "Nissen fundoplication",
                  # "Heller myotomy": icu_invented_e find f17)
-                 r"[a-z]{2,}(?:ectomy|otomy|ostomy|plasty|pexy|rrhaphy)|fundoplication|anastomosis|flap")
+                 r"[a-z]{2,}(?:ectomy|otomy|ostomy|plasty|pexy|rrhaphy)|fundoplication|anastomosis|flap|"
+                 # a faith named by its god ("PT IS JEHOVAH'S WITNESS": icu_invented_c find f09)
+                 r"witness|witnesses")
 _NOT_A_PERSON_AFTER = re.compile(rf"(?i)(?:'s|s'|')?\s*(?::|(?:{_EPONYM_WORDS})\b)")
 #: what follows an eponym ("Graves' disease", "Barrett's esophagus", "Foley catheter"): no person's name
 EPONYM_AFTER = re.compile(rf"(?i)(?:'s|s'|')?[ \t]*(?:{_EPONYM_WORDS})\b")
