@@ -117,3 +117,11 @@ def test_an_old_age_said_with_today_is_found_and_a_temperature_is_not(detector, 
     # icu_invented_b find f47: an age over 89 is PHI in every convention
     assert any("99" in f for f in found(detector, recase("nsg note: pt is 99 today! staff sang.", case), "AGE"))
     assert found(detector, recase("pt is 99.1 this am, tylenol given.", case), "AGE") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_listed_towns_police_or_fire_service_is_an_organisation(detector, case):
+    text = recase("Lowell FD brought pt in, Worcester Police Dept aware.", case)
+    got = found(detector, text, "LOCATION")
+    assert recase("Lowell FD", case) in got and any(recase("Worcester Police", case) in f for f in got)
+    assert _phi(detector, recase("on PD at home; hx PD, on sinemet. PD 5 cm.", case)) == []

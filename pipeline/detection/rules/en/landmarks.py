@@ -64,3 +64,29 @@ def landmarks(text: str, doc_id: str) -> list[Span]:
         if _name_words(words, mixed):
             out.append(mk(doc_id, m.start("head"), m.start("name") + len(" ".join(words)), "LOCATION-OTHER"))
     return out
+
+
+# a town's police, fire or ambulance service ("DETECTIVE ... FROM CHELSEA PD", "Lowell FD brought pt
+# in", "Chelsea Police Dept": icu_invented_d find f20): the town must be a listed one, so "on PD"
+# (peritoneal dialysis) and "hx PD" (Parkinson's) stay ward words
+_TOWN_SERVICE = re.compile(
+    r"(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+(?:[ \t][A-Za-z][A-Za-z'-]+)?)[ \t]+"
+    r"(?P<svc>PD|FD|pd|fd|(?i:police|fire)(?:[ \t]+(?i:dept\.?|department))?|EMS|ems)(?![\w-])")
+
+
+@register(LOCALE, "town_services", "LOCATION", score=0.78)
+def town_services(text: str, doc_id: str) -> list[Span]:
+    """A listed town's police, fire or ambulance service, the service's word included."""
+    from pipeline.detection.rules.en.towns import listed_place_type
+
+    out: list[Span] = []
+    for m in _TOWN_SERVICE.finditer(text):
+        town = m.group("town")
+        words = town.split()
+        # the nearest one or two words before the service that name a listed town
+        for k in (2, 1):
+            if len(words) >= k and listed_place_type(" ".join(words[-k:])) == "CITY":
+                start = m.start("town") + town.rfind(words[-k]) if k == 1 else m.start("town")
+                out.append(mk(doc_id, start, m.end(), "ORGANIZATION"))
+                break
+    return out
