@@ -125,3 +125,19 @@ def test_a_listed_towns_police_or_fire_service_is_an_organisation(detector, case
     got = found(detector, text, "LOCATION")
     assert recase("Lowell FD", case) in got and any(recase("Worcester Police", case) in f for f in got)
     assert _phi(detector, recase("on PD at home; hx PD, on sinemet. PD 5 cm.", case)) == []
+
+
+# staff shapes of the earlier sets' find halves (icu_invented_b f33, f45; icu_invented_c f16)
+@pytest.mark.parametrize("line, phi", [
+    ("Discussed with team at IDT rounds.\nWieslawa CM RN x4472\n", "Wieslawa"),
+    ("Plan to wean to NC in am. RT Yaw / pgr 2291\n", "Yaw"),
+    ("Sheath pulled 1430 by Chip (cath lab RN), Femstop on.", "Chip"),
+])
+def test_staff_before_a_discipline_a_pager_or_a_bracketed_role(detector, line, phi):
+    got = found(detector, line, "NAME")
+    assert phi in got and not any("CM" in f or "RN" in f for f in got)
+
+
+@pytest.mark.parametrize("line", ["RT note / pgr 2291 for questions.", "d/c'd by Foley (new RN)."])
+def test_ward_words_in_those_shapes_are_no_names(detector, line):
+    assert found(detector, line, "NAME") == []

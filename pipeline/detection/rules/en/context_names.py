@@ -174,6 +174,8 @@ def _discussed_with(text: str, token: tuple[int, int]) -> int | None:
 
 
 _POSSESSED = re.compile(r"(?i)['’]s\b")
+#: a discipline's shorthand in capitals that may stand between a staff name and its credential
+_DISCIPLINES = frozenset({"CM", "SW", "RT", "RRT", "PT", "OT", "SLP", "RD"})
 
 
 def _possessed_name(word: str) -> bool:
@@ -253,7 +255,11 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             out += [sp for sp in and_names(text, doc_id, end, gtype) if not _ROLE_NOUN.fullmatch(text[sp.start:sp.end])]
     for m in _CREDENTIAL.finditer(text):
         s, e = m.span("name")
-        words = m.group("name").split()
+        tokens = [(s + t.start(), s + t.end()) for t in re.finditer(r"\S+", m.group("name"))]
+        while len(tokens) > 1 and text[slice(*tokens[-1])] in _DISCIPLINES:
+            tokens.pop()   # "Wieslawa CM RN x4472": the discipline before the credential is no name
+        e = tokens[-1][1]  # (icu_invented_b find f33)
+        words = [text[a:b] for a, b in tokens]
         line_end = text.find("\n", m.end())
         signs_line = not text[m.end():line_end if line_end >= 0 else len(text)].strip(" \t.")
         a, b = (words[-2], words[-1]) if len(words) > 1 else ("", words[-1])

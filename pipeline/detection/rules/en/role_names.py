@@ -44,13 +44,15 @@ _POLICE = re.compile(r"\b(?i:det\.|detective|officer|ofc\.|sgt\.|sergeant|troope
 # a line: icu_invented_c find f08): the login is the person's
 _ROLE_LOGIN = re.compile(r"(?<![\w/])(?i:RN|RT|RRT|NP|MD|SW|CM|OT|SN|LPN)[ \t]?:[ \t]?(?P<name>[A-Za-z][A-Za-z0-9]{3,11})"
                          r"(?=[ \t]*(?:$|\n|(?i:pager|pgr|beeper|bpr|ext)\b|x\d|#|\(|,|;|/))", re.MULTILINE)
-# a name before a bracket that holds the person's role ("per Shay (CM, x3-6120)": icu_invented_d find f03)
+# a name before a bracket that holds the person's role, with up to two words of where they work
+# before it ("per Shay (CM, x3-6120)": icu_invented_d find f03; "by Chip (cath lab RN)": icu_invented_c find f16)
 _BEFORE_ROLE_BRACKET = re.compile(r"(?i:\b(?:per|with|by|from|to|called|paged|spoke[ \t]+(?:with|to))[ \t]+)"
-                                  r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\([ \t]*(?i:CM|SW|RN|RT|RRT|NP|PA|OT|SLP|"
+                                  r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\([ \t]*(?:[A-Za-z]+[ \t]+){0,2}(?i:CM|SW|RN|RT|RRT|NP|PA|OT|SLP|"
                                   r"case[ \t]+manager|social[ \t]+worker|resident|fellow|attending|interpreter|chaplain)\b")
-# a discipline and a name before the person's pager in brackets ("SW Magaly (pgr 2291)": find f12)
+# a discipline and a name before the person's pager in brackets or after a slash or a comma ("SW
+# Magaly (pgr 2291)": find f12; "RT Yaw / pgr 2291": icu_invented_b find f45)
 _ROLE_BEFORE_PAGER = re.compile(r"\b(?i:SW|CM|RT|RN|NP|PA|OT|SLP|chaplain|interpreter)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"
-                                r"(?=[ \t]*\([ \t]*(?i:pgr|pager|beeper|bpr|x[ \t]?\d|ext|cell|#))")
+                                r"(?=[ \t]*[(/,-][ \t]*(?i:pgr|pager|beeper|bpr|x[ \t]?\d|ext|cell|#))")
 # a staff sign-off of a credential and the writer's initials ("RN/TD" closing a note: find f03)
 # (initials in capitals only: a lower-case "rt/ca" is a note's shorthand as often)
 _CREDENTIAL_INITIALS = re.compile(r"(?m)^[ \t]*(?:RN|RT|RRT|NP|LPN|SN)/(?P<name>[A-Z]{2,3})[ \t.]*$")
