@@ -207,13 +207,16 @@ def _name_word_beside(h: LowerHit, text: str, locale: str) -> bool:
                 and _ROLE_BEFORE.search(text, max(0, before.start() - 24), before.start()))
 
 
-# a state after the place: after a comma any two letters or a state's name ("BUFFALO, NY",
-# "Mobile, Alabama"); without one, a postal code in capitals that is no word ("Buffalo NY", not the
-# "in" of "Independence in ADLs": icu_invented_e find f20)
-_CODES_NOT_WORDS = ("AK AZ AR CA CT FL IA IL KS KY MA MI MN MO MS MT NC ND NH NJ NM NV NY RI SC SD TN TX UT "
-                    "VA VT WA WI WV WY DC").split()
-_STATE_AFTER = re.compile(r",[ \t]*[A-Za-z]{2}(?![\w-])|,[ \t]*[A-Za-z]{4,}|[ \t]+(?:%s)(?![\w-])"
-                          % "|".join(_CODES_NOT_WORDS))
+@lru_cache(maxsize=1)
+def _state_after() -> re.Pattern:
+    """A state after the place: after a comma any two letters or a state's name ("BUFFALO, NY",
+    "Mobile, Alabama"); without one, a postal code in capitals that is no word ("Buffalo NY", not
+    the "in" of "Independence in ADLs": icu_invented_e find f20). English's codes, the only locale
+    with ordinary places."""
+    from pipeline.detection.rules.en.state_codes import codes_not_words
+
+    return re.compile(r",[ \t]*[A-Za-z]{2}(?![\w-])|,[ \t]*[A-Za-z]{4,}|[ \t]+(?:%s)(?![\w-])"
+                      % "|".join(sorted(codes_not_words())))
 
 
 def ordinary_place_in_context(text: str, start: int, end: int, locale: str) -> bool:
@@ -225,7 +228,7 @@ def ordinary_place_in_context(text: str, start: int, end: int, locale: str) -> b
     before = text[max(0, start - 24):start]
     place_before = _PLACE_BEFORE.get(locale)
     return bool((place_before and place_before.search(before.lower())) or LABEL_BEFORE.search(before)
-                or _STATE_AFTER.match(text, end))
+                or _state_after().match(text, end))
 
 
 def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: str, locale: str,

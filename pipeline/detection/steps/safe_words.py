@@ -14,8 +14,8 @@ Strong evidence, read from the text and from the spans' sources:
   "Name:", "Attending:", "Hospital:");
 * a name or place list hit (a ``dict:`` candidate) overlapping it, unless the hit itself is made
   only of safe and *ambiguous* words (a listed surname that is also a clinical or ordinary word,
-  "Foley", "Brown": a list hit on it alone says nothing), except a care chain's name of several
-  words or after a place's preposition (:data:`SELF_VOUCHING_LISTS`);
+  "Foley", "Brown": a list hit on it alone says nothing), except a hit of a list the pack names
+  as vouching for itself, of several words or after a place's preposition (``vouching_lists``);
 * a rule overlapping it: a structured one (dates, ids, phones, ages) or a context rule of names
   and places (a name after "Dr", "wife", "per"; a place after "transferred from"), which found
   the word by its context, not by its case;
@@ -78,24 +78,24 @@ def _title_at(ctx: StepContext, span: Span) -> bool:
                for m in ctx.words.title.finditer(ctx.text, lo, span.start))
 
 
-#: lists made for detection whose entries are institutions' names of ordinary words ("Select
-#: Specialty", a device maker's "Fresenius" that also runs dialysis units): a hit vouches for itself
-#: when it is several words, or one after a place's preposition ("HD AT FRESENIUS"). Found on
-#: icu_invented_c find f12, f26, where the safe-word guard dropped both.
-SELF_VOUCHING_LISTS = frozenset({"dict:care_chains"})
 _PLACE_PREPOSITION = re.compile(r"(?i)\b(?:at|to|from|via|with|by|in)[ \t]+$")
 
 
-def _list_vouches(c: Span, text: str) -> bool:
-    return c.source in SELF_VOUCHING_LISTS and (
+def _list_vouches(c: Span, text: str, vouching: frozenset[str]) -> bool:
+    """A hit of one of the pack's ``vouching`` lists (made for detection, institutions named with
+    ordinary words: "Select Specialty", a device maker's "Fresenius" that also runs dialysis units)
+    of several words, or after a place's preposition ("HD AT FRESENIUS")."""
+    return c.source in vouching and (
         len(_WORD.findall(text[c.start:c.end])) >= 2 or bool(_PLACE_PREPOSITION.search(text, max(0, c.start - 8), c.start)))
 
 
-def _sourced(span: Span, candidates: Iterable[Span], text: str, judged: frozenset[str]) -> bool:
+def _sourced(span: Span, candidates: Iterable[Span], text: str, judged: frozenset[str],
+             vouching: frozenset[str] = frozenset()) -> bool:
     for c in candidates:
         if c.end <= span.start or c.start >= span.end:
             continue
-        if c.source.startswith("dict:") and (not safe_only(text[c.start:c.end], judged) or _list_vouches(c, text)):
+        if c.source.startswith("dict:") and (not safe_only(text[c.start:c.end], judged)
+                                             or _list_vouches(c, text, vouching)):
             return True
         if c.source.startswith("rule:"):
             return True
@@ -109,17 +109,19 @@ def _lone_letter(text: str, span: Span) -> bool:
 
 
 def keeps(span: Span, ctx: StepContext, safe: frozenset[str], labels: re.Pattern,
-          judged: frozenset[str] | None = None, initials_need_evidence: bool = False) -> bool:
+          judged: frozenset[str] | None = None, initials_need_evidence: bool = False,
+          vouching: frozenset[str] = frozenset()) -> bool:
     """Whether ``span`` stays: not judged, not made only of safe (or ambiguous) words (nor, with
     ``initials_need_evidence``, a lone letter), or with strong evidence.
-    ``judged``: the safe words and the ambiguous ones (``safe`` when None)."""
+    ``judged``: the safe words and the ambiguous ones (``safe`` when None); ``vouching``: the list
+    sources whose hits vouch for themselves (:func:`_list_vouches`)."""
     judged = safe if judged is None else judged
     if span.category not in JUDGED or not (safe_only(ctx.text[span.start:span.end], judged)
                                            or (initials_need_evidence and _lone_letter(ctx.text, span))):
         return True
     if span.source.startswith("rule:"):
         return True
-    return (_sourced(span, (*ctx.candidates, *ctx.resolved), ctx.text, judged) or _title_at(ctx, span)
+    return (_sourced(span, (*ctx.candidates, *ctx.resolved), ctx.text, judged, vouching) or _title_at(ctx, span)
             or _label_before(ctx.text, span.start, labels) or _institution(ctx, span))
 
 
@@ -135,10 +137,12 @@ def label_pattern(labels: Iterable[str]) -> re.Pattern:
 
 
 def register_safe_word_step(name: str, safe: frozenset[str], labels: Iterable[str],
-                            ambiguous: frozenset[str] = frozenset(), initials_need_evidence: bool = False) -> str:
+                            ambiguous: frozenset[str] = frozenset(), initials_need_evidence: bool = False,
+                            vouching_lists: frozenset[str] = frozenset()) -> str:
     """Register the ``merged``-stage step ``name`` that drops spans made only of ``safe`` and
     ``ambiguous`` words (lower case) without strong evidence; ``labels``: the language's PHI field
-    labels. Returns ``name`` for the pack's list of steps."""
+    labels; ``vouching_lists``: list sources whose hits of several words, or after a place's
+    preposition, vouch for themselves. Returns ``name`` for the pack's list of steps."""
     pattern = label_pattern(labels)
     judged = safe | ambiguous
 
@@ -146,6 +150,6 @@ def register_safe_word_step(name: str, safe: frozenset[str], labels: Iterable[st
     def _step(spans: list[Span], ctx: StepContext) -> list[Span]:
         if not safe:
             return spans
-        return [s for s in spans if keeps(s, ctx, safe, pattern, judged, initials_need_evidence)]
+        return [s for s in spans if keeps(s, ctx, safe, pattern, judged, initials_need_evidence, vouching_lists)]
 
     return name

@@ -35,7 +35,10 @@ STEPS = WESTERN_STEPS + (
     "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
     # model, merged, merged, merged, merged, merged, merged, merged
     register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous,
-                            initials_need_evidence=True),   # merged
+                            initials_need_evidence=True,
+                            # care chains are institutions named with ordinary words ("Select
+                            # Specialty", "HD AT FRESENIUS": icu_invented_c find f12, f26)
+                            vouching_lists=frozenset({"dict:care_chains"})),   # merged
 )
 
 PACK = register_pack("en", _EN_WORDS, STEPS)

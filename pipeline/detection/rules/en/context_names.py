@@ -23,6 +23,7 @@ from pipeline.detection.rules.en.caseless import titled
 from pipeline.detection.rules.en.name_words import is_first_name, is_safe_word, looks_like_name, looks_like_typo, zipf
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS as _CREDENTIAL_WORDS
 from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS  # noqa: F401  (SECTION_HEADERS: re-exported for name_lines)
+from pipeline.detection.rules.en.numbers import MEASURES
 from pipeline.detection.rules.en.staff_lines import credential_names, signatures, usernames
 from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, eponym_or_label, first_and_surname,
                                                    has_lower, inverted, notified_doctor, surname_after, surname_alone,
@@ -66,8 +67,7 @@ _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[
 _WEAK = r"per|with|family|pt|this\s+is|called\s+to"
 # a ventilator's or a monitor's measure that a role word and a comma happen to come before, and the
 # value or change after it ("discussed w/ fellow, Vt decreased to 400": icu_invented_e find f19)
-_MEASURE_WORD = re.compile(r"(?i)vt|tv|rr|peep|fio2|ps|psv|hr|bp|sbp|map|cvp|spo2|sats?|gcs|rass|icp|cpp|uo|inr|hct|wbc|"
-                           r"ipap|epap|rate")
+_MEASURE_WORD = re.compile(rf"(?i)(?:{MEASURES})")
 _MEASURE_CHANGE = re.compile(r"(?i)[ \t]*(?:[:=<>~]|\d|(?:was|is|now|decreased|increased|weaned|changed|titrated|"
                              r"dropped|lowered|raised|down|up|of|goal|stable|remains)\b)")
 # staff named by their discipline ("RRT (Kim)", "referred to CM deborah", "sw joanne"): each is also

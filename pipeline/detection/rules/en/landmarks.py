@@ -13,6 +13,7 @@ import re
 
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, zipf
+from pipeline.detection.rules.en.towns import listed_place_type
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
@@ -77,8 +78,6 @@ _TOWN_SERVICE = re.compile(
 @register(LOCALE, "town_services", "LOCATION", score=0.78)
 def town_services(text: str, doc_id: str) -> list[Span]:
     """A listed town's police, fire or ambulance service, the service's word included."""
-    from pipeline.detection.rules.en.towns import listed_place_type
-
     out: list[Span] = []
     for m in _TOWN_SERVICE.finditer(text):
         town = m.group("town")

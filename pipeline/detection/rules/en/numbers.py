@@ -14,7 +14,7 @@ import re
 
 # a measurement's name written right before its value ("HR 90", "K 3.9", "MAE 5/5", "PS 5/5",
 # "pain 3/10", "I/O 2400/1800"): vitals, ventilator settings, labs, scores, weights
-_MEASURES = (
+MEASURES = (
     "hr|heart rate|pulse|p|bp|sbp|dbp|map|nbp|nibp|abp|art|a-line|aline|cvp|pap|pas|pad|pa|pcwp|wedge|ci|co|svr|"
     "svo2|scvo2|rr|resp|resps|sat|sats|spo2|sao2|o2 sat|o2sat|o2|fio2|peep|ps|psv|cpap|bipap|ipap|epap|tv|vt|"
     "rate|temp|t|tmax|t max|tm|tc|icp|cpp|rsbi|nif|mv|ve|pip|pplat|plat|gcs|rass|cam|pain|strength|mae|motor|"
@@ -28,7 +28,7 @@ _MEASURES = (
     # bedside scores ("CIWA 12-16", "COWS 8", "NIHSS 4-6")
     "ciwa|ciwa-ar|cows|cpot|braden|morse|nihss|mmse|moca|cam-icu"
 )
-_MEASURE_BEFORE = re.compile(rf"(?i)(?<![\w/])(?:{_MEASURES})\s*(?:[:=~]|of|at|@|is|was|now|down to|up to)?\s*[<>]?\s*$")
+_MEASURE_BEFORE = re.compile(rf"(?i)(?<![\w/])(?:{MEASURES})\s*(?:[:=~]|of|at|@|is|was|now|down to|up to)?\s*[<>]?\s*$")
 # units and counting words after a value ("40 mg", "5/5 strength", "10/5 beats", "2-3 units/hr")
 _UNIT_AFTER = re.compile(
     r"(?i)^\s*(?:%|mg|mcg|ug|g|gm|grams?|kg|lbs?|ml|cc|l|liters?|litres?|units?|u|meq|mmol|mmhg|mm|cm|ft|feet|"

@@ -20,6 +20,12 @@ def _state_codes() -> frozenset[str]:
     return frozenset(e for e in load_list("en", "states") if re.fullmatch(r"[A-Z]{2}", e))
 
 
+def codes_not_words() -> frozenset[str]:
+    """The listed postal codes that are no English word or ward abbreviation ("NY", "TX", not "IN",
+    "OR", "PA"): a state by themselves after a town, without a comma."""
+    return frozenset(c for c in _state_codes() if c.lower() not in _WORD_CODES)
+
+
 def state_code(text: str, i: int) -> tuple[int, int, str] | None:
     """A state's postal code in capitals right after a town's strong context in a line with lower
     case ("lives in NH"). In a line of one case a code is too often a word or a ward's ("LIVES IN
