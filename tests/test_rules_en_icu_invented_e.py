@@ -39,6 +39,7 @@ def test_ward_words_are_no_phi(detector, line, case):
     ("Lives in Independence, MO with wife.", "Independence", "LOCATION"),
     ("Lives in Buffalo NY with his daughter.", "Buffalo", "LOCATION"),
     ("Discussed with fellow, Dr. Map aware.", "Map", "NAME"),
+    ("Pt Graves is 71 and has hx Graves disease.", "Graves", "NAME"),   # the patient's name, not the eponym
 ])
 def test_phi_beside_them_is_kept(detector, line, phi, category):
     assert any(phi in f for f in found(detector, line, category))

@@ -165,12 +165,17 @@ def drop_eponyms(spans: list[Span], ctx: StepContext) -> list[Span]:
     return [s for s in spans if not (_eponym(s, ctx.text) or _eponym_elsewhere(s, ctx.text))]
 
 
+# the patient's own name: "pt Graves" stays a name in a note that also writes "Graves disease"
+_PATIENT_BEFORE = re.compile(r"(?i)\b(?:pt|pt's|patient|patient's|name)\.?[ \t:]+$")
+
+
 def _eponym_elsewhere(span: Span, text: str) -> bool:
     """A machine's NAME span whose words the same note writes elsewhere as an eponym, with no
     title or relative's word before this one."""
     if span.source.startswith("human") or span.category != "NAME" or span.end - span.start < 3:
         return False
-    if _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start):
+    if _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start) \
+            or _PATIENT_BEFORE.search(text, max(0, span.start - 12), span.start):
         return False
     words = re.escape(text[span.start:span.end]).replace("\\ ", r"\s+")
     for m in re.finditer(rf"(?i)(?<![\w-]){words}(?![\w-])", text):
