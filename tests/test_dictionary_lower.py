@@ -79,7 +79,9 @@ def test_spanish_lower_case_lines_are_unchanged():
 def test_uploaded_lists_follow_the_same_rules():
     lst = DictionaryList(name="roster", category="NAME", type="DOCTOR", entries=("Holloway",), origin="uploaded")
     m = DictionaryMatcher.from_lists([lst], schema=I2B2_2014, locale="en")
-    assert _found(m, "holloway aware") == [] and _found(m, "paged dr holloway") == [("holloway", "NAME")]
+    assert _found(m, "bed holloway") == [] and _found(m, "paged dr holloway") == [("holloway", "NAME")]
+    # a staff name opening its sentence before "aware" (icu_invented_f find f16), as a shipped list's
+    assert _found(m, "bp soft. holloway aware") == [("holloway", "NAME")]
 
 
 def test_a_name_word_beside_holds_a_lower_case_name_up(en):
@@ -87,7 +89,8 @@ def test_a_name_word_beside_holds_a_lower_case_name_up(en):
     with or without a middle initial; a common or clinical word beside holds nothing up."""
     assert _found(en, "paperwork signed by thurgood benson today") == [("benson", "NAME")]
     assert _found(en, "certify that aurelio m. santos is employed") == [("santos", "NAME")]
-    assert _found(en, "benson aware") == [] and _found(en, "bed benson") == []
+    assert _found(en, "benson road") == [] and _found(en, "bed benson") == []
+    assert _found(en, "pain mgmt aware, benson aware") == []   # "aware" after a comma opens no sentence
 
 
 def test_a_place_that_reads_as_an_ordinary_phrase_needs_context(en):

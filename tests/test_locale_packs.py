@@ -79,9 +79,10 @@ def test_existing_locales_share_the_western_pack():
     en = pack_for("en-US")   # the Western words but the Spanish title "D.": an English initial ("D. Johnson")
     assert en.words.titles == tuple(t for t in western.WORDS.titles if t != "D.")
     assert en.words.abbreviations == western.WORDS.abbreviations and en.steps == western.STEPS + (
-        "cut_model_spans_at_lines", "drop_ward_codes", "strip_context_words", "drop_numbers_without_context",
-        "drop_eponyms", "extend_over_particle",
+        "cut_model_spans_at_lines", "drop_ward_codes", "strip_slashed_with", "strip_context_words",
+        "drop_numbers_without_context", "drop_eponyms", "extend_over_particle",
         "repeat_names", "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",
+        "strip_role_titles", "drop_faiths_and_languages", "drop_described_places",
         "drop_safe_word_spans_en")
     assert pack_for("fr").code == registry.DEFAULT_PACK
     assert [s.name for s in pack_for("es").steps_in("model")][:2] == ["strip_leading_title", "strip_trailing_full_stop"]

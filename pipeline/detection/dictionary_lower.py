@@ -73,6 +73,12 @@ _NAME_LABEL = {
                      r"rn|md|cc|from|to|by|author|guardian|parent|spouse|employee|member|owner|customer|user|"
                      r"officer|agent|manager|witness)s?[ \t]*[:#-][ \t]*$"),
 }
+# what a nurse writes after the name of staff told something, the name opening its sentence ("huynh
+# aware of ivr.", "okafor notified": icu_invented_f find f16, in lower case)
+_NAME_AFTER = {
+    "en": re.compile(r"[ \t]+(?:aware|notified|paged|informed|updated|made[ \t]+aware|in[ \t]+to[ \t]+see|at[ \t]+bedside)\b"),
+}
+_SENTENCE_OPEN = re.compile(r"(?:^|[.;:!?][ \t]+|\n[ \t]*)$")
 #: a listed name whose word is this common (the vocabulary's Zipf bucket) or more needs a label
 #: that asks for a person: "occupation: farmer", "skin: flowers" are no names
 COMMON_NAME_ZIPF = 4
@@ -238,7 +244,7 @@ def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: st
     ambiguous = _ambiguous(locale)
     ordinary = ORDINARY_PLACES.get(locale, frozenset()) | stop_words | ambiguous
     pending = [h for h in pending if not (h.person and h.key in stop_words)]   # "son will", "wife may"
-    place_before, name_before = _PLACE_BEFORE.get(locale), _NAME_BEFORE.get(locale)
+    place_before, name_before, name_after = _PLACE_BEFORE.get(locale), _NAME_BEFORE.get(locale), _NAME_AFTER.get(locale)
     names = _Beside([h for h in pending if h.person and h.key not in ambiguous]
                     + [LowerHit(s, e, c, True, "") for s, e, c in cased if c == "NAME"])
     alone = [h for h in pending if not h.person and h.key not in ordinary and (" " in h.key or h.place)]
@@ -252,7 +258,8 @@ def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: st
                 ok = bool(_TITLE_BEFORE.search(before))
             else:
                 ok = (names(h, text, _INITIAL_GLUE) or _labelled_name(h, before, locale)
-                      or bool(name_before and name_before.search(before)) or _name_word_beside(h, text, locale))
+                      or bool(name_before and name_before.search(before)) or _name_word_beside(h, text, locale)
+                      or bool(name_after and name_after.match(text, h.end) and _SENTENCE_OPEN.search(before)))
         elif (h.start, h.end, h.category) in alone_at:
             ok = True
         else:

@@ -7,7 +7,7 @@ German do not list them."""
 from dataclasses import replace
 
 from pipeline.detection.steps.registry import register_pack
-from pipeline.locales.en import code_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
+from pipeline.locales.en import code_steps, description_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.steps.safe_words import register_safe_word_step
 from pipeline.locales import load_vocabulary
@@ -31,9 +31,12 @@ _EN_WORDS = replace(WORDS, titles=tuple(t for t in WORDS.titles if t != "D."))
 STEPS = WESTERN_STEPS + (
     "cut_model_spans_at_lines",   # model (line_steps: a model span over a line break, one per line)
     "drop_ward_codes",   # model (code_steps: a model's state that is a ward's code, "VT 380", outside an address)
+    "strip_slashed_with",   # model (code_steps: "ALDERSGATE MANOR W/ CHF" ends before "W/")
     "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "repeat_names",
     "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
     # model, merged, merged, merged, merged, merged, merged, merged
+    "strip_role_titles", "drop_faiths_and_languages", "drop_described_places",   # (description_steps)
+    # model, merged, merged
     register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous,
                             initials_need_evidence=True,
                             # care chains are institutions named with ordinary words ("Select

@@ -1,4 +1,4 @@
-"""The English pack's step for a model's place that is a ward's code.
+"""The English pack's steps for a model's span that is, or ends in, a ward's code.
 
 * ``drop_ward_codes`` (model stage): a model's state that is a US postal code a ward also writes
   for something else ("VT 380-450" is a tidal volume, "PER NH" a nursing home, "PA line", "MS",
@@ -10,6 +10,9 @@
   set's find half (benchmarks/icu_invented_c.py: f08, f15), where the cold start's model marked
   "VT" and "NH" in ventilator and nursing-home lines, and checked on the other invented sets and
   the clean ICU lines.
+* ``strip_slashed_with`` (model stage): a model's span that ends on the "w" of a ward's "w/"
+  ("FROM ALDERSGATE MANOR W/ CHF": icu_invented_f find f04, in UPPER and lower case) ends before
+  it: "w/" is "with", never a name's or a place's last letter.
 """
 from __future__ import annotations
 
@@ -52,3 +55,23 @@ def drop_ward_codes(model_spans: list[Span], ctx: StepContext) -> list[Span]:
     ['ME']
     """
     return [s for s in model_spans if not (_ward_code(s, ctx.text) or _short_zip(s, ctx.text))]
+
+
+_SLASHED_WITH = re.compile(r"[ \t]+[Ww]$")
+
+
+@boundary_step("strip_slashed_with", "model")
+def strip_slashed_with(model_spans: list[Span], ctx: StepContext) -> list[Span]:
+    """The model's spans without a last "w" that a slash follows.
+
+    >>> text = "92 Y/O F FROM ALDERSGATE MANOR W/ CHF"
+    >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
+    >>> got = strip_slashed_with([Span("d", 14, 32, "LOCATION", "HOSPITAL", source="model:v")], ctx)
+    >>> [text[s.start:s.end] for s in got]
+    ['ALDERSGATE MANOR']
+    """
+    out = []
+    for s in model_spans:
+        m = _SLASHED_WITH.search(ctx.text, s.start, s.end) if ctx.text[s.end:s.end + 1] == "/" else None
+        out.append(s.with_(end=m.start()) if m and m.start() > s.start else s)
+    return out

@@ -192,6 +192,7 @@ KINSHIP_WORDS = ("wife|husband|son|daughter|sister|brother|mother|father|mom|dad
 CONTEXT_WORDS = (KINSHIP_WORDS + "|nurse|attending|resident|fellow|intern|per|with|"
                  "rn|md|np|pa|dr|dr\\.|hcp|proxy|guardian|pcp")
 _LEADING = re.compile(rf"(?i)(?:(?:{CONTEXT_WORDS})'?s?\s*[:,]?\s+)+")
+_KIN_LEAD = re.compile(rf"(?i)(?:{KINSHIP_WORDS})'?s?[ \t]*[:,]?[ \t]+")
 _KIN_ONLY = re.compile(rf"(?i)[ \t]*(?:{KINSHIP_WORDS})(?:'?s)?[ \t]*")
 # a reporting verb a relative's word comes before ("SON STATES PT IS DNR": icu_invented_c find f15)
 _VERB_ONLY = re.compile(r"(?i)[ \t]*(?:states|stated|reports|reported|says|denies|requests|requested|verbalizes|verbalized|"
@@ -204,6 +205,18 @@ _VERB_ONLY = re.compile(r"(?i)[ \t]*(?:states|stated|reports|reported|says|denie
 _ROLE_ONLY = re.compile(r"(?i)[ \t]*(?:sitter|aide|interpreter|translator|chaplain|pastor|coordinator|liaison|caregiver)[ \t]*")
 _IN_LAW = re.compile(r"(?i)(?:^|[ \t-])in[ \t-]$")
 _TRAILING = re.compile(r"(?i)(?:,?\s+(?:RN|R\.N\.|MD|M\.D\.|NP|PA-C|CNA|RRT|LICSW|LCSW|PhD|DO))+\.?$")
+
+
+# a modal verb a machine took as a name's last word, a verb after it ("ONLY PARTNER ANDRE MAY
+# RECEIVE UPDATES": icu_invented_f find f13)
+_MODAL_TAIL = re.compile(r"(?i)[ \t]+(?:may|will|can|should|must|would|could)$")
+_VERB_NEXT = re.compile(r"[ \t]+([A-Za-z]+)\b")
+
+
+def _modal_tail(text: str, start: int, end: int) -> re.Match | None:
+    m = _MODAL_TAIL.search(text, start, end)
+    nxt = _VERB_NEXT.match(text, end) if m else None
+    return m if nxt and nxt.group(1).lower() in load_vocabulary("en").safe else None
 
 
 @boundary_step("strip_context_words", "model")
@@ -226,13 +239,17 @@ def strip_context_words(spans: list[Span], ctx: StepContext) -> list[Span]:
         if not s.source.startswith("human") and ctx.text[s.start:s.end].lower() in ("law", "laws") \
                 and _IN_LAW.search(ctx.text, max(0, s.start - 4), s.start):
             continue   # "son in law": the relative's word, no place or name
+        if s.category == "LOCATION" and not s.source.startswith(("human", "rule:")):
+            lead = _KIN_LEAD.match(ctx.text, s.start, s.end)
+            if lead and lead.end() < s.end:   # "PARTNER ANDRE" typed a place (icu_invented_f find f13)
+                s = s.with_(start=lead.end(), category="NAME", type="PATIENT")
         if s.category == "NAME" and not s.source.startswith("human"):
             piece = ctx.text[s.start:s.end]
             if _KIN_ONLY.fullmatch(piece) or _VERB_ONLY.fullmatch(piece) or _ROLE_ONLY.fullmatch(piece):
                 continue
             lead = _LEADING.match(piece)
             start = s.start + (lead.end() if lead and lead.end() < len(piece) else 0)
-            tail = _TRAILING.search(ctx.text, start, s.end)
+            tail = _TRAILING.search(ctx.text, start, s.end) or _modal_tail(ctx.text, start, s.end)
             end = tail.start() if tail and tail.start() > start else s.end
             if (start, end) != (s.start, s.end):
                 s = s.with_(start=start, end=end)
@@ -259,6 +276,10 @@ def extend_over_particle(spans: list[Span], ctx: StepContext) -> list[Span]:
     out: list[Span] = []
     for s in spans:
         end = s.end
+        if s.category == "LOCATION" and not s.source.startswith(("human", "rule:")):
+            lead = _KIN_LEAD.match(ctx.text, s.start, s.end)
+            if lead and lead.end() < s.end:   # "PARTNER ANDRE" typed a place (icu_invented_f find f13)
+                s = s.with_(start=lead.end(), category="NAME", type="PATIENT")
         if s.category == "NAME" and not s.source.startswith("human"):
             for _ in range(3):
                 last = _LAST_WORD.search(ctx.text, s.start, end)

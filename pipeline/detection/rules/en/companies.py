@@ -66,7 +66,7 @@ park point ridge creek springs falls heights bay grove meadow meadows green oak 
 #: church", "Greek Orthodox Church", "Catholic Chapel": which church a patient goes to is named
 #: by another word, "St. Ann's", "Grace Bible")
 _FAITH_CLOSER = re.compile(r"Church|Chapel|Fellowship|Parish|Cathedral|Synagogue|Mosque", re.I)
-_FAITHS = frozenset("""catholic roman methodist baptist lutheran presbyterian episcopal episcopalian mennonite amish
+FAITHS = frozenset("""catholic roman methodist baptist lutheran presbyterian episcopal episcopalian mennonite amish
 brethren orthodox greek russian coptic anglican evangelical pentecostal apostolic adventist unitarian reformed
 christian jewish muslim islamic hindu sikh buddhist community bible united first second free new old local""".split())
 # a name's words hold no full stop: "Spokane Valley. Insurance ID" is two sentences
@@ -145,7 +145,7 @@ def companies(text: str, doc_id: str) -> list[Span]:
         # case, the words before the closing word or words ("coastline")
         words = text[start:closer].split() if caseless else text[start:end].split()[:-1]
         if kind in ("trade", "business") and _FAITH_CLOSER.fullmatch(m.group("trade")):
-            words = [w for w in words if w.strip(".,'’").lower() not in _FAITHS]
+            words = [w for w in words if w.strip(".,'’").lower() not in FAITHS]
         if start < end and _name_words(words, kind, caseless):
             out.append(mk(doc_id, start, end, "HOSPITAL" if m.group("clinic") else "ORGANIZATION"))
     for m in _LABEL.finditer(view):

@@ -30,9 +30,13 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 MONTH_ABBR = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 SEASONS = ("spring", "summer", "fall", "autumn", "winter")
-HOLIDAYS = ("Christmas", "Thanksgiving", "Easter", "New Year's Day", "New Year's Eve", "Memorial Day",
-            "Labor Day", "Independence Day", "Halloween", "Valentine's Day", "Yom Kippur", "Hanukkah",
-            "Passover", "Ramadan")
+# the longer name first ("New Year's Day" before "New Year's": icu_invented_f find f30, "OD on New
+# Year's"), then the other holidays a US ward dates by
+HOLIDAYS = ("Christmas Eve", "Christmas", "Xmas", "Thanksgiving", "Easter", "New Year's Day", "New Year's Eve",
+            "New Year's", "New Years Day", "New Years Eve", "New Years", "Lunar New Year", "Chinese New Year",
+            "Memorial Day", "Labor Day", "Independence Day", "Fourth of July", "4th of July", "Veterans Day",
+            "Veterans' Day", "Mother's Day", "Father's Day", "Halloween", "Valentine's Day", "Yom Kippur",
+            "Rosh Hashanah", "Hanukkah", "Passover", "Ramadan", "Diwali", "Kwanzaa", "Good Friday")
 
 # an abbreviation's full stop first ("May. 28", "Sept. 27"), then full names, then bare abbreviations;
 # "May." only before its day: a sentence's stop after the month is no part of it ("each May.")

@@ -119,12 +119,14 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
             continue   # "Whipple surgery", "Vascular Surgery": an operation or a department
         if h.group("general") and not _rare_name(text[start:h.start()]):
             continue   # "Attorney General", "appearance general", "Surgeon General. Mass General"
-        if weak and not (named and distinct and clinic_name(text[start:h.start()])) and of_place(text, h.end()) > h.end():
+        bare = h.group("bare") is not None
+        if weak and not (named and distinct and clinic_name(text[start:h.start()], not bare)) \
+                and of_place(text, h.end()) > h.end():
             town = text[h.end():of_place(text, h.end())].split(None, 1)[1]   # "Nephrology Associates of Crestwood"
             at = of_place(text, h.end()) - len(town)
             out.append(mk(doc_id, at, at + len(town), listed_place_type(town) or "CITY"))
             continue
-        if named and distinct and not (weak and not clinic_name(text[start:h.start()])
+        if named and distinct and not (weak and not clinic_name(text[start:h.start()], not bare)
                                        and not (h.group("practice") and _place_name(text[start:h.start()]))):
             if h.group("bare"):
                 name = text[start:h.start()].rstrip()
@@ -157,12 +159,14 @@ def after_head(name: str) -> bool:
     return bool(words) and words[-1].lower().rstrip(".") in INSTITUTION_TAIL | {"hosp", "ctr", "infirmary"}
 
 
-def clinic_name(name: str) -> bool:
+def clinic_name(name: str, vocabulary: bool = True) -> bool:
     """Whether the words before "clinic", "hospice" or "medical group" name one ("Reilly Clinic",
     "green meadows hospice") rather than say what it treats ("Pain Clinic", "Lipid clinic"): no
-    word of the safe vocabulary, one word at least not common."""
+    word of the safe vocabulary, one word at least not common. A service's bare head ("VNA", "SNF")
+    names no treatment, so its owner's words ask the ward's stop set only (``vocabulary`` False:
+    "coastline vna", icu_invented_f find f09)."""
     words = name.split()
-    return bool(words) and not any(is_safe_word(w) for w in words if w.lower() not in GENERIC) and any(
+    return bool(words) and not any(is_safe_word(w, vocabulary) for w in words if w.lower() not in GENERIC) and any(
         (zipf(w) or 0.0) < 4.5 or looks_like_place(w, True) for w in words)
 
 

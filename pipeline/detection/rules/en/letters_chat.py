@@ -28,6 +28,7 @@ from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case_at, titled
 from pipeline.detection.rules.en.name_words import is_first_name, is_safe_word, looks_like_name, zipf
+from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -103,6 +104,8 @@ def _speakers(view: str, text: str, doc_id: str) -> list[Span]:
     found = list(_SPEAKER.finditer(view))
     if len(found) < 2:
         return []
+    if sum(m.group("name").lower() in SECTION_HEADERS for m in found) >= 2:
+        return []   # a note's sections ("Resp:", "FEN:", "Dev:" of a NICU note: icu_invented_f find f06)
     named = [sp for sp in (_names_of(m, text, doc_id, listed=True) for m in found) if sp]
     if any(one_case_at(text, m.start()) for m in found) and len(named) < 2:
         return []

@@ -64,8 +64,10 @@ attestation addendum dnr dni dnh cmo fc practitioner physician physicians teleme
 sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical orthopedic orthopedics hs mn noc qam
 qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
 carevue metavision ho hos house officer contin oxycontin msir
-states stated reports reported says denies requests requested verbalizes verbalized""".split()
-# (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15)
+states stated reports reported says denies requests requested verbalizes verbalized
+verbal nonverbal non-verbal""".split()
+# (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
+# (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 
 
 FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION)
@@ -192,6 +194,8 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
     w = _clean(word)
     if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w) or (not strong and is_ambiguous_word(w)):
         return False
+    if re.search(r"[a-zA-Z]{2}['’][dD]$", w):
+        return False   # a ward's past participle cut short ("wife, rec'd 6 vials": icu_invented_f find f14)
     if strong and re.fullmatch(r"[Oo]['’][A-Za-z]{2,}", w):
         return True   # "DR O'HARA", "wife o'malley": the shape of an Irish surname, whatever its frequency
     z = zipf(w)

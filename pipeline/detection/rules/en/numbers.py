@@ -26,7 +26,9 @@ MEASURES = (
     # a machine's settings ("home settings 12/5" of a BiPAP: icu_invented_e find f20)
     "settings|setting|set at|"
     # bedside scores ("CIWA 12-16", "COWS 8", "NIHSS 4-6")
-    "ciwa|ciwa-ar|cows|cpot|braden|morse|nihss|mmse|moca|cam-icu"
+    "ciwa|ciwa-ar|cows|cpot|braden|morse|nihss|mmse|moca|cam-icu|"
+    # a newborn's scores ("Apgars 8/9": icu_invented_f find f27)
+    "apgar|apgars|apgar scores?"
 )
 _MEASURE_BEFORE = re.compile(rf"(?i)(?<![\w/])(?:{MEASURES})\s*(?:[:=~]|of|at|@|is|was|now|down to|up to)?\s*[<>]?\s*$")
 # units and counting words after a value ("40 mg", "5/5 strength", "10/5 beats", "2-3 units/hr")
@@ -117,6 +119,12 @@ def _in_date_range(text: str, start: int, end: int) -> bool:
     return False
 
 
+# a gestational age's weeks and days ("ex 29 wk, now 31 4/7 CGA": icu_invented_f find f06): the
+# weeks right before, or the week's word after
+_WEEKS_BEFORE = re.compile(r"(?<![\d/.])(?:2\d|3\d|4[0-4])[ \t]+$")
+_GESTATION_AFTER = re.compile(r"(?i)[ \t]*(?:wks?|weeks?|ga|cga|pma|pca|gestation)\b")
+
+
 def short_date_is_date(text: str, start: int, end: int) -> bool:
     """Whether a month/day without a year (``3/14``, ``10/5``, ``5/5``) at ``[start, end)`` is a
     date: a possible day of the year, and either a date word right before ("on", "since",
@@ -132,6 +140,8 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     before = line_before(text, start)
     if STRONG_DATE_CUE.search(before) or _in_date_range(text, start, end):
         return True
+    if second == 7 and month < 7 and (_WEEKS_BEFORE.search(before) or _GESTATION_AFTER.match(text, end)):
+        return False   # "now 31 4/7 CGA", "GA 33 2/7 wks": a gestation's days of its week
     if _CULTURE_BEFORE.search(before):   # "Blood cx 1/6 from OSH grew GNR" (icu_invented_b find f13);
         return not _BOTTLES_AFTER.match(text, end)   # "BCx 2/2 bottles" counts bottles
     if measurement_context(text, start, end):
@@ -154,7 +164,16 @@ def year_is_date(text: str, start: int, end: int) -> bool:
     before, after = line_before(text, start), line_after(text, end)
     if _CLOCK.fullmatch(value) and (_TIME_BEFORE.search(before) or _TIME_AFTER.match(after)):
         return False
+    if _INTAKE_LINE.match(text, text.rfind("\n", 0, start) + 1) or _IN_OUT.search(before) and _OUT_AFTER.match(after):
+        return False   # "I&O: IN 1900, OUT 2350": volumes (icu_invented_f find f07)
     return not measurement_context(text, start, end)
+
+
+# a line of intake and output, whose numbers are volumes; and "in N, out M" anywhere
+_INTAKE_LINE = re.compile(r"(?i)[ \t]*(?:i[ \t]*&[ \t]*o|i/o|i\+o|ins?[ \t]*/[ \t]*outs?|intake|24[ \t]*h(?:r|our)?s?[ \t]+"
+                          r"(?:i&o|i/o|totals?|intake))\b")
+_IN_OUT = re.compile(r"(?i)(?<![\w])in[ \t]*:?[ \t]*$")
+_OUT_AFTER = re.compile(r"(?i)[ \t]*[,;/]?[ \t]*(?:out|uop|output)\b")
 
 
 AGE_AFTER = re.compile(

@@ -11,10 +11,24 @@ from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word,
 from pipeline.detection.rules.en.towns import mixed_case
 
 
+# a ward's moments and reference values that "at", "for" or a percentage come before ("naloxone
+# kit to be given at DC", "down 8% from BW", "sats 95% at RA": icu_invented_f find f25, f27):
+# discharge, birth weight, room air, bedtime; "transferred from BW" is still a hospital
+_WARD_MOMENTS = frozenset("dc bw ra hs".split())
+_MOMENT_BEFORE = re.compile(r"(?i)(?:(?<![\w])(?:at|@|by|for|until|till|after|before|upon|on|prior\s+to)|"
+                            r"\d\s*%\s*(?:from|of|below|above|under|over|at|on))[ \t]+$")
+
+
+def ward_moment(word: str, text: str, i: int) -> bool:
+    """Whether ``word`` at ``i`` is a ward's moment or reference value after its preposition ("at
+    DC", "8% from BW"), not a hospital's or a district's abbreviation."""
+    return word.lower() in _WARD_MOMENTS and _MOMENT_BEFORE.search(text, max(0, i - 30), i) is not None
+
+
 def abbreviation(word: str, text: str, i: int) -> bool:
     """A hospital's abbreviation: 2 to 6 capitals, no ward's and no English word, written in
     capitals in a line that has lower case (in an ALL-CAPS line: a rare word only)."""
-    if not re.fullmatch(r"[A-Z]{2,6}", word) or is_safe_word(word, vocabulary=False):
+    if not re.fullmatch(r"[A-Z]{2,6}", word) or is_safe_word(word, vocabulary=False) or ward_moment(word, text, i):
         return False
     z = zipf(word)
     if mixed_case(text, i):

@@ -29,7 +29,7 @@ from pipeline.detection.rules.en.hospital_names import hospital_names as _hospit
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
 from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviation as _any_case_abbreviation
-from pipeline.detection.rules.en.place_abbreviations import two_capitals as _two_capitals
+from pipeline.detection.rules.en.place_abbreviations import two_capitals as _two_capitals, ward_moment
 from pipeline.detection.rules.en.state_codes import state_after_town, state_code
 from pipeline.detection.rules.common import line_of as _line, mk
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE
@@ -153,6 +153,8 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     if not tokens:
         return None
     first = text[slice(*tokens[0])]
+    if ward_moment(first, text, tokens[0][0]):
+        return None   # "naloxone kit to be given at DC": discharge, not the district
     generic = _generic_hospital(text, tokens) if strong else None
     if generic is not None:
         return generic

@@ -16,7 +16,8 @@ from pipeline.spans import Span
 # section headers of a nursing note, which a colon follows as a sign-off's initials do
 SECTION_HEADERS = frozenset("""cv gi gu id ros resp pulm neuro skin plan a p s o pmh hpi fen endo heme renal labs meds access
 lines pain iv ivf io i/o msk ext soc dx tx hx rx cc ap ab abd misc note vs bs bm cx gen dispo code diet act sx fx px
-ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp impr rec recs goal goals""".split())
+ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp impr rec recs goal goals
+dev devel fen nutr nutrition social sepsis bili""".split())
 
 
 #: credentials after a name ("RN", "PharmD", "FACC"): they end a name and are none
