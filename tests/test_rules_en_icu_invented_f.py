@@ -119,3 +119,25 @@ def test_a_patients_name_is_no_eponym_elsewhere():
     text = "Pt Graves is 71 and has hx Graves disease."
     got = drop_eponyms([Span("d", 3, 9, "NAME", "PATIENT", source="model:m")], _ctx(text))
     assert [text[s.start:s.end] for s in got] == ["Graves"]
+
+
+# a model's spans over a sentence's end, with its full stop, and relatives inside them (found on
+# the first invented ICU set's find half: f14, f20, f36, f56, f58, f60, f94)
+@pytest.mark.parametrize("text, start, end, category, kept", [
+    ("Pt is a student at UMass Boston. Mother Gloria notified.", 19, 46, "LOCATION", ["UMass Boston", "Gloria"]),
+    ("Lives in an assisted living in Woburn. Grandson Tyler is HCP.", 31, 47, "LOCATION", ["Woburn"]),
+    ("PT IS A TEACHER AT BELMONT HIGH SCHOOL.\n", 19, 39, "LOCATION", ["BELMONT HIGH SCHOOL"]),
+    ("plan: wean iabp in am per dr wexler.\n", 29, 36, "NAME", ["wexler"]),
+    ("Seen at St. Anne's in Fall River.", 8, 18, "LOCATION", ["St. Anne's"]),
+    ("f/u with J. Smith in clinic.", 9, 17, "NAME", ["J. Smith"]),
+    ("PT'S NIECE JOANNE DELUCA IS HCP.", 2, 24, "LOCATION", ["JOANNE DELUCA"]),
+    ("Daughter-in-law Suzanne visited.", 12, 23, "LOCATION", ["Suzanne"]),
+    ("discussed w/ family (wife joyce, sons dennis and mark).", 26, 44, "NAME", ["joyce", "dennis"]),
+])
+def test_model_spans_end_at_sentences_and_leave_relatives_words(text, start, end, category, kept):
+    from pipeline.locales.en.line_steps import cut_model_spans_at_lines
+    spans = [Span("d", start, end, category, "ORGANIZATION" if category == "LOCATION" else "PATIENT",
+                  source="model:m")]
+    ctx = _ctx(text)
+    got = strip_context_words(cut_model_spans_at_lines(spans, ctx), ctx)
+    assert [text[s.start:s.end] for s in got] == kept

@@ -192,7 +192,11 @@ KINSHIP_WORDS = ("wife|husband|son|daughter|sister|brother|mother|father|mom|dad
 CONTEXT_WORDS = (KINSHIP_WORDS + "|nurse|attending|resident|fellow|intern|per|with|"
                  "rn|md|np|pa|dr|dr\\.|hcp|proxy|guardian|pcp")
 _LEADING = re.compile(rf"(?i)(?:(?:{CONTEXT_WORDS})'?s?\s*[:,]?\s+)+")
-_KIN_LEAD = re.compile(rf"(?i)(?:{KINSHIP_WORDS})'?s?[ \t]*[:,]?[ \t]+")
+# a relative's word a model took into a place's span, with what a possessive or "in law" leaves
+# before it ("PT'S NIECE JOANNE", "Daughter-in-law Suzanne": icu_invented find f58, f60, f64)
+_KIN_LEAD = re.compile(rf"(?i)(?:['’]s[ \t]+)?(?:(?:in[ \t-]+)?laws?[ \t]+|(?:{KINSHIP_WORDS})'?s?[ \t]*[:,]?[ \t]+)")
+# a relative's word inside a machine's name, after a comma ("wife joyce, sons dennis": f56)
+_KIN_INSIDE = re.compile(rf"(?i)[ \t]*[,;/][ \t]*(?:and[ \t]+)?(?:{KINSHIP_WORDS})'?s?[ \t]*[:,]?[ \t]+")
 _KIN_ONLY = re.compile(rf"(?i)[ \t]*(?:{KINSHIP_WORDS})(?:'?s)?[ \t]*")
 # a reporting verb a relative's word comes before ("SON STATES PT IS DNR": icu_invented_c find f15)
 _VERB_ONLY = re.compile(r"(?i)[ \t]*(?:states|stated|reports|reported|says|denies|requests|requested|verbalizes|verbalized|"
@@ -240,10 +244,16 @@ def strip_context_words(spans: list[Span], ctx: StepContext) -> list[Span]:
                 and _IN_LAW.search(ctx.text, max(0, s.start - 4), s.start):
             continue   # "son in law": the relative's word, no place or name
         if s.category == "LOCATION" and not s.source.startswith(("human", "rule:")):
+            if _KIN_ONLY.fullmatch(ctx.text[s.start:s.end]):
+                continue   # "Grandson" cut from "Woburn. Grandson" (icu_invented find f36)
             lead = _KIN_LEAD.match(ctx.text, s.start, s.end)
             if lead and lead.end() < s.end:   # "PARTNER ANDRE" typed a place (icu_invented_f find f13)
                 s = s.with_(start=lead.end(), category="NAME", type="PATIENT")
         if s.category == "NAME" and not s.source.startswith("human"):
+            inside = _KIN_INSIDE.search(ctx.text, s.start, s.end)
+            if inside and inside.start() > s.start and inside.end() < s.end:
+                out.append(s.with_(end=inside.start()))   # "joyce" of "joyce, sons dennis"; "dennis" next
+                s = s.with_(start=inside.end())
             piece = ctx.text[s.start:s.end]
             if _KIN_ONLY.fullmatch(piece) or _VERB_ONLY.fullmatch(piece) or _ROLE_ONLY.fullmatch(piece):
                 continue
@@ -276,10 +286,6 @@ def extend_over_particle(spans: list[Span], ctx: StepContext) -> list[Span]:
     out: list[Span] = []
     for s in spans:
         end = s.end
-        if s.category == "LOCATION" and not s.source.startswith(("human", "rule:")):
-            lead = _KIN_LEAD.match(ctx.text, s.start, s.end)
-            if lead and lead.end() < s.end:   # "PARTNER ANDRE" typed a place (icu_invented_f find f13)
-                s = s.with_(start=lead.end(), category="NAME", type="PATIENT")
         if s.category == "NAME" and not s.source.startswith("human"):
             for _ in range(3):
                 last = _LAST_WORD.search(ctx.text, s.start, end)
