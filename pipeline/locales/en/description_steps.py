@@ -40,6 +40,7 @@ _DETERMINERS = frozenset("the a an his her their our my your its this that pt's 
 _KIND_OF_PLACE = frozenset("""community health healthcare center centre clinic clinics hospital medical outpatient
 rehab rehabilitation nursing home facility care urgent primary dialysis unit mental behavioral addiction treatment
 shelter temple church mosque synagogue parish congregation chapel school college work job office pharmacy
+cancer heart infusion wound kidney sleep pain surgical surgery imaging radiology lab laboratory
 program group house apartment place county state city town""".split())
 
 # a police, clergy or court title before a person's name

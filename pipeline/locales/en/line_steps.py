@@ -14,7 +14,8 @@
   Grandson": found on the first invented ICU set's find half, f14, f36): no name or place goes on
   over a full stop, unless the stop closes an abbreviation or an initial ("St. Anne's", "Mt.
   Auburn", "J. Smith", "Boston Med. Ctr."); the full stop that ends a model span's sentence is
-  left out of it.
+  left out of it, and a form's column gap (two blanks or a tab) cuts it as a line break does. A
+  model's name or place that is a piece of a word ("g." of "e.g.", "Xa" of "Anti-Xa") goes.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import re
 
 from pipeline.detection.combine import CombinePolicy, clean_span
 from pipeline.detection.steps.registry import StepContext, boundary_step
+from pipeline.locales import load_vocabulary
 from pipeline.spans import Span
 
 _LINE_BREAK = re.compile(r"\s*[\r\n]\s*")
@@ -31,6 +33,8 @@ _SENTENCE_END = re.compile(r"(?<=[^\W\d_]{2})[.;!?][ \t]+|[\r\n]")
 _ABBREVIATIONS = frozenset("""st mt ft dr mr mrs ms jr sr sgt prof rev fr hon med ctr hosp univ inst assoc gen mem reg
 comm co inc corp ltd bros ave av rd blvd ln hwy dept div intl natl no vs""".split())
 _LAST_WORD = re.compile(r"([^\W\d_]+)$")
+# a form's column gap: two blanks or a tab ("Attending: Dr. Hardesty   Written by: ...": icu_invented_g find f14)
+_COLUMN_GAP = re.compile(r"[ ]*\t[ \t]*|[ ]{2,}")
 
 
 def _breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -43,6 +47,8 @@ def _breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:
                 continue
             out.append((m.start(), m.end()))
     for m in _LINE_BREAK.finditer(text, start, end):
+        out.append((m.start(), m.end()))
+    for m in _COLUMN_GAP.finditer(text, start, end):
         out.append((m.start(), m.end()))
     merged: list[tuple[int, int]] = []
     for a, b in sorted(out):
@@ -65,6 +71,21 @@ def _without_stop(span: Span, text: str) -> Span:
     return span.with_(end=span.end - 1)
 
 
+def _piece_of_a_word(span: Span, text: str) -> bool:
+    """A model's name or place that is the last letter of an abbreviation ("g." of "e.g.") or the
+    half of a compound after a ward word and its hyphen ("Xa" of "Anti-Xa"): icu_invented_g find
+    f16, f26."""
+    if span.category not in ("NAME", "LOCATION"):
+        return False
+    piece = text[span.start:span.end]
+    if re.fullmatch(r"[A-Za-z]\.?", piece) and re.search(r"(?<![\w.])[A-Za-z]\.$", text[max(0, span.start - 3):span.start]):
+        return True
+    if re.search(r"\s", piece):
+        return False   # "law Suzanne" of "Daughter-in-law Suzanne": the name after it stays
+    before = re.search(r"([A-Za-z]+)-$", text[max(0, span.start - 20):span.start])
+    return before is not None and before.group(1).lower() in load_vocabulary("en").safe
+
+
 @boundary_step("cut_model_spans_at_lines", "model")
 def cut_model_spans_at_lines(model_spans: list[Span], ctx: StepContext) -> list[Span]:
     """Each model span that crosses a line break or a sentence's end, cut into its parts (cleaned
@@ -83,7 +104,7 @@ def cut_model_spans_at_lines(model_spans: list[Span], ctx: StepContext) -> list[
     ['UMass Boston', 'Mother Gloria', "St. Anne's"]
     """
     text = ctx.text
-    model_spans = [_without_stop(m, text) for m in model_spans]
+    model_spans = [_without_stop(m, text) for m in model_spans if not _piece_of_a_word(m, text)]
     cuts = [_breaks(text, m.start, m.end) for m in model_spans]
     if not any(cuts):
         return model_spans

@@ -25,6 +25,7 @@ import re
 from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context, numeric_date_is_date,
                                                 phone_context)
 from pipeline.detection.rules.en.context_names import EPONYM_AFTER
+from pipeline.detection.rules.en.name_words import is_safe_word, zipf
 from pipeline.locales.shared_words import NAME_PARTICLES
 from pipeline.text_fold import norm_key
 from pipeline.detection.steps.registry import StepContext, boundary_step
@@ -130,9 +131,31 @@ def _device_eponym(span: Span, text: str) -> bool:
                 and not _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start))
 
 
+# scores named for their authors, a number or the co-author's name right after ("Wells 7.5", "Morse
+# 75", "GLASGOW-BLATCHFORD SCORE 15", "Child-Pugh B": icu_invented_g find f20, f22; icu_invented_b
+# find f44): a list hit on the word is no person and no town there
+SCORE_EPONYMS = frozenset("""wells geneva caprini padua morse braden norton glasgow blatchford rockall ranson apgar
+child pugh killip mallampati hunt hess fisher centor ottawa wexner bishop gail tanner karnofsky richmond riker
+ramsay charlson spetzler gleason breslow lown forrester""".split())
+_SCORE_AFTER = re.compile(r"(?:['’]s)?(?:[ \t]*[:=]?[ \t]*[<>]?\d|-[A-Za-z])")
+
+
+_SCORE_BEFORE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(SCORE_EPONYMS))})-$")
+
+
+def _score_eponym(span: Span, text: str) -> bool:
+    word = text[span.start:span.end].lower()
+    if word in SCORE_EPONYMS and _SCORE_BEFORE.search(text, max(0, span.start - 12), span.start):
+        return True   # "Pugh" of "Child-Pugh B"
+    return (word in SCORE_EPONYMS and _SCORE_AFTER.match(text, span.end) is not None
+            and not _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start))
+
+
 def _eponym(span: Span, text: str) -> bool:
     if span.source.startswith("human"):
         return False
+    if span.category in ("NAME", "LOCATION") and _score_eponym(span, text):
+        return True
     if span.category in ("NAME", "LOCATION") and _device_eponym(span, text):
         return True
     if span.category == "NAME" and (EPONYM_AFTER.match(text, span.end)
@@ -194,7 +217,7 @@ CONTEXT_WORDS = (KINSHIP_WORDS + "|nurse|attending|resident|fellow|intern|per|wi
 _LEADING = re.compile(rf"(?i)(?:(?:{CONTEXT_WORDS})'?s?\s*[:,]?\s+)+")
 # a relative's word a model took into a place's span, with what a possessive or "in law" leaves
 # before it ("PT'S NIECE JOANNE", "Daughter-in-law Suzanne": icu_invented find f58, f60, f64)
-_KIN_LEAD = re.compile(rf"(?i)(?:['’]s[ \t]+)?(?:(?:in[ \t-]+)?laws?[ \t]+|(?:{KINSHIP_WORDS})'?s?[ \t]*[:,]?[ \t]+)")
+_KIN_LEAD = re.compile(rf"(?i)(?:['’]s[ \t]+|(?<=['’])s[ \t]+)?(?:(?:in[ \t-]+)?laws?[ \t]+|(?:{KINSHIP_WORDS})'?s?[ \t]*[:,]?[ \t]+)")
 # a relative's word inside a machine's name, after a comma ("wife joyce, sons dennis": f56)
 _KIN_INSIDE = re.compile(rf"(?i)[ \t]*[,;/][ \t]*(?:and[ \t]+)?(?:{KINSHIP_WORDS})'?s?[ \t]*[:,]?[ \t]+")
 _KIN_ONLY = re.compile(rf"(?i)[ \t]*(?:{KINSHIP_WORDS})(?:'?s)?[ \t]*")
@@ -314,6 +337,20 @@ def _agreed_rule_names(spans: list[Span], resolved) -> list[Span]:
             and any(a <= r.start and r.end <= b for a, b in names)]
 
 
+def _everyday_word(key: str) -> bool:
+    """A name that is also one of English's commonest words ("son will (lives on the farm)": the
+    name is the relative's there, "will" elsewhere is the verb): a rule's context vouched for it
+    once; elsewhere only a capital in a line with lower case does."""
+    return is_safe_word(key, vocabulary=False) or (zipf(key) or 0.0) >= 5.0
+
+
+def _capitalised_in_prose(text: str, m: re.Match) -> bool:
+    word = m.group()
+    s, e = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
+    line = text[s:e if e >= 0 else len(text)]
+    return word[:1].isupper() and not word.isupper() and any(c.islower() for c in line)
+
+
 @boundary_step("repeat_names", "merged")
 def repeat_names(spans: list[Span], ctx: StepContext) -> list[Span]:
     """A person's name that a rule found by its context ("Dr. Lindgren", "wife Marjorie", "Smith,
@@ -349,6 +386,8 @@ def repeat_names(spans: list[Span], ctx: StepContext) -> list[Span]:
     added: list[Span] = []
     for m in _NAME_WORD.finditer(ctx.text):
         src = names.get(_name_key(m.group()))
+        if src is not None and _everyday_word(_name_key(m.group())) and not _capitalised_in_prose(ctx.text, m):
+            continue   # "son will (lives on the farm)": "will" elsewhere is the verb unless written "Will"
         if src is not None and not any(taken[m.start():m.end()]) \
                 and not _eponym(src.with_(start=m.start(), end=m.end()), ctx.text):   # "Ivor Lewis esophagectomy"
             end = m.end() - (2 if m.group().lower().endswith(("'s", "’s")) else 0)

@@ -153,6 +153,9 @@ def _discussed_with(text: str, token: tuple[int, int]) -> int | None:
 
 
 _POSSESSED = re.compile(r"(?i)['’]s\b")
+# what follows a relative's first name that is also a word, never the word: an aside in brackets
+# ("son will (lives on the farm) and daughter hope": icu_invented_g find f15)
+_ASIDE_AFTER = re.compile(r"[ \t]*\(")
 
 
 
@@ -214,6 +217,9 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = _discussed_with(text, tokens[0])
         if end is None and re.fullmatch(_STAFF, re.sub(r"\s+", " ", c.group().lower())):
             end = _rare_staff_name(text, tokens[0])
+        if end is None and strong and gtype == "PATIENT" and re.fullmatch(_KIN, c.group().lower()) \
+                and is_first_name(text[slice(*tokens[0])]) and _ASIDE_AFTER.match(text, tokens[0][1]):
+            end = tokens[0][1]   # "son will (lives on the farm)": a first name that is a word, an aside after it
         first_word = text[slice(*tokens[0])]
         if end is not None and re.fullmatch(r"(?i)cc\s*:", c.group()) and (zipf(first_word) or 0.0) < 1.0 \
                 and not is_first_name(first_word) and looks_like_typo(first_word):

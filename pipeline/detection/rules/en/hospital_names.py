@@ -31,7 +31,9 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical
                   # a practice as letters head it ("Brightwater Primary Care", "Sagebrush Family Practice",
                   # "Nephrology Associates of Crestwood"), a UK GP's surgery by its street ("Elmhurst Road
                   # Surgery"; found on benchmarks/data/notes_invented find f01, f06, f11)
-                  r"family\s+(?:practice|medicine|health|med\b\.?)|internal\s+medicine|medical\s+practice|"
+                  r"family\s+(?:practice|medicine|health(?:\s+(?:center|centre|care|services))?|med\b\.?)|"
+                  # (the whole "Family Health Center": icu_invented_g find f29)
+                  r"internal\s+medicine|medical\s+practice|"
                   r"(?:medical\s+|health\s+)?associates)|"
                   r"(?P<surgery>surgery))|"
                   # a service named by its town or owner ("MELROSE VNA", "Hillcrest SNF"): the name is

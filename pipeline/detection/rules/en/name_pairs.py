@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from pipeline.detection.rules.common import mk
-from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, is_first_name, is_safe_word,
-                                                   is_surname_after_first_name, looks_like_name, looks_like_typo,
-                                                   zipf)
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, hyphenated_name, is_first_name,
+                                                   is_safe_word, is_surname_after_first_name, looks_like_name,
+                                                   looks_like_typo, zipf)
 from pipeline.spans import Span
 
 # a name followed by one of these is an eponym ("Graves' disease", "Crohn's", "Foley catheter") or a
@@ -21,6 +21,9 @@ from pipeline.spans import Span
 _EPONYM_WORDS = (r"disease|syndrome|lymphoma|sarcoma|sign|test|procedure|catheter|criteria|score|"
                  r"scale|palsy|phenomenon|reflex|maneuver|manoeuvre|ulcer|esophagus|oesophagus|tube|triad|fracture|"
                  r"classification|operation|repair|bag|mask|filter|stocking|stockings|boots|hose|drain|drainage|"
+                 # a grade or a class named for its authors, with its value ("Hunt-Hess grade 3", "Killip
+                 # class II": icu_invented_g find f26; "Ms. Okafor's class" is a teacher's), and an equation
+                 r"(?:grade|stage|class)[ \t]+(?:[0-9]|[IV]{1,3}\b|[A-D]\b)|equation|formula|"
                  # an operation named for its surgeon ("Ivor Lewis esophagectomy", "Nissen fundoplication",
                  # "Heller myotomy": icu_invented_e find f17)
                  r"[a-z]{2,}(?:ectomy|otomy|ostomy|plasty|pexy|rrhaphy)|fundoplication|anastomosis|flap|"
@@ -61,7 +64,8 @@ def inverted(text: str, tokens: list[tuple[int, int]]) -> bool:
     if len(tokens) < 2 or text[tokens[0][1]:tokens[1][0]].strip() != ",":
         return False
     last, first = text[slice(*tokens[0])], text[slice(*tokens[1])]
-    return is_surname_after_first_name(last) and is_first_name(first) and looks_like_name(first, True)
+    given = (is_first_name(first) and looks_like_name(first, True)) or hyphenated_name(first, strong=False)
+    return is_surname_after_first_name(last) and given   # "Patient: Park, Ji-Woo" (icu_invented_g find f07)
 
 
 def surname_after(text: str, first: tuple[int, int], word: tuple[int, int]) -> bool:
@@ -133,7 +137,11 @@ def first_and_surname(text: str, tokens: list[tuple[int, int]]) -> int | None:
 
 
 def title_case(word: str) -> bool:
-    return word[:1].isupper() and word[1:].replace("'", "").replace("-", "").islower()
+    """A capital, then lower case; each part of a hyphenated word capitalised or not ("Mei-Ling",
+    "Soon-ja", "Eze-Williams")."""
+    head, _, rest = word.partition("-")
+    return (word[:1].isupper() and head[1:].replace("'", "").islower()
+            and all(p[:1].isupper() and p[1:].replace("'", "").islower() or p.islower() for p in rest.split("-") if rest))
 
 
 def has_lower(text: str, i: int) -> bool:

@@ -65,7 +65,7 @@ sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical o
 qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
 carevue metavision ho hos house officer contin oxycontin msir
 states stated reports reported says denies requests requested verbalizes verbalized
-verbal nonverbal non-verbal""".split()
+verbal nonverbal non-verbal lusb rusb llsb rlsb""".split()
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 
@@ -196,6 +196,8 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
         return False
     if re.search(r"[a-zA-Z]{2}['’][dD]$", w):
         return False   # a ward's past participle cut short ("wife, rec'd 6 vials": icu_invented_f find f14)
+    if hyphenated_name(w, strong):
+        return True
     if strong and re.fullmatch(r"[Oo]['’][A-Za-z]{2,}", w):
         return True   # "DR O'HARA", "wife o'malley": the shape of an Irish surname, whatever its frequency
     z = zipf(w)
@@ -237,6 +239,23 @@ def _pack_surnames() -> frozenset[str]:
     return frozenset(e.lower() for e in load_list("en", "surnames"))
 
 
+def hyphenated_name(word: str, strong: bool = True) -> bool:
+    """Whether ``word`` is a double-barrelled or hyphenated given name ("Mei-Ling", "PIERRE-LOUIS",
+    "Fuentes-Oyola": icu_invented_g find f01, f03, f07): two parts of letters, no ward or function
+    word, each a listed name or a rare word (Zipf < 3); after a weak context both listed. Its
+    frequency as a whole says nothing: wordfreq reads the parts, common names both ("Pierre",
+    "Louis")."""
+    parts = _clean(word).split("-")
+    if len(parts) != 2 or not all(p.isalpha() and len(p) >= 2 for p in parts):
+        return False
+    if any(p.lower() in FUNCTION_WORDS or is_safe_word(p, vocabulary=False) or _CLINICAL_ENDING.search(p.lower())
+           for p in parts):
+        return False
+    listed = [p.lower() in _listed("person") or p.lower() in _large_names() or is_first_name(p) for p in parts]
+    rare = [(zipf(p) or 0.0) < 3.0 for p in parts]
+    return all(a or b for a, b in zip(listed, rare)) and (strong or all(listed))
+
+
 def is_surname_after_first_name(word: str) -> bool:
     """Whether ``word``, right after a first name that passed as a name, is that person's surname
     even when it is a common English word ("Lizzie STRONG", "son holly small", "Adison Green"): a
@@ -247,6 +266,8 @@ def is_surname_after_first_name(word: str) -> bool:
     low = w.lower()
     if len(w) < 2 or not _WORD.fullmatch(w) or low in FUNCTION_WORDS or is_safe_word(w, vocabulary=False):
         return False
+    if hyphenated_name(w):
+        return True   # "ESTHER PIERRE-LOUIS, MD"
     z = zipf(w)
     if z is None or _CLINICAL_ENDING.search(low) or _inflected_common_word(w):
         return False

@@ -36,7 +36,9 @@ _UNIT_AFTER = re.compile(
     r"(?i)^\s*(?:%|mg|mcg|ug|g|gm|grams?|kg|lbs?|ml|cc|l|liters?|litres?|units?|u|meq|mmol|mmhg|mm|cm|ft|feet|"
     r"inches|bpm|beats|breaths|mins?|minutes?|hrs?|hours?|h|secs?|seconds?|x|times|degrees|deg|°|strength|drops?|"
     r"gtts?|puffs?|tabs?|tablets?|caps?|capsules?|amps?|bags?|doses?|liter|ngt|French|fr|gauge|g\b|mEq|mm\s*hg|"
-    r"mcg/kg/min|mcg/min|mg/hr|mg/h|ml/hr|cc/hr|/hr|/h|/min|strength|sec)(?![a-z])")
+    r"mcg/kg/min|mcg/min|mg/hr|mg/h|ml/hr|cc/hr|/hr|/h|/min|strength|sec|"
+    # a duration and what is counted ("repeat CT in 1-2 wks", "12-18 beers/d": icu_invented_g find f03, f14)
+    r"days?|wks?|weeks?|months?|mos|yrs?|years?|beers?|drinks?|cigarettes?|cigs|packs?|episodes?|stools?|voids?)(?![a-z])")
 # what is one value among others in a line of values ("120-130/60-70", "7.38/42/98/24"): the
 # number touches another number through a slash or a dash
 _TOUCHES_NUMBER = re.compile(r"\d\s*[/-]\s*$")
@@ -125,6 +127,17 @@ _WEEKS_BEFORE = re.compile(r"(?<![\d/.])(?:2\d|3\d|4[0-4])[ \t]+$")
 _GESTATION_AFTER = re.compile(r"(?i)[ \t]*(?:wks?|weeks?|ga|cga|pma|pca|gestation)\b")
 
 
+# a day's time right after it ("Steady state level 3/6 0600", "Arrival 12/24 21:14"), a stay's day
+# number before it ("Hospital day #3 (3/6)"), an appointment on its line ("clinic (Dr. Szabo), 3/5"):
+# icu_invented_g find f04, f07
+_CLOCK_AFTER = re.compile(r"[ \t]+(?:[01]\d|2[0-3]):?[0-5]\d(?![\d/.,]\d|\d)(?![ \t]*(?:mg|mcg|ml|cc|units?|u)\b)")
+_DAY_NUMBER_BEFORE = re.compile(r"(?i)\b(?:hospital[ \t]+day|hd|pod|icu[ \t]+day|day)[ \t]*#?[ \t]*\d{1,3}[ \t]*[(,:-][ \t]*$")
+# the scores a time may follow ("pain 3/10 0800"): no date
+_SCORE_MEASURE_BEFORE = re.compile(r"(?i)\b(?:pain|strength|motor|mae|grip|grade|score|pulses?|edema|murmur|ps|peep|"
+                                   r"cpap|bipap|apgars?)[ \t]*[:=]?[ \t]*$")
+_FOLLOW_UP_BEFORE = re.compile(r"(?i)\b(?:f/u|follow[ -]?up|clinic|appt|appointment)\b[^\n]{0,60}$")
+
+
 def short_date_is_date(text: str, start: int, end: int) -> bool:
     """Whether a month/day without a year (``3/14``, ``10/5``, ``5/5``) at ``[start, end)`` is a
     date: a possible day of the year, and either a date word right before ("on", "since",
@@ -142,10 +155,14 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
         return True
     if second == 7 and month < 7 and (_WEEKS_BEFORE.search(before) or _GESTATION_AFTER.match(text, end)):
         return False   # "now 31 4/7 CGA", "GA 33 2/7 wks": a gestation's days of its week
+    if (_CLOCK_AFTER.match(text, end) and not _SCORE_MEASURE_BEFORE.search(before)) or _DAY_NUMBER_BEFORE.search(before):
+        return True    # "level 3/6 0600", "Hospital day #3 (3/6)": a day and its time, a stay's day
     if _CULTURE_BEFORE.search(before):   # "Blood cx 1/6 from OSH grew GNR" (icu_invented_b find f13);
         return not _BOTTLES_AFTER.match(text, end)   # "BCx 2/2 bottles" counts bottles
     if measurement_context(text, start, end):
         return False
+    if _FOLLOW_UP_BEFORE.search(before):
+        return True    # "Hematology clinic (Dr. Szabo), 3/5, with CBC": an appointment's day
     return not (_SCORE.fullmatch(value) and int(m.group(1)) <= int(m.group(2)))
 
 

@@ -85,7 +85,9 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]e
                       r"pcp\b[^\n;]{0,40}?\s+at|\bdr\.?[ \t]+[A-Za-z'-]+[ \t]+(?:at|from))\s+(?:the\s+)?")
 # a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
 # and after an age's "from" ("66 y.o. F from methuen")
-_IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?)"
+_IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?|"
+                      # where a doctor practises ("his cardiologist dr. mehta in edison": icu_invented_g find f05)
+                      r"\bdr\.?[ \t]+[A-Za-z'-]{2,})"
                       r"\s+in\s+")
 # "66 y.o. F from methuen", "a 42-year-old construction worker from isla vista"
 _AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old|(?<=\d)[ \t]?[mf])[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?|"
@@ -138,6 +140,25 @@ def _institution_by_tail(text: str, tokens: list[tuple[int, int]]) -> tuple[int,
     return tokens[0][0], tokens[last][1], "HOSPITAL"
 
 
+# the kind of care a centre or a clinic gives, which describes it and names none ("the cancer center",
+# "the infusion clinic")
+_KIND_OF_CARE = frozenset("""cancer heart infusion wound kidney sleep pain surgical surgery imaging radiology lab
+laboratory dialysis oncology cardiology transplant trauma stroke spine eye dental urgent primary care
+clinic clinics center centre""".split())
+
+
+def _care_described(text: str, tokens: list[tuple[int, int]]) -> bool:
+    """Whether the words from ``tokens[0]`` up to a centre's or a clinic's word say only what care
+    it gives ("cancer center", "infusion clinic")."""
+    words = [text[s:e].lower().rstrip(".,") for s, e in tokens]
+    for k, w in enumerate(words):
+        if w in ("center", "centre", "clinic", "clinics"):
+            return k > 0 and all(x in _KIND_OF_CARE for x in words[:k])
+        if w not in _KIND_OF_CARE:
+            return False
+    return False
+
+
 def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, int, str] | None:
     """The place starting at ``i``: an abbreviation in capitals or up to three name-like words
     (generic ones such as "General" inside), with its head word when one follows."""
@@ -155,6 +176,8 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     first = text[slice(*tokens[0])]
     if ward_moment(first, text, tokens[0][0]):
         return None   # "naloxone kit to be given at DC": discharge, not the district
+    if _care_described(text, tokens):
+        return None   # "followed by dr. ferrante at the cancer center" (icu_invented_g find f15)
     generic = _generic_hospital(text, tokens) if strong else None
     if generic is not None:
         return generic
@@ -331,6 +354,8 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
             if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
                 got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
+            if got and rx is _IN_TOWN and all(is_safe_word(w) for w in text[got[0]:got[1]].split()):
+                continue   # "Dr. Smith in clinic", "dr. lee in icu": where the doctor is, no town
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
     out += _towns_after_places(text, doc_id, out)

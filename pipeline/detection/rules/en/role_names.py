@@ -63,7 +63,8 @@ _GOES_BY = re.compile(r"(?i:\b(?:goes[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+calle
 LANGUAGES = frozenset("""spanish hmong arabic somali vietnamese asl mandarin cantonese chinese russian polish portuguese
 creole haitian french korean japanese bosnian albanian nepali karen burmese swahili amharic tigrinya farsi persian
 dari pashto urdu hindi punjabi bengali tagalog khmer cambodian lao laotian thai german italian greek turkish
-romanian ukrainian serbian croatian hebrew yiddish english sign oromo kinyarwanda kirundi hausa yoruba igbo""".split())
+romanian ukrainian serbian croatian hebrew yiddish english sign oromo kinyarwanda kirundi hausa yoruba igbo
+navajo diné dine lakota ojibwe hopi yupik marshallese chuukese chamorro ilocano mixtec zapotec""".split())
 
 
 def _name_ok(word: str) -> bool:

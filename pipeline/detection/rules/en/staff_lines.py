@@ -23,7 +23,9 @@ _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Z
                          r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW|"
                          # a therapist's and a case manager's ("P. Amankwah, PT, DPT", "Wieslawa CM RN":
                          # icu_invented_b find f33, f36)
-                         r"PT,?[ \t]+DPT|OTR/L|CM[ \t]+RN)(?![\w-])|"
+                         r"PT,?[ \t]+DPT|OTR/L|CM[ \t]+RN|"
+                         # a resident's year ("R. Fuentes-Oyola PGY-2": icu_invented_g find f03)
+                         r"PGY-?\d)(?![\w-])|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
@@ -36,7 +38,8 @@ _SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:(?:[A-Za-z]\.){{2,3}}|[A-Za-z]\.?|[A-Za-z][
 _SIGNATURE = re.compile(
     rf"(?im)^[ \t]*(?:-{{1,3}}[ \t]*)?(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
     rf"(?:,?[ \t]+(?P<c2>{_CRED}))?[ \t]*$")
-_DASH_INITIALS = re.compile(r"(?m)^[ \t]*-[ \t]?(?P<init>[A-Za-z]{2,3})[ \t]*$")
+# (two dashes and a role in brackets too: "-- JH (clin pharm)", icu_invented_g find f16)
+_DASH_INITIALS = re.compile(r"(?m)^[ \t]*-{1,2}[ \t]?(?P<init>[A-Za-z]{2,3})(?:[ \t]*\([^()\n]{1,30}\))?[ \t]*$")
 # dictation initials closing a letter: the author's in capitals, the typist's in lower case ("VP/zk")
 _DICTATION = re.compile(r"(?m)^[ \t]*(?P<a>[A-Z]{2,4})/(?P<b>[a-z]{2,4})[ \t]*$")
 # a name before a possessive kinship word: "Bonface's wife", "JOHN'S DAUGHTER"

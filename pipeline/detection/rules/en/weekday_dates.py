@@ -38,6 +38,17 @@ _MONITOR_BEFORE = re.compile(r"(?i)\b(?:to|will|cont|continue|q|and|&|on|of)[ \t
 _SCHEDULE = re.compile(rf"(?<![\w/])(?P<d>(?i:{_ABBR})(?:/(?i:{_ABBR})){{1,3}})(?![\w/])")
 
 
+def _trial(text: str, m: re.Match) -> bool:
+    """Whether "SAT" after a cue is a sedation's spontaneous awakening trial ("plan SBT after SAT":
+    icu_invented_g find f14): in capitals in a line with lower case, or beside its breathing trial."""
+    day = m.group("d").rstrip(".")
+    if day.lower() != "sat":
+        return False
+    s, e = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
+    line = text[s:e if e >= 0 else len(text)]
+    return (day.isupper() and any(c.islower() for c in line)) or re.search(r"(?i)\bsbt\b", line) is not None
+
+
 @register(LOCALE, "weekday_dates", "DATE", score=0.86)
 def weekday_dates(text: str, doc_id: str) -> list[Span]:
     """A weekday with the date it heads (day and month, numeric, or an ordinal day)."""
@@ -50,7 +61,8 @@ def weekday_dates(text: str, doc_id: str) -> list[Span]:
                 continue
         out.append(mk(doc_id, *m.span("d"), "DATE"))
     for m in _ABBR_AFTER_CUE.finditer(text):
-        out.append(mk(doc_id, *m.span("d"), "DATE"))
+        if not _trial(text, m):
+            out.append(mk(doc_id, *m.span("d"), "DATE"))
     for m in _ABBR_CLOSING.finditer(text):
         before = text[max(0, m.start() - 12):m.start()]
         if re.search(r"[A-Za-z?][ \t]+$", before) and not _MONITOR_BEFORE.search(before):

@@ -65,7 +65,10 @@ _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|f
 _EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
 cannery plant electric plastics textile textiles mall
 corp corp. corporation company co co. services school academy university college church store market
-restaurant factory mill shop firm agency partners industries systems foods motors insurance""".split())
+restaurant factory mill shop firm agency partners industries systems foods motors insurance
+drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
+builders contractors diner cafe pizza grill salon transport energy hardware supply steel""".split())
+# (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")
 
 
