@@ -14,7 +14,8 @@ from pipeline.detection.steps.registry import StepContext
 from pipeline.locales.en.code_steps import strip_slashed_with
 from pipeline.locales.en.description_steps import (drop_described_places, drop_faiths_and_languages,
                                                     strip_role_titles)
-from pipeline.locales.en.ward_steps import drop_eponyms, strip_context_words
+from pipeline.locales.en.eponym_steps import drop_eponyms
+from pipeline.locales.en.ward_steps import strip_context_words
 from pipeline.spans import Span
 from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
 

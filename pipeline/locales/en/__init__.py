@@ -7,7 +7,7 @@ German do not list them."""
 from dataclasses import replace
 
 from pipeline.detection.steps.registry import register_pack
-from pipeline.locales.en import code_steps, description_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
+from pipeline.locales.en import code_steps, description_steps, eponym_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.steps.safe_words import register_safe_word_step
 from pipeline.locales import load_vocabulary

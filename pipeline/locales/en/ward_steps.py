@@ -8,13 +8,13 @@
   bare numbers. A person's span is never dropped; a machine's name or named place (a town, a
   state, a hospital, a department) or profession that holds nothing but numbers and clinical words
   is dropped too ("0200" as a town, "Glucose 60" as a department): such a place always has a name.
-* ``drop_eponyms`` (merged stage): a machine's NAME span that "disease", "syndrome", "esophagus",
-  "catheter" ... follows is an eponym ("Graves' disease", "Barrett's esophagus").
 * ``extend_over_particle`` (merged stage): a machine's NAME span ending on a name particle takes
   the word after it ("maybell van der" -> "maybell van der berg").
 * ``strip_context_words`` (model stage): a NAME span loses the kinship or role word it starts with
   and the credential it ends with ("wife Mary" -> "Mary", "Smith, RN" -> "Smith"): they are the
   context that says a name follows, never part of it.
+* ``repeat_names`` (merged stage): a name a rule found by its context marks the same word
+  wherever else the note leaves it unmarked. Eponyms (``drop_eponyms``) are in :mod:`.eponym_steps`.
 
 Only the ``en`` pack lists them; Spanish and German keep the shared Western steps alone.
 """
@@ -24,12 +24,12 @@ import re
 
 from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context, numeric_date_is_date,
                                                 phone_context)
-from pipeline.detection.rules.en.context_names import EPONYM_AFTER
 from pipeline.detection.rules.en.name_words import is_safe_word, zipf
 from pipeline.locales.shared_words import NAME_PARTICLES
 from pipeline.text_fold import norm_key
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.locales import load_vocabulary
+from pipeline.locales.en.eponym_steps import drop_eponyms, is_eponym as _eponym  # noqa: F401  (drop_eponyms: registered there)
 from pipeline.spans import Span
 
 _PHONE_TYPES = {"PHONE", "FAX", "NUMERO_TELEFONO", "NUMERO_FAX"}
@@ -95,116 +95,6 @@ def drop_numbers_without_context(spans: list[Span], ctx: StepContext) -> list[Sp
             and not (s.category == "NAME" and not s.source.startswith("human")
                      and _NUMBER_TOKEN.search(ctx.text, s.start, s.end))
             and not _nameless(s, ctx.text)]
-
-
-# devices, positions, scores and signs that carry a person's or a town's name ("Hickman line", "Salem
-# sump", "Miami J collar", "Jackson-Pratt drain", "Sims position", "Glasgow Coma Scale", "Ottawa rules")
-_DEVICE_WORDS = (r"collar|sump|shunt|line|lines|position|rule|rules|pouch|brace|lift|valve|formula|agitation|coma|"
-                 r"needle|splint|pump|protocol|technique|incision|suture|clamp|bolt|probe|monitor|criteria|catheter|"
-                 r"drain|tube|score|scale|sign|bag|mask|filter|stocking|stockings|boots|dressing|resp|respirations|"
-                 r"breathing|wort")   # "St. John's wort": an herb, not Newfoundland's town
-# after the span: a possessive, a hyphen and a second capitalised name ("-Pratt"), a single capital
-# letter ("Miami J") or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
-# catheter": icu_invented_e find f05), then the device's word
-_DEVICE_AFTER = re.compile(rf"(?:'s|s'|')?(?:-[A-Z][a-z]+)?(?:[ \t]+(?:[A-Z]|(?i:icp|pa|cvp|evd|iv|art|picc|hd|"
-                           rf"o2|co2|etco2|svo2|temp|pressure|bladder))(?![\w-]))?[ \t]*(?i:{_DEVICE_WORDS})\b")
-
-_DEVICE_LAST = re.compile(rf"(?<=[ \t])(?i:{_DEVICE_WORDS})$")
-
-
-# devices a ward names by their maker or inventor alone, no device word after ("R chest Hickman,
-# both lumens flush", "BC x2 from Hickman and periph", "Quinton placed", "Jackson-Pratt removed":
-# icu_invented_d find f01, f03, f09); a title before ("Dr. Hickman") keeps a person
-# (a surname or a town as often as a device, "Salem", "Blake", "Penrose", "Swan", "Minnesota", is
-# left to the device word after it: _DEVICE_AFTER)
-DEVICE_EPONYMS = frozenset("""hickman hickmans groshong broviac quinton swan-ganz dobhoff jackson-pratt
-pleurx passy-muir shiley yankauer hemovac sengstaken port-a-cath mediport hoyer posey
-kerlix coban tegaderm bovie ambu foley foleys""".split())
-_TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|doctor|wife|husband|son|daughter|sister|brother|mother|"
-                           r"father|friend|nephew|niece|grandson|granddaughter)\.?[ \t]+$")
-
-
-def _device_eponym(span: Span, text: str) -> bool:
-    """A machine's name or place whose first word is a device's eponym, no title before it."""
-    first = re.match(r"[A-Za-z][A-Za-z']*(?:-[A-Za-z]+)*", text[span.start:span.start + 40])   # "Jackson" of "Jackson-Pratt"
-    return bool(first and first.group().lower() in DEVICE_EPONYMS
-                and not _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start))
-
-
-# scores named for their authors, a number or the co-author's name right after ("Wells 7.5", "Morse
-# 75", "GLASGOW-BLATCHFORD SCORE 15", "Child-Pugh B": icu_invented_g find f20, f22; icu_invented_b
-# find f44): a list hit on the word is no person and no town there
-SCORE_EPONYMS = frozenset("""wells geneva caprini padua morse braden norton glasgow blatchford rockall ranson apgar
-child pugh killip mallampati hunt hess fisher centor ottawa wexner bishop gail tanner karnofsky richmond riker
-ramsay charlson spetzler gleason breslow lown forrester""".split())
-_SCORE_AFTER = re.compile(r"(?:['’]s)?(?:[ \t]*[:=]?[ \t]*[<>]?\d|-[A-Za-z])")
-
-
-_SCORE_BEFORE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(SCORE_EPONYMS))})-$")
-
-
-def _score_eponym(span: Span, text: str) -> bool:
-    word = text[span.start:span.end].lower()
-    if word in SCORE_EPONYMS and _SCORE_BEFORE.search(text, max(0, span.start - 12), span.start):
-        return True   # "Pugh" of "Child-Pugh B"
-    return (word in SCORE_EPONYMS and _SCORE_AFTER.match(text, span.end) is not None
-            and not _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start))
-
-
-def _eponym(span: Span, text: str) -> bool:
-    if span.source.startswith("human"):
-        return False
-    if span.category in ("NAME", "LOCATION") and _score_eponym(span, text):
-        return True
-    if span.category in ("NAME", "LOCATION") and _device_eponym(span, text):
-        return True
-    if span.category == "NAME" and (EPONYM_AFTER.match(text, span.end)
-                                    or _DEVICE_LAST.search(text, span.start, span.end)):
-        return True   # "SALEM SUMP" read as a first name and a surname in a line of capitals
-    return span.category in ("NAME", "LOCATION") and bool(_DEVICE_AFTER.match(text, span.end))
-
-
-@boundary_step("drop_eponyms", "merged")
-def drop_eponyms(spans: list[Span], ctx: StepContext) -> list[Span]:
-    """A machine's NAME or place span that an eponym's word follows is a disease's, a device's, a
-    position's or a score's name, not a person's or a town's ("Graves' disease", "Barrett's
-    esophagus", "Swan catheter", "Hickman line", "Salem sump", "Miami J collar", "Jackson-Pratt
-    drain", "Sims position", "Ottawa rules"): a list or a model reads the capital, the word after
-    says otherwise. The device words were found on ICU lines written for this check (the names every
-    ICU charts), not on a benchmark's misses.
-
-    >>> text = "Hx Graves' disease, seen by Dr. Graves. Salem sump to LIWS."
-    >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
-    >>> got = drop_eponyms([Span("d", 3, 9, "NAME", "PATIENT", source="dict:surnames"),
-    ...     Span("d", 32, 38, "NAME", "DOCTOR", source="rule:titled_names"),
-    ...     Span("d", 40, 45, "LOCATION", "CITY", source="dict:cities")], ctx)
-    >>> [text[s.start:s.end] for s in got]
-    ['Graves']
-
-    Once a note names an eponym, the same words elsewhere in it are the eponym too, and so is
-    any span inside the eponym's stretch ("s/p Ivor Lewis esophagectomy ... L neck: none (Ivor
-    Lewis)": icu_invented_e find f17), unless a title or a relative's word comes before them.
-    """
-    return [s for s in spans if not (_eponym(s, ctx.text) or _eponym_elsewhere(s, ctx.text))]
-
-
-# the patient's own name: "pt Graves" stays a name in a note that also writes "Graves disease"
-_PATIENT_BEFORE = re.compile(r"(?i)\b(?:pt|pt's|patient|patient's|name)\.?[ \t:]+$")
-
-
-def _eponym_elsewhere(span: Span, text: str) -> bool:
-    """A machine's NAME span whose words the same note writes elsewhere as an eponym, with no
-    title or relative's word before this one."""
-    if span.source.startswith("human") or span.category != "NAME" or span.end - span.start < 3:
-        return False
-    if _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start) \
-            or _PATIENT_BEFORE.search(text, max(0, span.start - 12), span.start):
-        return False
-    words = re.escape(text[span.start:span.end]).replace("\\ ", r"\s+")
-    for m in re.finditer(rf"(?i)(?<![\w-]){words}(?![\w-])", text):
-        if m.start() != span.start and (EPONYM_AFTER.match(text, m.end()) or _DEVICE_AFTER.match(text, m.end())):
-            return True
-    return False
 
 
 # kinship and role words that say a name follows, and the credentials that say one came before;
