@@ -45,6 +45,7 @@ def test_ward_words_are_no_phi(detector, line, case):
 @pytest.mark.parametrize("line, phi, category", [
     ("Baby seen in clinic on 4/7 for weight check.", "4/7", "DATE"),     # a date word before keeps the day
     ("Pt born in 1931, lives alone.", "1931", "DATE"),
+    ("Pt born in 1935, out of state since.", "1935", "DATE"),   # no intake line: "in ..., out" is prose
     ("Lives in DC with his partner.", "DC", "LOCATION"),                 # the district after "lives in"
     ("Transferred from BW for higher level of care.", "BW", "LOCATION"),  # a hospital's letters after a transfer
     ("Works at Hollingsworth Lumber, on disability since fall.", "Hollingsworth", "LOCATION"),

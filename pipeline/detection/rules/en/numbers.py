@@ -189,7 +189,7 @@ def year_is_date(text: str, start: int, end: int) -> bool:
 # a line of intake and output, whose numbers are volumes; and "in N, out M" anywhere
 _INTAKE_LINE = re.compile(r"(?i)[ \t]*(?:i[ \t]*&[ \t]*o|i/o|i\+o|ins?[ \t]*/[ \t]*outs?|intake|24[ \t]*h(?:r|our)?s?[ \t]+"
                           r"(?:i&o|i/o|totals?|intake))\b")
-_IN_OUT = re.compile(r"(?i)(?<![\w])in[ \t]*:?[ \t]*$")
+_IN_OUT = re.compile(r"(?i)(?:^|[:;,(])[ \t]*in[ \t]*:?[ \t]*$")   # "I&O: IN 1900", not "born in 1935, out of state"
 _OUT_AFTER = re.compile(r"(?i)[ \t]*[,;/]?[ \t]*(?:out|uop|output)\b")
 
 
