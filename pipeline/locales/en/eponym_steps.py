@@ -20,13 +20,16 @@ from pipeline.spans import Span
 _DEVICE_WORDS = (r"collar|sump|shunt|line|lines|position|rule|rules|pouch|brace|lift|valve|formula|agitation|coma|"
                  r"needle|splint|pump|protocol|technique|incision|suture|clamp|bolt|probe|monitor|criteria|catheter|"
                  r"drain|tube|score|scale|sign|bag|mask|filter|stocking|stockings|boots|dressing|resp|respirations|"
-                 r"breathing|wort")   # "St. John's wort": an herb, not Newfoundland's town
+                 r"breathing|wort|"
+                 # a valve by its maker ("mvr (st jude mech)": icu_invented_h find f17)
+                 r"mech|mechanical|tissue|porcine|bioprosthetic")   # "St. John's wort": an herb, not Newfoundland's town
 # after the span: a possessive, a hyphen and a second capitalised name ("-Pratt"), a single capital
 # letter ("Miami J") or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
 # catheter": icu_invented_e find f05), then the device's word
 _DEVICE_AFTER = re.compile(rf"(?:'s|s'|')?(?:-[A-Z][a-z]+)?(?:[ \t]+(?:[A-Z]|(?i:icp|pa|cvp|evd|iv|art|picc|hd|"
                            rf"o2|co2|etco2|svo2|temp|pressure|bladder))(?![\w-]))?[ \t]*(?i:{_DEVICE_WORDS})\b")
 
+_VALVE_LAST = re.compile(r"(?<=[ \t])(?i:mech|mechanical|tissue|porcine|bioprosthetic)$")
 _DEVICE_LAST = re.compile(rf"(?<=[ \t])(?i:{_DEVICE_WORDS})$")
 
 
@@ -37,7 +40,8 @@ _DEVICE_LAST = re.compile(rf"(?<=[ \t])(?i:{_DEVICE_WORDS})$")
 # left to the device word after it: _DEVICE_AFTER)
 DEVICE_EPONYMS = frozenset("""hickman hickmans groshong broviac quinton swan-ganz dobhoff jackson-pratt
 pleurx passy-muir shiley yankauer hemovac sengstaken port-a-cath mediport hoyer posey
-kerlix coban tegaderm bovie ambu foley foleys""".split())
+kerlix coban tegaderm bovie ambu foley foleys hartmann hartmann's whipple""".split())
+# (an operation named for its surgeon alone: "Hartmann's, POD 1", icu_invented_h find f18)
 _TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|doctor|wife|husband|son|daughter|sister|brother|mother|"
                            r"father|friend|nephew|niece|grandson|granddaughter)\.?[ \t]+$")
 
@@ -80,6 +84,8 @@ def is_eponym(span: Span, text: str) -> bool:
     if span.category == "NAME" and (EPONYM_AFTER.match(text, span.end)
                                     or _DEVICE_LAST.search(text, span.start, span.end)):
         return True   # "SALEM SUMP" read as a first name and a surname in a line of capitals
+    if span.category == "LOCATION" and _VALVE_LAST.search(text, span.start, span.end):
+        return True   # "(st jude mech)": a valve's maker and kind read as a hospital
     return span.category in ("NAME", "LOCATION") and bool(_DEVICE_AFTER.match(text, span.end))
 
 

@@ -127,6 +127,8 @@ _TRAILING = re.compile(r"(?i)(?:,?\s+(?:RN|R\.N\.|MD|M\.D\.|NP|PA-C|CNA|RRT|LICS
 # a modal verb a machine took as a name's last word, a verb after it ("ONLY PARTNER ANDRE MAY
 # RECEIVE UPDATES": icu_invented_f find f13)
 _MODAL_TAIL = re.compile(r"(?i)[ \t]+(?:may|will|can|should|must|would|could)$")
+# a day's word a machine took after a name ("MTG W/ DR. HARDY TOMORROW AT 1100": icu_invented_h find f19)
+_DAY_TAIL = re.compile(r"(?i)[ \t]+(?:today|tomorrow|tonight|yesterday|tmrw|tmr)$")
 _VERB_NEXT = re.compile(r"[ \t]+([A-Za-z]+)\b")
 
 
@@ -172,7 +174,8 @@ def strip_context_words(spans: list[Span], ctx: StepContext) -> list[Span]:
                 continue
             lead = _LEADING.match(piece)
             start = s.start + (lead.end() if lead and lead.end() < len(piece) else 0)
-            tail = _TRAILING.search(ctx.text, start, s.end) or _modal_tail(ctx.text, start, s.end)
+            tail = (_TRAILING.search(ctx.text, start, s.end) or _modal_tail(ctx.text, start, s.end)
+                    or _DAY_TAIL.search(ctx.text, start, s.end))
             end = tail.start() if tail and tail.start() > start else s.end
             if (start, end) != (s.start, s.end):
                 s = s.with_(start=start, end=end)

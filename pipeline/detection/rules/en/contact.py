@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from pipeline.detection.rules.common import mk, spans_from, text_before, trimmed_spans
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.numbers import line_before
+from pipeline.detection.rules.en.numbers import line_before, measure_before
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
@@ -53,6 +53,8 @@ def phones(text: str, doc_id: str) -> list[Span]:
         before = text_before(text, m.start(), 20)
         if re.search(r"(?i)\b(?:MRN|SSN|record|acct|account)\b[^\n]{0,6}$", before):
             continue
+        if re.fullmatch(r"\d{3}-\d{4}", m.group()) and measure_before(text, m.start()):
+            continue   # "SVR 900-1100": a measure's range (icu_invented_h find f13)
         out.append(mk(doc_id, m.start(), m.end(), "FAX" if _FAX_BEFORE.search(before) else "PHONE"))
     for m in _PAGER.finditer(text):
         if m.group(0)[:1].lower() == "p" and len(m.group(0).split()[0]) == 1 and not re.search(r"#|:", m.group(0)):

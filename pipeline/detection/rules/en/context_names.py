@@ -57,6 +57,8 @@ _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         # a ward's shorthand for the family ("GRANDDTR KYLA": icu_invented_c find f21)
         r"granddtr|gdtr|grandma|grandpa|grandmom|granddad|stepdad|stepmom|ex-?wife|ex-?husband|"
+        # the in-laws' shorthand ("SON NIKOLAOS AND DIL GRACE": icu_invented_h find f19)
+        r"dil|sil|mil|fil|bil|"
         r"aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|girlfriend|boyfriend|neighbor|neighbour|"
         # who else a note names beside the family ("sitter (Lakisha)", "his boss Delbert", "AA sponsor
         # (Dwight)": icu_invented_b find f44, f48)
@@ -155,7 +157,9 @@ def _discussed_with(text: str, token: tuple[int, int]) -> int | None:
 _POSSESSED = re.compile(r"(?i)['’]s\b")
 # what follows a relative's first name that is also a word, never the word: an aside in brackets
 # ("son will (lives on the farm) and daughter hope": icu_invented_g find f15)
-_ASIDE_AFTER = re.compile(r"[ \t]*\(")
+# or a visit's words ("GIRLFRIEND SUMMER AT BEDSIDE", "DIL GRACE AT BEDSIDE": icu_invented_h find f08, f19)
+_ASIDE_AFTER = re.compile(r"(?i)[ \t]*(?:\(|at[ \t]+(?:the[ \t]+)?bedside\b|in[ \t]+to[ \t]+visit\b|visited\b|visiting\b|"
+                          r"called\b|updated\b|present\b)")
 
 
 

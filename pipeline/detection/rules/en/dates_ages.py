@@ -68,7 +68,8 @@ _DATE_PATTERNS = [
     # 20670516 (year, month, day without separators)
     r"(?<![\w/.-])(?:19|20|21)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\w/-]|\.\d)",
     # "on the 27th": an ordinal day after a date's preposition, the ordinal only
-    r"(?i)(?<=\b(?:on|by) the )(?:[12]?\d|3[01])(?:st|nd|rd|th)(?![\w])(?!\s+(?:attempt|try|time|day|dose|line|of\b))",
+    r"(?i)(?<=\b(?:on|by) the )(?:[12]?\d|3[01])(?:st|nd|rd|th)(?![\w])(?!\s+(?:attempt|try|time|day|dose|line|of\b|"
+    r"floor|cycle|round|week|month|grade|degree|percentile|rib|ics\b))",   # "on the 4th floor"
     # 2071/01/20, 2071.01.20 (the year first, a slash or a full stop)
     rf"(?<![\d/.-]){_YEAR4}(?P<s3>[/.])(?:0?[1-9]|1[0-2])(?P=s3)(?:0?[1-9]|[12]\d|3[01])(?![\d/]|\.\d)",
     # Jan-20-2071, JAN/20/71, Jan-2071, NOV-71 (a month's abbreviation or name joined by dashes or slashes)

@@ -229,9 +229,18 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
             return True
     if not strong or z is None or _CLINICAL_ENDING.search(w.lower()) or _inflected_common_word(w):
         return False
-    if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()):
+    if not cased and len(w) > 4 and _WORD_ENDING.search(w.lower()) and not _ending_of_no_word(w, z):
         return False
     return z < (5.0 if cased else 3.3) and not (z < 1.0 and typo_of_ward_word(w))   # "son awaer", "phnoe"
+
+
+def _ending_of_no_word(w: str, z: float) -> bool:
+    """A rare word whose verb's or adjective's ending follows no English stem ("sister xiaoling in
+    to visit": icu_invented_h find f07, in UPPER and lower case): the ending is the name's."""
+    m = _WORD_ENDING.search(w.lower())
+    stem = w.lower()[:m.start()] if m else w.lower()
+    stems = {stem, stem + "e"} | ({stem[:-1]} if len(stem) > 2 and stem[-1] == stem[-2] else set())   # "desatt-ing"
+    return z < 2.0 and not any((zipf(x) or 0.0) >= 2.5 or is_safe_word(x) for x in stems if len(x) > 2)
 
 
 @lru_cache(maxsize=1)

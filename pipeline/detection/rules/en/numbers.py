@@ -80,6 +80,11 @@ def line_after(text: str, i: int, width: int = 30) -> str:
     return text[i:(nl if nl >= 0 else end)]
 
 
+def measure_before(text: str, start: int) -> bool:
+    """Whether a measure's name stands right before ``start`` on its line ("SVR 900-1100")."""
+    return _MEASURE_BEFORE.search(line_before(text, start)) is not None
+
+
 def measurement_context(text: str, start: int, end: int) -> bool:
     """Whether the value at ``[start, end)`` reads as a measurement: a measure's name right before,
     a unit right after, or another number joined to it by a slash or a dash."""
@@ -123,6 +128,7 @@ def _in_date_range(text: str, start: int, end: int) -> bool:
 
 # a gestational age's weeks and days ("ex 29 wk, now 31 4/7 CGA": icu_invented_f find f06): the
 # weeks right before, or the week's word after
+_WORD_AFTER = re.compile(r"[ \t]+[A-Za-z]{2,}")
 _WEEKS_BEFORE = re.compile(r"(?<![\d/.])(?:2\d|3\d|4[0-4])[ \t]+$")
 _GESTATION_AFTER = re.compile(r"(?i)[ \t]*(?:wks?|weeks?|ga|cga|pma|pca|gestation)\b")
 
@@ -153,6 +159,8 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     before = line_before(text, start)
     if STRONG_DATE_CUE.search(before) or _in_date_range(text, start, end):
         return True
+    if value == "2/2" and _WORD_AFTER.match(text, end):
+        return False   # "ESRD 2/2 IgA nephropathy": "secondary to" (icu_invented_h find f10)
     if second == 7 and month < 7 and (_WEEKS_BEFORE.search(before) or _GESTATION_AFTER.match(text, end)):
         return False   # "now 31 4/7 CGA", "GA 33 2/7 wks": a gestation's days of its week
     if (_CLOCK_AFTER.match(text, end) and not _SCORE_MEASURE_BEFORE.search(before)) or _DAY_NUMBER_BEFORE.search(before):

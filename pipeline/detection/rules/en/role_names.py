@@ -30,13 +30,19 @@ from pipeline.spans import Span, dedupe
 _ROLE = (r"interpreter|translator|coordinator|liaison|chaplain|pastor|navigator|advocate|sitter|aide|"
          r"dietitian|dietician|pharmacist|resident|fellow|intern|attending|tech|technician|therapist|"
          r"case[ \t]+manager|social[ \t]+worker|charge[ \t]+nurse|nurse|RT|RRT|RN|NP|PA|SW|CM|PT|OT|SLP|"
-         r"perfusionist|transport|security|officer|police|detective")
+         r"perfusionist|transport|security|officer|police|detective|"
+         # a consulting service or a team and its doctor in brackets ("para by hepatology (Kirsch)",
+         # "MICU team (Ferreira)": icu_invented_h find f15)
+         r"hepatology|cardiology|cards|renal|nephrology|neurology|neurosurgery|nsgy|surgery|ortho|"
+         r"pulm|pulmonary|oncology|onc|psych|psychiatry|palliative|urology|vascular|team|service|consult")
 _IN_BRACKETS = re.compile(rf"(?i:\b(?:{_ROLE}))[ \t]*\([ \t]*(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\)")
 # an interpreter or a liaison named before what they did ("INTERPRETER ELEAZAR USED", "interpreter
 # Amina present for the consent")
-_BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain)[ \t]+)(?P<name>[A-Za-z][A-Za-z'’-]+)"
+# (and a perfusionist at the balloon: "Perfusionist Dimitrios checked balloon console", icu_invented_h find f13)
+_BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain|perfusionist|phlebotomist)[ \t]+)"
+                          r"(?P<name>[A-Za-z][A-Za-z'’-]+)"
                           r"(?=[ \t]+(?i:used|present|here|at[ \t]+bedside|via|translated|interpreted|assisted|"
-                          r"called|aware|notified|visited)\b)")
+                          r"called|aware|notified|visited|checked|in|came|drew|adjusted|changed)\b)")
 # police titles before a surname ("Det. Hanrahan", "OFFICER KOWALSKI", "sgt. ruiz")
 _POLICE = re.compile(r"\b(?i:det\.|detective|officer|ofc\.|sgt\.|sergeant|trooper|deputy)[ \t]+"
                      r"(?P<name>[A-Za-z][A-Za-z'’-]+)")

@@ -56,6 +56,8 @@ _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|f
                    r"(?:[ \t]+as\s+(?:an?\s+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"   # "works as a\nsecurity guard at" (f49)
                    # "lost his job at the sunnyvale cannery" (notes_invented find f09)
                    r"(?:lost|losing|left|leaving|quit|started)[ \t]+(?:his|her|their|a|the|a[ \t]+new)[ \t]+job|"
+                   # "pt lives w/ mother, student at roxbury cc" (icu_invented_h find f04)
+                   r"(?:student|freshman|sophomore)|"
                    # "is a teacher at", "IS A STUDENT AT": a calling's word before "at"
                    # and "is an MD at", "was a nurse at": a clinician's title says a workplace follows
                    r"(?:is|was)[ \t]+an?[ \t]+(?:[\w/-]+[ \t]+){0,3}?(?:student|md|rn|np|nurse|physician|"
@@ -67,7 +69,7 @@ cannery plant electric plastics textile textiles mall
 corp corp. corporation company co co. services school academy university college church store market
 restaurant factory mill shop firm agency partners industries systems foods motors insurance
 drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
-builders contractors diner cafe pizza grill salon transport energy hardware supply steel""".split())
+builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc""".split())
 # (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")
 
