@@ -35,12 +35,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
-from invented_sets import InventedSet, run  # noqa: E402
+from invented_sets import hipaa_set, run  # noqa: E402
 
-DATA = REPO / "benchmarks" / "data" / "icu_invented_e"
-#: HIPAA's list does not count professions: their characters count neither way in P/R
-IGNORED = ("PROFESSION",)
-SET = InventedSet(DATA, ignore=IGNORED)
+SET = hipaa_set("icu_invented_e")
 
 if __name__ == "__main__":
     raise SystemExit(run(SET, __doc__))

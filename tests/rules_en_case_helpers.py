@@ -1,6 +1,6 @@
 """What the case-independent English rule tests share: the three copies of a line (as written, in
 capitals, in lower case), the cold-start detector (rules, dictionaries and the ``en`` pack's steps)
-and the texts it marks in one category."""
+and the texts it marks in one category, or in the categories a ward's PHI falls in."""
 from __future__ import annotations
 
 import pytest
@@ -25,3 +25,14 @@ def detector():
 
 def found(det, text: str, category: str) -> list[str]:
     return [text[s.start:s.end] for s in det.detect(Document("d", text)) if s.category == category]
+
+
+def marked_phi(det, text: str) -> list[str]:
+    """The texts marked as a name, a place, a date or a contact (what a ward's clean line must not hold)."""
+    return [f for c in ("NAME", "LOCATION", "DATE", "CONTACT") for f in found(det, text, c)]
+
+
+def step_context(text: str):
+    """An English step's context for ``text`` (i2b2 2014 schema)."""
+    from pipeline.detection.steps.registry import StepContext
+    return StepContext.for_locale(text, "i2b2-2014", "en")

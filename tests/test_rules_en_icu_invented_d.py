@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
-
-
-def _phi(det, text):
-    return [f for c in ("NAME", "LOCATION", "DATE", "CONTACT") for f in found(det, text, c)]
+from rules_en_case_helpers import CASES, detector, found, marked_phi, recase  # noqa: F401  (detector: a fixture)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -20,8 +16,8 @@ def _phi(det, text):
     "BC x2 from Hickman and periph. Quinton placed R IJ.",
     "Jackson-Pratt removed from groin by PA, Foley to gravity.",
 ])
-def test_a_device_named_by_its_maker_alone_is_no_phi(detector, line, case):
-    assert _phi(detector, recase(line, case)) == []
+def test_a_device_named_by_its_maker_alone_is_nophi(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []
 
 
 def test_a_title_keeps_the_person(detector):
@@ -39,7 +35,7 @@ def test_a_title_keeps_the_person(detector):
     ("Husband works overnights at Pawtucket Wire & Cable, sister staying.", "Pawtucket Wire & Cable"),
 ])
 def test_dates_phones_staff_and_workplaces_by_their_shape(detector, line, phi, case):
-    assert recase(phi, case) in _phi(detector, recase(line, case))
+    assert recase(phi, case) in marked_phi(detector, recase(line, case))
 
 
 @pytest.mark.parametrize("case", ("as", "upper"))
@@ -54,7 +50,7 @@ def test_a_credentials_sign_off_names_its_writer(detector, case):
     "Hx of Parkinson PD, on sinemet. CT tech aware. Pt ate pizza. IV wire out.",
 ])
 def test_ward_lines_of_the_same_shapes_stay(detector, line, case):
-    got = _phi(detector, recase(line, case))
+    got = marked_phi(detector, recase(line, case))
     assert all(g.isdigit() for g in got), got   # the pager's number is a phone, nothing else
 
 
@@ -63,10 +59,10 @@ def test_ward_lines_of_the_same_shapes_stay(detector, line, case):
                                        ('SOCIAL: PT GOES BY "PAPO". STUDENT.', "PAPO"),
                                        ("Prefers to be called Bud.", "Bud")])
 def test_a_plans_weekday_and_the_name_a_patient_goes_by(detector, line, phi, case):
-    assert recase(phi, case) in _phi(detector, recase(line, case))
+    assert recase(phi, case) in marked_phi(detector, recase(line, case))
 
 
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("line", ["Cont to mon.", "Will mon.", "O2 sat.", "Known as the quiet one."])
 def test_a_monitor_and_a_common_word_stay(detector, line, case):
-    assert _phi(detector, recase(line, case)) == []
+    assert marked_phi(detector, recase(line, case)) == []

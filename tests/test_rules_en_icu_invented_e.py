@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
-
-
-def _phi(det, text):
-    return [f for c in ("NAME", "LOCATION", "DATE", "CONTACT") for f in found(det, text, c)]
+from rules_en_case_helpers import CASES, detector, found, marked_phi, recase  # noqa: F401  (detector: a fixture)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -29,8 +25,8 @@ def _phi(det, text):
     "ABG 7.31/48/82 - discussed w/ fellow, Vt decreased to 400 and RR to 24.",
     "No delirium since day 9. Independence in ADLs before admission - baseline.",
 ])
-def test_ward_words_are_no_phi(detector, line, case):
-    assert _phi(detector, recase(line, case)) == []
+def test_ward_words_are_nophi(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []
 
 
 @pytest.mark.parametrize("line, phi, category", [
@@ -81,8 +77,8 @@ def test_this_rounds_phi_is_found(detector, line, phi, case):
     "Pt is Jehovah's Witness, refuses all blood products.",   # a faith (icu_invented_c find f09)
     "Cooling protocol started 1600, target 33C reached 1815.",   # a company that is a word (e find f12)
 ])
-def test_the_ward_words_beside_them_are_no_phi(detector, line, case):
-    assert _phi(detector, recase(line, case)) == []
+def test_the_ward_words_beside_them_are_nophi(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -97,7 +93,7 @@ def test_a_listed_towns_police_or_fire_service_is_an_organisation(detector, case
     text = recase("Lowell FD brought pt in, Worcester Police Dept aware.", case)
     got = found(detector, text, "LOCATION")
     assert recase("Lowell FD", case) in got and any(recase("Worcester Police", case) in f for f in got)
-    assert _phi(detector, recase("on PD at home; hx PD, on sinemet. PD 5 cm.", case)) == []
+    assert marked_phi(detector, recase("on PD at home; hx PD, on sinemet. PD 5 cm.", case)) == []
 
 
 # staff shapes of the earlier sets' find halves (icu_invented_b f33, f45; icu_invented_c f16)

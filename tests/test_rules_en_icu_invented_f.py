@@ -10,18 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.detection.steps.registry import StepContext
 from pipeline.locales.en.code_steps import strip_slashed_with
 from pipeline.locales.en.description_steps import (drop_described_places, drop_faiths_and_languages,
                                                     strip_role_titles)
 from pipeline.locales.en.eponym_steps import drop_eponyms
 from pipeline.locales.en.ward_steps import strip_context_words
 from pipeline.spans import Span
-from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
-
-
-def _phi(det, text):
-    return [f for c in ("NAME", "LOCATION", "DATE", "CONTACT") for f in found(det, text, c)]
+from rules_en_case_helpers import CASES, detector, found, marked_phi, recase, step_context  # noqa: F401  (detector: a fixture)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -38,8 +33,8 @@ def _phi(det, text):
     "Daughter is HCP (verbal only, paperwork pending).",
     "Husband worried about missing shifts at the lumber mill.",
 ])
-def test_ward_words_are_no_phi(detector, line, case):
-    assert _phi(detector, recase(line, case)) == []
+def test_ward_words_are_nophi(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []
 
 
 @pytest.mark.parametrize("line, phi, category", [
@@ -77,12 +72,8 @@ def test_staff_surname_opening_aware_in_lower_case(detector):
     assert found(detector, "bp soft overnight.\nteam aware, no new orders.\n", "NAME") == []
 
 
-def _ctx(text):
-    return StepContext.for_locale(text, "i2b2-2014", "en")
-
-
 def _kept(step, text, spans):
-    return [text[s.start:s.end] for s in step(spans, _ctx(text))]
+    return [text[s.start:s.end] for s in step(spans, step_context(text))]
 
 
 def test_faiths_languages_and_insurers_of_a_model_go():
@@ -105,21 +96,21 @@ def test_described_places_go_and_named_ones_stay():
 
 def test_role_titles_and_relatives_leave_a_models_place_as_a_name():
     text = "Sgt Delacroix from county police in. ONLY SON MARCUS MAY VISIT."
-    got = strip_role_titles([Span("d", 0, 13, "LOCATION", "ORGANIZATION", source="model:m")], _ctx(text))
+    got = strip_role_titles([Span("d", 0, 13, "LOCATION", "ORGANIZATION", source="model:m")], step_context(text))
     assert [(text[s.start:s.end], s.category) for s in got] == [("Delacroix", "NAME")]
-    got = strip_context_words([Span("d", 42, 56, "LOCATION", "ORGANIZATION", source="model:m")], _ctx(text))
+    got = strip_context_words([Span("d", 42, 56, "LOCATION", "ORGANIZATION", source="model:m")], step_context(text))
     assert [(text[s.start:s.end], s.type) for s in got] == [("MARCUS", "PATIENT")]
 
 
 def test_slashed_with_is_no_part_of_a_place():
     text = "admitted from maple grove nursing home w/ pna"
-    got = strip_slashed_with([Span("d", 14, 40, "LOCATION", "HOSPITAL", source="model:m")], _ctx(text))
+    got = strip_slashed_with([Span("d", 14, 40, "LOCATION", "HOSPITAL", source="model:m")], step_context(text))
     assert [text[s.start:s.end] for s in got] == ["maple grove nursing home"]
 
 
 def test_a_patients_name_is_no_eponym_elsewhere():
     text = "Pt Graves is 71 and has hx Graves disease."
-    got = drop_eponyms([Span("d", 3, 9, "NAME", "PATIENT", source="model:m")], _ctx(text))
+    got = drop_eponyms([Span("d", 3, 9, "NAME", "PATIENT", source="model:m")], step_context(text))
     assert [text[s.start:s.end] for s in got] == ["Graves"]
 
 
@@ -140,6 +131,6 @@ def test_model_spans_end_at_sentences_and_leave_relatives_words(text, start, end
     from pipeline.locales.en.line_steps import cut_model_spans_at_lines
     spans = [Span("d", start, end, category, "ORGANIZATION" if category == "LOCATION" else "PATIENT",
                   source="model:m")]
-    ctx = _ctx(text)
+    ctx = step_context(text)
     got = strip_context_words(cut_model_spans_at_lines(spans, ctx), ctx)
     assert [text[s.start:s.end] for s in got] == kept

@@ -10,14 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.detection.steps.registry import StepContext
 from pipeline.locales.en.line_steps import cut_model_spans_at_lines
 from pipeline.spans import Span
-from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
-
-
-def _phi(det, text):
-    return [f for c in ("NAME", "LOCATION", "DATE", "CONTACT") for f in found(det, text, c)]
+from rules_en_case_helpers import CASES, detector, found, marked_phi, recase, step_context  # noqa: F401  (detector: a fixture)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -28,8 +23,8 @@ def _phi(det, text):
     "Anti-Xa 0900: 0.22 (goal 0.3-0.7), e.g. with ECMO.",
     "pain 4/10 0800 after oxycodone. 3/6 SEM at RUSB.",
 ])
-def test_physician_words_are_no_phi(detector, line, case):
-    assert _phi(detector, recase(line, case)) == []
+def test_physician_words_are_nophi(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []
 
 
 @pytest.mark.parametrize("line, phi, category", [
@@ -67,15 +62,11 @@ def test_an_everyday_name_is_not_repeated_as_the_word():
     assert got == ["will"]
 
 
-def _ctx(text):
-    return StepContext.for_locale(text, "i2b2-2014", "en")
-
-
 @pytest.mark.parametrize("text, start, end, kept", [
     ("Attending: Dr. Hardesty   Written by: C. Ng, PA-C", 15, 33, ["Hardesty", "Written"]),
     ("Anti-Xa 0900: 0.18", 5, 7, []),
     ("if needed (e.g., ECMO)", 13, 15, []),
 ])
 def test_model_spans_end_at_column_gaps_and_pieces_of_words_go(text, start, end, kept):
-    got = cut_model_spans_at_lines([Span("d", start, end, "NAME", "DOCTOR", source="model:m")], _ctx(text))
+    got = cut_model_spans_at_lines([Span("d", start, end, "NAME", "DOCTOR", source="model:m")], step_context(text))
     assert [text[s.start:s.end] for s in got] == kept

@@ -9,14 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.detection.steps.registry import StepContext
 from pipeline.locales.en.ward_steps import strip_context_words
 from pipeline.spans import Span
-from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: a fixture)
-
-
-def _phi(det, text):
-    return [f for c in ("NAME", "LOCATION", "DATE", "CONTACT") for f in found(det, text, c)]
+from rules_en_case_helpers import CASES, detector, found, marked_phi, recase, step_context  # noqa: F401  (detector: a fixture)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -28,8 +23,8 @@ def _phi(det, text):
     "Transferred to the 4th floor at 1600.",
     "wife desatting? no - pt desatting to 88% on 4L, wife at bedside.",
 ])
-def test_ward_words_are_no_phi(detector, line, case):
-    assert _phi(detector, recase(line, case)) == []
+def test_ward_words_are_nophi(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []
 
 
 FOUND_IN_ANY_CASE = [
@@ -52,7 +47,7 @@ def test_found_in_any_case(detector, line, phi, category, case):
 def test_a_day_after_a_doctors_name_is_no_part_of_it():
     text = "FAMILY MTG W/ DR. OYELARAN TOMORROW AT 1100."
     got = strip_context_words([Span("d", 18, 35, "NAME", "DOCTOR", source="model:m")],
-                              StepContext.for_locale(text, "i2b2-2014", "en"))
+                              step_context(text))
     assert [text[s.start:s.end] for s in got] == ["OYELARAN"]
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from pipeline.detection.rules.en.companies import FAITHS
+from pipeline.detection.rules.en.hospital_names import CARE_WORDS
 from pipeline.detection.rules.en.role_names import LANGUAGES
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.spans import Span
@@ -37,11 +38,10 @@ _DESCRIBING = _FAITH_WORDS | LANGUAGES | _SPEAKING | frozenset(
 
 _DETERMINERS = frozenset("the a an his her their our my your its this that pt's patient's local nearby".split())
 # the words of a kind of place, worship or care, none a name alone
-_KIND_OF_PLACE = frozenset("""community health healthcare center centre clinic clinics hospital medical outpatient
-rehab rehabilitation nursing home facility care urgent primary dialysis unit mental behavioral addiction treatment
-shelter temple church mosque synagogue parish congregation chapel school college work job office pharmacy
-cancer heart infusion wound kidney sleep pain surgical surgery imaging radiology lab laboratory
-program group house apartment place county state city town""".split())
+_KIND_OF_PLACE = CARE_WORDS | frozenset("""community health healthcare hospital medical outpatient rehab
+rehabilitation nursing home facility unit mental behavioral addiction treatment shelter temple church mosque
+synagogue parish congregation chapel school college work job office pharmacy program group house apartment place
+county state city town""".split())
 
 # a police, clergy or court title before a person's name
 _ROLE_TITLE = re.compile(r"(?i)(?:officer|ofc\.?|trooper|sgt\.?|sergeant|det\.?|detective|deputy|lt\.?|lieutenant|"

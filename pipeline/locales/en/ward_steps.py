@@ -25,11 +25,12 @@ import re
 from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_context, numeric_date_is_date,
                                                 phone_context)
 from pipeline.detection.rules.en.name_words import is_safe_word, zipf
+from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.locales.shared_words import NAME_PARTICLES
 from pipeline.text_fold import norm_key
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.locales import load_vocabulary
-from pipeline.locales.en.eponym_steps import drop_eponyms, is_eponym as _eponym  # noqa: F401  (drop_eponyms: registered there)
+from pipeline.locales.en.eponym_steps import is_eponym as _eponym
 from pipeline.spans import Span
 
 _PHONE_TYPES = {"PHONE", "FAX", "NUMERO_TELEFONO", "NUMERO_FAX"}
@@ -239,9 +240,7 @@ def _everyday_word(key: str) -> bool:
 
 def _capitalised_in_prose(text: str, m: re.Match) -> bool:
     word = m.group()
-    s, e = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
-    line = text[s:e if e >= 0 else len(text)]
-    return word[:1].isupper() and not word.isupper() and any(c.islower() for c in line)
+    return word[:1].isupper() and not word.isupper() and mixed_case(text, m.start())
 
 
 @boundary_step("repeat_names", "merged")

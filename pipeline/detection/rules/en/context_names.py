@@ -33,9 +33,10 @@ from pipeline.detection.rules.registry import register
 __all__ = ["EPONYM_AFTER", "SECTION_HEADERS", "context_names"]   # EPONYM_AFTER: read by the pack's eponym step
 from pipeline.spans import Span
 
+# clergy by title ("Fr. Stavros", "RABBI GOLDFARB": icu_invented_b find f49, f57)
+_CLERGY = r"fr\.|rev\.?|reverend|rabbi|imam|cantor"
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
-          # clergy by title ("Fr. Stavros", "RABBI GOLDFARB": icu_invented_b find f49, f57)
-          r"fr\.|rev\.?|reverend|rabbi|imam|cantor|"
+          + _CLERGY + "|"
           # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
           r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
           r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|ordered|"
@@ -51,7 +52,6 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           # a report's header fields without their "physician" ("Ordering: Vo, Linh", "Operators:",
           # "Reader:"; notes_invented find f04, f13)
           r"(?:ordering|referring|requesting|operators?|reader|sonographer|anesth(?:esia)?)\s*:")
-_CLERGY = r"fr|rev|reverend|rabbi|imam|cantor"
 _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|step-?(?:son|daughter|mother|father|brother|sister)|"
         r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
@@ -88,7 +88,7 @@ _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the na
 def _kind(ctx: str) -> tuple[str, bool]:
     """The generic type a context gives and whether it is strong."""
     c = re.sub(r"\s+", " ", ctx.lower().rstrip("."))
-    if re.fullmatch(_CLERGY, c):
+    if re.fullmatch(_CLERGY, c) or re.fullmatch(_CLERGY, c + "."):
         return "PATIENT", True   # HIPAA's convention names clergy with the family ("Fr. Onwudiwe":
         # icu_invented_f find f24; the full stop of "fr." was stripped before, so it read as weak)
     if re.fullmatch(_ROLES, c):

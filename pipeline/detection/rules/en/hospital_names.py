@@ -51,6 +51,10 @@ falls lake grove""".split()) | STREET_WORDS
 _NOT_PLACE = frozenset("""the a an this that outside other another local our your their his her same previous prior
 nearby nearest osh rehab psych psychiatric va veterans teaching private public acute chronic skilled different
 referring receiving home community brief outpatient inpatient adult pediatric paediatric geriatric""".split()) - {"community"}
+#: the kind of care a centre or a clinic gives, which describes it and names none ("the cancer
+#: center", "the infusion clinic"): read by the place rules and by the pack's described-place step
+CARE_WORDS = frozenset("""cancer heart infusion wound kidney sleep pain surgical surgery imaging radiology lab
+laboratory dialysis urgent primary care clinic clinics center centre""".split())
 # a hospital's generic name ("University Hospital", "GENERAL HOSPITAL") after a transfer: a name
 NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
 city sacred holy""".split())

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.hospital_names import GENERIC as _GENERIC, HEAD as _HEAD
+from pipeline.detection.rules.en.hospital_names import CARE_WORDS, GENERIC as _GENERIC, HEAD as _HEAD
 from pipeline.detection.rules.en.hospital_names import INSTITUTION_TAIL as _INSTITUTION_TAIL
 from pipeline.detection.rules.en.hospital_names import NAMED_GENERIC as _NAMED_GENERIC, after_head as _after_head
 from pipeline.detection.rules.en.hospital_names import hospital_names as _hospital_names, of_place as _of_place
@@ -140,11 +140,8 @@ def _institution_by_tail(text: str, tokens: list[tuple[int, int]]) -> tuple[int,
     return tokens[0][0], tokens[last][1], "HOSPITAL"
 
 
-# the kind of care a centre or a clinic gives, which describes it and names none ("the cancer center",
-# "the infusion clinic")
-_KIND_OF_CARE = frozenset("""cancer heart infusion wound kidney sleep pain surgical surgery imaging radiology lab
-laboratory dialysis oncology cardiology transplant trauma stroke spine eye dental urgent primary care
-clinic clinics center centre""".split())
+# the care words and the specialties a centre is named for ("the oncology center", "the eye clinic")
+_KIND_OF_CARE = CARE_WORDS | frozenset("oncology cardiology transplant trauma stroke spine eye dental".split())
 
 
 def _care_described(text: str, tokens: list[tuple[int, int]]) -> bool:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
@@ -44,9 +45,7 @@ def _trial(text: str, m: re.Match) -> bool:
     day = m.group("d").rstrip(".")
     if day.lower() != "sat":
         return False
-    s, e = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
-    line = text[s:e if e >= 0 else len(text)]
-    return (day.isupper() and any(c.islower() for c in line)) or re.search(r"(?i)\bsbt\b", line) is not None
+    return (day.isupper() and mixed_case(text, m.start())) or re.search(r"(?i)\bsbt\b", line_of(text, m.start())) is not None
 
 
 @register(LOCALE, "weekday_dates", "DATE", score=0.86)
