@@ -95,7 +95,8 @@ def combine_model_first(doc: Document, model_spans: list[Span], others: list[Spa
         rest = run_stage(pack, "candidates", combine(others, doc.text, policy=resolve)[0], ctx, spared)
     ctx = replace(ctx, resolved=rest)
     model_spans = run_stage(pack, "model", model_spans, ctx, spared)
-    merged = merge_model_first(model_spans, rest, type_policy, rule_contains_wins=pack.code in RULE_CONTAINS_WINS)
+    merged = merge_model_first(model_spans, rest, type_policy, rule_contains_wins=pack.code in RULE_CONTAINS_WINS,
+                               text=doc.text)
     out = run_stage(pack, "merged", merged, ctx, spared)
     return restore_overridden(pack, rest, merged, out, ctx, type_policy, spared)
 

@@ -22,7 +22,7 @@ _VALVE_WORDS = r"mech|mechanical|tissue|porcine|bioprosthetic"
 _DEVICE_WORDS = (r"collar|sump|shunt|line|lines|position|rule|rules|pouch|brace|lift|valve|formula|agitation|coma|"
                  r"needle|splint|pump|protocol|technique|incision|suture|clamp|bolt|probe|monitor|criteria|catheter|"
                  r"drain|tube|score|scale|sign|bag|mask|filter|stocking|stockings|boots|dressing|resp|respirations|"
-                 r"breathing|wort|"   # "St. John's wort": an herb, not Newfoundland's town
+                 r"breathing|wort|patch|"   # "S/P GRAHAM PATCH" (icu_invented_i find f16)   # "St. John's wort": an herb, not Newfoundland's town
                  + _VALVE_WORDS)
 # after the span: a possessive, a hyphen and a second capitalised name ("-Pratt"), a single capital
 # letter ("Miami J") or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
@@ -66,8 +66,17 @@ _SCORE_AFTER = re.compile(r"(?:['’]s)?(?:[ \t]*[:=]?[ \t]*[<>]?\d|-[A-Za-z])")
 _SCORE_BEFORE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(SCORE_EPONYMS))})-$")
 
 
+# fractures classed by their authors, the class in Roman numerals or a letter right after ("LeFort
+# II", "Salter-Harris III", "Weber B": icu_invented_i find f18)
+FRACTURE_EPONYMS = frozenset("lefort le-fort salter harris salter-harris weber garden gustilo schatzker neer".split())
+_CLASS_AFTER = re.compile(r"(?:-[A-Za-z]+)?[ \t]+(?:type[ \t]+)?(?:[IV]{1,4}[ABC]?|[ABC])(?![\w-])")
+
+
 def _score_eponym(span: Span, text: str) -> bool:
     word = text[span.start:span.end].lower()
+    if word in FRACTURE_EPONYMS and _CLASS_AFTER.match(text, span.end) \
+            and not _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start):
+        return True
     if word in SCORE_EPONYMS and _SCORE_BEFORE.search(text, max(0, span.start - 12), span.start):
         return True   # "Pugh" of "Child-Pugh B"
     return (word in SCORE_EPONYMS and _SCORE_AFTER.match(text, span.end) is not None

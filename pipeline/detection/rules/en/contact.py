@@ -231,6 +231,9 @@ _TOWN_AFTER_STREET = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'-]*(?:[ \t][A-
                                 r"(?=[ \t]*(?:[,;:]|\.(?:\s|$)|$|(?i:and|where|with)\b))", re.MULTILINE)
 
 
+_ZIP_AFTER_STREET = re.compile(r",?[ \t]*(?P<zip>\d{5}(?:-\d{4})?)(?![\w-])")
+
+
 def towns_after_streets(text: str, doc_id: str, streets: list[Span]) -> list[Span]:
     """The town an address names after its street ("lives at 668 spruce avenue, apt 13, fresno and
     worked", "2245 DOLLY ST., ABINGTON", "3 Gillyflower Row, Hemsworth Abbey:"): one to three
@@ -239,6 +242,10 @@ def towns_after_streets(text: str, doc_id: str, streets: list[Span]) -> list[Spa
     set's find half: f_legal_45, f_legal_67, f_fin_81)."""
     out: list[Span] = []
     for sp in streets:
+        z = _ZIP_AFTER_STREET.match(text, sp.end)
+        if z is not None:   # "2217 Brownsville Rd, 15210, sister's": the ZIP alone after the street (icu_invented_i find f18)
+            out.append(mk(doc_id, *z.span("zip"), "ZIP"))
+            continue
         m = _TOWN_AFTER_STREET.match(text, sp.end)
         if m is None:
             continue

@@ -20,11 +20,13 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import titled
-from pipeline.detection.rules.en.name_words import is_first_name, is_safe_word, looks_like_name, looks_like_typo, zipf
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_listed_name, is_safe_word,
+                                                   looks_like_name, looks_like_typo, zipf)
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS as _CREDENTIAL_WORDS
 from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS  # noqa: F401  (SECTION_HEADERS: re-exported for name_lines)
 from pipeline.detection.rules.en.numbers import MEASURES
 from pipeline.detection.rules.en.staff_lines import credential_names, signatures, usernames
+from pipeline.detection.rules.en.staff_names import discussed_with, names_from_service, per_surname, rare_staff_name
 from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, eponym_or_label, first_and_surname,
                                                    has_lower, inverted, notified_doctor, surname_after, surname_alone,
                                                    title_case, unknown_subject)
@@ -63,7 +65,9 @@ _KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[
         # who else a note names beside the family ("sitter (Lakisha)", "his boss Delbert", "AA sponsor
         # (Dwight)": icu_invented_b find f44, f48)
         r"sitter|sponsor|boss|supervisor|co-?worker|landlord|landlady|roommate|caregiver|pastor|"
-        r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|re\s*:|"
+        # "re:" heads a letter's line ("Re: Mrs Jane Doe"); inside a line it is a topic's ("teaching re:
+        # sternal precautions": icu_invented_i find f06)
+        r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|(?<![^\n])re\s*:|"
         r"married\s+to|"   # "Married to Abena, a nurse" (notes_invented find f34)
         r"met\s+(?:with|w/)|spoke\s+(?:with|to|w/)|discussed\s+with|emergency\s+contact\s*:|next\s+of\s+kin\s*:|"
         r"accompanied\s+by(?:\s+(?:his|her|their))?|from\s*:|attn\s*:|nok\s*:|call\s+placed\s+to")
@@ -76,6 +80,9 @@ _MEASURE_CHANGE = re.compile(r"(?i)[ \t]*(?:[:=<>~]|\d|(?:was|is|now|decreased|i
 # staff named by their discipline ("RRT (Kim)", "referred to CM deborah", "sw joanne"): each is also
 # a ward word ("5 cm", "SW consult"; "rt" is right too often: "rt hickman"), so a listed name only, as after "per"
 _STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+work(?:er)?|chaplain|pharmacist|dietitian|nutritionist|"
+          # a physician assistant and an educator or interpreter by their shorthand ("(PA Lewandowski)",
+          # "cde marisol": notes_invented find f42, f09); "PA" is also the pulmonary artery ("PA line")
+          r"pa|pa-c|cde|interpreter|coordinator|"   # "Coordinator Beth met w/ pt" (icu_invented_j find f20)
           r"d/w|discussed\s+w/")   # "d/w Nussbaum": the team's shorthand for "discussed with"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
@@ -131,27 +138,12 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             after_first = k == 0 or is_first_name(prev) or bool(re.fullmatch(r"[A-Za-z]\.", prev))
             ok = looks_like_name(word, strong if k == 0 else True, cased, titled and after_first) or (
                 k == 0 and strong and inverted(text, tokens))   # "PATIENT: STRONG, LIZZIE"
+            if ok and k and not cased and not is_listed_name(word) and (zipf(word) or 0.0) >= 4.5:
+                ok = False   # a common word philter lists after a titled name: "DR BAPTISTE MET W/ PT" (icu_invented_j find f17)
         if not ok:
             break
         end = e
     return end
-
-
-def _discussed_with(text: str, token: tuple[int, int]) -> int | None:
-    """After "d/w" in a line of one case, a surname alone that English barely uses ("D/W NUSSBAUM,
-    PLAN FOR CATH"), where capitals cannot say so: no safe word ("d/w team", "d/w cards"), rare
-    (Zipf < 3), no typo of a word, and a stop, a comma or the line's end after it. Found on the
-    invented ICU notes' find half (f37, in UPPER and lower)."""
-    word = text[slice(*token)]
-    line_start = text.rfind("\n", 0, token[0]) + 1
-    line_end = text.find("\n", token[1])
-    line = text[line_start:line_end if line_end >= 0 else len(text)]
-    if (any(c.islower() for c in line) and any(c.isupper() for c in line)) or not word.isalpha():
-        return None
-    z = zipf(word)
-    if not looks_like_name(word, True) or z is None or z >= 3.0 or looks_like_typo(word):
-        return None
-    return token[1] if re.match(r"[ \t]*(?:[.,;:)]|$|\n)", text[token[1]:]) else None
 
 
 _POSSESSED = re.compile(r"(?i)['’]s\b")
@@ -160,7 +152,23 @@ _POSSESSED = re.compile(r"(?i)['’]s\b")
 # or a visit's words ("GIRLFRIEND SUMMER AT BEDSIDE", "DIL GRACE AT BEDSIDE": icu_invented_h find f08, f19)
 _ASIDE_AFTER = re.compile(r"(?i)[ \t]*(?:\(|at[ \t]+(?:the[ \t]+)?bedside\b|in[ \t]+to[ \t]+visit\b|visited\b|visiting\b|"
                           r"called\b|updated\b|present\b)")
+# a relative proper, whose first name that is also a word may close the sentence ("here w/ husband
+# bill.", "DTR HOPE, SON MARK": notes_invented find f32): after "husband" a word and a stop is who he is
+_RELATIVE = re.compile(r"(?i)(?:wife|husband|spouse|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|"
+                       r"niece|nephew|aunt|uncle|cousin|grandson|granddaughter|granddtr|gdtr|girlfriend|boyfriend|"
+                       r"fiance|fiancee|partner|dil|sil|mil|fil|bil)")
+_SENTENCE_END_AFTER = re.compile(r"[.;,](?=[ \t]|\n|\Z)|[ \t]*(?:\n|\Z)")
 
+
+
+_COURTESY = frozenset({"dr", "drs", "mr", "mrs", "ms", "miss"})
+
+
+def _courtesy_title(text: str, c: re.Match) -> bool:
+    """Whether the context is "Mrs"/"Miss", or "Mr."/"Ms." with its stop ("MR" and "MS" alone are
+    mitral regurgitation and mental status in a ward's shorthand)."""
+    word = c.group().lower()
+    return word in ("mrs", "miss") or (word in ("mr", "ms") and text[c.end():c.end() + 1] == ".")
 
 
 def _possessed_name(word: str) -> bool:
@@ -173,19 +181,6 @@ def _possessed_name(word: str) -> bool:
     return z < 3.0 or (is_first_name(word) and z < 4.5)
 
 
-def _rare_staff_name(text: str, token: tuple[int, int]) -> int | None:
-    """After a discipline's shorthand ("SW Ottoline", "CM WIESLAWA"), a word English barely uses
-    (Zipf < 3), no safe word and no typo of a common one, where a listed name alone was asked: the
-    shorthand is a ward word too ("SW consult", "5 cm"), but a rare word after it is the staff
-    member's name (found on icu_invented_b find f38; "RT", which is also "right", is not one)."""
-    word = text[slice(*token)]
-    z = zipf(word)
-    if not word.isalpha() or len(word) < 3 or z is None or z >= 3.0 or not looks_like_name(word, True) \
-            or looks_like_typo(word):
-        return None
-    return token[1]
-
-
 @register(LOCALE, "context_names", "NAME", score=0.8)
 def context_names(text: str, doc_id: str) -> list[Span]:
     """Names after a kinship or role word ("wife Mary", "dr mcmanus", "per Gupta"), before a
@@ -195,6 +190,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         m = _NAME_AT.match(text, c.end())
         if m is None:
             continue
+        if c.group().lower() in _COURTESY and re.match(r"\.?[ \t]*,", text[c.end():c.end() + 3]):
+            continue   # "mod mr, la dilated": mitral regurgitation; a title has no comma after it (icu_invented_i find f04)
         gtype, strong = _kind(c.group())
         if m.group("title"):
             gtype, strong = "DOCTOR" if m.group("title").lower().startswith("dr") else gtype, True
@@ -217,12 +214,20 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = unknown_subject(text, tokens)
         if end is None and titled and gtype == "DOCTOR":
             end = notified_doctor(text, tokens)
+        if end is None and _courtesy_title(text, c) and is_listed_name(text[slice(*tokens[0])]) \
+                and text[slice(*tokens[0])].lower() not in FUNCTION_WORDS:
+            end = tokens[0][1]   # "NEIGHBOR MRS DAY CALLED": after "Mrs" a listed name however common (icu_invented_i find f05)
+        if end is None and c.group().lower() == "per":
+            end = per_surname(text, tokens[0])
         if end is None and re.fullmatch(r"(?i)d/w|discussed\s+w/", c.group()):
-            end = _discussed_with(text, tokens[0])
+            end = discussed_with(text, tokens[0])
         if end is None and re.fullmatch(_STAFF, re.sub(r"\s+", " ", c.group().lower())):
-            end = _rare_staff_name(text, tokens[0])
+            end = rare_staff_name(text, tokens[0])
         if end is None and strong and gtype == "PATIENT" and re.fullmatch(_KIN, c.group().lower()) \
-                and is_first_name(text[slice(*tokens[0])]) and _ASIDE_AFTER.match(text, tokens[0][1]):
+                and is_first_name(text[slice(*tokens[0])]) and (
+                    _ASIDE_AFTER.match(text, tokens[0][1])
+                    or (_RELATIVE.fullmatch(c.group()) and _SENTENCE_END_AFTER.match(text, tokens[0][1])
+                        and not is_safe_word(text[slice(*tokens[0])]))):   # "son tomorrow.", "daughter will."
             end = tokens[0][1]   # "son will (lives on the farm)": a first name that is a word, an aside after it
         first_word = text[slice(*tokens[0])]
         if end is not None and re.fullmatch(r"(?i)cc\s*:", c.group()) and (zipf(first_word) or 0.0) < 1.0 \
@@ -242,7 +247,7 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             out.append(mk(doc_id, s, end, gtype))
             out += [sp for sp in and_names(text, doc_id, end, gtype) if not _ROLE_NOUN.fullmatch(text[sp.start:sp.end])]
     out += credential_names(text, doc_id) + signatures(text, doc_id) + usernames(text, doc_id)
-    out += _header_names(text, doc_id)
+    out += _header_names(text, doc_id) + names_from_service(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
 

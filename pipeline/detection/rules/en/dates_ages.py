@@ -90,7 +90,9 @@ _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
 # a day of the month by its ordinal alone, "the" before it and its clause closed or a time after
 # ("s/p cabg x4 (the 12th).", "on the 3rd at 1400"; icu_invented_d find f05); "the 3rd dose", "the
 # 2nd time" go on and stay
-_THE_ORDINAL = re.compile(r"(?i)\bthe[ \t]+(?P<d>(?:[12]?\d|3[01])(?:st|nd|rd|th))(?=[ \t]*(?:[).,;]|\n|$|(?:at|@)\b|@))")
+# (or a course's length after it: "Cipro started the 14th x 14 days", icu_invented_i find f09)
+_THE_ORDINAL = re.compile(r"(?i)\bthe[ \t]+(?P<d>(?:[12]?\d|3[01])(?:st|nd|rd|th))(?=[ \t]*(?:[).,;]|\n|$|(?:at|@)\b|@|"
+                          r"x[ \t]*\d|(?:for|thru|through|until|till)\b))")
 _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
                         rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 # a year alone in a history ("s/p CABG 1998", "h/o MI 2005", "dx'd with breast ca 1999"): a history's
@@ -207,7 +209,8 @@ def _dash_date_is_date(text: str, start: int, end: int) -> bool:
     if re.match(r"(?i)\s*(?:days?|d\b|wks?|weeks?|months?|mos?\b|yrs?|years?|episodes?|stools?|attempts?|people|of\b)",
                 text[end:end + 12]):
         return False
-    if re.search(r"(?i)(?:\bx|\bq|\bfrom|\bto|\bbetween|\bof|~|\+|-)\s*$", line_before(text, start, 12)):
+    # "(ages 9-17)": children's ages (icu_invented_i find f12)
+    if re.search(r"(?i)(?:\bx|\bq|\bfrom|\bto|\bbetween|\bof|\bages?|~|\+|-)\s*$", line_before(text, start, 12)):
         return False
     if a.startswith("0") or b.startswith("0") or int(b) < int(a):
         return True

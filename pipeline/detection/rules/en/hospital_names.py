@@ -24,6 +24,7 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical
                   r"skilled\s+nursing(?:\s+facility)?|(?P<general>general)(?=[ \t]*(?:[.,;)]|$))|"
                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
                   r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living|dialysis(?:\s+(?:center|centre|unit))?|"
+                  r"pavilion|"   # "Brightwater Surgical Pavilion" (notes_invented find f23)
                   # a specialty's centre and a retirement community ("Lebanon Diabetes Center", "Pleasant
                   # View Retirement Community": icu_invented_b find f37, f46)
                   r"(?:diabetes|wound|kidney|vein|sleep|infusion)\s+(?:center|centre)|"

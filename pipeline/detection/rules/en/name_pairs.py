@@ -29,7 +29,8 @@ _EPONYM_WORDS = (r"disease|syndrome|lymphoma|sarcoma|sign|test|procedure|cathete
                  r"[a-z]{2,}(?:ectomy|otomy|ostomy|plasty|pexy|rrhaphy)|fundoplication|anastomosis|flap|"
                  # a faith named by its god ("PT IS JEHOVAH'S WITNESS": icu_invented_c find f09)
                  r"witness|witnesses")
-_NOT_A_PERSON_AFTER = re.compile(rf"(?i)(?:'s|s'|')?\s*(?::|(?:{_EPONYM_WORDS})\b)")
+# on the same line only: "Anesth: Leung" above a "Procedure:" line is a name (notes_invented find f46)
+_NOT_A_PERSON_AFTER = re.compile(rf"(?i)(?:'s|s'|')?[ \t]*(?::|(?:{_EPONYM_WORDS})\b)")
 #: what follows an eponym ("Graves' disease", "Barrett's esophagus", "Foley catheter"): no person's name
 EPONYM_AFTER = re.compile(rf"(?i)(?:'s|s'|')?[ \t]*(?:{_EPONYM_WORDS})\b")
 

@@ -243,6 +243,18 @@ def _ending_of_no_word(w: str, z: float) -> bool:
     return z < 2.0 and not any((zipf(x) or 0.0) >= 2.5 or is_safe_word(x) for x in stems if len(x) > 2)
 
 
+def is_listed_name(word: str) -> bool:
+    """Whether ``word`` (any case) is a word of the pack's own first-name or surname lists, however
+    common it is as a word ("Day", "Young"): what a courtesy title before it needs."""
+    return _clean(word).lower() in _listed("person")
+
+
+def is_listed_surname(word: str) -> bool:
+    """Whether ``word`` (any case) is a surname of the pack's list or of philter-lite's."""
+    low = _clean(word).lower()
+    return low in _pack_surnames() or "L" in _large_names().get(low, "")
+
+
 @lru_cache(maxsize=1)
 def _pack_surnames() -> frozenset[str]:
     return frozenset(e.lower() for e in load_list("en", "surnames"))

@@ -157,6 +157,8 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     if second <= 31 and not plausible_month_day(month, second):
         return False
     before = line_before(text, start)
+    if re.search(r"(?i)\bages?[ \t]*$", before):
+        return False   # "3 kids (ages 9-17)" (icu_invented_i find f12)
     if STRONG_DATE_CUE.search(before) or _in_date_range(text, start, end):
         return True
     if value == "2/2" and _WORD_AFTER.match(text, end):
@@ -177,6 +179,7 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
 _CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _TIME_BEFORE = re.compile(r"(?i)(?:@|\bat|\bby|\buntil|\btill|\bbefore|\bafter|\baround|\babout|\bapprox\.?|~|\bq|"
                           r"\bfrom|\bto|\bbetween|\bsince|\bdue)\s*$")
+_SINCE_YEAR_BEFORE = re.compile(r"(?i)\bsince\s*$")
 _TIME_AFTER = re.compile(r"(?i)^\s*(?:hrs?|hours|h|pm|am|o'?clock)\b")
 
 
@@ -186,8 +189,13 @@ def year_is_date(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     if not re.fullmatch(r"(?:1[89]|2[01])\d\d", value):
         return False
+    if value.startswith("18") and _CLOCK.fullmatch(value):
+        return False   # "CK 2650 (1800)": six o'clock; no note dates a clinical event 1800-1859 (icu_invented_j find f01)
     before, after = line_before(text, start), line_after(text, end)
-    if _CLOCK.fullmatch(value) and (_TIME_BEFORE.search(before) or _TIME_AFTER.match(after)):
+    if _CLOCK.fullmatch(value) and (_TIME_BEFORE.search(before) or _TIME_AFTER.match(after)) \
+            and not (_SINCE_YEAR_BEFORE.search(before) and int(value[2:]) % 5 and not _TIME_AFTER.match(after)):
+        # after "since", a clock time whose minutes are no multiple of five is a year ("on methadone
+        # since 2002": icu_invented_j find f14); "NPO since 2000", "since 2130" stay times
         return False
     if _INTAKE_LINE.match(text, text.rfind("\n", 0, start) + 1) or _IN_OUT.search(before) and _OUT_AFTER.match(after):
         return False   # "I&O: IN 1900, OUT 2350": volumes (icu_invented_f find f07)

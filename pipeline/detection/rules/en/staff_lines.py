@@ -24,6 +24,8 @@ _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Z
                          # a therapist's and a case manager's ("P. Amankwah, PT, DPT", "Wieslawa CM RN":
                          # icu_invented_b find f33, f36)
                          r"PT,?[ \t]+DPT|OTR/L|CM[ \t]+RN|"
+                         # a physician assistant told of an event ("Chandrasekhar PA aware": icu_invented_i find f06)
+                         r"PA(?=[ \t]+(?:aware|notified|paged|called|updated|informed|at[ \t]+bedside|in[ \t]+to)\b)|"
                          # a resident's year ("R. Fuentes-Oyola PGY-2": icu_invented_g find f03)
                          r"PGY-?\d)(?![\w-])|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")

@@ -110,7 +110,12 @@ def town_before_place(text: str, doc_id: str) -> list[Span]:
         if listed_place_type(m.group("place")) not in ("COUNTRY", "STATE"):
             continue
         words = m.group("town").split()
-        if all(not is_safe_word(w) and w.lower() not in FUNCTION_WORDS and w.lower() not in RESIDENCE for w in words):
+        # a state or country written out vouches for a town the safe vocabulary holds (philter's
+        # whitelist keeps world places: "winter in Sarasota, Florida", notes_invented find f21); a
+        # two-letter code does not ("in bed, OR")
+        vocabulary = len(m.group("place").strip()) <= 2
+        if all(not is_safe_word(w, vocabulary) and w.lower() not in FUNCTION_WORDS and w.lower() not in RESIDENCE
+               for w in words):
             out.append(mk(doc_id, *m.span("town"), "CITY"))
     return out
 

@@ -35,6 +35,17 @@ _ABBR_AFTER_CUE = re.compile(
 # icu_invented_d find f02); "cont to mon.", "will mon." are a monitor's; "Sat" and "Sun" are too
 # often a saturation or the sun
 _ABBR_CLOSING = re.compile(r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri))\.?(?=[ \t]*(?:\n|$))", re.MULTILINE)
+# an abbreviated weekday before the part of the day ("collapsed at a restaurant Sat evening":
+# icu_invented_f find f12); "Sat"/"Sun" only before a part's word, never before "am"/"pm" ("sat am 92%")
+_ABBR_PART_OF_DAY = re.compile(
+    r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri)\.?(?=[ \t]+(?i:am|pm)\b)|(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?"
+    r"(?=[ \t]+(?i:morning|evening|afternoon|night|nite|eve|overnight)\b))")
+# the day an event happened or is set for, closing its clause ("S/P AVR ..., SURGERY MON. DNR":
+# icu_invented_j find f17)
+_EVENT_DAY = re.compile(
+    r"(?i)\b(?:surgery|surg|cath|procedure|extubated|extubation|intubated|trach|peg|transfer(?:red)?|discharge|"
+    r"admitted|adm|appt|appointment|scheduled|planned|biopsy|egd|colonoscopy|tee|mri|arrest|fell|fall)[ \t]+"
+    r"(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun))\.?(?=[ \t]*(?:[.,;)]|\n|$))", re.MULTILINE)
 _MONITOR_BEFORE = re.compile(r"(?i)\b(?:to|will|cont|continue|q|and|&|on|of)[ \t]+$|\d[ \t]*$")
 _SCHEDULE = re.compile(rf"(?<![\w/])(?P<d>(?i:{_ABBR})(?:/(?i:{_ABBR})){{1,3}})(?![\w/])")
 
@@ -65,6 +76,10 @@ def weekday_dates(text: str, doc_id: str) -> list[Span]:
     for m in _ABBR_CLOSING.finditer(text):
         before = text[max(0, m.start() - 12):m.start()]
         if re.search(r"[A-Za-z?][ \t]+$", before) and not _MONITOR_BEFORE.search(before):
+            out.append(mk(doc_id, *m.span("d"), "DATE"))
+    out += [mk(doc_id, *m.span("d"), "DATE") for m in _EVENT_DAY.finditer(text)]
+    for m in _ABBR_PART_OF_DAY.finditer(text):
+        if not re.search(r"(?i)(?:\b(?:o2|spo2|02|to|will|cont|continue|q)|\d)[ \t]*$", text[max(0, m.start() - 12):m.start()]):
             out.append(mk(doc_id, *m.span("d"), "DATE"))
     for m in _SCHEDULE.finditer(text):
         at = m.start("d")
