@@ -82,7 +82,9 @@ def strip_role_titles(spans: list[Span], ctx: StepContext) -> list[Span]:
 
 @boundary_step("drop_faiths_and_languages", "merged")
 def drop_faiths_and_languages(spans: list[Span], ctx: StepContext) -> list[Span]:
-    """A machine's name or place made only of faith and language words is dropped.
+    """A machine's name or place made only of faith and language words is dropped; one that goes
+    on after a name with a verb of speaking and a language keeps the name alone ("Dtr Hope speaks
+    English": icu_invented_k find f01).
 
     >>> text = "States pt is Greek Orthodox. Daughter speaks English well. Log given in Spanish. TennCare"
     >>> ctx = StepContext.for_locale(text, "i2b2-2014", "en")
@@ -91,8 +93,29 @@ def drop_faiths_and_languages(spans: list[Span], ctx: StepContext) -> list[Span]
     ...     source="model:m"), Span("d", 81, 89, "LOCATION", "HOSPITAL", source="model:m")], ctx)
     >>> got
     []
+    >>> [ctx.text[s.start:s.end] for s in drop_faiths_and_languages([Span("d", 38, 52, "NAME", "PATIENT",
+    ...     source="model:m").with_(start=29)], ctx)]
+    ['Daughter']
     """
-    return [s for s in spans if not (_machine(s) and s.category in ("NAME", "LOCATION") and _describes(ctx.text, s))]
+    out = []
+    for s in spans:
+        if _machine(s) and s.category in ("NAME", "LOCATION") and _describes(ctx.text, s):
+            continue
+        if _machine(s) and s.category == "NAME":
+            s = _without_spoken_tail(ctx.text, s)
+        out.append(s)
+    return out
+
+
+def _without_spoken_tail(text: str, span: Span) -> Span:
+    """``span`` ending before a verb of speaking that only faith and language words follow."""
+    words = list(_WORD.finditer(text, span.start, span.end))
+    for k, w in enumerate(words[1:], 1):
+        if w.group().lower() in _SPEAKING - {"and", "or", "only"} \
+                and all(x.group().lower().strip("'’") in _DESCRIBING for x in words[k:]):
+            end = words[k - 1].end()
+            return span.with_(end=end)
+    return span
 
 
 # public programmes and national insurers, which insure a state's or a nation's people and name

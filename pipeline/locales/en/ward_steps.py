@@ -126,7 +126,8 @@ _VERB_ONLY = re.compile(r"(?i)[ \t]*(?:states|stated|reports|reported|says|denie
 # called": the cold start's model marked both on icu_invented find f49, f68)
 _ROLE_ONLY = re.compile(r"(?i)[ \t]*(?:sitter|aide|interpreter|translator|chaplain|pastor|coordinator|liaison|caregiver)[ \t]*")
 _IN_LAW = re.compile(r"(?i)(?:^|[ \t-])in[ \t-]$")
-_TRAILING = re.compile(r"(?i)(?:,?\s+(?:RN|R\.N\.|MD|M\.D\.|NP|PA-C|CNA|RRT|LICSW|LCSW|PhD|DO))+\.?$")
+# (a social worker's "L. GREENE LMSW": icu_invented_l find f14)
+_TRAILING = re.compile(r"(?i)(?:,?\s+(?:RN|R\.N\.|MD|M\.D\.|NP|PA-C|CNA|RRT|LICSW|LCSW|LMSW|MSW|PhD|DO))+\.?$")
 
 
 # a modal verb a machine took as a name's last word, a verb after it ("ONLY PARTNER ANDRE MAY

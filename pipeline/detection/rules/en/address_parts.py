@@ -118,6 +118,9 @@ def _units(view: str, text: str, doc_id: str, street_lines: set[int]) -> list[Sp
         else:
             out.append(mk(doc_id, m.start(), m.end(), "STREET"))
     for m in weak:
+        before = re.search(r"([A-Za-z][A-Za-z0-9'-]*)[ \t]+$", text[max(0, m.start() - 30):m.start()])
+        if before and is_safe_word(before.group(1)) and before.group(1).lower() not in FUNCTION_WORDS:
+            continue   # "ETOH LEVEL 180", "VANC LEVEL 17": a drug's or a lab's level (icu_invented_l find f08, f19)
         if text.count("\n", 0, m.start()) in street_lines or _unit_followed(view, m.end(), one_case_at(text, m.start())):
             out.append(mk(doc_id, m.start(), m.end(), "STREET"))
     return out

@@ -32,6 +32,7 @@ from pipeline.detection.rules.en.name_pairs import EPONYM_AFTER
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_ambiguous_word, is_first_name, is_safe_word,
                                                    is_surname_after_first_name, looks_like_name, looks_like_typo,
                                                    typo_of_ward_word, zipf)
+from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
@@ -100,12 +101,12 @@ def caseless_full_names(text: str, doc_id: str) -> list[Span]:
     out: list[Span] = []
     view = None
     for m in (m for a, b in _one_case_lines(text) for m in _PAIR.finditer(text, a, b)):
-        if not _first(m.group("first")):
-            continue
+        if not _first(m.group("first")) or m.group("last").lower() in CREDENTIAL_WORDS:
+            continue   # "L. GREENE LMSW": a credential is no surname (icu_invented_l find f14)
         end = m.end("last") if _surname(m.group("first"), m.group("last")) else None
         third = m.group("third")
         initial = len(m.group("last")) == 1
-        if third and _middle(text, m) and (_last(third) or (initial and is_surname_after_first_name(third))):
+        if third and third.lower() not in CREDENTIAL_WORDS and _middle(text, m) and (_last(third) or (initial and is_surname_after_first_name(third))):
             end = m.end("third")
         if end is None:
             continue

@@ -116,6 +116,8 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
         gap = text[tokens[k - 1][1]:s] if k else ""
         if k and ("  " in gap or "\t" in gap or text[e:e + 1] == ":"):
             break
+        if text[e:e + 1].isdigit():
+            break   # "per fellow, FiO2 to 90%": a word run into a number is a measure's (icu_invented_k find f01)
         if word.lower().replace(".", "") in _CREDENTIAL_WORDS:
             break   # "accepting physician breana chander, pharmd": the credential ends the name, and
             # is none ("Ngozi Eze-Williams, MD, FASN": notes_invented find f11)
@@ -190,6 +192,9 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         m = _NAME_AT.match(text, c.end())
         if m is None:
             continue
+        if text[c.end():c.end() + 1] == "." and c.group().lower() not in _COURTESY | {"rev", "fr"}:
+            continue   # "applied by WOC RN. Post-pyloric Dobhoff", "he is hcp. dtr-in-law calls": the
+            # sentence ended; only a title's abbreviation has a stop before the name (icu_invented_k find f18, f10)
         if c.group().lower() in _COURTESY and re.match(r"\.?[ \t]*,", text[c.end():c.end() + 3]):
             continue   # "mod mr, la dilated": mitral regurgitation; a title has no comma after it (icu_invented_i find f04)
         gtype, strong = _kind(c.group())

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_listed_place_word, is_safe_word, looks_like_place,
+                                                   looks_like_typo, zipf)
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en.towns import listed_place_type, mixed_case
 from pipeline.spans import Span
@@ -80,7 +81,11 @@ def _one_case_name_word(word: str) -> bool:
     English's commonest ("HOLLIS STREET HEALTH CENTER", "cape cod hospital"): letters only, no
     function word, no ward word, no typo; one distinctive word must come with it."""
     z = zipf(word)
-    return (word.isalpha() and len(word) > 2 and word.lower() not in FUNCTION_WORDS
+    low = word.lower()
+    if low.endswith("s") and not low.endswith("ss") and is_safe_word(word) and not is_listed_place_word(word):
+        return False   # a verb's or a plural's "-s" ("SISTER PREFERS MEADOWLARK NURSING HOME", "TEAM
+        # RECOMMENDS SNF": icu_invented_l find f03); "FALLS", "SPRINGS" of listed places stay
+    return (word.isalpha() and len(word) > 2 and low not in FUNCTION_WORDS
             and not is_safe_word(word, vocabulary=False) and z is not None and z < 5.6
             and not (z < 1.0 and looks_like_typo(word)))
 

@@ -65,7 +65,8 @@ sdu ward wards medicine surgical cardiac cardiothoracic thoracic neurosurgical o
 qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
 carevue metavision ho hos house officer contin oxycontin msir
 states stated reports reported says denies requests requested verbalizes verbalized
-verbal nonverbal non-verbal lusb rusb llsb rlsb""".split()
+verbal nonverbal non-verbal lusb rusb llsb rlsb
+clinic clinics office hob woc wocn detox bedrest""".split()
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 
@@ -249,6 +250,12 @@ def is_listed_name(word: str) -> bool:
     return _clean(word).lower() in _listed("person")
 
 
+def is_listed_place_word(word: str) -> bool:
+    """Whether ``word`` (any case) is a word of the pack's place lists (towns, cities, hospitals,
+    states, countries)."""
+    return _clean(word).lower() in _listed("place")
+
+
 def is_listed_surname(word: str) -> bool:
     """Whether ``word`` (any case) is a surname of the pack's list or of philter-lite's."""
     low = _clean(word).lower()
@@ -344,12 +351,17 @@ def _inflected_common_word(w: str) -> bool:
     return z is not None and z >= 4.8 and stem not in _listed("person")
 
 
+# where a family lives without naming the place ("FAMILY LIVES UPSTATE": icu_invented_l find f11);
+# inside a hospital's name they may stand ("Uptown Regional Hospital"), so they are no stop words
+WHERE_WORDS = frozenset("upstate downstate uptown downtown overseas abroad nearby locally elsewhere".split())
+
+
 def looks_like_place(word: str, strong: bool) -> bool:
     """Whether ``word`` may be (part of) a hospital's or a town's name after a place's context
     ("transferred from", "lives in"): not a safe word, and a listed place or name, or a rare word
     (a strong context), or an abbreviation in capitals that is no ward's."""
     w = _clean(word)
-    if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w, vocabulary=False):
+    if len(w) < 2 or not _WORD.fullmatch(w) or is_safe_word(w, vocabulary=False) or w.lower() in WHERE_WORDS:
         return False
     z = zipf(w)
     if w.lower() in _listed("place") or w.lower() in _listed("person"):

@@ -49,6 +49,8 @@ STRONG_DATE_CUE = re.compile(
     r"(?i)(?<![\w/])(?:on|since|dated?|date\s+of\s+(?:service|birth|admission|discharge|visit|procedure|surgery|exam|"
     r"study|injury|death|transfer)|dos|dob|d\.o\.b\.?|until|till|thru|through|as of|admitted|admission|adm|"
     r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective|note|"
+    # an operation or an airway event and its day ("ex-lap 3-12": icu_invented_k find f03)
+    r"ex-?lap|laparotomy|craniotomy|cabg|intubated|extubated|trach'?d|trached|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sun)"
     r"\s*[:#]?\s*(?:on\s+)?$")
 

@@ -25,6 +25,7 @@ from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.hospital_names import CARE_WORDS, GENERIC as _GENERIC, HEAD as _HEAD
 from pipeline.detection.rules.en.hospital_names import INSTITUTION_TAIL as _INSTITUTION_TAIL
 from pipeline.detection.rules.en.hospital_names import NAMED_GENERIC as _NAMED_GENERIC, after_head as _after_head
+from pipeline.detection.rules.en.hospital_acronyms import defined_acronyms, department_acronym
 from pipeline.detection.rules.en.hospital_names import hospital_names as _hospital_names, of_place as _of_place
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
@@ -105,6 +106,9 @@ _AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-
 # a town's fire or police department ("SHOCKED X2 BY WESTWOOD FIRE DEPT")
 _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:(?:fire|police)[ \t]+"
                            r"(?:dept|department|rescue|station)|twp|township|boro|borough)\b")   # "Paradise twp" (find f49)
+# a listed town's firefighter or police officer ("brother-in-law is a chelsea firefighter":
+# icu_invented_k find f16)
+_TOWN_JOB = re.compile(r"(?i)(?<![\w'-])(?P<town>[a-z][a-z'-]+[a-z])[ \t]+(?:firefighter|fireman|police[ \t]+officer|cop)\b")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 # a facility a patient is referred to or dialyzes at ("REFERRALS: BOYERTOWN MANOR, GLEN BROOK", "dialyzes
@@ -304,8 +308,10 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     """Hospitals by their head word ("mercy hospital"), after a transfer ("transferred from NEBH"),
     abbreviations after "at" in mixed case ("seen at MGH"), and towns after "lives in"."""
     out = _hospital_names(text, doc_id)
+    out += defined_acronyms(text, doc_id)
     for m in _MOVE.finditer(text):
-        got = _following_place(text, m.end(), True, "HOSPITAL") or _one_case_facility(text, m.end())
+        got = _following_place(text, m.end(), True, "HOSPITAL") or _one_case_facility(text, m.end()) \
+            or department_acronym(text, m.end())
         if got:   # a listed town after a move is the town ("moved from Leeds": pii_invented find, letter_45's kin)
             gtype = listed_place_type(text[got[0]:got[1]]) or got[2]
             out += _listed_facilities(text, doc_id, (got[0], got[1], gtype)) if gtype == "HOSPITAL" \
@@ -332,6 +338,10 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         town = m.group("town")
         if town.lower() not in FUNCTION_WORDS and town.lower() not in _GENERIC and not is_safe_word(town):
             out.append(mk(doc_id, *m.span("town"), "CITY"))
+    out += [mk(doc_id, *m.span("town"), "CITY") for m in _TOWN_JOB.finditer(text)
+            if (listed_place_type(m.group("town")) == "CITY" or looks_like_place(m.group("town"), True)
+                or _named_in_mixed_case(m.group("town"), text, m.start("town")))
+            and not is_safe_word(m.group("town"))]
     for m in _SAINT_AT.finditer(text):
         name = re.sub(r"'s$", "", m.group("name"))
         # "at mt rest"; after "holy" a safe word names the place too ("Holy Family", "Holy Name")
@@ -361,6 +371,9 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got and rx is _IN_TOWN and all(is_safe_word(w) for w in text[got[0]:got[1]].split()):
                 continue   # "Dr. Smith in clinic", "dr. lee in icu": where the doctor is, no town
+            if got and rx is _HOME_IN and re.search(r"(?i)near[ \t]+$", text[max(0, got[0] - 8):got[0]]) \
+                    and is_safe_word(text[got[0]:got[1]].split()[0]):
+                continue   # "dizzy and near syncope at nh": a clinical "near-" (icu_invented_l find f17)
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
     out += _towns_after_places(text, doc_id, out)

@@ -21,7 +21,7 @@ dev devel fen nutr nutrition social sepsis bili""".split())
 
 
 #: credentials after a name ("RN", "PharmD", "FACC"): they end a name and are none
-CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
+CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lmsw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
 od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap""".split())
 
 
@@ -29,7 +29,8 @@ od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap"
 _CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})[ \t]*\n?\Z")
 # or after a dash closing the last sentence ("WILL F/U. -KD")
 # or before a credential ("...obtained from pt's pharmacy. -AL, RN": icu_invented_b find f12)
-_CLOSING_DASH = re.compile(r"[.;!)][ \t]+-[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:,?[ \t]+(?i:rn|rrt|lpn|np|cm|sw))?[ \t]*\n?\Z")
+# (two dashes too: "ties secure. --dw", icu_invented_l find f10)
+_CLOSING_DASH = re.compile(r"[.;!)][ \t]+-{1,2}[ \t]?(?P<init>[A-Z]{2,3}|[a-z]{2,3}|(?:[A-Za-z]\.){2,3})(?:,?[ \t]+(?i:rn|rrt|lpn|np|cm|sw))?[ \t]*\n?\Z")
 # a discipline and a first name closing a note's last sentence ("Home vent not needed. RT Ulla.":
 # icu_invented_b find f32)
 _CLOSING_ROLE_NAME = re.compile(r"[.;!)][ \t]+(?:RT|RRT|RN|CM|SW)[ \t]+(?P<name>[A-Z][a-z'-]+|[A-Z][A-Z'-]+)\.?[ \t]*\n?\Z")

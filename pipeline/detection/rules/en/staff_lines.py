@@ -20,7 +20,7 @@ from pipeline.detection.rules.en.staff_closings import closing_initials
 from pipeline.spans import Span
 
 _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]|(?:[A-Za-z]\.){1,2})[ \t]+){0,2}"
-                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW|"
+                         r"(?-i:[A-Za-z][A-Za-z'-]*[A-Za-z]))(?:\s*,?[ \t]+(?:RN|R\.N\.|MD|M\.D\.|NP|CNA|CNM|CRNA|LPN|RRT|PA-C|LICSW|LCSW|LMSW|"
                          # a therapist's and a case manager's ("P. Amankwah, PT, DPT", "Wieslawa CM RN":
                          # icu_invented_b find f33, f36)
                          r"PT,?[ \t]+DPT|OTR/L|CM[ \t]+RN|"
@@ -35,7 +35,7 @@ _SIGN_OFF_REVERSED = re.compile(r"(?m)(?<![\w/])(?P<name>[A-Za-z][A-Za-z'-]*[A-Z
 # a line that is a staff signature: a credential and a name, one before the other ("D. Fraher RN",
 # "SN A. Field", "Starr R RRT", "Esther Dickens, RRT", after a dash or two: "-- RN K.W.",
 # icu_invented_e find f17), or initials after a dash ("-ch")
-_CRED = r"RN|R\.N\.|SN|RRT|RT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN|LCSW|LICSW|MSW|DPT|CM"   # "RT Gintaras" (icu_invented_b f10)
+_CRED = r"RN|R\.N\.|SN|RRT|RT|NP|MD|M\.D\.|CNA|LPN|PA-C|SRNA|BSN|LCSW|LICSW|LMSW|MSW|DPT|CM"   # "RT Gintaras" (icu_invented_b f10)
 _SIG_TOKEN = rf"(?!(?i:{_CRED})\b)(?:(?:[A-Za-z]\.){{2,3}}|[A-Za-z]\.?|[A-Za-z][A-Za-z'-]*[A-Za-z])"
 _SIGNATURE = re.compile(
     rf"(?im)^[ \t]*(?:-{{1,3}}[ \t]*)?(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"

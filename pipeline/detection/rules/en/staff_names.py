@@ -37,12 +37,19 @@ def discussed_with(text: str, token: tuple[int, int]) -> int | None:
 _AFTER_PER_NAME = re.compile(r"(?i)[ \t]*(?:[.,;:)]|$|\n|(?:at|@|aware|ok|okay|to|re)\b|\d{3,4}\b)", re.MULTILINE)
 
 
+# what a rate is given per, never a surname ("1 AMP BICARB PER LITER": icu_invented_l find f11)
+_RATE_UNITS = frozenset("liter litre liters litres hour hours day days week weeks month months dose doses kilo kilogram "
+                        "pound ounce gram minute minutes shift bag bags unit units vial vials".split())
+
+
 def per_surname(text: str, token: tuple[int, int]) -> int | None:
     """After "per", a listed surname English uses little (Zipf < 3.5) in any case, no ward word
     and no typo of one, closing its clause ("NGT D/C'D PER SAMUELS AT 1100": icu_invented_i find
     f02); "per protocol", "per cards", "per MAR" are safe or no names."""
     word = text[slice(*token)]
     z = zipf(word)
+    if word.lower() in _RATE_UNITS:
+        return None
     if not word.isalpha() or len(word) < 3 or z is None or z >= 3.5 or not is_listed_surname(word) \
             or not looks_like_name(word, True) or typo_of_ward_word(word) or not _AFTER_PER_NAME.match(text, token[1]):
         return None

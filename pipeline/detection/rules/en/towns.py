@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en.caseless import one_case, titled
-from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, RESIDENCE, is_safe_word, looks_like_place,
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, RESIDENCE, WHERE_WORDS, is_safe_word, looks_like_place,
                                                    looks_like_typo, zipf)
 from pipeline.locales import load_list
 from pipeline.spans import Span
@@ -57,7 +57,7 @@ def one_case_town(text: str, i: int) -> tuple[int, int, str] | None:
             end, started = m.end(), True   # "NEW BEDFORD", "north andover": the next word names the town,
             continue                       # and no ward word may ("NEW ONSET AFIB")
         if (started and is_safe_word(w)) or (distinct and is_safe_word(w) and z is not None and z >= 4.0) \
-                or (low in FUNCTION_WORDS or low in RESIDENCE or is_safe_word(w, vocabulary=False) or not w.replace("'", "").isalpha()
+                or (low in FUNCTION_WORDS or low in RESIDENCE or low in WHERE_WORDS or is_safe_word(w, vocabulary=False) or not w.replace("'", "").isalpha()
                 or z is None or z >= 5.6 or (z < 1.0 and looks_like_typo(w))
                 or (re.search(r"(?:ing|ed)$", low) and not looks_like_place(w, True))
                 or (mixed and not (w[:1].isupper() and w[1:].replace("'", "").islower()))):

@@ -44,7 +44,9 @@ _ABBR_PART_OF_DAY = re.compile(
 # icu_invented_j find f17)
 _EVENT_DAY = re.compile(
     r"(?i)\b(?:surgery|surg|cath|procedure|extubated|extubation|intubated|trach|peg|transfer(?:red)?|discharge|"
-    r"admitted|adm|appt|appointment|scheduled|planned|biopsy|egd|colonoscopy|tee|mri|arrest|fell|fall)[ \t]+"
+    r"admitted|adm|appt|appointment|scheduled|planned|biopsy|egd|colonoscopy|tee|mri|arrest|fell|fall|"
+    # an operation by its kind ("s/p graft excision Sun.": icu_invented_l find f19)
+    r"excision|resection|repair|amputation|debridement|placement|removal|insertion|[a-z]+(?:ectomy|otomy|ostomy|plasty|scopy))[ \t]+"
     r"(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun))\.?(?=[ \t]*(?:[.,;)]|\n|$))", re.MULTILINE)
 _MONITOR_BEFORE = re.compile(r"(?i)\b(?:to|will|cont|continue|q|and|&|on|of)[ \t]+$|\d[ \t]*$")
 _SCHEDULE = re.compile(rf"(?<![\w/])(?P<d>(?i:{_ABBR})(?:/(?i:{_ABBR})){{1,3}})(?![\w/])")

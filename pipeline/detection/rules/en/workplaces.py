@@ -32,7 +32,8 @@ from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
-_ROOM = re.compile(r"(?i)(?<![\w])(?:room|rm|bed)\.?[ \t]*(?:#|no\.?|number)?[ \t]*:?[ \t]*"
+# (only "Rm." is an abbreviation: "BACK TO BED. 1700 CT OUTPUT" is a time: icu_invented_l find f13)
+_ROOM = re.compile(r"(?i)(?<![\w])(?:room|rm\.?|bed)[ \t]*(?:#|no\.?|number)?[ \t]*:?[ \t]*"
                    r"(?P<room>\d{1,4}[A-Za-z]?(?:-\d{1,4}[A-Za-z]?)?)(?![\w./-])")
 _NOT_A_ROOM_AFTER = re.compile(r"(?i)[ \t]*(?:x\b|times|days?|d\b|hrs?|hours?|h\b|mins?|minutes|weeks?|wks?|%|mg|ml|"
                                r"cc|l\b|degrees?|deg\b|in\b|inch|cm)")

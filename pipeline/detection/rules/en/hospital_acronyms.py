@@ -1,0 +1,53 @@
+"""A hospital by its acronym where the note says whose it is: defined in brackets after the
+hospital's name ("Good Shepherd Hospital (GSH)"), then every later "GSH" of the note; and an
+acronym before one of its departments after a move ("sent over from SMH ED"), where a rare
+string is not needed: the department says a hospital stands before it. Helpers of :mod:`.places`.
+Found on icu_invented_k find f01 and f10.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en.hospital_names import HEAD
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
+from pipeline.spans import Span
+
+__all__ = ["defined_acronyms", "department_acronym"]
+
+_BRACKETED = re.compile(r"\((?P<abbr>[A-Za-z]{2,6})\)")
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z'.-]*)[ \t]+$")
+# a hospital's departments, after its acronym
+_DEPARTMENT_AFTER = re.compile(r"[ \t]+(?i:ed|er|ew|icu|micu|sicu|ccu|nicu|picu|cath[ \t]+lab|emergency)\b")
+
+
+def defined_acronyms(text: str, doc_id: str) -> list[Span]:
+    """An acronym in brackets right after a hospital's head word whose letters are the initials of
+    the words before it ("Good Shepherd Hospital (GSH)", "ST. RAPHAEL MEDICAL CENTER (SRMC)"), and
+    the same acronym wherever the note writes it again as a word, in any case."""
+    out: list[Span] = []
+    for m in _BRACKETED.finditer(text):
+        before = text[max(0, m.start() - 80):m.start()].rstrip()
+        head = [h for h in HEAD.finditer(before) if h.end() == len(before)]
+        if not head:
+            continue
+        abbr = m.group("abbr")
+        words = re.findall(r"[A-Za-z][A-Za-z'.-]*", before)[-len(abbr):]
+        if len(words) < len(abbr) or "".join(w[0] for w in words).lower() != abbr.lower():
+            continue
+        for rep in re.finditer(rf"(?i)(?<![\w-]){re.escape(abbr)}(?![\w-])", text):
+            out.append(mk(doc_id, *rep.span(), "HOSPITAL"))
+    return out
+
+
+def department_acronym(text: str, i: int) -> tuple[int, int, str] | None:
+    """At ``i`` (right after a move's "from"/"to"), two to five letters in one case that are no
+    function, ward or safe word of the pack's own stop set, with a department after them ("SMH
+    ED", "smh ed"; "from OR", "to ICU" stay)."""
+    m = re.compile(r"[A-Z]{2,5}|[a-z]{2,5}").match(text, i)
+    if m is None or (m.end() < len(text) and (text[m.end()].isalnum() or text[m.end()] == "-")):
+        return None
+    word = m.group()
+    if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) or not _DEPARTMENT_AFTER.match(text, m.end()):
+        return None
+    return m.start(), m.end(), "HOSPITAL"
