@@ -99,3 +99,41 @@ def test_rooms_and_towns_near_home_still_found(detector):
     assert found(detector, "Rm. 12, bed 4, Room 1006", "LOCATION") == ["12", "4", "1006"]
     assert "Fleetwood" in found(detector, "Daughter lives near Fleetwood.", "LOCATION")
     assert "GLENS FALLS HOSPITAL" in found(detector, "TRANSFER TO GLENS FALLS HOSPITAL", "LOCATION")
+
+
+# the thirteenth and fourteenth blind sets' find halves (icu_invented_m/find, icu_invented_n/find)
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi, category", [
+    ("-RN Case Mgr, ext 2213", "2213", "CONTACT"),                                         # n f20
+    ("power out since the 2nd from the ice storm", "2nd", "DATE"),                          # n f07
+    ("myasthenia gravis (dx 2002, on mestinon)", "2002", "DATE"),                           # m f07
+    ("NEURO: A&OX2, THINKS IT IS 1989, CALM.", "1989", "DATE"),                             # m f11
+    ("went back into silo Sun AM to level it", "Sun", "DATE"),                              # n f13
+    ("Dispo: Case mgr Bev working on LTAC placement.", "Bev", "NAME"),                      # m f10
+    ("Daughter asked about DEET, family took a walk.\n-AB RN", "AB", "NAME"),               # n f17
+    ("Address verified w/ wife: RR 1 Box 42, Hartington, NE 68739.", "RR 1 Box 42", "LOCATION"),   # n f20
+])
+def test_what_the_thirteenth_and_fourteenth_sets_found(detector, line, phi, category, case):
+    assert recase(phi, case) in found(detector, recase(line, case), category)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Transferred here from local ER after CT showed rib fx.",                    # n f01
+    "NG aspirate via Minnesota gastric port: dark red 200cc.",                   # n f04
+    "Pacer wire placed in cath lab procedure room 0915, threshold 0.8mA.",        # n f05
+    "on the 2nd floor. after the 3rd dose.",
+    "AKI (resolved, no HD), C diff, delirium. Awaiting LTAC bed.",               # m f10
+    "pressure held by rn + cards fellow, femostop reapplied at 40 mmhg.",        # m f12
+    "BCx x2 from OSH: GNR in 2/2, speciation pending.",                          # m f01
+    "PSV decreased to 8/5 at 1400, tol well.",                                   # m f07
+    "RR 18 BPM, HR 90.",
+])
+def test_ward_text_of_the_thirteenth_and_fourteenth_sets_stays_unmarked(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []
+
+
+def test_staff_after_a_roles_comma_when_english_knows_the_name(detector):
+    got = found(detector, "discussed w/ fellow, Kowalczyk. paged resident, Okonkwo.", "NAME")
+    assert got == ["Kowalczyk", "Okonkwo"]

@@ -22,13 +22,13 @@ _VALVE_WORDS = r"mech|mechanical|tissue|porcine|bioprosthetic"
 _DEVICE_WORDS = (r"collar|sump|shunt|line|lines|position|rule|rules|pouch|brace|lift|valve|formula|agitation|coma|"
                  r"needle|splint|pump|protocol|technique|incision|suture|clamp|bolt|probe|monitor|criteria|catheter|"
                  r"drain|tube|score|scale|sign|bag|mask|filter|stocking|stockings|boots|dressing|resp|respirations|"
-                 r"breathing|wort|patch|"   # "S/P GRAHAM PATCH" (icu_invented_i find f16)   # "St. John's wort": an herb, not Newfoundland's town
+                 r"breathing|wort|patch|port|"   # "S/P GRAHAM PATCH" (icu_invented_i find f16)   # "St. John's wort": an herb, not Newfoundland's town
                  + _VALVE_WORDS)
 # after the span: a possessive, a hyphen and a second capitalised name ("-Pratt"), a single capital
 # letter ("Miami J") or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
 # catheter": icu_invented_e find f05), then the device's word
 _DEVICE_AFTER = re.compile(rf"(?:'s|s'|')?(?:-[A-Z][a-z]+)?(?:[ \t]+(?:[A-Z]|(?i:icp|pa|cvp|evd|iv|art|picc|hd|"
-                           rf"o2|co2|etco2|svo2|temp|pressure|bladder))(?![\w-]))?[ \t]*(?i:{_DEVICE_WORDS})\b")
+                           rf"o2|co2|etco2|svo2|temp|pressure|bladder|gastric|esophageal))(?![\w-]))?[ \t]*(?i:{_DEVICE_WORDS})\b")
 
 _VALVE_LAST = re.compile(rf"(?<=[ \t])(?i:{_VALVE_WORDS})$")
 _DEVICE_LAST = re.compile(rf"(?<=[ \t])(?i:{_DEVICE_WORDS})$")

@@ -32,6 +32,8 @@ _EXTENSION = re.compile(r"(?i)(?<![\w])(?P<num>x\d{4,5})(?![\w-])")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension|#\d)")
 # a hospital's five-digit extension written "x3-6120": its shape says it alone (icu_invented_d find f03)
 _DASH_EXTENSION = re.compile(r"(?i)(?<![\w-])x[ \t]?(?P<num>\d-\d{4})(?![\w-])")
+# an extension after its word ("-RN Case Mgr, ext 2213": icu_invented_n find f20)
+_EXT_WORD = re.compile(r"(?i)(?<![\w])(?:ext|extension)\.?[ \t]*#?[ \t]*(?P<num>\d{3,5}|\d-\d{4})(?![\w-])")
 
 
 # ten digits written without a separator ("cell 8575550149"): a phone only after a phone's label,
@@ -68,6 +70,7 @@ def phones(text: str, doc_id: str) -> list[Span]:
         if _EXTENSION_CONTEXT.search(line_before(text, m.start(), 40)):
             out.append(mk(doc_id, *m.span("num"), "PHONE"))
     out += [mk(doc_id, *m.span("num"), "PHONE") for m in _DASH_EXTENSION.finditer(text)]
+    out += [mk(doc_id, *m.span("num"), "PHONE") for m in _EXT_WORD.finditer(text)]
     return dedupe(out)
 
 
@@ -194,7 +197,9 @@ _SUFFIX = (r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Boulevard|Blvd\.?|Drive|Dr
 _STREET = re.compile(
     rf"(?<![\w#/-])(?P<st>\d{{1,6}}[A-Z]?\s+(?:[NSEW]\.?\s+)?(?:[A-Z][a-z]+|\d+(?:st|nd|rd|th))(?:\s+[A-Z][a-z]+){{0,3}}\s+{_SUFFIX}"
     rf"(?:,?\s+(?:Apt\.?|Apartment|Unit|Suite|Ste\.?|#)\s*#?\s*[\w-]+)?)(?![\w])")
-_PO_BOX = re.compile(r"(?i)\bP\.?\s?O\.?\s+Box\s+\d+\b")
+_PO_BOX = re.compile(r"(?i)\bP\.?\s?O\.?\s+Box\s+\d+\b"
+                     # a rural route's box ("RR 1 Box 42, Hartington, NE": icu_invented_n find f20)
+                     r"|(?i:\b(?:RR|R\.R\.|rural[ \t]+route|HC|star[ \t]+route)[ \t]*#?[ \t]*\d{1,3}[ \t]*,?[ \t]+box[ \t]*#?[ \t]*\d{1,5}\b)")
 
 
 # a street in capitals or lower case: a house number, one to three words and a suffix (and its

@@ -20,8 +20,8 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import titled
-from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_listed_name, is_safe_word,
-                                                   looks_like_name, looks_like_typo, zipf)
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_listed_name, is_listed_surname,
+                                                   is_safe_word, looks_like_name, looks_like_typo, zipf)
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS as _CREDENTIAL_WORDS
 from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS  # noqa: F401  (SECTION_HEADERS: re-exported for name_lines)
 from pipeline.detection.rules.en.numbers import MEASURES
@@ -79,7 +79,7 @@ _MEASURE_CHANGE = re.compile(r"(?i)[ \t]*(?:[:=<>~]|\d|(?:was|is|now|decreased|i
                              r"dropped|lowered|raised|down|up|of|goal|stable|remains)\b)")
 # staff named by their discipline ("RRT (Kim)", "referred to CM deborah", "sw joanne"): each is also
 # a ward word ("5 cm", "SW consult"; "rt" is right too often: "rt hickman"), so a listed name only, as after "per"
-_STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|social\s+work(?:er)?|chaplain|pharmacist|dietitian|nutritionist|"
+_STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|case\s+mgr|social\s+work(?:er)?|chaplain|pharmacist|dietitian|nutritionist|"
           # a physician assistant and an educator or interpreter by their shorthand ("(PA Lewandowski)",
           # "cde marisol": notes_invented find f42, f09); "PA" is also the pulmonary artery ("PA line")
           r"pa|pa-c|cde|interpreter|coordinator|"   # "Coordinator Beth met w/ pt" (icu_invented_j find f20)
@@ -198,6 +198,12 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         if c.group().lower() in _COURTESY and re.match(r"\.?[ \t]*,", text[c.end():c.end() + 3]):
             continue   # "mod mr, la dilated": mitral regurgitation; a title has no comma after it (icu_invented_i find f04)
         gtype, strong = _kind(c.group())
+        first = text[m.start("name"):m.end("name")].split()[0].strip(".,")
+        if gtype == "DOCTOR" and strong and not m.group("title") and re.match(r"[ \t]*,", text[c.end():c.end() + 3]) \
+                and not (is_listed_name(first) or is_first_name(first) or is_listed_surname(first)
+                         or 0.0 < (zipf(first) or 0.0) < 3.0):
+            continue   # "held by rn + cards fellow, femostop reapplied": a list goes on after a role's comma;
+            # only a listed name or a word English knows, if rarely, is its apposition (icu_invented_m find f12)
         if m.group("title"):
             gtype, strong = "DOCTOR" if m.group("title").lower().startswith("dr") else gtype, True
         tokens = [(m.start("name") + t.start(), m.start("name") + t.end()) for t in re.finditer(r"[^\s,]+", m.group("name"))]

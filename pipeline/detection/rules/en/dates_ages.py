@@ -93,12 +93,19 @@ _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
 # (or a course's length after it: "Cipro started the 14th x 14 days", icu_invented_i find f09)
 _THE_ORDINAL = re.compile(r"(?i)\bthe[ \t]+(?P<d>(?:[12]?\d|3[01])(?:st|nd|rd|th))(?=[ \t]*(?:[).,;]|\n|$|(?:at|@)\b|@|"
                           r"x[ \t]*\d|(?:for|thru|through|until|till)\b))")
-_BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\())"
+# a day by its ordinal after a date's preposition, whatever follows but a count's noun ("power out
+# since the 2nd from the ice storm": icu_invented_n find f07; "on the 2nd floor", "after the 3rd
+# dose" stay)
+_CUE_THE_ORDINAL = re.compile(r"(?i)\b(?:since|on|until|till|by|after|before)[ \t]+the[ \t]+(?P<d>(?:[12]?\d|3[01])(?:st|nd|rd|th))\b"
+                              r"(?![ \t]*(?:dose|doses|day|days|time|times|attempt|try|round|floor|fl\b|shift|week|wk|"
+                              r"cycle|line|degree|trimester|grade|stage|rib|icu|of\b|and\b|or\b|-|/|place|person|unit|bag|liter))")
+# (and the year a confused patient names: "thinks it is 1989", icu_invented_m find f11)
+_BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\bit is )|(?<=\())"
                         rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 # a year alone in a history ("s/p CABG 1998", "h/o MI 2005", "dx'd with breast ca 1999"): a history's
 # word earlier on the line; a clock time there ("given 2000") is not read (:func:`.numbers.year_is_date`)
 _HISTORY_YEAR = re.compile(rf"(?<![\w/.,:+-]){_YEAR4}(?![\w/.:-]|,\d)")
-_HISTORY_BEFORE = re.compile(r"(?i)(?:\bs/p|\bh/o|\bhx\b|\bhistory\s+of|\bstatus\s+post|\bdx'?d|\bdiagnosed|\bpmh|"
+_HISTORY_BEFORE = re.compile(r"(?i)(?:\bs/p|\bh/o|\bhx\b|\bhistory\s+of|\bstatus\s+post|\bdx'?d|\bdx\b|\bdiagnosed|\bpmh|"
                              r"\bpsh)\b[^\n]*$")
 _LAST_BEFORE = re.compile(r"(?i)\b(?:prior|previous|last)\b[^\n]*$")
 
@@ -250,7 +257,8 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found += [m.span() for m in _HISTORY_YEAR.finditer(text)
               if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())
               and not re.search(r"[+-]\s*$", line_before(text, m.start(), 3))]
-    found += [m.span("d") for m in _THE_ORDINAL.finditer(text) if 1 <= int(re.match(r"\d+", m.group("d")).group()) <= 31]
+    found += [m.span("d") for rx in (_THE_ORDINAL, _CUE_THE_ORDINAL) for m in rx.finditer(text)
+              if 1 <= int(re.match(r"\d+", m.group("d")).group()) <= 31]
     return merge_overlapping(found, doc_id, "DATE")
 
 

@@ -10,7 +10,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en.hospital_names import HEAD
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
 from pipeline.spans import Span
 
 __all__ = ["defined_acronyms", "department_acronym"]
@@ -48,6 +48,7 @@ def department_acronym(text: str, i: int) -> tuple[int, int, str] | None:
     if m is None or (m.end() < len(text) and (text[m.end()].isalnum() or text[m.end()] == "-")):
         return None
     word = m.group()
-    if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) or not _DEPARTMENT_AFTER.match(text, m.end()):
-        return None
+    if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) or not _DEPARTMENT_AFTER.match(text, m.end()) \
+            or (zipf(word) or 0.0) >= 4.0:
+        return None   # "transferred here from local ER" (icu_invented_n find f01): a common word
     return m.start(), m.end(), "HOSPITAL"

@@ -82,9 +82,10 @@ def _one_case_name_word(word: str) -> bool:
     function word, no ward word, no typo; one distinctive word must come with it."""
     z = zipf(word)
     low = word.lower()
-    if low.endswith("s") and not low.endswith("ss") and is_safe_word(word) and not is_listed_place_word(word):
-        return False   # a verb's or a plural's "-s" ("SISTER PREFERS MEADOWLARK NURSING HOME", "TEAM
-        # RECOMMENDS SNF": icu_invented_l find f03); "FALLS", "SPRINGS" of listed places stay
+    if re.search(r"(?:[^s]s|ing|ed)$", low) and is_safe_word(word) and not is_listed_place_word(word):
+        return False   # a verb's or a plural's ending ("SISTER PREFERS MEADOWLARK NURSING HOME", "TEAM
+        # RECOMMENDS SNF", "DELIRIUM. AWAITING LTAC BED": icu_invented_l find f03, icu_invented_m find
+        # f10); "FALLS", "SPRINGS" of listed places stay
     return (word.isalpha() and len(word) > 2 and low not in FUNCTION_WORDS
             and not is_safe_word(word, vocabulary=False) and z is not None and z < 5.6
             and not (z < 1.0 and looks_like_typo(word)))
@@ -109,6 +110,8 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
                 break
             word = m.group(1)
             low = word.lower()
+            if word.endswith(".") and low not in ("st.", "mt.", "ft.", "hosp.", "med."):
+                break   # "C diff, delirium. Awaiting LTAC bed": a sentence ended (icu_invented_m find f10)
             if low in _NOT_PLACE or (is_safe_word(word, vocabulary=False) and low not in GENERIC):
                 break
             if low in GENERIC:
@@ -119,7 +122,8 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
             place = looks_like_place(word, True)
             if not (possessive or place
                     or (word[:1].isupper() and mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False)
-                        and not (_sentence_start(text, m.start(1)) and (zipf(word) or 0.0) >= 5.0))
+                        and not (_sentence_start(text, m.start(1))
+                             and ((zipf(word) or 0.0) >= 5.0 or is_safe_word(word))))
                     or (one_case and _one_case_name_word(word))):
                 break
             distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5

@@ -55,6 +55,9 @@ STRONG_DATE_CUE = re.compile(
     r"\s*[:#]?\s*(?:on\s+)?$")
 
 # a culture and the day it was drawn ("Blood cx 1/6", "urine culture 12/3"), unless bottles follow
+# a culture or a ventilator's mode earlier on the line
+_CULTURE_ON_LINE = re.compile(r"(?i)(?<![\w/])(?:bcx|ucx|cx|cultures?)\b")
+_VENT_MODE_ON_LINE = re.compile(r"(?i)(?<![\w/])(?:psv?|cpap|bipap|peep|simv|prvc|aprv|ps/peep)\b")
 _CULTURE_BEFORE = re.compile(r"(?i)(?<![\w/])(?:cx|cultures?|bcx|ucx|sputum|swab)\s*:?\s*$")
 # bottles, or what grew in them ("BCx 2/2 E coli", "BLOOD CX 2/2 GPC": icu_invented_c find f20,
 # icu_invented_e find f11)
@@ -163,6 +166,10 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
         return False   # "3 kids (ages 9-17)" (icu_invented_i find f12)
     if STRONG_DATE_CUE.search(before) or _in_date_range(text, start, end):
         return True
+    if second <= 4 and month <= second and _CULTURE_ON_LINE.search(before):
+        return False   # "BCx x2 from OSH: GNR in 2/2": bottles of a culture (icu_invented_m find f01)
+    if _VENT_MODE_ON_LINE.search(before) and re.search(r"(?i)\b(?:to|from|at|on|of)[ \t]*$", before):
+        return False   # "PSV decreased to 8/5 at 1400": a ventilator's setting (icu_invented_m find f07)
     if value == "2/2" and _WORD_AFTER.match(text, end):
         return False   # "ESRD 2/2 IgA nephropathy": "secondary to" (icu_invented_h find f10)
     if second == 7 and month < 7 and (_WEEKS_BEFORE.search(before) or _GESTATION_AFTER.match(text, end)):

@@ -106,6 +106,9 @@ _AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-
 # a town's fire or police department ("SHOCKED X2 BY WESTWOOD FIRE DEPT")
 _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:(?:fire|police)[ \t]+"
                            r"(?:dept|department|rescue|station)|twp|township|boro|borough)\b")   # "Paradise twp" (find f49)
+# what a ward writes after "near" as one word with it ("near syncope", "near drowning", "near total")
+_NEAR_CLINICAL = re.compile(r"(?i)syncope|syncopal|drowning|total|complete|occlusion|occlusive|miss|fall|death|arrest|"
+                            r"baseline|term")
 # a listed town's firefighter or police officer ("brother-in-law is a chelsea firefighter":
 # icu_invented_k find f16)
 _TOWN_JOB = re.compile(r"(?i)(?<![\w'-])(?P<town>[a-z][a-z'-]+[a-z])[ \t]+(?:firefighter|fireman|police[ \t]+officer|cop)\b")
@@ -372,8 +375,9 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             if got and rx is _IN_TOWN and all(is_safe_word(w) for w in text[got[0]:got[1]].split()):
                 continue   # "Dr. Smith in clinic", "dr. lee in icu": where the doctor is, no town
             if got and rx is _HOME_IN and re.search(r"(?i)near[ \t]+$", text[max(0, got[0] - 8):got[0]]) \
-                    and is_safe_word(text[got[0]:got[1]].split()[0]):
-                continue   # "dizzy and near syncope at nh": a clinical "near-" (icu_invented_l find f17)
+                    and _NEAR_CLINICAL.fullmatch(text[got[0]:got[1]].split()[0]):
+                continue   # "dizzy and near syncope at nh": a clinical "near-" (icu_invented_l find f17); a
+                # town that is a common word stays ("near Loyal"): only the ward's compounds are read
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
     out += _towns_after_places(text, doc_id, out)

@@ -41,7 +41,9 @@ _SIGNATURE = re.compile(
     rf"(?im)^[ \t]*(?:-{{1,3}}[ \t]*)?(?:(?P<c1>{_CRED})[ \t]+)?(?P<name>(?-i:{_SIG_TOKEN})(?:[ \t]+(?-i:{_SIG_TOKEN})){{0,2}})"
     rf"(?:,?[ \t]+(?P<c2>{_CRED}))?[ \t]*$")
 # (two dashes and a role in brackets too: "-- JH (clin pharm)", icu_invented_g find f16)
-_DASH_INITIALS = re.compile(r"(?m)^[ \t]*-{1,2}[ \t]?(?P<init>[A-Za-z]{2,3})(?:[ \t]*\([^()\n]{1,30}\))?[ \t]*$")
+# (a credential after them too: "-AB RN", icu_invented_n find f17)
+_DASH_INITIALS = re.compile(r"(?m)^[ \t]*-{1,2}[ \t]?(?P<init>[A-Za-z]{2,3})(?:[ \t]*\([^()\n]{1,30}\))?"
+                            r"(?:,?[ \t]+(?:RN|rn|RRT|rrt|LPN|lpn|NP|np|CNA|cna|SN|sn))?[ \t]*$")
 # dictation initials closing a letter: the author's in capitals, the typist's in lower case ("VP/zk")
 _DICTATION = re.compile(r"(?m)^[ \t]*(?P<a>[A-Z]{2,4})/(?P<b>[a-z]{2,4})[ \t]*$")
 # a name before a possessive kinship word: "Bonface's wife", "JOHN'S DAUGHTER"

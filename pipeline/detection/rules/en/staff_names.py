@@ -39,7 +39,9 @@ _AFTER_PER_NAME = re.compile(r"(?i)[ \t]*(?:[.,;:)]|$|\n|(?:at|@|aware|ok|okay|t
 
 # what a rate is given per, never a surname ("1 AMP BICARB PER LITER": icu_invented_l find f11)
 _RATE_UNITS = frozenset("liter litre liters litres hour hours day days week weeks month months dose doses kilo kilogram "
-                        "pound ounce gram minute minutes shift bag bags unit units vial vials".split())
+                        "pound ounce gram minute minutes shift bag bags unit units vial vials "
+                        # and who speaks for an office ("per sheriff": icu_invented_n find f06)
+                        "sheriff deputy officer trooper police pastor chaplain judge warden guard".split())
 
 
 def per_surname(text: str, token: tuple[int, int]) -> int | None:

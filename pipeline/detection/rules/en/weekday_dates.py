@@ -38,7 +38,7 @@ _ABBR_CLOSING = re.compile(r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri))
 # an abbreviated weekday before the part of the day ("collapsed at a restaurant Sat evening":
 # icu_invented_f find f12); "Sat"/"Sun" only before a part's word, never before "am"/"pm" ("sat am 92%")
 _ABBR_PART_OF_DAY = re.compile(
-    r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri)\.?(?=[ \t]+(?i:am|pm)\b)|(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?"
+    r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sun)\.?(?=[ \t]+(?i:am|pm)\b)|(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?"
     r"(?=[ \t]+(?i:morning|evening|afternoon|night|nite|eve|overnight)\b))")
 # the day an event happened or is set for, closing its clause ("S/P AVR ..., SURGERY MON. DNR":
 # icu_invented_j find f17)

@@ -35,6 +35,8 @@ from pipeline.spans import Span
 # (only "Rm." is an abbreviation: "BACK TO BED. 1700 CT OUTPUT" is a time: icu_invented_l find f13)
 _ROOM = re.compile(r"(?i)(?<![\w])(?:room|rm\.?|bed)[ \t]*(?:#|no\.?|number)?[ \t]*:?[ \t]*"
                    r"(?P<room>\d{1,4}[A-Za-z]?(?:-\d{1,4}[A-Za-z]?)?)(?![\w./-])")
+# a clock time after "room" ("PROCEDURE ROOM 0915, THRESHOLD": icu_invented_n find f05)
+_CLOCK_ROOM = re.compile(r"0\d[0-5]\d")
 _NOT_A_ROOM_AFTER = re.compile(r"(?i)[ \t]*(?:x\b|times|days?|d\b|hrs?|hours?|h\b|mins?|minutes|weeks?|wks?|%|mg|ml|"
                                r"cc|l\b|degrees?|deg\b|in\b|inch|cm)")
 _SERVICE = (r"(?:medicine|oncology|surgery|surgical(?:\s+icu)?|orthopedics|orthopaedics|cardiology|neurology|"
@@ -145,7 +147,7 @@ def workplaces(text: str, doc_id: str) -> list[Span]:
     """Rooms and beds, wards named by a building and a floor, acronyms before "ED", and employers."""
     out: list[Span] = []
     for m in _ROOM.finditer(text):
-        if not _NOT_A_ROOM_AFTER.match(text, m.end()):
+        if not _NOT_A_ROOM_AFTER.match(text, m.end()) and not _CLOCK_ROOM.fullmatch(m.group("room")):
             out.append(mk(doc_id, *m.span("room"), "ROOM"))
     for m in _WARD_NAME.finditer(text):
         if _ward_name_ok(m.group("name"), text, m.start()):
