@@ -160,9 +160,7 @@ _RELATIVE = re.compile(r"(?i)(?:wife|husband|spouse|son|daughter|dtr|sister|sis|
                        r"niece|nephew|aunt|uncle|cousin|grandson|granddaughter|granddtr|gdtr|girlfriend|boyfriend|"
                        r"fiance|fiancee|partner|dil|sil|mil|fil|bil)")
 _SENTENCE_END_AFTER = re.compile(r"[.;,](?=[ \t]|\n|\Z)|[ \t]*(?:\n|\Z)")
-
-
-
+# the courtesy titles, which alone take a stop before the name they head ("Mrs. Day")
 _COURTESY = frozenset({"dr", "drs", "mr", "mrs", "ms", "miss"})
 
 
