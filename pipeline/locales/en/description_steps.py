@@ -93,9 +93,10 @@ def drop_faiths_and_languages(spans: list[Span], ctx: StepContext) -> list[Span]
     ...     source="model:m"), Span("d", 81, 89, "LOCATION", "HOSPITAL", source="model:m")], ctx)
     >>> got
     []
-    >>> [ctx.text[s.start:s.end] for s in drop_faiths_and_languages([Span("d", 38, 52, "NAME", "PATIENT",
-    ...     source="model:m").with_(start=29)], ctx)]
-    ['Daughter']
+    >>> ctx = StepContext.for_locale("Dtr Hope speaks English, is contact.", "i2b2-2014", "en")
+    >>> [ctx.text[s.start:s.end] for s in drop_faiths_and_languages([Span("d", 4, 23, "NAME", "PATIENT",
+    ...     source="model:m")], ctx)]
+    ['Hope']
     """
     out = []
     for s in spans:

@@ -36,7 +36,8 @@ _ABBR_AFTER_CUE = re.compile(
 # often a saturation or the sun
 _ABBR_CLOSING = re.compile(r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri))\.?(?=[ \t]*(?:\n|$))", re.MULTILINE)
 # an abbreviated weekday before the part of the day ("collapsed at a restaurant Sat evening":
-# icu_invented_f find f12); "Sat"/"Sun" only before a part's word, never before "am"/"pm" ("sat am 92%")
+# icu_invented_f find f12); "Sat" only before a part's word, never before "am"/"pm" ("sat am 92%"),
+# "Sun" before those too ("back into silo Sun AM": icu_invented_n find f13)
 _ABBR_PART_OF_DAY = re.compile(
     r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sun)\.?(?=[ \t]+(?i:am|pm)\b)|(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?"
     r"(?=[ \t]+(?i:morning|evening|afternoon|night|nite|eve|overnight)\b))")
