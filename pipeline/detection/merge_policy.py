@@ -9,7 +9,6 @@ policy while training (:func:`learn_type_policy`); the detector applies it
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
 from pipeline.detection.candidates import candidates, shipped_matcher
@@ -118,7 +117,7 @@ def _cut_around(model: Span, rule: Span, text: str) -> list[Span]:
         while b > a and not text[b - 1].isalnum():
             b -= 1
         if a < b:
-            parts.append(replace(model, start=a, end=b))
+            parts.append(model.with_(start=a, end=b))
     return parts
 
 

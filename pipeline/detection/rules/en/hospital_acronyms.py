@@ -17,6 +17,7 @@ __all__ = ["defined_acronyms", "department_acronym"]
 
 _BRACKETED = re.compile(r"\((?P<abbr>[A-Za-z]{2,6})\)")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z'.-]*)[ \t]+$")
+_ONE_CASE_LETTERS = re.compile(r"[A-Z]{2,5}|[a-z]{2,5}")
 # a hospital's departments, after its acronym
 _DEPARTMENT_AFTER = re.compile(r"[ \t]+(?i:ed|er|ew|icu|micu|sicu|ccu|nicu|picu|cath[ \t]+lab|emergency)\b")
 
@@ -44,7 +45,7 @@ def department_acronym(text: str, i: int) -> tuple[int, int, str] | None:
     """At ``i`` (right after a move's "from"/"to"), two to five letters in one case that are no
     function, ward or safe word of the pack's own stop set, with a department after them ("SMH
     ED", "smh ed"; "from OR", "to ICU" stay)."""
-    m = re.compile(r"[A-Z]{2,5}|[a-z]{2,5}").match(text, i)
+    m = _ONE_CASE_LETTERS.match(text, i)
     if m is None or (m.end() < len(text) and (text[m.end()].isalnum() or text[m.end()] == "-")):
         return None
     word = m.group()

@@ -37,11 +37,11 @@ def discussed_with(text: str, token: tuple[int, int]) -> int | None:
 _AFTER_PER_NAME = re.compile(r"(?i)[ \t]*(?:[.,;:)]|$|\n|(?:at|@|aware|ok|okay|to|re)\b|\d{3,4}\b)", re.MULTILINE)
 
 
-# what a rate is given per, never a surname ("1 AMP BICARB PER LITER": icu_invented_l find f11)
-_RATE_UNITS = frozenset("liter litre liters litres hour hours day days week weeks month months dose doses kilo kilogram "
-                        "pound ounce gram minute minutes shift bag bags unit units vial vials "
-                        # and who speaks for an office ("per sheriff": icu_invented_n find f06)
-                        "sheriff deputy officer trooper police pastor chaplain judge warden guard".split())
+# what a rate is given per ("1 AMP BICARB PER LITER": icu_invented_l find f11) and who speaks for
+# an office ("per sheriff": icu_invented_n find f06), never a surname after "per"
+_NO_SURNAME_AFTER_PER = frozenset("liter litre liters litres hour hours day days week weeks month months dose doses "
+                                  "kilo kilogram pound ounce gram minute minutes shift bag bags unit units vial vials "
+                                  "sheriff deputy officer trooper police pastor chaplain judge warden guard".split())
 
 
 def per_surname(text: str, token: tuple[int, int]) -> int | None:
@@ -50,7 +50,7 @@ def per_surname(text: str, token: tuple[int, int]) -> int | None:
     f02); "per protocol", "per cards", "per MAR" are safe or no names."""
     word = text[slice(*token)]
     z = zipf(word)
-    if word.lower() in _RATE_UNITS:
+    if word.lower() in _NO_SURNAME_AFTER_PER:
         return None
     if not word.isalpha() or len(word) < 3 or z is None or z >= 3.5 or not is_listed_surname(word) \
             or not looks_like_name(word, True) or typo_of_ward_word(word) or not _AFTER_PER_NAME.match(text, token[1]):
