@@ -105,6 +105,10 @@ class TrainConfig:
     # the identifiers the version's detector suggests (pipeline.detection.conventions): "all", or
     # "safe-harbor" for a model that cannot learn its ward's convention from gold (a cold start)
     convention: str = "all"
+    # whether the version's detector gives its model the locale pack's view of a note (English:
+    # lines in one case truecased, pipeline.locales.en.case_view); train-starter sets it: a cold
+    # start must find before it is precise, a ward's own model learns its case habits from its gold
+    case_view: bool = False
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":

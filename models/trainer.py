@@ -147,7 +147,7 @@ def _version_info(name: str, out_dir: Path, cfg: TrainConfig, kinds: dict[str, s
         schema_name=data.schema.name, locale=cfg.locale, labels=data.labels, members=list(cfg.members),
         weights=tuned.weights, thresholds=tuned.thresholds, target_recall=cfg.target_recall, metrics=tuned.metrics,
         type_policy=tuned.type_policy, spared_steps=list(tuned.spared_steps),
-        muted_sources=list(tuned.muted_sources), convention=cfg.convention,
+        muted_sources=list(tuned.muted_sources), convention=cfg.convention, case_view=cfg.case_view,
         config=_config_json(cfg, kinds), n_train_docs=len(data.train_docs), n_dev_docs=len(data.dev_docs),
         train_seconds=round(time.time() - t_start, 1), mode=cfg.mode,
         category_member=CATEGORY_MEMBER if hierarchical else "", category_labels=data.cat_labels,

@@ -63,6 +63,9 @@ class ModelVersionInfo:
     # the identifiers its detector suggests (pipeline.detection.conventions): "all" the schema's
     # types, or "safe-harbor" (a cold start for a HIPAA ward); versions written before it: "all"
     convention: str = "all"
+    # whether its detector gives the model the locale pack's view of each note (TrainConfig.case_view);
+    # versions written before it: False
+    case_view: bool = False
 
     def to_json(self) -> dict:
         d = asdict(self)

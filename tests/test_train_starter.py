@@ -56,3 +56,5 @@ def test_command_trains_an_active_english_model(tmp_path, capsys):
     # an English starter suggests what HIPAA's Safe Harbor counts, recorded with the version
     assert "HIPAA Safe Harbor" in text and det.convention == "safe-harbor"
     assert Detector.load(out / "starter", convention="all").convention == "all"
+    # its model reads lines in one case truecased (pipeline.locales.en.case_view)
+    assert det.ensemble.info.case_view is True

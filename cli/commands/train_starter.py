@@ -77,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     convention = args.convention or DEFAULT_CONVENTION.get("en", "all")
     cfg = TrainConfig(members=["crf"], locale="en", seed=args.seed, threads=args.threads,
                       case_copies=recipe.case_copies, name=args.name, convention=convention,
-                      learn_spared_steps=False)   # generated dev notes: a cold start keeps every guard
+                      learn_spared_steps=False,   # generated dev notes: a cold start keeps every guard
+                      case_view=True)   # its model reads one-case lines truecased (recall first)
     try:
         info = train_ensemble(docs, None, I2B2_2014, cfg, args.out)
     except (ValueError, FileExistsError) as e:

@@ -140,7 +140,10 @@ class Detector:
         hits = [pack_hits(d.text, self.locale) for d in chunk] if want_hits and has_pack(self.locale) else None
         model_spans: list[list[Span]] = [[] for _ in chunk]
         if self.ensemble is not None:
-            model_spans = self.ensemble.predict([d.text for d in chunk], [d.doc_id for d in chunk],
+            texts = [d.text for d in chunk]
+            if getattr(self.ensemble.info, "case_view", False):   # a cold start's: English truecases one-case lines
+                texts = [self.pack.text_for_model(t) for t in texts]
+            model_spans = self.ensemble.predict(texts, [d.doc_id for d in chunk],
                                                 use_thresholds=self.use_thresholds, rule_hits=hits)
         return [self._combine(d, ms, hits[k] if hits is not None else None)
                 for k, (d, ms) in enumerate(zip(chunk, model_spans))]

@@ -73,11 +73,21 @@ class BoundaryStep:
 
 @dataclass(frozen=True)
 class LocalePack:
-    """A locale's boundary steps, in the order they run within each stage, and its words."""
+    """A locale's boundary steps, in the order they run within each stage, and its words;
+    ``model_view``: the text its models read instead of the note (same length, so the same
+    offsets; English truecases lines written in one case), ``None`` for the note as written."""
 
     code: str
     words: BoundaryWords
     steps: tuple[str, ...] = ()
+    model_view: Callable[[str], str] | None = None
+
+    def text_for_model(self, text: str) -> str:
+        """What the pack's models read for ``text``: its view, or the text itself."""
+        if self.model_view is None:
+            return text
+        view = self.model_view(text)
+        return view if len(view) == len(text) else text
 
     def steps_in(self, stage: str) -> list[BoundaryStep]:
         if stage not in STAGES:
@@ -108,12 +118,14 @@ def boundary_step(name: str, stage: str, *, description: str = "") -> Callable[[
     return deco
 
 
-def register_pack(code: str, words: BoundaryWords, steps: Sequence[str]) -> LocalePack:
-    """Give locale ``code`` its words and steps (names of registered steps, in order)."""
+def register_pack(code: str, words: BoundaryWords, steps: Sequence[str],
+                  model_view: Callable[[str], str] | None = None) -> LocalePack:
+    """Give locale ``code`` its words and steps (names of registered steps, in order) and the view
+    of a note its models read (:attr:`LocalePack.model_view`)."""
     unknown = [n for n in steps if n not in _STEPS]
     if unknown:
         raise KeyError(f"locale pack {code!r} lists unregistered boundary steps: {', '.join(unknown)}")
-    pack = LocalePack(code, words, tuple(steps))
+    pack = LocalePack(code, words, tuple(steps), model_view)
     _PACKS[code] = pack
     return pack
 

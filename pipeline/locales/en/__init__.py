@@ -7,6 +7,7 @@ German do not list them."""
 from dataclasses import replace
 
 from pipeline.detection.steps.registry import register_pack
+from pipeline.locales.en.case_view import truecase_one_case_lines
 from pipeline.locales.en import code_steps, description_steps, eponym_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.steps.safe_words import register_safe_word_step
@@ -44,7 +45,8 @@ STEPS = WESTERN_STEPS + (
                             vouching_lists=frozenset({"dict:care_chains"})),   # merged
 )
 
-PACK = register_pack("en", _EN_WORDS, STEPS)
+# the model reads lines written in one case truecased (case_view: capitals are its name signal)
+PACK = register_pack("en", _EN_WORDS, STEPS, model_view=truecase_one_case_lines)
 # a model trained on the ward's own notes may be spared the safe-word guard where its dev notes
 # show the guard deletes its PHI (pipeline.detection.step_policy); never the number-context step
 register_sparable("en", ("drop_safe_word_spans_en",))
