@@ -77,3 +77,25 @@ def test_a_teams_training_reads_notes_as_written_unless_asked():
 
     assert TrainConfig().case_view is False          # train-starter's own: tests/test_train_starter.py
     assert TrainConfig.from_dict({"case_view": True}).case_view is True
+
+
+def test_the_risk_run_reads_released_notes_as_the_versions_detection_did():
+    import numpy as np
+
+    from models.decode import LabelIndex
+    from pipeline.risk import DeidDocument
+    from services.risk_evidence import model_candidates
+
+    class _Probs(_Recording):
+        index = LabelIndex.of(["O", "B-DOCTOR", "I-DOCTOR"])
+        schema = I2B2_2014
+
+        def combined_probs(self, items, rule_hits=None):
+            self.seen.extend(t for t, _ in items)
+            return [np.tile(np.array([1.0, 0.0, 0.0], dtype=np.float32), (len(w), 1)) for _, w in items]
+
+    for view, expected in ((True, "seen by dr Kowalczyk today"), (False, "SEEN BY DR KOWALCZYK TODAY")):
+        ens = _Probs(case_view=view)
+        det = Detector(schema=I2B2_2014, locale="en", ensemble=ens, rules=False, dictionaries=False)
+        assert model_candidates(det, [DeidDocument("r1", "SEEN BY DR KOWALCZYK TODAY")]) == [[]]
+        assert ens.seen == [expected]

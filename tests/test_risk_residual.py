@@ -192,7 +192,8 @@ def test_model_candidates_are_stretches_outside_the_spans_with_their_best_probab
 
     doc = released("m", ["Paciente ", ("Herrera", "NAME", "NOMBRE_SUJETO_ASISTENCIA"),
                          ", remitida por Herrera Gómez hoy.\n"])
-    det = SimpleNamespace(ensemble=StubEnsemble(), locale="es", rules=False, dictionaries=False)
+    det = SimpleNamespace(ensemble=StubEnsemble(), locale="es", rules=False, dictionaries=False,
+                          text_for_model=lambda text: text)
     [out] = with_candidates(det, [doc])
     assert len(out.candidates) == 1                     # the surrogate "Herrera" is inside a span
     c = out.candidates[0]

@@ -140,13 +140,19 @@ class Detector:
         hits = [pack_hits(d.text, self.locale) for d in chunk] if want_hits and has_pack(self.locale) else None
         model_spans: list[list[Span]] = [[] for _ in chunk]
         if self.ensemble is not None:
-            texts = [d.text for d in chunk]
-            if getattr(self.ensemble.info, "case_view", False):   # a cold start's: English truecases one-case lines
-                texts = [self.pack.text_for_model(t) for t in texts]
-            model_spans = self.ensemble.predict(texts, [d.doc_id for d in chunk],
+            model_spans = self.ensemble.predict([self.text_for_model(d.text) for d in chunk],
+                                                [d.doc_id for d in chunk],
                                                 use_thresholds=self.use_thresholds, rule_hits=hits)
         return [self._combine(d, ms, hits[k] if hits is not None else None)
                 for k, (d, ms) in enumerate(zip(chunk, model_spans))]
+
+    def text_for_model(self, text: str) -> str:
+        """What the model reads for ``text``: the locale pack's view when the version asks for it
+        (``case_view``, a cold start's: English truecases lines in one case), else ``text``; the
+        same length either way, so the model's offsets are the note's."""
+        if self.ensemble is not None and getattr(self.ensemble.info, "case_view", False):
+            return self.pack.text_for_model(text)
+        return text
 
     def other_candidates(self, doc: Document, hits: dict | None = None) -> list[Span]:
         """Rule and dictionary spans for ``doc`` (may overlap), but those of the sources the model
