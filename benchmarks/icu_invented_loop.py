@@ -35,9 +35,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 sys.path.insert(0, str(REPO))
-from english_rules_context import case_copy  # noqa: E402
 from english_ward_loop import dev_summary, train  # noqa: E402
-from invented_sets import CASES, CATEGORIES, Row, hipaa_set, score  # noqa: E402
+from invented_sets import CATEGORIES, Row, hipaa_set, rows_for  # noqa: E402
 
 #: the blind ICU sets written to HIPAA's convention (the first, ``icu_invented``, marks every age)
 SETS = tuple(f"icu_invented_{c}" for c in "bcdefghijklmn")
@@ -52,12 +51,6 @@ def load(half: str) -> list:
         letter = name.rsplit("_", 1)[1]
         docs += [replace(d, doc_id=f"{letter}-{d.doc_id}") for d in hipaa_set(name).load_half(half)]
     return docs
-
-
-def rows(name: str, det, docs) -> list[Row]:
-    ignore = hipaa_set(SETS[0]).ignore
-    return [Row(name, "check", case, score(det, docs if case == "as written" else case_copy(docs, case), ignore))
-            for case in CASES]
 
 
 def per_set(det, docs) -> dict[str, dict]:
@@ -102,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     table: list[Row] = []
 
     def emit(name: str, det) -> None:
-        got = rows(name, det, check)
+        got = rows_for(name, det, {"check": check}, hipaa_set(SETS[0]).ignore)
         table.extend(got)
         for row in got:
             print(row.line(), flush=True)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.name_words import TOWN_WORD_ZIPF, is_safe_word, zipf
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
@@ -39,15 +40,11 @@ def _truecased(m: re.Match) -> str:
     return w.lower() if _common(w) else w[0].upper() + w[1:].lower()
 
 
-def _one_case(line: str) -> bool:
-    return any(c.isalpha() for c in line) and (line == line.upper() or line == line.lower())
-
-
 def truecase_one_case_lines(text: str) -> str:
     """``text`` with every line written in one case truecased (same length, same offsets)."""
     lines = text.split("\n")
     for k, line in enumerate(lines):
-        if _one_case(line):
+        if one_case(line):
             new = _WORD.sub(_truecased, line)
             if len(new) == len(line):
                 lines[k] = new
