@@ -32,6 +32,14 @@ def test_mixed_case_lines_and_lines_without_letters_are_left_as_written():
     assert len(got) == len(text) and got.count("\n") == text.count("\n")
 
 
+def test_accented_capitals_are_truecased_whole_and_a_length_change_leaves_the_line():
+    assert truecase_one_case_lines("SON JOSÉ AND DR MÜLLER AT BEDSIDE") == \
+        "son José and dr Müller at bedside"
+    assert truecase_one_case_lines("pt seen by dr o'brien") == "pt seen by dr O'brien"
+    # "ß" capitalises to two letters: the copy would be longer, so the line is left as written
+    assert truecase_one_case_lines("visit from ßtrauss") == "visit from ßtrauss"
+
+
 def test_only_english_has_a_view():
     assert pack_for("en").text_for_model("DR KOWALCZYK") == "dr Kowalczyk"
     assert pack_for("es").text_for_model("DR KOWALCZYK") == "DR KOWALCZYK"

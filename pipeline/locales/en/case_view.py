@@ -27,7 +27,9 @@ import re
 from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.name_words import TOWN_WORD_ZIPF, is_safe_word, zipf
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+#: a word: letters of any script (accented names such as "JOSÉ" or "MÜLLER" included), with
+#: apostrophes inside ("O'BRIEN"); digits and underscores are not letters.
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|')*")
 
 
 def _common(word: str) -> bool:
