@@ -52,15 +52,16 @@ def ward_split(n_pool: int, n_eval: int, seed: int, split_seed: int = 0):
     return patient_split(pool, n_eval / (n_pool + n_eval), seed)
 
 
-def train(docs, out: Path, seed: int, recipe: dict, refit: bool):
-    """Train the CRF member with the ``en`` default recipe plus ``recipe``'s overrides."""
+def train(docs, out: Path, seed: int, recipe: dict, refit: bool, unlabelled: list[str] | None = None):
+    """Train the CRF member with the ``en`` default recipe plus ``recipe``'s overrides
+    (``unlabelled``: the project's other notes' texts, for the word clusters, as the Train page passes them)."""
     from models.trainer import TrainConfig, train_ensemble
     from pipeline.schemas import I2B2_2014
 
     cfg = TrainConfig.from_dict({"members": ["crf"], "locale": "en", "seed": seed, "threads": 1,
                                  "refit_crf": refit, **recipe})
     t, c = time.time(), time.process_time()
-    info = train_ensemble(list(docs), None, I2B2_2014, cfg, out)
+    info = train_ensemble(list(docs), None, I2B2_2014, cfg, out, extra_texts=unlabelled)
     return info, time.time() - t, time.process_time() - c
 
 

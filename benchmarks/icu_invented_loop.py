@@ -76,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", default=None, help="keep the trained versions in this folder (n<size> inside)")
     ap.add_argument("--per-set", action="store_true",
                     help="also each set's check half as written (the cold start and the largest size, with rules)")
+    ap.add_argument("--unlabelled", choices=("project", "none"), default="project",
+                    help="project (default): the texts of every note not trained on (the other find notes and the "
+                         "check notes, no labels) reach the word clusters, as the Train page passes a project's "
+                         "other notes; none: the clusters learn from the training notes alone")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "icu_invented_loop.json"))
     args = ap.parse_args(argv)
@@ -113,8 +117,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.model:
                 path, dev, wall = args.model, {}, 0.0
             else:
+                others = train_docs[n:] + check if args.unlabelled == "project" else []
                 info, wall, _cpu = train(train_docs[:n], where / f"n{n}", args.seed,
-                                         json.loads(args.recipe), not args.no_refit)
+                                         json.loads(args.recipe), not args.no_refit, [d.text for d in others])
                 path, dev = info.path, dev_summary(info)
                 print(f"{n} notes: trained {wall:.0f} s wall; thresholds {dev['thresholds']}; "
                       f"spared {dev['spared_steps']}; muted {dev['muted_sources']}", flush=True)
