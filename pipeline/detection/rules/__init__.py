@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import importlib
 
-from pipeline.detection.rules.registry import _PACKS, KNOWN_PACKS as _KNOWN_PACKS, Recognizer, RecognizerFn, register
+from pipeline.detection.rules.registry import (_PACKS, KNOWN_PACKS as _KNOWN_PACKS, Recognizer, RecognizerFn, register,
+                                              rules_text)
 from pipeline.detection.rules.typemap import GENERIC_CATEGORY, map_type
 from pipeline.schemas import LabelSchema, get_schema
 from pipeline.spans import Span
@@ -76,9 +77,11 @@ def pack_hits(text: str, locale: str) -> dict[str, list[Span] | Exception]:
     a CRF member: computed once here, they serve both (:func:`run_rules` with ``hits``,
     :func:`models.crf.rule_tags`)."""
     out: dict[str, list[Span] | Exception] = {}
-    for rec in get_pack(locale):
+    pack = get_pack(locale)
+    seen = rules_text(_base(locale), text)
+    for rec in pack:
         try:
-            out[rec.name] = rec.fn(text, "")
+            out[rec.name] = rec.fn(seen, "")
         except Exception as e:  # noqa: BLE001 - reported where the hits are used
             out[rec.name] = e
     return out
@@ -95,7 +98,9 @@ def run_rules(text: str, doc_id: str, locale: str, schema: LabelSchema | str,
     """
     sch = get_schema(schema) if isinstance(schema, str) else schema
     out: list[Span] = []
-    for rec in get_pack(locale):
+    pack = get_pack(locale)
+    seen = rules_text(_base(locale), text) if hits is None or any(r.name not in hits for r in pack) else text
+    for rec in pack:
         if only is not None and rec.name not in only:
             continue
         if exclude and rec.name in exclude:
@@ -106,7 +111,7 @@ def run_rules(text: str, doc_id: str, locale: str, schema: LabelSchema | str,
                 raise raw
             found = [s.with_(doc_id=doc_id, source=f"rule:{rec.name}", score=rec.score) for s in raw]
         else:
-            found = rec(text, doc_id)
+            found = rec(seen, doc_id)
         out.extend(to_schema(found, sch, rec.type_by_schema))
     out.sort(key=lambda s: (s.start, s.end, s.label))
     return out

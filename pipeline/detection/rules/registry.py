@@ -31,6 +31,24 @@ class Recognizer:
 
 _PACKS: dict[str, dict[str, Recognizer]] = {}
 KNOWN_PACKS = ("en", "es")
+#: per locale, the text its recognizers read instead of the note (same length, same offsets)
+_VIEWS: dict[str, Callable[[str], str]] = {}
+
+
+def set_rules_view(locale: str, view: Callable[[str], str]) -> None:
+    """Have ``locale``'s recognizers read ``view(text)`` instead of the note. The view must keep the
+    length (a view that does not is ignored for that text), so the spans' offsets are the note's:
+    English folds accented letters to their base letter, as its patterns and word lists spell them."""
+    _VIEWS[locale] = view
+
+
+def rules_text(locale: str, text: str) -> str:
+    """What ``locale``'s recognizers read for ``text``: its view, or the text itself."""
+    view = _VIEWS.get(locale)
+    if view is None:
+        return text
+    seen = view(text)
+    return seen if len(seen) == len(text) else text
 
 
 def register(locale: str, name: str, category: str, type_by_schema: dict[str, dict[str, str]] | None = None,

@@ -8,8 +8,9 @@ from dataclasses import replace
 
 from pipeline.detection.steps.registry import register_pack
 from pipeline.locales.en.case_view import truecase_one_case_lines
-from pipeline.locales.en import code_steps, description_steps, eponym_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
+from pipeline.locales.en import address_steps, code_steps, description_steps, eponym_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
+from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
 from pipeline.detection.steps.safe_words import register_safe_word_step
 from pipeline.locales import load_vocabulary
 from pipeline.locales.western import STEPS as WESTERN_STEPS, WORDS
@@ -29,6 +30,9 @@ PHI_LABELS = (
 _VOCAB = load_vocabulary("en")
 # "D." opens a Spanish name as a title ("D. Juan"); an English one as an initial ("D. Johnson RN"), kept
 _EN_WORDS = replace(WORDS, titles=tuple(t for t in WORDS.titles if t != "D."))
+# credentials of four letters or more are never a name on their own ("CCFP", "CWOCN", "PharmD"); the
+# shorter ones may be initials or a state ("MD", "PA", "RD"), which the lists and rules decide
+_CREDENTIALS = frozenset(w for w in CREDENTIAL_WORDS if len(w) >= 4)
 STEPS = WESTERN_STEPS + (
     "cut_model_spans_at_lines",   # model (line_steps: a model span over a line break, one per line)
     "drop_ward_codes",   # model (code_steps: a model's state that is a ward's code, "VT 380", outside an address)
@@ -36,9 +40,10 @@ STEPS = WESTERN_STEPS + (
     "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "repeat_names",
     "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
     # model, merged, merged, merged, merged, merged, merged, merged
+    "states_after_towns",   # merged (address_steps: a state after the comma of a model's town)
     "strip_role_titles", "drop_faiths_and_languages", "drop_described_places",   # (description_steps)
     # model, merged, merged
-    register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe, PHI_LABELS, _VOCAB.ambiguous,
+    register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe | _CREDENTIALS, PHI_LABELS, _VOCAB.ambiguous,
                             initials_need_evidence=True,
                             # care chains are institutions named with ordinary words ("Select
                             # Specialty", "HD AT FRESENIUS": icu_invented_c find f12, f26)

@@ -59,7 +59,11 @@ def _device_eponym(span: Span, text: str) -> bool:
 # find f44): a list hit on the word is no person and no town there
 SCORE_EPONYMS = frozenset("""wells geneva caprini padua morse braden norton glasgow blatchford rockall ranson apgar
 child pugh killip mallampati hunt hess fisher centor ottawa wexner bishop gail tanner karnofsky richmond riker
-ramsay charlson spetzler gleason breslow lown forrester""".split())
+ramsay charlson spetzler gleason breslow lown forrester
+bush francis hamilton beck montgomery asberg åsberg zung folstein hachinski simpson angus barnes yale edinburgh
+bristol""".split())
+# (psychiatry's rating scales by their authors: "Bush-Francis 18", "Hamilton 24", "Beck 21", "Yale-Brown",
+# "Simpson-Angus": psych_invented find f13; and the stool chart's "Bristol 4")
 _SCORE_AFTER = re.compile(r"(?:['’]s)?(?:[ \t]*[:=]?[ \t]*[<>]?\d|-[A-Za-z])")
 
 
@@ -72,8 +76,18 @@ FRACTURE_EPONYMS = frozenset("lefort le-fort salter harris salter-harris weber g
 _CLASS_AFTER = re.compile(r"(?:-[A-Za-z]+)?[ \t]+(?:type[ \t]+)?(?:[IV]{1,4}[ABC]?|[ABC])(?![\w-])")
 
 
+# a score's value a model's span took in with the name ("Francis 18" of "Bush-Francis 18")
+_VALUE_INSIDE = re.compile(r"[ \t]+[<>]?\d+(?:\.\d+)?$")
+
+
 def _score_eponym(span: Span, text: str) -> bool:
-    word = text[span.start:span.end].lower()
+    piece = text[span.start:span.end]
+    value = _VALUE_INSIDE.search(piece)
+    word = (piece[:value.start()] if value else piece).lower()
+    end = span.start + len(word)
+    if value and word not in SCORE_EPONYMS:
+        return False
+    span = Span(span.doc_id, span.start, end, span.category, span.type, source=span.source)
     if word in FRACTURE_EPONYMS and _CLASS_AFTER.match(text, span.end) \
             and not _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start):
         return True

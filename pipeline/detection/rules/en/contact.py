@@ -92,10 +92,16 @@ _ID_TRIGGERS: list[tuple[str, str]] = [
     (r"License(?:\s+(?:No\.?|Number|#))?|Lic\.?(?:\s*(?:No\.?|Number|#))?|DEA(?:\s+(?:No\.?|Number|#))?|NPI", "LICENSE"),
     (r"Member\s+ID|Policy(?:\s+(?:No\.?|Number|#))?|Health\s*plan(?:\s+(?:No\.?|Number|#|ID))?|"
      r"Insurance(?:\s+(?:ID|No\.?|Number|#))?|"
-     r"Medicaid(?:\s+(?:No\.?|Number|#|ID))?|Medicare(?:\s+(?:No\.?|Number|#|ID))?|Group\s+(?:No\.?|Number|#)", "HEALTHPLAN"),
+     r"Medicaid(?:\s+(?:No\.?|Number|#|ID))?|Medicare(?:\s+(?:No\.?|Number|#|ID))?|Group\s+(?:No\.?|Number|#)|"
+     # Canada's provincial health numbers ("PHIN 118 205 774", "PHN 9871 442 013", "Health card
+     # 7734-118-906-MB", OHIP, RAMQ): clinic_invented find f01, f07, f15
+     r"PHIN|PHN|OHIP|RAMQ|HCN|Health\s+card(?:\s+(?:No\.?|Number|#))?", "HEALTHPLAN"),
     (r"Device\s+(?:ID|serial|S/N)|Serial(?:\s+(?:No\.?|Number|#|SN|S/N))?|S/N", "DEVICE"),
     (r"VIN|(?:License\s+)?plate(?:\s+(?:No\.?|Number|#))?", "VEHICLE"),
-    (r"(?:Order|Requisition|Accession)\s*(?:#|No\.?|Number)|Case|Specimen(?:\s+(?:ID|No\.?|Number|#))?|Sample\s+ID|"
+    # an authorization's number ("auth 88201-5530", "Prior Auth # PA-2025-0043") and a specimen's
+    # accession without its sign ("ACCESSION 113-448-2071-0"): clinic_invented find f05, f14
+    (r"(?:Prior\s+)?Auth(?:orization)?(?:\s+(?:No\.?|Number|#|code))?|Accession|"
+     r"(?:Order|Requisition|Accession)\s*(?:#|No\.?|Number)|Case|Specimen(?:\s+(?:ID|No\.?|Number|#))?|Sample\s+ID|"
      r"(?:Genetic\s+|DNA\s+|Blood\s+)?sample\s+on\s+file", "IDNUM"),
 ]
 # labels in any case ("member ID", "LICENSE", "Acct #:"); a value with a digit, its dots and slashes inside ("495.179.062",
@@ -114,7 +120,10 @@ _WEAK_ID_LABELS = (r"ID|Record|Chart|Patient|Pt|Enc(?:ounter)?|Reg(?:istration)?
                    # 339102", "Job #: 551902"): "MR" is mitral regurgitation too, so five digits
                    # (notes_invented find f01, f08)
                    r"MR|Doc|Job|Path(?:ology)?")
-_WEAK_ID = re.compile(rf"(?<![\w/])(?i:{_WEAK_ID_LABELS})(?:[ \t]*(?:(?:#|no\.?|number)[ \t]*:?|:)[ \t]*|[ \t]+(?=\d{{8,}}))"
+# (or after the label and a space, a facility's letters, a dash and four digits or more: "MR LSH-77260",
+# "MIH ID TMH-4021": clinic_invented find f03, f13)
+_WEAK_ID = re.compile(rf"(?<![\w/])(?i:{_WEAK_ID_LABELS})(?:[ \t]*(?:(?:#|no\.?|number)[ \t]*:?|:)[ \t]*|[ \t]+(?=\d{{8,}})"
+                      r"|[ \t]+(?=[A-Za-z]{2,4}-\d{4,}(?![\w-])))"
                       r"(?P<id>\d{5,}(?![.,]\d)|[A-Za-z]{1,4}-?\d{4,}(?:-\d+)*|[A-Za-z]{1,4}\d{2}-\d{4,}|\d{4}-\d{4,})(?![\w-])"
                       r"(?![ \t]*(?i:units?|u\b|mg|mcg|ml|cc|l\b|meq|mmol|%|iu\b|x\b|times|doses?))")   # "Rx: 12345 units"
 

@@ -36,7 +36,12 @@ HOLIDAYS = ("Christmas Eve", "Christmas", "Xmas", "Thanksgiving", "Easter", "New
             "New Year's", "New Years Day", "New Years Eve", "New Years", "Lunar New Year", "Chinese New Year",
             "Memorial Day", "Labor Day", "Independence Day", "Fourth of July", "4th of July", "Veterans Day",
             "Veterans' Day", "Mother's Day", "Father's Day", "Halloween", "Valentine's Day", "Yom Kippur",
-            "Rosh Hashanah", "Hanukkah", "Passover", "Ramadan", "Diwali", "Kwanzaa", "Good Friday")
+            "Rosh Hashanah", "Hanukkah", "Passover", "Ramadan", "Diwali", "Kwanzaa", "Good Friday",
+            # more of the year's days a note dates by ("ST. PATRICK'S DAY": psych_invented find f09)
+            "St. Patrick's Day", "St Patrick's Day", "Saint Patrick's Day", "St. Patricks Day", "St Patricks Day",
+            "Martin Luther King Day", "MLK Day", "Presidents' Day", "Presidents Day", "Juneteenth", "Columbus Day",
+            "Cinco de Mayo", "Canada Day", "Victoria Day", "Remembrance Day", "Boxing Day", "Purim", "Ash Wednesday",
+            "Palm Sunday", "Easter Sunday", "Eid al-Fitr", "Eid al-Adha")
 
 # an abbreviation's full stop first ("May. 28", "Sept. 27"), then full names, then bare abbreviations;
 # "May." only before its day: a sentence's stop after the month is no part of it ("each May.")
@@ -228,6 +233,13 @@ def _dash_date_is_date(text: str, start: int, end: int) -> bool:
     return bool(STRONG_DATE_CUE.search(line_before(text, start)))
 
 
+# two whole dates with their years joined by a dash, the span of an authorization or a leave
+# ("APPROVED 6/27/2025-6/26/2026": clinic_invented find f05): the dash hid each from the numeric
+# pattern, which wants no digit, slash or dash beside a date; each end is marked, the dash is not
+_WHOLE = r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{4}|\d{2})"
+_FULL_DATE_RANGE = re.compile(rf"(?<![\d/.-])(?P<a>{_WHOLE})[ \t]?[-\u2013][ \t]?(?P<b>{_WHOLE})(?![\d/-]|\.\d)")
+
+
 @register(LOCALE, "dates", "DATE", score=0.9)
 def dates(text: str, doc_id: str) -> list[Span]:
     """Numeric (01/20/2071, 1/20, 4/66), textual (January 5, 2071; 5th of March), seasonal
@@ -253,6 +265,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
                 continue  # "RR 12-14", "1-2 L", "weaned 4-2": ranges
             found.append(m.span())
     found += [sp for m in DATE_RANGE.finditer(text) if date_range_ends(text, m) for sp in (m.span("a"), m.span("b"))]
+    found += [sp for m in _FULL_DATE_RANGE.finditer(text) for sp in (m.span("a"), m.span("b"))]
     found += [m.span(1) for m in _BARE_YEAR.finditer(text) if m.group(1)[0] == "'" or year_is_date(text, *m.span(1))]
     found += [m.span() for m in _HISTORY_YEAR.finditer(text)
               if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())

@@ -20,9 +20,14 @@ ddx ax ox pe exam wt ht temp hem onc psy echo cxr ekg ecg abg vbg lab data imp i
 dev devel fen nutr nutrition social sepsis bili""".split())
 
 
-#: credentials after a name ("RN", "PharmD", "FACC"): they end a name and are none
+#: credentials after a name ("RN", "PharmD", "FACC"): they end a name and are none; the second
+#: line holds North American nursing, therapy and family-medicine certifications a clinic's
+#: signatures carry ("Aisha Mohammed, MD CCFP", "Tamsin Grant, RN, CWOCN": clinic_invented find
+#: f07, f08, where the cold start's model took them for names)
 CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lmsw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
-od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap""".split())
+od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap
+ccfp fcfp mcfp cwocn cwcn cwon cdces bcps fnp fnp-c aprn crnp dnp msn bsn rn-bc ccrn ocn chpn lmft lcpc otr otr/l
+ccc-slp rdn cpht acnp pmhnp pmhnp-bc whnp cnor faan fache mrcpch frcpch fracp""".split())
 
 
 # initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it

@@ -41,9 +41,19 @@ _COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
 _WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
 
 
+# Canada's provinces and territories: a province after a town as a state after one ("Kelowna, BC");
+# those that are also words or ward abbreviations ("ON", "PE", "NS", "NB", "AB", "NT") need what
+# a word code needs (clinic_invented find f15, f16)
+_PROVINCES = frozenset("BC AB MB QC NS NB NL PE SK YT NT NU ON".split())
+_PROVINCE_WORDS = frozenset("on pe ns nb ab nt".split())
+# a word code that is a state, not a word, in capitals after a title-case town in a line with lower
+# case ("Savannah, GA   NPI ...": general anaesthesia, Maryland's MD, Colorado's CO are capitals
+# too, but not right after "Town, "); "OR", "IN", "ME", "OK", "HI" are written as words in capitals
+_STATE_FIRST = frozenset("ga md pa de co id la oh al ne".split())
+
 # a code that is also a word ("PA", "OR", "ME") is a state after a town in title case when it closes the clause
 _CODE_END = re.compile(r"[ \t]*(?:[.,;)]|\n|$)")
-_ZIP_NEXT = re.compile(r"[ \t]+\d{5}(?:-\d{4})?(?!\d)")
+_ZIP_NEXT = re.compile(r"[ \t]+(?:\d{5}(?:-\d{4})?(?!\d)|[A-Za-z]\d[A-Za-z][ ]?\d[A-Za-z]\d(?![\w-]))")
 
 
 def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
@@ -58,7 +68,11 @@ def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
         closes = bool(_CODE_END.match(text, m.end()) or _ZIP_NEXT.match(text, m.end())) if m else False
         word_ok = closes and (town.istitle() and m.group("code").isupper() or town.isupper() and m.group("code").isupper()
                               or town.islower() and m.group("code").islower())
-        if m and m.group("code").upper() in _state_codes() and (m.group("code").lower() not in _WORD_CODES or word_ok):
+        word_ok = word_ok or bool(m and town.istitle() and m.group("code").isupper() and mixed_case(text, sp.start)
+                                  and m.group("code").lower() in _STATE_FIRST)
+        code_up = m.group("code").upper() if m else ""
+        is_word = code_up.lower() in _WORD_CODES or code_up.lower() in _PROVINCE_WORDS
+        if m and (code_up in _state_codes() or code_up in _PROVINCES) and (not is_word or word_ok):
             town, code = text[sp.start:sp.end], m.group("code")
             if (code.isupper() and not town.islower()) or (code.islower() and town.islower()):
                 out.append(mk(doc_id, *m.span("code"), "STATE"))

@@ -1,0 +1,42 @@
+"""English rules and steps found on the psychiatric notes' find half (``psych_invented/find``:
+intakes, collateral calls, inpatient notes), each beside the text that must stay unmarked. Lines
+are rephrased from the find notes."""
+from __future__ import annotations
+
+import pytest
+
+from rules_en_case_helpers import CASES, detector, found, recase  # noqa: F401  (detector: fixture)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_nickname_in_quotes_between_a_first_name_and_a_surname(detector, case):
+    """'Tyrone "Ty" Washington (20)' (f11), 'PATRICIA "PATTY" BAKER' (f04)."""
+    text = recase('Collateral from father of patient Tyrone "Ty" Washington (20), with consent.', case)
+    assert recase('Tyrone "Ty" Washington', case) in found(detector, text, "NAME")
+    assert found(detector, recase('pt feels "ok" today, "just tired" lately.', case), "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Admitted with catatonia (Bush-Francis 18 on admission), lorazepam challenge given.",   # f13
+    "HAM-D: Hamilton 24, Beck 21, Yale-Brown 28 at intake.",
+    "Stool Bristol 4 this am.",
+])
+def test_a_rating_scale_named_for_its_authors_is_no_person_and_no_place(detector, line, case):
+    text = recase(line, case)
+    assert found(detector, text, "NAME") == [] and found(detector, text, "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_title_before_an_authors_name_keeps_the_person(detector, case):
+    assert recase("Hamilton", case) in found(detector, recase("Dr. Hamilton 24 hr call back.", case), "NAME")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, day", [
+    ("DRINKING DAILY SINCE ST. PATRICK'S DAY, ESTRANGED FROM EX-WIFE.", "ST. PATRICK'S DAY"),   # f09
+    ("Family gathering on Canada Day went poorly.", "Canada Day"),
+    ("Fasting through Eid al-Fitr, lithium level stable.", "Eid al-Fitr"),
+])
+def test_more_of_the_years_named_days_are_dates(detector, line, day, case):
+    assert recase(day, case) in found(detector, recase(line, case), "DATE")
