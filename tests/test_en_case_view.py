@@ -40,6 +40,15 @@ def test_accented_capitals_are_truecased_whole_and_a_length_change_leaves_the_li
     assert truecase_one_case_lines("visit from ßtrauss") == "visit from ßtrauss"
 
 
+def test_an_institutions_name_before_its_head_word_reaches_the_model_capitalised():
+    """psych_invented find f13, f16: common words name a church or a lodge in a line of capitals."""
+    got = truecase_one_case_lines("ATTENDS REDEEMED CHRISTIAN CHURCH OF GOD; 90 DAYS AT BLUEGRASS RECOVERY LODGE")
+    assert got == "attends Redeemed Christian Church of god; 90 days at Bluegrass Recovery Lodge"
+    # a verb ends the run, a kind's words alone name nothing, and a head alone is the word
+    assert truecase_one_case_lines("brought hospital liaison. community college. went to church") == \
+        "brought hospital liaison. community college. went to church"
+
+
 def test_only_english_has_a_view():
     assert pack_for("en").text_for_model("DR KOWALCZYK") == "dr Kowalczyk"
     assert pack_for("es").text_for_model("DR KOWALCZYK") == "DR KOWALCZYK"

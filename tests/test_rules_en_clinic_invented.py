@@ -99,3 +99,19 @@ def test_a_models_span_that_is_only_a_credential_goes(credential):
     cred = Span("d", start, start + len(credential), "NAME", "DOCTOR", source="model:m")
     got = pack_for("en").run("merged", [name, cred], step_context(text))
     assert [text[s.start:s.end] for s in got] == ["Aisha Mohammed"]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, street", [
+    ("Visit at pt home, 4471 County Road 12, Hinton. Gravel road, 2nd farm on left.", "4471 County Road 12"),   # f08
+    ("Lives at 1190 State Route 9 near the elevator.", "1190 State Route 9"),
+    ("Home is 221 Highway 61, trailer behind the shop.", "221 Highway 61"),
+])
+def test_a_house_number_on_a_numbered_road(detector, line, street, case):
+    assert recase(street, case) in found(detector, recase(line, case), "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_wards_numbers_before_its_abbreviations_are_no_road(detector, case):
+    assert found(detector, recase("BUN 20 CR 1.2, HR 90 RR 18, 70 SR, given 2 route changed to PO.", case),
+                 "LOCATION") == []

@@ -211,6 +211,16 @@ _PO_BOX = re.compile(r"(?i)\bP\.?\s?O\.?\s+Box\s+\d+\b"
                      r"|(?i:\b(?:RR|R\.R\.|rural[ \t]+route|HC|star[ \t]+route)[ \t]*#?[ \t]*\d{1,3}[ \t]*,?[ \t]+box[ \t]*#?[ \t]*\d{1,5}\b)")
 
 
+# a rural address: a house number on a numbered road, in any case ("4471 COUNTY ROAD 12", "1190 State
+# Route 9", "RR"'s box is _PO_BOX's): clinic_invented find f08; "CR", "SR" and "RR" alone are a
+# ward's creatinine, sinus rhythm and respiratory rate, so only the long names and "Hwy"
+_NUMBERED_ROAD = re.compile(
+    r"(?i)(?<![\w#/.-])(?P<st>\d{1,6}[ \t]+(?:(?:[NSEW]\.?|north|south|east|west)[ \t]+)?"
+    r"(?:county[ \t]+(?:road|rd\.?|highway|hwy\.?)|state[ \t]+(?:route|road|rd\.?|highway|hwy\.?)|"
+    r"u\.?s\.?[ \t]+(?:highway|hwy\.?|route)|highway|hwy\.?|route|rte\.?|farm[ \t]+to[ \t]+market(?:[ \t]+road)?|"
+    r"ranch[ \t]+road)[ \t]+\d{1,4}[A-Za-z]?)(?![\w-])")
+
+
 # a street in capitals or lower case: a house number, one to three words and a suffix (and its
 # unit), before a comma, a unit, "in" or the line's end ("149 sloan circle, coral gables", "2245
 # dolly st., apt 16"); no ward word inside, no safe word unless an address's cue comes before
@@ -230,6 +240,10 @@ def streets(text: str, doc_id: str) -> list[Span]:
     # the match keeps an abbreviation's full stop ("St."): it belongs to the street
     out = spans_from(_STREET, text, doc_id, "STREET", "st")
     out += spans_from(_PO_BOX, text, doc_id, "STREET")
+    for road in spans_from(_NUMBERED_ROAD, text, doc_id, "STREET", "st"):   # the road's number too
+        out = [o for o in out if not (road.start <= o.start and o.end <= road.end)]
+        if not any(o.start < road.end and road.start < o.end for o in out):
+            out.append(road)
     for m in _STREET_ANY_CASE.finditer(text):
         if any(sp.start < m.end("st") and m.start("st") < sp.end for sp in out):
             continue   # the title-case street already holds it (with its "Apt 4B")
