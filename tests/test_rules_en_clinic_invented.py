@@ -115,3 +115,19 @@ def test_a_house_number_on_a_numbered_road(detector, line, street, case):
 def test_a_wards_numbers_before_its_abbreviations_are_no_road(detector, case):
     assert found(detector, recase("BUN 20 CR 1.2, HR 90 RR 18, 70 SR, given 2 route changed to PO.", case),
                  "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_relatives_name_before_an_eponyms_word_is_the_relatives(detector, case):
+    """"now does the books for his brother Wendell's operation" (f08): the kinship word says a person;
+    an eponym follows none ("s/p Whipple's operation")."""
+    assert recase("Wendell", case) in found(detector, recase("Now does the books for his brother Wendell's operation.",
+                                                             case), "NAME")
+    assert found(detector, recase("S/p Whipple's operation, Hartmann's procedure.", case), "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_kinship_first_in_brackets_with_more_after_it(detector, case):
+    """"msg from joyce king (daughter, poa)" (f12): the kinship need not close the brackets."""
+    assert recase("Mary", case) in found(detector, recase("Called Mary (daughter/HCP) re plan of care.", case), "NAME")
+    assert found(detector, recase("Pain med (son, pharmacy) given at 0900.", case), "NAME") == []

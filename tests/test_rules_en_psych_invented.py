@@ -40,3 +40,19 @@ def test_a_title_before_an_authors_name_keeps_the_person(detector, case):
 ])
 def test_more_of_the_years_named_days_are_dates(detector, line, day, case):
     assert recase(day, case) in found(detector, recase(line, case), "DATE")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Sober 14 months, goes to AA meetings on the road, NA on Fridays.",        # f06, f12
+    "14 yo F sent from pediatrician's office for HR 42 and weight loss.",       # f03
+    "Seen first at the dentist's office, then referred.",
+])
+def test_a_fellowship_and_a_callings_office_are_no_hospital(detector, line, case):
+    assert found(detector, recase(line, case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_saints_or_a_shops_possessive_place_is_still_one(detector, case):
+    assert recase("St. Mary's", case) in found(detector, recase("Transferred from St. Mary's last night.", case),
+                                                "LOCATION")

@@ -106,8 +106,10 @@ def is_eponym(span: Span, text: str) -> bool:
     if span.category in ("NAME", "LOCATION") and _device_eponym(span, text):
         return True
     if span.category == "NAME" and (EPONYM_AFTER.match(text, span.end)
-                                    or _DEVICE_LAST.search(text, span.start, span.end)):
-        return True   # "SALEM SUMP" read as a first name and a surname in a line of capitals
+                                    or _DEVICE_LAST.search(text, span.start, span.end)) \
+            and not _TITLE_BEFORE.search(text, max(0, span.start - 12), span.start):
+        return True   # "SALEM SUMP" read as a first name and a surname in a line of capitals; a
+        # relative's or a titled name keeps its person ("his brother Wendell's operation": clinic_invented find f08)
     if span.category == "LOCATION" and _VALVE_LAST.search(text, span.start, span.end):
         return True   # "(st jude mech)": a valve's maker and kind read as a hospital
     return span.category in ("NAME", "LOCATION") and bool(_DEVICE_AFTER.match(text, span.end))

@@ -242,16 +242,17 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         if end is not None and re.fullmatch(r"(?i)cc\s*:", c.group()) and (zipf(first_word) or 0.0) < 1.0 \
                 and not is_first_name(first_word) and looks_like_typo(first_word):
             continue   # "CC: weankess": an ED note's chief complaint misspelt, not a copy's addressee
-        if end is not None and eponym_or_label(text, end):
-            continue
+        if end is not None and eponym_or_label(text, end) and not _RELATIVE.fullmatch(c.group()):
+            continue   # (a relative's name before "operation" is theirs: "his brother Wendell's operation",
+            # a farm's: clinic_invented find f08; an eponym follows no kinship word)
         if end is not None and _POSSESSED.match(text, c.end()) and not _possessed_name(first_word):
             continue   # "plan d/c to cousin's apt": what the relative owns, no name (icu_invented_d find f17)
         if end == tokens[0][1] and _MEASURE_WORD.fullmatch(first_word) and _MEASURE_CHANGE.match(text, end):
             continue   # "discussed w/ fellow, Vt decreased to 400": a measure after the role, no name
         if end is not None:
             s = tokens[0][0]
-            if text.startswith("'s", end - 2):
-                end -= 2
+            if text[end - 2:end].lower() in ("'s", "’s"):
+                end -= 2   # in capitals too: "BROTHER WENDELL'S" is Wendell
             end = _middle_initial(text, s, end)
             out.append(mk(doc_id, s, end, gtype))
             out += [sp for sp in and_names(text, doc_id, end, gtype) if not _ROLE_NOUN.fullmatch(text[sp.start:sp.end])]

@@ -41,7 +41,9 @@ _KIN_WORDS = (r"wife|husband|son|daughter|dtr|sister|brother|mother|father|mom|d
               r"grandson|granddaughter|friend|partner|fiance|fiancee|spouse|girlfriend|boyfriend|neighbor|neighbour|"
               r"hcp|proxy|health\s+care\s+proxy|nok|guardian|(?:son|daughter|brother|sister)-in-law")
 _KIN_AFTER = re.compile(
-    rf"(?i)(?<![\w'])(?P<name>(?-i:{_TOKEN})(?:[ \t]+(?-i:{_TOKEN})){{0,2}})(?:[ \t]*\([ \t]*(?:pt'?s[ \t]+)?(?:{_KIN_WORDS})[ \t]*\)"
+    # (the kinship first in the brackets, more after it: "joyce king (daughter, poa)": clinic_invented find f12)
+    rf"(?i)(?<![\w'])(?P<name>(?-i:{_TOKEN})(?:[ \t]+(?-i:{_TOKEN})){{0,2}})(?:[ \t]*\([ \t]*(?:pt'?s[ \t]+)?(?:{_KIN_WORDS})"
+    rf"[ \t]*(?:\)|[,;/][^()\n]{{0,30}}\))"
     rf"|,[ \t]+(?:the[ \t]+)?(?:pt'?s|patient'?s|his|her|their)[ \t]+(?:{_KIN_WORDS})\b)")
 # a staff member that a role in brackets follows ("KOWALCZYK (NIGHT FLOAT) AT BEDSIDE", "Hughes (resident)")
 _ROLE_AFTER = re.compile(

@@ -25,10 +25,16 @@ def ward_moment(word: str, text: str, i: int) -> bool:
     return word.lower() in _WARD_MOMENTS and _MOMENT_BEFORE.search(text, max(0, i - 30), i) is not None
 
 
+# the twelve-step fellowships a note sends a patient to ("goes to AA meetings", "NA on Fridays":
+# psych_invented find f06, f12): Alcoholics, Narcotics, Cocaine and Overeaters Anonymous, no hospital
+FELLOWSHIPS = frozenset("aa na ca oa".split())
+
+
 def abbreviation(word: str, text: str, i: int) -> bool:
     """A hospital's abbreviation: 2 to 6 capitals, no ward's and no English word, written in
     capitals in a line that has lower case (in an ALL-CAPS line: a rare word only)."""
-    if not re.fullmatch(r"[A-Z]{2,6}", word) or is_safe_word(word, vocabulary=False) or ward_moment(word, text, i):
+    if not re.fullmatch(r"[A-Z]{2,6}", word) or is_safe_word(word, vocabulary=False) or ward_moment(word, text, i) \
+            or word.lower() in FELLOWSHIPS:
         return False
     z = zipf(word)
     if mixed_case(text, i):
@@ -38,7 +44,7 @@ def abbreviation(word: str, text: str, i: int) -> bool:
 
 # two capitals after a transfer that are a ward's, a discipline's or a state's, not a hospital's
 _NOT_TWO_CAPITALS = frozenset("""ms pt ot rt cm sw np pa md rn do us ma nh ny ct ri me va fl ca tx ip op ob ld ep ir gi
-er ed or cc hd ap la""".split())
+er ed or cc hd ap la""".split()) | FELLOWSHIPS
 
 
 def two_capitals(word: str) -> bool:
@@ -52,7 +58,7 @@ def two_capitals(word: str) -> bool:
 def any_case_abbreviation(word: str) -> bool:
     """A hospital's abbreviation in capitals or lower case after "seen at" ("uhf", "SJH"): 2 to 5
     letters, no safe word ("OSH", "HD", "ED"), rare in English."""
-    if not re.fullmatch(r"[A-Z]{2,5}|[a-z]{2,5}", word) or is_safe_word(word):
+    if not re.fullmatch(r"[A-Z]{2,5}|[a-z]{2,5}", word) or is_safe_word(word) or word.lower() in FELLOWSHIPS:
         return False
     z = zipf(word)
     return z is not None and z < 2.5 and not looks_like_typo(word)

@@ -33,6 +33,9 @@ TOWN_TAIL = frozenset("""beach park grove hill hills heights springs falls lake 
 point harbor harbour bay creek river rivers woods township city village valley gardens meadows junction mills rapids
 bluff cove landing glen shores station crossing haven port terrace acres manor estates plains vista shoals
 villa pointe commons crest""".split())   # a nursing home's too: "Keystone Villa" (icu_invented_b find f22)
+# a practitioner whose office a note sends from or to ("pediatrician's", "dentist's", "PCP'S")
+_CALLING = re.compile(r"[a-z]+(?:ist|ician|ologist)|doctor|dr|surgeon|nurse|pcp|provider|lawyer|attorney|counselor|"
+                      r"counsellor|midwife|vet|md|np|pa")
 # a town's first word that is common English: kept before a word that names the town, never alone
 _TOWN_START = frozenset("new north south east west fort port mount mt saint st".split())
 
@@ -60,6 +63,9 @@ def one_case_town(text: str, i: int) -> tuple[int, int, str] | None:
                 or (low in FUNCTION_WORDS or low in RESIDENCE or low in WHERE_WORDS or is_safe_word(w, vocabulary=False) or not w.replace("'", "").isalpha()
                 or z is None or z >= 5.6 or (z < 1.0 and looks_like_typo(w))
                 or (re.search(r"(?:ing|ed)$", low) and not looks_like_place(w, True))
+                # a calling's office, "SENT FROM PEDIATRICIAN'S OFFICE" (psych_invented find f03); a
+                # shop's name is a place ("WALGREEN'S")
+                or (re.search(r"['’]s$", low) is not None and _CALLING.fullmatch(low[:-2]) is not None)
                 or (mixed and not (w[:1].isupper() and w[1:].replace("'", "").islower()))):
             break   # "assisted living", "nursing home": a verb's ending says no town; in mixed case a capital
         # after "Mount", "New", "North" a word short of the commonest names the town ("MOUNT JOY";
