@@ -33,10 +33,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
-from invented_sets import InventedSet, run  # noqa: E402
+from invented_sets import i2b2_set, run  # noqa: E402
 
-#: i2b2 2014's convention: nothing is ignored, professions count both ways
-SET = InventedSet(REPO / "benchmarks" / "data" / "clinic_invented", ignore=())
+SET = i2b2_set("clinic_invented")
 
 if __name__ == "__main__":
     raise SystemExit(run(SET, __doc__))

@@ -71,6 +71,12 @@ def hipaa_set(name: str) -> InventedSet:
     return InventedSet(REPO / "benchmarks" / "data" / name, ignore=HIPAA_IGNORED)
 
 
+def i2b2_set(name: str) -> InventedSet:
+    """The blind set ``benchmarks/data/<name>``, annotated to i2b2 2014's convention: nothing is
+    ignored, professions and every age count both ways."""
+    return InventedSet(REPO / "benchmarks" / "data" / name, ignore=())
+
+
 def _mask(text: str, spans) -> bytearray:
     marked = bytearray(len(text))
     for s in spans:

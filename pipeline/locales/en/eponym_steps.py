@@ -87,7 +87,7 @@ def _score_eponym(span: Span, text: str) -> bool:
     end = span.start + len(word)
     if value and word not in SCORE_EPONYMS:
         return False
-    span = Span(span.doc_id, span.start, end, span.category, span.type, source=span.source)
+    span = span.with_(end=end)   # the name alone, without the value a model took in
     if word in FRACTURE_EPONYMS and _CLASS_AFTER.match(text, span.end) \
             and not _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start):
         return True
