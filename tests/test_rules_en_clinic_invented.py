@@ -131,3 +131,12 @@ def test_a_kinship_first_in_brackets_with_more_after_it(detector, case):
     """"msg from joyce king (daughter, poa)" (f12): the kinship need not close the brackets."""
     assert recase("Mary", case) in found(detector, recase("Called Mary (daughter/HCP) re plan of care.", case), "NAME")
     assert found(detector, recase("Pain med (son, pharmacy) given at 0900.", case), "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_weekday_before_a_month_first_date_is_one_date(detector, case):
+    """'Submitted Thursday, June 26, 2025 11:10' (f05): the weekday, its comma and the date are one
+    span; a saturation's 'Sat' before a number stays."""
+    text = recase("Submitted Thursday, June 26, 2025 11:10", case)
+    assert recase("Thursday, June 26, 2025", case) in found(detector, text, "DATE")
+    assert found(detector, recase("Sat 98% on RA, O2 sat 92 at rest.", case), "DATE") == []

@@ -56,3 +56,27 @@ def test_a_fellowship_and_a_callings_office_are_no_hospital(detector, line, case
 def test_a_saints_or_a_shops_possessive_place_is_still_one(detector, case):
     assert recase("St. Mary's", case) in found(detector, recase("Transferred from St. Mary's last night.", case),
                                                 "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_hospital_named_for_whom_it_treats_keeps_for_whom(detector, case):
+    """'referral to Riley Hospital for Children' (f03); a hospital for children in words stays."""
+    text = recase("Family-based treatment referral to Riley Hospital for Children after discharge.", case)
+    assert recase("Riley Hospital for Children", case) in found(detector, text, "LOCATION")
+    assert found(detector, recase("Needs a hospital for children with eating disorders.", case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_street_with_a_direction_and_its_full_stop(detector, case):
+    """'212 e. pine st, apt 3, missoula' (f06), in any case; 'e. coli' is no direction."""
+    text = recase("Home visit to client's apartment at 212 E. Pine St, Apt 3, Missoula.", case)
+    assert recase("212 E. Pine St, Apt 3", case) in found(detector, text, "LOCATION")
+    assert found(detector, recase("Urine grew 2 E. coli strains, sensitive to cipro.", case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_header_line_names_its_patient_surname_first_before_age_and_sex(detector, case):
+    """'MURPHY, SEAMUS   52 M   MR# 5120076' (f09); a systems line with an age stays unmarked."""
+    text = recase("Murphy, Seamus   52 M   MR# 5120076\nSeen on the unit today.", case)
+    assert recase("Murphy, Seamus", case) in found(detector, text, "NAME")
+    assert found(detector, recase("Neuro, alert 52 M on the scale", case), "NAME") == []

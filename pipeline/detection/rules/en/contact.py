@@ -225,7 +225,8 @@ _NUMBERED_ROAD = re.compile(
 # unit), before a comma, a unit, "in" or the line's end ("149 sloan circle, coral gables", "2245
 # dolly st., apt 16"); no ward word inside, no safe word unless an address's cue comes before
 _STREET_ANY_CASE = re.compile(
-    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX}"
+    # (a direction's letter with its full stop before the words: "212 e. pine st": psych_invented find f06)
+    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?:[nsew]\.[ \t]*)?(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX}"
     rf"(?:,?[ \t]*(?:apt\.?|apartment|unit|suite|ste\.?|#)[ \t]*#?[ \t]*\d[\w-]*)?)"
     rf"(?=[ \t]*(?:[,;)]|\.(?:\s|$)|$|apt\b|unit\b|suite\b|#|in\b|and\b))", re.MULTILINE)
 # words that say an address follows: its street's words may then be any ("lives at 1593 olive branch lane")

@@ -148,8 +148,23 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
                 name = text[start:h.start()].rstrip()
                 out.append(mk(doc_id, start, start + len(name), listed_place_type(name) or "ORGANIZATION"))
             else:
-                out.append(mk(doc_id, start, of_place(text, h.end()), "HOSPITAL"))
+                out.append(mk(doc_id, start, max(of_place(text, h.end()), for_whom(text, h)), "HOSPITAL"))
     return out
+
+
+# whom a hospital is for, part of its name ("Riley Hospital for Children": psych_invented find f03;
+# "Hospital for Special Surgery", "Hospital for Sick Children")
+_FOR_WHOM = re.compile(r"(?i)[ \t]+for[ \t]+(?:sick[ \t]+children|children|women(?:[ \t]+(?:and|&)[ \t]+(?:children|infants|"
+                       r"newborns))?|special[ \t]+(?:surgery|care)|joint[ \t]+diseases)\b")
+
+
+def for_whom(text: str, head: re.Match) -> int:
+    """Where a hospital's name ends when "for" and whom it treats follow its head word, or the
+    head's end."""
+    if not head.group().lower().startswith("hosp"):
+        return head.end()
+    m = _FOR_WHOM.match(text, head.end())
+    return m.end() if m else head.end()
 
 
 def _rare_name(name: str) -> bool:

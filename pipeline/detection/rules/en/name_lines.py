@@ -49,6 +49,11 @@ _KIN_AFTER = re.compile(
 _ROLE_AFTER = re.compile(
     rf"(?i)(?<![\w'])(?P<name>(?-i:{_TOKEN})(?:[ \t]+(?-i:{_TOKEN})){{0,1}})[ \t]*\([ \t]*(?:night[ \t]+float|"
     rf"resident|intern|fellow|attending|covering|cross[ \t-]?cover|np|pa|rn|md|hospitalist|intensivist)[ \t]*\)")
+# a chart's header line, surname first, its age and sex after ("MURPHY, SEAMUS   52 M   MR# ...":
+# psych_invented find f09; "Okafor, Ada J. 67F")
+_HEADER_NAME = re.compile(
+    rf"(?im)^[ \t]*(?P<name>(?:{_TOKEN}),[ \t]*(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN}))?)[ \t]+\d{{1,3}}[ \t]*"
+    r"(?:y/?o|yo|y|yrs?)?[ \t]*(?:m|f|male|female)\b")
 _CLOSING = re.compile(r"(?im)^[ \t]*(?:sincerely|regards|best\s+regards|kind\s+regards|yours\s+truly|respectfully|"
                       r"cordially|with\s+thanks)[ \t]*,?[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:dr\.?[ \t]+)?"
                       rf"(?P<name>(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN})){{0,2}})")
@@ -102,6 +107,11 @@ def name_lines(text: str, doc_id: str) -> list[Span]:
     """Dictation initials over a transcription's stamps, the subject of "is a 57-year-old", and the
     name under "Sincerely,"."""
     out = _initials(text, doc_id)
+    for m in _HEADER_NAME.finditer(text):
+        words = re.findall(r"[A-Za-z][A-Za-z'-]*", m.group("name"))
+        if not any(w.lower() in FUNCTION_WORDS or w.lower() in SECTION_HEADERS or is_safe_word(w, vocabulary=False)
+                   for w in words if len(w) > 1):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for rx, gtype in ((_SUBJECT, "PATIENT"), (_CLOSING, "DOCTOR")):
         for m in rx.finditer(text):
             end = _name_words(text, m.start("name"), m.group("name"))

@@ -1,4 +1,5 @@
-"""A weekday written into a date: "Mon, 10 Feb 2025", "Thu 3/6", "Friday 21st", "Saturday 8th".
+"""A weekday written into a date: "Mon, 10 Feb 2025", "Thursday, June 26, 2025", "Thu 3/6",
+"Friday 21st", "Saturday 8th".
 
 Why: e-mail headers, chats and letters put the weekday before the day, abbreviated or with an
 ordinal day and no month; :mod:`.dates_ages` reads the date after it but leaves "Mon," or the
@@ -21,6 +22,9 @@ _DAY = (r"(?:Mon(?:day)?|Tue(?:s|sday)?|Wed(?:nesday)?|Thu(?:r|rs|rsday)?|Fri(?:
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _WEEKDAY_DATE = re.compile(
     rf"(?<![\w])(?P<d>(?i:{_DAY})\.?,?[ \t]+(?:\d{{1,2}}(?i:st|nd|rd|th)?[ \t]+(?i:{_MONTH})(?:[ \t]+\d{{4}})?"
+    # the month first, as US letters and portals write it ("Thursday, June 26, 2025": clinic_invented
+    # find f05, psych_invented find f03); the comma between the weekday and the date was left out
+    rf"|(?i:{_MONTH})[ \t]+\d{{1,2}}(?i:st|nd|rd|th)?(?:,?[ \t]+\d{{4}})?(?![ \t]*(?:%|mg|ml|mcg|units?)\b)"
     rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?(?![ \t]*%)|\d{{1,2}}(?i:st|nd|rd|th)(?![ \t]*(?i:dose|day|week|cycle|line|degree))))(?![\w/])")
 
 
