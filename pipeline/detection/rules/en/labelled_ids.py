@@ -31,7 +31,9 @@ _LABELS: list[tuple[str, str]] = [
     (r"imei|meid|device[ \t]+serial|serial[ \t]+(?:number|no\.?)", "DEVICE"),
     (r"member|policy|insurance|subscriber|medicare|medicaid", "HEALTHPLAN"),
     (r"customer|client|employee|staff|badge|tax|national|student|applicant|voter|case|claim|ticket|order|booking|"
-     r"reservation|tracking|confirmation", "IDNUM"),
+     r"reservation|tracking|confirmation|"
+     # a jail's number for its inmate ("24 YO M INMATE, 207731": ed_invented find f15)
+     r"inmate|prisoner|offender|doc|jail", "IDNUM"),
     (r"social[ \t]+security|ssn", "SSN"),
 ]
 # the label, then what names the value ("number", "no.", "#", "ID", "is", ":"): the value needs four
@@ -42,7 +44,7 @@ _GROUPS = r"(?:(?-i:[A-Z]{2,3})[ ])?\d{3,6}(?:[ ]\d{2,6}){1,4}(?![ ]?\d)"      #
 _CODE = r"[A-Za-z]{0,6}-?\d[\dA-Za-z]*(?:[-/][\dA-Za-z]+)*"   # "MENSA705304AB9CD": a UK licence's five letters
 _END = r"(?![\w-])(?![.,]\d)"
 _ID_RES = [(re.compile(rf"(?i)(?<![\w-])(?:{label})(?:{_NAMED}(?P<id>(?=(?:[^\s\d]*\d){{4}}|(?-i:[A-Z]{{2,3}})[ ](?:\d[ ]?){{6}}){_GROUPS}|{_CODE}){_END}"
-                       rf"|[ \t]+(?P<bare>{_GROUPS}|(?=[\dA-Za-z-]*[A-Za-z])(?=(?:[^\s\d]*\d){{4}}){_CODE}|\d{{5,}}){_END})"), gtype)
+                       rf"|,?[ \t]+(?P<bare>{_GROUPS}|(?=[\dA-Za-z-]*[A-Za-z])(?=(?:[^\s\d]*\d){{4}}){_CODE}|\d{{5,}}){_END})"), gtype)
            for label, gtype in _LABELS]
 # a year is no identifier ("claim 2019", "policy is 2024")
 _YEAR = re.compile(r"(?:19|20)\d\d")

@@ -54,6 +54,10 @@ _ROLE_AFTER = re.compile(
 _HEADER_NAME = re.compile(
     rf"(?im)^[ \t]*(?P<name>(?:{_TOKEN}),[ \t]*(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN}))?)[ \t]+\d{{1,3}}[ \t]*"
     r"(?:y/?o|yo|y|yrs?)?[ \t]*(?:m|f|male|female)\b")
+# a newborn named by its sex or its place among twins and the family's surname ("TWIN A GAGNON",
+# "Baby Girl Pham": icu_invented_o find f09)
+_NEWBORN = re.compile(rf"(?i)(?<![\w-])(?:baby[ \t]+(?:boy|girl)|twin[ \t]+[ab12]|triplet[ \t]+[abc123])[ \t]+"
+                      rf"(?P<name>(?-i:{_TOKEN})(?:-(?-i:{_TOKEN}))?)")
 _CLOSING = re.compile(r"(?im)^[ \t]*(?:sincerely|regards|best\s+regards|kind\s+regards|yours\s+truly|respectfully|"
                       r"cordially|with\s+thanks)[ \t]*,?[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:dr\.?[ \t]+)?"
                       rf"(?P<name>(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN})){{0,2}})")
@@ -107,6 +111,10 @@ def name_lines(text: str, doc_id: str) -> list[Span]:
     """Dictation initials over a transcription's stamps, the subject of "is a 57-year-old", and the
     name under "Sincerely,"."""
     out = _initials(text, doc_id)
+    for m in _NEWBORN.finditer(text):
+        name = m.group("name")
+        if name.lower() not in FUNCTION_WORDS and not is_safe_word(name) and looks_like_name(name.split("-")[0], True):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for m in _HEADER_NAME.finditer(text):
         words = re.findall(r"[A-Za-z][A-Za-z'-]*", m.group("name"))
         if not any(w.lower() in FUNCTION_WORDS or w.lower() in SECTION_HEADERS or is_safe_word(w, vocabulary=False)

@@ -66,7 +66,12 @@ qpm ac pc bl etoh baseline bair hugger hep lock swan ganz
 carevue metavision ho hos house officer contin oxycontin msir
 states stated reports reported says denies requests requested verbalizes verbalized
 verbal nonverbal non-verbal lusb rusb llsb rlsb
-clinic clinics office hob woc wocn detox bedrest""".split()
+clinic clinics office hob woc wocn detox bedrest
+triage resus rlq llq ruq luq
+yest yday moro""".split()
+# (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
+# from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
+# and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

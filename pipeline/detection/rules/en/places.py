@@ -169,6 +169,10 @@ def _care_described(text: str, tokens: list[tuple[int, int]]) -> bool:
     return False
 
 
+# a device's flow or oxygen after its abbreviation ("NC 1 L", "HFNC 40 lpm", "NC 2L 30%")
+_FLOW_AFTER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*(?i:l\b|lpm\b|l/min|liters?\b|litres?\b|%)")
+
+
 def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, int, str] | None:
     """The place starting at ``i``: an abbreviation in capitals or up to three name-like words
     (generic ones such as "General" inside), with its head word when one follows."""
@@ -186,6 +190,8 @@ def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, 
     first = text[slice(*tokens[0])]
     if ward_moment(first, text, tokens[0][0]):
         return None   # "naloxone kit to be given at DC": discharge, not the district
+    if len(first) <= 4 and _FLOW_AFTER.match(text, tokens[0][1]):
+        return None   # "WEANED FROM NC 1 L": a nasal cannula's flow, not North Carolina (icu_invented_o find f03)
     if _care_described(text, tokens):
         return None   # "followed by dr. ferrante at the cancer center" (icu_invented_g find f15)
     generic = _generic_hospital(text, tokens) if strong else None

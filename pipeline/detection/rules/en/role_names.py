@@ -21,7 +21,8 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_name, zipf
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_listed_name, is_safe_word, looks_like_name, zipf
+from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
@@ -63,7 +64,9 @@ _ROLE_BEFORE_PAGER = re.compile(r"\b(?i:SW|CM|RT|RN|NP|PA|OT|SLP|chaplain|interp
 # (initials in capitals only: a lower-case "rt/ca" is a note's shorthand as often)
 _CREDENTIAL_INITIALS = re.compile(r"(?m)^[ \t]*(?:RN|RT|RRT|NP|LPN|SN)/(?P<name>[A-Z]{2,3})[ \t.]*$")
 # the name a patient goes by ('PT GOES BY "PAPO"', "prefers to be called Bud": icu_invented_d find f20)
-_GOES_BY = re.compile(r"(?i:\b(?:goes[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+called|known[ \t]+as|a\.?k\.?a\.?|nicknamed?))"
+# (and who knows a patient by what: "COWORKERS KNOW HIM AS "CHUY"": ed_invented find f01)
+_GOES_BY = re.compile(r"(?i:\b(?:goes[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+called|known[ \t]+as|a\.?k\.?a\.?|nicknamed?|"
+                      r"knows?[ \t]+(?:him|her|them|pt|patient)[ \t]+(?:only[ \t]+)?as|calls?[ \t]+(?:him|her)(?=[ \t]*[\"“])))"
                       r"[ \t]*[\"'“‘]?(?P<name>[A-Za-z][A-Za-z'’-]+)[\"'”’]?")
 #: languages an interpreter is named by ("interpreter (Hmong)")
 LANGUAGES = frozenset("""spanish hmong arabic somali vietnamese asl mandarin cantonese chinese russian polish portuguese
@@ -87,6 +90,20 @@ def _rare_word_ok(word: str) -> bool:
             and ((zipf(w) or 0.0) < 3.5 or looks_like_name(word, True)))
 
 
+def _officer_name(text: str, m: re.Match) -> bool:
+    """After a police title a surname that is also a word ("Correctional Officer Sterling"): in a
+    mixed-case line, written with its capital and not among English's commonest words; in a line
+    of one case, a listed surname short of the commonest ("OFFICER KING"; ed_invented find f15)."""
+    word = m.group("name").strip("'’-")
+    low = word.lower()
+    if low in FUNCTION_WORDS or low in LANGUAGES or is_safe_word(word) or low.endswith("ed"):
+        return False
+    z = zipf(word) or 0.0
+    if mixed_case(text, m.start("name")):
+        return word[:1].isupper() and word[1:].islower() and z < 5.0
+    return is_listed_name(word) and z < 5.5
+
+
 @register(LOCALE, "role_names", "NAME", score=0.8)
 def role_names(text: str, doc_id: str) -> list[Span]:
     """The people of the module's shapes: staff by their role, a login, a sign-off's initials, a
@@ -98,7 +115,7 @@ def role_names(text: str, doc_id: str) -> list[Span]:
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for rx, gtype in ((_IN_BRACKETS, "DOCTOR"), (_BEFORE_VERB, "DOCTOR"), (_POLICE, "PATIENT")):
         for m in rx.finditer(text):
-            if _name_ok(m.group("name")):
+            if _name_ok(m.group("name")) or (rx is _POLICE and _officer_name(text, m)):
                 out.append(mk(doc_id, *m.span("name"), gtype))
     for m in _GOES_BY.finditer(text):
         if m.group("name").lower() not in FUNCTION_WORDS and not is_safe_word(m.group("name"), vocabulary=False):

@@ -27,7 +27,9 @@ dev devel fen nutr nutrition social sepsis bili""".split())
 CREDENTIAL_WORDS = frozenset("""rn md np pa pa-c do dpt phd pharmd msw lmsw lcsw licsw rrt cna lpn crna cnm rd sn dds dmd
 od psyd facc facp fasn fccp facs frcp frcs frcpc mrcp mrcgp mbbs mbchb mph faap
 ccfp fcfp mcfp cwocn cwcn cwon cdces bcps fnp fnp-c aprn crnp dnp msn bsn rn-bc ccrn ocn chpn lmft lcpc otr otr/l
-ccc-slp rdn cpht acnp pmhnp pmhnp-bc whnp cnor faan fache mrcpch frcpch fracp""".split())
+ccc-slp rdn cpht acnp pmhnp pmhnp-bc whnp cnor faan fache mrcpch frcpch fracp
+emt emt-p emt-b emt-i emt-a emt-paramedic nremt nremt-p""".split())
+# (the emergency medical technicians' levels a run sheet's crew signs with: "D. YAZZIE EMT-P": ed_invented find f01)
 
 
 # initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it

@@ -27,7 +27,9 @@ _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Z
                          # a physician assistant told of an event ("Chandrasekhar PA aware": icu_invented_i find f06)
                          r"PA(?=[ \t]+(?:aware|notified|paged|called|updated|informed|at[ \t]+bedside|in[ \t]+to)\b)|"
                          # a resident's year ("R. Fuentes-Oyola PGY-2": icu_invented_g find f03)
-                         r"PGY-?\d)(?![\w-])|"
+                         r"PGY-?\d|"
+                         # an emergency medical technician's level ("D. YAZZIE EMT-P": ed_invented find f01)
+                         r"(?:NR)?EMT-?[PBIA]|EMT(?=[ \t]*[,;\n]))(?![\w-])|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
@@ -51,6 +53,11 @@ _POSSESSIVE_KIN = re.compile(r"(?i)(?<![\w'])(?P<name>(?-i:(?:[A-Za-z][A-Za-z'-]
                              r"[ \t]+(?:wife|husband|son|"
                              r"daughter|sister|brother|mother|father|friend|partner|niece|nephew|grandson|"
                              r"granddaughter|spouse|girlfriend|boyfriend)\b")
+# initials alone before a credential on their line, in one case ("RP RN", "jk rn")
+_BARE_INITIALS = re.compile(r"[A-Z]{2,3}|[a-z]{2,3}")
+# callings whose owner's kin a note names without a name ("pastor's wife", "neighbor's son")
+_OWNER_ROLES = frozenset("""pastor priest rabbi imam minister chaplain reverend deacon neighbor neighbour landlord landlady
+boss coach teacher doctor nurse roommate employer caregiver aide sponsor""".split())
 #: a discipline's shorthand in capitals that may stand between a staff name and its credential
 _DISCIPLINES = frozenset({"CM", "SW", "RT", "RRT", "PT", "OT", "SLP", "RD"})
 
@@ -140,6 +147,10 @@ def signatures(text: str, doc_id: str) -> list[Span]:
             continue
         words = m.group("name").split()
         long = [w for w in words if len(w.rstrip(".")) > 1]
+        if m.group("c2") and _BARE_INITIALS.fullmatch(m.group("name")) and m.group("name").lower() not in _CREDENTIAL_WORDS \
+                and m.group("name").upper() not in _DISCIPLINES and not is_safe_word(m.group("name"), vocabulary=False):
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))   # "RP RN" closing a note (icu_invented_o find f03)
+            continue
         if not long or len(long) == len(words) and len(words) == 1 and not looks_like_name(long[0], True):
             continue
         initial = len(long) < len(words)
@@ -155,6 +166,8 @@ def signatures(text: str, doc_id: str) -> list[Span]:
             out += [mk(doc_id, *m.span("a"), "DOCTOR"), mk(doc_id, *m.span("b"), "DOCTOR")]
     for m in _POSSESSIVE_KIN.finditer(text):
         words = m.group("name").split()
+        if words[-1].lower() in _OWNER_ROLES:
+            continue   # "pastor's wife has been driving Mom in": whose wife by his calling (icu_invented_o find f07)
         ok = [looks_like_name(w, True, title_case(w) and has_lower(text, m.start())) for w in words]
         if ok[-1]:   # "Joy Luqmaan's husband": the first name too when it passes
             start = m.start("name") if all(ok) else m.end("name") - len(words[-1])

@@ -62,7 +62,8 @@ def one_case_town(text: str, i: int) -> tuple[int, int, str] | None:
         if (started and is_safe_word(w)) or (distinct and is_safe_word(w) and z is not None and z >= 4.0) \
                 or (low in FUNCTION_WORDS or low in RESIDENCE or low in WHERE_WORDS or is_safe_word(w, vocabulary=False) or not w.replace("'", "").isalpha()
                 or z is None or z >= 5.6 or (z < 1.0 and looks_like_typo(w))
-                or (re.search(r"(?:ing|ed)$", low) and not looks_like_place(w, True))
+                # (and an adverb's: "LIVES INDEPENDENTLY": ed_invented find f08; "Beverly" is listed)
+                or (re.search(r"(?:ing|ed|ly)$", low) and not looks_like_place(w, True))
                 # a calling's office, "SENT FROM PEDIATRICIAN'S OFFICE" (psych_invented find f03); a
                 # shop's name is a place ("WALGREEN'S")
                 or (re.search(r"['’]s$", low) is not None and _CALLING.fullmatch(low[:-2]) is not None)

@@ -1,0 +1,96 @@
+"""A road named by its number, with no house number before it: "MVC on I-94 near exit 12",
+"rollover on hwy 20 eastbound", "found down off Route 9", "northbound Interstate 81", and where two streets meet ("HAMPTON BLVD AT
+W 43RD ST", "the overpass at I-25 and Lomas").
+
+Why: an emergency note says where something happened by its road, and a road's number narrows a
+patient's place as a street does (HIPAA counts it; i2b2 marks it STREET or LOCATION-OTHER). The
+house-numbered roads are :mod:`.contact`'s. A road's number alone is weak evidence (a dose's
+"route", an isotope's "I-131", an item's "I 5"), so it needs a road's word on both sides of it or
+a journey's word before it: a direction ("northbound", "NB"), an exit or a mile marker after it;
+"on", "off", "onto", "along", "near", "took" or a crash's word before it; in a line with capitals the
+road's word has its own ("given via route 2" stays). The interstate
+is written "I-94" or "Interstate 94" (never a bare "I 94"), and the iodine isotopes 123, 124, 125
+and 131 are never roads. Found on psych_invented find f01 ("I-94").
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.en.contact import _SUFFIX
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
+from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.registry import register
+from pipeline.spans import Span
+
+_ISOTOPES = frozenset({"123", "124", "125", "131"})
+_ROAD = re.compile(
+    r"(?i)(?<![\w/-])(?P<road>(?:I-|interstate[ \t]+)(?P<n>\d{1,3})|"
+    r"(?:hwy\.?|highway|route|rte\.?|state[ \t]+route|state[ \t]+highway|us[ \t]+(?:route|highway|hwy\.?)|sr|us)"
+    r"[ \t]*-?[ \t]*(?P<m>\d{1,4}))(?:[ \t]+(?P<dir>(?-i:[NSEW]B?)|nb|sb|eb|wb|north|south|east|west)\b)?(?![\w/%-]|\.\d)")
+_BEFORE = re.compile(r"(?i)\b(?:on|off|onto|along|near|took|take|taking|exit(?:ed|ing)?|crossing|from|at|under|"
+                     r"northbound|southbound|eastbound|westbound|mvc|mva|rollover|crash|collision|accident|"
+                     r"driving|drove|walking|struck|hit)[ \t]+(?:the[ \t]+)?$")
+_AFTER = re.compile(r"(?i)[ \t]*(?:,[ \t]*)?(?:north|south|east|west)bound\b|[ \t]*(?:,[ \t]*)?"
+                    r"(?:[NSEW]B\b|exit|mile[ \t]*marker|mm[ \t]*\d|near[ \t]+exit|at[ \t]+exit|overpass|on-?ramp|off-?ramp)")
+
+
+# the street a road crosses ("under the overpass at I-25 and Lomas": ed_invented find f06)
+_CROSSING = re.compile(r"[ \t]*(?:and|&|/|@|at)[ \t]+(?P<x>[A-Za-z][A-Za-z'-]+)(?![\w-])", re.IGNORECASE)
+# two streets of an intersection ("HAMPTON BLVD AT W 43RD ST": ed_invented find f05), each a street's
+# name and its suffix; no house number is needed where two streets meet
+_NAMED = rf"(?:(?:[NSEW]\.?|north|south|east|west)[ \t]+)?(?:\d{{1,3}}(?:st|nd|rd|th)|[A-Za-z][A-Za-z'-]+)(?:[ \t]+[A-Za-z][A-Za-z'-]+){{0,2}}[ \t]+{_SUFFIX}"
+_INTERSECTION = re.compile(rf"(?i)(?<![\w-])(?P<a>{_NAMED})(?![\w-])[ \t]+(?:at|and|&|/|@)[ \t]+(?P<b>{_NAMED})(?![\w-])")
+_DIRECTION_WORDS = frozenset("n s e w n. s. e. w. north south east west".split())
+
+
+def _both_cases(line: str) -> bool:
+    return any(c.islower() for c in line) and any(c.isupper() for c in line)
+
+
+def _street_words(value: str) -> bool:
+    """Whether the words of an intersection's street name one: no function word and no ward word
+    (its suffix and direction aside)."""
+    words = value.split()[:-1]
+    return all(w.lower() in _DIRECTION_WORDS or re.fullmatch(r"(?i)\d+(?:st|nd|rd|th)", w)
+               or (w.lower() not in FUNCTION_WORDS and not is_safe_word(w, vocabulary=False)) for w in words)
+
+
+def _crossing(text: str, end: int) -> int:
+    """Where the street a road crosses ends ("I-25 and Lomas"), or ``end``: one word written as a
+    name (a capital in a mixed-case line, or rare in English in a line of one case), no ward word."""
+    m = _CROSSING.match(text, end)
+    if m is None:
+        return end
+    word = m.group("x")
+    mixed = _both_cases(line_of(text, m.start("x")))
+    if word.lower() in FUNCTION_WORDS or is_safe_word(word) or (zipf(word) or 0.0) >= (5.0 if mixed else 3.5):
+        return end
+    if mixed and not (word[:1].isupper() and word[1:].islower()):
+        return end
+    return m.end("x")
+
+
+@register(LOCALE, "highways", "LOCATION", score=0.8)
+def highways(text: str, doc_id: str) -> list[Span]:
+    """Roads by their number where a journey's word stands before or a road's word after."""
+    out: list[Span] = []
+    for m in _ROAD.finditer(text):
+        number = m.group("n") or m.group("m")
+        if number in _ISOTOPES and m.group("n"):
+            continue
+        if m.group("m") and m.group("road")[:2].lower() in ("sr", "us") and not (m.group("dir") or _AFTER.match(text, m.end())):
+            continue   # "SR 72" is a sinus rhythm's rate, "US 4 cm" an ultrasound's: only with a direction or an exit
+        if m.group("m") and not m.group("road")[:1].isupper() and _both_cases(line_of(text, m.start())):
+            continue   # "given via route 2": a road's word in lower case in a line with capitals is no road's
+        before = _BEFORE.search(text[max(0, m.start() - 24):m.start()])
+        if before or m.group("dir") or _AFTER.match(text, m.end()):
+            out.append(mk(doc_id, *m.span("road"), "STREET"))   # the direction is the journey's, not the road's
+            crossing = _crossing(text, m.end("road"))
+            if crossing > m.end("road"):
+                x = _CROSSING.match(text, m.end("road"))
+                out.append(mk(doc_id, x.start("x"), crossing, "STREET"))
+    for m in _INTERSECTION.finditer(text):
+        if _street_words(m.group("a")) and _street_words(m.group("b")):
+            out += [mk(doc_id, *m.span("a"), "STREET"), mk(doc_id, *m.span("b"), "STREET")]
+    return out
