@@ -42,3 +42,12 @@ def test_an_agency_that_visits_the_home_is_named_with_its_head(detector, case):
     text = recase("VNA: referral to Seacoast Home Care faxed with d/c summary.", case)
     assert recase("Seacoast Home Care", case) in found(detector, text, "LOCATION")
     assert found(detector, recase("Needs home care and PT at discharge.", case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_hospitals_town_and_state_after_its_comma(detector, case):
+    """'MONADNOCK VALLEY HOSPITAL, PETERBOROUGH NH, TO A 27 YO' (f06); a clause after the comma stays."""
+    text = recase("Born at Monadnock Valley Hospital, Peterborough NH, to a 27 yo G1P0.", case)
+    assert {recase("Peterborough", case), recase("NH", case)} <= set(found(detector, text, "LOCATION"))
+    text = recase("Admitted to Mercy Hospital, sent to OR for washout.", case)
+    assert found(detector, text, "LOCATION") == [recase("Mercy Hospital", case)]

@@ -31,7 +31,7 @@ from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word,
 from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
 from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviation as _any_case_abbreviation
 from pipeline.detection.rules.en.place_abbreviations import two_capitals as _two_capitals, ward_moment
-from pipeline.detection.rules.en.state_codes import state_after_town, state_code
+from pipeline.detection.rules.en.state_codes import _state_codes, codes_not_words, state_after_town, state_code
 from pipeline.detection.rules.common import line_of as _line, mk
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE
 from pipeline.detection.rules.en.towns import mixed_case as _mixed_case
@@ -289,6 +289,21 @@ def _generic_hospital(text: str, tokens: list[tuple[int, int]]) -> tuple[int, in
 _IN_AFTER = re.compile(r"(?i)[ \t]+(?:in|at)[ \t]+")   # "Keystone Villa at Douglassville" (find f22)
 
 
+# a hospital's town and state after its comma ("MONADNOCK VALLEY HOSPITAL, PETERBOROUGH NH, TO A":
+# icu_invented_o find f06): the state's code says the words before it are a town
+_COMMA_TOWN_STATE = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'.-]*(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2}?),?[ \t]+"
+                               r"(?P<st>[A-Za-z]{2})(?![\w-])")
+
+
+def _town_and_state(m: re.Match) -> bool:
+    """Whether a comma's words and two letters after a hospital are its town and state: a listed
+    code (one that is also a word only in capitals), no function or ward word in the town."""
+    st = m.group("st")
+    if st.upper() not in _state_codes() or (st.upper() not in codes_not_words() and not st.isupper()):
+        return False
+    return not any(w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False) for w in m.group("town").split())
+
+
 def _towns_after_places(text: str, doc_id: str, places: list[Span]) -> list[Span]:
     """The town after a place of care already found, in any case ("HOLY FAMILY IN METHUEN", "CAPE
     COD HOSP IN METHUEN", "Briarwood assisted living in Needham"): where a facility is, is a town.
@@ -300,6 +315,10 @@ def _towns_after_places(text: str, doc_id: str, places: list[Span]) -> list[Span
         end = sp.end
         h = _HEAD.match(text, end + 1) if text[end:end + 1] == " " else None
         end = h.end() if h and h.group("bare") else end   # past "assisted living", "VNA"
+        c = _COMMA_TOWN_STATE.match(text, end)
+        if c is not None and sp.label == "HOSPITAL" and _town_and_state(c):
+            out += [mk(doc_id, *c.span("town"), "CITY"), mk(doc_id, *c.span("st"), "STATE")]
+            continue
         m = _IN_AFTER.match(text, end)
         if m is None:
             continue
