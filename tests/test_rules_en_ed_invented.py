@@ -77,3 +77,12 @@ def test_what_coworkers_know_a_patient_as_and_an_inmates_number(detector, case):
     assert recase("Chuy", case) in found(detector, text, "NAME")
     assert found(detector, recase("Coworkers know him as a hard worker.", case), "NAME") == []
     assert "207731" in found(detector, recase("PT: 24 yo M inmate, 207731", case), "ID")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_range_of_years_is_a_date_and_a_volume_is_not(detector, case):
+    """'served in the Army 1974-77' (f06); 'TF goal 1800-2000 cc', 'UO 1900-2000 over shift' stay."""
+    assert recase("1974-77", case) in found(detector, recase("Served in the Army 1974-77, Vietnam era.", case), "DATE")
+    assert "1998-2003" in found(detector, recase("Lived in Tulsa from 1998-2003.", case), "DATE")
+    for line in ("TF goal 1800-2000 cc today.", "UO 1900-2000 over shift.", "Plt 1990-10 per lab"):
+        assert found(detector, recase(line, case), "DATE") == []

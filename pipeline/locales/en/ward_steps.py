@@ -26,6 +26,7 @@ from pipeline.detection.rules.en.numbers import (DATE_WORD, NUMBER_PIECE, age_co
                                                 phone_context)
 from pipeline.detection.rules.en.name_words import is_safe_word, zipf
 from pipeline.detection.rules.en.towns import mixed_case
+from pipeline.detection.rules.en.year_ranges import year_range_at
 from pipeline.locales.shared_words import NAME_PARTICLES
 from pipeline.text_fold import norm_key
 from pipeline.detection.steps.registry import StepContext, boundary_step
@@ -67,7 +68,8 @@ def _has_context(span: Span, text: str) -> bool:
     if span.category == "AGE":
         return any(age_context(text, s, e) for s, e in pieces)
     if span.category == "DATE":
-        return bool(DATE_WORD.search(value)) or any(numeric_date_is_date(text, s, e) for s, e in pieces)
+        return bool(DATE_WORD.search(value)) or any(numeric_date_is_date(text, s, e) for s, e in pieces) \
+            or year_range_at(text, span.start, span.end)
     if _PHONE_INSIDE.search(value) or re.search(r"(?<![\w-])[xX][ \t]?$", text[max(0, span.start - 3):span.start]):
         return True   # an extension's "x3-6120"
     return phone_context(text, span.start, span.end) or any(phone_context(text, s, e) for s, e in pieces)
