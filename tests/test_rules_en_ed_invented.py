@@ -86,3 +86,11 @@ def test_a_range_of_years_is_a_date_and_a_volume_is_not(detector, case):
     assert "1998-2003" in found(detector, recase("Lived in Tulsa from 1998-2003.", case), "DATE")
     for line in ("TF goal 1800-2000 cc today.", "UO 1900-2000 over shift.", "Plt 1990-10 per lab"):
         assert found(detector, recase(line, case), "DATE") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_listed_surname_after_an_article_or_onto_is_the_thing(detector, case):
+    """'PT THROWN ONTO HOOD AND WINDSHIELD' (f05); 'seen by Hood' and 'reports that Mary called' keep the person."""
+    assert found(detector, recase("Pt thrown onto hood and windshield, hit the hood of the car.", case), "NAME") == []
+    if case != "lower":   # (a lower-case first name needs a context either way)
+        assert recase("Mary", case) in found(detector, recase("Pt reports that Mary called her.", case), "NAME")

@@ -50,7 +50,7 @@ from typing import Iterable, Sequence
 import ahocorasick
 
 from pipeline.detection.dictionary_context import (CAPS_NEED_COMPANY, DOCTOR_BEFORE, LOWER_LINES_VOUCHED,
-                                                   NOT_NAME_AFTER, PREPOSITION_BEFORE, SAINT_BEFORE, STOP_WORDS,
+                                                   NOT_NAME_AFTER, PREPOSITION_BEFORE, SAINT_BEFORE, STOP_WORDS, THING_BEFORE,
                                                    caps_line, caps_neighbour, held_up, sentence_start)
 from pipeline.detection.dictionary_lists import (MIN_ENTRY_LEN, SHIPPED_WEIGHTS, DictionaryList, make_list,
                                                 shipped_lists)
@@ -201,6 +201,9 @@ class DictionaryMatcher:
         if (lst.category == "NAME" and surface.isupper() and len(surface) <= 5 and " " not in surface
                 and not caps_neighbour(text, start, start + len(surface))):
             return None  # "ANA", "EVA", "ELISA": acronyms far more often than names, unless in "GARCÍA LÓPEZ"
+        thing = THING_BEFORE.get(self.lower_locale or "")
+        if lst.category == "NAME" and " " not in surface and thing is not None and thing.search(text[max(0, start - 8):start]):
+            return None  # "onto hood", "the Bell": what an article or a possessive heads is no person
         if lst.category == "NAME" and lst.origin == "shipped" and (
                 SAINT_BEFORE.search(text[max(0, start - 8):start]) or NOT_NAME_AFTER.match(text, start + len(surface))):
             return None  # "San Miguel de Salinas", "Santa Teresa": places; "Rosa de Bengala": a lab test

@@ -41,6 +41,12 @@ STOP_WORDS: dict[str, frozenset[str]] = {
 SAINT_BEFORE = re.compile(r"\b(?:San|Santa|Sant|Santo|Sta\.|Sto\.|Sao|São|St\.|Saint)[ \t]+$")
 NOT_NAME_AFTER = re.compile(r"[ \t]+de[ \t]+Bengala\b")
 PREPOSITION_BEFORE = re.compile(r"(?i)\b(?:in|on|of|since|until|by|early|late|mid|en|de|desde|hasta|el)[ \t]+$")
+#: words before which a listed one-word person's name is the thing the word names, per locale: an
+#: article, a possessive or a motion onto something ("THROWN ONTO HOOD AND WINDSHIELD", "HIT THE
+#: HOOD": ed_invented find f05); "A" is left out, since it is an initial too ("A SMITH RN")
+THING_BEFORE = {
+    "en": re.compile(r"(?i)\b(?:the|an|onto|into|its|their)[ \t]+$"),
+}
 
 
 def caps_neighbour(text: str, start: int, end: int) -> bool:
