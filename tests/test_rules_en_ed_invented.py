@@ -84,7 +84,8 @@ def test_a_range_of_years_is_a_date_and_a_volume_is_not(detector, case):
     """'served in the Army 1974-77' (f06); 'TF goal 1800-2000 cc', 'UO 1900-2000 over shift' stay."""
     assert recase("1974-77", case) in found(detector, recase("Served in the Army 1974-77, Vietnam era.", case), "DATE")
     assert "1998-2003" in found(detector, recase("Lived in Tulsa from 1998-2003.", case), "DATE")
-    for line in ("TF goal 1800-2000 cc today.", "UO 1900-2000 over shift.", "Plt 1990-10 per lab"):
+    for line in ("TF goal 1800-2000 cc today.", "UO 1900-2000 over shift.", "Plt 1990-10 per lab",
+                 "From 1900-30 slept, from 2000-2030 restless."):
         assert found(detector, recase(line, case), "DATE") == []
 
 

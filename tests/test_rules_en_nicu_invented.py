@@ -24,6 +24,7 @@ def test_a_newborn_named_by_twin_and_surname(detector, case):
     """'TWIN A GAGNON, EX 32 3/7 WKS' (f09); 'Twin B weight 1.2 kg' stays."""
     assert recase("Gagnon", case) in found(detector, recase("Twin A Gagnon, ex 32 3/7 wks, DOL 6.", case), "NAME")
     assert found(detector, recase("Twin B weight 1.2 kg, twin A is stable.", case), "NAME") == []
+    assert found(detector, recase("Hips: Twin A Ortolani neg, Barlow neg.", case), "NAME") == []
 
 
 def test_initials_before_a_credential_sign_the_note():

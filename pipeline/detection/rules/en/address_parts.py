@@ -73,6 +73,8 @@ def _town_state() -> re.Pattern:
 
 
 _CREDENTIALS = frozenset({"MD", "PA", "DO", "RN"})
+_CREDENTIAL_AFTER = re.compile(r"[ \t]*,[ \t]*(?i:ccc-slp|ccc|slp|rd|ld|ldn|lpc|lcsw|licsw|lmft|rn|np|pa-c|otr(?:/l)?|pt|dpt|"
+                               r"cde|cdces|bcba|phd|psyd|cnp|fnp)\b")
 _AU_STATES = ("NSW", "VIC", "QLD", "TAS", "ACT", "SA", "WA", "NT")
 # how a one-case line's view spells the states' abbreviations (a view of its own: "CT" is a state
 # and "Ct" a court)
@@ -100,8 +102,10 @@ def _towns_and_states(view: str, text: str, doc_id: str) -> list[Span]:
             ok = _distinct(words, 5.0)
         elif len(state) > 2:   # a state's name vouches for the town: any words but a ward's or a function word
             ok = not any(w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False) for w in words)
-        else:                # an abbreviation may be a credential ("Smith, MD", "Jones, PA")
-            ok = state not in _CREDENTIALS and all(looks_like_place(w, strong=True) for w in words)
+        else:                # an abbreviation may be a credential ("Smith, MD", "Jones, PA", "B. Haugen,
+            # MS, CCC-SLP": a degree before another credential, ltc_invented find f12)
+            ok = state not in _CREDENTIALS and all(looks_like_place(w, strong=True) for w in words) \
+                and not _CREDENTIAL_AFTER.match(text, m.end("state"))
         if ok:
             out += [mk(doc_id, *m.span("town"), "CITY"), mk(doc_id, *m.span("state"), "STATE")]
     return out

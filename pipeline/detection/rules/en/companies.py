@@ -120,6 +120,12 @@ def _past_common_words(view: str, start: int, closer: int, kind: str) -> int:
         start += first.end()
 
 
+# a veterans' or fraternal post by its number ("Active in VFW Post 4417 in Globe": ltc_invented find
+# f07; "American Legion Post 12", "Elks Lodge #1021"): the number names one hall in one town
+_VETERANS_POST = re.compile(r"(?i)(?<![\w-])(?:vfw|american[ \t]+legion|amvets|dav|elks|moose|eagles|knights[ \t]+of[ \t]+columbus)"
+                            r"[ \t]+(?:post|lodge|chapter|aerie|council)[ \t]*(?:no\.?|#)?[ \t]*\d{1,5}(?![\w-])")
+
+
 @register(LOCALE, "companies", "LOCATION", score=0.78)
 def companies(text: str, doc_id: str) -> list[Span]:
     """Businesses, banks, schools and clinics by the last word of their name, and any title-case
@@ -148,6 +154,7 @@ def companies(text: str, doc_id: str) -> list[Span]:
             words = [w for w in words if w.strip(".,'’").lower() not in FAITHS]
         if start < end and _name_words(words, kind, caseless):
             out.append(mk(doc_id, start, end, "HOSPITAL" if m.group("clinic") else "ORGANIZATION"))
+    out += [mk(doc_id, *m.span(), "ORGANIZATION") for m in _VETERANS_POST.finditer(text)]
     for m in _LABEL.finditer(view):
         words = m.group("org").split()
         if not all(w.lower() in FUNCTION_WORDS for w in words) and not (len(words) == 1 and is_safe_word(words[0])):

@@ -225,13 +225,14 @@ _NUMBERED_ROAD = re.compile(
 # unit), before a comma, a unit, "in" or the line's end ("149 sloan circle, coral gables", "2245
 # dolly st., apt 16"); no ward word inside, no safe word unless an address's cue comes before
 _STREET_ANY_CASE = re.compile(
-    # (a direction's letter with its full stop before the words: "212 e. pine st": psych_invented find f06)
-    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?:[nsew]\.[ \t]*)?(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX}"
+    # (a direction's letter, with or without its full stop, before the words: "212 e. pine st":
+    # psych_invented find f06; "1187 w cottonwood ln": ob_invented find f06)
+    rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?:[nsew]\.?[ \t]+|[nsew]\.)?(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX}"
     rf"(?:,?[ \t]*(?:apt\.?|apartment|unit|suite|ste\.?|#)[ \t]*#?[ \t]*\d[\w-]*)?)"
     rf"(?=[ \t]*(?:[,;)]|\.(?:\s|$)|$|apt\b|unit\b|suite\b|#|in\b|and\b))", re.MULTILINE)
 # words that say an address follows: its street's words may then be any ("lives at 1593 olive branch lane")
 _ADDRESS_BEFORE = re.compile(r"(?i)(?:\b(?:lives|living|resides|residing|staying|moved)(?:[ \t]+alone)?[ \t]+at|"
-                             r"\baddress[ \t]*:?|\bhome[ \t]*:|\bmail(?:ing)?[ \t]+address[ \t]*:?)[ \t]*$")
+                             r"\baddress(?:[ \t]+on[ \t]+file)?[ \t]*:?|\bhome[ \t]*:|\bmail(?:ing)?[ \t]+address[ \t]*:?)[ \t]*$")
 
 
 @register(LOCALE, "streets", "LOCATION", score=0.88)

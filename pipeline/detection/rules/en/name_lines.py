@@ -58,6 +58,12 @@ _HEADER_NAME = re.compile(
 # "Baby Girl Pham": icu_invented_o find f09)
 _NEWBORN = re.compile(rf"(?i)(?<![\w-])(?:baby[ \t]+(?:boy|girl)|twin[ \t]+[ab12]|triplet[ \t]+[abc123])[ \t]+"
                       rf"(?P<name>(?-i:{_TOKEN})(?:-(?-i:{_TOKEN}))?)")
+# a surname with its saint after a name's label, surname first ("NAME: ST. GERMAIN, ROSE": ltc_invented
+# find f11; "Patient: St. Pierre, Marie")
+_SAINT_SURNAME = re.compile(rf"(?im)\b(?:name|patient|pt|resident|res)[ \t]*:[ \t]*(?P<name>(?:st\.?|ste\.?|saint)[ \t]+"
+                            rf"(?:{_TOKEN}),[ \t]*(?:{_TOKEN}))")
+_FINDING_AFTER = re.compile(r"(?i)[ \t]*(?:neg(?:ative)?|pos(?:itive)?|[+-]|sign|test|reflex|maneuver|manoeuvre|screen|"
+                            r"score|stage|scale|present|absent|intact|symmetric|normal|wnl)\b")
 _CLOSING = re.compile(r"(?im)^[ \t]*(?:sincerely|regards|best\s+regards|kind\s+regards|yours\s+truly|respectfully|"
                       r"cordially|with\s+thanks)[ \t]*,?[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:dr\.?[ \t]+)?"
                       rf"(?P<name>(?:{_TOKEN})(?:[ \t]+(?:{_TOKEN})){{0,2}})")
@@ -111,8 +117,11 @@ def name_lines(text: str, doc_id: str) -> list[Span]:
     """Dictation initials over a transcription's stamps, the subject of "is a 57-year-old", and the
     name under "Sincerely,"."""
     out = _initials(text, doc_id)
+    out += [mk(doc_id, *m.span("name"), "PATIENT") for m in _SAINT_SURNAME.finditer(text)]
     for m in _NEWBORN.finditer(text):
         name = m.group("name")
+        if _FINDING_AFTER.match(text, m.end("name")):
+            continue   # "Twin A Ortolani neg": an exam's eponym and its finding, no surname
         if name.lower() not in FUNCTION_WORDS and not is_safe_word(name) and looks_like_name(name.split("-")[0], True):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for m in _HEADER_NAME.finditer(text):

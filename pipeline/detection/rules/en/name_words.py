@@ -68,10 +68,11 @@ states stated reports reported says denies requests requested verbalizes verbali
 verbal nonverbal non-verbal lusb rusb llsb rlsb
 clinic clinics office hob woc wocn detox bedrest
 triage resus rlq llq ruq luq
-yest yday moro""".split()
+yest yday moro res hcpoa dpoa mpoa poa""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
-# and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06)
+# and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
+# "res" for its resident, "Res is a 96 y/o", and the powers of attorney: ltc_invented find f01, f07)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_listed_name, is_safe_word, looks_like_name, zipf
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_listed_name, is_safe_word,
+                                                   looks_like_name, zipf)
 from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
 from pipeline.detection.rules.registry import register
@@ -66,7 +67,9 @@ _CREDENTIAL_INITIALS = re.compile(r"(?m)^[ \t]*(?:RN|RT|RRT|NP|LPN|SN)/(?P<name>
 # the name a patient goes by ('PT GOES BY "PAPO"', "prefers to be called Bud": icu_invented_d find f20)
 # (and who knows a patient by what: "COWORKERS KNOW HIM AS "CHUY"": ed_invented find f01)
 _GOES_BY = re.compile(r"(?i:\b(?:goes[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+called|known[ \t]+as|a\.?k\.?a\.?|nicknamed?|"
-                      r"knows?[ \t]+(?:him|her|them|pt|patient)[ \t]+(?:only[ \t]+)?as|calls?[ \t]+(?:him|her)(?=[ \t]*[\"“])))"
+                      r"knows?[ \t]+(?:him|her|them|pt|patient)[ \t]+(?:only[ \t]+)?as|calls?[ \t]+(?:him|her)(?=[ \t]*[\"“])|"
+                      # a newborn's chosen name in quotes ('INFANT "YANDEL" 3620G': ob_invented find f02)
+                      r"(?:infant|baby|newborn|neonate|named)(?=[ \t]*[\"“])))"
                       r"[ \t]*[\"'“‘]?(?P<name>[A-Za-z][A-Za-z'’-]+)[\"'”’]?")
 #: languages an interpreter is named by ("interpreter (Hmong)")
 LANGUAGES = frozenset("""spanish hmong arabic somali vietnamese asl mandarin cantonese chinese russian polish portuguese
@@ -88,6 +91,19 @@ def _rare_word_ok(word: str) -> bool:
     w = word.strip("'’-").lower()
     return (w not in LANGUAGES and w not in FUNCTION_WORDS and w not in CREDENTIAL_WORDS and not is_safe_word(w)
             and ((zipf(w) or 0.0) < 3.5 or looks_like_name(word, True)))
+
+
+_NEWBORN_QUOTE = re.compile(r"(?i)(?:infant|baby|newborn|neonate|named)\b")
+
+
+def _newborn_name(text: str, m: re.Match) -> bool:
+    """Whether the quoted word after "infant" or "baby" is a chosen name: with its capital in a line
+    with lower case, and a listed first name or a word English seldom writes."""
+    word = m.group("name")
+    if mixed_case(text, m.start("name")) and any(c.isupper() for c in line_of(text, m.start("name"))) \
+            and not word[:1].isupper():
+        return False
+    return is_first_name(word) or ((zipf(word) or 0.0) < 2.5 and not is_safe_word(word))
 
 
 def _officer_name(text: str, m: re.Match) -> bool:
@@ -118,6 +134,8 @@ def role_names(text: str, doc_id: str) -> list[Span]:
             if _name_ok(m.group("name")) or (rx is _POLICE and _officer_name(text, m)):
                 out.append(mk(doc_id, *m.span("name"), gtype))
     for m in _GOES_BY.finditer(text):
+        if _NEWBORN_QUOTE.match(m.group()) and not _newborn_name(text, m):
+            continue   # 'infant "fussy" after feeds': a quoted word, no chosen name
         if m.group("name").lower() not in FUNCTION_WORDS and not is_safe_word(m.group("name"), vocabulary=False):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for rx in (_BEFORE_ROLE_BRACKET, _ROLE_BEFORE_PAGER):

@@ -28,6 +28,8 @@ _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Z
                          r"PA(?=[ \t]+(?:aware|notified|paged|called|updated|informed|at[ \t]+bedside|in[ \t]+to)\b)|"
                          # a resident's year ("R. Fuentes-Oyola PGY-2": icu_invented_g find f03)
                          r"PGY-?\d|"
+                         # a therapist's assistant and a speech pathologist ("d. hand, pta": ltc_invented find f03)
+                         r"PTA|COTA(?:/L)?|CCC-SLP|(?:MS|MA|M\.S\.|MEd),[ \t]*CCC-SLP|"
                          # an emergency medical technician's level ("D. YAZZIE EMT-P": ed_invented find f01)
                          r"(?:NR)?EMT-?[PBIA]|EMT(?=[ \t]*[,;\n]))(?![\w-])|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")

@@ -2,11 +2,12 @@
 
 Why: HIPAA counts every year of a date as an identifier, and a social history dates a person's
 life by ranges of years that no date rule reads (a year alone needs "in" or "since"; a range has
-neither). A ward writes volumes and goals in the same shape ("TF goal 1800-2000", "UO 1900-2000
+neither). A ward writes volumes, goals and a shift's clock times in the same shape ("TF goal 1800-2000", "UO 1900-2000
 cc"), so a range is a date only when it reads as years: "1974-77" (the second part two digits and
 later than the first's), or two full years a few decades apart after a word of time ("from",
 "between", "during", "served", "worked", "lived", "married", "years") or in brackets; never before
-a unit. Found on ed_invented find f06 ("1974-77").
+a unit, and never two clock times ("1900-30", "2000-2030": both ends on :00, :15, :30 or :45).
+Found on ed_invented find f06 ("1974-77").
 """
 from __future__ import annotations
 
@@ -23,10 +24,16 @@ _TIME_BEFORE = re.compile(r"(?i)(?:\b(?:from|between|during|in|served|worked|liv
                           r"years?|yrs?|employed|enlisted|deployed|incarcerated|attended)\b[^\n.;]{0,24}|\()[ \t]*$")
 
 
+#: the minutes a clock's range is written with ("1900-30", "2000-2030": a shift's times, not years)
+_CLOCK = frozenset({"00", "15", "30", "45"})
+
+
 def _is_years(text: str, m: re.Match) -> bool:
     if _UNIT_AFTER.match(text, m.end()):
         return False
     a, b = m.group("a"), m.group("b")
+    if a[2:] in _CLOCK and b[-2:] in _CLOCK:
+        return False
     if len(b) == 2:
         return int(b) > int(a[2:])   # "1990-10": no later year
     # "TF goal 1800-2000", "UO 1900-2000": volumes, with no word of time before them
