@@ -1,16 +1,16 @@
-"""A road named by its number, with no house number before it: "MVC on I-94 near exit 12",
-"rollover on hwy 20 eastbound", "found down off Route 9", "northbound Interstate 81", and where two streets meet ("HAMPTON BLVD AT
-W 43RD ST", "the overpass at I-25 and Lomas").
+"""A road named by its number, with no house number before it ("MVC on I-94 near exit 12",
+"rollover on hwy 20 eastbound", "found down off Route 9", "northbound Interstate 81"), and the
+streets where two meet ("HAMPTON BLVD AT W 43RD ST", "the overpass at I-25 and Lomas").
 
 Why: an emergency note says where something happened by its road, and a road's number narrows a
 patient's place as a street does (HIPAA counts it; i2b2 marks it STREET or LOCATION-OTHER). The
 house-numbered roads are :mod:`.contact`'s. A road's number alone is weak evidence (a dose's
-"route", an isotope's "I-131", an item's "I 5"), so it needs a road's word on both sides of it or
-a journey's word before it: a direction ("northbound", "NB"), an exit or a mile marker after it;
-"on", "off", "onto", "along", "near", "took" or a crash's word before it; in a line with capitals the
-road's word has its own ("given via route 2" stays). The interstate
-is written "I-94" or "Interstate 94" (never a bare "I 94"), and the iodine isotopes 123, 124, 125
-and 131 are never roads. Found on psych_invented find f01 ("I-94").
+"route", an isotope's "I-131", a sinus rhythm's "SR 70s"), so it needs a journey's word before it
+("on", "off", "onto", "along", "near", "at", "took", a crash's word) or a road's after it (a
+direction, an exit, a mile marker). In a line with capitals the road's word has its own ("given
+via route 2" stays); "SR" and "US" need a direction or an exit; the interstate is "I-94" or
+"Interstate 94", never a bare "I 94", and the iodine isotopes 123, 124, 125 and 131 are never
+roads. Found on psych_invented find f01 ("I-94") and ed_invented find f05, f06.
 """
 from __future__ import annotations
 

@@ -9,7 +9,11 @@ person", the shape of the note does.
 * the name under a letter's closing ("Sincerely," then "Bill Parker, M.D.");
 * a staff member's name that a role follows in brackets ("KOWALCZYK (NIGHT FLOAT)", "Hughes (resident)");
 * a name that its kinship follows in brackets or an apposition ("Mary (daughter) called", "JIM
-  HALE (HCP)", "Ted, the patient's son, called").
+  HALE (HCP)", "Ted, the patient's son, called");
+* a chart header's name, surname first, before the age and sex ("MURPHY, SEAMUS   52 M"), and a
+  saint's surname after a name's label ("NAME: ST. GERMAIN, ROSE");
+* a newborn's surname after its sex or its place among twins ("TWIN A GAGNON", "Baby Girl Pham"),
+  not an exam's eponym with its finding ("Twin A Ortolani neg").
 
 Each word must pass :func:`.name_words.looks_like_name` after a strong context, so "Patient is a
 57-year-old" and "Internal Medicine Service" stay unmarked.
@@ -114,8 +118,9 @@ def _name_words(text: str, start: int, value: str) -> int | None:
 
 @register(LOCALE, "name_lines", "NAME", score=0.8)
 def name_lines(text: str, doc_id: str) -> list[Span]:
-    """Dictation initials over a transcription's stamps, the subject of "is a 57-year-old", and the
-    name under "Sincerely,"."""
+    """Dictation initials over a transcription's stamps, the subject of "is a 57-year-old", the
+    name under "Sincerely,", a header's surname-first name before age and sex, a newborn's
+    surname after "Twin A" or "Baby Girl", and a saint's surname after a name's label."""
     out = _initials(text, doc_id)
     out += [mk(doc_id, *m.span("name"), "PATIENT") for m in _SAINT_SURNAME.finditer(text)]
     for m in _NEWBORN.finditer(text):
