@@ -13,16 +13,8 @@ Northwest, the mid-Atlantic): triage, ED nursing and physician notes, EMS run re
 flowsheets, transfers, psychiatric holds, social work and boarder notes; 16 of 48 notes in ALL
 CAPS, 8 in lower case. PHI is about 3 % of non-space characters; 7 notes hold none.
 
-Convention: HIPAA's, as ``icu_invented_e`` (the set's README says what is marked); professions
-count neither way (:data:`invented_sets.HIPAA_IGNORED`).
-
-* ``check`` (c01-c32): written first, before anything was run; only scored, never read for
-  misses. ``--show`` never prints it.
-* ``find`` (f01-f16): written after, before anything was run; ``--show`` prints its misses.
-
-Each half is scored as written, in UPPER case and in lower case, for rules and dictionaries
-alone and for every ``--model`` given. The scorer and table are :mod:`invented_sets`. Everything
-is invented; no real person's data.
+HIPAA's convention, check (c01-c32, only scored) and find (f01-f16) halves, each scored as
+written, in UPPER and in lower case: :func:`invented_sets.hipaa_set` and :func:`invented_sets.run`.
 """
 from __future__ import annotations
 

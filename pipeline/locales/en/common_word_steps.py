@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.detection.rules.common import line_of
 from pipeline.detection.rules.en.name_words import is_first_name, is_listed_name, is_listed_place_word, is_safe_word, zipf
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.spans import Span
@@ -21,10 +22,6 @@ from pipeline.spans import Span
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 #: how often English must use a word for it to be an ordinary one here
 COMMON_ZIPF = 3.5
-
-
-def _line(text: str, i: int) -> str:
-    return text[text.rfind("\n", 0, i) + 1:(text.find("\n", i) + 1 or len(text) + 1) - 1]
 
 
 def _ordinary(word: str) -> bool:
@@ -37,8 +34,7 @@ def _lower_common(span: Span, text: str) -> bool:
     if span.category not in ("NAME", "LOCATION"):
         return False
     value = text[span.start:span.end]
-    line = _line(text, span.start)
-    if any(c.isupper() for c in value) or not any(c.isupper() for c in line):
+    if any(c.isupper() for c in value) or not any(c.isupper() for c in line_of(text, span.start)):
         return False
     words = _WORD.findall(value)
     return bool(words) and all(_ordinary(w) for w in words)

@@ -203,6 +203,8 @@ def _street_town_zip() -> re.Pattern:
 
 _SUFFIX = (r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Lane|Ln\.?|Way|Court|Ct\.?|Place|Pl\.?|"
            r"Terrace|Ter\.?|Parkway|Pkwy\.?|Circle|Cir\.?|Highway|Hwy\.?|Square|Sq\.?|Trail|Path|Pike|Row|Alley)")
+#: a street's suffix, what says a name is a street's (read by :mod:`.highways` too)
+STREET_SUFFIX = _SUFFIX
 _STREET = re.compile(
     rf"(?<![\w#/-])(?P<st>\d{{1,6}}[A-Z]?\s+(?:[NSEW]\.?\s+)?(?:[A-Z][a-z]+|\d+(?:st|nd|rd|th))(?:\s+[A-Z][a-z]+){{0,3}}\s+{_SUFFIX}"
     rf"(?:,?\s+(?:Apt\.?|Apartment|Unit|Suite|Ste\.?|#)\s*#?\s*[\w-]+)?)(?![\w])")

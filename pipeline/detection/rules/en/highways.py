@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import line_of, mk
-from pipeline.detection.rules.en.contact import _SUFFIX
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en.caseless import one_case_at
+from pipeline.detection.rules.en.contact import STREET_SUFFIX
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.registry import register
@@ -39,13 +40,9 @@ _AFTER = re.compile(r"(?i)[ \t]*(?:,[ \t]*)?(?:north|south|east|west)bound\b|[ \
 _CROSSING = re.compile(r"[ \t]*(?:and|&|/|@|at)[ \t]+(?P<x>[A-Za-z][A-Za-z'-]+)(?![\w-])", re.IGNORECASE)
 # two streets of an intersection ("HAMPTON BLVD AT W 43RD ST": ed_invented find f05), each a street's
 # name and its suffix; no house number is needed where two streets meet
-_NAMED = rf"(?:(?:[NSEW]\.?|north|south|east|west)[ \t]+)?(?:\d{{1,3}}(?:st|nd|rd|th)|[A-Za-z][A-Za-z'-]+)(?:[ \t]+[A-Za-z][A-Za-z'-]+){{0,2}}[ \t]+{_SUFFIX}"
+_NAMED = rf"(?:(?:[NSEW]\.?|north|south|east|west)[ \t]+)?(?:\d{{1,3}}(?:st|nd|rd|th)|[A-Za-z][A-Za-z'-]+)(?:[ \t]+[A-Za-z][A-Za-z'-]+){{0,2}}[ \t]+{STREET_SUFFIX}"
 _INTERSECTION = re.compile(rf"(?i)(?<![\w-])(?P<a>{_NAMED})(?![\w-])[ \t]+(?:at|and|&|/|@)[ \t]+(?P<b>{_NAMED})(?![\w-])")
 _DIRECTION_WORDS = frozenset("n s e w n. s. e. w. north south east west".split())
-
-
-def _both_cases(line: str) -> bool:
-    return any(c.islower() for c in line) and any(c.isupper() for c in line)
 
 
 def _street_words(value: str) -> bool:
@@ -63,7 +60,7 @@ def _crossing(text: str, end: int) -> int:
     if m is None:
         return end
     word = m.group("x")
-    mixed = _both_cases(line_of(text, m.start("x")))
+    mixed = not one_case_at(text, m.start("x"))
     if word.lower() in FUNCTION_WORDS or is_safe_word(word) or (zipf(word) or 0.0) >= (5.0 if mixed else 3.5):
         return end
     if mixed and not (word[:1].isupper() and word[1:].islower()):
@@ -81,7 +78,7 @@ def highways(text: str, doc_id: str) -> list[Span]:
             continue
         if m.group("m") and m.group("road")[:2].lower() in ("sr", "us") and not (m.group("dir") or _AFTER.match(text, m.end())):
             continue   # "SR 72" is a sinus rhythm's rate, "US 4 cm" an ultrasound's: only with a direction or an exit
-        if m.group("m") and not m.group("road")[:1].isupper() and _both_cases(line_of(text, m.start())):
+        if m.group("m") and not m.group("road")[:1].isupper() and not one_case_at(text, m.start()):
             continue   # "given via route 2": a road's word in lower case in a line with capitals is no road's
         before = _BEFORE.search(text[max(0, m.start() - 24):m.start()])
         if before or m.group("dir") or _AFTER.match(text, m.end()):

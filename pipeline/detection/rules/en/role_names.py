@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.caseless import one_case_at
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_listed_name, is_safe_word,
                                                    looks_like_name, zipf)
 from pipeline.detection.rules.en.towns import mixed_case
@@ -100,8 +101,7 @@ def _newborn_name(text: str, m: re.Match) -> bool:
     """Whether the quoted word after "infant" or "baby" is a chosen name: with its capital in a line
     with lower case, and a listed first name or a word English seldom writes."""
     word = m.group("name")
-    if mixed_case(text, m.start("name")) and any(c.isupper() for c in line_of(text, m.start("name"))) \
-            and not word[:1].isupper():
+    if not one_case_at(text, m.start("name")) and not word[:1].isupper():
         return False
     return is_first_name(word) or ((zipf(word) or 0.0) < 2.5 and not is_safe_word(word))
 
