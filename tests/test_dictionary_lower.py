@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.detection.dictionaries import DictionaryMatcher
-from pipeline.detection.dictionary_lists import DictionaryList
+from pipeline.detection.dictionary_lists import DictionaryList, shipped_lists
 from pipeline.detection.dictionary_lower import lower_line
 from pipeline.schemas import I2B2_2014, MEDDOCAN
 
@@ -124,3 +124,12 @@ def test_a_rare_word_beside_a_listed_name_is_the_rest_of_it(en):
     assert _found(en, "client jessamine ortega, 27 y/o") == [("ortega", "NAME")]
     assert _found(en, "john ambulatd to chair") == [] and _found(en, "mary tachypneic overnight") == []
     assert _found(en, "jessamine ortega aware") == []
+
+
+def test_an_article_before_a_one_word_name_is_read_by_the_lists_language():
+    """'the Smith' is a thing in English whatever the region's code; Spanish lists never ask."""
+    gb = DictionaryMatcher.from_lists(shipped_lists("en"), schema=I2B2_2014, locale="en-GB")
+    assert gb.language == "en"
+    assert _found(gb, "Hit the Smith of the car") == []
+    assert _found(gb, "Called Smith today") == [("Smith", "NAME")]
+    assert DictionaryMatcher.shipped("es", MEDDOCAN).language == "es"

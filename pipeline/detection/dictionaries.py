@@ -94,6 +94,9 @@ class DictionaryMatcher:
     #: the locale whose lower-case lines let list hits through when vouched for
     #: (:mod:`pipeline.detection.dictionary_lower`); ``None``: never
     lower_locale: str | None = None
+    #: the lists' language ("en" for "en-US"): what an article or possessive before a one-word
+    #: name looks like there (:data:`~pipeline.detection.dictionary_context.THING_BEFORE`)
+    language: str = ""
     _automaton: object = field(default=None, init=False, repr=False)
 
     @classmethod
@@ -105,7 +108,7 @@ class DictionaryMatcher:
         sw = set(STOP_WORDS.get(lang, frozenset()))
         sw.update(normalize_entry(w) for w in (stop_words or ()))
         return cls(lists=list(lists), schema=sch, stop_words=frozenset(sw), caps_need_company=lang in CAPS_NEED_COMPANY,
-                   lower_locale=lang if lang in LOWER_LINES_VOUCHED else None)
+                   lower_locale=lang if lang in LOWER_LINES_VOUCHED else None, language=lang)
 
     @classmethod
     def shipped(cls, locale: str, schema: LabelSchema | str | None = None,
@@ -201,7 +204,7 @@ class DictionaryMatcher:
         if (lst.category == "NAME" and surface.isupper() and len(surface) <= 5 and " " not in surface
                 and not caps_neighbour(text, start, start + len(surface))):
             return None  # "ANA", "EVA", "ELISA": acronyms far more often than names, unless in "GARCÍA LÓPEZ"
-        thing = THING_BEFORE.get(self.lower_locale or "")
+        thing = THING_BEFORE.get(self.language)
         if lst.category == "NAME" and " " not in surface and thing is not None and thing.search(text[max(0, start - 8):start]):
             return None  # "onto hood", "the Bell": what an article or a possessive heads is no person
         if lst.category == "NAME" and lst.origin == "shipped" and (

@@ -143,16 +143,16 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
         if h.group("general") and not _rare_name(text[start:h.start()]):
             continue   # "Attorney General", "appearance general", "Surgeon General. Mass General"
         bare = h.group("bare") is not None
-        if weak and not (named and distinct and clinic_name(text[start:h.start()], not bare and not h.group("visit"))) \
+        vocabulary = not bare and not h.group("visit")   # an agency's owner names no treatment either
+        if weak and not (named and distinct and clinic_name(text[start:h.start()], vocabulary)) \
                 and of_place(text, h.end()) > h.end():
             town = text[h.end():of_place(text, h.end())].split(None, 1)[1]   # "Nephrology Associates of Crestwood"
             at = of_place(text, h.end()) - len(town)
             out.append(mk(doc_id, at, at + len(town), listed_place_type(town) or "CITY"))
             continue
-        vocabulary = not bare and not h.group("visit")   # an agency's owner names no treatment either
         if named and distinct and not (weak and not clinic_name(text[start:h.start()], vocabulary)
                                        and not (h.group("practice") and _place_name(text[start:h.start()]))):
-            if h.group("bare"):
+            if bare:
                 name = text[start:h.start()].rstrip()
                 out.append(mk(doc_id, start, start + len(name), listed_place_type(name) or "ORGANIZATION"))
             else:
