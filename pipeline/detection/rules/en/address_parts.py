@@ -55,7 +55,9 @@ _FOREIGN = re.compile(r"(?<![\w])(?:(?:\d{1,5}[ \t]+)?(?:Rue|Calle|Avenida|Rua|C
                       r"(?:[ \t]+(?:de|del|de la|du|des|della|da|do|dos))?[ \t]+[A-ZÀ-Þ][^\W\d_]+(?:[- ][A-ZÀ-Þ][^\W\d_]+)?"
                       r"(?:,?[ \t]+\d{1,5}[A-Za-z]?\b)?")
 _STRASSE = re.compile(r"(?<![\w])[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|weg|gasse|platz|allee|ring|damm)[ \t]+\d{1,4}[a-z]?\b")
-_COUNTY = re.compile(rf"(?<![\w])(?P<c>(?:{_CAP}[ \t]+){{1,2}}County|(?:(?:North|South|East|West)[ \t]+)?[A-Z][a-z]+shire)(?![\w-])")
+# (never a level of government: "NOTIFY COUNTY/STATE HEALTH DEPT", "county or state": icu_invented_q find f13)
+_COUNTY = re.compile(rf"(?<![\w])(?P<c>(?:{_CAP}[ \t]+){{1,2}}County(?![ \t]*(?:/|or[ \t]+|and[ \t]+)(?i:state|city|federal))|"
+                     rf"(?:(?:North|South|East|West)[ \t]+)?[A-Z][a-z]+shire)(?![\w-])")
 _AU = re.compile(rf"(?<![\w])(?P<town>{_CAP}(?:[ \t]+{_CAP}){{0,2}})[ \t]+(?P<state>NSW|VIC|QLD|TAS|ACT|SA|WA|NT)"
                  r"[ \t]+(?P<pc>\d{4})(?![\w-])")
 

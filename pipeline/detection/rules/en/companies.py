@@ -46,7 +46,9 @@ _TRADE = (r"Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union
           r"Steakhouse|Diner|Tavern|Grill|Pizzeria|Bistro|Textile|Textiles|Mall|Club|Elder[ \t]+Services|"
           # a shop's, a mill's and a school's closing words ("Lynnway Auto Body", "Pawtucket Wire &
           # Cable", "Mystic Valley Tech"; icu_invented_d find f07, f09, f20)
-          r"Auto[ \t]+Body|Auto[ \t]+Repair|Auto[ \t]+Parts|Body[ \t]+Shop|Cable|Wire|Pizza|Tech")
+          r"Auto[ \t]+Body|Auto[ \t]+Repair|Auto[ \t]+Parts|Body[ \t]+Shop|Cable|Wire|Pizza|Tech|"
+          # a heart monitor's service ("MONITORING SERVICE: CARDIOLINK DIAGNOSTICS": rad_invented find f12)
+          r"Diagnostics")
 _CLINIC = (r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre|Group|Practice)|Health|Clinic|"
            r"Assisted[ \t]+Living|Senior[ \t]+Living|Nursing[ \t]+Home|Care[ \t]+(?:Home|Center|Centre)|Retirement[ \t]+Home|"
            r"Hospice")
@@ -103,8 +105,9 @@ def _name_words(words: list[str], kind: str, caseless: bool = False) -> bool:
             and words[-1].lower() not in _NAME_TAILS:
         return False
     vocabulary = kind not in ("legal", "business")
+    # the rare word is a word: "C1D1 PLANNED NEXT MON PENDING INSURANCE" names no insurer (spec_invented find f16)
     return any(w and w.lower() not in FUNCTION_WORDS and not is_safe_word(w, vocabulary=vocabulary)
-               and (zipf(w) or 0.0) < 4.0 for w in words)
+               and (zipf(w) or 0.0) < 4.0 and re.search(r"[A-Za-z]{2}", w) and not re.search(r"\d", w) for w in words)
 
 
 def _past_common_words(view: str, start: int, closer: int, kind: str) -> int:

@@ -10,6 +10,7 @@ from functools import lru_cache
 from pipeline.detection.rules.common import mk, spans_from, text_before, trimmed_spans
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.numbers import line_before, measure_before
+from pipeline.detection.rules.en.state_codes import codes_not_words
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
@@ -226,6 +227,7 @@ _NUMBERED_ROAD = re.compile(
 # a street in capitals or lower case: a house number, one to three words and a suffix (and its
 # unit), before a comma, a unit, "in" or the line's end ("149 sloan circle, coral gables", "2245
 # dolly st., apt 16"); no ward word inside, no safe word unless an address's cue comes before
+_DRIVE_TRAIN = re.compile(r"(?i)^\d[ \t]+(?:wheel|x[ \t]*\d)[ \t]+drive$")
 _STREET_ANY_CASE = re.compile(
     # (a direction's letter, with or without its full stop, before the words: "212 e. pine st":
     # psych_invented find f06; "1187 w cottonwood ln": ob_invented find f06)
@@ -252,6 +254,8 @@ def streets(text: str, doc_id: str) -> list[Span]:
         if any(sp.start < m.end("st") and m.start("st") < sp.end for sp in out):
             continue   # the title-case street already holds it (with its "Apt 4B")
         vocabulary = not _ADDRESS_BEFORE.search(text[max(0, m.start() - 40):m.start()])
+        if _DRIVE_TRAIN.search(m.group("st")):
+            continue   # "HAS A 4 WHEEL DRIVE": a truck (spec_invented find f15)
         if not any(is_safe_word(w, vocabulary) or w.lower() in FUNCTION_WORDS for w in m.group("words").split()):
             out.append(mk(doc_id, *m.span("st"), "STREET"))
     out += towns_after_streets(text, doc_id, [sp for sp in out if sp.type == "STREET"])
@@ -282,9 +286,16 @@ def towns_after_streets(text: str, doc_id: str, streets: list[Span]) -> list[Spa
         if m is None:
             continue
         words = m.group("town").split()
-        if len(m.group("town")) > 2 and not any(w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False)
-                                                for w in words):
-            out.append(mk(doc_id, *m.span("town"), "CITY"))
+        town_end, code = m.end("town"), None
+        if len(words) > 1 and words[-1].upper() in codes_not_words() and (words[-1].isupper() or m.group("town").islower()):
+            # "40 Ledgewood Rd, Dover NH.": the state's code after the town, no comma (icu_invented_p find f16)
+            code, words = (m.end("town") - len(words[-1]), m.end("town")), words[:-1]
+            town_end = text.rindex(words[-1], m.start("town"), code[0]) + len(words[-1])
+        if len(text[m.start("town"):town_end]) > 2 and not any(w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False)
+                                                               for w in words):
+            out.append(mk(doc_id, m.start("town"), town_end, "CITY"))
+            if code is not None:
+                out.append(mk(doc_id, *code, "STATE"))
     return out
 
 

@@ -83,6 +83,8 @@ _STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|case\s+mgr|social\s+work(?:er)?|cha
           # a physician assistant and an educator or interpreter by their shorthand ("(PA Lewandowski)",
           # "cde marisol": notes_invented find f42, f09); "PA" is also the pulmonary artery ("PA line")
           r"pa|pa-c|cde|interpreter|coordinator|"   # "Coordinator Beth met w/ pt" (icu_invented_j find f20)
+          # "outreach worker dale came in" (icu_invented_p find f15)
+          r"outreach\s+worker|case\s*worker|peer\s+specialist|"
           r"d/w|discussed\s+w/")   # "d/w Nussbaum": the team's shorthand for "discussed with"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")

@@ -90,6 +90,9 @@ _DATE_PATTERNS = [
     # the weekdays whose abbreviation is no other word, alone ("Back to OR Wed for washout", "return
     # to OR Fri,": icu_invented_b find f25); "Mon" (monitor), "Sat" and "Sun" need the context above
     r"(?<![\w/'-])(?i:tue|thu|thur|wed|fri)(?![\w/'-])",
+    # any weekday's abbreviation after "next", whatever follows ("C1D1 planned next Mon pending
+    # insurance": spec_invented find f16)
+    r"(?i)(?<=\bnext )(?:mon|sat|sun)\.?(?![\w/'-])",
 ]
 _DATE_RES = [re.compile(p) for p in _DATE_PATTERNS]
 # a day of the month by its ordinal alone, "the" before it and its clause closed or a time after
@@ -105,7 +108,9 @@ _CUE_THE_ORDINAL = re.compile(r"(?i)\b(?:since|on|until|till|by|after|before)[ \
                               r"(?![ \t]*(?:dose|doses|day|days|time|times|attempt|try|round|floor|fl\b|shift|week|wk|"
                               r"cycle|line|degree|trimester|grade|stage|rib|icu|of\b|and\b|or\b|-|/|place|person|unit|bag|liter))")
 # (and the year a confused patient names: "thinks it is 1989", icu_invented_m find f11)
-_BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\bit is )|(?<=\())"
+# (and after "from": "WAITING TIME COUNTS FROM 2008", spec_invented find f02; a clock time there,
+# "from 1900 to 2300", is told apart by :func:`.numbers.year_is_date`)
+_BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\bfrom )|(?<=\bit is )|(?<=\())"
                         rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 # a year alone in a history ("s/p CABG 1998", "h/o MI 2005", "dx'd with breast ca 1999"): a history's
 # word earlier on the line; a clock time there ("given 2000") is not read (:func:`.numbers.year_is_date`)
@@ -218,6 +223,8 @@ def _dash_date_is_date(text: str, start: int, end: int) -> bool:
     a, b = text[start:end].split("-")
     if not plausible_month_day(int(a), int(b)) or measurement_context(text, start, end):
         return False
+    if start > 0 and text[start - 1].isalpha():
+        return False   # "lenalidomide 25mg D1-14": a cycle's days (spec_invented find f03)
     if re.match(r"(?i)\s*(?:days?|d\b|wks?|weeks?|months?|mos?\b|yrs?|years?|episodes?|stools?|attempts?|people|of\b)",
                 text[end:end + 12]):
         return False

@@ -25,10 +25,14 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical
                   r"skilled\s+nursing(?:\s+facility)?|(?P<general>general)(?=[ \t]*(?:[.,;)]|$))|"
                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
                   r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living|dialysis(?:\s+(?:center|centre|unit))?|"
+                  # a dialysis unit named for its care ("FLATBUSH RENAL CARE": spec_invented find f02)
+                  r"(?:renal|kidney)\s+care|"
                   r"pavilion|"   # "Brightwater Surgical Pavilion" (notes_invented find f23)
                   # an agency that visits the home ("seacoast home care": icu_invented_o find f14; "Heartland
                   # Visiting Nurses": clinic_invented find f08)
-                  r"(?P<visit>home\s+(?:care|health(?:\s+care)?)|visiting\s+nurses?(?:\s+(?:association|service))?)|"
+                  # (with the hospice it runs: "northeast kingdom home health & hospice", icu_invented_g find f15)
+                  r"(?P<visit>home\s+(?:care|health(?:\s+care)?)(?:\s+(?:&|and)\s+hospice)?|"
+                  r"visiting\s+nurses?(?:\s+(?:association|service))?)|"
                   # a specialty's centre and a retirement community ("Lebanon Diabetes Center", "Pleasant
                   # View Retirement Community": icu_invented_b find f37, f46)
                   r"(?:diabetes|wound|kidney|vein|sleep|infusion)\s+(?:center|centre)|"
@@ -64,7 +68,8 @@ laboratory dialysis urgent primary care clinic clinics center centre""".split())
 NAMED_GENERIC = frozenset("""university general memorial regional children's childrens women's womens state county
 city sacred holy""".split())
 
-_TOKEN_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)[ \t]+$")
+# a whole word: never the letters after a digit ("2ND LTACH DECLINED": icu_invented_q find f08)
+_TOKEN_BEFORE = re.compile(r"(?<![\w])([A-Za-z][A-Za-z.'-]*)[ \t]+$")
 
 
 # the words an institution's name ends with ("Bowie Health", "Helena Community", "Keller Regional")

@@ -33,7 +33,9 @@ _LABELS: list[tuple[str, str]] = [
     (r"customer|client|employee|staff|badge|tax|national|student|applicant|voter|case|claim|ticket|order|booking|"
      r"reservation|tracking|confirmation|"
      # a jail's number for its inmate ("24 YO M INMATE, 207731": ed_invented find f15)
-     r"inmate|prisoner|offender|doc|jail", "IDNUM"),
+     r"inmate|prisoner|offender|doc|jail|"
+     # a clinical trial's subject ("Enrolled. Study ID PANC-3317-0042": spec_invented find f16)
+     r"study|trial|subject|participant|enrollment|enrolment", "IDNUM"),
     (r"social[ \t]+security|ssn", "SSN"),
 ]
 # the label, then what names the value ("number", "no.", "#", "ID", "is", ":"): the value needs four
@@ -53,6 +55,10 @@ _USER = re.compile(r"(?i)(?<![\w-])(?:user[ \t]?name|user[ \t]?id|login|log-in|h
                    r"user(?=[ \t]+[A-Za-z][\w-]*[._\d]))"
                    r"(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)@?"
                    r"(?P<user>(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]{2,31})(?<![.-])(?![\w@-])")
+# a transcriptionist's login after a dictation's "transcribed" ("dictated 1623, transcribed rmedina2":
+# rad_invented find f01): letters, then the digits that make a login of a name
+_TRANSCRIBER = re.compile(r"(?i)(?<![\w-])(?:transcribed|transcriptionist|typed)(?:[ \t]+by)?[ \t]*:?[ \t]*"
+                          r"(?P<user>[A-Za-z][A-Za-z._]{1,15}\d{1,4})(?![\w@-])")
 # a measurement after the value is no identifier ("card 2000 units", "policy 1000 mg")
 _UNIT_AFTER = re.compile(r"(?i)[ \t]*(?:units?|mg|mcg|ml|cc|kg|lbs?|%|mmhg|bpm)\b")
 # words a login never is ("username is required", "login is pending")
@@ -85,6 +91,9 @@ def device_and_vin(text: str, doc_id: str) -> list[Span]:
     return [mk(doc_id, *m.span("id"), "DEVICE") for m in _IMEI.finditer(text)] + \
         [mk(doc_id, *m.span("id"), "VEHICLE") for m in _VIN.finditer(text)]
 
+# a clock's or a trip's word before a number ("VAN TIME 0445 FOR 1ST SHIFT": spec_invented find f15)
+_TRIP_WORD = re.compile(r"(?i)time|pickup|pick-up|ride|trip|run|route|shift|at|by|due|eta|arrives?|leaves?")
+
 
 def vehicle_plates(text: str, doc_id: str) -> list[Span]:
     """A registration plate after a vehicle's or a plate's word (``VEHICLE``); in a line all in
@@ -94,7 +103,8 @@ def vehicle_plates(text: str, doc_id: str) -> list[Span]:
     tests)."""
     return [mk(doc_id, *m.span("plate"), "VEHICLE") for m in _PLATE.finditer(text)
             if (not m.group("lower") or lower_line(text, m.start("plate")))
-            and m.group("plate").split(" ")[0].lower() not in FUNCTION_WORDS]
+            and m.group("plate").split(" ")[0].lower() not in FUNCTION_WORDS
+            and not _TRIP_WORD.fullmatch(m.group("plate").split(" ")[0])]
 
 
 @register(LOCALE, "sentence_ids", "ID", score=0.88)
@@ -110,4 +120,5 @@ def sentence_ids(text: str, doc_id: str) -> list[Span]:
     for m in _USER.finditer(text):
         if m.group("user").lower() not in _NOT_A_LOGIN:
             out.append(mk(doc_id, *m.span("user"), "USERNAME"))
+    out += [mk(doc_id, *m.span("user"), "USERNAME") for m in _TRANSCRIBER.finditer(text)]
     return dedupe(out + vehicle_plates(text, doc_id) + device_and_vin(text, doc_id))

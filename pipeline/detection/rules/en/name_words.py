@@ -68,11 +68,19 @@ states stated reports reported says denies requests requested verbalizes verbali
 verbal nonverbal non-verbal lusb rusb llsb rlsb
 clinic clinics office hob woc wocn detox bedrest
 triage resus rlq llq ruq luq
-yest yday moro res hcpoa dpoa mpoa poa""".split()
+yest yday moro res hcpoa dpoa mpoa poa
+pod pager ica eca cca psv edv dre stapler biopatch endocatch phlebostatic indep
+bmt sct rems vfw""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
 # "res" for its resident, "Res is a 96 y/o", and the powers of attorney: ltc_invented find f01, f07)
+# (a post-operative day, "removed at POD 14", a pager, "at pager 3-6208": icu_invented_p find f12, f16;
+# a carotid duplex's arteries and velocities, "cca, ica, eca", a rectal exam, "DRE firm nodule", and
+# devices, "Endo GIA stapler", "in Endocatch": rad_invented find f03, f05, f11; a dressing, the
+# phlebostatic axis and "indep" for independent: icu_invented_q find f07, f11; a marrow or stem cell
+# transplant's programme, "sent to the BMT program", a drug's risk programme, "Rev REMS survey", and
+# a veterans' club without its post's number, "goes to the vfw in hurricane": spec_invented find f03, f10)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

@@ -143,6 +143,7 @@ _GESTATION_AFTER = re.compile(r"(?i)[ \t]*(?:wks?|weeks?|ga|cga|pma|pca|gestatio
 # icu_invented_g find f04, f07
 _CLOCK_AFTER = re.compile(r"[ \t]+(?:[01]\d|2[0-3]):?[0-5]\d(?![\d/.,]\d|\d)(?![ \t]*(?:mg|mcg|ml|cc|units?|u)\b)")
 _DAY_NUMBER_BEFORE = re.compile(r"(?i)\b(?:hospital[ \t]+day|hd|pod|icu[ \t]+day|day)[ \t]*#?[ \t]*\d{1,3}[ \t]*[(,:-][ \t]*$")
+_DAY_COUNT_BEFORE = re.compile(r"(?i)\b(?:pod|hd|post-?op[ \t]+days?|hospital[ \t]+days?|icu[ \t]+days?|days?)[ \t]*#?[ \t]*$")
 # the scores a time may follow ("pain 3/10 0800"): no date
 _SCORE_MEASURE_BEFORE = re.compile(r"(?i)\b(?:pain|strength|motor|mae|grip|grade|score|pulses?|edema|murmur|ps|peep|"
                                    r"cpap|bipap|apgars?)[ \t]*[:=]?[ \t]*$")
@@ -164,6 +165,8 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     before = line_before(text, start)
     if re.search(r"(?i)\bages?[ \t]*$", before):
         return False   # "3 kids (ages 9-17)" (icu_invented_i find f12)
+    if "-" in value and _DAY_COUNT_BEFORE.search(before):
+        return False   # "Staples out POD 10-14": a range of a stay's days (icu_invented_q find f10)
     if STRONG_DATE_CUE.search(before) or _in_date_range(text, start, end):
         return True
     if second <= 4 and month <= second and _CULTURE_ON_LINE.search(before):
@@ -188,7 +191,8 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
 _CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _TIME_BEFORE = re.compile(r"(?i)(?:@|\bat|\bby|\buntil|\btill|\bbefore|\bafter|\baround|\babout|\bapprox\.?|~|\bq|"
                           r"\bfrom|\bto|\bbetween|\bsince|\bdue)\s*$")
-_SINCE_YEAR_BEFORE = re.compile(r"(?i)\bsince\s*$")
+# ("WAITING TIME COUNTS FROM 2008": spec_invented find f02; "from 2000 to 0600" stays a time)
+_SINCE_YEAR_BEFORE = re.compile(r"(?i)\b(?:since|from)\s*$")
 _TIME_AFTER = re.compile(r"(?i)^\s*(?:hrs?|hours|h|pm|am|o'?clock)\b")
 
 
@@ -203,12 +207,19 @@ def year_is_date(text: str, start: int, end: int) -> bool:
     before, after = line_before(text, start), line_after(text, end)
     if _CLOCK.fullmatch(value) and (_TIME_BEFORE.search(before) or _TIME_AFTER.match(after)) \
             and not (_SINCE_YEAR_BEFORE.search(before) and int(value[2:]) % 5 and not _TIME_AFTER.match(after)):
-        # after "since", a clock time whose minutes are no multiple of five is a year ("on methadone
+        # after "since" or "from", a clock time whose minutes are no multiple of five is a year ("on methadone
         # since 2002": icu_invented_j find f14); "NPO since 2000", "since 2130" stay times
         return False
     if _INTAKE_LINE.match(text, text.rfind("\n", 0, start) + 1) or _IN_OUT.search(before) and _OUT_AFTER.match(after):
         return False   # "I&O: IN 1900, OUT 2350": volumes (icu_invented_f find f07)
+    if _CLOCK.fullmatch(value) and (_EARLY_CLOCK_NEXT.match(after) or _EARLY_CLOCK_BEFORE.search(before)):
+        return False   # "doses (1900, 0300 due)": a list of times, since no year starts with 0 (icu_invented_p find f09)
     return not measurement_context(text, start, end)
+
+
+# a clock time before midday beside a number in a list ("1900, 0300", "2000/0400"), which no year is
+_EARLY_CLOCK_NEXT = re.compile(r"[ \t]*[,/&][ \t]*(?:and[ \t]+)?0\d[0-5]\d(?!\d)")
+_EARLY_CLOCK_BEFORE = re.compile(r"(?<!\d)0\d[0-5]\d[ \t]*[,/&][ \t]*(?:and[ \t]+)?$")
 
 
 # a line of intake and output, whose numbers are volumes; and "in N, out M" anywhere

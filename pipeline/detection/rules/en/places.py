@@ -59,13 +59,18 @@ _TOWN = re.compile(
     # (icu_invented_b find f50, f54, f58)
     r"(?<![\w])(?:wife|husband|son|daughter|sister|brother|niece|nephew|cousin)\s+in\s+(?!law\b)|"
     r"(?<![\w])(?:flew|flown|drove)(?:\s+(?:in|up|down))?\s+from\s+|"
-    r"(?<![\w])(?:lives|live|living|resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
+    # ("LIVING DONORS", "living donation info", "live vaccine": what lives, no residence; spec_invented find f08)
+    r"(?<![\w])(?:lives|(?:live|living)(?![ \t]+(?:will|wills|donors?|donation|related|unrelated|situation|arrangements?|"
+    r"room|quarters|conditions?|expenses|space|skills|vaccines?|births?|organs?|kidney|liver)\b)|"
+    r"resides|residing|resident\s+of|home\s+in|home\s+to|moved\s+(?:here\s+)?from|born\s+in|"
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|visits\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
     # "from OR", "from the lab" stop at a residence, ward or function word
     r"(?:called|calling|phoned|driving|flying)(?:\s+in)?\s+from|(?:pt|patient|family)\s+from|"
     # "lives independently in Wooster" (notes_invented find f27)
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|independently|by\s+(?:him|her)self|with\s+\w+|"
+    # where a home lies from a town ("PT LIVES ABOVE MAN, NEAREST PAVED RD IS 2 MI": spec_invented find f15)
+    r"(?:just\s+)?(?:above|below|outside(?:\s+of)?|past|beyond|(?:north|south|east|west)\s+of)|"
     # how far away: "LIVES 1 HR AWAY IN LIBERTY" (icu_invented_j find f15)
     r"(?:about\s+|~\s*)?\d+(?:\.\d+)?\s*(?:hrs?|hours?|mins?|minutes?|miles?|mi)\s+away))?\s+(?:in\s+)?")
 # a saint's, a mount's or a holy name after "at", "from", "to" in any case ("NURSE AT MT AUBURN",
@@ -97,7 +102,10 @@ _AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-
                        # "PT IS A CONSTRUCTION WORKER FROM TAUNTON": who the patient is, then where from
                        # and "FATHER IS A FIREFIGHTER IN CHELSEA": a relative's calling, then where
                        r"(?:pt|patient|he|she|father|mother|son|daughter|wife|husband|brother|sister)[ \t]+"
-                       r"(?:is|was)[ \t]+an?[ \t]+(?:[A-Za-z'-]+[ \t]+){1,3}?)"
+                       r"(?:is|was)[ \t]+an?[ \t]+(?:[A-Za-z'-]+[ \t]+){1,4}?|"
+                       # "PT WORKS AS LINE COOK IN GLOUCESTER", "a high school chemistry teacher in Hudson
+                       # NH" (icu_invented_p find f02, f03): a calling of up to four words, then where
+                       r"(?:works|worked|working)[ \t]+as[ \t]+(?:an?[ \t]+)?(?:[A-Za-z'-]+[ \t]+){1,4}?)"
                        r"(?:from|in)[ \t]+")
 # a town's fire or police department ("SHOCKED X2 BY WESTWOOD FIRE DEPT")
 _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:(?:fire|police)[ \t]+"
@@ -113,7 +121,8 @@ _FROM = re.compile(r"(?i)(?<![\w])from\s+")
 # a facility a patient is referred to or dialyzes at ("REFERRALS: BOYERTOWN MANOR, GLEN BROOK", "dialyzes
 # at Ephrata Dialysis"; icu_invented_b find f02, f09), and the next names of a list after one found
 _REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[sz](?:es|ed|is)[ \t]+at)[ \t]*(?:the[ \t]+)?")
-_MEETING_AFTER = re.compile(r"(?i)[ \t]+(?:rounds|meeting|huddle|conference|team)\b")
+# (one word may name the meeting's kind: "case reviewed at GU consensus conference": rad_invented find f03)
+_MEETING_AFTER = re.compile(r"(?i)(?:[ \t]+[a-z]+)?[ \t]+(?:rounds|meeting|huddle|conference|team|board)\b")
 # where family travels ("she will drive to Bala Cynwyd tonight": find f58): a place's words only,
 # never a town's shape in a line of one case ("DRIVING TO APPOINTMENTS")
 _TRAVEL_TO = re.compile(r"(?i)(?<![\w])(?:drive|drives|driving|fly|flies|flying)\s+(?:back\s+|home\s+)?to\s+")
@@ -130,6 +139,10 @@ _IN_AFTER = re.compile(r"(?i)[ \t]+(?:in|at)[ \t]+")   # "Keystone Villa at Doug
 # icu_invented_o find f06): the state's code says the words before it are a town
 _COMMA_TOWN_STATE = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'.-]*(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2}?),?[ \t]+"
                                r"(?P<st>[A-Za-z]{2})(?![\w-])")
+
+
+_TOWN_STATE = re.compile(r"(?P<town>[A-Za-z][A-Za-z'.-]*(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2}?),[ \t]*"
+                         r"(?P<st>[A-Za-z]{2})(?![\w-])")
 
 
 def _town_and_state(m: re.Match) -> bool:
@@ -232,6 +245,11 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             town = one_case_town(text, m.end()) if strong and rx is not _TRAVEL_TO else None
             if town and (got is None or (got[2] == "CITY" or got[1] - got[0] < town[1] - town[0]) and town[1] > got[1]):
                 got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
+            if got is None and rx is _TOWN and (c := _TOWN_STATE.match(text, m.end())) is not None and _town_and_state(c):
+                # "lives alone in Normal, IL": a town that is a ward's word, which its state's code
+                # says is a town (rad_invented find f10)
+                out += [mk(doc_id, *c.span("town"), "CITY"), mk(doc_id, *c.span("st"), "STATE")]
+                continue
             if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
                 got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
             if got and rx is _IN_TOWN and all(is_safe_word(w) for w in text[got[0]:got[1]].split()):

@@ -31,7 +31,17 @@ _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Z
                          # a therapist's assistant and a speech pathologist ("d. hand, pta": ltc_invented find f03)
                          r"PTA|COTA(?:/L)?|CCC-SLP|(?:MS|MA|M\.S\.|MEd),[ \t]*CCC-SLP|"
                          # an emergency medical technician's level ("D. YAZZIE EMT-P": ed_invented find f01)
-                         r"(?:NR)?EMT-?[PBIA]|EMT(?=[ \t]*[,;\n]))(?![\w-])|"
+                         r"(?:NR)?EMT-?[PBIA]|EMT(?=[ \t]*[,;\n])|"
+                         # a respiratory therapist's, an occupational therapist's and a dietitian's
+                         # ("MOODY RCP", "M. DIAZ-CORDERO OTR", "c. oyelowo ms rd ld": icu_invented_q
+                         # find f01, f11, f05); a physical therapist's "PT" only closing its line or
+                         # before a slash ("A. VOGELSANG PT / ..."), where it is no patient
+                         # and a laboratory's ("G. Ferraro, CT(ASCP)", "MT(ASCP)": rad_invented find f13)
+                         r"(?:CT|MT|MLS|MLT|HT|HTL|SCT|SH|CG)\(ASCP\)(?:CM)?|"
+                         r"RCP|OTR|(?:MS,?[ \t]+)?RDN?(?:,?[ \t]+|/)(?:LDN?|CNSC)|MS,?[ \t]+RDN?|RDN|"
+                         r"PT(?=[ \t]*(?:/|\n|$)))(?![\w-])|"
+                         # a role after a comma closing a signature ("D. Abernethy-Cole, Chaplain": find f09)
+                         r"\s*,[ \t]*(?:chaplain|dietitian|pharmacist|social[ \t]+worker|case[ \t]+manager)(?=[ \t]*(?:\n|$))|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")
@@ -62,6 +72,8 @@ _OWNER_ROLES = frozenset("""pastor priest rabbi imam minister chaplain reverend 
 boss coach teacher doctor nurse roommate employer caregiver aide sponsor""".split())
 #: a discipline's shorthand in capitals that may stand between a staff name and its credential
 _DISCIPLINES = frozenset({"CM", "SW", "RT", "RRT", "PT", "OT", "SLP", "RD"})
+# a degree between a name and its credential, in any case ("c. oyelowo ms rd ld": icu_invented_q find f05)
+_DEGREES = frozenset({"MS", "MA", "MSN", "MPH", "MED"})
 
 
 def credential_names(text: str, doc_id: str) -> list[Span]:
@@ -71,7 +83,7 @@ def credential_names(text: str, doc_id: str) -> list[Span]:
     for m in _CREDENTIAL.finditer(text):
         s = m.start("name")
         tokens = [(s + t.start(), s + t.end()) for t in re.finditer(r"\S+", m.group("name"))]
-        while len(tokens) > 1 and text[slice(*tokens[-1])] in _DISCIPLINES:
+        while len(tokens) > 1 and (text[slice(*tokens[-1])] in _DISCIPLINES or text[slice(*tokens[-1])].upper() in _DEGREES):
             tokens.pop()   # "Wieslawa CM RN x4472": the discipline before the credential is no name
         e = tokens[-1][1]  # (icu_invented_b find f33)
         words = [text[a:b] for a, b in tokens]
@@ -98,6 +110,8 @@ def credential_names(text: str, doc_id: str) -> list[Span]:
             if init.lower() in _HEADERS or is_safe_word(init, vocabulary=m.start() < last) \
                     or not looks_like_name(name, True):
                 continue
+            if len(init) > 2 and (zipf(init) or 0.0) >= 3.0:
+                continue   # "FINGERTIPS COOL/DUSKY": two findings, no initials (icu_invented_q find f13)
             if name.isupper() and (rx is _SIGN_OFF_REVERSED or has_lower(text, m.start())):
                 continue  # "DNR/DNI", "CMO/DNR": capitals in a mixed-case line are abbreviations
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))

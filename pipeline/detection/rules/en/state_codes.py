@@ -37,6 +37,7 @@ def state_code(text: str, i: int) -> tuple[int, int, str] | None:
 
 
 _COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
+_SPACE_CODE = re.compile(r"[ \t]+(?P<code>[A-Z]{2}|[a-z]{2})(?![\w-])")
 # postal codes that are also words or ward abbreviations ("Quincy, OK with family", "boston, or near")
 _WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
 
@@ -58,10 +59,19 @@ _ZIP_NEXT = re.compile(r"[ \t]+(?:\d{5}(?:-\d{4})?(?!\d)|[A-Za-z]\d[A-Za-z][ ]?\
 
 def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
     """A state's postal code after a comma right after a town found here ("LIVES IN NAPLES, FL",
-    "nashua, nh"), in the town's case: capitals after capitals, lower case after lower case."""
+    "nashua, nh"), in the town's case: capitals after capitals, lower case after lower case; without
+    the comma, a code that is no word, closing the clause ("in Hudson NH.")."""
     out = []
     for sp in places:
         m = _COMMA_CODE.match(text, sp.end) if sp.type == "CITY" else None
+        if m is None and sp.type == "CITY" and (s := _SPACE_CODE.match(text, sp.end)) is not None:
+            # without a comma, a code no word spells, closing the clause, in the town's case ("teacher in
+            # Hudson NH.", "40 Ledgewood Rd, Dover NH.": icu_invented_p find f03, f16)
+            code, town = s.group("code"), text[sp.start:sp.end]
+            if code.upper() in codes_not_words() and (_CODE_END.match(text, s.end()) or _ZIP_NEXT.match(text, s.end())) \
+                    and ((code.isupper() and not town.islower()) or (code.islower() and town.islower())):
+                out.append(mk(doc_id, *s.span("code"), "STATE"))
+            continue
         town = text[sp.start:sp.end] if m else ""
         # "Reinholds, PA."; in a line of one case too when the code closes the clause or a ZIP
         # follows ("SCHOENECK, PA.", "astoria, ny last": found on icu_invented_b find f40, f49)

@@ -27,6 +27,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.hospital_names import INSTITUTION_TAIL
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, is_safe_word, looks_like_place,
                                                    looks_like_typo, zipf)
 from pipeline.detection.rules.registry import register
@@ -67,12 +68,21 @@ _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|f
                    r"[A-Za-z-]{2,}(?:er|or|ist|ian)))"
                    # a letter's line may wrap after "at" ("losing her job at\nKimball Plastics": f16, f19)
                    r"[ \t]+(?:at|for|by|with)(?:[ \t]+|[ \t]*\n[ \t]*)(?:the[ \t]+)?")
+# a name in brackets after the kind of place it is ("HUSBAND'S EMPLOYER (PLAINS MILLING)", "pt's employer
+# (fitzgerald bros. construction)", "presented to OSH (Door Peninsula Memorial)", "Her church (Greater
+# New Hope Baptist)": icu_invented_q find f08, f10, icu_invented_p find f10, rad_invented find f10)
+_BRACKETED = re.compile(r"(?i)(?<![\w])(?P<kind>employer|workplace|church|congregation|parish|osh|outside[ \t]+hospital|"
+                        r"referring[ \t]+hospital|outside[ \t]+facility)[ \t]*\((?P<name>[A-Za-z][A-Za-z.'&\- \t]{1,58}?)\)")
+_HOSPITAL_KINDS = ("osh", "outside hospital", "referring hospital", "outside facility")
 _EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
 cannery plant electric plastics textile textiles mall
 corp corp. corporation company co co. services school academy university college church store market
 restaurant factory mill shop firm agency partners industries systems foods motors insurance
 drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
 builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc""".split())
+# the kinds of workplace "the" names without a name ("works at the feedlot", "at the shipyard")
+_KINDS_OF_WORKPLACE = frozenset("""feedlot feedlots sawmill shipyard shipyards refinery quarry foundry warehouse depot
+slaughterhouse packinghouse stockyard stockyards docks dock mine mines elevator cannery lumberyard junkyard""".split())
 # (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")
 
@@ -106,6 +116,10 @@ def _employer(text: str, i: int, after_the: bool = False) -> tuple[int, int] | N
             break
     words = [t.group().rstrip(".") for t in toks]
     tail = max((k for k, w in enumerate(words) if w.lower() in _EMPLOYER_TAIL), default=-1)
+    if tail >= 1 and after_the and (not any(w[:1].isupper() for w in words[:tail + 1]) if not _one_case(text, i)
+                                    else not any((zipf(w) or 0.0) < 4.0 or looks_like_place(w, True) for w in words[:tail])):
+        return None   # "works part time at the dollar store": a kind of shop, no name (spec_invented find f01);
+        # in one case a rare word or a place names it ("AT THE KAHLE MILL")
     if tail >= 1 and all(not is_safe_word(w, vocabulary=False) or w.lower() in _EMPLOYER_TAIL or w.lower() in ("and", "of")
                          for w in words[:tail]):
         return toks[0].start(), toks[tail].start() + len(words[tail])   # "SCHOOL." ends before its stop
@@ -132,6 +146,8 @@ def _caseless_employer(toks: list, words: list[str], after_the: bool = False) ->
     means Zipf < 3 there."""
     end, rare = None, False
     most = 3.0 if after_the else 4.0
+    if after_the and words and words[0].lower() in _KINDS_OF_WORKPLACE:
+        return None   # "WORKS AT THE FEEDLOT, STILL ON HIS FEET": a kind of workplace (spec_invented find f01)
     for t, w in list(zip(toks, words))[:3]:
         z, place = zipf(w) or 0.0, looks_like_place(w, strong=True)
         if w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False) or has_clinical_ending(w) or (
@@ -140,6 +156,28 @@ def _caseless_employer(toks: list, words: list[str], after_the: bool = False) ->
         rare = rare or z < most or (place and not after_the)
         end = t.start() + len(w)
     return (toks[0].start(), end) if end is not None and rare else None
+
+
+def _bracketed_name(name: str, one_case: bool) -> bool:
+    """Whether the words in brackets after a kind of place name one: no ward or function word
+    (but "and", "of", an employer's closing word), and in a line of one case one word English
+    seldom writes (Zipf < 4) or an employer's word closing them; in mixed case each word
+    capitalised ("employer (retired)", "church (none)", "OSH (see above)" are no names)."""
+    words = [w.rstrip(".") for w in name.split()]
+    if not words or len(words) > 5:
+        return False
+    for w in words:
+        low = w.lower()
+        if low in ("and", "of", "&") or low in _EMPLOYER_TAIL:
+            continue
+        if low in FUNCTION_WORDS or is_safe_word(w, vocabulary=False) or has_clinical_ending(w):
+            return False
+        if not one_case and not w[:1].isupper():
+            return False
+    if one_case:   # (an institution's closing word too: "OSH (DOOR PENINSULA MEMORIAL)")
+        return words[-1].lower() in _EMPLOYER_TAIL | INSTITUTION_TAIL or any((zipf(w) or 0.0) < 4.0 for w in words
+                                                           if w.lower() not in FUNCTION_WORDS)
+    return any(w.lower() not in _EMPLOYER_TAIL and w.lower() not in ("and", "of", "&") for w in words)
 
 
 @register(LOCALE, "workplaces", "LOCATION", score=0.8)
@@ -166,4 +204,10 @@ def workplaces(text: str, doc_id: str) -> list[Span]:
         got = _employer(text, m.end(), re.search(r"(?i)\bthe[ \t]+$", m.group()) is not None)
         if got:
             out.append(mk(doc_id, *got, "ORGANIZATION"))
+    for m in _BRACKETED.finditer(text):
+        name = m.group("name").rstrip(" \t.")
+        if _bracketed_name(name, _one_case(text, m.start())):
+            kind = re.sub(r"[ \t]+", " ", m.group("kind").lower())
+            out.append(mk(doc_id, m.start("name"), m.start("name") + len(name),
+                          "HOSPITAL" if kind in _HOSPITAL_KINDS else "ORGANIZATION"))
     return out
