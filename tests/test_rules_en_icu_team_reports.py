@@ -136,3 +136,11 @@ def test_what_a_specialty_clinic_writes(detector, line, phi, case):
 ])
 def test_what_a_specialty_clinic_writes_that_is_no_phi(detector, line, case):
     assert marked_phi(detector, recase(line, case)) == [] and found(detector, recase(line, case), "ID") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_town_after_a_place_named_by_its_kind(detector, case):
+    """'he still goes to the vfw in hurricane' (spec_invented find f10); 'church in the morning' stays."""
+    assert recase("Hurricane", case) in found(detector, recase("He still goes to the VFW in Hurricane twice a wk.", case),
+                                              "LOCATION")
+    assert found(detector, recase("Goes to church in the morning.", case), "LOCATION") == []

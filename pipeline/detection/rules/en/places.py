@@ -93,10 +93,16 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]e
                       r"\s+(?:at|from))\s+(?:the\s+)?")
 # a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
 # and after an age's "from" ("66 y.o. F from methuen")
+# the places a patient goes that a note names by their kind, before the town they are in
+_VENUE_WORDS = r"vfw|legion|library|senior[ \t]+center|church|mall|jail|shelter|plant|mill"
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?|"
                       # where a doctor practises ("his cardiologist dr. mehta in edison": icu_invented_g find f05)
-                      r"\bdr\.?[ \t]+[A-Za-z'-]{2,})"
+                      r"\bdr\.?[ \t]+[A-Za-z'-]{2,}|"
+                      # a place the patient goes, named by its kind ("goes to the vfw in hurricane":
+                      # spec_invented find f10)
+                      rf"{_VENUE_WORDS})"
                       r"\s+in\s+")
+_VENUE = re.compile(rf"(?i)(?:{_VENUE_WORDS})\b")
 # "66 y.o. F from methuen", "a 42-year-old construction worker from isla vista"
 _AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-]old|(?<=\d)[ \t]?[mf])[ \t]+(?:[A-Za-z'-]+[ \t]+){0,3}?|"
                        # "PT IS A CONSTRUCTION WORKER FROM TAUNTON": who the patient is, then where from
@@ -252,8 +258,10 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 continue
             if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
                 got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
-            if got and rx is _IN_TOWN and all(is_safe_word(w) for w in text[got[0]:got[1]].split()):
-                continue   # "Dr. Smith in clinic", "dr. lee in icu": where the doctor is, no town
+            venue = rx is _IN_TOWN and _VENUE.match(m.group()) is not None
+            if got and rx is _IN_TOWN and all(is_safe_word(w, vocabulary=not venue) for w in text[got[0]:got[1]].split()):
+                continue   # "Dr. Smith in clinic", "dr. lee in icu": where the doctor is, no town; after a
+                # venue only the ward's own words say so ("the vfw in hurricane" is a town)
             if got and rx is _HOME_IN and re.search(r"(?i)near[ \t]+$", text[max(0, got[0] - 8):got[0]]) \
                     and _NEAR_CLINICAL.fullmatch(text[got[0]:got[1]].split()[0]):
                 continue   # "dizzy and near syncope at nh": a clinical "near-" (icu_invented_l find f17); a
