@@ -144,3 +144,33 @@ def test_a_town_after_a_place_named_by_its_kind(detector, case):
     assert recase("Hurricane", case) in found(detector, recase("He still goes to the VFW in Hurricane twice a wk.", case),
                                               "LOCATION")
     assert found(detector, recase("Goes to church in the morning.", case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [
+    ("Brazos Valley Kidney Ctr  HD tx note  11/14/03", "Brazos Valley Kidney Ctr"),
+    ("Keystone Home Infusion - RN home visit", "Keystone Home Infusion"),
+    ("Pt addr: 212 Mill Race Ln, Bird-in-Hand 17505 (farm lane past the produce stand)", "Bird-in-Hand"),
+    ("Pt arrived by w/c, brought by church van (Greater Mt Zion) - driver says van in shop.", "Greater Mt Zion"),
+    ("Access: R forearm AVF placed 1999, good thrill/bruit.", "1999"),
+])
+def test_what_a_specialty_clinic_writes_second_batch(detector, line, phi, case):
+    text = recase(line, case)
+    assert recase(phi, case) in [text[s.start:s.end] for s in detector.detect(Document("d", text))]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Asked about Benadryl - defer to MD, Sarna lotion ok per standing orders.",
+    "Foley inserted 2000, draining clear yellow urine.",
+    "Line placed 2010 by IV team.",
+    "Referred to the transplant center.",
+])
+def test_what_a_specialty_clinic_writes_that_is_no_phi_second_batch(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_driver_s_title_is_no_name(detector, case):
+    line = recase("Brought by church van - driver Deacon Price says van in shop next wk.", case)
+    assert recase("Deacon", case) not in found(detector, line, "NAME")

@@ -263,8 +263,11 @@ def streets(text: str, doc_id: str) -> list[Span]:
 
 
 # a town after a street and its comma, closed by a comma, a full stop, "and" or the line's end
+# (a word closing it is a whole word: "Bird-in-Hand" is no "Bird-in-H" before "and"; a ZIP may follow:
+# "212 Mill Race Ln, Bird-in-Hand 17505": spec_invented find f28)
 _TOWN_AFTER_STREET = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'-]*(?:[ \t][A-Za-z][A-Za-z'-]*){0,2})"
-                                r"(?=[ \t]*(?:[,;:]|\.(?:\s|$)|$|(?i:and|where|with)\b))", re.MULTILINE)
+                                r"(?=[ \t]*(?:[,;:]|\.(?:\s|$)|$)|[ \t]+(?:(?i:and|where|with)\b|\d{5}(?:-\d{4})?(?![\d-])))",
+                                re.MULTILINE)
 
 
 _ZIP_AFTER_STREET = re.compile(r",?[ \t]*(?P<zip>\d{5}(?:-\d{4})?)(?![\w-])")

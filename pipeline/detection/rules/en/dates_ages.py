@@ -118,13 +118,19 @@ _HISTORY_YEAR = re.compile(rf"(?<![\w/.,:+-]){_YEAR4}(?![\w/.:-]|,\d)")
 _HISTORY_BEFORE = re.compile(r"(?i)(?:\bs/p|\bh/o|\bhx\b|\bhistory\s+of|\bstatus\s+post|\bdx'?d|\bdx\b|\bdiagnosed|\bpmh|"
                              r"\bpsh)\b[^\n]*$")
 _LAST_BEFORE = re.compile(r"(?i)\b(?:prior|previous|last)\b[^\n]*$")
+# when an access or a device went in ("R FOREARM AVF PLACED 1999": spec_invented find f25); a clock
+# time there is as likely ("foley inserted 2000"), so only a year whose minutes no clock writes
+_PLACED_BEFORE = re.compile(r"(?i)\b(?:placed|inserted|created|implanted)\b[^\n]*$")
 
 
 def _history_year(text: str, start: int, value: str) -> bool:
     """A history's word before a lone year on its line; "last" or "prior" only before a year that
-    cannot be a clock time ("last colonoscopy 1998", never "last BM 2000")."""
+    cannot be a clock time ("last colonoscopy 1998", never "last BM 2000"); when a device went in,
+    a year whose minutes no clock writes ("AVF placed 1999", never "foley inserted 2000")."""
     before = line_before(text, start, 40)
     if _HISTORY_BEFORE.search(before):
+        return True
+    if _PLACED_BEFORE.search(before) and int(value[2:]) % 5 != 0:
         return True
     return bool(_LAST_BEFORE.search(before)) and (int(value[2:]) >= 60 or int(value[:2]) > 23)
 # a fraction as notes write one is proper ("1/2 tab", "3/4 strength"); "5/2", "7/4" are days

@@ -31,11 +31,14 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical
                   # an agency that visits the home ("seacoast home care": icu_invented_o find f14; "Heartland
                   # Visiting Nurses": clinic_invented find f08)
                   # (with the hospice it runs: "northeast kingdom home health & hospice", icu_invented_g find f15)
-                  r"(?P<visit>home\s+(?:care|health(?:\s+care)?)(?:\s+(?:&|and)\s+hospice)?|"
+                  # (and home infusion: "Keystone Home Infusion - RN home visit", spec_invented find f28)
+                  r"(?P<visit>home\s+(?:care|health(?:\s+care)?|infusion)(?:\s+(?:&|and)\s+hospice)?|"
                   r"visiting\s+nurses?(?:\s+(?:association|service))?)|"
                   # a specialty's centre and a retirement community ("Lebanon Diabetes Center", "Pleasant
                   # View Retirement Community": icu_invented_b find f37, f46)
-                  r"(?:diabetes|wound|kidney|vein|sleep|infusion)\s+(?:center|centre)|"
+                  # (and "ctr", and a transplant centre: "BRAZOS VALLEY KIDNEY CTR", "Gulf South Transplant
+                  # Ctr": spec_invented find f18, f27)
+                  r"(?:diabetes|wound|kidney|vein|sleep|infusion|transplant)\s+(?:center|centre|ctr\b\.?)|"
                   r"retirement\s+(?:community|village|home)|(?P<practice>primary\s+care|"
                   # a practice as letters head it ("Brightwater Primary Care", "Sagebrush Family Practice",
                   # "Nephrology Associates of Crestwood"), a UK GP's surgery by its street ("Elmhurst Road

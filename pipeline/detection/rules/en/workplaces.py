@@ -71,7 +71,8 @@ _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|f
 # a name in brackets after the kind of place it is ("HUSBAND'S EMPLOYER (PLAINS MILLING)", "pt's employer
 # (fitzgerald bros. construction)", "presented to OSH (Door Peninsula Memorial)", "Her church (Greater
 # New Hope Baptist)": icu_invented_q find f08, f10, icu_invented_p find f10, rad_invented find f10)
-_BRACKETED = re.compile(r"(?i)(?<![\w])(?P<kind>employer|workplace|church|congregation|parish|osh|outside[ \t]+hospital|"
+# (and the church's van: "BROUGHT BY CHURCH VAN (GREATER MT ZION)": spec_invented find f18)
+_BRACKETED = re.compile(r"(?i)(?<![\w])(?P<kind>employer|workplace|church(?:[ \t]+van)?|congregation|parish|osh|outside[ \t]+hospital|"
                         r"referring[ \t]+hospital|outside[ \t]+facility)[ \t]*\((?P<name>[A-Za-z][A-Za-z.'&\- \t]{1,58}?)\)")
 _HOSPITAL_KINDS = ("osh", "outside hospital", "referring hospital", "outside facility")
 _EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
