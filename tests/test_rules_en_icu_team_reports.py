@@ -174,3 +174,46 @@ def test_what_a_specialty_clinic_writes_that_is_no_phi_second_batch(detector, li
 def test_a_driver_s_title_is_no_name(detector, case):
     line = recase("Brought by church van - driver Deacon Price says van in shop next wk.", case)
     assert recase("Deacon", case) not in found(detector, line, "NAME")
+
+
+# second find batches of the ED, long-term care and specialty sets
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [
+    ("Pt arrived ambulatory w/ daughter Marisol who drove her over from Palisade.", "Palisade"),
+    ("Wife asks about work (he drives a delivery route for Zeeland Farm Supply) - ok light duty.", "Zeeland Farm Supply"),
+    ("Bandage change.\nT. Oyelaran CHT / M. Quintana RN", "T. Oyelaran"),
+    ("Pt works part time as a security guard at Tennessee Valley Feed & Seed afternoons.",
+     "Tennessee Valley Feed & Seed"),
+    ("Pt address: 14 Mill Pond Rd, Ware - 2nd fl apt, side entrance.", "Ware"),
+    ("Was on HD ~3 yrs at Lakeshore Dialysis in Holland prior to tx.", "Lakeshore Dialysis"),
+    ("Destination: this facility (bypassed Redbud Memorial - no CT after 2300)", "Redbud Memorial"),
+    ("Agency: Medic 12          Incident #: 03-118842", "03-118842"),
+    ("Unit: Medic 41   Run#: 09-31275   Date: 9/12/09", "09-31275"),
+    ('Friend ("Bubba") following by priv veh.', "Bubba"),
+    ("Spoke w/ advocate Yesenia, who will f/u with pt by phone.", "Yesenia"),
+    ("Pt seen in apt, dtr-in-law Sue present for part of visit.", "Sue"),
+    ("R palm lac from box cutter. Tdap 2009 per pt - up to date.", "2009"),
+    ("Crisis team paged for bed search - Desert Willow Behavioral has adult bed.", "Desert Willow Behavioral"),
+    ("Bereavement referral made.\nT. Oyelaran-Fisk, MDiv, Hospice Chaplain", "T. Oyelaran-Fisk"),
+])
+def test_what_second_find_batches_showed(detector, line, phi, case):
+    text = recase(line, case)
+    assert recase(phi, case) in [text[s.start:s.end] for s in detector.detect(Document("d", text))]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Order reads 400mg, clarified with pharmacist.",
+    "Referred back to podiatry.",
+    "Insurance auth needed - sent to auth coordinator.",
+    "Premedicated w/ Norco 5/325 @ 0900.",
+    "D/C plan is to return to ALF w/ 24hr staff.",
+    "Rx sent to the outpt pharmacy downstairs.",
+    "5 x 4 mm R UVJ stone, mild hydronephrosis.",
+    "Anesth: lido 1% plain 4cc local infiltration.",
+    "Md reeval - not yet clinically sober.",
+    "Referred to outpatient behavioral health.",
+    "He drives a truck for a living.",
+])
+def test_what_second_find_batches_showed_is_no_phi(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == [] and found(detector, recase(line, case), "ID") == []

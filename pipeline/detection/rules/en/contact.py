@@ -266,7 +266,7 @@ def streets(text: str, doc_id: str) -> list[Span]:
 # (a word closing it is a whole word: "Bird-in-Hand" is no "Bird-in-H" before "and"; a ZIP may follow:
 # "212 Mill Race Ln, Bird-in-Hand 17505": spec_invented find f28)
 _TOWN_AFTER_STREET = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'-]*(?:[ \t][A-Za-z][A-Za-z'-]*){0,2})"
-                                r"(?=[ \t]*(?:[,;:]|\.(?:\s|$)|$)|[ \t]+(?:(?i:and|where|with)\b|\d{5}(?:-\d{4})?(?![\d-])))",
+                                r"(?=[ \t]*(?:[,;:]|\.(?:\s|$)|$)|[ \t]+(?:(?i:and|where|with)\b|\d{5}(?:-\d{4})?(?![\d-])|-[ \t]))",
                                 re.MULTILINE)
 
 

@@ -54,7 +54,7 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           # a report's header fields without their "physician" ("Ordering: Vo, Linh", "Operators:",
           # "Reader:"; notes_invented find f04, f13)
           r"(?:ordering|referring|requesting|operators?|reader|sonographer|anesth(?:esia)?)\s*:")
-_KIN = (r"(?:brother|sister|son|daughter|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|step-?(?:son|daughter|mother|father|brother|sister)|"
+_KIN = (r"(?:brother|sister|son|daughter|dtr|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|step-?(?:son|daughter|mother|father|brother|sister)|"
         r"sons|daughters|brothers|sisters|grandsons|granddaughters|grandchildren|children|kids|friends|parents|"
         r"wife|husband|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|friend|fiance|fiancee|partner|niece|nephew|"
         # a ward's shorthand for the family ("GRANDDTR KYLA": icu_invented_c find f21)
@@ -85,11 +85,14 @@ _STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|case\s+mgr|social\s+work(?:er)?|cha
           r"pa|pa-c|cde|interpreter|coordinator|"   # "Coordinator Beth met w/ pt" (icu_invented_j find f20)
           # "outreach worker dale came in" (icu_invented_p find f15)
           r"outreach\s+worker|case\s*worker|peer\s+specialist|"
+          # a shelter's or a programme's ("spoke w/ advocate Yesenia", "intake worker ron": ed_invented find f23, f29)
+          r"advocate|intake\s+worker|intake\s+coordinator|"
           r"d/w|discussed\s+w/")   # "d/w Nussbaum": the team's shorthand for "discussed with"
 _TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
 _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the name after its context word
-    rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*)(?:(?P<title>dr|mr|mrs|ms|miss|fr|rev)\.?[ \t]+)?"
+    # (and a quoted nickname in it: 'FRIEND ("BUBBA") FOLLOWING': ed_invented find f19)
+    rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*[\"“]?)(?:(?P<title>dr|mr|mrs|ms|miss|fr|rev)\.?[ \t]+)?"
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
 
 

@@ -118,6 +118,9 @@ _HISTORY_YEAR = re.compile(rf"(?<![\w/.,:+-]){_YEAR4}(?![\w/.:-]|,\d)")
 _HISTORY_BEFORE = re.compile(r"(?i)(?:\bs/p|\bh/o|\bhx\b|\bhistory\s+of|\bstatus\s+post|\bdx'?d|\bdx\b|\bdiagnosed|\bpmh|"
                              r"\bpsh)\b[^\n]*$")
 _LAST_BEFORE = re.compile(r"(?i)\b(?:prior|previous|last)\b[^\n]*$")
+# a vaccine's year right after its name ("Tdap 2009 per pt - up to date": ed_invented find f21)
+_VACCINE_BEFORE = re.compile(r"(?i)\b(?:tdap|td|dtap|tetanus|pneumovax|ppsv23|pcv13|prevnar|zostavax|shingrix|flu[ \t]+shot|"
+                             r"influenza[ \t]+vaccine|hep[ \t]*b[ \t]+vaccine)[ \t]*:?[ \t]*$")
 # when an access or a device went in ("R FOREARM AVF PLACED 1999": spec_invented find f25); a clock
 # time there is as likely ("foley inserted 2000"), so only a year whose minutes no clock writes
 _PLACED_BEFORE = re.compile(r"(?i)\b(?:placed|inserted|created|implanted)\b[^\n]*$")
@@ -130,7 +133,7 @@ def _history_year(text: str, start: int, value: str) -> bool:
     before = line_before(text, start, 40)
     if _HISTORY_BEFORE.search(before):
         return True
-    if _PLACED_BEFORE.search(before) and int(value[2:]) % 5 != 0:
+    if (_PLACED_BEFORE.search(before) and int(value[2:]) % 5 != 0) or _VACCINE_BEFORE.search(before):
         return True
     return bool(_LAST_BEFORE.search(before)) and (int(value[2:]) >= 60 or int(value[:2]) > 23)
 # a fraction as notes write one is proper ("1/2 tab", "3/4 strength"); "5/2", "7/4" are days

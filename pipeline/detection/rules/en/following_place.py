@@ -102,11 +102,13 @@ def following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, i
     generic = _generic_hospital(text, tokens) if strong else None
     if generic is not None:
         return generic
-    if _abbreviation(first, text, tokens[0][0]) or (strong and _two_capitals(first)):
-        return tokens[0][0], tokens[0][1], "HOSPITAL"
+    # an institution's closing word first: a rare name in capitals before it is no abbreviation
+    # ("BYPASSED REDBUD MEMORIAL": ed_invented find f19)
     tail = _institution_by_tail(text, tokens) if strong else None
     if tail is not None:
         return tail
+    if _abbreviation(first, text, tokens[0][0]) or (strong and _two_capitals(first)):
+        return tokens[0][0], tokens[0][1], "HOSPITAL"
     end = None
     for s, e in tokens:
         word = text[s:e]

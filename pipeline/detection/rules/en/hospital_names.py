@@ -25,8 +25,9 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical
                   r"skilled\s+nursing(?:\s+facility)?|(?P<general>general)(?=[ \t]*(?:[.,;)]|$))|"
                   r"rehab(?:ilitation)?\s+(?:center|centre|hospital)|infirmary|"
                   r"(?P<weak>clinic|hospice|medical\s+group|rehab|assisted\s+living|dialysis(?:\s+(?:center|centre|unit))?|"
-                  # a dialysis unit named for its care ("FLATBUSH RENAL CARE": spec_invented find f02)
-                  r"(?:renal|kidney)\s+care|"
+                  # a dialysis unit named for its care ("FLATBUSH RENAL CARE": spec_invented find f02) and a
+                  # psychiatric hospital by its care ("Desert Willow Behavioral has adult bed": ed_invented find f24)
+                  r"(?:renal|kidney)\s+care|behavioral(?:\s+health)?|"
                   r"pavilion|"   # "Brightwater Surgical Pavilion" (notes_invented find f23)
                   # an agency that visits the home ("seacoast home care": icu_invented_o find f14; "Heartland
                   # Visiting Nurses": clinic_invented find f08)
@@ -213,7 +214,10 @@ def clinic_name(name: str, vocabulary: bool = True) -> bool:
     names no treatment, so its owner's words ask the ward's stop set only (``vocabulary`` False:
     "coastline vna", icu_invented_f find f09)."""
     words = name.split()
-    return bool(words) and not any(is_safe_word(w, vocabulary) for w in words if w.lower() not in GENERIC) and any(
+    # a listed place's word names one though the wide vocabulary holds it ("at Lakeshore Dialysis in
+    # Holland": spec_invented find f37); the ward's stop set still says no
+    return bool(words) and not any(is_safe_word(w, vocabulary and not is_listed_place_word(w)) for w in words
+                                   if w.lower() not in GENERIC) and any(
         (zipf(w) or 0.0) < 4.5 or looks_like_place(w, True) for w in words)
 
 

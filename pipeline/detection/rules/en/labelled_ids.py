@@ -35,13 +35,15 @@ _LABELS: list[tuple[str, str]] = [
      # a jail's number for its inmate ("24 YO M INMATE, 207731": ed_invented find f15)
      r"inmate|prisoner|offender|doc|jail|"
      # a clinical trial's subject ("Enrolled. Study ID PANC-3317-0042": spec_invented find f16)
-     r"study|trial|subject|participant|enrollment|enrolment", "IDNUM"),
+     r"study|trial|subject|participant|enrollment|enrolment|"
+     # an ambulance run's number ("INCIDENT #: 03-118842", "Run#: 09-31275": ed_invented find f19, f30)
+     r"incident|run|pcr", "IDNUM"),
     (r"social[ \t]+security|ssn", "SSN"),
 ]
 # the label, then what names the value ("number", "no.", "#", "ID", "is", ":"): the value needs four
 # digits; or the label and the value alone ("badge 40718"): five digits, or letters with the digits
 _NAMED = (r"(?:(?:[ \t]+(?:number|num|no\.?|#|id|code|ref|reference))[ \t]*(?:(?:is|was|reads|=)[ \t]+|[:#][ \t]*|[ \t]*)"
-          r"|[ \t]*(?:(?:is|was|reads|=)[ \t]+|[:#][ \t]*))(?:#[ \t]*)?")
+          r"|[ \t]*(?:(?:is|was|reads|=)[ \t]+|#[ \t]*:?[ \t]*|:[ \t]*))(?:#[ \t]*)?")   # "Run#: 09-31275"
 _GROUPS = r"(?:(?-i:[A-Z]{2,3})[ ])?\d{3,6}(?:[ ]\d{2,6}){1,4}(?![ ]?\d)"      # "0047 1123 9981", "TP 448 2210 93"
 _CODE = r"[A-Za-z]{0,6}-?\d[\dA-Za-z]*(?:[-/][\dA-Za-z]+)*"   # "MENSA705304AB9CD": a UK licence's five letters
 _END = r"(?![\w-])(?![.,]\d)"
@@ -59,6 +61,8 @@ _USER = re.compile(r"(?i)(?<![\w-])(?:user[ \t]?name|user[ \t]?id|login|log-in|h
 # rad_invented find f01): letters, then the digits that make a login of a name
 _TRANSCRIBER = re.compile(r"(?i)(?<![\w-])(?:transcribed|transcriptionist|typed)(?:[ \t]+by)?[ \t]*:?[ \t]*"
                           r"(?P<user>[A-Za-z][A-Za-z._]{1,15}\d{1,4})(?![\w@-])")
+# a dose written with its unit is no identifier ("order reads 400mg": spec_invented find f46)
+_DOSE = re.compile(r"(?i)\d+(?:\.\d+)?(?:mg|mcg|ml|g|kg|units?|u|meq|mmol)")
 # a measurement after the value is no identifier ("card 2000 units", "policy 1000 mg")
 _UNIT_AFTER = re.compile(r"(?i)[ \t]*(?:units?|mg|mcg|ml|cc|kg|lbs?|%|mmhg|bpm)\b")
 # words a login never is ("username is required", "login is pending")
@@ -115,7 +119,7 @@ def sentence_ids(text: str, doc_id: str) -> list[Span]:
     for rx, gtype in _ID_RES:
         for m in rx.finditer(text):
             group = "id" if m.group("id") else "bare"
-            if not (_UNIT_AFTER.match(text, m.end(group)) or _YEAR.fullmatch(m.group(group))):
+            if not (_UNIT_AFTER.match(text, m.end(group)) or _YEAR.fullmatch(m.group(group)) or _DOSE.fullmatch(m.group(group))):
                 out.append(mk(doc_id, *m.span(group), gtype))
     for m in _USER.finditer(text):
         if m.group("user").lower() not in _NOT_A_LOGIN:

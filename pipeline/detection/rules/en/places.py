@@ -42,6 +42,8 @@ from pipeline.spans import Span, dedupe
 _MOVE = re.compile(
     # a facility that screens or accepts a patient ("screened by Spaulding", "ACCEPTED AT KINDRED")
     r"(?i)(?<![\w])(?:(?:screened|screening|screen|accepted|evaluated)\s+(?:by|at)\s+(?:the\s+)?|"
+    # the hospital an ambulance passed by ("BYPASSED REDBUD MEMORIAL - NO CT": ed_invented find f19)
+    r"(?:bypass(?:ed|ing)?|diverted\s+from)\s+(?:the\s+)?|"
     r"(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged?|dc'?d|d/c'?d|"
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
     r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc)"   # as notes misspell or shorten it
@@ -58,7 +60,8 @@ _TOWN = re.compile(
     # "sister in glen rock is emergency contact", "flew in from Moncton", "will drive to Bala Cynwyd"
     # (icu_invented_b find f50, f54, f58)
     r"(?<![\w])(?:wife|husband|son|daughter|sister|brother|niece|nephew|cousin)\s+in\s+(?!law\b)|"
-    r"(?<![\w])(?:flew|flown|drove)(?:\s+(?:in|up|down))?\s+from\s+|"
+    # (and who drove whom: "daughter Marisol who drove her over from Palisade": spec_invented find f33)
+    r"(?<![\w])(?:flew|flown|drove)(?:\s+(?:him|her|them|me|us))?(?:\s+(?:in|up|down|over))?\s+from\s+|"
     # ("LIVING DONORS", "living donation info", "live vaccine": what lives, no residence; spec_invented find f08)
     r"(?<![\w])(?:lives|(?:live|living)(?![ \t]+(?:will|wills|donors?|donation|related|unrelated|situation|arrangements?|"
     r"room|quarters|conditions?|expenses|space|skills|vaccines?|births?|organs?|kidney|liver)\b)|"

@@ -38,10 +38,15 @@ _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Z
                          # before a slash ("A. VOGELSANG PT / ..."), where it is no patient
                          # and a laboratory's ("G. Ferraro, CT(ASCP)", "MT(ASCP)": rad_invented find f13)
                          r"(?:CT|MT|MLS|MLT|HT|HTL|SCT|SH|CG)\(ASCP\)(?:CM)?|"
+                         # a hyperbaric or dialysis technician's and an oncology or wound nurse's ("T. OYELARAN
+                         # CHT": spec_invented find f38)
+                         r"CHT|CCHT|OCN|CWOCN|CWS|"
                          r"RCP|OTR|(?:MS,?[ \t]+)?RDN?(?:,?[ \t]+|/)(?:LDN?|CNSC)|MS,?[ \t]+RDN?|RDN|"
                          r"PT(?=[ \t]*(?:/|\n|$)))(?![\w-])|"
                          # a role after a comma closing a signature ("D. Abernethy-Cole, Chaplain": find f09)
                          r"\s*,[ \t]*(?:chaplain|dietitian|pharmacist|social[ \t]+worker|case[ \t]+manager)(?=[ \t]*(?:\n|$))|"
+                         # a chaplain's degree and role ("T. Oyelaran-Fisk, MDiv, Hospice Chaplain": ltc_invented find f22)
+                         r"\s*,[ \t]*(?:MDiv|M\.Div\.|BCC|DMin)(?=[ \t]*(?:,|\n|$))|"
                          r"\s*,[ \t]*(?:resident|intern|fellow|attending|MSW|DO|DPT|PhD|PharmD|RD|SN|PGY-?\d)(?![\w-]))")
 # "JGT:holmes", "jgt: holmes", "holmes/JGT" closing a line
 _SIGN_OFF = re.compile(r"(?m)(?<![\w/])(?P<init>[A-Za-z]{2,4})\s?[:/]\s?(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z])[ \t.]*$")

@@ -56,7 +56,8 @@ clinic clinics office hob woc wocn detox bedrest
 triage resus rlq llq ruq luq
 yest yday moro res hcpoa dpoa mpoa poa
 pod pager ica eca cca psv edv dre stapler biopatch endocatch phlebostatic indep
-bmt sct rems vfw""".split()
+bmt sct rems vfw podiatry auth
+outpt uvj dka reeval lido norco alf bkft atty attys""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
@@ -66,7 +67,11 @@ bmt sct rems vfw""".split()
 # devices, "Endo GIA stapler", "in Endocatch": rad_invented find f03, f05, f11; a dressing, the
 # phlebostatic axis and "indep" for independent: icu_invented_q find f07, f11; a marrow or stem cell
 # transplant's programme, "sent to the BMT program", a drug's risk programme, "Rev REMS survey", and
-# a veterans' club without its post's number, "goes to the vfw in hurricane": spec_invented find f03, f10)
+# a veterans' club without its post's number, "goes to the vfw in hurricane": spec_invented find f03, f10;
+# "referred back to podiatry", "sent to auth coordinator": spec_invented find f43, f46; the outpatient
+# pharmacy, a ureter's junction, diabetic ketoacidosis, a re-evaluation and lidocaine: ed_invented find
+# f28, f29, f32, f20, f21; a drug's brand that is a town, "PREMEDICATED W/ NORCO 5/325", assisted living,
+# breakfast and an attorney: ltc_invented find f21, f23, f25, f32)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

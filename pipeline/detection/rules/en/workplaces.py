@@ -58,6 +58,10 @@ _ED = re.compile(r"(?i)(?<![\w])(?:to|at|in|from|the|@)[ \t]+(?P<abbr>[A-Za-z]{2
 _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|formerly|volunteers?|volunteered)"
                    r"(?:[ \t]+(?:part[ -]?time|full[ -]?time|nights|days|now|currently))?"
                    r"(?:[ \t]+as\s+(?:an?\s+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"   # "works as a\nsecurity guard at" (f49)
+                   # who a driver drives for ("he drives a delivery route for Zeeland Farm Supply", "STILL
+                   # DRIVES BUS FOR MTA": spec_invented find f37, f02)
+                   r"(?:drives|drove|driving)[ \t]+(?:an?[ \t]+|the[ \t]+)?(?:[A-Za-z-]+[ \t]+){0,2}?"
+                   r"(?:truck|bus|route|cab|taxi|van|forklift|rig)|"
                    # "lost his job at the sunnyvale cannery" (notes_invented find f09)
                    r"(?:lost|losing|left|leaving|quit|started)[ \t]+(?:his|her|their|a|the|a[ \t]+new)[ \t]+job|"
                    # "pt lives w/ mother, student at roxbury cc" (icu_invented_h find f04)
@@ -80,11 +84,12 @@ cannery plant electric plastics textile textiles mall
 corp corp. corporation company co co. services school academy university college church store market
 restaurant factory mill shop firm agency partners industries systems foods motors insurance
 drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
-builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc""".split())
+builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed""".split())
 # the kinds of workplace "the" names without a name ("works at the feedlot", "at the shipyard")
 _KINDS_OF_WORKPLACE = frozenset("""feedlot feedlots sawmill shipyard shipyards refinery quarry foundry warehouse depot
 slaughterhouse packinghouse stockyard stockyards docks dock mine mines elevator cannery lumberyard junkyard""".split())
-# (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14)
+# (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14; a farm
+# store's "Feed & Seed", spec_invented find f43)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")
 
 
@@ -110,7 +115,8 @@ def _employer(text: str, i: int, after_the: bool = False) -> tuple[int, int] | N
     """Up to five words from ``i``: title case in a mixed-case line, or ending in an employer's word."""
     toks = []
     for m in _TOKEN.finditer(text, i, min(len(text), i + 80)):
-        if (toks and text[toks[-1].end():m.start()] not in (" ", "\t")) or (not toks and m.start() != i):
+        # (" & " joins a name's words: "at Tennessee Valley Feed & Seed", spec_invented find f43)
+        if (toks and text[toks[-1].end():m.start()] not in (" ", "\t", " & ")) or (not toks and m.start() != i):
             break
         toks.append(m)
         if len(toks) == 5:
