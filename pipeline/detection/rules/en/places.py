@@ -94,10 +94,9 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]e
                       r"(?:cardiologist|oncologist|neurologist|nephrologist|pulmonologist|endocrinologist|"
                       r"hematologist|gastroenterologist|psychiatrist|rheumatologist|urologist|surgeon|specialist)s?"
                       r"\s+(?:at|from))\s+(?:the\s+)?")
-# a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
-# and after an age's "from" ("66 y.o. F from methuen")
 # the places a patient goes that a note names by their kind, before the town they are in
 _VENUE_WORDS = r"vfw|legion|library|senior[ \t]+center|church|mall|jail|shelter|plant|mill"
+# a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?|"
                       # where a doctor practises ("his cardiologist dr. mehta in edison": icu_invented_g find f05)
                       r"\bdr\.?[ \t]+[A-Za-z'-]{2,}|"
@@ -146,7 +145,8 @@ _IN_AFTER = re.compile(r"(?i)[ \t]+(?:in|at)[ \t]+")   # "Keystone Villa at Doug
 
 # a hospital's town and state after its comma ("MONADNOCK VALLEY HOSPITAL, PETERBOROUGH NH, TO A":
 # icu_invented_o find f06): the state's code says the words before it are a town
-_COMMA_TOWN_STATE = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'.-]*(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2}?),?[ \t]+"
+_COMMA# a residence's town and its state's code after the comma ("lives alone in Normal, IL")
+_TOWN_STATE = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'.-]*(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2}?),?[ \t]+"
                                r"(?P<st>[A-Za-z]{2})(?![\w-])")
 
 

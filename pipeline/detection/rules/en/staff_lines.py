@@ -32,15 +32,15 @@ _CREDENTIAL = re.compile(r"(?i)(?<![\w])(?P<name>(?:(?-i:[A-Za-z][A-Za-z'-]*[A-Z
                          r"PTA|COTA(?:/L)?|CCC-SLP|(?:MS|MA|M\.S\.|MEd),[ \t]*CCC-SLP|"
                          # an emergency medical technician's level ("D. YAZZIE EMT-P": ed_invented find f01)
                          r"(?:NR)?EMT-?[PBIA]|EMT(?=[ \t]*[,;\n])|"
-                         # a respiratory therapist's, an occupational therapist's and a dietitian's
-                         # ("MOODY RCP", "M. DIAZ-CORDERO OTR", "c. oyelowo ms rd ld": icu_invented_q
-                         # find f01, f11, f05); a physical therapist's "PT" only closing its line or
-                         # before a slash ("A. VOGELSANG PT / ..."), where it is no patient
-                         # and a laboratory's ("G. Ferraro, CT(ASCP)", "MT(ASCP)": rad_invented find f13)
+                         # a laboratory's ("G. Ferraro, CT(ASCP)", "MT(ASCP)": rad_invented find f13)
                          r"(?:CT|MT|MLS|MLT|HT|HTL|SCT|SH|CG)\(ASCP\)(?:CM)?|"
                          # a hyperbaric or dialysis technician's and an oncology or wound nurse's ("T. OYELARAN
                          # CHT": spec_invented find f38)
                          r"CHT|CCHT|OCN|CWOCN|CWS|"
+                         # a respiratory therapist's, an occupational therapist's and a dietitian's
+                         # ("MOODY RCP", "M. DIAZ-CORDERO OTR", "c. oyelowo ms rd ld": icu_invented_q
+                         # find f01, f11, f05); a physical therapist's "PT" only closing its line or
+                         # before a slash ("A. VOGELSANG PT / ..."), where it is no patient
                          r"RCP|OTR|(?:MS,?[ \t]+)?RDN?(?:,?[ \t]+|/)(?:LDN?|CNSC)|MS,?[ \t]+RDN?|RDN|"
                          r"PT(?=[ \t]*(?:/|\n|$)))(?![\w-])|"
                          # a role after a comma closing a signature ("D. Abernethy-Cole, Chaplain": find f09)

@@ -85,11 +85,11 @@ corp corp. corporation company co co. services school academy university college
 restaurant factory mill shop firm agency partners industries systems foods motors insurance
 drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
 builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed""".split())
+# (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14; a farm
+# store's "Feed & Seed", spec_invented find f43)
 # the kinds of workplace "the" names without a name ("works at the feedlot", "at the shipyard")
 _KINDS_OF_WORKPLACE = frozenset("""feedlot feedlots sawmill shipyard shipyards refinery quarry foundry warehouse depot
 slaughterhouse packinghouse stockyard stockyards docks dock mine mines elevator cannery lumberyard junkyard""".split())
-# (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14; a farm
-# store's "Feed & Seed", spec_invented find f43)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")
 
 
