@@ -145,11 +145,11 @@ _IN_AFTER = re.compile(r"(?i)[ \t]+(?:in|at)[ \t]+")   # "Keystone Villa at Doug
 
 # a hospital's town and state after its comma ("MONADNOCK VALLEY HOSPITAL, PETERBOROUGH NH, TO A":
 # icu_invented_o find f06): the state's code says the words before it are a town
-_COMMA# a residence's town and its state's code after the comma ("lives alone in Normal, IL")
-_TOWN_STATE = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'.-]*(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2}?),?[ \t]+"
+_COMMA_TOWN_STATE = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'.-]*(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2}?),?[ \t]+"
                                r"(?P<st>[A-Za-z]{2})(?![\w-])")
 
 
+# a residence's town and its state's code after the comma ("lives alone in Normal, IL")
 _TOWN_STATE = re.compile(r"(?P<town>[A-Za-z][A-Za-z'.-]*(?:[ \t][A-Za-z][A-Za-z'.-]*){0,2}?),[ \t]*"
                          r"(?P<st>[A-Za-z]{2})(?![\w-])")
 
