@@ -22,9 +22,10 @@ _VALVE_WORDS = r"mech|mechanical|tissue|porcine|bioprosthetic"
 _DEVICE_WORDS = (r"collar|sump|shunt|line|lines|position|rule|rules|pouch|brace|lift|valve|formula|agitation|coma|"
                  r"needle|splint|pump|protocol|technique|incision|suture|clamp|bolt|probe|monitor|criteria|catheter|"
                  r"drain|tube|score|scale|sign|bag|mask|filter|stocking|stockings|boots|dressing|resp|respirations|"
-                 r"breathing|wort|patch|port|"   # "S/P GRAHAM PATCH" (icu_invented_i find f16)
+                 # "S/P GRAHAM PATCH" (icu_invented_i find f16); "St. John's wort": an herb, not Newfoundland's town
+                 r"breathing|wort|patch|port|"
                  # a skin product by its brand ("SARNA LOTION OK PER STANDING ORDERS": spec_invented find f18)
-                 r"lotion|cream|ointment|gel|shampoo|powder|spray|"   # "St. John's wort": an herb, not Newfoundland's town
+                 r"lotion|cream|ointment|gel|shampoo|powder|spray|"
                  + _VALVE_WORDS)
 # after the span: a possessive, a hyphen and a second capitalised name ("-Pratt"), a single capital
 # letter ("Miami J") or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
