@@ -27,6 +27,11 @@ def found(det, text: str, category: str) -> list[str]:
     return [text[s.start:s.end] for s in det.detect(Document("d", text)) if s.category == category]
 
 
+def marked(det, text: str) -> list[str]:
+    """Every text the detector marks in ``text``, whatever its category."""
+    return [text[s.start:s.end] for s in det.detect(Document("d", text))]
+
+
 def marked_phi(det, text: str) -> list[str]:
     """The texts marked as a name, a place, a date or a contact (what a ward's clean line must not hold)."""
     return [f for c in ("NAME", "LOCATION", "DATE", "CONTACT") for f in found(det, text, c)]

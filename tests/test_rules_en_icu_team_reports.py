@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.spans import Document
-from rules_en_case_helpers import CASES, detector, found, marked_phi, recase  # noqa: F401  (detector: fixture)
+from rules_en_case_helpers import CASES, detector, found, marked, marked_phi, recase  # noqa: F401  (detector: fixture)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -116,8 +115,7 @@ def test_an_outreach_worker_s_first_name(detector, case):
     ("Dialysis - monthly physician progress note\nFlatbush Renal Care\nSeen on floor during tx.", "Flatbush Renal Care"),
 ])
 def test_what_a_specialty_clinic_writes(detector, line, phi, case):
-    text = recase(line, case)
-    assert recase(phi, case) in [text[s.start:s.end] for s in detector.detect(Document("d", text))]
+    assert recase(phi, case) in marked(detector, recase(line, case))
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -155,8 +153,7 @@ def test_a_town_after_a_place_named_by_its_kind(detector, case):
     ("Access: R forearm AVF placed 1999, good thrill/bruit.", "1999"),
 ])
 def test_what_a_specialty_clinic_writes_second_batch(detector, line, phi, case):
-    text = recase(line, case)
-    assert recase(phi, case) in [text[s.start:s.end] for s in detector.detect(Document("d", text))]
+    assert recase(phi, case) in marked(detector, recase(line, case))
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -197,8 +194,7 @@ def test_a_driver_s_title_is_no_name(detector, case):
     ("Bereavement referral made.\nT. Oyelaran-Fisk, MDiv, Hospice Chaplain", "T. Oyelaran-Fisk"),
 ])
 def test_what_second_find_batches_showed(detector, line, phi, case):
-    text = recase(line, case)
-    assert recase(phi, case) in [text[s.start:s.end] for s in detector.detect(Document("d", text))]
+    assert recase(phi, case) in marked(detector, recase(line, case))
 
 
 @pytest.mark.parametrize("case", CASES)
