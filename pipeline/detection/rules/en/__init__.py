@@ -9,7 +9,7 @@ i2b2 conventions that decide boundaries here:
   "Fax" before a number makes it FAX, "pager/beeper/pgr" a PHONE;
 - record numbers are the value after the label ("MRN: 1234567" -> "1234567").
 
-The pack is a package, one job per module: :mod:`.dates_ages`, :mod:`.contact` (phones, record
+The pack is a package, one job per module: :mod:`.dates`, :mod:`.ages`, :mod:`.contact` (phones, record
 numbers, ZIP codes, streets), :mod:`.names` (names after titles), :mod:`.context_names` and
 :mod:`.places` (names, hospitals and towns as ward notes write them: after "wife", "per", "RN",
 "transferred from", in any case, and staff signatures), with :mod:`.name_pairs` (how a name's words
@@ -36,6 +36,6 @@ from pipeline.detection.rules.registry import set_rules_view
 register_common(LOCALE)
 set_rules_view(LOCALE, fold_accents)  # the rules read accented letters as their base letters
 
-from pipeline.detection.rules.en import dates_ages, contact, names, context_names, name_lines, places, professions, workplaces, landmarks, bare_names, caseless_names, labelled_ids, world_addresses, address_parts, companies, letters_chat, handles, masked_numbers, coordinates, form_fields, weekday_dates, record_fields, wallet_addresses, job_titles, route_towns, prose_names, role_names, saints, nicknames, highways, year_ranges  # noqa: E402,F401,E501  (register, in this order)
+from pipeline.detection.rules.en import dates, ages, contact, names, context_names, name_lines, places, professions, workplaces, landmarks, bare_names, caseless_names, labelled_ids, world_addresses, address_parts, companies, letters_chat, handles, masked_numbers, coordinates, form_fields, weekday_dates, record_fields, wallet_addresses, job_titles, route_towns, prose_names, role_names, saints, nicknames, highways, year_ranges  # noqa: E402,F401,E501  (register, in this order)
 
 register_checked(LOCALE)  # last: identifiers proven by their check digits (never tie-breakers for the rules above)

@@ -5,7 +5,7 @@ A nurse's note is full of numbers that are not identifiers: vitals ("HR 90-100",
 5/5", "pain 3/10"), ratios, settings and times ("@ 1400", "0400"). A number is an age only when
 the text says so ("78 yo", "age 90"), a date only with a date's shape that is a possible date and
 not a measurement, a phone number only with a phone's shape or a label. The rules
-(:mod:`.dates_ages`) and the ``en`` pack's merged-stage step
+(:mod:`.dates`) and the ``en`` pack's merged-stage step
 (:mod:`pipeline.locales.en.numbers`, for a model's spans) ask the same functions here.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 "Friday 21st", "Saturday 8th".
 
 Why: e-mail headers, chats and letters put the weekday before the day, abbreviated or with an
-ordinal day and no month; :mod:`.dates_ages` reads the date after it but leaves "Mon," or the
+ordinal day and no month; :mod:`.dates` reads the date after it but leaves "Mon," or the
 "Friday 21st" of a letter. The weekday needs a date right after it (a day number and a month, a
 numeric date, or an ordinal day, its suffix in any case: "FRIDAY 21ST"), so a saturation's "Sat
 98%" and "Sun exposure" stay. Found on
