@@ -28,9 +28,9 @@ _DEVICE_WORDS = (r"collar|sump|shunt|line|lines|position|rule|rules|pouch|brace|
                  r"lotion|cream|ointment|gel|shampoo|powder|spray|"
                  + _VALVE_WORDS)
 # after the span: a possessive, a hyphen and a second capitalised name ("-Pratt"), a single capital
-# letter ("Miami J") or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
+# letter in any case ("Miami J", "now in miami j collar": icu_invented_r find f30) or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
 # catheter": icu_invented_e find f05), then the device's word
-_DEVICE_AFTER = re.compile(rf"(?:'s|s'|')?(?:-[A-Z][a-z]+)?(?:[ \t]+(?:[A-Z]|(?i:icp|pa|cvp|evd|iv|art|picc|hd|"
+_DEVICE_AFTER = re.compile(rf"(?:'s|s'|')?(?:-[A-Z][a-z]+)?(?:[ \t]+(?:(?i:[a-z])|(?i:icp|pa|cvp|evd|iv|art|picc|hd|"
                            rf"o2|co2|etco2|svo2|temp|pressure|bladder|gastric|esophageal))(?![\w-]))?[ \t]*(?i:{_DEVICE_WORDS})\b")
 
 _VALVE_LAST = re.compile(rf"(?<=[ \t])(?i:{_VALVE_WORDS})$")
@@ -44,8 +44,9 @@ _DEVICE_LAST = re.compile(rf"(?<=[ \t])(?i:{_DEVICE_WORDS})$")
 # left to the device word after it: _DEVICE_AFTER)
 DEVICE_EPONYMS = frozenset("""hickman hickmans groshong broviac quinton swan-ganz dobhoff jackson-pratt
 pleurx passy-muir shiley yankauer hemovac sengstaken port-a-cath mediport hoyer posey
-kerlix coban tegaderm bovie ambu foley foleys hartmann hartmann's whipple""".split())
-# (an operation named for its surgeon alone: "Hartmann's, POD 1", icu_invented_h find f18)
+kerlix coban tegaderm bovie ambu foley foleys hartmann hartmann's whipple camino""".split())
+# (an operation named for its surgeon alone: "Hartmann's, POD 1", icu_invented_h find f18; an ICP
+# monitor by its maker alone, "icp bolt (camino)": icu_invented_r find f04, icu_invented_s find f18)
 _TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|doctor|wife|husband|son|daughter|sister|brother|mother|"
                            r"father|friend|nephew|niece|grandson|granddaughter)\.?[ \t]+$")
 

@@ -122,6 +122,10 @@ _VACCINE_BEFORE = re.compile(r"(?i)\b(?:tdap|td|dtap|tetanus|pneumovax|ppsv23|pc
 # when an access or a device went in ("R FOREARM AVF PLACED 1999": spec_invented find f25); a clock
 # time there is as likely ("foley inserted 2000"), so only a year whose minutes no clock writes
 _PLACED_BEFORE = re.compile(r"(?i)\b(?:placed|inserted|created|implanted)\b[^\n]*$")
+# the year a habit stopped, right after its word, a sentence's full stop after it too ("former smoker
+# 50 pk-yr, quit 2001. NKDA": icu_invented_p find f34); no clock time follows "quit"
+_QUIT_YEAR = re.compile(rf"(?i)\b(?:quit|sober[ \t]+since|clean[ \t]+since)[ \t]+(?:in[ \t]+)?"
+                        rf"(?P<y>{_YEAR4})(?![\w/:-]|[.,]\d)")
 
 
 def _history_year(text: str, start: int, value: str) -> bool:
@@ -284,6 +288,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found += [m.span() for m in _HISTORY_YEAR.finditer(text)
               if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())
               and not re.search(r"[+-]\s*$", line_before(text, m.start(), 3))]
+    found += [m.span("y") for m in _QUIT_YEAR.finditer(text)]
     found += [m.span("d") for rx in (_THE_ORDINAL, _CUE_THE_ORDINAL) for m in rx.finditer(text)
               if 1 <= int(re.match(r"\d+", m.group("d")).group()) <= 31]
     return merge_overlapping(found, doc_id, "DATE")

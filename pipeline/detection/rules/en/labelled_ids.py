@@ -46,7 +46,9 @@ _NAMED = (r"(?:(?:[ \t]+(?:number|num|no\.?|#|id|code|ref|reference))[ \t]*(?:(?
           r"|[ \t]*(?:(?:is|was|reads|=)[ \t]+|#[ \t]*:?[ \t]*|:[ \t]*))(?:#[ \t]*)?")   # "Run#: 09-31275"
 _GROUPS = r"(?:(?-i:[A-Z]{2,3})[ ])?\d{3,6}(?:[ ]\d{2,6}){1,4}(?![ ]?\d)"      # "0047 1123 9981", "TP 448 2210 93"
 _CODE = r"[A-Za-z]{0,6}-?\d[\dA-Za-z]*(?:[-/][\dA-Za-z]+)*"   # "MENSA705304AB9CD": a UK licence's five letters
-_END = r"(?![\w-])(?![.,]\d)"
+# nor the first number of a setting or a ratio ("PSV trial 1400 10/5": a time, then pressure support
+# over PEEP; icu_invented_s find f16)
+_END = r"(?![\w/-])(?![.,]\d)"
 _ID_RES = [(re.compile(rf"(?i)(?<![\w-])(?:{label})(?:{_NAMED}(?P<id>(?=(?:[^\s\d]*\d){{4}}|(?-i:[A-Z]{{2,3}})[ ](?:\d[ ]?){{6}}){_GROUPS}|{_CODE}){_END}"
                        rf"|,?[ \t]+(?P<bare>{_GROUPS}|(?=[\dA-Za-z-]*[A-Za-z])(?=(?:[^\s\d]*\d){{4}}){_CODE}|\d{{5,}}){_END})"), gtype)
            for label, gtype in _LABELS]

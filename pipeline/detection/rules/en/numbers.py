@@ -28,7 +28,10 @@ MEASURES = (
     # bedside scores ("CIWA 12-16", "COWS 8", "NIHSS 4-6")
     "ciwa|ciwa-ar|cows|cpot|braden|morse|nihss|mmse|moca|cam-icu|"
     # a newborn's scores ("Apgars 8/9": icu_invented_f find f27)
-    "apgar|apgars|apgar scores?"
+    "apgar|apgars|apgar scores?|"
+    # a chest tube's air leak on its 1-7 scale and exertion on the Borg scale ("AIRLEAK 2/7", "RPE 11-13":
+    # icu_invented_s find f11, icu_invented_r find f07)
+    "air ?leak|rpe|borg"
 )
 _MEASURE_BEFORE = re.compile(rf"(?i)(?<![\w/])(?:{MEASURES})\s*(?:[:=~]|of|at|@|is|was|now|down to|up to)?\s*[<>]?\s*$")
 # units and counting words after a value ("40 mg", "5/5 strength", "10/5 beats", "2-3 units/hr")

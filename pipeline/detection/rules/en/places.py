@@ -135,9 +135,12 @@ _MEETING_AFTER = re.compile(r"(?i)(?:[ \t]+[a-z]+)?[ \t]+(?:rounds|meeting|huddl
 # never a town's shape in a line of one case ("DRIVING TO APPOINTMENTS")
 _TRAVEL_TO = re.compile(r"(?i)(?<![\w])(?:drive|drives|driving|fly|flies|flying)\s+(?:back\s+|home\s+)?to\s+")
 # where a home is, a town follows: "a trailer park off Route 61 in Frackville", "NEAR HER IN
-# BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09)
-_HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|orchard|apartment|condo|townhouse|duplex|house|rowhome)"
-                      r"\b[^\n.;:]{0,45}?[ \t]+in|near(?:[ \t]+(?:her|him|them|us|family|son|daughter)[ \t]+in)?)[ \t]+")
+# BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09); a farm or ranch "outside" a town
+# and a mine "in" one ("ON A FARM OUTSIDE MONEY", "From ranch outside Pie Town", "LAID OFF FROM THE
+# MINE IN GRANTS": icu_invented_r find f02, icu_invented_s find f16, f02)
+_HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|ranch|orchard|apartment|condo|townhouse|duplex|house|rowhome|"
+                      r"mine)\b[^\n.;:]{0,45}?[ \t]+(?:in|outside(?:[ \t]+of)?)|"
+                      r"near(?:[ \t]+(?:her|him|them|us|family|son|daughter)[ \t]+in)?)[ \t]+")
 
 
 _IN_AFTER = re.compile(r"(?i)[ \t]+(?:in|at)[ \t]+")   # "Keystone Villa at Douglassville" (find f22)

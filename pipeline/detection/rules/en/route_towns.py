@@ -7,8 +7,8 @@ many) name a town no list holds, with no state or postcode after it: the site's 
 (office, branch, depot, warehouse, store, campus) or the journey around it is the evidence. The
 town must be one or two capitalised words (or, in a line of one case, words no commoner than a
 rare word), none a function word, a safe clinical word or a common English word (Zipf 4.0: "the
-Main office", "the Post office", "the Head office" stay); a journey's ends need a travel word on
-the same line (flight, train, bus, ferry, ticket, boarding, depart, arrive, route, trip, travel),
+Main office", "the Post office", "the Head office" stay); a journey's ends need a travel word in
+the same sentence of the line (flight, train, bus, ferry, ticket, boarding, depart, arrive, route, trip, travel),
 so a ward's "transferred from ICU to 5 West" stays. Found on the second invented PII set's find
 half (benchmarks/pii_invented.py --set b: f_cs_email_01, f_cs_41, f_hr_80, f_travel_19, f_travel_50).
 """
@@ -38,6 +38,18 @@ def _town_ok(value: str) -> bool:
     return all(w.lower() not in FUNCTION_WORDS and not is_safe_word(w) and (zipf(w) or 0.0) < 4.0 for w in words)
 
 
+_SENTENCE_END = re.compile(r"[.;!?](?=\s|$)")
+
+
+def _sentence(line: str, start: int, end: int) -> str:
+    """The sentence of ``line`` that holds ``line[start:end]``: a code's run-on line names a journey's
+    word in another sentence ("1658 PEA -> VT, shocked ... Family called, arrived 1730":
+    icu_invented_r find f11), a ticket's words share the journey's."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(line, 0, start)]
+    after = _SENTENCE_END.search(line, end)
+    return line[ends[-1] if ends else 0:after.end() if after else len(line)]
+
+
 @register(LOCALE, "route_towns", "LOCATION", score=0.74)
 def route_towns(text: str, doc_id: str) -> list[Span]:
     """Towns before a business site's word, and a journey's two ends on a line with a travel word;
@@ -49,6 +61,7 @@ def route_towns(text: str, doc_id: str) -> list[Span]:
         line_start = view.rfind("\n", 0, m.start()) + 1
         line_end = view.find("\n", m.end())
         line = view[line_start:line_end if line_end >= 0 else len(view)]
-        if _TRAVEL.search(line) and _town_ok(m.group("a")) and _town_ok(m.group("b")):
+        if _TRAVEL.search(_sentence(line, m.start() - line_start, m.end() - line_start)) \
+                and _town_ok(m.group("a")) and _town_ok(m.group("b")):
             out += [mk(doc_id, *m.span("a"), "CITY"), mk(doc_id, *m.span("b"), "CITY")]
     return dedupe(out)

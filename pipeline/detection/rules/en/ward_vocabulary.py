@@ -57,7 +57,9 @@ triage resus rlq llq ruq luq
 yest yday moro res hcpoa dpoa mpoa poa
 pod pager ica eca cca psv edv dre stapler biopatch endocatch phlebostatic indep
 bmt sct rems vfw podiatry auth
-outpt uvj dka reeval lido norco alf bkft atty attys""".split()
+outpt uvj dka reeval lido norco alf bkft atty attys
+cvicu ew kvo adl adls med-surg medsurg whiteboard halo pastor deacon driver sitter
+cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
@@ -71,7 +73,15 @@ outpt uvj dka reeval lido norco alf bkft atty attys""".split()
 # "referred back to podiatry", "sent to auth coordinator": spec_invented find f43, f46; the outpatient
 # pharmacy, a ureter's junction, diabetic ketoacidosis, a re-evaluation and lidocaine: ed_invented find
 # f28, f29, f32, f20, f21; a drug's brand that is a town, "PREMEDICATED W/ NORCO 5/325", assisted living,
-# breakfast and an attorney: ltc_invented find f21, f23, f25, f32)
+# breakfast and an attorney: ltc_invented find f21, f23, f25, f32; units a patient moves between,
+# "transferred from CVICU", "adm from EW" (a Boston emergency ward), "pt from med-surg", an IV kept open,
+# "IVF at KVO", "independent in ADLs", a board and a spine's brace, "on whiteboard", "COLLAR VS HALO", and
+# the roles a relative or a bedside helper has, "HIS BROTHER, PASTOR OF THEIR CHURCH", "PT IS A DEACON",
+# "HUSBAND (DRIVER)", "SITTER AT BEDSIDE": icu_invented_r find f07, f02, f09, icu_invented_s find f02,
+# f11, f13, f14, icu_invented_p find f17, f22, f23; a heart surgery unit, the ventricles, the brain's
+# communicating arteries, a ventricular drain and a bed's rail, "TRANSFER TO CVSU", "look at RV", "from
+# ACOM aneurysm", "csf from evd", "loosened from bedrail": icu_invented_r find f27, icu_invented_s find
+# f20, f23, f24, icu_invented_p find f35)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

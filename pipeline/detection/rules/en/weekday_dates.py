@@ -32,9 +32,14 @@ _ABBR = r"(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
 # an abbreviated weekday after a date's preposition, closing its clause or before a time ("speech to
 # see Mon.", "family meeting on Mon at 1400"; icu_invented_c find f10), and a dialysis schedule's
 # weekdays ("HD Mon/Wed/Fri"); "cont to mon closely", "O2 sat 92%", "sun exposure" stay
+# a visit's or a plan's day before "w/", "to", "with", "for" ("plans to come in Sat w/ her brother",
+# "continue current care through Sat to allow the other son to get here": icu_invented_s find f17,
+# icu_invented_r find f22); "in" only before those ("in sat 88%" is a saturation)
 _ABBR_AFTER_CUE = re.compile(
     rf"(?i:\b(?:on|by|until|till|this|next|last|since|see|seen|before|after|thru|through)[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
-    r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:at|@|am|pm|morning|evening|night)\b|\d{3,4}\b))")
+    r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:at|@|am|pm|morning|evening|night)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
+    rf"|(?i:\b(?:come|coming|comes|be|back|fly|flying|drive|driving)[ \t]+in[ \t]+)(?P<d2>(?i:{_ABBR})\.?)"
+    r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:w/|with\b|to\b|for\b|at\b|am\b|pm\b|morning|evening|night)))")
 # a working day's abbreviation closing a sentence after a plan's word ("PLAN: ?VALVULOPLASTY MON.":
 # icu_invented_d find f02); "cont to mon.", "will mon." are a monitor's; "Sat" and "Sun" are too
 # often a saturation or the sun
@@ -52,7 +57,9 @@ _EVENT_DAY = re.compile(
     r"admitted|adm|appt|appointment|scheduled|planned|biopsy|egd|colonoscopy|tee|mri|arrest|fell|fall|"
     # an operation by its kind ("s/p graft excision Sun.": icu_invented_l find f19)
     r"excision|resection|repair|amputation|debridement|placement|removal|insertion|[a-z]+(?:ectomy|otomy|ostomy|plasty|scopy))[ \t]+"
-    r"(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun))\.?(?=[ \t]*(?:[.,;)]|\n|$))", re.MULTILINE)
+    # where it happened may come between ("82 yo M, fall at home Sat w/ R hip fx": icu_invented_p find f45)
+    r"(?:(?:at|in)[ \t]+home[ \t]+)?"
+    r"(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun))\.?(?=[ \t]*(?:[.,;)]|\n|$|w/))", re.MULTILINE)
 _MONITOR_BEFORE = re.compile(r"(?i)\b(?:to|will|cont|continue|q|and|&|on|of)[ \t]+$|\d[ \t]*$")
 _SCHEDULE = re.compile(rf"(?<![\w/])(?P<d>(?i:{_ABBR})(?:/(?i:{_ABBR})){{1,3}})(?![\w/])")
 
@@ -78,7 +85,9 @@ def weekday_dates(text: str, doc_id: str) -> list[Span]:
                 continue
         out.append(mk(doc_id, *m.span("d"), "DATE"))
     for m in _ABBR_AFTER_CUE.finditer(text):
-        if not _trial(text, m):
+        if m.group("d2") is not None:
+            out.append(mk(doc_id, *m.span("d2"), "DATE"))
+        elif not _trial(text, m):
             out.append(mk(doc_id, *m.span("d"), "DATE"))
     for m in _ABBR_CLOSING.finditer(text):
         before = text[max(0, m.start() - 12):m.start()]
