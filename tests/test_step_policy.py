@@ -60,8 +60,7 @@ def test_a_few_dev_notes_do_not_decide():
 def test_only_guards_can_be_spared_never_the_number_context_requirement():
     from pipeline.detection.step_policy import sparable
 
-    # guards against a cold start's guesses: safe words, and ordinary words as towns in a line of one case
-    assert sparable(pack_for("en")) == ["drop_one_case_common_towns", SAFE]
+    assert sparable(pack_for("en")) == [SAFE]
     assert "drop_numbers_without_context" in pack_for("en").steps
     assert sparable(pack_for("es")) == []
 

@@ -38,7 +38,6 @@ STEPS = WESTERN_STEPS + (
     "drop_ward_codes",   # model (code_steps: a model's state that is a ward's code, "VT 380", outside an address)
     "strip_slashed_with",   # model (code_steps: "ALDERSGATE MANOR W/ CHF" ends before "W/")
     "drop_lower_common_words",   # model (common_word_steps: "with a kitchen knife" in a mixed-case line)
-    "drop_one_case_common_towns",   # model (common_word_steps: "SITTER AT BEDSIDE" is no town)
     "drop_impossible_dates",   # model (date_steps: "vbg 7.30/34", "IHS" are no dates)
     "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "repeat_names",
     "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
@@ -57,4 +56,4 @@ STEPS = WESTERN_STEPS + (
 PACK = register_pack("en", _EN_WORDS, STEPS, model_view=truecase_one_case_lines)
 # a model trained on the ward's own notes may be spared the safe-word guard where its dev notes
 # show the guard deletes its PHI (pipeline.detection.step_policy); never the number-context step
-register_sparable("en", ("drop_safe_word_spans_en", "drop_one_case_common_towns"))
+register_sparable("en", ("drop_safe_word_spans_en",))

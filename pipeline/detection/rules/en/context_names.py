@@ -23,6 +23,7 @@ from pipeline.detection.rules.en.caseless import titled
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_listed_name, is_listed_surname,
                                                    is_safe_word, looks_like_name, looks_like_typo, zipf)
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS as _CREDENTIAL_WORDS
+from pipeline.locales.shared_words import NAME_PARTICLES
 from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS  # noqa: F401  (SECTION_HEADERS: re-exported for name_lines)
 from pipeline.detection.rules.en.numbers import MEASURES
 from pipeline.detection.rules.en.staff_lines import credential_names, signatures, usernames
@@ -131,6 +132,12 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             if nxt and looks_like_name(nxt, strong, title_case(nxt) and has_lower(text, s), titled and k == 0):
                 continue  # an initial before a surname: "J. Smith", "DR. A. RAHILLY"
             break
+        if word.lower() in NAME_PARTICLES and (strong or end is not None) and "," not in gap:
+            nxt = next((text[a:b] for a, b in tokens[k + 1:k + 3] if text[a:b].lower() not in NAME_PARTICLES), "")
+            nxt_cased = title_case(nxt) and has_lower(text, s)
+            if nxt and looks_like_name(nxt, True, nxt_cased) and (nxt_cased or is_listed_name(nxt) or (zipf(nxt) or 0.0) < 4.5):
+                continue   # a surname's particles, the surname after them: "per dr de la cruz", "Dr. de la
+                # Cruz" (icu_invented_r find f10, f25: "de" and "la" are too common to pass as names alone)
         cased = title_case(word) and has_lower(text, s)
         if k and end is not None and "," not in gap and surname_after(text, tokens[k - 1], (s, e)):
             end = e   # "LIZZIE STRONG", "son holly small": a surname that is also a word, after a first name

@@ -20,6 +20,8 @@ from pipeline.spans import Span
 # "hosp" is the head word abbreviated ("CAPE COD HOSP")
 HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
                   r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
+                  # a nursing centre and its "ctr" ("FROM DELTA OAKS NURSING CTR IN MARKED TREE": icu_invented_r find f24)
+                  r"nursing\s+(?:center|centre|ctr)\b\.?|"
                   # "Maple Crest Skilled Nursing", "Brightwater General." closing its line or clause
                   # (notes_invented find f30, f35)
                   r"skilled\s+nursing(?:\s+facility)?|(?P<general>general)(?=[ \t]*(?:[.,;)]|$))|"

@@ -58,7 +58,7 @@ yest yday moro res hcpoa dpoa mpoa poa
 pod pager ica eca cca psv edv dre stapler biopatch endocatch phlebostatic indep
 bmt sct rems vfw podiatry auth
 outpt uvj dka reeval lido norco alf bkft atty attys
-cvicu ew kvo adl adls med-surg medsurg whiteboard halo pastor deacon driver sitter
+cvicu ew kvo adl adls med-surg medsurg whiteboard halo
 cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
@@ -75,10 +75,8 @@ cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails""".split()
 # f28, f29, f32, f20, f21; a drug's brand that is a town, "PREMEDICATED W/ NORCO 5/325", assisted living,
 # breakfast and an attorney: ltc_invented find f21, f23, f25, f32; units a patient moves between,
 # "transferred from CVICU", "adm from EW" (a Boston emergency ward), "pt from med-surg", an IV kept open,
-# "IVF at KVO", "independent in ADLs", a board and a spine's brace, "on whiteboard", "COLLAR VS HALO", and
-# the roles a relative or a bedside helper has, "HIS BROTHER, PASTOR OF THEIR CHURCH", "PT IS A DEACON",
-# "HUSBAND (DRIVER)", "SITTER AT BEDSIDE": icu_invented_r find f07, f02, f09, icu_invented_s find f02,
-# f11, f13, f14, icu_invented_p find f17, f22, f23; a heart surgery unit, the ventricles, the brain's
+# "IVF at KVO", "independent in ADLs", a board and a spine's brace, "on whiteboard", "COLLAR VS HALO":
+# icu_invented_r find f07, icu_invented_s find f13, f14, icu_invented_p find f17, f22, f23; a heart surgery unit, the ventricles, the brain's
 # communicating arteries, a ventricular drain and a bed's rail, "TRANSFER TO CVSU", "look at RV", "from
 # ACOM aneurysm", "csf from evd", "loosened from bedrail": icu_invented_r find f27, icu_invented_s find
 # f20, f23, f24, icu_invented_p find f35)
