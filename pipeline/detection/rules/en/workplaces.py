@@ -57,10 +57,7 @@ _ED = re.compile(r"(?i)(?<![\w])(?:to|at|in|from|the|@)[ \t]+(?P<abbr>[A-Za-z]{2
                  r"(?:ed|er|ew|e\.d\.|emergency[ \t]+(?:room|department|dept)|clinic|cath[ \t]+lab)(?![\w])")
 _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|formerly|volunteers?|volunteered)"
                    r"(?:[ \t]+(?:part[ -]?time|full[ -]?time|nights|days|now|currently))?"
-                   r"(?:[ \t]+as\s+(?:an?\s+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?"   # "works as a\nsecurity guard at" (f49)
-                   # or where and how, in two words at most ("WORKS DEBONE LINE AT RED RIVER POULTRY", "works
-                   # underground at Humboldt Ridge Mine": icu_invented_r find f20, icu_invented_s find f28)
-                   r"|(?:[ \t]+[A-Za-z-]+){1,2}?)?|"
+                   r"(?:[ \t]+as\s+(?:an?\s+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"   # "works as a\nsecurity guard at" (f49)
                    # who a driver drives for ("he drives a delivery route for Zeeland Farm Supply", "STILL
                    # DRIVES BUS FOR MTA": spec_invented find f37, f02)
                    r"(?:drives|drove|driving)[ \t]+(?:an?[ \t]+|the[ \t]+)?(?:[A-Za-z-]+[ \t]+){0,2}?"
@@ -87,8 +84,7 @@ cannery plant electric plastics textile textiles mall
 corp corp. corporation company co co. services school academy university college church store market
 restaurant factory mill shop firm agency partners industries systems foods motors insurance
 drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
-builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed
-mine poultry""".split())
+builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed""".split())
 # (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14; a farm
 # store's "Feed & Seed", spec_invented find f43)
 # the kinds of workplace "the" names without a name ("works at the feedlot", "at the shipyard")
