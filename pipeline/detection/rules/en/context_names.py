@@ -23,7 +23,6 @@ from pipeline.detection.rules.en.caseless import titled
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_listed_name, is_listed_surname,
                                                    is_safe_word, looks_like_name, looks_like_typo, zipf)
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS as _CREDENTIAL_WORDS
-from pipeline.locales.shared_words import NAME_PARTICLES
 from pipeline.detection.rules.en.staff_closings import SECTION_HEADERS  # noqa: F401  (SECTION_HEADERS: re-exported for name_lines)
 from pipeline.detection.rules.en.numbers import MEASURES
 from pipeline.detection.rules.en.staff_lines import credential_names, signatures, usernames
@@ -32,6 +31,7 @@ from pipeline.detection.rules.en.name_pairs import (EPONYM_AFTER, and_names, epo
                                                    has_lower, inverted, notified_doctor, surname_after, surname_alone,
                                                    title_case, unknown_subject)
 from pipeline.detection.rules.registry import register
+from pipeline.locales.shared_words import NAME_PARTICLES
 
 __all__ = ["EPONYM_AFTER", "SECTION_HEADERS", "context_names"]   # EPONYM_AFTER: read by the pack's eponym step
 from pipeline.spans import Span

@@ -136,8 +136,9 @@ _MEETING_AFTER = re.compile(r"(?i)(?:[ \t]+[a-z]+)?[ \t]+(?:rounds|meeting|huddl
 _TRAVEL_TO = re.compile(r"(?i)(?<![\w])(?:drive|drives|driving|fly|flies|flying)\s+(?:back\s+|home\s+)?to\s+")
 # where a home is, a town follows: "a trailer park off Route 61 in Frackville", "NEAR HER IN
 # BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09); a farm or ranch "outside" a town
-# and a mine "in" one ("ON A FARM OUTSIDE MONEY", "From ranch outside Pie Town", "LAID OFF FROM THE
-# MINE IN GRANTS": icu_invented_r find f02, icu_invented_s find f16, f02)
+# and a mine "in" one ("From ranch outside Pie Town", "LAID OFF FROM THE MINE IN GRANTS":
+# icu_invented_s find f16, f02; a town that is a common word in a line of one case, "ON A FARM
+# OUTSIDE MONEY" in icu_invented_r find f02, is still not read)
 _HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|ranch|orchard|apartment|condo|townhouse|duplex|house|rowhome|"
                       r"mine)\b[^\n.;:]{0,45}?[ \t]+(?:in|outside(?:[ \t]+of)?)|"
                       r"near(?:[ \t]+(?:her|him|them|us|family|son|daughter)[ \t]+in)?)[ \t]+")

@@ -74,12 +74,12 @@ cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails""".split()
 # pharmacy, a ureter's junction, diabetic ketoacidosis, a re-evaluation and lidocaine: ed_invented find
 # f28, f29, f32, f20, f21; a drug's brand that is a town, "PREMEDICATED W/ NORCO 5/325", assisted living,
 # breakfast and an attorney: ltc_invented find f21, f23, f25, f32; units a patient moves between,
-# "transferred from CVICU", "adm from EW" (a Boston emergency ward), "pt from med-surg", an IV kept open,
-# "IVF at KVO", "independent in ADLs", a board and a spine's brace, "on whiteboard", "COLLAR VS HALO":
-# icu_invented_r find f07, icu_invented_s find f13, f14, icu_invented_p find f17, f22, f23; a heart surgery unit, the ventricles, the brain's
-# communicating arteries, a ventricular drain and a bed's rail, "TRANSFER TO CVSU", "look at RV", "from
-# ACOM aneurysm", "csf from evd", "loosened from bedrail": icu_invented_r find f27, icu_invented_s find
-# f20, f23, f24, icu_invented_p find f35)
+# "transferred from CVICU", "adm from EW" (a Boston emergency ward), "pt from med-surg", an IV kept
+# open, "IVF at KVO", "independent in ADLs", a board and a spine's brace, "on whiteboard", "COLLAR VS
+# HALO": icu_invented_r find f07, icu_invented_s find f13, f14, icu_invented_p find f17, f22, f23; a
+# heart surgery unit, the ventricles, the brain's communicating arteries, a ventricular drain and a
+# bed's rail, "TRANSFER TO CVSU", "look at RV", "from ACOM aneurysm", "csf from evd", "loosened from
+# bedrail": icu_invented_r find f27, icu_invented_s find f20, f23, f24, icu_invented_p find f35)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 
