@@ -140,3 +140,19 @@ def test_a_nursing_centre_by_its_ctr(detector, line, place, case):
 ])
 def test_a_nursing_centre_needs_its_name(detector, line, case):
     assert found(detector, recase(line, case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_town_that_shares_a_car_maker_s_name(detector, case):
+    assert recase("Plymouth", case) in found(detector, recase("Social: lives with girlfriend in Plymouth, works construction.", case), "LOCATION")
+    assert found(detector, recase("He drives a Plymouth Voyager to work.", case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, parts", [
+    ("CM note says address updated to 418 Silver St Elko 89801 for the application.", ["418 Silver St", "Elko", "89801"]),
+    ("Lives at 12 Elm St Salem OR 97301 with wife.", ["12 Elm St", "Salem", "OR", "97301"]),
+])
+def test_a_street_its_town_and_zip_without_commas(detector, line, parts, case):
+    got = found(detector, recase(line, case), "LOCATION") + found(detector, recase(line, case), "CONTACT")
+    assert all(recase(p, case) in got for p in parts)

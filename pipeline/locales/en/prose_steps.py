@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.en.bare_names import AMBIGUOUS_CAR_MAKES, CAR_MAKES
+from pipeline.detection.rules.en.bare_names import _THING_BEFORE, AMBIGUOUS_CAR_MAKES, CAR_MAKES
 from pipeline.detection.rules import to_schema
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.locales import load_vocabulary
@@ -115,7 +115,8 @@ _SPAN_WORDS = re.compile(r"[^\W_][\w'’-]*")
 def _a_car(span: Span, text: str) -> bool:
     """A machine's NAME or LOCATION span of one to four words that names a car: a make
     (:data:`pipeline.detection.rules.en.bare_names.CAR_MAKES`) first, after a model year
-    where the make is a person's name too ("2012 Ford")."""
+    where the make is a person's name too ("2012 Ford"); a place only with a model year in it or a
+    year, an article or an owner's word before it, since towns share makes' names (Plymouth, Saturn)."""
     if span.source.startswith("human") or span.category not in ("NAME", "LOCATION"):
         return False
     words = list(_SPAN_WORDS.finditer(text, span.start, span.end))
@@ -124,6 +125,8 @@ def _a_car(span: Span, text: str) -> bool:
     year = words[0].group().isdigit()
     make = words[1] if year and len(words) > 1 else words[0]
     low = make.group().lower()
+    if span.category == "LOCATION" and not year and _THING_BEFORE.search(text, max(0, span.start - 12), span.start) is None:
+        return False   # a town that shares a make's name: "Lives w/ girlfriend in Plymouth" (icu_invented_p find f20)
     if low in CAR_MAKES:
         return True
     return low in AMBIGUOUS_CAR_MAKES and (year or _MODEL_YEAR.search(text, max(0, span.start - 8), span.start) is not None)

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pipeline.detection.rules.common import mk, spans_from, text_before, trimmed_spans
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.numbers import line_before, measure_before
-from pipeline.detection.rules.en.state_codes import codes_not_words
+from pipeline.detection.rules.en.state_codes import _state_codes, codes_not_words
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place
 from pipeline.detection.rules.registry import register
 from pipeline.locales import load_list
@@ -228,15 +228,19 @@ _NUMBERED_ROAD = re.compile(
 # unit), before a comma, a unit, "in" or the line's end ("149 sloan circle, coral gables", "2245
 # dolly st., apt 16"); no ward word inside, no safe word unless an address's cue comes before
 _DRIVE_TRAIN = re.compile(r"(?i)^\d[ \t]+(?:wheel|x[ \t]*\d)[ \t]+drive$")
+_TOWN_ZIP = r"[A-Za-z][A-Za-z'-]*(?:[ \t]+[A-Za-z][A-Za-z'-]*){0,2}[ \t]+(?:[A-Za-z]{2}[ \t]+)?\d{5}(?:-\d{4})?(?![\d-])"
 _STREET_ANY_CASE = re.compile(
     # (a direction's letter, with or without its full stop, before the words: "212 e. pine st":
     # psych_invented find f06; "1187 w cottonwood ln": ob_invented find f06)
     rf"(?i)(?<![\w#/.-])(?P<st>\d{{1,6}}[ \t]+(?:[nsew]\.?[ \t]+|[nsew]\.)?(?P<words>(?:[A-Za-z][A-Za-z'-]*[ \t]+){{1,3}}){_SUFFIX}"
     rf"(?:,?[ \t]*(?:apt\.?|apartment|unit|suite|ste\.?|#)[ \t]*#?[ \t]*\d[\w-]*)?)"
-    rf"(?=[ \t]*(?:[,;)]|\.(?:\s|$)|$|apt\b|unit\b|suite\b|#|in\b|and\b))", re.MULTILINE)
+    # (or a town and its ZIP without a comma: "418 SILVER ST ELKO 89801": icu_invented_s find f28)
+    rf"(?=[ \t]*(?:[,;)]|\.(?:\s|$)|$|apt\b|unit\b|suite\b|#|in\b|and\b|{_TOWN_ZIP}))", re.MULTILINE)
 # words that say an address follows: its street's words may then be any ("lives at 1593 olive branch lane")
+# (and an address that changed: "ADDRESS UPDATED TO 418 SILVER ST ELKO": icu_invented_s find f28)
 _ADDRESS_BEFORE = re.compile(r"(?i)(?:\b(?:lives|living|resides|residing|staying|moved)(?:[ \t]+alone)?[ \t]+at|"
-                             r"\baddress(?:[ \t]+on[ \t]+file)?[ \t]*:?|\bhome[ \t]*:|\bmail(?:ing)?[ \t]+address[ \t]*:?)[ \t]*$")
+                             r"\baddress(?:[ \t]+on[ \t]+file|[ \t]+(?:updated|changed|corrected|now|is)(?:[ \t]+to)?)?[ \t]*:?|"
+                             r"\bhome[ \t]*:|\bmail(?:ing)?[ \t]+address[ \t]*:?)[ \t]*$")
 
 
 @register(LOCALE, "streets", "LOCATION", score=0.88)
@@ -270,6 +274,9 @@ _TOWN_AFTER_STREET = re.compile(r",[ \t]*(?P<town>[A-Za-z][A-Za-z'-]*(?:[ \t][A-
                                 re.MULTILINE)
 
 
+# a town and its ZIP after the street without a comma ("418 SILVER ST ELKO 89801": icu_invented_s find f28)
+_TOWN_ZIP_AFTER_STREET = re.compile(r"[ \t]+(?P<town>[A-Za-z][A-Za-z'-]*(?:[ \t]+[A-Za-z][A-Za-z'-]*){0,2}?)"
+                                    r"(?:[ \t]+(?P<st>[A-Za-z]{2}))?[ \t]+(?P<zip>\d{5}(?:-\d{4})?)(?![\d-])")
 _ZIP_AFTER_STREET = re.compile(r",?[ \t]*(?P<zip>\d{5}(?:-\d{4})?)(?![\w-])")
 
 
@@ -284,6 +291,13 @@ def towns_after_streets(text: str, doc_id: str, streets: list[Span]) -> list[Spa
         z = _ZIP_AFTER_STREET.match(text, sp.end)
         if z is not None:   # "2217 Brownsville Rd, 15210, sister's": the ZIP alone after the street (icu_invented_i find f18)
             out.append(mk(doc_id, *z.span("zip"), "ZIP"))
+            continue
+        t = _TOWN_ZIP_AFTER_STREET.match(text, sp.end)
+        if t is not None and not any(w.lower() in FUNCTION_WORDS or is_safe_word(w, vocabulary=False)
+                                     for w in t.group("town").split()):
+            out += [mk(doc_id, *t.span("town"), "CITY"), mk(doc_id, *t.span("zip"), "ZIP")]
+            if t.group("st") and t.group("st").upper() in _state_codes():   # before a ZIP a word code is a state too
+                out.append(mk(doc_id, *t.span("st"), "STATE"))
             continue
         m = _TOWN_AFTER_STREET.match(text, sp.end)
         if m is None:
