@@ -12,7 +12,7 @@ Thresholds, weights and dev figures only ever see the real dev notes.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -49,6 +49,28 @@ def commonest_types(docs: list[Document], schema: LabelSchema) -> dict[str, str]
         for _, _, t in gold(d, schema):
             counts.setdefault(schema.category_of(t), Counter())[t] += 1
     return {c: n.most_common(1)[0][0] for c, n in counts.items()}
+
+
+def detection_views(docs: list[Document], locale: str) -> list[Document]:
+    """The notes as detection reads them: the locale pack's detection view (English reads a
+    hard-wrapped note's wrap breaks as blanks, :mod:`pipeline.locales.en.wrap_view`), so a model
+    learns the text it will be given; the same length, so the gold spans stand.
+
+    >>> d = Document("n1", "Seen overnight by the covering resident, Dr. Ana Lopez, who spoke with\\n"
+    ...              "the family about goals of care. Wife updated at 0600 and plans to come\\n"
+    ...              "in this afternoon with their son to meet the attending, Dr. Okafor.\\n"
+    ...              "overall plan is to keep current drips and reassess after rounds today.")
+    >>> "\\n" in detection_views([d], "en")[0].text, detection_views([d], "es")[0] is d
+    (False, True)
+    """
+    from pipeline.detection.steps.registry import pack_for
+
+    pack = pack_for(locale)
+    out = []
+    for d in docs:
+        view = pack.text_for_detection(d.text)
+        out.append(d if view == d.text else replace(d, text=view))
+    return out
 
 
 def _items(docs: list[Document]) -> Items:

@@ -33,7 +33,7 @@ from typing import Callable
 from models.split import patient_split
 from models.train_config import (CATEGORY_MEMBER, DEFAULT_CRFS, DEFAULT_ENCODERS, DEFAULT_MEMBERS, REFIT, TrainConfig,
                                  check_mode, member_kind)
-from models.train_data import TrainData, prepare_data
+from models.train_data import TrainData, detection_views, prepare_data
 from models.train_fit import MemberPlan, fit_crf_stage, plan_members, train_encoders
 from models.train_progress import UNIT, ProgressEvent, RunProgress, TrainingCancelled
 from models.train_tune import DevTuning, tune_on_dev
@@ -71,6 +71,8 @@ def train_ensemble(train_docs: list[Document], dev_docs: list[Document] | None, 
         raise ValueError("no training documents")
     t_start = time.time()
     train_docs, dev_docs = _with_dev(train_docs, dev_docs, cfg)
+    # the members learn and are tuned on the text detection will give them (same offsets)
+    train_docs, dev_docs = detection_views(train_docs, cfg.locale), detection_views(dev_docs, cfg.locale)
     plan = plan_members(cfg, kinds)
     run = RunProgress.for_fits(plan.n_fits, progress, should_stop)
     data = prepare_data(train_docs, dev_docs, schema, cfg)

@@ -31,7 +31,7 @@ A locale without a rule pack or shipped lists simply lacks that part (see :attr:
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -134,22 +134,33 @@ class Detector:
         return out
 
     def _detect_chunk(self, chunk: list[Document]) -> list[list[Span]]:
+        # detection reads the pack's view of each note (same length: the spans' offsets are the note's)
+        chunk = [self._viewed(d) for d in chunk]
         # the rules run once per document: their hits are both rule spans and (for a member with
         # rule-hit features) model features
         want_hits = self.rules or (self.ensemble is not None and self.ensemble.uses_rule_hits)
         hits = [pack_hits(d.text, self.locale) for d in chunk] if want_hits and has_pack(self.locale) else None
         model_spans: list[list[Span]] = [[] for _ in chunk]
         if self.ensemble is not None:
-            model_spans = self.ensemble.predict([self.text_for_model(d.text) for d in chunk],
+            model_spans = self.ensemble.predict([self._model_view(d.text) for d in chunk],
                                                 [d.doc_id for d in chunk],
                                                 use_thresholds=self.use_thresholds, rule_hits=hits)
         return [self._combine(d, ms, hits[k] if hits is not None else None)
                 for k, (d, ms) in enumerate(zip(chunk, model_spans))]
 
     def text_for_model(self, text: str) -> str:
-        """What the model reads for ``text``: the locale pack's view when the version asks for it
-        (``case_view``, a cold start's: English truecases lines in one case), else ``text``; the
-        same length either way, so the model's offsets are the note's."""
+        """What the model reads for ``text``: the pack's view for detection (English: a
+        hard-wrapped note's wrap breaks as blanks), then its view for models when the version asks
+        for it (``case_view``, a cold start's: English truecases lines in one case); the same
+        length either way, so the model's offsets are the note's."""
+        return self._model_view(self.pack.text_for_detection(text))
+
+    def _viewed(self, doc: Document) -> Document:
+        """``doc`` with the text detection reads (the locale pack's view), itself when unchanged."""
+        view = self.pack.text_for_detection(doc.text)
+        return doc if view == doc.text else replace(doc, text=view)
+
+    def _model_view(self, text: str) -> str:
         if self.ensemble is not None and getattr(self.ensemble.info, "case_view", False):
             return self.pack.text_for_model(text)
         return text

@@ -75,12 +75,23 @@ class BoundaryStep:
 class LocalePack:
     """A locale's boundary steps, in the order they run within each stage, and its words;
     ``model_view``: the text its models read instead of the note (same length, so the same
-    offsets; English truecases lines written in one case), ``None`` for the note as written."""
+    offsets; English truecases lines written in one case), ``None`` for the note as written;
+    ``detection_view``: the text the whole of detection (model, rules, lists, steps) reads
+    instead of the note, also of the same length (English reads a hard-wrapped note's wrap
+    breaks as blanks), ``None`` for the note as written."""
 
     code: str
     words: BoundaryWords
     steps: tuple[str, ...] = ()
     model_view: Callable[[str], str] | None = None
+    detection_view: Callable[[str], str] | None = None
+
+    def text_for_detection(self, text: str) -> str:
+        """What the pack's detection reads for ``text``: its view, or the text itself."""
+        if self.detection_view is None:
+            return text
+        view = self.detection_view(text)
+        return view if len(view) == len(text) else text
 
     def text_for_model(self, text: str) -> str:
         """What the pack's models read for ``text``: its view, or the text itself."""
@@ -119,13 +130,15 @@ def boundary_step(name: str, stage: str, *, description: str = "") -> Callable[[
 
 
 def register_pack(code: str, words: BoundaryWords, steps: Sequence[str],
-                  model_view: Callable[[str], str] | None = None) -> LocalePack:
-    """Give locale ``code`` its words and steps (names of registered steps, in order) and the view
-    of a note its models read (:attr:`LocalePack.model_view`)."""
+                  model_view: Callable[[str], str] | None = None,
+                  detection_view: Callable[[str], str] | None = None) -> LocalePack:
+    """Give locale ``code`` its words and steps (names of registered steps, in order), the view
+    of a note its models read (:attr:`LocalePack.model_view`) and the one its whole detection
+    reads (:attr:`LocalePack.detection_view`)."""
     unknown = [n for n in steps if n not in _STEPS]
     if unknown:
         raise KeyError(f"locale pack {code!r} lists unregistered boundary steps: {', '.join(unknown)}")
-    pack = LocalePack(code, words, tuple(steps), model_view)
+    pack = LocalePack(code, words, tuple(steps), model_view, detection_view)
     _PACKS[code] = pack
     return pack
 

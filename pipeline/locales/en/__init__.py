@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from pipeline.detection.steps.registry import register_pack
 from pipeline.locales.en.case_view import truecase_one_case_lines
+from pipeline.locales.en.wrap_view import unwrap_hard_breaks
 from pipeline.locales.en import address_steps, code_steps, common_word_steps, date_steps, description_steps, eponym_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
@@ -52,8 +53,10 @@ STEPS = WESTERN_STEPS + (
                             vouching_lists=frozenset({"dict:care_chains"})),   # merged
 )
 
-# the model reads lines written in one case truecased (case_view: capitals are its name signal)
-PACK = register_pack("en", _EN_WORDS, STEPS, model_view=truecase_one_case_lines)
+# the model reads lines written in one case truecased (case_view: capitals are its name signal);
+# the whole of detection reads a hard-wrapped note's wrap breaks as blanks (wrap_view)
+PACK = register_pack("en", _EN_WORDS, STEPS, model_view=truecase_one_case_lines,
+                     detection_view=unwrap_hard_breaks)
 # a model trained on the ward's own notes may be spared the safe-word guard where its dev notes
 # show the guard deletes its PHI (pipeline.detection.step_policy); never the number-context step
 register_sparable("en", ("drop_safe_word_spans_en",))
