@@ -49,7 +49,7 @@ def model_candidates(detector: Detector, docs: Sequence[DeidDocument], floor: fl
         return [[] for _ in docs]
     texts = [detector.text_for_model(d.text) for d in docs]    # what its detection read
     items = [(t, tokenize(t)) for t in texts]
-    hits = ([pack_hits(d.text, detector.locale) for d in docs]
+    hits = ([pack_hits(detector.pack.text_for_detection(d.text), detector.locale) for d in docs]
             if ens.uses_rule_hits and has_pack(detector.locale) else None)
     probs = ens.combined_probs(items, rule_hits=hits)
     index, schema = ens.index, ens.schema

@@ -167,7 +167,11 @@ class Detector:
 
     def other_candidates(self, doc: Document, hits: dict | None = None) -> list[Span]:
         """Rule and dictionary spans for ``doc`` (may overlap), but those of the sources the model
-        mutes (:attr:`muted_sources`); ``hits``: its rule pack hits, if known."""
+        mutes (:attr:`muted_sources`), read on the pack's view of the note as detection reads it;
+        ``hits``: its rule pack hits, if known."""
+        return self._other_candidates(self._viewed(doc), hits)
+
+    def _other_candidates(self, doc: Document, hits: dict | None = None) -> list[Span]:
         found = candidates(doc, self.schema, self.locale, rules=self.rules,
                            matcher=self.matcher if self.dictionaries else None, hits=hits)
         muted = self.muted_sources
@@ -207,7 +211,7 @@ class Detector:
         return frozenset(getattr(self.ensemble.info, "muted_sources", ()) or ())
 
     def _combine(self, doc: Document, model_spans: list[Span], hits: dict | None = None) -> list[Span]:
-        others = self.other_candidates(doc, hits)
+        others = self._other_candidates(doc, hits)   # doc: already the pack's view
         pack, resolve = self.pack, self.combine_policy
         if self.policy == "union":
             kept, _ = combine(model_spans + others, doc.text, policy=resolve) if (model_spans or others) else ([], [])
