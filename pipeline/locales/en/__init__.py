@@ -9,6 +9,7 @@ from dataclasses import replace
 from pipeline.detection.steps.registry import register_pack
 from pipeline.locales.en.case_view import truecase_one_case_lines
 from pipeline.locales.en.wrap_view import unwrap_hard_breaks
+from pipeline.locales.typography import normalise_typography
 from pipeline.locales.en import address_steps, code_steps, common_word_steps, date_steps, description_steps, eponym_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
@@ -53,10 +54,19 @@ STEPS = WESTERN_STEPS + (
                             vouching_lists=frozenset({"dict:care_chains"})),   # merged
 )
 
+
+
+def detection_text(text: str) -> str:
+    """What English detection reads for a note: no-break spaces, CRLF line ends and curly
+    apostrophes as plain characters (:mod:`pipeline.locales.typography`), then a hard-wrapped
+    note's wrap breaks as blanks (:mod:`.wrap_view`); the same length, every offset the note's."""
+    return unwrap_hard_breaks(normalise_typography(text))
+
+
 # the model reads lines written in one case truecased (case_view: capitals are its name signal);
-# the whole of detection reads a hard-wrapped note's wrap breaks as blanks (wrap_view)
+# the whole of detection reads the note's plain characters, wrap breaks as blanks (detection_text)
 PACK = register_pack("en", _EN_WORDS, STEPS, model_view=truecase_one_case_lines,
-                     detection_view=unwrap_hard_breaks)
+                     detection_view=detection_text)
 # a model trained on the ward's own notes may be spared the safe-word guard where its dev notes
 # show the guard deletes its PHI (pipeline.detection.step_policy); never the number-context step
 register_sparable("en", ("drop_safe_word_spans_en",))

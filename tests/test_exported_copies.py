@@ -1,5 +1,6 @@
-"""benchmarks/wrapped_copies.py: the blind sets' notes as a fixed-width export wraps them (offsets
-unchanged, so their gold stands) and the copies each is scored in."""
+"""benchmarks/exported_copies.py: the blind sets' notes as exports write them (wrapped at a fixed
+width, offsets unchanged; CRLF line ends, spans moved; no-break spaces; curly apostrophes) and
+the copies each is scored in."""
 from __future__ import annotations
 
 import sys
@@ -10,7 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from invented_sets import hipaa_set, score  # noqa: E402
-from wrapped_copies import copies, wrap_text  # noqa: E402
+from exported_copies import copies, crlf, wrap_text  # noqa: E402
 
 
 @pytest.mark.parametrize("width", [40, 60])
@@ -32,8 +33,18 @@ class _MarksGold:
 def test_each_copy_keeps_the_gold_a_perfect_detector_scores_one():
     docs = hipaa_set("icu_invented_r").load_half("check")[:6]
     made = copies(docs)
-    assert list(made) == ["as written", "wrapped 60", "wrapped 40", "UPPER", "UPPER wrapped 60"]
-    for copy in made.values():
-        assert [d.spans for d in copy] == [d.spans for d in docs]
+    assert list(made) == ["as written", "wrapped 60", "wrapped 40", "UPPER", "UPPER wrapped 60", "CRLF",
+                          "no-break spaces", "curly apostrophes"]
+    for name, copy in made.items():
+        if name != "CRLF":
+            assert [d.spans for d in copy] == [d.spans for d in docs]
         s = score(_MarksGold(), copy, ("PROFESSION",))
         assert s["P"] == 1.0 and s["R"] == 1.0
+
+
+def test_crlf_moves_each_span_onto_its_own_text():
+    docs = hipaa_set("icu_invented_s").load_half("check")[:6]
+    for d in docs:
+        c = crlf(d)
+        assert c.text.count("\r\n") == d.text.count("\n") > 0
+        assert [c.text[s.start:s.end].replace("\r\n", "\n") for s in c.spans] == [d.text[s.start:s.end] for s in d.spans]

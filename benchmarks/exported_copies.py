@@ -1,8 +1,8 @@
-"""Hard-wrapped notes: the blind ICU sets' check halves scored as written and as a fixed-width
-export writes them.
+"""Exported notes: the blind ICU sets' check halves scored as written and as exports write them
+(hard-wrapped at a fixed width, with Windows line ends, no-break spaces, curly apostrophes).
 
-    nice python benchmarks/wrapped_copies.py --model STARTER_VERSION
-    nice python benchmarks/wrapped_copies.py --model VERSION --sets icu_invented_p,icu_invented_r --half check
+    nice python benchmarks/exported_copies.py --model STARTER_VERSION
+    nice python benchmarks/exported_copies.py --model VERSION --sets icu_invented_p,icu_invented_r --half check
 
 Why: notes exported from a charting system, pasted from a fixed-width screen or faxed arrive with a
 line break every 60-80 characters wherever the next word did not fit, and English detection reads
@@ -10,14 +10,19 @@ a line break as the end of a field or a sign-off. Each note's copy turns the las
 column ``W`` of every line into a line break (offsets unchanged, so the gold spans stand; a span
 with a blank inside may then hold a break). Binary character P / R over non-space characters, as
 in every invented set's benchmark (professions count neither way under HIPAA's convention): as
-written, wrapped at 60 and at 40, in UPPER case and in UPPER case wrapped at 60. Only scores are
-printed, never text. Writes ``benchmarks/out/wrapped_copies.json``.
+written, wrapped at 60 and at 40, in UPPER case and in UPPER case wrapped at 60. Then the
+characters an export from an EHR, a word processor or a web page brings: CRLF line ends (the
+gold spans moved by the carriage returns before them), three blanks in ten as no-break spaces
+(drawn per note with its id as the seed), every apostrophe curly. Only scores are printed, never
+text. Writes ``benchmarks/out/exported_copies.json``.
 """
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import os
+import random
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -52,6 +57,22 @@ def wrap_text(text: str, width: int) -> str:
     return "".join(out)
 
 
+def crlf(doc):
+    """``doc`` with Windows line ends, its spans moved by the carriage returns before them."""
+    breaks = [i for i, c in enumerate(doc.text) if c == "\n"]
+
+    def moved(x: int) -> int:
+        return x + bisect.bisect_left(breaks, x)
+    return replace(doc, text=doc.text.replace("\n", "\r\n"),
+                   spans=[replace(s, start=moved(s.start), end=moved(s.end)) for s in doc.spans])
+
+
+def no_break_spaces(doc, share: float = 0.3):
+    """``doc`` with ``share`` of its blanks no-break spaces (drawn with the note's id as the seed)."""
+    draw = random.Random(doc.doc_id)
+    return replace(doc, text="".join("\u00a0" if c == " " and draw.random() < share else c for c in doc.text))
+
+
 def copies(docs) -> dict[str, list]:
     """The copies each note is scored in, by name."""
     upper = case_copy(docs, "upper")
@@ -59,7 +80,10 @@ def copies(docs) -> dict[str, list]:
             "wrapped 60": [replace(d, text=wrap_text(d.text, 60)) for d in docs],
             "wrapped 40": [replace(d, text=wrap_text(d.text, 40)) for d in docs],
             "UPPER": upper,
-            "UPPER wrapped 60": [replace(d, text=wrap_text(d.text, 60)) for d in upper]}
+            "UPPER wrapped 60": [replace(d, text=wrap_text(d.text, 60)) for d in upper],
+            "CRLF": [crlf(d) for d in docs],
+            "no-break spaces": [no_break_spaces(d) for d in docs],
+            "curly apostrophes": [replace(d, text=d.text.replace("'", "\u2019")) for d in docs]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default=None, help="a version folder (default: rules and dictionaries alone)")
     ap.add_argument("--sets", default=",".join(SETS), help="comma-separated blind sets (benchmarks/data/<name>)")
     ap.add_argument("--half", choices=("check", "find"), default="check")
-    ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "wrapped_copies.json"))
+    ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "exported_copies.json"))
     args = ap.parse_args(argv)
 
     from pipeline.detection.detector import Detector
