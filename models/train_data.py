@@ -52,9 +52,10 @@ def commonest_types(docs: list[Document], schema: LabelSchema) -> dict[str, str]
 
 
 def detection_views(docs: list[Document], locale: str) -> list[Document]:
-    """The notes as detection reads them: the locale pack's detection view (English reads a
-    hard-wrapped note's wrap breaks as blanks, :mod:`pipeline.locales.en.wrap_view`), so a model
-    learns the text it will be given; the same length, so the gold spans stand.
+    """The notes as detection reads them: the locale pack's detection view (English reads exported
+    characters as plain ones and a hard-wrapped note's wrap breaks as blanks,
+    :func:`pipeline.locales.en.detection_text`), so a model learns the text it will be given; the
+    same length, so the gold spans stand.
 
     >>> d = Document("n1", "Seen overnight by the covering resident, Dr. Ana Lopez, who spoke with\\n"
     ...              "the family about goals of care. Wife updated at 0600 and plans to come\\n"

@@ -149,8 +149,8 @@ class Detector:
                 for k, (d, ms) in enumerate(zip(chunk, model_spans))]
 
     def text_for_model(self, text: str) -> str:
-        """What the model reads for ``text``: the pack's view for detection (English: a
-        hard-wrapped note's wrap breaks as blanks), then its view for models when the version asks
+        """What the model reads for ``text``: the pack's view for detection (English: exported
+        characters as plain ones, a hard-wrapped note's wrap breaks as blanks), then its view for models when the version asks
         for it (``case_view``, a cold start's: English truecases lines in one case); the same
         length either way, so the model's offsets are the note's."""
         return self._model_view(self.pack.text_for_detection(text))

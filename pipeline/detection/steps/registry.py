@@ -77,8 +77,9 @@ class LocalePack:
     ``model_view``: the text its models read instead of the note (same length, so the same
     offsets; English truecases lines written in one case), ``None`` for the note as written;
     ``detection_view``: the text the whole of detection (model, rules, lists, steps) reads
-    instead of the note, also of the same length (English reads a hard-wrapped note's wrap
-    breaks as blanks), ``None`` for the note as written."""
+    instead of the note, also of the same length (English reads no-break spaces, CRLF line ends
+    and curly apostrophes as plain characters and a hard-wrapped note's wrap breaks as blanks),
+    ``None`` for the note as written."""
 
     code: str
     words: BoundaryWords

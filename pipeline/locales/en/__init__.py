@@ -55,7 +55,6 @@ STEPS = WESTERN_STEPS + (
 )
 
 
-
 def detection_text(text: str) -> str:
     """What English detection reads for a note: no-break spaces, CRLF line ends and curly
     apostrophes as plain characters (:mod:`pipeline.locales.typography`), then a hard-wrapped

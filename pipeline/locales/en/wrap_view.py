@@ -13,9 +13,10 @@ lines or more, end within 15 characters of its longest line), and only where a w
 would have put it: the line before is full (within 20 characters of the longest line) and the
 next line's first word would not have fitted on it, and the next line opens no list item or field
 ("- ", "2.", "Neuro:") and is no sign-off (a paragraph's last line that is one word without a
-full stop, "mtanaka2", or ends in a credential, "J. Rivera RN": spec_invented find f04). Each such break becomes a blank, so the view has the note's length and
-every offset stands: spans found on it are the note's spans, a span may hold a break, and
-de-identification cuts spans at line breaks before rewriting (:mod:`pipeline.deid.span_hygiene`).
+full stop, "mtanaka2", or ends in a credential, "J. Rivera RN": spec_invented find f04). Each
+such break becomes a blank, so the view has the note's length and every offset stands: spans
+found on it are the note's spans, a span may hold a break, and de-identification cuts spans at
+line breaks before rewriting (:mod:`pipeline.deid.span_hygiene`).
 A note typed line by line (short lines, a break after each field) is read as written.
 
 >>> unwrap_hard_breaks("Pt is a 67 yo man admitted from Mass\\nGeneral with chest pain, seen by Dr.\\n"
