@@ -101,10 +101,19 @@ def _score_eponym(span: Span, text: str) -> bool:
             and not _TITLE_BEFORE.search(text, max(0, span.start - 10), span.start))
 
 
+# a cervical collar by its name alone, in brackets or a list ("C-COLLAR (MIAMI J) ON": icu_invented_p find
+# f53, f66), and Massachusetts' court-ordered antipsychotic treatment, named for a case ("brother is his
+# guardian w/ Rogers authority": icu_invented_p find f68)
+_NAMED_THING = re.compile(r"(?i)miami[ \t]+j\b|rogers(?:'s?)?[ \t]+(?:authority|guardian(?:ship)?|order|orders|hearing|"
+                          r"petition|monitor|treatment[ \t]+plan)\b")
+
+
 def is_eponym(span: Span, text: str) -> bool:
     """Whether a machine's ``span`` is an eponym where it stands (a title before keeps a person)."""
     if span.source.startswith("human"):
         return False
+    if span.category in ("NAME", "LOCATION") and _NAMED_THING.match(text, span.start):
+        return True
     if span.category in ("NAME", "LOCATION") and _score_eponym(span, text):
         return True
     if span.category in ("NAME", "LOCATION") and _device_eponym(span, text):

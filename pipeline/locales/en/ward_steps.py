@@ -45,6 +45,9 @@ _NAMED_PLACES = frozenset({"CITY", "STATE", "COUNTRY", "HOSPITAL", "ORGANIZATION
 _TOKEN = re.compile(r"[^\W_]+|\d+(?:[./:-]\d+)*")
 
 
+_NUMBERED_BODY = re.compile(r"(?i)(?<![\w-])(?:local|post|lodge|chapter|council|aerie)[ \t]+(?:no\.?[ \t]*|#[ \t]*)?\d")
+
+
 def _nameless(span: Span, text: str) -> bool:
     """A machine's named place or profession made of numbers and safe clinical words only, one
     number at least: a reading or a clock time, not a place ("1500", "PAIN 0", "Glucose 60")."""
@@ -54,6 +57,9 @@ def _nameless(span: Span, text: str) -> bool:
         return True   # "wife + son at bs": a model's name of a lone sign (icu_invented_j find f09)
     if not (span.type.upper() in _NAMED_PLACES or span.category == "PROFESSION"):
         return False
+    if _NUMBERED_BODY.search(text, span.start, span.end):
+        return False   # a union's local, a veterans' post: a trade's words and a number name one
+        # ("member of Carpenters Local 1187": icu_invented_p find f66)
     words = _TOKEN.findall(text, span.start, span.end)
     numbers = [w for w in words if w[0].isdigit()]
     safe = load_vocabulary("en").safe

@@ -92,6 +92,11 @@ def _is_last(word: str) -> bool:
     return (z < LAST_MAX_ZIPF and not typo_of_ward_word(plain)) or is_surname_after_first_name(word)
 
 
+# a police or military rank is the title before a surname, never a first name ("Trooper Dufresne (state
+# police) here at 0815": icu_invented_p find f66; lists hold "Trooper" as a first name)
+RANKS = frozenset("trooper officer deputy sergeant detective constable corporal captain lieutenant marshal".split())
+
+
 @register(LOCALE, "bare_full_names", "NAME", score=0.8)
 def bare_full_names(text: str, doc_id: str) -> list[Span]:
     """A listed first name and a rare name-shaped word after it, in a mixed-case line, nothing
@@ -104,7 +109,8 @@ def bare_full_names(text: str, doc_id: str) -> list[Span]:
         end = m.end("last")
         if _NOT_A_PERSON_AFTER.match(text, end) or EPONYM_AFTER.match(text, end) \
                 or _PLACE_BEFORE.search(text, max(0, m.start() - 12), m.start()) \
-                or m.group("first").lower() in CAR_MAKES or _THING_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+                or m.group("first").lower() in CAR_MAKES or _THING_BEFORE.search(text, max(0, m.start() - 12), m.start()) \
+                or m.group("first").lower() in RANKS:
             continue
         out.append(mk(doc_id, m.start("first"), end, "PATIENT"))
     return out

@@ -25,7 +25,7 @@ import re
 
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.bare_names import (_NOT_A_PERSON_AFTER, _PLACE_BEFORE, _PLACE_FIRST, _PLACE_LAST,
+from pipeline.detection.rules.en.bare_names import (RANKS, _NOT_A_PERSON_AFTER, _PLACE_BEFORE, _PLACE_FIRST, _PLACE_LAST,
                                                    _THING_BEFORE, CAR_MAKES)
 from pipeline.detection.rules.en.caseless import one_case, titled
 from pipeline.detection.rules.en.name_pairs import EPONYM_AFTER
@@ -103,6 +103,8 @@ def caseless_full_names(text: str, doc_id: str) -> list[Span]:
     for m in (m for a, b in _one_case_lines(text) for m in _PAIR.finditer(text, a, b)):
         if not _first(m.group("first")) or m.group("last").lower() in CREDENTIAL_WORDS:
             continue   # "L. GREENE LMSW": a credential is no surname (icu_invented_l find f14)
+        if m.group("first").lower() in RANKS:
+            continue   # "TROOPER DUFRESNE": a rank, no first name (icu_invented_p find f66)
         end = m.end("last") if _surname(m.group("first"), m.group("last")) else None
         third = m.group("third")
         initial = len(m.group("last")) == 1

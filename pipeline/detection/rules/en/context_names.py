@@ -235,6 +235,10 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = unknown_subject(text, tokens)
         if end is None and titled and gtype == "DOCTOR":
             end = notified_doctor(text, tokens)
+        if end is None and c.group().lower() in ("dr", "doctor") and text[slice(*tokens[0])].lower() in _SHORT_SURNAMES \
+                and not text[tokens[0][1]:tokens[0][1] + 1].isdigit():
+            end = tokens[0][1]   # "renal following (dr ng)": a surname of two letters that is also a ward's
+            # shorthand (a tube, a drug's route) is the name right after the title (icu_invented_p find f57)
         if end is None and _courtesy_title(text, c) and is_listed_name(text[slice(*tokens[0])]) \
                 and text[slice(*tokens[0])].lower() not in FUNCTION_WORDS:
             end = tokens[0][1]   # "NEIGHBOR MRS DAY CALLED": after "Mrs" a listed name however common (icu_invented_i find f05)
@@ -244,6 +248,10 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             end = discussed_with(text, tokens[0])
         if end is None and re.fullmatch(_STAFF, re.sub(r"\s+", " ", c.group().lower())):
             end = rare_staff_name(text, tokens[0])
+            if end is not None and len(tokens) > 1 and text[end:tokens[1][0]] == " " \
+                    and rare_staff_name(text, tokens[1]) is not None:
+                end = tokens[1][1]   # and a second rare word, its surname: "CASE MGR YESENIA PABON MET W/"
+                # (icu_invented_p find f60)
         if end is None and strong and gtype == "PATIENT" and re.fullmatch(_KIN, c.group().lower()) \
                 and is_first_name(text[slice(*tokens[0])]) and (
                     _ASIDE_AFTER.match(text, tokens[0][1])
@@ -258,7 +266,11 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             continue   # (a relative's name before "operation" is theirs: "his brother Wendell's operation",
             # a farm's: clinic_invented find f08; an eponym follows no kinship word)
         if end is not None and _POSSESSED.match(text, c.end()) and not _possessed_name(first_word):
-            continue   # "plan d/c to cousin's apt": what the relative owns, no name (icu_invented_d find f17)
+            continue
+        if end is not None and _POSSESSED.match(text, c.end()) \
+                and any(_ROLE_NOUN.fullmatch(text[s:e]) for s, e in tokens if e <= end):
+            continue   # "her mother's pastor", "the family's parish priest": who the relative has, no
+            # name (icu_invented_p find f54, f70)   # "plan d/c to cousin's apt": what the relative owns, no name (icu_invented_d find f17)
         if end == tokens[0][1] and _MEASURE_WORD.fullmatch(first_word) and _MEASURE_CHANGE.match(text, end):
             continue   # "discussed w/ fellow, Vt decreased to 400": a measure after the role, no name
         if end is not None:
@@ -272,6 +284,10 @@ def context_names(text: str, doc_id: str) -> list[Span]:
     out += _header_names(text, doc_id) + names_from_service(text, doc_id)
     by_offsets = {(sp.start, sp.end): sp for sp in out}   # a credential's DOCTOR over a context's guess
     return sorted(by_offsets.values(), key=lambda sp: (sp.start, sp.end))
+
+
+# surnames of two letters that a ward's shorthand also spells ("NG" tube, "LE" edema), a name after "Dr"
+_SHORT_SURNAMES = frozenset("ng le ho wu li yu".split())
 
 
 # who comes with a relative and is no name ("wife benedetta and pastor from ...": icu_invented_b find f34)

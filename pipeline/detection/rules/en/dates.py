@@ -115,6 +115,12 @@ _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )
 _HISTORY_YEAR = re.compile(rf"(?<![\w/.,:+-]){_YEAR4}(?![\w/.:-]|,\d)")
 _HISTORY_BEFORE = re.compile(r"(?i)(?:\bs/p|\bh/o|\bhx\b|\bhistory\s+of|\bstatus\s+post|\bdx'?d|\bdx\b|\bdiagnosed|\bpmh|"
                              r"\bpsh)\b[^\n]*$")
+# a history's header opening the line or its sentence, the year anywhere after it in that sentence
+# ("...few words of english. PMH: alzheimers dementia, HTN, hypothyroid, CVA 2001 w/ residual R sided
+# weakness": icu_invented_p find f51); "no known PMH" and a later sentence ("PMH: HTN, ..., anxiety. Pt
+# arrived on unit 2100") stay
+_HISTORY_HEADER = re.compile(r"(?i)(?:^|[.;!?][ \t]+)[ \t]*(?:pmhx?|pshx?|pmh[ \t]*/[ \t]*psh|"
+                             r"past[ \t]+(?:medical|surgical|med)[ \t]+(?:history|hx))[ \t]*[:-](?:(?!\.[ \t]|\.$)[^\n])*$")
 _LAST_BEFORE = re.compile(r"(?i)\b(?:prior|previous|last)\b[^\n]*$")
 # a vaccine's year right after its name ("Tdap 2009 per pt - up to date": ed_invented find f21)
 _VACCINE_BEFORE = re.compile(r"(?i)\b(?:tdap|td|dtap|tetanus|pneumovax|ppsv23|pcv13|prevnar|zostavax|shingrix|flu[ \t]+shot|"
@@ -133,7 +139,7 @@ def _history_year(text: str, start: int, value: str) -> bool:
     cannot be a clock time ("last colonoscopy 1998", never "last BM 2000"); when a device went in,
     a year whose minutes no clock writes ("AVF placed 1999", never "foley inserted 2000")."""
     before = line_before(text, start, 40)
-    if _HISTORY_BEFORE.search(before):
+    if _HISTORY_BEFORE.search(before) or _HISTORY_HEADER.search(line_before(text, start, 400)):
         return True
     if (_PLACED_BEFORE.search(before) and int(value[2:]) % 5 != 0) or _VACCINE_BEFORE.search(before):
         return True

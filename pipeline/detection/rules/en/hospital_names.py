@@ -18,7 +18,12 @@ from pipeline.detection.rules.en.towns import listed_place_type, mixed_case
 from pipeline.spans import Span
 
 # "hosp" is the head word abbreviated ("CAPE COD HOSP")
-HEAD = re.compile(r"(?im)(?<![\w])(?:hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
+HEAD = re.compile(r"(?im)(?<![\w])(?:"
+                  # two kinds of care joined by "&", the whole head ("Stonewall Hill Nursing & Rehab":
+                  # icu_invented_p find f51; "Health & Rehabilitation", "Rehab & Nursing Center")
+                  r"(?:skilled\s+)?(?:nursing|health|healthcare|rehab(?:ilitation)?)\s+(?:&|and)\s+"
+                  r"(?:rehab(?:ilitation)?|nursing|healthcare)(?:\s+(?:center|centre|ctr\b\.?|facility))?(?![\w])|"
+                  r"hospital|hosp\b\.?|medical\s+center|medical\s+centre|medical\s+ctr|med\s+ctr|"
                   r"med\s+center|health\s+center|health\s+centre|nursing\s+home|nursing\s+facility|"
                   # a nursing centre and its "ctr" ("FROM DELTA OAKS NURSING CTR IN MARKED TREE": icu_invented_r find f24)
                   r"nursing\s+(?:center|centre|ctr)\b\.?|"
@@ -161,6 +166,10 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
             at = of_place(text, h.end()) - len(town)
             out.append(mk(doc_id, at, at + len(town), listed_place_type(town) or "CITY"))
             continue
+        if named and distinct and weak and not clinic_name(text[start:h.start()], vocabulary) \
+                and _named_rehab(text, start, h):
+            out.append(mk(doc_id, start, h.end(), "HOSPITAL"))
+            continue
         if named and distinct and not (weak and not clinic_name(text[start:h.start()], vocabulary)
                                        and not (h.group("practice") and _place_name(text[start:h.start()]))):
             if bare:
@@ -169,6 +178,24 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
             else:
                 out.append(mk(doc_id, start, max(of_place(text, h.end()), for_whom(text, h)), "HOSPITAL"))
     return out
+
+
+# where a patient goes, comes from or is screened, before a rehab's name ("case mgr sending to
+# Sheffield Spinal Rehab": icu_invented_p find f77)
+_TO_REHAB = re.compile(r"(?i)(?<![\w])(?:to|at|from|by)[ \t]+(?:the[ \t]+)?$")
+
+
+def _named_rehab(text: str, start: int, head: re.Match) -> bool:
+    """A rehab named by its owner and the care it gives, after "to", "at", "from" or "by"
+    ("sending to Sheffield Spinal Rehab"): the first word names it (no safe word, a place's or not
+    common, no listed town: "Boston cardiac rehab" is a town's service), the words after it say
+    what care it gives (safe words); "to acute rehab", "to spinal cord rehab" name none."""
+    if not head.group().lower().startswith("rehab") or not _TO_REHAB.search(text[max(0, start - 12):start]):
+        return False
+    words = text[start:head.start()].split()
+    if len(words) < 2 or listed_place_type(words[0]) or not clinic_name(words[0]):
+        return False
+    return all(is_safe_word(w) and w.lower() not in FUNCTION_WORDS for w in words[1:])
 
 
 # whom a hospital is for, part of its name ("Riley Hospital for Children": psych_invented find f03;

@@ -19,7 +19,7 @@ import re
 from pipeline.detection.dictionary_lower import lower_line
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -124,7 +124,13 @@ def sentence_ids(text: str, doc_id: str) -> list[Span]:
             if not (_UNIT_AFTER.match(text, m.end(group)) or _YEAR.fullmatch(m.group(group)) or _DOSE.fullmatch(m.group(group))):
                 out.append(mk(doc_id, *m.span(group), gtype))
     for m in _USER.finditer(text):
-        if m.group("user").lower() not in _NOT_A_LOGIN:
-            out.append(mk(doc_id, *m.span("user"), "USERNAME"))
+        user = m.group("user")
+        if user.lower() in _NOT_A_LOGIN:
+            continue
+        if user.isalpha() and re.fullmatch(r"(?i)(?:handle|login|log-in)[ \t]+", text[m.start():m.start("user")]) \
+                and (zipf(user) or 0.0) >= 3.0:
+            continue   # "company will handle paperwork": a verb and its object, no label's sign before an
+            # English word (icu_invented_p find f73)
+        out.append(mk(doc_id, *m.span("user"), "USERNAME"))
     out += [mk(doc_id, *m.span("user"), "USERNAME") for m in _TRANSCRIBER.finditer(text)]
     return dedupe(out + vehicle_plates(text, doc_id) + device_and_vin(text, doc_id))

@@ -54,6 +54,9 @@ STRONG_DATE_CUE = re.compile(
     r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective|note|"
     # an operation or an airway event and its day ("ex-lap 3-12": icu_invented_k find f03)
     r"ex-?lap|laparotomy|craniotomy|cabg|intubated|extubated|trach'?d|trached|"
+    # a course's first or last day, though "dose" is a measure's name ("CIPRO ... (LAST DOSE 6/30)":
+    # icu_invented_p find f62); "dose 1/2" alone stays a measure
+    r"(?:last|first|final|1st)\s+dose(?:\s+(?:given|due))?|(?:stop|start|end)\s+date|due|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sun)"
     r"\s*[:#]?\s*(?:on\s+)?$")
 
@@ -217,12 +220,29 @@ def year_is_date(text: str, start: int, end: int) -> bool:
         return False   # "I&O: IN 1900, OUT 2350": volumes (icu_invented_f find f07)
     if _CLOCK.fullmatch(value) and (_EARLY_CLOCK_NEXT.match(after) or _EARLY_CLOCK_BEFORE.search(before)):
         return False   # "doses (1900, 0300 due)": a list of times, since no year starts with 0 (icu_invented_p find f09)
+    if _CLOCK.fullmatch(value) and _in_clock_list(text, start, end):
+        return False   # "x5 doses (2000, 2200, 2330, 0130, 0400)": a list of times (icu_invented_p find f61)
     return not measurement_context(text, start, end)
 
 
 # a clock time before midday beside a number in a list ("1900, 0300", "2000/0400"), which no year is
 _EARLY_CLOCK_NEXT = re.compile(r"[ \t]*[,/&][ \t]*(?:and[ \t]+)?0\d[0-5]\d(?!\d)")
 _EARLY_CLOCK_BEFORE = re.compile(r"(?<!\d)0\d[0-5]\d[ \t]*[,/&][ \t]*(?:and[ \t]+)?$")
+# three or more clock times in a list ("2000, 2200, 2330"), one of which no year is (before 1800 or
+# after 2159), so that a list of years ("MI 2001, 2005, 2010") stays
+_CLOCK_LIST = re.compile(r"(?<![\d/.:-])(?:[01]\d|2[0-3])[0-5]\d(?:(?:[ \t]*[,/&;][ \t]*(?i:and[ \t]+)?|[ \t]+(?i:and)[ \t]+)"
+                         r"(?:[01]\d|2[0-3])[0-5]\d"
+                         r"(?![\d/.:-]\d|\d)){2,}")
+
+
+def _in_clock_list(text: str, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` is one of a list of clock times (:data:`_CLOCK_LIST`)."""
+    ls = text.rfind("\n", 0, start) + 1
+    le = text.find("\n", end)
+    for m in _CLOCK_LIST.finditer(text, ls, le if le >= 0 else len(text)):
+        if m.start() <= start and end <= m.end():
+            return any(not 1800 <= int(v) <= 2159 for v in re.findall(r"\d{4}", m.group()))
+    return False
 
 
 # a line of intake and output, whose numbers are volumes; and "in N, out M" anywhere

@@ -117,7 +117,9 @@ def _officer_name(text: str, m: re.Match) -> bool:
     z = zipf(word) or 0.0
     if mixed_case(text, m.start("name")):
         return word[:1].isupper() and word[1:].islower() and z < 5.0
-    return is_listed_name(word) and z < 5.5
+    # or a word English barely writes ("TROOPER DUFRESNE": icu_invented_p find f66, where lists took
+    # the rank for a first name before)
+    return (is_listed_name(word) and z < 5.5) or (word.isalpha() and len(word) >= 3 and z < 2.5)
 
 
 @register(LOCALE, "role_names", "NAME", score=0.8)

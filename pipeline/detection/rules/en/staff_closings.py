@@ -10,7 +10,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en.name_pairs import has_lower, title_case
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_name
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_safe_word, looks_like_name
 from pipeline.spans import Span
 
 # section headers of a nursing note, which a colon follows as a sign-off's initials do
@@ -46,6 +46,10 @@ _CLOSING_ROLE_NAME = re.compile(r"[.;!)][ \t]+(?:RT|RRT|RN|CM|SW)[ \t]+(?P<name>
 _CLOSING_DASH_NAME = re.compile(r"[.;!)][ \t]+-{1,2}[ \t]?(?P<name>[A-Za-z]\.[ \t]?(?P<last>[A-Za-z][A-Za-z'-]*[A-Za-z]))"
                                 r"[ \t]*\n?\Z")
 
+# a listed first name and the initial of a surname alone on the last line ("Eileen T.": icu_invented_p
+# find f77), in title case or capitals; the name no safe word ("Vitamin D.", "Hep B." close no note's writer)
+_CLOSING_FIRST_INITIAL = re.compile(r"[ \t]*(?P<name>(?P<first>[A-Z][a-z'-]+[a-z]|[A-Z][A-Z'-]+[A-Z])[ \t]+[A-Z]\.?)[ \t]*\n?\Z")
+
 
 def closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
     """The writer's initials closing a note on a line of their own without a dash (not in a
@@ -59,6 +63,9 @@ def closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
     if named and not is_safe_word(named.group("last")) and named.group("last").lower() not in FUNCTION_WORDS \
             and named.group("last").lower() not in CREDENTIAL_WORDS:
         return [mk(doc_id, *named.span("name"), "DOCTOR")]
+    first = _CLOSING_FIRST_INITIAL.match(text, last) if last else None
+    if first and is_first_name(first.group("first")) and not is_safe_word(first.group("first")):
+        return [mk(doc_id, *first.span("name"), "DOCTOR")]
     m = _CLOSING_INITIALS.match(text, last) if last else None
     m = m or _CLOSING_DASH.search(text, last)
     if m is None:

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
 from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.locales import load_list
 from pipeline.spans import Span
@@ -57,6 +58,20 @@ _CODE_END = re.compile(r"[ \t]*(?:[.,;)]|\n|$)")
 _ZIP_NEXT = re.compile(r"[ \t]+(?:\d{5}(?:-\d{4})?(?!\d)|[A-Za-z]\d[A-Za-z][ ]?\d[A-Za-z]\d(?![\w-]))")
 
 
+_NEXT_WORD = re.compile(r"[ \t]+(?P<w>[A-Za-z]+)\b")
+
+
+def _PLAIN_WORD_NEXT(text: str, i: int) -> bool:
+    """Whether the word after a code is no clinical word (a function word, or a word outside the
+    safe vocabulary): "LIVE IN OLD LYME CT MOST OF THE YR" (icu_invented_p find f69) is a state,
+    "from Hartford CT scan" a scan."""
+    m = _NEXT_WORD.match(text, i)
+    if m is None:
+        return False
+    w = m.group("w").lower()
+    return w in FUNCTION_WORDS or not is_safe_word(w)
+
+
 def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
     """A state's postal code after a comma right after a town found here ("LIVES IN NAPLES, FL",
     "nashua, nh"), in the town's case: capitals after capitals, lower case after lower case; without
@@ -66,9 +81,13 @@ def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
         m = _COMMA_CODE.match(text, sp.end) if sp.type == "CITY" else None
         if m is None and sp.type == "CITY" and (s := _SPACE_CODE.match(text, sp.end)) is not None:
             # without a comma, a code no word spells, closing the clause, in the town's case ("teacher in
-            # Hudson NH.", "40 Ledgewood Rd, Dover NH.": icu_invented_p find f03, f16)
+            # Hudson NH.", "40 Ledgewood Rd, Dover NH.": icu_invented_p find f03, f16), or before a word
+            # no clinical note's shorthand holds; and Maine's "ME", which no sentence puts after a town
+            # as the pronoun ("DAUGHTER CALLED FROM PORTLAND ME X2": icu_invented_p find f50)
             code, town = s.group("code"), text[sp.start:sp.end]
-            if code.upper() in codes_not_words() and (_CODE_END.match(text, s.end()) or _ZIP_NEXT.match(text, s.end())) \
+            if (code.upper() in codes_not_words() and (_CODE_END.match(text, s.end()) or _ZIP_NEXT.match(text, s.end())
+                                                       or _PLAIN_WORD_NEXT(text, s.end()))
+                    or code.upper() == "ME") \
                     and ((code.isupper() and not town.islower()) or (code.islower() and town.islower())):
                 out.append(mk(doc_id, *s.span("code"), "STATE"))
             continue

@@ -59,7 +59,8 @@ pod pager ica eca cca psv edv dre stapler biopatch endocatch phlebostatic indep
 bmt sct rems vfw podiatry auth
 outpt uvj dka reeval lido norco alf bkft atty attys
 cvicu ew kvo adl adls med-surg medsurg whiteboard halo
-cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails""".split()
+cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails
+arr""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
@@ -80,6 +81,7 @@ cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails""".split()
 # heart surgery unit, the ventricles, the brain's communicating arteries, a ventricular drain and a
 # bed's rail, "TRANSFER TO CVSU", "look at RV", "from ACOM aneurysm", "csf from evd", "loosened from
 # bedrail": icu_invented_r find f27, icu_invented_s find f20, f23, f24, icu_invented_p find f35)
+# (arrived, as a handover shortens it, "now sitting w/ wife (arr 0405)": icu_invented_p find f63)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

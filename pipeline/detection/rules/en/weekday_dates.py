@@ -60,6 +60,11 @@ _EVENT_DAY = re.compile(
     # where it happened may come between ("82 yo M, fall at home Sat w/ R hip fx": icu_invented_p find f45)
     r"(?:(?:at|in)[ \t]+home[ \t]+)?"
     r"(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun))\.?(?=[ \t]*(?:[.,;)]|\n|$|w/))", re.MULTILINE)
+# an abbreviated weekday right after the clock time it qualifies, closing its clause ("lkw 2200 sat.
+# found on kitchen floor": icu_invented_p find f67); "SAT 94%", "sat 88 on RA", "0900 SAT, 1000 SBT"
+# (an awakening trial, :func:`_trial`) stay
+_CLOCK_THEN_DAY = re.compile(r"(?<![\w/.:-])(?:[01]\d|2[0-3]):?[0-5]\d[ \t]+(?:(?:on|of)[ \t]+)?"
+                             rf"(?P<d>(?i:{_ABBR}|Thur)\.?)(?=[ \t]*(?:[.,;)]|\n|$))")
 _MONITOR_BEFORE = re.compile(r"(?i)\b(?:to|will|cont|continue|q|and|&|on|of)[ \t]+$|\d[ \t]*$")
 _SCHEDULE = re.compile(rf"(?<![\w/])(?P<d>(?i:{_ABBR})(?:/(?i:{_ABBR})){{1,3}})(?![\w/])")
 
@@ -94,6 +99,7 @@ def weekday_dates(text: str, doc_id: str) -> list[Span]:
         if re.search(r"[A-Za-z?][ \t]+$", before) and not _MONITOR_BEFORE.search(before):
             out.append(mk(doc_id, *m.span("d"), "DATE"))
     out += [mk(doc_id, *m.span("d"), "DATE") for m in _EVENT_DAY.finditer(text)]
+    out += [mk(doc_id, *m.span("d"), "DATE") for m in _CLOCK_THEN_DAY.finditer(text) if not _trial(text, m)]
     for m in _ABBR_PART_OF_DAY.finditer(text):
         if not re.search(r"(?i)(?:\b(?:o2|spo2|02|to|will|cont|continue|q)|\d)[ \t]*$", text[max(0, m.start() - 12):m.start()]):
             out.append(mk(doc_id, *m.span("d"), "DATE"))

@@ -18,12 +18,15 @@ floor, hospital acronyms before an emergency department, and employers.
   ("Bakery", "Trucking", "Credit Union", "Fire Department"), or, in a line of one case, up to
   three words that are no ward's word, no function word and no clinical one, one of them rare
   or a listed place ("STUDENT AT UMASS BOSTON"; "works at night", "works for the city" stay).
+* after a calling and "for", a company closed by its legal word ("DECKHAND FOR VINEYARD SOUND
+  FERRY CO") -> ORGANIZATION.
 
 Every word is asked of :mod:`.name_words`, so ward words and drugs never start a place.
 """
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
@@ -31,6 +34,7 @@ from pipeline.detection.rules.en.hospital_names import INSTITUTION_TAIL
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, is_safe_word, looks_like_place,
                                                    looks_like_typo, zipf)
 from pipeline.detection.rules.registry import register
+from pipeline.locales import load_list
 from pipeline.spans import Span
 
 # (only "Rm." is an abbreviation: "BACK TO BED. 1700 CT OUTPUT" is a time: icu_invented_l find f13)
@@ -91,6 +95,13 @@ builders contractors diner cafe pizza grill salon transport energy hardware supp
 _KINDS_OF_WORKPLACE = frozenset("""feedlot feedlots sawmill shipyard shipyards refinery quarry foundry warehouse depot
 slaughterhouse packinghouse stockyard stockyards docks dock mine mines elevator cannery lumberyard junkyard""".split())
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")
+# a calling before "for" and its employer, closed by a company's legal word ("DECKHAND FOR VINEYARD
+# SOUND FERRY CO": icu_invented_p find f79; "mechanic for Delgado Trucking Inc", "clerk for Brant &
+# Sons LLC"): a listed calling or a word with an agent's ending; the legal word is the evidence, so
+# "monitor for CO retention", "nurse for the company" stay
+_CALLING_FOR = re.compile(r"(?i)(?<![\w'-])(?P<job>[A-Za-z][A-Za-z-]+)[ \t]+for[ \t]+(?:the[ \t]+)?")
+_CALLING_ENDING = re.compile(r"(?i)[a-z]{2,}(?:er|or|ist|ian|hand|man|woman|ess)")
+_COMPANY_CLOSER = frozenset("co co. company inc inc. llc corp corp. corporation ltd ltd.".split())
 
 
 def _one_case(text: str, i: int) -> bool:
@@ -165,6 +176,22 @@ def _caseless_employer(toks: list, words: list[str], after_the: bool = False) ->
     return (toks[0].start(), end) if end is not None and rare else None
 
 
+@lru_cache(maxsize=1)
+def _callings() -> frozenset[str]:
+    return frozenset(e.lower() for e in load_list("en", "professions"))
+
+
+def _company_words(words: list[str], one_case: bool) -> bool:
+    """A company's words before its legal closing word: no function word but "and", "of", "&";
+    capitalised in a mixed-case line; in a line of one case one of them rare (Zipf < 4) or a place's."""
+    words = [w.rstrip(".,") for w in words]
+    if any(w.lower() in FUNCTION_WORDS and w.lower() not in ("and", "of", "&") for w in words):
+        return False
+    if not one_case:
+        return all(w[:1].isupper() or w.lower() in ("and", "of", "&") for w in words)
+    return any((zipf(w) or 0.0) < 4.0 or looks_like_place(w, True) for w in words if w.lower() not in ("and", "of", "&"))
+
+
 def _bracketed_name(name: str, one_case: bool) -> bool:
     """Whether the words in brackets after a kind of place name one: no ward or function word
     (but "and", "of", an employer's closing word), and in a line of one case one word English
@@ -210,6 +237,14 @@ def workplaces(text: str, doc_id: str) -> list[Span]:
     for m in _WORK.finditer(text):
         got = _employer(text, m.end(), re.search(r"(?i)\bthe[ \t]+$", m.group()) is not None)
         if got:
+            out.append(mk(doc_id, *got, "ORGANIZATION"))
+    for m in _CALLING_FOR.finditer(text):
+        job = m.group("job")
+        if not (job.lower() in _callings() or (_CALLING_ENDING.fullmatch(job) and not is_safe_word(job, vocabulary=False))):
+            continue
+        got = _employer(text, m.end())
+        if got and text[got[0]:got[1]].split()[-1].lower() in _COMPANY_CLOSER and len(text[got[0]:got[1]].split()) > 1 \
+                and _company_words(text[got[0]:got[1]].split()[:-1], _one_case(text, m.start())):
             out.append(mk(doc_id, *got, "ORGANIZATION"))
     for m in _BRACKETED.finditer(text):
         name = m.group("name").rstrip(" \t.")
