@@ -81,7 +81,7 @@ def test_existing_locales_share_the_western_pack():
     assert en.words.abbreviations == western.WORDS.abbreviations and en.steps == western.STEPS + (
         "cut_model_spans_at_lines", "drop_ward_codes", "strip_slashed_with", "drop_lower_common_words",
         "drop_impossible_dates", "strip_context_words",
-        "drop_numbers_without_context", "drop_eponyms", "extend_over_particle",
+        "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "surname_after_one_case_first_name",
         "repeat_names", "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans", "states_after_towns",
         "strip_role_titles", "drop_faiths_and_languages", "drop_described_places",
         "drop_safe_word_spans_en")

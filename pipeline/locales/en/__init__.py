@@ -10,7 +10,7 @@ from pipeline.detection.steps.registry import register_pack
 from pipeline.locales.en.case_view import truecase_one_case_lines
 from pipeline.locales.en.wrap_view import unwrap_hard_breaks
 from pipeline.locales.typography import normalise_typography
-from pipeline.locales.en import address_steps, code_steps, common_word_steps, date_steps, description_steps, eponym_steps, line_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
+from pipeline.locales.en import address_steps, code_steps, common_word_steps, date_steps, description_steps, eponym_steps, line_steps, name_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
 from pipeline.detection.steps.safe_words import register_safe_word_step
@@ -41,9 +41,10 @@ STEPS = WESTERN_STEPS + (
     "strip_slashed_with",   # model (code_steps: "ALDERSGATE MANOR W/ CHF" ends before "W/")
     "drop_lower_common_words",   # model (common_word_steps: "with a kitchen knife" in a mixed-case line)
     "drop_impossible_dates",   # model (date_steps: "vbg 7.30/34", "IHS" are no dates)
-    "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "repeat_names",
-    "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
-    # model, merged, merged, merged, merged, merged, merged, merged
+    "strip_context_words", "drop_numbers_without_context", "drop_eponyms", "extend_over_particle",
+    "surname_after_one_case_first_name",   # (name_steps: "NEIGHBOR VELMA ROOT" in a line of one case)
+    "repeat_names", "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
+    # model, merged, merged, merged, merged, merged, merged, merged, merged
     "states_after_towns",   # merged (address_steps: a state after the comma of a model's town)
     "strip_role_titles", "drop_faiths_and_languages", "drop_described_places",   # (description_steps)
     # model, merged, merged
