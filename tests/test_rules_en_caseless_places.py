@@ -14,6 +14,9 @@ PLACE_LINES = [
     ("Obituary: Hester Vane, 88, of Cedar Falls, died", "Cedar Falls"),
     ("Welcome to Coastline Credit Union! Your member number", "Coastline Credit Union"),
     ("Paid by Harrowgate Plumbing, invoice attached", "Harrowgate Plumbing"),
+    # a hospital named by ordinary words after "from", closed by its head word (icu_invented_p find f58)
+    ("med flighted from West River Valley Hospital in Brattleboro VT, coiled", "West River Valley Hospital"),
+    ("Called from Lakeside Hospital pharmacy re: dose", "Lakeside Hospital"),
 ]
 
 
@@ -35,6 +38,9 @@ NOT_PLACES = [
     "Met in family meeting with team", "Grew up in poverty", "Seen by cardiac surgery group",
     "Blood bank called, social services aware", "Visited by case management group", "Pt 84, of note: afib",
     "Settled in bed by window",
+    # after "from", a hospital only its kind names, or an article before it (icu_invented_g find f27)
+    "Came from outside hospital, records pending", "Came from rehab hospital, deconditioned",
+    "Came from the medical center in town", "Returned from referring hospital yesterday",
 ]
 
 

@@ -23,6 +23,7 @@ import re
 
 from pipeline.detection.rules.common import line_of as _line, mk
 from pipeline.detection.rules.en._shared import LOCALE
+from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.following_place import following_place, listed_facilities, named_in_mixed_case
 from pipeline.detection.rules.en.following_place import one_case_facility
 from pipeline.detection.rules.en.hospital_acronyms import defined_acronyms, department_acronym
@@ -194,6 +195,23 @@ def _towns_after_places(text: str, doc_id: str, places: list[Span]) -> list[Span
     return out
 
 
+def _one_case_named_hospital(text: str, i: int) -> tuple[int, int, str] | None:
+    """After "from" in a line of one case, a hospital named by ordinary words that its head word
+    closes ("MED FLIGHTED FROM WEST RIVER VALLEY HOSPITAL IN BRATTLEBORO VT": icu_invented_p find
+    f58), which a mixed-case line shows by its capitals: the place a strong context would read
+    there, when it is a hospital and ends on its head word ("from outside hospital", "from the
+    medical center", "from rehab hospital" name none, as after a strong context)."""
+    if not one_case(_line(text, i)):
+        return None
+    got = following_place(text, i, True, "HOSPITAL")
+    if got is None or got[2] != "HOSPITAL":
+        return None
+    name = text[got[0]:got[1]]
+    if name.split()[0].lower() in FUNCTION_WORDS:
+        return None   # "REFERRED FROM THE IHS CLINIC": an article opens no name (icu_invented_g find f27)
+    return got if any(h.end() == len(name) for h in _HEAD.finditer(name)) else None
+
+
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
 def ward_places(text: str, doc_id: str) -> list[Span]:
     """Hospitals by their head word ("mercy hospital"), after a transfer ("transferred from NEBH"),
@@ -255,6 +273,8 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                        (_FROM, False)):
         for m in rx.finditer(text):
             got = following_place(text, m.end(), strong, "CITY")
+            if got is None and rx is _FROM:
+                got = _one_case_named_hospital(text, m.end())
             town = one_case_town(text, m.end()) if strong and rx is not _TRAVEL_TO else None
             if town and (got is None or (got[2] == "CITY" or got[1] - got[0] < town[1] - town[0]) and town[1] > got[1]):
                 got = town   # "SANTA PAULA", "de pere": the whole town, not its first word
