@@ -17,6 +17,11 @@ PLACE_LINES = [
     # a hospital named by ordinary words after "from", closed by its head word (icu_invented_p find f58)
     ("med flighted from West River Valley Hospital in Brattleboro VT, coiled", "West River Valley Hospital"),
     ("Called from Lakeside Hospital pharmacy re: dose", "Lakeside Hospital"),
+    # a trade's word in capitals, and two more trades (icu_invented_b find f46, ed_invented find f10,
+    # spec_invented find f45)
+    ("Transport: BLS, arranged with Susquehanna Valley EMS for 1100", "Susquehanna Valley EMS"),
+    ("49 yo M deckhand for Gulf Breeze Charters, injured this afternoon", "Gulf Breeze Charters"),
+    ("6. PT - re-referral to Wiregrass Physical Therapy for core stabilization", "Wiregrass Physical Therapy"),
 ]
 
 
@@ -41,6 +46,8 @@ NOT_PLACES = [
     # after "from", a hospital only its kind names, or an article before it (icu_invented_g find f27)
     "Came from outside hospital, records pending", "Came from rehab hospital, deconditioned",
     "Came from the medical center in town", "Returned from referring hospital yesterday",
+    "Called EMS for transport, per EMS pt found down", "Goes on fishing charters on weekends",
+    "Tolerated physical therapy well today",
 ]
 
 

@@ -49,7 +49,10 @@ _TRADE = (r"Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union
           # Cable", "Mystic Valley Tech"; icu_invented_d find f07, f09, f20)
           r"Auto[ \t]+Body|Auto[ \t]+Repair|Auto[ \t]+Parts|Body[ \t]+Shop|Cable|Wire|Pizza|Tech|"
           # a heart monitor's service ("MONITORING SERVICE: CARDIOLINK DIAGNOSTICS": rad_invented find f12)
-          r"Diagnostics")
+          r"Diagnostics|"
+          # a boat's and a therapist's business ("DECKHAND FOR GULF BREEZE CHARTERS", "RE-REFERRAL TO
+          # WIREGRASS PHYSICAL THERAPY": ed_invented find f10, spec_invented find f45, in UPPER)
+          r"Charters|Physical[ \t]+Therapy")
 _CLINIC = (r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre|Group|Practice)|Health|Clinic|"
            r"Assisted[ \t]+Living|Senior[ \t]+Living|Nursing[ \t]+Home|Care[ \t]+(?:Home|Center|Centre)|Retirement[ \t]+Home|"
            r"Hospice")
@@ -82,7 +85,9 @@ _LABEL = re.compile(r"(?m)(?:^|[|;,][ \t]*)(?i:company|company[ \t]+name|busines
 # words a name's match may start with that are not the business's ("Dear", "The", "To")
 _LEAD = frozenset("dear hi hello to from at with welcome thanks the via and or called call paged contacted notified owns".split())
 # legal forms as a one-case line's view must spell them for ``_LEGAL``
-_CANON = {"llc": "LLC", "plc": "PLC", "gmbh": "GmbH", "llp": "LLP", "sarl": "SARL"}
+# (a line in one case is read in title case, so a trade's word in capitals needs its spelling back:
+# "ARRANGED WITH SUSQUEHANNA VALLEY EMS FOR 1100", icu_invented_b find f46 in UPPER)
+_CANON = {"llc": "LLC", "plc": "PLC", "gmbh": "GmbH", "llp": "LLP", "sarl": "SARL", "ems": "EMS"}
 
 
 def _name_words(words: list[str], kind: str, caseless: bool = False) -> bool:
