@@ -65,3 +65,20 @@ def test_a_first_name_and_an_initial_close_the_note(detector, closing):
 def test_a_drug_or_a_plan_closing_the_note_is_no_writer(detector, closing):
     text = f"Plan: cont abx, f/u cultures in am.\n{closing}"
     assert found(detector, text, "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, name", [
+    ("Dr St. Romain (MICU attending) explained the findings.", "St. Romain"),
+    ("Decision per surg (Dr. St. Germain).", "St. Germain"),
+    ("Paged Dr. St. Pierre re: low UO, aware.", "St. Pierre"),
+    ("Wife Marie St. Pierre at bedside.", "St. Pierre"),
+])
+def test_a_surname_opened_by_its_saint(detector, line, name, case):
+    # "St." is no particle of the shared list (icu_invented_r find f08, f28; icu_invented_q find f16)
+    assert any(recase(name, case) in f for f in found(detector, recase(line, case), "NAME"))
+
+
+@pytest.mark.parametrize("line", ["Per St. Mary's, records faxed to unit.", "Transferred to St. Elizabeth's, report called."])
+def test_a_saints_hospital_after_a_weak_context_is_no_person(detector, line):
+    assert found(detector, line, "NAME") == []

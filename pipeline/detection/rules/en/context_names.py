@@ -89,7 +89,10 @@ _STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|case\s+mgr|social\s+work(?:er)?|cha
           # a shelter's or a programme's ("spoke w/ advocate Yesenia", "intake worker ron": ed_invented find f23, f29)
           r"advocate|intake\s+worker|intake\s+coordinator|"
           r"d/w|discussed\s+w/")   # "d/w Nussbaum": the team's shorthand for "discussed with"
-_TOKEN = r"[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
+# ("St." and "Ste." open a surname: "Dr. St. Pierre", "DR ST. ROMAIN"; icu_invented_r find f08, f28)
+_TOKEN = r"(?i:st|ste)\.(?=[ \t]+[A-Za-z])|[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
+# a surname's saint before its name, which is no particle of the shared list
+_SAINT_PARTICLES = frozenset({"st", "ste", "saint", "sainte"})
 _CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
 _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the name after its context word
     # (and a quoted nickname in it: 'FRIEND ("BUBBA") FOLLOWING': ed_invented find f19)
@@ -132,7 +135,8 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             if nxt and looks_like_name(nxt, strong, title_case(nxt) and has_lower(text, s), titled and k == 0):
                 continue  # an initial before a surname: "J. Smith", "DR. A. RAHILLY"
             break
-        if word.lower() in NAME_PARTICLES and (strong or end is not None) and "," not in gap:
+        if (word.lower() in NAME_PARTICLES or (k == 0 and word.lower().rstrip(".") in _SAINT_PARTICLES)) \
+                and (strong or end is not None) and "," not in gap:
             nxt = next((text[a:b] for a, b in tokens[k + 1:k + 3] if text[a:b].lower() not in NAME_PARTICLES), "")
             nxt_cased = title_case(nxt) and has_lower(text, s)
             if nxt and looks_like_name(nxt, True, nxt_cased) and (nxt_cased or is_listed_name(nxt) or (zipf(nxt) or 0.0) < 4.5):
