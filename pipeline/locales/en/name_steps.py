@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.detection.rules.common import line_of
 from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, is_first_name,
                                                    is_listed_name, is_listed_surname, is_safe_word, is_surname_after_first_name,
@@ -85,12 +86,6 @@ def _vouching_first_name(word: str) -> bool:
     return is_first_name(word) and not is_safe_word(word) and (zipf(word) or 0.0) < FIRST_NAME_MAX_ZIPF
 
 
-def _line(text: str, i: int) -> str:
-    start = text.rfind("\n", 0, i) + 1
-    end = text.find("\n", i)
-    return text[start:end if end >= 0 else len(text)]
-
-
 @boundary_step("surname_after_one_case_first_name", "merged")
 def surname_after_one_case_first_name(spans: list[Span], ctx: StepContext) -> list[Span]:
     """``spans`` with each machine's one-word first-name span on a one-case line taking the surname
@@ -109,7 +104,7 @@ def surname_after_one_case_first_name(spans: list[Span], ctx: StepContext) -> li
     for s in spans:
         if s.category == "NAME" and s.type != "USERNAME" and not s.source.startswith("human") \
                 and _FIRST.fullmatch(text, s.start, s.end) and _vouching_first_name(text[s.start:s.end]) \
-                and one_case(_line(text, s.start)):
+                and one_case(line_of(text, s.start)):
             m = _NEXT.match(text, s.end)
             if m and is_one_case_surname(m.group("w")) \
                     and not any(a < m.end() and m.start("w") < b for a, b in taken):
