@@ -7,20 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.detection.detector import Detector
 from pipeline.locales.en.name_steps import is_one_case_surname
-from pipeline.schemas import I2B2_2014
-from pipeline.spans import Document
-
-
-@pytest.fixture(scope="module")
-def detector():
-    return Detector.without_model(I2B2_2014, "en")
+from rules_en_case_helpers import ONE_CASE, detector, found, recase  # noqa: F401  (detector: a fixture)
 
 
 def _marked(det, text: str) -> list[str]:
-    spans = det.detect_many([Document("t", text, [])])[0]
-    return [text[s.start:s.end].lower() for s in spans if s.category == "NAME"]
+    """The names marked in ``text``, in lower case (the lines come in every case)."""
+    return [f.lower() for f in found(det, text, "NAME")]
 
 
 @pytest.mark.parametrize("line,name", [
@@ -29,10 +22,9 @@ def _marked(det, text: str) -> list[str]:
     ("Parents Alvin and Irma Finch at bedside, from Celina.", "irma finch"),
     ("Nephew Marcus Root called, will visit tomorrow.", "marcus root"),
 ])
-@pytest.mark.parametrize("case", ["upper", "lower"])
+@pytest.mark.parametrize("case", ONE_CASE)
 def test_the_surname_after_a_first_name_in_one_case(detector, line, name, case):
-    text = line.upper() if case == "upper" else line.lower()
-    assert name in _marked(detector, text)
+    assert name in _marked(detector, recase(line, case))
 
 
 @pytest.mark.parametrize("line,first", [
@@ -47,10 +39,9 @@ def test_the_surname_after_a_first_name_in_one_case(detector, line, name, case):
     ("wife Linda tearful but coping.", "linda"),
     ("Social: wife Fatima speaks Portuguese only, phone interpreter.", "fatima"),
 ])
-@pytest.mark.parametrize("case", ["upper", "lower"])
+@pytest.mark.parametrize("case", ONE_CASE)
 def test_what_a_relative_is_or_does_is_no_surname(detector, line, first, case):
-    text = line.upper() if case == "upper" else line.lower()
-    marked = _marked(detector, text)
+    marked = _marked(detector, recase(line, case))
     assert first in marked, marked
     assert not any(m.startswith(first + " ") for m in marked), marked
 

@@ -21,7 +21,7 @@ import re
 
 from pipeline.detection.rules.common import line_of
 from pipeline.detection.rules.en.caseless import one_case
-from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, has_clinical_ending, is_first_name,
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, ending_stems, has_clinical_ending, is_first_name,
                                                    is_listed_name, is_listed_surname, is_safe_word, is_surname_after_first_name,
                                                    looks_like_typo, typo_of_ward_word, zipf)
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
@@ -35,7 +35,8 @@ LISTED_SURNAME_MAX_ZIPF = 4.5
 RARE_SURNAME_MAX_ZIPF = 2.0
 _FIRST = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)?")
 _NEXT = re.compile(r" (?P<w>[^\W\d_]+(?:['’-][^\W\d_]+)?)(?![\w'’@/-]|\.\w)")
-# an adjective's or a verb's ending: what a relative is or does, not their surname
+# an adjective's or a verb's ending: what a relative is or does, not their surname (name_words'
+# endings and a "-y": "TEARY", "SLEEPY")
 _WORD_ENDING = re.compile(r"(?:ed|ing|ly|ness|ment|ic|ical|ive|ous|ary|ful|less|able|ible|y)$")
 
 
@@ -68,12 +69,9 @@ def _inflected(low: str) -> bool:
     is itself a word ("updated": "updat(e)", "teary": "tear"); "lovelady" has no such stem."""
     if low.endswith("s") and not low.endswith("ss") and (zipf(low[:-1]) or 0.0) >= 3.0:
         return True   # a verb's -s ("WIFE FATIMA SPEAKS PORTUGUESE": icu_invented_p find f73)
-    m = _WORD_ENDING.search(low)
-    if m is None:
+    if _WORD_ENDING.search(low) is None:
         return False
-    stem = low[:m.start()]
-    stems = {stem, stem + "e"} | ({stem[:-1]} if len(stem) > 2 and stem[-1] == stem[-2] else set())
-    return any((zipf(x) or 0.0) >= 2.5 for x in stems if len(x) > 2)
+    return any((zipf(x) or 0.0) >= 2.5 for x in ending_stems(low, _WORD_ENDING))
 
 
 #: how common a first name may be as a word and still vouch for the word after it ("CHURCH

@@ -184,13 +184,20 @@ def looks_like_name(word: str, strong: bool, cased: bool = False, titled: bool =
     return z < (5.0 if cased else 3.3) and not (z < 1.0 and typo_of_ward_word(w))   # "son awaer", "phnoe"
 
 
+def ending_stems(low: str, ending: re.Pattern = _WORD_ENDING) -> set[str]:
+    """The stems of three letters or more that ``low`` (lower case) may be built on once the
+    verb's or adjective's ``ending`` is taken off: the stem, with an "e" ("updat-ed": "update"),
+    and with a doubled last letter undone ("desatt-ing": "desat"); the word itself without one."""
+    m = ending.search(low)
+    stem = low[:m.start()] if m else low
+    stems = {stem, stem + "e"} | ({stem[:-1]} if len(stem) > 2 and stem[-1] == stem[-2] else set())
+    return {x for x in stems if len(x) > 2}
+
+
 def _ending_of_no_word(w: str, z: float) -> bool:
     """A rare word whose verb's or adjective's ending follows no English stem ("sister xiaoling in
     to visit": icu_invented_h find f07, in UPPER and lower case): the ending is the name's."""
-    m = _WORD_ENDING.search(w.lower())
-    stem = w.lower()[:m.start()] if m else w.lower()
-    stems = {stem, stem + "e"} | ({stem[:-1]} if len(stem) > 2 and stem[-1] == stem[-2] else set())   # "desatt-ing"
-    return z < 2.0 and not any((zipf(x) or 0.0) >= 2.5 or is_safe_word(x) for x in stems if len(x) > 2)
+    return z < 2.0 and not any((zipf(x) or 0.0) >= 2.5 or is_safe_word(x) for x in ending_stems(w.lower()))
 
 
 def is_listed_name(word: str) -> bool:
