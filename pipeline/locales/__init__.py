@@ -12,7 +12,8 @@ used for both sexes are in neither; read by surrogates so a given name keeps its
 by dictionaries), ``surnames``, ``cities``, ``states`` (en), ``provinces`` (es), ``countries``,
 ``hospitals``, ``organizations``, ``streets`` (street names without numbers), ``professions``,
 ``manufacturers`` (es, en) and ``countries_official`` (es: "República Argentina"), which
-detection matches and surrogates never draw from.
+detection matches and surrogates never draw from. ``word_towns`` (en: towns whose one-word name is
+an ordinary word, "reading") is no dictionary: the English rules read it after "lives in".
 ``states`` and ``provinces`` are aliases of each other, so a caller asking for a locale's
 first-level regions gets them under either name.
 

@@ -26,6 +26,7 @@ _PHONE = re.compile(
     r"|(?<![\w+])\+(?:[2-9]\d{0,2})[ .-]\d{3,5}[ .-]\d{5,7}(?![\w-])"
     # a one-digit area code after the country code ("+56 2 2555 1940", "+353 1 555 2840")
     r"|(?<![\w+])\+(?:[2-9]\d{1,2})[ .-]\d[ .-]\d{3,4}[ .-]\d{4}(?![\w-])")
+_PH_LABEL = re.compile(r"(?i)\bph\.?[ \t]*[:#]?[ \t]*$")
 _FAX_BEFORE = re.compile(r"(?i)\bfax\b\s*(?:#|no\.?|number)?\s*:?\s*$")
 _PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(?P<num>\d{4,6}|\d-\d{4})(?![\d-])")
 # an extension written alone after a phone or a pager on the same line ("pager #22522 or x7316")
@@ -56,8 +57,10 @@ def phones(text: str, doc_id: str) -> list[Span]:
         before = text_before(text, m.start(), 20)
         if re.search(r"(?i)\b(?:MRN|SSN|record|acct|account)\b[^\n]{0,6}$", before):
             continue
-        if re.fullmatch(r"\d{3}-\d{4}", m.group()) and measure_before(text, m.start()):
-            continue   # "SVR 900-1100": a measure's range (icu_invented_h find f13)
+        if re.fullmatch(r"\d{3}-\d{4}", m.group()) and measure_before(text, m.start()) \
+                and not _PH_LABEL.search(before):
+            continue   # "SVR 900-1100": a measure's range (icu_invented_h find f13); a pH is no range of
+            # hundreds, so after "PH" it is the phone's label ("GUARDIAN ..., PH 555-0158": icu_invented_p find f111)
         out.append(mk(doc_id, m.start(), m.end(), "FAX" if _FAX_BEFORE.search(before) else "PHONE"))
     for m in _PAGER.finditer(text):
         if m.group(0)[:1].lower() == "p" and len(m.group(0).split()[0]) == 1 and not re.search(r"#|:", m.group(0)):

@@ -37,12 +37,14 @@ __all__ = ["EPONYM_AFTER", "SECTION_HEADERS", "context_names"]   # EPONYM_AFTER:
 from pipeline.spans import Span
 
 # clergy by title ("Fr. Stavros", "RABBI GOLDFARB": icu_invented_b find f49, f57)
-_CLERGY = r"fr\.|rev\.?|reverend|rabbi|imam|cantor"
+# ("FR WOJCIK FROM ST. CASIMIR'S" without its full stop: icu_invented_p find f104; "16 FR" is a catheter's size)
+_CLERGY = r"fr\.|(?<!\d )fr(?=[ \t]+[A-Za-z])|rev\.?|reverend|rabbi|imam|cantor"
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
           + _CLERGY + "|"
           # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
           r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
-          r"(?:signed|seen|examined|dictated|evaluated|followed|covered|paged|reported|replaced|placed|inserted|ordered|"
+          # ("PT eval by Lorna:": icu_invented_p find f105)
+          r"(?:signed|seen|examined|dictated|evaluated|eval|eval'd|followed|covered|paged|reported|replaced|placed|inserted|ordered|"
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
           r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"
           r"accepting\s+(?:physician|md|attending|provider|surgeon)|requested\s+by|referred\s+by|"
@@ -93,7 +95,9 @@ _STAFF = (r"rrt|sw|(?<!\d )cm|case\s+manager|case\s+mgr|social\s+work(?:er)?|cha
 _TOKEN = r"(?i:st|ste)\.(?=[ \t]+[A-Za-z])|[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?|[A-Za-z]\."
 # a surname's saint before its name, which is no particle of the shared list
 _SAINT_PARTICLES = frozenset({"st", "ste", "saint", "sainte"})
-_CONTEXT = re.compile(rf"(?i)(?<![\w/])(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
+# (a slash joins two of a person's roles, "HCP/DAUGHTER-IN-LAW HOPE", "FRIEND/CO-WORKER MANUEL ROSARIO":
+# icu_invented_p find f85, f109; after one letter it is shorthand's, "w/", "s/p", "d/c")
+_CONTEXT = re.compile(rf"(?i)(?:(?<![\w/])|(?<=[A-Za-z]{{2}}/))(?:{_ROLES}|{_KIN}|{_WEAK}|{_STAFF})(?![\w])")
 _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the name after its context word
     # (and a quoted nickname in it: 'FRIEND ("BUBBA") FOLLOWING': ed_invented find f19)
     rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*[\"“]?)(?:(?P<title>dr|mr|mrs|ms|miss|fr|rev)\.?[ \t]+)?"
@@ -172,7 +176,8 @@ _ASIDE_AFTER = re.compile(r"(?i)[ \t]*(?:\(|at[ \t]+(?:the[ \t]+)?bedside\b|in[ 
                           r"called\b|updated\b|present\b)")
 # a relative proper, whose first name that is also a word may close the sentence ("here w/ husband
 # bill.", "DTR HOPE, SON MARK": notes_invented find f32): after "husband" a word and a stop is who he is
-_RELATIVE = re.compile(r"(?i)(?:wife|husband|spouse|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|"
+_RELATIVE = re.compile(r"(?i)(?:(?:brother|sister|son|daughter|dtr|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|"   # (icu_invented_p find f85)
+                       r"wife|husband|spouse|son|daughter|dtr|sister|sis|brother|bro|mother|father|mom|dad|"
                        r"niece|nephew|aunt|uncle|cousin|grandson|granddaughter|granddtr|gdtr|girlfriend|boyfriend|"
                        r"fiance|fiancee|partner|dil|sil|mil|fil|bil)")
 _SENTENCE_END_AFTER = re.compile(r"[.;,](?=[ \t]|\n|\Z)|[ \t]*(?:\n|\Z)")

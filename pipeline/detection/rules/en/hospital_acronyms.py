@@ -2,7 +2,9 @@
 hospital's name ("Good Shepherd Hospital (GSH)"), then every later "GSH" of the note; and an
 acronym before one of its departments after a move ("sent over from SMH ED"), where a rare
 string is not needed: the department says a hospital stands before it. Helpers of :mod:`.places`.
-Found on icu_invented_k find f01 and f10.
+Found on icu_invented_k find f01 and f10. And the initials of a hospital the note names in full,
+wherever the note writes them ("TRANSFERRED FROM MANOMET COMMUNITY HOSPITAL ... INTUBATED AT MCH":
+icu_invented_p find f84), without brackets.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from pipeline.detection.rules.en.hospital_names import HEAD
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
 from pipeline.spans import Span
 
-__all__ = ["defined_acronyms", "department_acronym"]
+__all__ = ["defined_acronyms", "department_acronym", "initials_of_found"]
 
 _BRACKETED = re.compile(r"\((?P<abbr>[A-Za-z]{2,6})\)")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z'.-]*)[ \t]+$")
@@ -53,3 +55,28 @@ def department_acronym(text: str, i: int) -> tuple[int, int, str] | None:
             or (zipf(word) or 0.0) >= 4.0:
         return None   # "transferred here from local ER" (icu_invented_n find f01): a common word
     return m.start(), m.end(), "HOSPITAL"
+
+
+def initials_of_found(text: str, doc_id: str, places: list[Span]) -> list[Span]:
+    """The acronym of a hospital found in full ("Manomet Community Hospital" -> "MCH"), three letters
+    or more, wherever the note writes it as a word: in capitals, or in a line of one case in that
+    line's case; never a function, ward or safe word of the pack's own stop set ("ICU", "CMO")."""
+    out: list[Span] = []
+    seen: set[str] = set()
+    for sp in places:
+        if sp.label != "HOSPITAL":
+            continue
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z'.-]*", text[sp.start:sp.end]) if w.lower() not in FUNCTION_WORDS]
+        abbr = "".join(w[0] for w in words).upper()
+        if len(words) < 3 or abbr in seen or not HEAD.search(text[sp.start:sp.end]) \
+                or is_safe_word(abbr, vocabulary=False) or abbr.lower() in FUNCTION_WORDS:
+            continue
+        seen.add(abbr)
+        for rep in re.finditer(rf"(?i)(?<![\w-]){abbr}(?![\w-])", text):
+            word = rep.group()
+            line_start, line_end = text.rfind("\n", 0, rep.start()) + 1, text.find("\n", rep.end())
+            line = text[line_start:line_end if line_end != -1 else len(text)]
+            one_case = line == line.upper() or line == line.lower()
+            if word.isupper() or (one_case and word.islower()):
+                out.append(mk(doc_id, *rep.span(), "HOSPITAL"))
+    return out

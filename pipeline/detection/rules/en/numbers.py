@@ -31,7 +31,9 @@ MEASURES = (
     "apgar|apgars|apgar scores?|"
     # a chest tube's air leak on its 1-7 scale and exertion on the Borg scale ("AIRLEAK 2/7", "RPE 11-13":
     # icu_invented_s find f11, icu_invented_r find f07)
-    "air ?leak|rpe|borg"
+    "air ?leak|rpe|borg|"
+    # a mode and its pressure support written as one ("RESP: CPAP/PS 10/5": icu_invented_p find f106)
+    "cpap/psv?|bipap/psv?|cpap ?\\+ ?psv?"
 )
 _MEASURE_BEFORE = re.compile(rf"(?i)(?<![\w/])(?:{MEASURES})\s*(?:[:=~]|of|at|@|is|was|now|down to|up to)?\s*[<>]?\s*$")
 # units and counting words after a value ("40 mg", "5/5 strength", "10/5 beats", "2-3 units/hr")
@@ -100,8 +102,14 @@ def measurement_context(text: str, start: int, end: int) -> bool:
     """Whether the value at ``[start, end)`` reads as a measurement: a measure's name right before,
     a unit right after, or another number joined to it by a slash or a dash."""
     before, after = line_before(text, start), line_after(text, end)
-    return bool(_MEASURE_BEFORE.search(before) or _UNIT_AFTER.match(after)
+    return bool((_MEASURE_BEFORE.search(before) and not _CANCER_CA.search(before)) or _UNIT_AFTER.match(after)
                 or _TOUCHES_NUMBER.search(before) or _TOUCHES_NUMBER_AFTER.match(after))
+
+
+# "ca" after a cancer's site is the cancer, not calcium ("PROSTATE CA 1998 S/P XRT": icu_invented_p find f102)
+_CANCER_CA = re.compile(r"(?i)\b(?:prostate|breast|lung|colon|colorectal|rectal|bladder|cervical|ovarian|pancreatic|"
+                        r"pancreas|renal|kidney|skin|throat|tongue|uterine|endometrial|thyroid|gastric|stomach|"
+                        r"esophageal|liver|laryngeal|oral|anal|testicular|metastatic|squamous)[ \t]+ca[ \t]*$")
 
 
 def plausible_month_day(month: int, day: int) -> bool:

@@ -26,16 +26,16 @@ from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.following_place import following_place, listed_facilities, named_in_mixed_case
 from pipeline.detection.rules.en.following_place import one_case_facility
-from pipeline.detection.rules.en.hospital_acronyms import defined_acronyms, department_acronym
+from pipeline.detection.rules.en.hospital_acronyms import defined_acronyms, department_acronym, initials_of_found
 from pipeline.detection.rules.en.hospital_names import GENERIC as _GENERIC, HEAD as _HEAD
 from pipeline.detection.rules.en.hospital_names import hospital_names as _hospital_names
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
 from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviation as _any_case_abbreviation
-from pipeline.detection.rules.en.state_codes import _state_codes, codes_not_words, state_after_town, state_code
+from pipeline.detection.rules.en.state_codes import _state_codes, codes_not_words, kin_state_code, state_after_town, state_code
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN
 from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, mixed_case as _mixed_case
-from pipeline.detection.rules.en.towns import one_case_town, prose_places, town_before_place
+from pipeline.detection.rules.en.towns import one_case_town, prose_places, town_before_place, word_town
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -83,6 +83,11 @@ _TOWN = re.compile(
 _SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+"
                        r"(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
                        r"[ \t]+(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])(?![ \t]+wort\b)")
+# a Catholic institution's name by its Marian title, in any case and without a context ("BED OFFER
+# FROM OUR LADY OF THE PINES": icu_invented_p find f111): a hospital's, a home's, a church's or a school's
+_OUR_LADY = re.compile(r"(?i)(?<![\w])our[ \t]+lady[ \t]+of[ \t]+(?:the[ \t]+)?(?!the\b)[A-Za-z][A-Za-z'-]*[A-Za-z]"
+                       r"(?:[ \t]+(?:of[ \t]+)?(?:hospital|medical[ \t]+center|church|parish|school|academy|manor|home|"
+                       r"nursing[ \t]+home|rehab|college|university|health(?:care)?[ \t]+center))?")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
@@ -257,6 +262,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         inside = any(o.start <= m.start("place") and m.end("place") <= o.end for o in out)   # "St. Anne's Hospital"
         if not inside and name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
             out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
+    out += [mk(doc_id, *m.span(), "HOSPITAL") for m in _OUR_LADY.finditer(text)]
     for m in _REFERRAL.finditer(text):
         got = following_place(text, m.end(), True, "HOSPITAL")
         if got:
@@ -284,7 +290,9 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 out += [mk(doc_id, *c.span("town"), "CITY"), mk(doc_id, *c.span("st"), "STATE")]
                 continue
             if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
-                got = state_code(text, m.end())   # "lives in NH"; "pt is from OR" is a ward
+                got = (state_code(text, m.end()) or kin_state_code(text, m.group(), m.end())
+                       or word_town(text, m.group(), m.end()))   # "lives in NH", "DAUGHTER IN CT"; "pt
+                # is from OR" is a ward; "LIVES IN READING." a town that is a word
             venue = rx is _IN_TOWN and _VENUE.match(m.group()) is not None
             if got and rx is _IN_TOWN and all(is_safe_word(w, vocabulary=not venue) for w in text[got[0]:got[1]].split()):
                 continue   # "Dr. Smith in clinic", "dr. lee in icu": where the doctor is, no town; after a
@@ -295,6 +303,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 # town that is a common word stays ("near Loyal"): only the ward's compounds are read
             if got:
                 out.append(mk(doc_id, got[0], got[1], got[2]))
+    out += initials_of_found(text, doc_id, out)
     out += _towns_after_places(text, doc_id, out)
     out += [sp for sp in lower_case_places(text, doc_id) + prose_places(text, doc_id) + town_before_place(text, doc_id)
             if not any(o.start < sp.end and sp.start < o.end for o in out)]

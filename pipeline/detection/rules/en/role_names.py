@@ -46,6 +46,11 @@ _BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain|per
                           r"(?P<name>[A-Za-z][A-Za-z'’-]+)"
                           r"(?=[ \t]+(?i:used|present|here|at[ \t]+bedside|via|translated|interpreted|assisted|"
                           r"called|aware|notified|visited|checked|in|came|drew|adjusted|changed)\b)")
+# a discipline's shorthand, a first name and what the person did ("RT DESMOND IN, PLACED ON BIPAP":
+# icu_invented_p find f100): "rt" is right too ("RT LEG IN SPLINT"), so a listed first name only
+_STAFF_BEFORE_VERB = re.compile(r"(?<![\w/])(?<!\d )(?i:RT|RRT|RN|NP|SW|CM)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"
+                                r"(?=[ \t]+(?i:in|here|at[ \t]+bedside|aware|notified|updated|present|came|called|paged|"
+                                r"to[ \t]+see|placed|changed|drew|suctioned|adjusted)\b)")
 # police titles before a surname ("Det. Hanrahan", "OFFICER KOWALSKI", "sgt. ruiz")
 _POLICE = re.compile(r"\b(?i:det\.|detective|officer|ofc\.|sgt\.|sergeant|trooper|deputy)[ \t]+"
                      r"(?P<name>[A-Za-z][A-Za-z'’-]+)")
@@ -135,6 +140,10 @@ def role_names(text: str, doc_id: str) -> list[Span]:
         for m in rx.finditer(text):
             if _name_ok(m.group("name")) or (rx is _POLICE and _officer_name(text, m)):
                 out.append(mk(doc_id, *m.span("name"), gtype))
+    for m in _STAFF_BEFORE_VERB.finditer(text):
+        word = m.group("name")
+        if is_first_name(word) and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _GOES_BY.finditer(text):
         if _NEWBORN_QUOTE.match(m.group()) and not _newborn_name(text, m):
             continue   # 'infant "fussy" after feeds': a quoted word, no chosen name

@@ -10,7 +10,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en.name_pairs import has_lower, title_case
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_safe_word, looks_like_name
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_safe_word, looks_like_name, zipf
 from pipeline.spans import Span
 
 # section headers of a nursing note, which a colon follows as a sign-off's initials do
@@ -51,6 +51,11 @@ _CLOSING_DASH_NAME = re.compile(r"[.;!)][ \t]+-{1,2}[ \t]?(?P<name>[A-Za-z]\.[ \
 _CLOSING_FIRST_INITIAL = re.compile(r"[ \t]*(?P<name>(?P<first>[A-Z][a-z'-]+[a-z]|[A-Z][A-Z'-]+[A-Z])[ \t]+[A-Z]\.?)[ \t]*\n?\Z")
 
 
+# three letters of initials right after the last sentence's stop, closing the note on its line
+# ("TELE ALARMS ON, NIGHT RN AWARE. JGC": icu_invented_p find f87): a string English does not write
+_CLOSING_AFTER_STOP = re.compile(r"[.;!][ \t]+(?P<init>[A-Z]{3}|[a-z]{3})[ \t]*\n?\Z")
+
+
 def closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
     """The writer's initials closing a note on a line of their own without a dash (not in a
     one-line note: a line alone says nothing about where it stands), or after a dash that closes
@@ -68,6 +73,10 @@ def closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
         return [mk(doc_id, *first.span("name"), "DOCTOR")]
     m = _CLOSING_INITIALS.match(text, last) if last else None
     m = m or _CLOSING_DASH.search(text, last)
+    if m is None:
+        stop = _CLOSING_AFTER_STOP.search(text, last)
+        if stop is not None and (zipf(stop.group("init")) or 0.0) < 2.0 and not is_safe_word(stop.group("init")):
+            m = stop
     if m is None:
         return []
     init = m.group("init")

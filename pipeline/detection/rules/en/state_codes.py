@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
 from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.locales import load_list
@@ -33,6 +34,26 @@ def state_code(text: str, i: int) -> tuple[int, int, str] | None:
     NH" may be a nursing home, "in me", "in OR")."""
     m = _CODE.match(text, i)
     if m is None or not m.group().isupper() or m.group() not in _state_codes() or not mixed_case(text, i):
+        return None
+    return i, m.end(), "STATE"
+
+
+_KIN_IN = re.compile(r"(?i)(?<![\w])(?:wife|husband|son|daughter|dtr|sister|brother|niece|nephew|cousin|mother|father|mom|"
+                     r"dad|parents|family|friend)[ \t]+in[ \t]+$")
+# what follows a scanner's "CT" ("son in CT w/ pt", "in CT now"), not a state's
+_SCAN_NEXT = re.compile(r"(?i)[ \t]*(?:w/|with\b|now\b|for\b|at\b|scan|today|head\b|chest\b|abd|done|pending|suite|room)")
+
+
+def kin_state_code(text: str, context: str, i: int) -> tuple[int, int, str] | None:
+    """A state's postal code right after a relative and "in" in a line of one case ("DAUGHTER IN CT
+    CALLS DAILY": icu_invented_p find f96), where a line with lower case shows it by its capitals
+    (:func:`state_code`): a code no word spells, the Veterans Affairs' "VA" aside, and not a
+    scanner's "CT" ("son in CT w/ pt")."""
+    m = _CODE.match(text, i)
+    if m is None or not _KIN_IN.search(context) or not one_case(line_of(text, i)):
+        return None
+    code = m.group().upper()
+    if code not in codes_not_words() or code == "VA" or _SCAN_NEXT.match(text, m.end()):
         return None
     return i, m.end(), "STATE"
 

@@ -86,6 +86,33 @@ _ORDINARY_TOWNS = frozenset({"mobile", "surprise", "orange", "independence", "be
 
 
 @lru_cache(maxsize=1)
+def _word_towns() -> frozenset[str]:
+    return frozenset(load_list("en", "word_towns"))
+
+
+# a residence's own context: where someone lives, not where they come from or go
+_RESIDENCE_CONTEXT = re.compile(r"(?i)(?<![\w])(?:lives?|living|resides|residing|home)\b[^\n]*?\bin[ \t]+$")
+_ONE_WORD = re.compile(r"[A-Za-z]+(?![\w'-])")
+_CLAUSE_END = re.compile(r"(?i)[ \t]*(?:[.,;)]|\n|\Z|w/[ \t]|with[ \t])")
+
+
+def word_town(text: str, context: str, i: int) -> tuple[int, int, str] | None:
+    """A town whose one-word name is an ordinary word, right after a residence's context and closing
+    its clause, in a line of one case ("LIVES IN READING.", "lives alone in sharon, son nearby":
+    icu_invented_p find f102, f83), and in a line of both cases with its capital ("Lives in
+    Reading."); a line of one case shows it only by the gazetteer (``word_towns.txt``: GeoNames towns of 5,000+ that are words) and the
+    context. "lives in fear." stays: no town is named so."""
+    if not _RESIDENCE_CONTEXT.search(context):
+        return None
+    m = _ONE_WORD.match(text, i)
+    if m is None or m.group().lower() not in _word_towns() or not _CLAUSE_END.match(text, m.end()):
+        return None
+    if not one_case(line_of(text, i)) and not m.group().istitle():
+        return None   # in a line of both cases the town has its capital ("Lives in Reading.")
+    return i, m.end(), "CITY"
+
+
+@lru_cache(maxsize=1)
 def _listed_places() -> dict[str, str]:
     """The pack's towns, states and countries, lower case -> type; no two-letter abbreviation."""
     out: dict[str, str] = {}

@@ -60,7 +60,8 @@ bmt sct rems vfw podiatry auth
 outpt uvj dka reeval lido norco alf bkft atty attys
 cvicu ew kvo adl adls med-surg medsurg whiteboard halo
 cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails
-arr""".split()
+arr
+nsg sitter sitters preop postop pre-op post-op upstairs downstairs""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
@@ -82,6 +83,9 @@ arr""".split()
 # bed's rail, "TRANSFER TO CVSU", "look at RV", "from ACOM aneurysm", "csf from evd", "loosened from
 # bedrail": icu_invented_r find f27, icu_invented_s find f20, f23, f24, icu_invented_p find f35)
 # (arrived, as a handover shortens it, "now sitting w/ wife (arr 0405)": icu_invented_p find f63)
+# (nursing's shorthand, a 1:1 sitter, the weight before surgery and where a family lives in the same
+# house: "sitter requested from nsg supervisor", "FALL PRECAUTIONS, SITTER", "wt up 2.3kg from preop",
+# "SON AND DIL LIVE UPSTAIRS": icu_invented_p find f86, f102, f91, f107)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

@@ -36,7 +36,9 @@ _ABBR = r"(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
 # "continue current care through Sat to allow the other son to get here": icu_invented_s find f17,
 # icu_invented_r find f22); "in" only before those ("in sat 88%" is a saturation)
 _ABBR_AFTER_CUE = re.compile(
-    rf"(?i:\b(?:on|by|until|till|this|next|last|since|see|seen|before|after|thru|through)[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
+    # (and when a stroke's patient was last seen well: "LAST SEEN WELL SAT.", "lkw fri": icu_invented_p find f92)
+    rf"(?i:\b(?:on|by|until|till|this|next|last|since|see|seen|before|after|thru|through|(?:seen|known)[ \t]+well|"
+    rf"lkw|lsw|lnw)[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
     r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:at|@|am|pm|morning|evening|night)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
     rf"|(?i:\b(?:come|coming|comes|be|back|fly|flying|drive|driving)[ \t]+in[ \t]+)(?P<d2>(?i:{_ABBR})\.?)"
     r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:w/|with\b|to\b|for\b|at\b|am\b|pm\b|morning|evening|night)))")
