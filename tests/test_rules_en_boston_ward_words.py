@@ -145,3 +145,39 @@ def test_a_cancers_year_is_no_calcium(detector, case):
     line = recase("PMH: AFib, HTN, mild dementia (per ALF), prostate CA 1998 s/p XRT, L TKR.", case)
     assert found(detector, line, "DATE") == ["1998"]
     assert found(detector, recase("Labs: Ca 8.9, Mg 2.0, K 1998 hemolyzed.", case), "DATE") == []
+
+
+# ---- found on f113-f144 (trauma, burn and surgical ICUs; a MICU and a CCU with shelters and detox)
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "0010 - back from OR. Bleeding from OM2 anastomosis + diffuse ooze.",
+    "Events: 2130 R Blake drain (near PJ) output up to 350cc/hr.",
+    "ID: afebrile, WBC 11.2 (14.8). Zosyn day 5/7.",
+    "S/p fall ~20ft from roof at a friends cookout, +LOC.",
+    "Social: screened for LTACH, family aware.",
+])
+def test_surgical_and_ward_words_mark_nothing(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [
+    ("1030 Det. Rui Medeiros (badge 8814, cell 555-0129) here to interview pt.", "8814"),
+    ("Dispo: case mgmt (Gwen) screening for Bayberry Point Rehab.", "Gwen"),
+    ("Dispo: case mgmt (Gwen) screening for Bayberry Point Rehab.", "Bayberry Point Rehab"),
+    ("Brought in by EMS from Fort Hill Detox where he was sent out.", "Fort Hill Detox"),
+    ("Enrolled at Crossroads Methadone Clinic, dose 110mg daily per clinic.", "Crossroads Methadone Clinic"),
+    ("Asks that the priest from their church, St. Demetrios, be called.", "St. Demetrios"),
+    ("Late entry for Sat noc (written Mon 0900, system was down).", "Sat"),
+    ("Late entry for Sat noc (written Mon 0900, system was down).", "Mon"),
+])
+def test_what_the_trauma_and_micu_notes_name(detector, line, phi, case):
+    assert recase(phi, case) in marked(detector, recase(line, case))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_no_treatment_or_monitor_reads_as_a_place_or_a_day(detector, case):
+    for line in ("Screening for depression, PHQ9 4.", "Referred to detox, methadone clinic confirmed dose.",
+                 "Cont to mon 2200, K 3.9."):
+        assert marked_phi(detector, recase(line, case)) == []

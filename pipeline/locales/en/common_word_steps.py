@@ -1,4 +1,4 @@
-"""The English pack's step for a model's name or place written in lower case among capitals.
+"""The English pack's step for a model's name or place made of ordinary words.
 
 * ``drop_lower_common_words`` (model stage): in a line that has capitals and lower case, a model's
   name or place with no capital whose every word is an ordinary word goes: a safe clinical word,
@@ -8,14 +8,22 @@
   the marina": the cold start's CRF marked them on the emergency notes' find half,
   benchmarks/ed_invented.py f02, f04, f16). Where a line has capitals, a person or a place is
   written with one; a relative's name typed in lower case ("son jim") is a listed first name
-  and stays, and a rule's or a list's span is never this step's.
+  and stays, and a rule's or a list's span is never this step's. In a line written in one case,
+  where case says nothing, one ordinary word or a run of clinical words goes unless a place's or a
+  person's cue stands right before it ("HANDS ELEVATED ON PILLOWS", "BAIR HUGGER APPLIED" go;
+  "WORKS AT TARGET", "DR. MARROW" stay: icu_invented_p find f114, f132, and the check halves' loss
+  when every such span went), and one word of the ward's own stop list ("Carevue", "sitter") goes
+  in any line.
 """
 from __future__ import annotations
 
 import re
 
 from pipeline.detection.rules.common import line_of
+from pipeline.detection.rules.en.numbers import line_before
+from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.name_words import is_first_name, is_listed_name, is_listed_place_word, is_safe_word, zipf
+from pipeline.detection.rules.en.ward_vocabulary import CALENDAR, CONTEXT, WARD
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.spans import Span
 
@@ -30,13 +38,39 @@ def _ordinary(word: str) -> bool:
                                   and not is_listed_place_word(word))
 
 
+#: the ward's own words, never a name or a place in any line ("scores in Carevue", "1:1 sitter")
+_WARD_WORDS = frozenset(WARD)
+_CALENDAR = frozenset(CALENDAR)
+# a place's or a person's cue right before a span in a line of one case ("WORKS AT TARGET", "LIVES IN
+# GLOBE", "DR. MARROW"): the span may be a name that is also a word, and stays
+# (and a relative's or a role's word: "WIFE PERLA", icu_invented_l find f13)
+_CUE_BEFORE = re.compile(r"(?i)(?:\b(?:at|in|from|to|near|of|outside|for|by|mr|mrs|ms|miss|%s)\.?|[,(])[ \t]*$"
+                         % "|".join(sorted(CONTEXT, key=len, reverse=True)))
+
+
 def _lower_common(span: Span, text: str) -> bool:
     if span.category not in ("NAME", "LOCATION"):
         return False
     value = text[span.start:span.end]
-    if any(c.isupper() for c in value) or not any(c.isupper() for c in line_of(text, span.start)):
-        return False
+    if any(c.isdigit() for c in value):
+        return False   # "RN X4472": an extension, no word
     words = _WORD.findall(value)
+    if len(words) == 1 and len(words[0]) >= 3 and words[0].lower() in _WARD_WORDS \
+            and not is_first_name(words[0]) and not is_listed_name(words[0]):
+        return True   # the ward's own word, in any case ("scores in Carevue": icu_invented_p find f131);
+        # not one a person is named ("wife Perla": PERLA is the pupils' reaction too, icu_invented_l find f13)
+    line = line_of(text, span.start)
+    if one_case(line):
+        # in a line of one case the span's case says nothing: one ordinary word, or words that are all
+        # clinical, with no place's or person's cue before them ("HANDS ELEVATED ON PILLOWS": icu_invented_p
+        # find f114)
+        if _CUE_BEFORE.search(line_before(text, span.start, 16)):
+            return False
+        if len(words) == 1:   # (a month or a weekday the model typed a place is a date still: "IN\nAUGUST",
+            return _ordinary(words[0]) and words[0].lower() not in _CALENDAR   # notes_invented find f03)
+        return bool(words) and all(is_safe_word(w) for w in words)
+    if any(c.isupper() for c in value) or not any(c.isupper() for c in line):
+        return False
     return bool(words) and all(_ordinary(w) for w in words)
 
 

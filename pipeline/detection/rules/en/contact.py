@@ -106,7 +106,9 @@ _ID_TRIGGERS: list[tuple[str, str]] = [
     # accession without its sign ("ACCESSION 113-448-2071-0"): clinic_invented find f05, f14
     (r"(?:Prior\s+)?Auth(?:orization)?(?:\s+(?:No\.?|Number|#|code))?|Accession|"
      r"(?:Order|Requisition|Accession)\s*(?:#|No\.?|Number)|Case|Specimen(?:\s+(?:ID|No\.?|Number|#))?|Sample\s+ID|"
-     r"(?:Genetic\s+|DNA\s+|Blood\s+)?sample\s+on\s+file", "IDNUM"),
+     r"(?:Genetic\s+|DNA\s+|Blood\s+)?sample\s+on\s+file|"
+     # a police officer's badge ("Det. Medeiros (badge 8814, cell ...)": icu_invented_p find f119)
+     r"Badge(?:\s+(?:No\.?|Number|#))?", "IDNUM"),
 ]
 # labels in any case ("member ID", "LICENSE", "Acct #:"); a value with a digit, its dots and slashes inside ("495.179.062",
 # "5465/58564"), letters around it in any case ("case-323688")

@@ -93,6 +93,9 @@ def following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, i
     if not tokens:
         return None
     first = text[slice(*tokens[0])]
+    if text[tokens[0][1]:tokens[0][1] + 1].isdigit():
+        return None   # "BLEEDING FROM OM2 ANASTOMOSIS": a word run into a number is a vessel's or a
+        # measure's, no place (icu_invented_p find f115)
     if ward_moment(first, text, tokens[0][0]):
         return None   # "naloxone kit to be given at DC": discharge, not the district
     if len(first) <= 4 and _FLOW_AFTER.match(text, tokens[0][1]):

@@ -36,6 +36,9 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:"
                   # psychiatric hospital by its care ("Desert Willow Behavioral has adult bed": ed_invented find f24)
                   r"(?:renal|kidney)\s+care|behavioral(?:\s+health)?|"
                   r"pavilion|"   # "Brightwater Surgical Pavilion" (notes_invented find f23)
+                  # an addiction programme by its care ("FROM FORT HILL DETOX", "ENROLLED AT CROSSROADS
+                  # METHADONE CLINIC": icu_invented_p find f131, f132)
+                  r"detox|methadone\s+(?:clinic|program|programme|maintenance\s+program)|"
                   # an agency that visits the home ("seacoast home care": icu_invented_o find f14; "Heartland
                   # Visiting Nurses": clinic_invented find f08)
                   # (with the hospice it runs: "northeast kingdom home health & hospice", icu_invented_g find f15)

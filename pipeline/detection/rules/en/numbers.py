@@ -33,7 +33,9 @@ MEASURES = (
     # icu_invented_s find f11, icu_invented_r find f07)
     "air ?leak|rpe|borg|"
     # a mode and its pressure support written as one ("RESP: CPAP/PS 10/5": icu_invented_p find f106)
-    "cpap/psv?|bipap/psv?|cpap ?\\+ ?psv?"
+    "cpap/psv?|bipap/psv?|cpap ?\\+ ?psv?|"
+    # a course's day of its length ("ZOSYN DAY 5/7": icu_invented_p find f122)
+    "day"
 )
 _MEASURE_BEFORE = re.compile(rf"(?i)(?<![\w/])(?:{MEASURES})\s*(?:[:=~]|of|at|@|is|was|now|down to|up to)?\s*[<>]?\s*$")
 # units and counting words after a value ("40 mg", "5/5 strength", "10/5 beats", "2-3 units/hr")

@@ -80,7 +80,9 @@ _TOWN = re.compile(
 # a saint's, a mount's or a holy name after "at", "from", "to" in any case ("NURSE AT MT AUBURN",
 # "at st. mary's", "from st. elizabeths", "PRESENTED TO HOLY FAMILY", "student at holy cross"): a
 # hospital's, a church's or a school's; a place either way ("st. john's wort" is a herb)
-_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+"
+# (and a church's name after the word: "THE PRIEST FROM THEIR CHURCH, ST. DEMETRIOS, BE CALLED":
+# icu_invented_p find f115)
+_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:(?:at|@|from|to)[ \t]+|(?:church|parish)[ \t]*[,(][ \t]*)"
                        r"(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
                        r"[ \t]+(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])(?![ \t]+wort\b)")
 # a Catholic institution's name by its Marian title, in any case and without a context ("BED OFFER
@@ -88,6 +90,9 @@ _SAINT_AT = re.compile(r"(?i)(?<![\w])(?:at|@|from|to)[ \t]+"
 _OUR_LADY = re.compile(r"(?i)(?<![\w])our[ \t]+lady[ \t]+of[ \t]+(?:the[ \t]+)?(?!the\b)[A-Za-z][A-Za-z'-]*[A-Za-z]"
                        r"(?:[ \t]+(?:of[ \t]+)?(?:hospital|medical[ \t]+center|church|parish|school|academy|manor|home|"
                        r"nursing[ \t]+home|rehab|college|university|health(?:care)?[ \t]+center))?")
+# the facility a patient is screened for, when its head word closes its name ("SCREENING FOR BAYBERRY
+# POINT REHAB": icu_invented_p find f122); "screened for LTACH", "screening for depression" name none
+_SCREENED_FOR = re.compile(r"(?i)(?<![\w])(?:screened|screening|screen)\s+for\s+(?:the\s+)?")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
@@ -263,6 +268,11 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         if not inside and name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
             out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
     out += [mk(doc_id, *m.span(), "HOSPITAL") for m in _OUR_LADY.finditer(text)]
+    for m in _SCREENED_FOR.finditer(text):
+        got = following_place(text, m.end(), True, "HOSPITAL")
+        if got and got[2] == "HOSPITAL" and any(h.start() > 0 and h.end() == got[1] - got[0]
+                                                for h in _HEAD.finditer(text[got[0]:got[1]])):
+            out.append(mk(doc_id, *got))
     for m in _REFERRAL.finditer(text):
         got = following_place(text, m.end(), True, "HOSPITAL")
         if got:

@@ -32,7 +32,7 @@ from pipeline.spans import Span, dedupe
 #: roles a ward note writes before a person's name in brackets
 _ROLE = (r"interpreter|translator|coordinator|liaison|chaplain|pastor|navigator|advocate|sitter|aide|"
          r"dietitian|dietician|pharmacist|resident|fellow|intern|attending|tech|technician|therapist|"
-         r"case[ \t]+manager|social[ \t]+worker|charge[ \t]+nurse|nurse|RT|RRT|RN|NP|PA|SW|CM|PT|OT|SLP|"
+         r"case[ \t]+manager|case[ \t]+(?:mgmt|mgr|management)|social[ \t]+worker|charge[ \t]+nurse|nurse|RT|RRT|RN|NP|PA|SW|CM|PT|OT|SLP|"
          r"perfusionist|transport|security|officer|police|detective|"
          # a consulting service or a team and its doctor in brackets ("para by hepatology (Kirsch)",
          # "MICU team (Ferreira)": icu_invented_h find f15)

@@ -61,7 +61,8 @@ outpt uvj dka reeval lido norco alf bkft atty attys
 cvicu ew kvo adl adls med-surg medsurg whiteboard halo
 cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails
 arr
-nsg sitter sitters preop postop pre-op post-op upstairs downstairs""".split()
+nsg sitter sitters preop postop pre-op post-op upstairs downstairs
+pj hj gj om backup approx""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
@@ -85,7 +86,9 @@ nsg sitter sitters preop postop pre-op post-op upstairs downstairs""".split()
 # (arrived, as a handover shortens it, "now sitting w/ wife (arr 0405)": icu_invented_p find f63)
 # (nursing's shorthand, a 1:1 sitter, the weight before surgery and where a family lives in the same
 # house: "sitter requested from nsg supervisor", "FALL PRECAUTIONS, SITTER", "wt up 2.3kg from preop",
-# "SON AND DIL LIVE UPSTAIRS": icu_invented_p find f86, f102, f91, f107)
+# "SON AND DIL LIVE UPSTAIRS": icu_invented_p find f86, f102, f91, f107; a surgeon's anastomoses
+# and a coronary branch, "drain near PJ", "bleeding from OM2", a backup plan and "approx":
+# icu_invented_p find f123, f115, f122, f116)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

@@ -51,7 +51,7 @@ _ABBR_CLOSING = re.compile(r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri))
 # "Sun" before those too ("back into silo Sun AM": icu_invented_n find f13)
 _ABBR_PART_OF_DAY = re.compile(
     r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sun)\.?(?=[ \t]+(?i:am|pm)\b)|(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?"
-    r"(?=[ \t]+(?i:morning|evening|afternoon|night|nite|eve|overnight)\b))")
+    r"(?=[ \t]+(?i:morning|evening|afternoon|night|nite|noc|eve|overnight)\b))")   # "LATE ENTRY FOR SAT NOC" (icu_invented_p find f121)
 # the day an event happened or is set for, closing its clause ("S/P AVR ..., SURGERY MON. DNR":
 # icu_invented_j find f17)
 _EVENT_DAY = re.compile(
@@ -67,6 +67,10 @@ _EVENT_DAY = re.compile(
 # (an awakening trial, :func:`_trial`) stay
 _CLOCK_THEN_DAY = re.compile(r"(?<![\w/.:-])(?:[01]\d|2[0-3]):?[0-5]\d[ \t]+(?:(?:on|of)[ \t]+)?"
                              rf"(?P<d>(?i:{_ABBR}|Thur)\.?)(?=[ \t]*(?:[.,;)]|\n|$))")
+# a working day's abbreviation before the clock time it qualifies ("(WRITTEN MON 0900, SYSTEM WAS
+# DOWN)": icu_invented_p find f121); "Sat" and "Sun" are too often a saturation or the sun, and "cont
+# to mon 2200" is a monitor's (:data:`_MONITOR_BEFORE`)
+_DAY_THEN_CLOCK = re.compile(r"(?<![\w/])(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri))\.?[ \t]+(?:@[ \t]*)?(?:[01]\d|2[0-3]):?[0-5]\d(?![\w/.:-])")
 _MONITOR_BEFORE = re.compile(r"(?i)\b(?:to|will|cont|continue|q|and|&|on|of)[ \t]+$|\d[ \t]*$")
 _SCHEDULE = re.compile(rf"(?<![\w/])(?P<d>(?i:{_ABBR})(?:/(?i:{_ABBR})){{1,3}})(?![\w/])")
 
@@ -104,6 +108,9 @@ def weekday_dates(text: str, doc_id: str) -> list[Span]:
     out += [mk(doc_id, *m.span("d"), "DATE") for m in _CLOCK_THEN_DAY.finditer(text) if not _trial(text, m)]
     for m in _ABBR_PART_OF_DAY.finditer(text):
         if not re.search(r"(?i)(?:\b(?:o2|spo2|02|to|will|cont|continue|q)|\d)[ \t]*$", text[max(0, m.start() - 12):m.start()]):
+            out.append(mk(doc_id, *m.span("d"), "DATE"))
+    for m in _DAY_THEN_CLOCK.finditer(text):
+        if not _MONITOR_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             out.append(mk(doc_id, *m.span("d"), "DATE"))
     for m in _SCHEDULE.finditer(text):
         at = m.start("d")
