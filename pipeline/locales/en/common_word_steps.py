@@ -11,8 +11,8 @@
   and stays, and a rule's or a list's span is never this step's. In a line written in one case,
   where case says nothing, one ordinary word or a run of clinical words goes unless a place's or a
   person's cue stands right before it ("HANDS ELEVATED ON PILLOWS", "BAIR HUGGER APPLIED" go;
-  "WORKS AT TARGET", "DR. MARROW" stay: icu_invented_p find f114, f132, and the check halves' loss
-  when every such span went), and one word of the ward's own stop list ("Carevue", "sitter") goes
+  "WORKS AT TARGET", "DR. MARROW" stay: icu_invented_p find f114, and the check halves' recall,
+  which fell when every such span went), and one word of the ward's own stop list ("Carevue", "sitter") goes
   in any line.
 """
 from __future__ import annotations

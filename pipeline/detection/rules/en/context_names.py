@@ -43,7 +43,7 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           + _CLERGY + "|"
           # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
           r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
-          # ("PT eval by Lorna:": icu_invented_p find f105)
+          # ("PT eval by Lorna.": icu_invented_p find f105, where a colon after the name still reads as a label's)
           r"(?:signed|seen|examined|dictated|evaluated|eval|eval'd|followed|covered|paged|reported|replaced|placed|inserted|ordered|"
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
           r"primary\s+care\s*:|referring\s+(?:provider|physician|md)\s*:|provider\s*:|surgeon\s*:|assistant\s*:|"

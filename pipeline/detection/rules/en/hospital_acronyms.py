@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.hospital_names import HEAD
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
 from pipeline.spans import Span
@@ -72,11 +73,8 @@ def initials_of_found(text: str, doc_id: str, places: list[Span]) -> list[Span]:
                 or is_safe_word(abbr, vocabulary=False) or abbr.lower() in FUNCTION_WORDS:
             continue
         seen.add(abbr)
-        for rep in re.finditer(rf"(?i)(?<![\w-]){abbr}(?![\w-])", text):
+        for rep in re.finditer(rf"(?i)(?<![\w-]){re.escape(abbr)}(?![\w-])", text):
             word = rep.group()
-            line_start, line_end = text.rfind("\n", 0, rep.start()) + 1, text.find("\n", rep.end())
-            line = text[line_start:line_end if line_end != -1 else len(text)]
-            one_case = line == line.upper() or line == line.lower()
-            if word.isupper() or (one_case and word.islower()):
+            if word.isupper() or (word.islower() and one_case(line_of(text, rep.start()))):
                 out.append(mk(doc_id, *rep.span(), "HOSPITAL"))
     return out

@@ -98,10 +98,10 @@ _CLAUSE_END = re.compile(r"(?i)[ \t]*(?:[.,;)]|\n|\Z|w/[ \t]|with[ \t])")
 
 def word_town(text: str, context: str, i: int) -> tuple[int, int, str] | None:
     """A town whose one-word name is an ordinary word, right after a residence's context and closing
-    its clause, in a line of one case ("LIVES IN READING.", "lives alone in sharon, son nearby":
-    icu_invented_p find f102, f83), and in a line of both cases with its capital ("Lives in
-    Reading."); a line of one case shows it only by the gazetteer (``word_towns.txt``: GeoNames towns of 5,000+ that are words) and the
-    context. "lives in fear." stays: no town is named so."""
+    its clause ("LIVES IN READING.", "lives alone in reading. son bill called": icu_invented_p find
+    f102, f83): in a line of one case by the gazetteer (``word_towns.txt``: GeoNames towns of 5,000
+    people or more that are words) and the context alone, in a line of both cases with its capital
+    too ("Lives in Reading."). "lives in fear." stays: no town is named so."""
     if not _RESIDENCE_CONTEXT.search(context):
         return None
     m = _ONE_WORD.match(text, i)
