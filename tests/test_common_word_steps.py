@@ -56,3 +56,11 @@ def test_ordinary_words_in_one_case_and_the_wards_words_anywhere_go(text, piece)
 ])
 def test_in_one_case_a_cue_or_a_name_of_everyday_words_stays(text, piece):
     assert _kept(text, piece)
+
+
+@pytest.mark.parametrize("text, piece", [
+    ("Cont abx, f/u cultures.\n-cn\n", "cn"),                         # a writer's initials alone on a line
+    ("CONT ABX, F/U CULTURES.\n-CN\n", "CN"),
+])
+def test_in_one_case_a_signing_line_or_two_letters_stay(text, piece):
+    assert _kept(text, piece, "NAME", "DOCTOR")

@@ -41,6 +41,7 @@ def _ordinary(word: str) -> bool:
 #: the ward's own words, never a name or a place in any line ("scores in Carevue", "1:1 sitter")
 _WARD_WORDS = frozenset(WARD)
 _CALENDAR = frozenset(CALENDAR)
+_ALONE_ON_LINE = re.compile(r"[\W_]*[^\W\d_]+(?:[ .'-]+[^\W\d_]+)*[\W_]*")
 # a place's or a person's cue right before a span in a line of one case ("WORKS AT TARGET", "LIVES IN
 # GLOBE", "DR. MARROW"): the span may be a name that is also a word, and stays
 # (and a relative's or a role's word: "WIFE PERLA", icu_invented_l find f13)
@@ -64,10 +65,11 @@ def _lower_common(span: Span, text: str) -> bool:
         # in a line of one case the span's case says nothing: one ordinary word, or words that are all
         # clinical, with no place's or person's cue before them ("HANDS ELEVATED ON PILLOWS": icu_invented_p
         # find f114)
-        if _CUE_BEFORE.search(line_before(text, span.start, 16)):
-            return False
+        if _CUE_BEFORE.search(line_before(text, span.start, 16)) or _ALONE_ON_LINE.fullmatch(line):
+            return False   # (a line that holds the span alone signs the note: "-cn", "JGC")
         if len(words) == 1:   # (a month or a weekday the model typed a place is a date still: "IN\nAUGUST",
-            return _ordinary(words[0]) and words[0].lower() not in _CALENDAR   # notes_invented find f03)
+            # notes_invented find f03; two letters are a writer's initials as often as a ward's word)
+            return len(words[0]) >= 3 and _ordinary(words[0]) and words[0].lower() not in _CALENDAR
         return bool(words) and all(is_safe_word(w) for w in words)
     if any(c.isupper() for c in value) or not any(c.isupper() for c in line):
         return False
