@@ -140,6 +140,22 @@ def test_jsonl_interleaved_patients_small_units_equal_local(ray_runtime, notes, 
     assert len(progress) > 10          # reported unit by unit, not once at the end
 
 
+def test_what_ray_prints_during_a_session_goes_to_stderr_not_the_commands_stdout(ray_runtime, capsys):
+    """Ray's threads print to ``sys.stdout`` under load ("(raylet) Task ... submit failed"); a
+    ``--json`` summary on stdout must stay parseable, so a session sends such output to stderr."""
+    import threading
+
+    from pipeline.engines.ray_engine import ray_session
+
+    with ray_session(RayOptions()) as workers:
+        t = threading.Thread(target=print, args=("(raylet) Task MapWorker submit failed",))
+        t.start()
+        t.join()
+    print("{}")
+    out, err = capsys.readouterr()
+    assert workers >= 1 and out == "{}\n" and "(raylet)" in err
+
+
 def test_interrupted_run_resumes_to_the_same_files(ray_runtime, notes, tmp_path, secret_file, capsys):
     src = tmp_path / "in"
     docs = notes[:96]

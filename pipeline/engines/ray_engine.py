@@ -22,7 +22,8 @@ with the exception *type* only (a message may quote text); the driver then raise
 :class:`~pipeline.engines.EngineError` listing them by what is safe to show: the output
 pseudonym for de-identification, the position in the input for detection (input ids are file
 names, which may hold a patient's name). Worker output never reaches the
-driver's terminal (``log_to_driver=False``).
+driver's terminal (``log_to_driver=False``), and what Ray's own threads print on the driver while a
+session runs goes to stderr, so that stdout holds only what the command prints (its ``--json``).
 """
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ import logging
 import os
 import pickle
 import secrets
-from contextlib import contextmanager
+import sys
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -98,7 +100,11 @@ def ray_session(opts: RayOptions) -> Iterator[int]:
     _quiet(ray)
     try:
         cpus = float(ray.cluster_resources().get("CPU", 1))
-        yield max(1, opts.workers or int(cpus // max(opts.cpus_per_worker, 1e-9)))
+        # what Ray's own threads print while the session runs ("(raylet) Task ... submit failed. There
+        # are infinite retries remaining", under load) goes to stderr: stdout is the command's, and
+        # "--json" must print its summary there alone (CI at 6cbd428 saw it break the summary's JSON)
+        with redirect_stdout(sys.stderr):
+            yield max(1, opts.workers or int(cpus // max(opts.cpus_per_worker, 1e-9)))
     finally:
         if started:
             ray.shutdown()
