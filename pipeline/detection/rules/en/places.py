@@ -12,7 +12,8 @@
   Living" (head included), "MELROSE VNA", "<name> LTAC/SNF" (the name alone); never the care
   word with a safe word ("cardiac rehab", "inpatient rehab", "to rehab when stable");
 * a saint's, a mount's or a holy name after "at", "from", "to" ("from st. elizabeths", "TO HOLY
-  FAMILY"), and the town after any facility found ("HOLY FAMILY IN METHUEN", "HOSP IN METHUEN").
+  FAMILY") and the other facilities named by their context (:mod:`.named_facilities`), and the town
+  after any facility found ("HOLY FAMILY IN METHUEN", "HOSP IN METHUEN").
 
 Ward abbreviations (MICU, CCU, OR, ED, CT, "OSH" for an outside hospital, "floor", "rehab") are
 safe words (:func:`.name_words.is_safe_word`) and never a place here.
@@ -26,6 +27,7 @@ from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.following_place import following_place, listed_facilities, named_in_mixed_case
 from pipeline.detection.rules.en.following_place import one_case_facility
+from pipeline.detection.rules.en.named_facilities import named_facilities
 from pipeline.detection.rules.en.hospital_acronyms import defined_acronyms, department_acronym, initials_of_found
 from pipeline.detection.rules.en.hospital_names import GENERIC as _GENERIC, HEAD as _HEAD
 from pipeline.detection.rules.en.hospital_names import hospital_names as _hospital_names
@@ -77,22 +79,6 @@ _TOWN = re.compile(
     r"(?:just\s+)?(?:above|below|outside(?:\s+of)?|past|beyond|(?:north|south|east|west)\s+of)|"
     # how far away: "LIVES 1 HR AWAY IN LIBERTY" (icu_invented_j find f15)
     r"(?:about\s+|~\s*)?\d+(?:\.\d+)?\s*(?:hrs?|hours?|mins?|minutes?|miles?|mi)\s+away))?\s+(?:in\s+)?")
-# a saint's, a mount's or a holy name after "at", "from", "to" in any case ("NURSE AT MT AUBURN",
-# "at st. mary's", "from st. elizabeths", "PRESENTED TO HOLY FAMILY", "student at holy cross"): a
-# hospital's, a church's or a school's; a place either way ("st. john's wort" is a herb)
-# (and a church's name after the word: "THE PRIEST FROM THEIR CHURCH, ST. DEMETRIOS, BE CALLED":
-# icu_invented_p find f115)
-_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:(?:at|@|from|to)[ \t]+|(?:church|parish)[ \t]*[,(][ \t]*)"
-                       r"(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
-                       r"[ \t]+(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])(?![ \t]+wort\b)")
-# a Catholic institution's name by its Marian title, in any case and without a context ("BED OFFER
-# FROM OUR LADY OF THE PINES": icu_invented_p find f111): a hospital's, a home's, a church's or a school's
-_OUR_LADY = re.compile(r"(?i)(?<![\w])our[ \t]+lady[ \t]+of[ \t]+(?:the[ \t]+)?(?!the\b)[A-Za-z][A-Za-z'-]*[A-Za-z]"
-                       r"(?:[ \t]+(?:of[ \t]+)?(?:hospital|medical[ \t]+center|church|parish|school|academy|manor|home|"
-                       r"nursing[ \t]+home|rehab|college|university|health(?:care)?[ \t]+center))?")
-# the facility a patient is screened for, when its head word closes its name ("SCREENING FOR BAYBERRY
-# POINT REHAB": icu_invented_p find f122); "screened for LTACH", "screening for depression" name none
-_SCREENED_FOR = re.compile(r"(?i)(?<![\w])(?:screened|screening|screen)\s+for\s+(?:the\s+)?")
 # where a patient was seen before: a hospital, abbreviated in any case ("seen at uhf yesterday")
 _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]ed|followed|presented|worked\s+up)"
                       r"\s+(?:at|to)|"
@@ -137,9 +123,6 @@ _NEAR_CLINICAL = re.compile(r"(?i)syncope|syncopal|drowning|total|complete|occlu
 _TOWN_JOB = re.compile(r"(?i)(?<![\w'-])(?P<town>[a-z][a-z'-]+[a-z])[ \t]+(?:firefighter|fireman|police[ \t]+officer|cop)\b")
 # "from" alone is a weak context ("from home", "from 4.0", "from OR"): a listed place only
 _FROM = re.compile(r"(?i)(?<![\w])from\s+")
-# a facility a patient is referred to or dialyzes at ("REFERRALS: BOYERTOWN MANOR, GLEN BROOK", "dialyzes
-# at Ephrata Dialysis"; icu_invented_b find f02, f09), and the next names of a list after one found
-_REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[sz](?:es|ed|is)[ \t]+at)[ \t]*(?:the[ \t]+)?")
 # (one word may name the meeting's kind: "case reviewed at GU consensus conference": rad_invented find f03)
 _MEETING_AFTER = re.compile(r"(?i)(?:[ \t]+[a-z]+)?[ \t]+(?:rounds|meeting|huddle|conference|team|board)\b")
 # where family travels ("she will drive to Bala Cynwyd tonight": find f58): a place's words only,
@@ -261,22 +244,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
             if (listed_place_type(m.group("town")) == "CITY" or looks_like_place(m.group("town"), True)
                 or named_in_mixed_case(m.group("town"), text, m.start("town")))
             and not is_safe_word(m.group("town"))]
-    for m in _SAINT_AT.finditer(text):
-        name = re.sub(r"'s$", "", m.group("name"))
-        # "at mt rest"; after "holy" a safe word names the place too ("Holy Family", "Holy Name")
-        inside = any(o.start <= m.start("place") and m.end("place") <= o.end for o in out)   # "St. Anne's Hospital"
-        if not inside and name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
-            out.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
-    out += [mk(doc_id, *m.span(), "HOSPITAL") for m in _OUR_LADY.finditer(text)]
-    for m in _SCREENED_FOR.finditer(text):
-        got = following_place(text, m.end(), True, "HOSPITAL")
-        if got and got[2] == "HOSPITAL" and any(h.start() > 0 and h.end() == got[1] - got[0]
-                                                for h in _HEAD.finditer(text[got[0]:got[1]])):
-            out.append(mk(doc_id, *got))
-    for m in _REFERRAL.finditer(text):
-        got = following_place(text, m.end(), True, "HOSPITAL")
-        if got:
-            out += listed_facilities(text, doc_id, got)
+    out += named_facilities(text, doc_id, out)
     for m in _SEEN_AT.finditer(text):
         tok = _PLACE_TOKEN.match(text, m.end())
         if tok and _any_case_abbreviation(tok.group()):

@@ -1,0 +1,61 @@
+"""Facilities named by the words around them, in any case: a saint's, a mount's or a holy name after
+"at"/"from"/"to" or a church's word, a Catholic institution by its Marian title, a facility a patient
+is screened for or referred to, a dialysis unit a patient goes to. Helpers of :mod:`.places`, which
+calls :func:`named_facilities` where these contexts stood in its own loop (their order decides a
+span's type when two contexts find the same offsets).
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.en.following_place import following_place, listed_facilities
+from pipeline.detection.rules.en.hospital_names import HEAD as _HEAD
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
+from pipeline.spans import Span
+
+__all__ = ["named_facilities"]
+
+# a saint's, a mount's or a holy name after "at", "from", "to" in any case ("NURSE AT MT AUBURN",
+# "at st. mary's", "from st. elizabeths", "PRESENTED TO HOLY FAMILY", "student at holy cross"): a
+# hospital's, a church's or a school's; a place either way ("st. john's wort" is a herb)
+# (and a church's name after the word: "THE PRIEST FROM THEIR CHURCH, ST. DEMETRIOS, BE CALLED":
+# icu_invented_p find f115)
+_SAINT_AT = re.compile(r"(?i)(?<![\w])(?:(?:at|@|from|to)[ \t]+|(?:church|parish)[ \t]*[,(][ \t]*)"
+                       r"(?P<place>(?:(?:st|saint|mt|mount)\.?|(?P<holy>holy|sacred))"
+                       r"[ \t]+(?P<name>[A-Za-z][A-Za-z'-]*[A-Za-z](?:'s)?))(?![\w'-])(?![ \t]+wort\b)")
+# a Catholic institution's name by its Marian title, in any case and without a context ("BED OFFER
+# FROM OUR LADY OF THE PINES": icu_invented_p find f111): a hospital's, a home's, a church's or a school's
+_OUR_LADY = re.compile(r"(?i)(?<![\w])our[ \t]+lady[ \t]+of[ \t]+(?:the[ \t]+)?(?!the\b)[A-Za-z][A-Za-z'-]*[A-Za-z]"
+                       r"(?:[ \t]+(?:of[ \t]+)?(?:hospital|medical[ \t]+center|church|parish|school|academy|manor|home|"
+                       r"nursing[ \t]+home|rehab|college|university|health(?:care)?[ \t]+center))?")
+# the facility a patient is screened for, when its head word closes its name ("SCREENING FOR BAYBERRY
+# POINT REHAB": icu_invented_p find f122); "screened for LTACH", "screening for depression" name none
+_SCREENED_FOR = re.compile(r"(?i)(?<![\w])(?:screened|screening|screen)\s+for\s+(?:the\s+)?")
+# a facility a patient is referred to or dialyzes at ("REFERRALS: BOYERTOWN MANOR, GLEN BROOK", "dialyzes
+# at Ephrata Dialysis"; icu_invented_b find f02, f09), and the next names of a list after one found
+_REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[sz](?:es|ed|is)[ \t]+at)[ \t]*(?:the[ \t]+)?")
+
+
+def named_facilities(text: str, doc_id: str, places: list[Span]) -> list[Span]:
+    """The facilities these contexts name, in the order of the contexts; ``places``: the places
+    found before them (a saint's name inside one, "St. Anne's Hospital", is not found again)."""
+    found: list[Span] = []
+    for m in _SAINT_AT.finditer(text):
+        name = re.sub(r"'s$", "", m.group("name"))
+        # "at mt rest"; after "holy" a safe word names the place too ("Holy Family", "Holy Name")
+        inside = any(o.start <= m.start("place") and m.end("place") <= o.end
+                     for o in [*places, *found])   # "St. Anne's Hospital"
+        if not inside and name.lower() not in FUNCTION_WORDS and (m.group("holy") or not is_safe_word(name)):
+            found.append(mk(doc_id, *m.span("place"), "HOSPITAL"))
+    found += [mk(doc_id, *m.span(), "HOSPITAL") for m in _OUR_LADY.finditer(text)]
+    for m in _SCREENED_FOR.finditer(text):
+        got = following_place(text, m.end(), True, "HOSPITAL")
+        if got and got[2] == "HOSPITAL" and any(h.start() > 0 and h.end() == got[1] - got[0]
+                                                for h in _HEAD.finditer(text[got[0]:got[1]])):
+            found.append(mk(doc_id, *got))
+    for m in _REFERRAL.finditer(text):
+        got = following_place(text, m.end(), True, "HOSPITAL")
+        if got:
+            found += listed_facilities(text, doc_id, got)
+    return found
