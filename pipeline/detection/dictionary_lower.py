@@ -50,6 +50,11 @@ ORDINARY_PLACES: dict[str, frozenset[str]] = {
         "police department", "public schools")),
 }
 
+#: the one-word air-medical services of the English care chains: a ride more than a place, which most
+#: blind sets' writers left unmarked ("flown in by medflight"), so in a lower-case line they keep
+#: needing their context as any one-word organisation does
+AIR_MEDICAL = frozenset({"medflight", "lifeflight", "careflight", "aircare"})
+
 # what may stand between a name hit and a name word beside it: blanks, a comma, a middle initial
 _INITIAL_GLUE = re.compile(r"[ \t]*,?[ \t]*(?:[^\W\d_]\.?[ \t]+)?")
 _WORD_BEFORE = re.compile(r"([^\W\d_][\w'-]*)[ \t]*,?[ \t]*(?:[^\W\d_]\.?[ \t]+)?$")
@@ -267,11 +272,9 @@ def vouched(pending: list[LowerHit], cased: list[tuple[int, int, str]], text: st
     # a one-word organisation or hospital that English does not write ("apria", "lifeflight":
     # icu_invented_b find f53, f01) stands alone as a town does; a word English writes ("target",
     # "kindred") still needs its context
-    # (an air-medical service, "medflight", is a ride more than a place: left to its context, as
-    # most of the blind sets' writers left it unmarked)
     common = _vocabulary(locale).zipf
     alone = [h for h in pending if not h.person and h.key not in ordinary
-             and (" " in h.key or h.place or (common.get(h.key) is None and not h.key.endswith("flight")))]
+             and (" " in h.key or h.place or (common.get(h.key) is None and h.key not in AIR_MEDICAL))]
     places = _Beside(alone + [LowerHit(s, e, c, False, "") for s, e, c in cased if c == "LOCATION"])
     alone_at = {(h.start, h.end, h.category) for h in alone}
     out: set[tuple[int, int, str]] = set()

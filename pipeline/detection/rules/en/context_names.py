@@ -277,7 +277,8 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             # a farm's: clinic_invented find f08; an eponym follows no kinship word)
         if end is not None and _POSSESSED.match(text, c.end()) and not _possessed_name(first_word):
             continue
-        if end is not None and c.group()[-1:].lower() == "s" and _ARTICLE_BEFORE.search(text, max(0, c.start() - 6), c.start()):
+        if end is not None and c.group()[-1:].lower() == "s" and c.group().lower() not in _COURTESY \
+                and _ARTICLE_BEFORE.search(text, max(0, c.start() - 6), c.start()):
             continue   # "FALL FROM ROOF AT A FRIENDS COOKOUT": an article before a plural kinship word is a
             # possessive that lost its apostrophe, and what follows is the friend's (icu_invented_p find f113)
         if end is not None and _POSSESSED.match(text, c.end()) \

@@ -10,7 +10,7 @@ import re
 
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en.following_place import following_place, listed_facilities
-from pipeline.detection.rules.en.hospital_names import HEAD as _HEAD
+from pipeline.detection.rules.en.hospital_names import closed_by_head
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
 from pipeline.spans import Span
 
@@ -51,8 +51,7 @@ def named_facilities(text: str, doc_id: str, places: list[Span]) -> list[Span]:
     found += [mk(doc_id, *m.span(), "HOSPITAL") for m in _OUR_LADY.finditer(text)]
     for m in _SCREENED_FOR.finditer(text):
         got = following_place(text, m.end(), True, "HOSPITAL")
-        if got and got[2] == "HOSPITAL" and any(h.start() > 0 and h.end() == got[1] - got[0]
-                                                for h in _HEAD.finditer(text[got[0]:got[1]])):
+        if got and got[2] == "HOSPITAL" and closed_by_head(text[got[0]:got[1]], owned=True):
             found.append(mk(doc_id, *got))
     for m in _REFERRAL.finditer(text):
         got = following_place(text, m.end(), True, "HOSPITAL")

@@ -29,7 +29,7 @@ from pipeline.detection.rules.en.following_place import following_place, listed_
 from pipeline.detection.rules.en.following_place import one_case_facility
 from pipeline.detection.rules.en.named_facilities import named_facilities
 from pipeline.detection.rules.en.hospital_acronyms import defined_acronyms, department_acronym, initials_of_found
-from pipeline.detection.rules.en.hospital_names import GENERIC as _GENERIC, HEAD as _HEAD
+from pipeline.detection.rules.en.hospital_names import GENERIC as _GENERIC, HEAD as _HEAD, closed_by_head
 from pipeline.detection.rules.en.hospital_names import hospital_names as _hospital_names
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
@@ -202,7 +202,7 @@ def _one_case_named_hospital(text: str, i: int) -> tuple[int, int, str] | None:
     name = text[got[0]:got[1]]
     if name.split()[0].lower() in FUNCTION_WORDS:
         return None   # "REFERRED FROM THE IHS CLINIC": an article opens no name (icu_invented_g find f27)
-    return got if any(h.end() == len(name) for h in _HEAD.finditer(name)) else None
+    return got if closed_by_head(name) else None
 
 
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
