@@ -181,7 +181,8 @@ def test_fourth_batch_leaves_ward_lines(detector, line, case):
     ("pt lives alone, sister in seven valleys is emergency contact.", "seven valleys"),
     ("Moved in with her son in Brecknock twp after the fall.", "Brecknock twp"),
     ("Wife will drive to Wyncote tonight to get his meds.", "Wyncote"),
-    ("cardiologist is dr adebayo at lansdale cardiology.", "lansdale"),
+    # (the town's practice as a whole since icu_invented_p find f192: "CABOT STREET CARDIOLOGY")
+    ("cardiologist is dr adebayo at lansdale cardiology.", "lansdale cardiology"),
     ("cEEG: no seizures since Sun 0400, keppra level pending.", "Sun"),
     ("At request of Rabbi Lichtblau from the congregation.", "Lichtblau"),
 ])

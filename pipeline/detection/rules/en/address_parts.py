@@ -47,7 +47,14 @@ _STREET_WORDS = (r"Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|
 _CAP = r"[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?"
 _NUMBERED = re.compile(rf"(?<![\w#/.-])\d{{1,5}}[A-Za-z]?[ \t]+(?:{_CAP}[ \t]+){{1,3}}(?:{_STREET_WORDS})\.?(?![\w-])")
 _FULL_WORDS = r"Street|Road|Avenue|Lane|Drive|Boulevard|Terrace|Crescent|Gardens|Quay|Mews|Parade|Esplanade|Square"
-_NUMBERLESS = re.compile(rf"(?<![\w])(?P<cue>(?i:on|near|at|off|along|in|by|from|to)[ \t]+(?:the[ \t]+)?)"
+# the first street of an intersection, a route's number or a street's word ("RTE 44 AND", "Elm St &")
+_STREET_BEFORE_AND = re.compile(r"(?i)(?:\b(?:rte|route|rt|hwy|highway|i)[ \t-]*\d{1,3}[A-Za-z]?|"
+                                r"\b(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|pl|place|sq|square|pkwy|parkway))\.?$")
+# a listed town right after a street ("on pleasant st in brockton", "ELM ST, QUINCY")
+_TOWN_AFTER_STREET = re.compile(r"[ \t]*(?:,|[ \t](?i:in|of))[ \t]*(?P<town>[A-Za-z][A-Za-z'-]+(?:[ \t][A-Za-z][A-Za-z'-]+)?)")
+# (the second street of an intersection after "and": "AT RTE 44 AND ORCHARD ST IN RAYNHAM", icu_invented_p find f116)
+_NUMBERLESS = re.compile(rf"(?P<cue>(?<![\w])(?i:on|near|at|off|along|in|by|from|to)[ \t]+(?:the[ \t]+)?|"
+                         rf"(?<=[0-9A-Za-z.])[ \t]+(?i:and|&)[ \t]+(?=(?:{_CAP}[ \t]+){{1,3}}(?:{_FULL_WORDS}|St|Rd|Ave)\.?(?![\w-])))"
                          rf"(?P<st>(?:{_CAP}[ \t]+){{1,3}}(?:{_FULL_WORDS}|St|Rd|Ave)\.?)(?![\w-])")
 # "Via", "Avenue", "Boulevard" and "Chemin" start English words too ("sent Via Fax"): a house number first
 _FOREIGN = re.compile(r"(?<![\w])(?:(?:\d{1,5}[ \t]+)?(?:Rue|Calle|Avenida|Rua|Carrer|Piazza)|\d{1,5}[ \t]+(?:Via|Chemin|"
@@ -204,10 +211,16 @@ def _numberless_ok(m: re.Match, text: str) -> bool:
     """A street without a number after a place's word: as written, :func:`_place_words`; in a line
     in one case, no listed town, a full street word ("on magazine street") lets a commoner word be the name, an
     abbreviation ("in sinus st": a rhythm) needs words outside the safe vocabulary."""
+    if re.fullmatch(r"(?i)[ \t]+(?:and|&)[ \t]+", m.group("cue")) and not _STREET_BEFORE_AND.search(text, 0, m.start()):
+        return False   # an intersection's second street only after its first ("pain and Pleasant St" stays)
     if not one_case_at(text, m.start()):
         return _place_words(m.group("st"))
     if " ".join(m.group("st").split()).lower() in _cities():
         return False   # "lives in miami gardens": a town's name that ends as a street's
+    town = _TOWN_AFTER_STREET.match(text, m.end())
+    if town and any(" ".join(town.group("town").split()[:n]).lower() in _cities() for n in (1, 2)) \
+            and not any(is_safe_word(w) or w.lower() in FUNCTION_WORDS for w in m.group("st").split()[:-1]):
+        return True   # "ON PLEASANT ST IN BROCKTON": a listed town after it says the words name a street (icu_invented_p find f68)
     words = m.group("st").split()
     if re.fullmatch(r"(?i)(?:st|rd|ave)\.?", words[-1]):
         return _distinct(words[:-1]) and not any(is_safe_word(w) for w in words[:-1])

@@ -24,12 +24,14 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case_at, titled
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_listed_name, is_safe_word, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
 _LEGAL = (r"LLC|L\.L\.C\.|Inc\.?|Ltd\.?|Corp\.?|Corporation|PLC|plc|GmbH|S\.A\.|SARL|LLP|Pty[ \t]+Ltd|"
-          r"Co\.(?=[ \t]*(?:[,;)]|$))")
+          r"Co\.(?=[ \t]*(?:[,;)]|$))|"
+          # a family firm after its ampersand ("FUNERAL HOME: CONWAY & SONS": icu_invented_p find f204)
+          r"(?<=& )(?:Sons?|Daughters?|Brothers|Bros\.?)")
 _TRADE = (r"Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union|Building[ \t]+Society|Savings|Traders|"
           r"Foods|Energy|Transit|Plumbing|Carpentry|Analytics|Biotech|Robotics|Systems|Media|Labs|Laboratories|Studio|"
           r"Realty|Insurance|Brewing|Brewery|Freight|Logistics|Marine|Shipping|Technologies|Software|Consulting|"
@@ -52,17 +54,26 @@ _TRADE = (r"Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union
           r"Diagnostics|"
           # a boat's and a therapist's business ("DECKHAND FOR GULF BREEZE CHARTERS", "RE-REFERRAL TO
           # WIREGRASS PHYSICAL THERAPY": ed_invented find f10, spec_invented find f45, in UPPER)
-          r"Charters|Physical[ \t]+Therapy")
+          r"Charters|Physical[ \t]+Therapy|"
+          # a mover's and a machine shop's ("WAREHOUSE AT KILBRIDE MOVING & STORAGE", "MACHINIST AT
+          # BLACKSTONE VALLEY TOOL & DIE"), a congregation's ("GRACE TABERNACLE OF GOD MINISTRIES"):
+          # icu_invented_p find f135, f38, icu_invented_r find f31
+          r"Moving[ \t]+(?:&|and)[ \t]+Storage|Movers|Tool[ \t]+(?:&|and)[ \t]+Die|Machine[ \t]+Shop|"
+          r"Tabernacle|Ministries")
 _CLINIC = (r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre|Group|Practice)|Health|Clinic|"
            r"Assisted[ \t]+Living|Senior[ \t]+Living|Nursing[ \t]+Home|Care[ \t]+(?:Home|Center|Centre)|Retirement[ \t]+Home|"
-           r"Hospice")
+           r"Hospice|"
+           # a cardiologist's practice ("PCP AND CARDIOLOGIST AT CABOT STREET CARDIOLOGY", "last cath at
+           # North Shore Heart and Vascular": icu_invented_p find f192, f189)
+           r"Cardiology|Heart[ \t]+(?:and|&)[ \t]+Vascular|Cardiovascular[ \t]+Associates|Family[ \t]+Practice")
 #: trades' words no ward writes, after which, in a line in one case, a word of the safe vocabulary
 #: that is no ward's stop word may name the business ("COASTLINE CREDIT UNION": the vocabulary,
 #: built from general English too, holds "coastline"; found on the invented PII texts' find half in
 #: UPPER and lower case, email_03); "Group", "Labs", "Systems", "Health" stay strict
 _BUSINESS = re.compile(r"Credit[ \t]+Union|Building[ \t]+Society|Solicitors|Realty|Brewery|Brewing|Plumbing|Carpentry|"
                        r"Trucking|Landscaping|Roofing|Outfitters|Dealership|Bakery|Catering|Rescue[ \t]+Squad|"
-                       r"Fire[ \t]+Company|Fellowship|Synagogue|Mosque|Drug[ \t]+Store|Drugstore", re.I)
+                       r"Fire[ \t]+Company|Fellowship|Synagogue|Mosque|Drug[ \t]+Store|Drugstore|"
+                       r"Moving[ \t]+(?:&|and)[ \t]+Storage|Movers|Tool[ \t]+(?:&|and)[ \t]+Die|Tabernacle|Ministries", re.I)
 #: common words a business's own name ends in before its trade's word ("ANACORTES HIGH SCHOOL",
 #: "KENYON HILL COLLEGE", "WHITCOMBE GOLF CLUB": notes_invented find f07, f16, f56), unlike a ward's
 #: "alaris drug library", whose last word before the trade's is a clinical one
@@ -71,7 +82,7 @@ park point ridge creek springs falls heights bay grove meadow meadows green oak 
 #: a congregation's closing words, and the words of a faith that name none alone ("the Lutheran
 #: church", "Greek Orthodox Church", "Catholic Chapel": which church a patient goes to is named
 #: by another word, "St. Ann's", "Grace Bible")
-_FAITH_CLOSER = re.compile(r"Church|Chapel|Fellowship|Parish|Cathedral|Synagogue|Mosque", re.I)
+_FAITH_CLOSER = re.compile(r"Church|Chapel|Fellowship|Parish|Cathedral|Synagogue|Mosque|Tabernacle|Ministries", re.I)
 FAITHS = frozenset("""catholic roman methodist baptist lutheran presbyterian episcopal episcopalian mennonite amish
 brethren orthodox greek russian coptic anglican evangelical pentecostal apostolic adventist unitarian reformed
 christian jewish muslim islamic hindu sikh buddhist community bible united first second free new old local""".split())
@@ -197,9 +208,17 @@ def companies(text: str, doc_id: str) -> list[Span]:
         # as written, the words before the name's last word decide ("Coastline Credit"); in one
         # case, the words before the closing word or words ("coastline")
         words = text[start:closer].split() if caseless else text[start:end].split()[:-1]
+        named_faith = False
         if kind in ("trade", "business") and _FAITH_CLOSER.fullmatch(m.group("trade")):
-            words = [w for w in words if w.strip(".,'’").lower() not in FAITHS]
-        if start < end and _name_words(words, kind, caseless):
+            kept = [w for w in words if w.strip(".,'’").lower() not in FAITHS]
+            # a faith's word and a name before it (a listed name or a word English seldom writes) name a
+            # congregation in one case too ("REV. PRINCE FROM GRACE EPISCOPAL CHURCH": icu_invented_p find
+            # f204); "ATTENDS RUSSIAN ORTHODOX CHURCH", "THE ARMENIAN APOSTOLIC CHURCH" name none
+            named_faith = caseless and len(kept) < len(words) and any(
+                w.isalpha() and w.lower() not in FUNCTION_WORDS and not is_safe_word(w, vocabulary=False)
+                and (is_listed_name(w) or is_first_name(w) or (zipf(w) or 0.0) < 3.0) for w in kept)
+            words = kept
+        if start < end and (named_faith or _name_words(words, kind, caseless)):
             out.append(mk(doc_id, start, end, "HOSPITAL" if m.group("clinic") else "ORGANIZATION"))
     out += [mk(doc_id, *m.span(), "ORGANIZATION") for m in _VETERANS_POST.finditer(text)]
     for m in _UNION_LOCAL.finditer(text):

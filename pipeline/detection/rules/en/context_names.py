@@ -43,6 +43,8 @@ _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospit
           + _CLERGY + "|"
           # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
           r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
+          # who covers, as a ward writes it ("covering: hsu for micu": icu_invented_p find f147)
+          r"covering\s*:|"
           # ("PT eval by Lorna.": icu_invented_p find f105, where a colon after the name still reads as a label's)
           r"(?:signed|seen|examined|dictated|evaluated|eval|eval'd|followed|covered|paged|reported|replaced|placed|inserted|ordered|"
           r"drawn|removed|changed|performed|discontinued|d/c'?d)\s+by|paged|page\s+(?:placed|sent)\s+to|"
@@ -68,6 +70,9 @@ _KIN = (r"(?:brother|sister|son|daughter|dtr|father|mother)[ \t]?-?[ \t]?in[ \t]
         # who else a note names beside the family ("sitter (Lakisha)", "his boss Delbert", "AA sponsor
         # (Dwight)": icu_invented_b find f44, f48)
         r"sitter|sponsor|boss|supervisor|co-?worker|landlord|landlady|roommate|caregiver|pastor|"
+        # and who speaks for a patient's work, school or affairs ("UNION REP MCNEIL", "Dean of students
+        # Okafor", "atty Beaulieu": icu_invented_p find f166, f173, icu_invented_r find f80)
+        r"union\s+rep|dean(?:\s+of\s+students)?|attorney|atty|lawyer|"
         # "re:" heads a letter's line ("Re: Mrs Jane Doe"); inside a line it is a topic's ("teaching re:
         # sternal precautions": icu_invented_i find f06)
         r"spouse|hcp|proxy|guardian|mr|mrs|ms|miss|patient\s*:|pt\s*:|patient\s+name\s*:|name\s*:|cc\s*:|(?<![^\n])re\s*:|"
@@ -101,7 +106,8 @@ _CONTEXT = re.compile(rf"(?i)(?:(?<![\w/])|(?<=[A-Za-z]{{2}}/))(?:{_ROLES}|{_KIN
 _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the name after its context word
     # (and a quoted nickname in it: 'FRIEND ("BUBBA") FOLLOWING': ed_invented find f19)
     rf"(?i)\.?(?:'s)?(?:[ \t]*[:,]?[ \t]+|[ \t]*\([ \t]*[\"“]?)(?:(?P<title>dr|mr|mrs|ms|miss|fr|rev)\.?[ \t]+)?"
-    rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}})")
+    # (four words when a particle is among them: "Niece Maria do Carmo Pereira": icu_invented_p find f199)
+    rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}}(?:[ \t]+(?-i:{_TOKEN}))?)")
 
 
 
@@ -118,6 +124,17 @@ def _kind(ctx: str) -> tuple[str, bool]:
     return ("DOCTOR" if c in ("per", "called to") or re.fullmatch(_STAFF, c) else "PATIENT"), False
 
 
+def _particle_before_name(text: str, tokens: list[tuple[int, int]], k: int) -> bool:
+    """Whether a credential's word inside a name is a particle ("Maria do Carmo Pereira", where "do"
+    is also D.O.): not first, no comma before it, and a name's capitalised word after it in a line
+    with lower case (icu_invented_p find f199); "John Smith DO" and "Smith, DO" stay credentials."""
+    word = text[slice(*tokens[k])]
+    if k == 0 or word.lower() not in NAME_PARTICLES or k + 1 >= len(tokens) or "," in text[tokens[k - 1][1]:tokens[k][0]]:
+        return False
+    nxt = text[slice(*tokens[k + 1])]
+    return word.islower() and title_case(nxt) and looks_like_name(nxt, True, True)
+
+
 def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool, titled: bool = False) -> int | None:
     """Where the name starting at the first token ends: the tokens that look like names (an initial
     only before another token), or None when the first does not. A column's gap (two blanks or a
@@ -131,7 +148,7 @@ def _name_end(text: str, start: int, tokens: list[tuple[int, int]], strong: bool
             break
         if text[e:e + 1].isdigit():
             break   # "per fellow, FiO2 to 90%": a word run into a number is a measure's (icu_invented_k find f01)
-        if word.lower().replace(".", "") in _CREDENTIAL_WORDS:
+        if word.lower().replace(".", "") in _CREDENTIAL_WORDS and not _particle_before_name(text, tokens, k):
             break   # "accepting physician breana chander, pharmd": the credential ends the name, and
             # is none ("Ngozi Eze-Williams, MD, FASN": notes_invented find f11)
         if re.fullmatch(r"[A-Za-z]\.", word):

@@ -112,7 +112,8 @@ _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )
                         rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 # a year alone in a history ("s/p CABG 1998", "h/o MI 2005", "dx'd with breast ca 1999"): a history's
 # word earlier on the line; a clock time there ("given 2000") is not read (:func:`.numbers.year_is_date`)
-_HISTORY_YEAR = re.compile(rf"(?<![\w/.,:+-]){_YEAR4}(?![\w/.:-]|,\d)")
+# (a sentence's full stop may close it: "ICD PLACED 2004.": icu_invented_p find f146; "2004.5" stays)
+_HISTORY_YEAR = re.compile(rf"(?<![\w/.,:+-]){_YEAR4}(?![\w/:-]|\.\d|,\d)")
 _HISTORY_BEFORE = re.compile(r"(?i)(?:\bs/p|\bh/o|\bhx\b|\bhistory\s+of|\bstatus\s+post|\bdx'?d|\bdx\b|\bdiagnosed|\bpmh|"
                              r"\bpsh)\b[^\n]*$")
 # a history's header opening the line or its sentence, the year anywhere after it in that sentence
@@ -170,6 +171,11 @@ _MONTH_PREPOSITION = re.compile(r"(?i)\b(?:in|since|until|till|during|early|mid|
 # "return each May" (notes_invented find f21): the month in title case only ("each may vary")
 _EACH_BEFORE = re.compile(r"(?i)\b(?:each|every)\s+$")
 _UNAMBIGUOUS_MONTHS = frozenset(m.lower() for m in MONTHS) - {"may", "march", "august"}
+# a month's abbreviation that no ward word or name spells alone, closing its clause after a preposition
+# of time or "seen": in any case ("last seen jan.", "IN NOV)"); "mar" (a medication record), "dec"
+# (decreased), "oct" (octreotide) and "may" need a day; "jan" and "jun" are names after other words
+_WORDLESS_ABBR = frozenset({"jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "nov"})
+_ABBR_MONTH_CUE = re.compile(r"(?i)\b(?:in|since|until|till|early|mid|late|last|seen|through|thru)\s+$")
 
 
 def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
@@ -190,6 +196,9 @@ def _month_case_ok(found: str, text: str, start: int, end: int) -> bool:
     if word.lower() in {w.lower() for w in MONTHS} or _HAS_YEAR.search(rest):
         # a full month name that is no English word ("SEPTEMBER", "october") stands alone in any case
         return bool(re.search(r"\d", rest)) or word.lower() in _UNAMBIGUOUS_MONTHS
+    if not re.search(r"\d", rest) and word.lower() in _WORDLESS_ABBR and _ABBR_MONTH_CUE.search(line_before(text, start, 20)) \
+            and (found.endswith(".") or re.match(r"[ \t]*(?:[.,;)]|\n|$)", text[end:end + 3])):
+        return True   # "LAST SEEN JAN.", "(PLACED AT NH FOR IV ABX IN NOV)" (icu_invented_p find f30, f184)
     if not re.search(r"\d", rest) or _UNIT_AFTER_DAY.match(text, end):
         return False
     if word.lower() in ("mar", "dec"):

@@ -52,6 +52,12 @@ _END = r"(?![\w/-])(?![.,]\d)"
 _ID_RES = [(re.compile(rf"(?i)(?<![\w-])(?:{label})(?:{_NAMED}(?P<id>(?=(?:[^\s\d]*\d){{4}}|(?-i:[A-Z]{{2,3}})[ ](?:\d[ ]?){{6}}){_GROUPS}|{_CODE}){_END}"
                        rf"|,?[ \t]+(?P<bare>{_GROUPS}|(?=[\dA-Za-z-]*[A-Za-z])(?=(?:[^\s\d]*\d){{4}}){_CODE}|\d{{5,}}){_END})"), gtype)
            for label, gtype in _LABELS]
+# an interpreter's number after their name, "ID" before it ("INTERPRETER FERNANDA MOTTA (ID 4471)":
+# icu_invented_p find f163): three digits or more, on the interpreter's line
+# ("interpreter for ID 2000 consult": a clock time after the infectious-disease team stays, unless a
+# bracket or a number's sign holds it)
+_INTERPRETER_ID = re.compile(r"(?i)\binterpreter\b[^\n]{0,40}?(?<![\w])(?P<open>\(?)id[ \t]*(?P<sign>#|no\.?|number)?[ \t]*:?[ \t]*"
+                             r"(?P<id>\d{3,8})(?![\w/-]|\.\d)")
 # a year is no identifier ("claim 2019", "policy is 2024")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # a login after its label: a letter and three characters or more, no spaces ("lily_chen92", "j.doe")
@@ -133,4 +139,6 @@ def sentence_ids(text: str, doc_id: str) -> list[Span]:
             # English word (icu_invented_p find f73)
         out.append(mk(doc_id, *m.span("user"), "USERNAME"))
     out += [mk(doc_id, *m.span("user"), "USERNAME") for m in _TRANSCRIBER.finditer(text)]
+    out += [mk(doc_id, *m.span("id"), "IDNUM") for m in _INTERPRETER_ID.finditer(text)
+            if m.group("open") or m.group("sign") or not re.fullmatch(r"(?:[01]\d|2[0-3])[0-5]\d", m.group("id"))]
     return dedupe(out + vehicle_plates(text, doc_id) + device_and_vin(text, doc_id))

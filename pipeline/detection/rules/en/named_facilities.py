@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 
-from pipeline.detection.rules.common import mk
+from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.following_place import following_place, listed_facilities
 from pipeline.detection.rules.en.hospital_names import closed_by_head
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
 from pipeline.spans import Span
 
 __all__ = ["named_facilities"]
@@ -34,6 +35,24 @@ _OUR_LADY = re.compile(r"(?i)(?<![\w])our[ \t]+lady[ \t]+of[ \t]+(?:the[ \t]+)?(
 _SCREENED_FOR = re.compile(r"(?i)(?<![\w])(?:screened|screening|screen)\s+for\s+(?:the\s+)?")
 # a facility a patient is referred to or dialyzes at ("REFERRALS: BOYERTOWN MANOR, GLEN BROOK", "dialyzes
 # at Ephrata Dialysis"; icu_invented_b find f02, f09), and the next names of a list after one found
+# a facility's name in brackets after its kind ("Group home (Maple Court) will not take pt back":
+# icu_invented_p find f134): the name closes the bracket
+_KIND_BRACKET = re.compile(r"(?i)(?<![\w])(?P<kind>group[ \t]+home|shelter|rehab|nursing[ \t]+home|snf|assisted[ \t]+living|"
+                           r"facility|vna|day[ \t]+program|halfway[ \t]+house|ltach|nh)[ \t]*\([ \t]*"
+                           r"(?P<name>[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){0,3})[ \t]*\)")
+_ORGANIZATION_KINDS = re.compile(r"(?i)group|shelter|vna|day|halfway")
+
+
+def _bracket_name(text: str, m: re.Match) -> bool:
+    """Whether the words in a facility's bracket name it: no function word; with their capitals in a
+    line of both cases and not all ward words; in a line of one case one of them a word English
+    seldom writes (Zipf < 4.5) and no ward's ("rehab (acute)", "snf (long term)" stay)."""
+    words = m.group("name").split()
+    if any(w.lower() in FUNCTION_WORDS for w in words):
+        return False
+    if not one_case(line_of(text, m.start())):
+        return all(w[:1].isupper() for w in words) and not all(is_safe_word(w) for w in words)
+    return any(not is_safe_word(w) and (zipf(w) or 0.0) < 4.5 for w in words)
 _REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[sz](?:es|ed|is)[ \t]+at)[ \t]*(?:the[ \t]+)?")
 
 
@@ -53,6 +72,10 @@ def named_facilities(text: str, doc_id: str, places: list[Span]) -> list[Span]:
         got = following_place(text, m.end(), True, "HOSPITAL")
         if got and got[2] == "HOSPITAL" and closed_by_head(text[got[0]:got[1]], owned=True):
             found.append(mk(doc_id, *got))
+    for m in _KIND_BRACKET.finditer(text):
+        if _bracket_name(text, m):
+            kind = "ORGANIZATION" if _ORGANIZATION_KINDS.match(m.group("kind")) else "HOSPITAL"
+            found.append(mk(doc_id, *m.span("name"), kind))
     for m in _REFERRAL.finditer(text):
         got = following_place(text, m.end(), True, "HOSPITAL")
         if got:

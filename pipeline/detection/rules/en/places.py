@@ -128,6 +128,8 @@ _MEETING_AFTER = re.compile(r"(?i)(?:[ \t]+[a-z]+)?[ \t]+(?:rounds|meeting|huddl
 # where family travels ("she will drive to Bala Cynwyd tonight": find f58): a place's words only,
 # never a town's shape in a line of one case ("DRIVING TO APPOINTMENTS")
 _TRAVEL_TO = re.compile(r"(?i)(?<![\w])(?:drive|drives|driving|fly|flies|flying)\s+(?:back\s+|home\s+)?to\s+")
+# where a visitor went home to ("WIFE AT BEDSIDE UNTIL 2100, THEN HOME TO READING.": icu_invented_p find f151)
+_HOME_TO = re.compile(r"(?i)(?<![\w])(?:then|went|gone|going|left|headed|returned|drove)[ \t]+home[ \t]+to[ \t]+")
 # where a home is, a town follows: "a trailer park off Route 61 in Frackville", "NEAR HER IN
 # BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09); a farm or ranch "outside" a town
 # and a mine "in" one ("From ranch outside Pie Town", "LAID OFF FROM THE MINE IN GRANTS":
@@ -254,7 +256,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
         if got:
             out.append(mk(doc_id, got[0], got[1], got[2]))
     for rx, strong in ((_TOWN, True), (_IN_TOWN, True), (_AGE_FROM, True), (_HOME_IN, True), (_TRAVEL_TO, True),
-                       (_FROM, False)):
+                       (_HOME_TO, True), (_FROM, False)):
         for m in rx.finditer(text):
             got = following_place(text, m.end(), strong, "CITY")
             if got is None and rx is _FROM:
@@ -267,6 +269,8 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 # says is a town (rad_invented find f10)
                 out += [mk(doc_id, *c.span("town"), "CITY"), mk(doc_id, *c.span("st"), "STATE")]
                 continue
+            if got is None and rx is _HOME_TO:
+                got = word_town(text, m.group(), m.end())
             if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
                 got = (state_code(text, m.end()) or kin_state_code(text, m.group(), m.end())
                        or word_town(text, m.group(), m.end()))   # "lives in NH", "DAUGHTER IN CT"; "pt

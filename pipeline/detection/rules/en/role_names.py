@@ -51,8 +51,14 @@ _BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain|per
 _STAFF_BEFORE_VERB = re.compile(r"(?<![\w/])(?<!\d )(?i:RT|RRT|RN|NP|SW|CM)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"
                                 r"(?=[ \t]+(?i:in|here|at[ \t]+bedside|aware|notified|updated|present|came|called|paged|"
                                 r"to[ \t]+see|placed|changed|drew|suctioned|adjusted)\b)")
+# a house officer by surname before what they did ("HO PETRAKIS TO BEDSIDE": icu_invented_p find f33);
+# "HO" in capitals in a mixed-case line, "ho" only in a line of one case ("h/o" is a history's)
+_HOUSE_OFFICER = re.compile(r"(?<![\w/])(?P<ho>HO|ho)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"
+                            r"(?=[ \t]+(?i:in|here|at[ \t]+bedside|to[ \t]+(?:bedside|bs|see|eval)|aware|notified|updated|"
+                            r"present|came|called|paged|placed|ordered|examined|saw|evaluated)\b)")
 # police titles before a surname ("Det. Hanrahan", "OFFICER KOWALSKI", "sgt. ruiz")
-_POLICE = re.compile(r"\b(?i:det\.|detective|officer|ofc\.|sgt\.|sergeant|trooper|deputy)[ \t]+"
+# ("dep. strong at bedside": a deputy sheriff, icu_invented_r find f30)
+_POLICE = re.compile(r"\b(?i:det\.|detective|officer|ofc\.|sgt\.|sergeant|trooper|tpr\.?|deputy|dep\.)[ \t]+"
                      r"(?P<name>[A-Za-z][A-Za-z'’-]+)")
 # a charting login after a discipline and a colon ("RT:dpostma  pager 7716", "RN:KWOJCIK" closing
 # a line: icu_invented_c find f08): the login is the person's
@@ -60,7 +66,8 @@ _ROLE_LOGIN = re.compile(r"(?<![\w/])(?i:RN|RT|RRT|NP|MD|SW|CM|OT|SN|LPN)[ \t]?:
                          r"(?=[ \t]*(?:$|\n|(?i:pager|pgr|beeper|bpr|ext)\b|x\d|#|\(|,|;|/))", re.MULTILINE)
 # a name before a bracket that holds the person's role, with up to two words of where they work
 # before it ("per Shay (CM, x3-6120)": icu_invented_d find f03; "by Chip (cath lab RN)": icu_invented_c find f16)
-_BEFORE_ROLE_BRACKET = re.compile(r"(?i:\b(?:per|with|by|from|to|called|paged|spoke[ \t]+(?:with|to))[ \t]+)"
+# (or after "w/": "Timing checked w/ Cheng (cards fellow)": icu_invented_p find f38)
+_BEFORE_ROLE_BRACKET = re.compile(r"(?i:\b(?:(?:per|with|by|from|to|called|paged|spoke[ \t]+(?:with|to))[ \t]+|w/[ \t]*))"
                                   r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\([ \t]*(?:[A-Za-z]+[ \t]+){0,2}(?i:CM|SW|RN|RT|RRT|NP|PA|OT|SLP|"
                                   r"case[ \t]+manager|social[ \t]+worker|resident|fellow|attending|interpreter|chaplain)\b")
 # a discipline and a name before the person's pager in brackets or after a slash or a comma ("SW
@@ -140,6 +147,15 @@ def role_names(text: str, doc_id: str) -> list[Span]:
         for m in rx.finditer(text):
             if _name_ok(m.group("name")) or (rx is _POLICE and _officer_name(text, m)):
                 out.append(mk(doc_id, *m.span("name"), gtype))
+    for m in _HOUSE_OFFICER.finditer(text):
+        if m.group("ho") == "ho" and not one_case_at(text, m.start()):
+            continue
+        word = m.group("name").strip("'’-")
+        if one_case_at(text, m.start()) and not word.lower() in FUNCTION_WORDS and not is_safe_word(word) \
+                and ((is_listed_name(word) and (zipf(word) or 0.0) < 5.0) or (len(word) >= 3 and (zipf(word) or 0.0) < 2.5)):
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))   # "ho petrakis to bedside"
+        elif _officer_name(text, m):
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _STAFF_BEFORE_VERB.finditer(text):
         word = m.group("name")
         if is_first_name(word) and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:

@@ -33,7 +33,10 @@ emt emt-p emt-b emt-i emt-a emt-paramedic nremt nremt-p""".split())
 
 
 # initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
-_CLOSING_INITIALS = re.compile(r"[ \t]*(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})[ \t]*\n?\Z")
+# (after two dashes, "-CBC" a list's item, or before a slash and a credential: "--MRF", "-- m.t.", "dh/rn": icu_invented_p
+# find f173, f195, f200)
+_CLOSING_INITIALS = re.compile(r"[ \t]*(?:--[ \t]?)?(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})"
+                               r"(?:/(?:rn|RN|lpn|LPN|rrt|RRT))?[ \t]*\n?\Z")
 # or after a dash closing the last sentence ("WILL F/U. -KD")
 # or before a credential ("...obtained from pt's pharmacy. -AL, RN": icu_invented_b find f12)
 # (two dashes too: "ties secure. --dw", icu_invented_l find f10)
@@ -81,8 +84,11 @@ def closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
         return []
     init = m.group("init")
     bare = init.replace(".", "").lower()
-    if bare in SECTION_HEADERS or bare in CREDENTIAL_WORDS or init.lower() in ("a.m.", "p.m.", "e.g.", "i.e."):
+    # a header has its colon, never a dash before it: after a dash "ab" is the writer's ("condition". --ab":
+    # icu_invented_p find f165)
+    header = bare in SECTION_HEADERS and not re.search(r"-[ \t]?$", text[max(0, m.start("init") - 3):m.start("init")])
+    if header or bare in CREDENTIAL_WORDS or init.lower() in ("a.m.", "p.m.", "e.g.", "i.e."):
         return []
-    if init.lower() in SECTION_HEADERS or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
+    if (header and init.lower() in SECTION_HEADERS) or init.lower() in FUNCTION_WORDS or is_safe_word(init, vocabulary=False):
         return []
     return [mk(doc_id, *m.span("init"), "DOCTOR")]

@@ -5,21 +5,18 @@ these codes follow and calls these two functions."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
-from pipeline.detection.rules.en.towns import mixed_case
-from pipeline.locales import load_list
+from pipeline.detection.rules.en.towns import WORD_CODES, mixed_case, postal_codes
 from pipeline.spans import Span
 
 _CODE = re.compile(r"[A-Za-z]{2}(?![\w-])")
 
 
-@lru_cache(maxsize=1)
 def _state_codes() -> frozenset[str]:
-    return frozenset(e for e in load_list("en", "states") if re.fullmatch(r"[A-Z]{2}", e))
+    return postal_codes()
 
 
 def codes_not_words() -> frozenset[str]:
@@ -60,8 +57,7 @@ def kin_state_code(text: str, context: str, i: int) -> tuple[int, int, str] | No
 
 _COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
 _SPACE_CODE = re.compile(r"[ \t]+(?P<code>[A-Z]{2}|[a-z]{2})(?![\w-])")
-# postal codes that are also words or ward abbreviations ("Quincy, OK with family", "boston, or near")
-_WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
+_WORD_CODES = WORD_CODES
 
 
 # Canada's provinces and territories: a province after a town as a state after one ("Kelowna, BC");

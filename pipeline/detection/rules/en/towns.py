@@ -91,7 +91,8 @@ def _word_towns() -> frozenset[str]:
 
 
 # a residence's own context: where someone lives, not where they come from or go
-_RESIDENCE_CONTEXT = re.compile(r"(?i)(?<![\w])(?:lives?|living|resides|residing|home)\b[^\n]*?\bin[ \t]+$")
+# (or where a visitor went home to: "THEN HOME TO READING.": icu_invented_p find f151)
+_RESIDENCE_CONTEXT = re.compile(r"(?i)(?<![\w])(?:(?:lives?|living|resides|residing|home)\b[^\n]*?\bin|home[ \t]+to)[ \t]+$")
 _ONE_WORD = re.compile(r"[A-Za-z]+(?![\w'-])")
 _CLAUSE_END = re.compile(r"(?i)[ \t]*(?:[.,;)]|\n|\Z|w/[ \t]|with[ \t])")
 
@@ -151,7 +152,38 @@ def town_before_place(text: str, doc_id: str) -> list[Span]:
         if all(not is_safe_word(w, vocabulary) and w.lower() not in FUNCTION_WORDS and w.lower() not in RESIDENCE
                for w in words):
             out.append(mk(doc_id, *m.span("town"), "CITY"))
+    for m in _TOWN_COMMA_CODE.finditer(text):
+        if _coded_word_town(text, m, m.group("town").split()):
+            out += [mk(doc_id, *m.span("town"), "CITY"), mk(doc_id, *m.span("place"), "STATE")]
     return out
+
+
+_TOWN_COMMA_CODE = re.compile(r"(?<![\w])(?i:in|from|near)[ \t]+(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z](?:[ \t][A-Za-z][A-Za-z'-]+[A-Za-z])?)"
+                              r",[ \t]*(?P<place>[A-Z]{2})(?=[ \t]*(?:[.,;)]|\n|$|[ \t](?i:and|but|who|with|last|since|x)\b))")
+
+
+#: postal codes that are also words or ward abbreviations ("Quincy, OK with family", "boston, or near")
+WORD_CODES = frozenset("or in me ok hi md pa de co id la oh al ga ne".split())
+
+
+@lru_cache(maxsize=1)
+def postal_codes() -> frozenset[str]:
+    """The listed states' two-letter postal codes ("MA", "NH")."""
+    return frozenset(e for e in load_list("en", "states") if re.fullmatch(r"[A-Z]{2}", e))
+
+
+def _coded_word_town(text: str, m: re.Match, words: list[str]) -> bool:
+    """A town named by ordinary words before a comma and a state's postal code in capitals ("Retired
+    lobsterman from Friendship, ME.": icu_invented_p find f43): with its capitals in a line of both
+    cases, each word no ward's, function or residence word ("in bed, OR" stays)."""
+    code = m.group("place").strip()
+    if code not in postal_codes() or not code.isupper():
+        return False
+    if code.lower() in WORD_CODES and not re.match(r"[ \t]*(?:[.,;)]|\n|$)", text[m.end("place"):]):
+        return False   # "Lives in Quincy, OK with family": a code that is a word closes its clause
+    mixed = not one_case(line_of(text, m.start()))
+    return all((not mixed or w.istitle()) and w.isalpha() and not is_safe_word(w, vocabulary=False)
+               and w.lower() not in FUNCTION_WORDS and w.lower() not in RESIDENCE for w in words)
 
 
 def lower_case_places(text: str, doc_id: str) -> list[Span]:
