@@ -142,3 +142,56 @@ def test_a_writers_initials_closing_the_note(detector, closing, initials, case):
 def test_a_header_after_a_dash_only_closes_a_note(detector, case):
     text = recase("2100: son called, updated.\nPlan as above. --GI\n", case)
     assert [text[s.start:s.end] for s in detector.detect(Document("d", text)) if s.category == "NAME"] == []
+
+
+# --- what the same batches showed in capitals and lower case, and what the rules marked wrongly -------
+@pytest.mark.parametrize("case", CASES)
+def test_a_login_closing_the_note(detector, case):
+    text = recase("Plan: cont gtts as above, CIWA q4h.\n-- tnguyen2\n", case)
+    assert [text[s.start:s.end] for s in detector.detect(Document("d", text)) if s.label == "USERNAME"] == [
+        recase("tnguyen2", case)]
+    clean = recase("Plan as above.\nbolus2\n", case)
+    assert [s for s in detector.detect(Document("d", clean)) if s.category == "NAME"] == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_dotted_initials_after_one_dash_close_a_note(detector, case):
+    text = recase("ICP 12-15, EVD per nsurg, ? angio if worse.\n- k.t.\n", case)
+    assert recase("k.t.", case) in [text[s.start:s.end] for s in detector.detect(Document("d", text))
+                                     if s.category == "NAME"]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [
+    ("Motorcycle vs car Sat night. Initially to PVMC in Westerly, hypotensive there.", ["PVMC", "Westerly"]),
+    ("Dispo: Ashcroft Rehabilitation and Nursing near dtr in Sterling.", ["Sterling"]),
+    ("Grandson flying in from Sweden (arrives Sat AM) before extubation.", ["Sat"]),
+    ("Lives in Dracut. Drives a truck for Pelham Freight Lines. Smoker.", ["Pelham Freight Lines"]),
+    ("Pt teaches 5th grade at Tadmuck Brook Elementary, worried about work.", ["Tadmuck Brook Elementary"]),
+    ("Meds: pt uses Costa's Pharmacy in Lowell, wife concerned about cost.", ["Costa's Pharmacy", "Lowell"]),
+])
+def test_hospitals_towns_days_and_employers_in_any_case(detector, line, phi, case):
+    got = marked(detector, recase(line, case))
+    for p in phi:
+        assert recase(p, case) in got
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_an_age_over_89_with_its_sex_before_an_admission(detector, case):
+    assert recase("91", case) in found(detector, recase("Nursing progress note 7a-7p\n91M adm 2/14 w/ CHF.", case), "AGE")
+    assert found(detector, recase("Placed 16F foley adm, draining well.", case), "AGE") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "R groin: sheath pulled 2030 by fellow, manual pressure 20 min, no hematoma.",
+    "Sens changed 2 -> 1mv per resident, sensing appropriately since.",
+    "No globe inj. JP from crani site 30cc serosang. Q1h neuro checks.",
+    "OGT to LCS. Bladder pressures 12-14. OGT to LCS, 200cc bilious.",
+    "No Swan (pt declined). CVP via PICC 12-14. K 3.9.",
+    "Sheath dc'd 1905 by this RN, ACT 138. FemStop applied 60mmHg x 20 min.",
+    "PT'S PHARMACY CALLED RE MEDS. Wife's pharmacy called too.",
+    "Insulin teaching: teach with CDE tomorrow. IV lines and paper work done.",
+])
+def test_ward_lines_the_rules_once_marked(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []

@@ -44,7 +44,9 @@ _AGE_BIRTHDAY = re.compile(r"(?i)\b(?P<age>\d{1,3}(?:st|nd|rd|th))\s+birthday\b"
 # "84M with PMH", "pt is an 84 F s/p fall": a number and a sex's letter at the start of a sentence,
 # before what a presentation says next (never "16F foley", "walked 30 m with PT")
 _AGE_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t]?[MF](?![\w/])(?=[ \t]*,?[ \t]*(?:w/|s/p|h/o|c/o|p/w|(?:with|hx|pmh|"
-                      r"who|presents|presenting|presented|admitted|transferred|from|here|brought|found)\b))")
+                      r"who|presents|presenting|presented|admitted|transferred|from|here|brought|found|"
+                      # a ward's shorthand for an admission ("91M ADM 2/14 W/ CHF": icu_invented_p find f194)
+                      r"adm|admit|admitted|xfer|tx|s/p|sent)\b))")
 _SENTENCE_START = re.compile(r"(?i)(?:^|[:.]|\b(?:is|was|pt|patient)\s+(?:an?\s+)?|\ban?\s+)\s*$")
 # "84 yrs male", "84yr F": years and a sex, not after a duration's word ("smoker x 40 yrs")
 _AGE_YRS_SEX = re.compile(r"(?i)(?<![\w./-])(?P<age>\d{1,3})[ \t-]?yrs?\.?(?:[ \t-]?|[ \t]{2,4})(?:male|female|man|woman|boy|girl|"

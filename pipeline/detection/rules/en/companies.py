@@ -25,6 +25,7 @@ from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case_at, titled
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_listed_name, is_safe_word, zipf
+from pipeline.detection.rules.en.ward_vocabulary import CONTEXT
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -32,7 +33,7 @@ _LEGAL = (r"LLC|L\.L\.C\.|Inc\.?|Ltd\.?|Corp\.?|Corporation|PLC|plc|GmbH|S\.A\.|
           r"Co\.(?=[ \t]*(?:[,;)]|$))|"
           # a family firm after its ampersand ("FUNERAL HOME: CONWAY & SONS": icu_invented_p find f204)
           r"(?<=& )(?:Sons?|Daughters?|Brothers|Bros\.?)")
-_TRADE = (r"Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union|Building[ \t]+Society|Savings|Traders|"
+_TRADE = (r"(?:Freight|Bus|Truck|Steamship)[ \t]+Lines|Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union|Building[ \t]+Society|Savings|Traders|"
           r"Foods|Energy|Transit|Plumbing|Carpentry|Analytics|Biotech|Robotics|Systems|Media|Labs|Laboratories|Studio|"
           r"Realty|Insurance|Brewing|Brewery|Freight|Logistics|Marine|Shipping|Technologies|Software|Consulting|"
           r"Properties|Motors|Construction|Electric|Airlines|Trust|Foundation|Food[ \t]+Bank|Industries|Enterprises|"
@@ -99,6 +100,26 @@ _LEAD = frozenset("dear hi hello to from at with welcome thanks the via and or c
 # (a line in one case is read in title case, so a trade's word in capitals needs its spelling back:
 # "ARRANGED WITH SUSQUEHANNA VALLEY EMS FOR 1100", icu_invented_b find f46 in UPPER)
 _CANON = {"llc": "LLC", "plc": "PLC", "gmbh": "GmbH", "llp": "LLP", "sarl": "SARL", "ems": "EMS"}
+
+
+#: a shop's closing word, which an owner's possessive name may open alone in one case
+_SHOP = re.compile(r"(?i)Pharmacy|Drug[ \t]+Store|Drugstore|Drugs|Hardware|Bakery|Diner|Pizzeria|Garage")
+_KIN_WORDS = frozenset(CONTEXT)
+
+
+def _shop_owner(view: str, start: int, closer: int) -> int | None:
+    """Where a shop's name starts in a line of one case when an owner's possessive name stands right
+    before its word ("PT USES COSTA'S PHARMACY": icu_invented_p find f182; "costa" is also a rib, so
+    the vocabulary refuses it): no function, kinship or ward word ("PT'S PHARMACY", "WIFE'S PHARMACY"
+    stay), not among English's commonest words."""
+    m = re.search(r"(?<![\w'’])([A-Za-z][A-Za-z-]{2,})['’][sS][ \t]+$", view[start:closer])
+    if m is None:
+        return None
+    owner = m.group(1)
+    if owner.lower() in FUNCTION_WORDS or owner.lower() in _KIN_WORDS or is_safe_word(owner, vocabulary=False) \
+            or (zipf(owner) or 0.0) >= 4.5:
+        return None
+    return start + m.start(1)
 
 
 def _name_words(words: list[str], kind: str, caseless: bool = False) -> bool:
@@ -218,7 +239,10 @@ def companies(text: str, doc_id: str) -> list[Span]:
                 w.isalpha() and w.lower() not in FUNCTION_WORDS and not is_safe_word(w, vocabulary=False)
                 and (is_listed_name(w) or is_first_name(w) or (zipf(w) or 0.0) < 3.0) for w in kept)
             words = kept
-        if start < end and (named_faith or _name_words(words, kind, caseless)):
+        owner = _shop_owner(view, start, closer) if caseless and kind == "trade" and _SHOP.fullmatch(m.group("trade")) else None
+        if owner is not None:
+            out.append(mk(doc_id, owner, end, "ORGANIZATION"))
+        elif start < end and (named_faith or _name_words(words, kind, caseless)):
             out.append(mk(doc_id, start, end, "HOSPITAL" if m.group("clinic") else "ORGANIZATION"))
     out += [mk(doc_id, *m.span(), "ORGANIZATION") for m in _VETERANS_POST.finditer(text)]
     for m in _UNION_LOCAL.finditer(text):

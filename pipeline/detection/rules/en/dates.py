@@ -259,6 +259,10 @@ def _dash_date_is_date(text: str, start: int, end: int) -> bool:
         return False
     if a.startswith("0") or b.startswith("0") or int(b) < int(a):
         return True
+    if int(a) >= 10 and int(b) - int(a) <= 4:
+        # a narrow range of a pressure or a rate ("BLADDER PRESSURES 12-14", "CVP VIA PICC 12-14":
+        # icu_invented_p find f166, f184) reads as October to December's days only after a date's word
+        return bool(STRONG_DATE_CUE.search(line_before(text, start)))
     # a day past twelve that a range would not reach from a month's number ("3-14"); ranges of
     # round numbers ("10-20", "5-15") stay ranges
     if int(b) > 12 and not (int(a) % 5 == 0 and int(b) % 5 == 0):

@@ -78,6 +78,9 @@ def _care_described(text: str, tokens: list[tuple[int, int]]) -> bool:
 _FLOW_AFTER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*(?i:l\b|lpm\b|l/min|liters?\b|litres?\b|%)")
 
 
+_BODY_SITE_AFTER = re.compile(r"[ \t]+(?i:site|incision|drain|dsg|dressing|flap|stump|graft)\b")
+
+
 def following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, int, str] | None:
     """The place starting at ``i``: an abbreviation in capitals or up to three name-like words
     (generic ones such as "General" inside), with its head word when one follows."""
@@ -100,6 +103,8 @@ def following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, i
         return None   # "naloxone kit to be given at DC": discharge, not the district
     if len(first) <= 4 and _FLOW_AFTER.match(text, tokens[0][1]):
         return None   # "WEANED FROM NC 1 L": a nasal cannula's flow, not North Carolina (icu_invented_o find f03)
+    if _BODY_SITE_AFTER.match(text, tokens[0][1]):
+        return None   # "JP FROM CRANI SITE 30CC": a wound's or a drain's site, no town (icu_invented_p find f163)
     if _care_described(text, tokens):
         return None   # "followed by dr. ferrante at the cancer center" (icu_invented_g find f15)
     generic = _generic_hospital(text, tokens) if strong else None

@@ -14,6 +14,7 @@ from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.hospital_names import HEAD
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
+from pipeline.detection.rules.en.towns import listed_place_type, word_town_at
 from pipeline.spans import Span
 
 __all__ = ["defined_acronyms", "department_acronym", "initials_of_found"]
@@ -47,15 +48,33 @@ def defined_acronyms(text: str, doc_id: str) -> list[Span]:
 def department_acronym(text: str, i: int) -> tuple[int, int, str] | None:
     """At ``i`` (right after a move's "from"/"to"), two to five letters in one case that are no
     function, ward or safe word of the pack's own stop set, with a department after them ("SMH
-    ED", "smh ed"; "from OR", "to ICU" stay)."""
+    ED", "smh ed"; "from OR", "to ICU" stay) or a town after "in" (:func:`_town_after`)."""
     m = _ONE_CASE_LETTERS.match(text, i)
     if m is None or (m.end() < len(text) and (text[m.end()].isalnum() or text[m.end()] == "-")):
         return None
     word = m.group()
-    if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) or not _DEPARTMENT_AFTER.match(text, m.end()) \
+    if word.lower() in FUNCTION_WORDS or is_safe_word(word, vocabulary=False) \
+            or not (_DEPARTMENT_AFTER.match(text, m.end()) or _town_after(text, m.end(), word)) \
             or (zipf(word) or 0.0) >= 4.0:
         return None   # "transferred here from local ER" (icu_invented_n find f01): a common word
     return m.start(), m.end(), "HOSPITAL"
+
+
+_IN_AFTER = re.compile(r"[ \t]+(?i:in)[ \t]+")
+
+
+def _town_after(text: str, i: int, word: str) -> bool:
+    """Whether a town follows the letters at ``i`` after "in" ("INITIALLY TO PVMC IN WESTERLY",
+    "initially to yhmc in maine": icu_invented_p find f166, f171): three letters or more English does
+    not write, and a listed town, state or country or a town that is a word closing its clause."""
+    m = _IN_AFTER.match(text, i)
+    if m is None or len(word) < 3 or (zipf(word) or 0.0) >= 2.0:
+        return False
+    name = re.match(r"[A-Za-z][A-Za-z'-]*(?:[ \t]+[A-Za-z][A-Za-z'-]*)?", text[m.end():])
+    if name is None:
+        return False
+    words = name.group().split()
+    return any(listed_place_type(" ".join(words[:n])) for n in (1, 2)) or word_town_at(text, m.end()) is not None
 
 
 def initials_of_found(text: str, doc_id: str, places: list[Span]) -> list[Span]:

@@ -37,7 +37,7 @@ from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviatio
 from pipeline.detection.rules.en.state_codes import _state_codes, codes_not_words, kin_state_code, state_after_town, state_code
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN
 from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, mixed_case as _mixed_case
-from pipeline.detection.rules.en.towns import one_case_town, prose_places, town_before_place, word_town
+from pipeline.detection.rules.en.towns import one_case_town, prose_places, town_before_place, word_town, word_town_at
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -49,7 +49,9 @@ _MOVE = re.compile(
     r"(?:bypass(?:ed|ing)?|diverted\s+from)\s+(?:the\s+)?|"
     r"(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged?|dc'?d|d/c'?d|"
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
-    r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc)"   # as notes misspell or shorten it
+    r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc|"   # as notes misspell or shorten it
+    # where an injured patient was taken first ("INITIALLY TO PVMC IN WESTERLY": icu_invented_p find f166)
+    r"initially)"
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
     r"helicopter|ground|car|family|wheelchair|stretcher|ALS|BLS))?\s+(?:from|to)\s+(?:the\s+)?)")
 _AT_ABBR = re.compile(r"(?<![\w])(?:[Aa]t|[Ff]rom|@)\s+(?P<abbr>[A-Z]{2,6})(?![\w-])")   # "At GH CT showed" (find f43)
@@ -92,7 +94,8 @@ _SEEN_AT = re.compile(r"(?i)(?<![\w])(?:(?:seen|evaluated|treated|hospitali[sz]e
                       r"hematologist|gastroenterologist|psychiatrist|rheumatologist|urologist|surgeon|specialist)s?"
                       r"\s+(?:at|from))\s+(?:the\s+)?")
 # the places a patient goes that a note names by their kind, before the town they are in
-_VENUE_WORDS = r"vfw|legion|library|senior[ \t]+center|church|mall|jail|shelter|plant|mill"
+# (and a pharmacy: "PT STATES SHE USES HADLEY'S PHARMACY IN IPSWICH": icu_invented_p find f189)
+_VENUE_WORDS = r"vfw|legion|library|senior[ \t]+center|church|mall|jail|shelter|plant|mill|pharmacy"
 # a town after a place of care or a doctor ("facility in Far Rockaway", "PCP Dr. Hudson in Collierville")
 _IN_TOWN = re.compile(r"(?i)(?<![\w])(?:facility|rehab|nursing\s+home|snf|clinic|practice|office|pcp\b[^\n]{0,40}?|"
                       # where a doctor practises ("his cardiologist dr. mehta in edison": icu_invented_g find f05)
@@ -137,7 +140,8 @@ _HOME_TO = re.compile(r"(?i)(?<![\w])(?:then|went|gone|going|left|headed|returne
 # OUTSIDE MONEY" in icu_invented_r find f02, is still not read)
 _HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|ranch|orchard|apartment|condo|townhouse|duplex|house|rowhome|"
                       r"mine)\b[^\n.;:]{0,45}?[ \t]+(?:in|outside(?:[ \t]+of)?)|"
-                      r"near(?:[ \t]+(?:her|him|them|us|family|son|daughter)[ \t]+in)?)[ \t]+")
+                      # ("REHAB NEAR DTR IN STERLING": icu_invented_p find f181)
+                      r"near(?:[ \t]+(?:her|him|them|us|family|son|daughter|dtr|sister|brother|kids|children)[ \t]+in)?)[ \t]+")
 
 
 _IN_AFTER = re.compile(r"(?i)[ \t]+(?:in|at)[ \t]+")   # "Keystone Villa at Douglassville" (find f22)
@@ -207,6 +211,18 @@ def _one_case_named_hospital(text: str, i: int) -> tuple[int, int, str] | None:
     return got if closed_by_head(name) else None
 
 
+_IN_AFTER_ACRONYM = re.compile(r"[ \t]+(?i:in)[ \t]+")
+
+
+def _town_after_acronym(text: str, i: int) -> tuple[int, int, str] | None:
+    """The town after "in" right after a hospital's acronym a move names ("INITIALLY TO PVMC IN
+    WESTERLY", icu_invented_p find f166): a listed place, or a town that is a word closing its clause."""
+    m = _IN_AFTER_ACRONYM.match(text, i)
+    if m is None or not re.fullmatch(r"[A-Za-z]{2,6}", text[text.rfind(" ", 0, i) + 1:i]):
+        return None
+    return following_place(text, m.end(), True, "CITY") or word_town_at(text, m.end())
+
+
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
 def ward_places(text: str, doc_id: str) -> list[Span]:
     """Hospitals by their head word ("mercy hospital"), after a transfer ("transferred from NEBH"),
@@ -216,6 +232,9 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     for m in _MOVE.finditer(text):
         got = following_place(text, m.end(), True, "HOSPITAL") or one_case_facility(text, m.end()) \
             or department_acronym(text, m.end())
+        if got and got[2] == "HOSPITAL" and (town := _town_after_acronym(text, got[1])) is not None:
+            out.append(mk(doc_id, town[0], town[1], listed_place_type(text[town[0]:town[1]]) or town[2]))
+            # "TO PVMC IN WESTERLY": the hospital's town, a word in one case
         if got:   # a listed town after a move is the town ("moved from Leeds": pii_invented find, letter_45's kin)
             gtype = listed_place_type(text[got[0]:got[1]]) or got[2]
             out += listed_facilities(text, doc_id, (got[0], got[1], gtype)) if gtype == "HOSPITAL" \

@@ -33,9 +33,9 @@ emt emt-p emt-b emt-i emt-a emt-paramedic nremt nremt-p""".split())
 
 
 # initials alone on a note's last line, in one case ("PKM", "mb"): the nurse who wrote it
-# (after two dashes, "-CBC" a list's item, or before a slash and a credential: "--MRF", "-- m.t.", "dh/rn": icu_invented_p
-# find f173, f195, f200)
-_CLOSING_INITIALS = re.compile(r"[ \t]*(?:--[ \t]?)?(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})"
+# (after one or two dashes, or before a slash and a credential: "--MRF", "-- m.t.", "dh/rn": icu_invented_p
+# find f173, f195, f200; one dash not after a list's line, "Labs:\n-CBC")
+_CLOSING_INITIALS = re.compile(r"[ \t]*(?P<dash>-{1,2}[ \t]?)?(?P<init>[A-Z]{2,4}|[a-z]{2,3}|(?:[A-Z]\.){2,3}|(?:[a-z]\.){2,3})"
                                r"(?:/(?:rn|RN|lpn|LPN|rrt|RRT))?[ \t]*\n?\Z")
 # or after a dash closing the last sentence ("WILL F/U. -KD")
 # or before a credential ("...obtained from pt's pharmacy. -AL, RN": icu_invented_b find f12)
@@ -59,11 +59,24 @@ _CLOSING_FIRST_INITIAL = re.compile(r"[ \t]*(?P<name>(?P<first>[A-Z][a-z'-]+[a-z
 _CLOSING_AFTER_STOP = re.compile(r"[.;!][ \t]+(?P<init>[A-Z]{3}|[a-z]{3})[ \t]*\n?\Z")
 
 
+# a charting login alone on the note's last line, digits after its letters, in any case ("-- tnguyen2",
+# "-- TNGUYEN2": icu_invented_p find f147): letters no ward's word, that English does not write
+_CLOSING_LOGIN = re.compile(r"[ \t]*(?:-{1,2}[ \t]?)?(?P<login>(?P<letters>[A-Za-z]{4,12})\d{1,3})[ \t]*\n?\Z")
+
+
+# the line before a dash's item that makes it a list: a header's colon closing it, or a dash opening it
+_LIST_BEFORE = re.compile(r"(?:(?:^|\n)[ \t]*-[^\n]*|:[ \t]*)\n[ \t]*\Z")
+
+
 def closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
     """The writer's initials closing a note on a line of their own without a dash (not in a
     one-line note: a line alone says nothing about where it stands), or after a dash that closes
     its last sentence: no header, no function word, no word of the curated safe list ("DNR",
     "CMO", "rn" close notes too)."""
+    login = _CLOSING_LOGIN.match(text, last) if last else None
+    if login and (login.group("letters").isupper() or login.group("letters").islower()) \
+            and not is_safe_word(login.group("letters")) and (zipf(login.group("letters")) or 0.0) < 1.0:
+        return [mk(doc_id, *login.span("login"), "USERNAME")]
     role = _CLOSING_ROLE_NAME.search(text, last)
     if role and looks_like_name(role.group("name"), True, title_case(role.group("name")) and has_lower(text, role.start())):
         return [mk(doc_id, *role.span("name"), "DOCTOR")]
@@ -75,6 +88,8 @@ def closing_initials(text: str, doc_id: str, last: int) -> list[Span]:
     if first and is_first_name(first.group("first")) and not is_safe_word(first.group("first")):
         return [mk(doc_id, *first.span("name"), "DOCTOR")]
     m = _CLOSING_INITIALS.match(text, last) if last else None
+    if m and m.group("dash") == "-" and _LIST_BEFORE.search(text, 0, last):
+        m = None   # "Labs:\n-CBC": a list's item after its header or another item, no writer
     m = m or _CLOSING_DASH.search(text, last)
     if m is None:
         stop = _CLOSING_AFTER_STOP.search(text, last)

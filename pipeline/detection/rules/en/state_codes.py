@@ -75,7 +75,7 @@ _CODE_END = re.compile(r"[ \t]*(?:[.,;)]|\n|$)")
 _ZIP_NEXT = re.compile(r"[ \t]+(?:\d{5}(?:-\d{4})?(?!\d)|[A-Za-z]\d[A-Za-z][ ]?\d[A-Za-z]\d(?![\w-]))")
 
 
-_NEXT_WORD = re.compile(r"[ \t]+(?P<w>[A-Za-z]+)\b")
+_NEXT_WORD = re.compile(r"[ \t]+[\"“']?(?P<w>[A-Za-z]+)\b")   # (a quotation after it: 'CALLED FROM PORTSMOUTH NH "ASKING', icu_invented_p find f165)
 
 
 def _PLAIN_WORD_NEXT(text: str, i: int) -> bool:

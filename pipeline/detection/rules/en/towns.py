@@ -105,6 +105,12 @@ def word_town(text: str, context: str, i: int) -> tuple[int, int, str] | None:
     too ("Lives in Reading."). "lives in fear." stays: no town is named so."""
     if not _RESIDENCE_CONTEXT.search(context):
         return None
+    return word_town_at(text, i)
+
+
+def word_town_at(text: str, i: int) -> tuple[int, int, str] | None:
+    """A town that is a word at ``i``, closing its clause, whatever context stands before it (the
+    caller's): the gazetteer's in a line of one case, with its capital as well in a line of both."""
     m = _ONE_WORD.match(text, i)
     if m is None or m.group().lower() not in _word_towns() or not _CLAUSE_END.match(text, m.end()):
         return None

@@ -38,7 +38,8 @@ _ABBR = r"(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
 _ABBR_AFTER_CUE = re.compile(
     # (and when a stroke's patient was last seen well: "LAST SEEN WELL SAT.", "lkw fri": icu_invented_p find f92)
     rf"(?i:\b(?:on|by|until|till|this|next|last|since|see|seen|before|after|thru|through|(?:seen|known)[ \t]+well|"
-    rf"lkw|lsw|lnw|"
+    # (and when family lands: "(ARRIVES SAT AM)": icu_invented_p find f196)
+    rf"lkw|lsw|lnw|arrives|arriving|arrive|"
     # when a habit last happened ("last drink sat am per pt", "LAST USED FRI": icu_invented_p find f131),
     # and a dialysis session's day ("after missing hd mon (snowstorm)": find f158)
     rf"last[ \t]+(?:drink|drank|use|used|ate|dose|smoked)(?:[ \t]+(?:was|on))?|(?:hd|dialysis|hemodialysis))[ \t]+)(?P<d>(?i:{_ABBR})\.?)"

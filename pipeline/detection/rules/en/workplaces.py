@@ -70,6 +70,9 @@ _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|f
                    r"(?:lost|losing|left|leaving|quit|started)[ \t]+(?:his|her|their|a|the|a[ \t]+new)[ \t]+job|"
                    # "pt lives w/ mother, student at roxbury cc" (icu_invented_h find f04)
                    r"(?:student|freshman|sophomore)|"
+                   # what a teacher teaches, then where ("PT TEACHES 5TH GRADE AT TADMUCK BROOK ELEMENTARY":
+                   # icu_invented_p find f176)
+                   r"teach(?:es|ing)?(?:[ \t]+[A-Za-z0-9]+){0,3}?(?=[ \t]+at\b)|"   # ("teach with cde marisol" stays)
                    # "is a teacher at", "IS A STUDENT AT": a calling's word before "at"
                    # and "is an MD at", "was a nurse at": a clinician's title says a workplace follows
                    r"(?:is|was)[ \t]+an?[ \t]+(?:[\w/-]+[ \t]+){0,3}?(?:student|md|rn|np|nurse|physician|"
@@ -88,7 +91,9 @@ cannery plant electric plastics textile textiles mall
 corp corp. corporation company co co. services school academy university college church store market
 restaurant factory mill shop firm agency partners industries systems foods motors insurance
 drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
-builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed""".split())
+builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed
+paper packaging lines storage movers die elementary""".split())
+# ("BOOKKEEPER AT HOLLIS BOX & PAPER", "DRIVES A TRUCK FOR PELHAM FREIGHT LINES": icu_invented_p find f164, f152)
 # (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14; a farm
 # store's "Feed & Seed", spec_invented find f43)
 # the kinds of workplace "the" names without a name ("works at the feedlot", "at the shipyard")
