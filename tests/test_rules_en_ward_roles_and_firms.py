@@ -169,6 +169,7 @@ def test_dotted_initials_after_one_dash_close_a_note(detector, case):
     ("Lives in Dracut. Drives a truck for Pelham Freight Lines. Smoker.", ["Pelham Freight Lines"]),
     ("Pt teaches 5th grade at Tadmuck Brook Elementary, worried about work.", ["Tadmuck Brook Elementary"]),
     ("Meds: pt uses Costa's Pharmacy in Lowell, wife concerned about cost.", ["Costa's Pharmacy", "Lowell"]),
+    ("Roommate (health dept to contact Texas Hill Country College student health).", ["Texas Hill Country College"]),
 ])
 def test_hospitals_towns_days_and_employers_in_any_case(detector, line, phi, case):
     got = marked(detector, recase(line, case))

@@ -24,6 +24,7 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case_at, titled
+from pipeline.detection.rules.en.towns import listed_place_type
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_listed_name, is_safe_word, zipf
 from pipeline.detection.rules.en.ward_vocabulary import CONTEXT
 from pipeline.detection.rules.registry import register
@@ -105,6 +106,8 @@ _CANON = {"llc": "LLC", "plc": "PLC", "gmbh": "GmbH", "llp": "LLP", "sarl": "SAR
 #: a shop's closing word, which an owner's possessive name may open alone in one case
 _SHOP = re.compile(r"(?i)Pharmacy|Drug[ \t]+Store|Drugstore|Drugs|Hardware|Bakery|Diner|Pizzeria|Garage")
 _KIN_WORDS = frozenset(CONTEXT)
+#: a school's closing word, which a state's or a town's name before it vouches for in one case
+_SCHOOL = re.compile(r"(?i)College|University|School|Academy")
 
 
 def _shop_owner(view: str, start: int, closer: int) -> int | None:
@@ -122,7 +125,7 @@ def _shop_owner(view: str, start: int, closer: int) -> int | None:
     return start + m.start(1)
 
 
-def _name_words(words: list[str], kind: str, caseless: bool = False) -> bool:
+def _name_words(words: list[str], kind: str, caseless: bool = False, closer: str = "") -> bool:
     """Whether ``words`` (a name's words before its last word, or, ``caseless``, before its
     closing words of ``kind``: "legal", "trade", "business" (a :data:`_BUSINESS` trade) or "clinic")
     read as a business's name: a legal form vouches for any words; a trade's word needs
@@ -142,13 +145,17 @@ def _name_words(words: list[str], kind: str, caseless: bool = False) -> bool:
     if kind == "trade" and words and (zipf(words[-1]) or 0.0) >= 4.5 and not re.fullmatch(_TRADE, words[-1], re.I) \
             and words[-1].lower() not in _NAME_TAILS:
         return False
+    if kind == "trade" and closer and _SCHOOL.fullmatch(closer) and any(
+            w.lower() not in FUNCTION_WORDS and listed_place_type(w) in ("STATE", "CITY") for w in words):
+        return True   # a school named by its state or town ("CONTACT TEXAS HILL COUNTRY COLLEGE STUDENT
+        # HEALTH": icu_invented_q find f13; "SALEM STATE COLLEGE"): a place's name is evidence in one case
     vocabulary = kind not in ("legal", "business")
     # the rare word is a word: "C1D1 PLANNED NEXT MON PENDING INSURANCE" names no insurer (spec_invented find f16)
     return any(w and w.lower() not in FUNCTION_WORDS and not is_safe_word(w, vocabulary=vocabulary)
                and (zipf(w) or 0.0) < 4.0 and re.search(r"[A-Za-z]{2}", w) and not re.search(r"\d", w) for w in words)
 
 
-def _past_common_words(view: str, start: int, closer: int, kind: str) -> int:
+def _past_common_words(view: str, start: int, closer: int, kind: str, closing: str = "") -> int:
     """Where a one-case line's name starts once its leading ordinary words are left out
     ("AUTHORISE GREENFIELD ENERGY", "PAID ..."; the view's capitals took them in): a word of the
     safe vocabulary or a very common one goes while the words left still make a name."""
@@ -156,7 +163,7 @@ def _past_common_words(view: str, start: int, closer: int, kind: str) -> int:
         first = re.match(r"([^ \t]+)[ \t]+", view[start:closer])
         w = first.group(1) if first else ""
         if not first or not (is_safe_word(w) or (zipf(w) or 0.0) >= 4.8) \
-                or not _name_words(view[start + first.end():closer].split(), kind, True):
+                or not _name_words(view[start + first.end():closer].split(), kind, True, closing):
             return start
         start += first.end()
 
@@ -225,7 +232,7 @@ def companies(text: str, doc_id: str) -> list[Span]:
             kind = "business"
         closer = m.start("trade" if kind == "business" else kind)
         if caseless:
-            start = _past_common_words(view, start, closer, kind)
+            start = _past_common_words(view, start, closer, kind, m.group("trade") or "")
         # as written, the words before the name's last word decide ("Coastline Credit"); in one
         # case, the words before the closing word or words ("coastline")
         words = text[start:closer].split() if caseless else text[start:end].split()[:-1]
@@ -242,7 +249,7 @@ def companies(text: str, doc_id: str) -> list[Span]:
         owner = _shop_owner(view, start, closer) if caseless and kind == "trade" and _SHOP.fullmatch(m.group("trade")) else None
         if owner is not None:
             out.append(mk(doc_id, owner, end, "ORGANIZATION"))
-        elif start < end and (named_faith or _name_words(words, kind, caseless)):
+        elif start < end and (named_faith or _name_words(words, kind, caseless, m.group("trade") or "")):
             out.append(mk(doc_id, start, end, "HOSPITAL" if m.group("clinic") else "ORGANIZATION"))
     out += [mk(doc_id, *m.span(), "ORGANIZATION") for m in _VETERANS_POST.finditer(text)]
     for m in _UNION_LOCAL.finditer(text):
