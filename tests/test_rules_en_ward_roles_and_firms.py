@@ -196,3 +196,38 @@ def test_an_age_over_89_with_its_sex_before_an_admission(detector, case):
 ])
 def test_ward_lines_the_rules_once_marked(detector, line, case):
     assert marked_phi(detector, recase(line, case)) == []
+
+
+# --- the fourteenth to seventeenth find batches (f209-f272) --------------------------------------
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, phi", [
+    ("Taken by Athol Ambulance to MRH in Gardner. There GCS 7.", ["Athol Ambulance", "MRH"]),
+    ("Extricated by Bethel Rescue, to OHC in Bethel where intubated.", ["Bethel Rescue", "OHC", "Bethel"]),
+    ("Found by friends who called 911. Hull Fire on scene, backboarded.", ["Hull Fire"]),
+    ("Motorcyclist vs guardrail on Rt 1 southbound in Saugus approx 0100.", ["Rt 1", "Saugus"]),
+    ("Bicyclist vs car at the intersection of Highland Ave and School St in Somerville.", ["School St", "Somerville"]),
+    ("Coags sent 1530, will call Ines (CT fellow) w/ results, pg 4-2213.", ["Ines", "4-2213"]),
+    ("CT fellow paged stat (8-0917), at bedside 0208.", ["8-0917"]),
+    ("Perfusion (Terry) called in, pump on standby.", ["Terry"]),
+    ("From Andover at 2100, she and son will visit Sat. Asking about dispo.", ["Sat"]),
+    ("Updated. She says she cant get in until Sat as her ride is away.", ["Sat"]),
+])
+def test_services_acronyms_roads_pagers_and_days(detector, line, phi, case):
+    text = recase(line, case)
+    spans = detector.detect(Document("d", text))
+    for p in phi:   # each inside a marked span ("Highland Ave and School St" may be marked as one)
+        at = text.index(recase(p, case))
+        assert any(s.start <= at and at + len(p) <= s.end for s in spans), p
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Resp: 4L NC sats 95-98%, IS 750-1000. RT did CPT.",
+    "Rt 2 IJ placed, rt arm restrained.",
+    "ATV rollover on logging road, helmeted.",
+    "Left the road eastbound near exit 19, GCS 13.",
+    "Transferred to ICU in am, stable.",
+    "Visit sat 94% on 2L.",
+])
+def test_ranges_sides_kinds_of_road_and_units_mark_no_phi(detector, line, case):
+    assert marked_phi(detector, recase(line, case)) == []

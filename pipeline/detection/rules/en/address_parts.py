@@ -53,7 +53,8 @@ _STREET_BEFORE_AND = re.compile(r"(?i)(?:\b(?:rte|route|rt|hwy|highway|i)[ \t-]*
 # a listed town right after a street ("on pleasant st in brockton", "ELM ST, QUINCY")
 _TOWN_AFTER_STREET = re.compile(r"[ \t]*(?:,|[ \t](?i:in|of))[ \t]*(?P<town>[A-Za-z][A-Za-z'-]+(?:[ \t][A-Za-z][A-Za-z'-]+)?)")
 # (the second street of an intersection after "and": "AT RTE 44 AND ORCHARD ST IN RAYNHAM", icu_invented_p find f116)
-_NUMBERLESS = re.compile(rf"(?P<cue>(?<![\w])(?i:on|near|at|off|along|in|by|from|to)[ \t]+(?:the[ \t]+)?|"
+# (or after "intersection of": "AT THE INTERSECTION OF HIGHLAND AVE AND SCHOOL ST": icu_invented_p find f226)
+_NUMBERLESS = re.compile(rf"(?P<cue>(?<![\w])(?i:on|near|at|off|along|in|by|from|to|intersection[ \t]+of|corner[ \t]+of)[ \t]+(?:the[ \t]+)?|"
                          rf"(?<=[0-9A-Za-z.])[ \t]+(?i:and|&)[ \t]+(?=(?:{_CAP}[ \t]+){{1,3}}(?:{_FULL_WORDS}|St|Rd|Ave)\.?(?![\w-])))"
                          rf"(?P<st>(?:{_CAP}[ \t]+){{1,3}}(?:{_FULL_WORDS}|St|Rd|Ave)\.?)(?![\w-])")
 # "Via", "Avenue", "Boulevard" and "Chemin" start English words too ("sent Via Fax"): a house number first
@@ -222,6 +223,9 @@ def _numberless_ok(m: re.Match, text: str) -> bool:
             and not any(is_safe_word(w) or w.lower() in FUNCTION_WORDS for w in m.group("st").split()[:-1]):
         return True   # "ON PLEASANT ST IN BROCKTON": a listed town after it says the words name a street (icu_invented_p find f68)
     words = m.group("st").split()
+    if any(re.search(r"(?i)[a-z]{3}(?:ing|ed)$", w) and (zipf(w) or 0.0) >= 3.0 for w in words[:-1]):
+        return False   # "ATV ROLLOVER ON LOGGING ROAD": a kind of road, no street's name (icu_invented_p find f237);
+        # a name that only ends so stays ("COTTING STREET SHELTER")
     if re.fullmatch(r"(?i)(?:st|rd|ave)\.?", words[-1]):
         return _distinct(words[:-1]) and not any(is_safe_word(w) for w in words[:-1])
     return _distinct(words[:-1], 5.0)

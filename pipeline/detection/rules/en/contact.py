@@ -28,7 +28,10 @@ _PHONE = re.compile(
     r"|(?<![\w+])\+(?:[2-9]\d{1,2})[ .-]\d[ .-]\d{3,4}[ .-]\d{4}(?![\w-])")
 _PH_LABEL = re.compile(r"(?i)\bph\.?[ \t]*[:#]?[ \t]*$")
 _FAX_BEFORE = re.compile(r"(?i)\bfax\b\s*(?:#|no\.?|number)?\s*:?\s*$")
-_PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|page|p)\s*(?:#\s*:?|:\s*#?)?\s*(?P<num>\d{4,6}|\d-\d{4})(?![\d-])")
+# (and "pg", a pager number in brackets after "paged": "w/ results, pg 4-2213", "PAGED STAT (8-0917)":
+# icu_invented_p find f243, f246)
+_PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|pg|page|p|paged(?:[ \t]+(?:stat|again|x\d))?[ \t]*\()\s*(?:#\s*:?|:\s*#?)?\s*"
+                    r"(?P<num>\d{4,6}|\d-\d{4})(?![\d-])")
 # an extension written alone after a phone or a pager on the same line ("pager #22522 or x7316")
 _EXTENSION = re.compile(r"(?i)(?<![\w])(?P<num>x\d{4,5})(?![\w-])")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension|#\d)")
@@ -57,6 +60,9 @@ def phones(text: str, doc_id: str) -> list[Span]:
         before = text_before(text, m.start(), 20)
         if re.search(r"(?i)\b(?:MRN|SSN|record|acct|account)\b[^\n]{0,6}$", before):
             continue
+        if re.fullmatch(r"[1-9]\d{2}-[1-9]\d{3}", m.group()) and not _PH_LABEL.search(before) \
+                and int(m.group()[:3]) % 50 == 0 and int(m.group()[4:]) % 50 == 0 and not PHONE_LABEL.search(before):
+            continue   # "IS 750-1000": a range of round volumes, no phone number (icu_invented_p find f250)
         if re.fullmatch(r"\d{3}-\d{4}", m.group()) and measure_before(text, m.start()) \
                 and not _PH_LABEL.search(before):
             continue   # "SVR 900-1100": a measure's range (icu_invented_h find f13); a pH is no range of

@@ -27,7 +27,7 @@ from pipeline.spans import Span
 _ISOTOPES = frozenset({"123", "124", "125", "131"})
 _ROAD = re.compile(
     r"(?i)(?<![\w/-])(?P<road>(?:I-|interstate[ \t]+)(?P<n>\d{1,3})|"
-    r"(?:hwy\.?|highway|route|rte\.?|state[ \t]+route|state[ \t]+highway|us[ \t]+(?:route|highway|hwy\.?)|sr|us)"
+    r"(?:hwy\.?|highway|route|rte\.?|state[ \t]+route|state[ \t]+highway|us[ \t]+(?:route|highway|hwy\.?)|sr|us|rt\.?)"
     r"[ \t]*-?[ \t]*(?P<m>\d{1,4}))(?:[ \t]+(?P<dir>(?-i:[NSEW]B?)|nb|sb|eb|wb|north|south|east|west)\b)?(?![\w/%-]|\.\d)")
 _BEFORE = re.compile(r"(?i)\b(?:on|off|onto|along|near|took|take|taking|exit(?:ed|ing)?|crossing|from|at|under|"
                      r"northbound|southbound|eastbound|westbound|mvc|mva|rollover|crash|collision|accident|"
@@ -78,6 +78,10 @@ def highways(text: str, doc_id: str) -> list[Span]:
             continue
         if m.group("m") and m.group("road")[:2].lower() in ("sr", "us") and not (m.group("dir") or _AFTER.match(text, m.end())):
             continue   # "SR 72" is a sinus rhythm's rate, "US 4 cm" an ultrasound's: only with a direction or an exit
+        if m.group("m") and re.match(r"(?i)rt\b", m.group("road")) and not (
+                re.match(r"(?i)(?:north|south|east|west|[nsew]b$)", m.group("dir") or "") or _AFTER.match(text, m.end())):
+            continue   # "rt 2" is the right side's too: only with a direction's word or an exit after it ("ON RT 1
+            # SOUTHBOUND IN SAUGUS": icu_invented_p find f230)
         if m.group("m") and not m.group("road")[:1].isupper() and not one_case_at(text, m.start()):
             continue   # "given via route 2": a road's word in lower case in a line with capitals is no road's
         before = _BEFORE.search(text[max(0, m.start() - 24):m.start()])

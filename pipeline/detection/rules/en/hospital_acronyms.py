@@ -14,7 +14,7 @@ from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.hospital_names import HEAD
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
-from pipeline.detection.rules.en.towns import listed_place_type, word_town_at
+from pipeline.detection.rules.en.towns import is_word_town, listed_place_type
 from pipeline.spans import Span
 
 __all__ = ["defined_acronyms", "department_acronym", "initials_of_found"]
@@ -74,7 +74,7 @@ def _town_after(text: str, i: int, word: str) -> bool:
     if name is None:
         return False
     words = name.group().split()
-    return any(listed_place_type(" ".join(words[:n])) for n in (1, 2)) or word_town_at(text, m.end()) is not None
+    return any(listed_place_type(" ".join(words[:n])) for n in (1, 2)) or is_word_town(words[0])
 
 
 def initials_of_found(text: str, doc_id: str, places: list[Span]) -> list[Span]:

@@ -300,8 +300,11 @@ def age_context(text: str, start: int, end: int) -> bool:
     return bool(re.fullmatch(r"\d0'?s", value) and _DECADE_BEFORE.search(before))
 
 
-_PHONE_LABEL = re.compile(r"(?i)(?:phone|ph|tel|telephone|cell|mobile|pager|beeper|pgr|page[d]?|beep(?:ed)?|"
-                          r"call(?:ed)?|contact|fax|number|ext|#)\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
+# (a pager's "pg" and a number in brackets after "paged": "pg 4-2213", "PAGED STAT (8-0917)": icu_invented_p
+# find f243, f246)
+_PHONE_LABEL = re.compile(r"(?i)(?:phone|ph|tel|telephone|cell|mobile|pager|beeper|pgr|\bpg|page[d]?|beep(?:ed)?|"
+                          r"call(?:ed)?|contact|fax|number|ext|#|\bpaged(?:[ \t]+(?:stat|again))?[ \t]*\()"
+                          r"\s*[.:#]?\s*(?:at|is|number|#)?\s*:?\s*$")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension)\b|#\s*\d")
 _PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s./-]?)\d{3}(?:[\s.-]?|[ \t]-[ \t])\d{4}|\d{3}[\s.-]\d{4}|"
                           r"\+[2-9]\d{0,2}(?:[ .-]\d{1,4})(?:[ .-]\d{2,4}){1,3}|0\d{2,4}[ -]\d{3,4}[ -]\d{3,4}")

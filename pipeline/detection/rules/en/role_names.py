@@ -34,6 +34,9 @@ _ROLE = (r"interpreter|translator|coordinator|liaison|chaplain|pastor|navigator|
          r"dietitian|dietician|pharmacist|resident|fellow|intern|attending|tech|technician|therapist|"
          r"case[ \t]+manager|case[ \t]+(?:mgmt|mgr|management)|social[ \t]+worker|charge[ \t]+nurse|nurse|RT|RRT|RN|NP|PA|SW|CM|PT|OT|SLP|"
          r"perfusionist|transport|security|officer|police|detective|"
+         # a service and its person in brackets ("PERFUSION (TERRY) CALLED IN", "nutrition (esther) saw pt":
+         # icu_invented_p find f246, f249)
+         r"perfusion|nutrition|pharmacy|"
          # a consulting service or a team and its doctor in brackets ("para by hepatology (Kirsch)",
          # "MICU team (Ferreira)": icu_invented_h find f15)
          r"hepatology|cardiology|cards|renal|nephrology|neurology|neurosurgery|nsgy|surgery|ortho|"
@@ -66,8 +69,9 @@ _ROLE_LOGIN = re.compile(r"(?<![\w/])(?i:RN|RT|RRT|NP|MD|SW|CM|OT|SN|LPN)[ \t]?:
                          r"(?=[ \t]*(?:$|\n|(?i:pager|pgr|beeper|bpr|ext)\b|x\d|#|\(|,|;|/))", re.MULTILINE)
 # a name before a bracket that holds the person's role, with up to two words of where they work
 # before it ("per Shay (CM, x3-6120)": icu_invented_d find f03; "by Chip (cath lab RN)": icu_invented_c find f16)
-# (or after "w/": "Timing checked w/ Cheng (cards fellow)": icu_invented_p find f38)
-_BEFORE_ROLE_BRACKET = re.compile(r"(?i:\b(?:(?:per|with|by|from|to|called|paged|spoke[ \t]+(?:with|to))[ \t]+|w/[ \t]*))"
+# (or after "w/" and "call": "Timing checked w/ Cheng (cards fellow)", "will call Ines (CT fellow)":
+# icu_invented_p find f38, f243)
+_BEFORE_ROLE_BRACKET = re.compile(r"(?i:\b(?:(?:per|with|by|from|to|call|called|page|paged|spoke[ \t]+(?:with|to))[ \t]+|w/[ \t]*))"
                                   r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\([ \t]*(?:[A-Za-z]+[ \t]+){0,2}(?i:CM|SW|RN|RT|RRT|NP|PA|OT|SLP|"
                                   r"case[ \t]+manager|social[ \t]+worker|resident|fellow|attending|interpreter|chaplain)\b")
 # a discipline and a name before the person's pager in brackets or after a slash or a comma ("SW

@@ -90,6 +90,11 @@ def _word_towns() -> frozenset[str]:
     return frozenset(load_list("en", "word_towns"))
 
 
+def is_word_town(word: str) -> bool:
+    """Whether ``word`` is a town of the gazetteer whose name is an ordinary word ("Hull", "Bethel")."""
+    return word.lower() in _word_towns()
+
+
 # a residence's own context: where someone lives, not where they come from or go
 # (or where a visitor went home to: "THEN HOME TO READING.": icu_invented_p find f151)
 _RESIDENCE_CONTEXT = re.compile(r"(?i)(?<![\w])(?:(?:lives?|living|resides|residing|home)\b[^\n]*?\bin|home[ \t]+to)[ \t]+$")

@@ -63,7 +63,7 @@ cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails
 arr
 nsg sitter sitters preop postop pre-op post-op upstairs downstairs
 pj hj gj om backup approx
-femstop femostop crani dtr""".split()
+femstop femostop crani dtr exit""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
@@ -91,7 +91,8 @@ femstop femostop crani dtr""".split()
 # and a coronary branch, "drain near PJ", "bleeding from OM2", a backup plan and "approx":
 # icu_invented_p find f123, f115, f122, f116)
 # (a groin's compression device, "FEMSTOP APPLIED 60MMHG", a craniotomy's site, "JP FROM CRANI SITE",
-# and a daughter's shorthand, "REHAB NEAR DTR IN STERLING": icu_invented_p find f190, f163, f181)
+# and a daughter's shorthand, "REHAB NEAR DTR IN STERLING": icu_invented_p find f190, f163, f181; a
+# highway's exit, "EASTBOUND NEAR EXIT 19 IN PHILLIPSTON": f225)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

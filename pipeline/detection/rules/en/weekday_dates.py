@@ -39,11 +39,12 @@ _ABBR_AFTER_CUE = re.compile(
     # (and when a stroke's patient was last seen well: "LAST SEEN WELL SAT.", "lkw fri": icu_invented_p find f92)
     rf"(?i:\b(?:on|by|until|till|this|next|last|since|see|seen|before|after|thru|through|(?:seen|known)[ \t]+well|"
     # (and when family lands: "(ARRIVES SAT AM)": icu_invented_p find f196)
-    rf"lkw|lsw|lnw|arrives|arriving|arrive|"
+    rf"lkw|lsw|lnw|arrives|arriving|arrive|visit|visiting|"   # ("WILL VISIT SAT.": icu_invented_p find f223)
     # when a habit last happened ("last drink sat am per pt", "LAST USED FRI": icu_invented_p find f131),
     # and a dialysis session's day ("after missing hd mon (snowstorm)": find f158)
     rf"last[ \t]+(?:drink|drank|use|used|ate|dose|smoked)(?:[ \t]+(?:was|on))?|(?:hd|dialysis|hemodialysis))[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
-    r"(?=[ \t]*(?:[.,;()]|\n|$|(?i:at|@|am|pm|morning|evening|night)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
+    # (or a reason after "as": "CANT GET IN UNTIL SAT AS HER RIDE ...": icu_invented_p find f257)
+    r"(?=[ \t]*(?:[.,;()]|\n|$|(?i:at|@|am|pm|morning|evening|night|as)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
     rf"|(?i:\b(?:come|coming|comes|be|back|fly|flying|drive|driving)[ \t]+in[ \t]+)(?P<d2>(?i:{_ABBR})\.?)"
     r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:w/|with\b|to\b|for\b|at\b|am\b|pm\b|morning|evening|night)))")
 # a working day's abbreviation closing a sentence after a plan's word ("PLAN: ?VALVULOPLASTY MON.":
