@@ -231,3 +231,25 @@ def test_services_acronyms_roads_pagers_and_days(detector, line, phi, case):
 ])
 def test_ranges_sides_kinds_of_road_and_units_mark_no_phi(detector, line, case):
     assert marked_phi(detector, recase(line, case)) == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, date", [
+    ("PMH: CAD s/p CABG (1989), AAA repair ('97), AF on coumadin.", "'97"),
+    ("CVVHDF via L fem Quinton (placed 3/5), BFR 150.", "3/5"),
+    ("Tmax 37.8. Surveillance cx 3/8 NGTD. Repeat TEE planned.", "3/8"),
+])
+def test_an_abbreviated_year_keeps_its_apostrophe_and_a_lines_or_a_cultures_day(detector, line, date, case):
+    assert recase(date, case) in found(detector, recase(line, case), "DATE")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bottles_and_fractions_stay_no_dates(detector, case):
+    for line in ("BCx 2/4 NGTD, 1/2 from OSH.", "Given 1/2 tab, 3/8 strength."):
+        assert found(detector, recase(line, case), "DATE") == []
+
+
+@pytest.mark.parametrize("case", ONE_CASE)
+def test_a_homes_town_that_is_a_word(detector, case):
+    line = recase("Widowed, lives alone in a 2nd floor apt in Hull, no children.", case)
+    assert recase("Hull", case) in found(detector, line, "LOCATION")

@@ -40,6 +40,7 @@ Model-first detection's repairs of a model's boundaries are the locale's boundar
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -82,6 +83,9 @@ class CombinePolicy:
 _PAIRS = {"(": ")", "[": "]", "«": "»", "“": "”", '"': '"', "'": "'"}
 
 
+_SHORT_YEAR = re.compile(r"'\d\d")
+
+
 def _balanced_strip(text: str, s: int, e: int) -> tuple[int, int]:
     """Drop a bracket or quote that is not closed inside the span, or that encloses all of it."""
     if e - s > 2 and text[s] in _PAIRS and text[e - 1] == _PAIRS[text[s]] \
@@ -102,8 +106,8 @@ def _balanced_strip(text: str, s: int, e: int) -> tuple[int, int]:
         if first in "([«“" and first not in text[s + 1:e] and {"(": ")", "[": "]", "«": "»", "“": "”"}[first] not in text[s + 1:e]:
             s += 1
             changed = True
-        elif first in "\"'" and text[s + 1:e].count(first) == 0:
-            s += 1
+        elif first in "\"'" and text[s + 1:e].count(first) == 0 and not (first == "'" and _SHORT_YEAR.fullmatch(text, s, e)):
+            s += 1   # (an abbreviated year keeps its apostrophe: "AAA repair ('97)", icu_invented_p find f268)
             changed = True
     return s, e
 

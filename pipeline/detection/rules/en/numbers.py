@@ -163,6 +163,7 @@ _DAY_COUNT_BEFORE = re.compile(r"(?i)\b(?:pod|hd|post-?op[ \t]+days?|hospital[ \
 # the scores a time may follow ("pain 3/10 0800"): no date
 _SCORE_MEASURE_BEFORE = re.compile(r"(?i)\b(?:pain|strength|motor|mae|grip|grade|score|pulses?|edema|murmur|ps|peep|"
                                    r"cpap|bipap|apgars?)[ \t]*[:=]?[ \t]*$")
+_PLACED_BEFORE = re.compile(r"(?i)\b(?:placed|inserted)[ \t]*(?:on[ \t]*)?$")
 _FOLLOW_UP_BEFORE = re.compile(r"(?i)\b(?:f/u|follow[ -]?up|clinic|appt|appointment)\b[^\n]{0,60}$")
 
 
@@ -196,7 +197,10 @@ def short_date_is_date(text: str, start: int, end: int) -> bool:
     if (_CLOCK_AFTER.match(text, end) and not _SCORE_MEASURE_BEFORE.search(before)) or _DAY_NUMBER_BEFORE.search(before):
         return True    # "level 3/6 0600", "Hospital day #3 (3/6)": a day and its time, a stay's day
     if _CULTURE_BEFORE.search(before):   # "Blood cx 1/6 from OSH grew GNR" (icu_invented_b find f13);
-        return not _BOTTLES_AFTER.match(text, end)   # "BCx 2/2 bottles" counts bottles
+        # "BCx 2/2 bottles" counts bottles, never more than four ("SURVEILLANCE CX 3/8 NGTD": icu_invented_p find f265)
+        return second > 4 or not _BOTTLES_AFTER.match(text, end)
+    if _PLACED_BEFORE.search(before) and month <= 12 and 1 <= second <= 31:
+        return True    # "QUINTON (PLACED 3/5)": the day a line went in (icu_invented_p find f265)
     if measurement_context(text, start, end):
         return False
     if _FOLLOW_UP_BEFORE.search(before):

@@ -147,7 +147,7 @@ _HOME_TO = re.compile(r"(?i)(?<![\w])(?:then|went|gone|going|left|headed|returne
 # and a mine "in" one ("From ranch outside Pie Town", "LAID OFF FROM THE MINE IN GRANTS":
 # icu_invented_s find f16, f02; a town that is a common word in a line of one case, "ON A FARM
 # OUTSIDE MONEY" in icu_invented_r find f02, is still not read)
-_HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|ranch|orchard|apartment|condo|townhouse|duplex|house|rowhome|"
+_HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|ranch|orchard|apartment|apt|condo|townhouse|duplex|house|rowhome|"
                       r"mine)\b[^\n.;:]{0,45}?[ \t]+(?:in|outside(?:[ \t]+of)?)|"
                       # ("REHAB NEAR DTR IN STERLING": icu_invented_p find f181)
                       r"near(?:[ \t]+(?:her|him|them|us|family|son|daughter|dtr|sister|brother|kids|children)[ \t]+in)?)[ \t]+")
@@ -317,8 +317,9 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 # says is a town (rad_invented find f10)
                 out += [mk(doc_id, *c.span("town"), "CITY"), mk(doc_id, *c.span("st"), "STATE")]
                 continue
-            if got is None and rx is _HOME_TO:
-                got = word_town(text, m.group(), m.end())
+            if got is None and (rx is _HOME_TO or (rx is _HOME_IN and re.search(r"(?i)\bin[ \t]+$", m.group()))):
+                # (a home's town that is a word: "LIVES ALONE IN A 2ND FLOOR APT IN HULL,": icu_invented_p find f216)
+                got = word_town(text, text[max(0, m.start() - 60):m.end()], m.end())
             if got is None and rx is _TOWN and re.search(r"(?i)\bin\s+$", m.group()):
                 got = (state_code(text, m.end()) or kin_state_code(text, m.group(), m.end())
                        or word_town(text, m.group(), m.end()))   # "lives in NH", "DAUGHTER IN CT"; "pt
