@@ -16,7 +16,7 @@ import re
 
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, zipf
-from pipeline.detection.rules.en.towns import listed_place_type
+from pipeline.detection.rules.en.towns import is_word_town, listed_place_type
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
@@ -105,12 +105,12 @@ def landmarks(text: str, doc_id: str) -> list[Span]:
     return out
 
 
-# a town's police, fire or ambulance service ("DETECTIVE ... FROM CHELSEA PD", "Lowell FD brought pt
-# in", "Chelsea Police Dept": icu_invented_d find f20): the town must be a listed one, so "on PD"
+# a town's police, fire, rescue or ambulance service ("DETECTIVE ... FROM CHELSEA PD", "Lowell FD brought pt
+# in", "Chelsea Police Dept": icu_invented_d find f20; "EXTRICATED BY BETHEL RESCUE": icu_invented_p find f237): the town must be a listed one, so "on PD"
 # (peritoneal dialysis) and "hx PD" (Parkinson's) stay ward words
 _TOWN_SERVICE = re.compile(
     r"(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+(?:[ \t][A-Za-z][A-Za-z'-]+)?)[ \t]+"
-    r"(?P<svc>PD|FD|pd|fd|(?i:police|fire)(?:[ \t]+(?i:dept\.?|department))?|EMS|ems)(?![\w-])")
+    r"(?P<svc>PD|FD|pd|fd|(?i:police|fire)(?:[ \t]+(?i:dept\.?|department))?|EMS|ems|(?i:rescue|ambulance))(?![\w-])")
 
 
 # what burns, before "fire", that a gazetteer also holds as a place ("BARN FIRE", "camper fire")
@@ -118,16 +118,20 @@ _BURNS = frozenset("barn bush camper furnace boat brush grass house car kitchen 
 
 
 def _unlisted_town(word: str, svc: str, mixed: bool) -> bool:
-    """A town the lists lack before its fire department or its police spelled out ("BY CARVER
-    FIRE": icu_invented_p find f66): a place's word that is no safe or function word and not what
-    burns, rare in English (Zipf < 4); in a mixed-case line it and the service capitalised ("ICD
-    did not fire", "house fire", "Mt. Holly Springs fire chief" stay)."""
+    """A town the lists lack before its fire department, its police, its rescue or its ambulance
+    spelled out ("BY CARVER FIRE": icu_invented_p find f66): a town of the gazetteer whose name is a
+    word ("HULL FIRE"), or a place's word that is no safe or function word and not what burns, rare
+    in English (Zipf < 4); in a mixed-case line it and the service capitalised ("ICD did not fire",
+    "house fire", "Mt. Holly Springs fire chief" stay)."""
     if svc[:2].lower() == "pd" or svc[:3].lower() == "ems":
         return False   # "on PD" is dialysis, "hx PD" Parkinson's: a listed town only
     low = word.lower()
-    if low in FUNCTION_WORDS or low in _BURNS or is_safe_word(word) or not looks_like_place(word, True):
-        return False
     if mixed and not (word[:1].isupper() and word[1:].islower() and svc[:1].isupper()):
+        return False
+    if is_word_town(word) and low not in _BURNS:
+        return True   # a town the gazetteer knows that is a word ("HULL FIRE ON SCENE", "Bethel Rescue":
+        # icu_invented_p find f239, f237, where each writer marked the whole an organisation)
+    if low in FUNCTION_WORDS or low in _BURNS or is_safe_word(word) or not looks_like_place(word, True):
         return False
     return (zipf(word) or 0.0) < 4.0
 

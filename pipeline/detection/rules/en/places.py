@@ -24,7 +24,7 @@ import re
 
 from pipeline.detection.rules.common import line_of as _line, mk
 from pipeline.detection.rules.en._shared import LOCALE
-from pipeline.detection.rules.en.caseless import one_case, one_case_at
+from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.following_place import following_place, listed_facilities, named_in_mixed_case
 from pipeline.detection.rules.en.following_place import one_case_facility
 from pipeline.detection.rules.en.named_facilities import named_facilities
@@ -34,10 +34,11 @@ from pipeline.detection.rules.en.hospital_names import hospital_names as _hospit
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
 from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviation as _any_case_abbreviation
+from pipeline.detection.rules.en.acronym_towns import acronyms_in_towns, town_after_acronym
 from pipeline.detection.rules.en.state_codes import _state_codes, codes_not_words, kin_state_code, state_after_town, state_code
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN
 from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, mixed_case as _mixed_case
-from pipeline.detection.rules.en.towns import is_word_town, one_case_town, prose_places, town_before_place, word_town, word_town_at
+from pipeline.detection.rules.en.towns import one_case_town, prose_places, town_before_place, word_town
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -118,15 +119,6 @@ _AGE_FROM = re.compile(r"(?i)(?<![A-Za-z])(?:(?:yo|y/o|y\.o\.?|yr\s+old|year[\s-
 # a town's fire or police department ("SHOCKED X2 BY WESTWOOD FIRE DEPT")
 _SERVICE_TOWN = re.compile(r"(?i)(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z])[ \t]+(?:(?:fire|police)[ \t]+"
                            r"(?:dept|department|rescue|station)|twp|township|boro|borough)\b")   # "Paradise twp" (find f49)
-# a town's own service by its short name, written as one name ("HULL FIRE ON SCENE", "Athol PD", "Bethel
-# Rescue": icu_invented_p find f239, f224, f237, where each writer marked the whole an organisation); a
-# department's full name ("WESTWOOD FIRE DEPT") keeps its town alone (:data:`_SERVICE_TOWN`)
-_TOWN_SERVICE = re.compile(r"(?<![\w'-])(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z](?:[ \t][A-Za-z][A-Za-z'-]+[A-Za-z])?)[ \t]+"
-                           r"(?P<svc>(?i:fire|fd|pd|police|rescue|ambulance|ems))(?![\w-])"
-                           r"(?![ \t]+(?i:dept|department|station|officer|officers|chief|squad|detective|academy)\b)")
-# an acronym after "to" or "at" with its town after "in" ("TAKEN BY ATHOL AMBULANCE TO MRH IN GARDNER",
-# "to OHC in Bethel": icu_invented_p find f225, f237), whatever brought the patient there
-_TO_ACRONYM = re.compile(r"(?<![\w])(?i:to|at)[ \t]+(?=[A-Za-z]{3,5}[ \t]+(?i:in)[ \t])")
 # what a ward writes after "near" as one word with it ("near syncope", "near drowning", "near total")
 _NEAR_CLINICAL = re.compile(r"(?i)syncope|syncopal|drowning|total|complete|occlusion|occlusive|miss|fall|death|arrest|"
                             r"baseline|term")
@@ -220,22 +212,6 @@ def _one_case_named_hospital(text: str, i: int) -> tuple[int, int, str] | None:
     return got if closed_by_head(name) else None
 
 
-_IN_AFTER_ACRONYM = re.compile(r"[ \t]+(?i:in)[ \t]+")
-
-
-def _town_after_acronym(text: str, i: int) -> tuple[int, int, str] | None:
-    """The town after "in" right after a hospital's acronym a move names ("INITIALLY TO PVMC IN
-    WESTERLY", icu_invented_p find f166): a listed place, or a town that is a word closing its clause."""
-    m = _IN_AFTER_ACRONYM.match(text, i)
-    if m is None or not re.fullmatch(r"[A-Za-z]{2,6}", text[text.rfind(" ", 0, i) + 1:i]):
-        return None
-    got = following_place(text, m.end(), True, "CITY") or word_town_at(text, m.end())
-    if got is None and (w := re.match(r"[A-Za-z]+(?![\w'-])", text[m.end():])) and is_word_town(w.group()) \
-            and (w.group().istitle() or one_case_at(text, m.end())):
-        got = (m.end(), m.end() + len(w.group()), "CITY")   # "TO OHC IN BETHEL WHERE ...": a town the gazetteer knows
-    return got
-
-
 @register(LOCALE, "ward_places", "LOCATION", score=0.8)
 def ward_places(text: str, doc_id: str) -> list[Span]:
     """Hospitals by their head word ("mercy hospital"), after a transfer ("transferred from NEBH"),
@@ -245,7 +221,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
     for m in _MOVE.finditer(text):
         got = following_place(text, m.end(), True, "HOSPITAL") or one_case_facility(text, m.end()) \
             or department_acronym(text, m.end())
-        if got and got[2] == "HOSPITAL" and (town := _town_after_acronym(text, got[1])) is not None:
+        if got and got[2] == "HOSPITAL" and (town := town_after_acronym(text, got[1])) is not None:
             out.append(mk(doc_id, town[0], town[1], listed_place_type(text[town[0]:town[1]]) or town[2]))
             # "TO PVMC IN WESTERLY": the hospital's town, a word in one case
         if got:   # a listed town after a move is the town ("moved from Leeds": pii_invented find, letter_45's kin)
@@ -270,22 +246,7 @@ def ward_places(text: str, doc_id: str) -> list[Span]:
                 out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))
         elif abbr.islower() and (zipf(abbr) or 0.0) < 1.0 and not is_safe_word(abbr) and not looks_like_typo(abbr):
             out.append(mk(doc_id, *m.span("abbr"), "HOSPITAL"))   # "cardiologist is at nemc": no English
-    for m in _TOWN_SERVICE.finditer(text):
-        words = m.group("town").split()
-        # (a town that is a word only before a service's whole word: "Parkinson PD" is a disease)
-        town = next((" ".join(words[k:]) for k in range(len(words))
-                     if listed_place_type(" ".join(words[k:])) == "CITY"
-                     or (k == len(words) - 1 and is_word_town(words[k]) and len(m.group("svc")) > 3)), None)
-        if town is None or (not one_case_at(text, m.start()) and not (town.istitle() or town.isupper())):
-            continue
-        out.append(mk(doc_id, m.end("town") - len(town), m.end("svc"), "ORGANIZATION"))
-    for m in _TO_ACRONYM.finditer(text):
-        abbr = re.match(r"[A-Za-z]{3,5}", text[m.end():]).group()
-        if not (abbr.isupper() or one_case_at(text, m.end())) or department_acronym(text, m.end()) is None:
-            continue
-        out.append(mk(doc_id, m.end(), m.end() + len(abbr), "HOSPITAL"))
-        if (town := _town_after_acronym(text, m.end() + len(abbr))) is not None:
-            out.append(mk(doc_id, town[0], town[1], listed_place_type(text[town[0]:town[1]]) or town[2]))
+    out += acronyms_in_towns(text, doc_id)
     for m in _SERVICE_TOWN.finditer(text):
         town = m.group("town")
         if town.lower() not in FUNCTION_WORDS and town.lower() not in _GENERIC and not is_safe_word(town):
