@@ -239,14 +239,14 @@ def context_names(text: str, doc_id: str) -> list[Span]:
         if gtype == "DOCTOR" and strong and not m.group("title") and re.match(r"[ \t]*,", text[c.end():c.end() + 3]) \
                 and not (is_listed_name(first) or is_first_name(first) or is_listed_surname(first)
                          or 0.0 < (zipf(first) or 0.0) < 3.0):
-            continue
+            continue   # "held by rn + cards fellow, femostop reapplied": a list goes on after a role's comma;
+            # only a listed name or a word English knows, if rarely, is its apposition (icu_invented_m find f12)
         if gtype == "DOCTOR" and strong and not m.group("title") and re.match(r"[ \t]*,", text[c.end():c.end() + 3]) \
                 and not (first[:1].isupper() and first[1:].islower() and has_lower(text, c.start())) \
                 and ((zipf(first) or 0.0) >= 4.0 or re.search(r"(?i)[a-z]{3}(?:ing|ed|ly)$", first)):
             continue   # "by fellow, manual pressure", "per resident, sensing appropriately": a list or a clause
             # goes on after the role's comma; a listed word a ward writes names no one unless it has
-            # its capital in a line with lower case (icu_invented_p find f152, f185)   # "held by rn + cards fellow, femostop reapplied": a list goes on after a role's comma;
-            # only a listed name or a word English knows, if rarely, is its apposition (icu_invented_m find f12)
+            # its capital in a line with lower case (icu_invented_p find f152, f185)
         if m.group("title"):
             gtype, strong = "DOCTOR" if m.group("title").lower().startswith("dr") else gtype, True
         tokens = [(m.start("name") + t.start(), m.start("name") + t.end()) for t in re.finditer(r"[^\s,]+", m.group("name"))]

@@ -149,7 +149,7 @@ def _history_year(text: str, start: int, value: str) -> bool:
 _FRACTION = re.compile(r"1/[2348]|2/[348]|3/[48]|[5-7]/8")
 _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
 # "adm 1/8" (an admission's date: icu_invented_c find f01)
-# (and a culture's or a line's day: "SURVEILLANCE CX 3/8 NGTD", "(PLACED 3/8)": icu_invented_p find f265)
+# (and a culture's or a line's day: "SURVEILLANCE CX 3/8 NGTD", "(PLACED 3/5)": icu_invented_p find f265)
 _DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by|adm|admit|admitted|cx|cultures?|placed|inserted)"
                           r"(?:\s*:\s*|\s+)$")
 # who "may" do something: a subject right before "may" ("pt may 2 assist", "RN MAY 1 MORE")

@@ -155,7 +155,7 @@ def role_names(text: str, doc_id: str) -> list[Span]:
         if m.group("ho") == "ho" and not one_case_at(text, m.start()):
             continue
         word = m.group("name").strip("'’-")
-        if one_case_at(text, m.start()) and not word.lower() in FUNCTION_WORDS and not is_safe_word(word) \
+        if one_case_at(text, m.start()) and word.lower() not in FUNCTION_WORDS and not is_safe_word(word) \
                 and ((is_listed_name(word) and (zipf(word) or 0.0) < 5.0) or (len(word) >= 3 and (zipf(word) or 0.0) < 2.5)):
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))   # "ho petrakis to bedside"
         elif _officer_name(text, m):
