@@ -4,20 +4,22 @@ acronym before one of its departments after a move ("sent over from SMH ED"), wh
 string is not needed: the department says a hospital stands before it. Helpers of :mod:`.places`.
 Found on icu_invented_k find f01 and f10. And the initials of a hospital the note names in full,
 wherever the note writes them ("TRANSFERRED FROM MANOMET COMMUNITY HOSPITAL ... INTUBATED AT MCH":
-icu_invented_p find f84), without brackets.
+icu_invented_p find f84), without brackets; and an acronym after "to"/"at" that "in <town>" follows
+("TAKEN BY ATHOL AMBULANCE TO MRH IN GARDNER": icu_invented_p find f225), with that town.
 """
 from __future__ import annotations
 
 import re
 
 from pipeline.detection.rules.common import line_of, mk
-from pipeline.detection.rules.en.caseless import one_case
+from pipeline.detection.rules.en.caseless import one_case, one_case_at
+from pipeline.detection.rules.en.following_place import following_place
 from pipeline.detection.rules.en.hospital_names import HEAD
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
-from pipeline.detection.rules.en.towns import is_word_town, listed_place_type
+from pipeline.detection.rules.en.towns import is_word_town, listed_place_type, word_town_at
 from pipeline.spans import Span
 
-__all__ = ["defined_acronyms", "department_acronym", "initials_of_found"]
+__all__ = ["acronyms_in_towns", "defined_acronyms", "department_acronym", "initials_of_found", "town_after_acronym"]
 
 _BRACKETED = re.compile(r"\((?P<abbr>[A-Za-z]{2,6})\)")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z'.-]*)[ \t]+$")
@@ -66,7 +68,8 @@ _IN_AFTER = re.compile(r"[ \t]+(?i:in)[ \t]+")
 def _town_after(text: str, i: int, word: str) -> bool:
     """Whether a town follows the letters at ``i`` after "in" ("INITIALLY TO PVMC IN WESTERLY",
     "initially to yhmc in maine": icu_invented_p find f166, f171): three letters or more English does
-    not write, and a listed town, state or country or a town that is a word closing its clause."""
+    not write, and a listed town, state or country or a town of the gazetteer that is a word. Stricter
+    than :func:`town_after_acronym`, which finds the town once an acronym is a hospital's."""
     m = _IN_AFTER.match(text, i)
     if m is None or len(word) < 3 or (zipf(word) or 0.0) >= 2.0:
         return False
@@ -96,4 +99,34 @@ def initials_of_found(text: str, doc_id: str, places: list[Span]) -> list[Span]:
             word = rep.group()
             if word.isupper() or (word.islower() and one_case(line_of(text, rep.start()))):
                 out.append(mk(doc_id, *rep.span(), "HOSPITAL"))
+    return out
+
+
+# an acronym after "to" or "at" with its town after "in" ("TAKEN BY ATHOL AMBULANCE TO MRH IN GARDNER",
+# "to OHC in Bethel": icu_invented_p find f225, f237), whatever brought the patient there
+_TO_ACRONYM = re.compile(r"(?<![\w])(?i:to|at)[ \t]+(?=[A-Za-z]{3,5}[ \t]+(?i:in)[ \t])")
+
+def town_after_acronym(text: str, i: int) -> tuple[int, int, str] | None:
+    """The town after "in" right after a hospital's acronym a move names ("INITIALLY TO PVMC IN
+    WESTERLY", icu_invented_p find f166): a listed place, or a town that is a word closing its clause."""
+    m = _IN_AFTER.match(text, i)
+    if m is None or not re.fullmatch(r"[A-Za-z]{2,6}", text[text.rfind(" ", 0, i) + 1:i]):
+        return None
+    got = following_place(text, m.end(), True, "CITY") or word_town_at(text, m.end())
+    if got is None and (w := re.match(r"[A-Za-z]+(?![\w'-])", text[m.end():])) and is_word_town(w.group()) \
+            and (w.group().istitle() or one_case_at(text, m.end())):
+        got = (m.end(), m.end() + len(w.group()), "CITY")   # "TO OHC IN BETHEL WHERE ...": a town the gazetteer knows
+    return got
+
+
+def acronyms_in_towns(text: str, doc_id: str) -> list[Span]:
+    """A hospital's acronym after "to"/"at" that a town follows after "in", and the town."""
+    out: list[Span] = []
+    for m in _TO_ACRONYM.finditer(text):
+        abbr = re.match(r"[A-Za-z]{3,5}", text[m.end():]).group()
+        if not (abbr.isupper() or one_case_at(text, m.end())) or department_acronym(text, m.end()) is None:
+            continue
+        out.append(mk(doc_id, m.end(), m.end() + len(abbr), "HOSPITAL"))
+        if (town := town_after_acronym(text, m.end() + len(abbr))) is not None:
+            out.append(mk(doc_id, town[0], town[1], listed_place_type(text[town[0]:town[1]]) or town[2]))
     return out

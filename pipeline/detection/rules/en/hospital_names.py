@@ -183,11 +183,11 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
     return out
 
 
-
 def closed_by_head(name: str, owned: bool = False) -> bool:
     """Whether a head word ("Hospital", "Rehab", "VNA") ends ``name``; ``owned``: with an owner's word
     before it ("Bayberry Point Rehab", not "LTACH" alone)."""
     return any(h.end() == len(name) and (h.start() > 0 or not owned) for h in HEAD.finditer(name))
+
 
 # where a patient goes, comes from or is screened, before a rehab's name ("case mgr sending to
 # Sheffield Spinal Rehab": icu_invented_p find f77)

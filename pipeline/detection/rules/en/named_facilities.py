@@ -1,6 +1,7 @@
 """Facilities named by the words around them, in any case: a saint's, a mount's or a holy name after
 "at"/"from"/"to" or a church's word, a Catholic institution by its Marian title, a facility a patient
-is screened for or referred to, a dialysis unit a patient goes to. Helpers of :mod:`.places`, which
+is screened for or referred to, a dialysis unit a patient goes to, a facility's name in brackets
+after its kind ("Group home (Maple Court)"). Helpers of :mod:`.places`, which
 calls :func:`named_facilities` where these contexts stood in its own loop (their order decides a
 span's type when two contexts find the same offsets).
 """
@@ -35,6 +36,7 @@ _OUR_LADY = re.compile(r"(?i)(?<![\w])our[ \t]+lady[ \t]+of[ \t]+(?:the[ \t]+)?(
 _SCREENED_FOR = re.compile(r"(?i)(?<![\w])(?:screened|screening|screen)\s+for\s+(?:the\s+)?")
 # a facility a patient is referred to or dialyzes at ("REFERRALS: BOYERTOWN MANOR, GLEN BROOK", "dialyzes
 # at Ephrata Dialysis"; icu_invented_b find f02, f09), and the next names of a list after one found
+_REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[sz](?:es|ed|is)[ \t]+at)[ \t]*(?:the[ \t]+)?")
 # a facility's name in brackets after its kind ("Group home (Maple Court) will not take pt back":
 # icu_invented_p find f134): the name closes the bracket
 _KIND_BRACKET = re.compile(r"(?i)(?<![\w])(?P<kind>group[ \t]+home|shelter|rehab|nursing[ \t]+home|snf|assisted[ \t]+living|"
@@ -53,7 +55,7 @@ def _bracket_name(text: str, m: re.Match) -> bool:
     if not one_case(line_of(text, m.start())):
         return all(w[:1].isupper() for w in words) and not all(is_safe_word(w) for w in words)
     return any(not is_safe_word(w) and (zipf(w) or 0.0) < 4.5 for w in words)
-_REFERRAL = re.compile(r"(?i)(?<![\w])(?:referrals?(?:[ \t]+sent)?[ \t]*:|dialy[sz](?:es|ed|is)[ \t]+at)[ \t]*(?:the[ \t]+)?")
+
 
 
 def named_facilities(text: str, doc_id: str, places: list[Span]) -> list[Span]:

@@ -28,13 +28,13 @@ from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.following_place import following_place, listed_facilities, named_in_mixed_case
 from pipeline.detection.rules.en.following_place import one_case_facility
 from pipeline.detection.rules.en.named_facilities import named_facilities
-from pipeline.detection.rules.en.hospital_acronyms import defined_acronyms, department_acronym, initials_of_found
+from pipeline.detection.rules.en.hospital_acronyms import (acronyms_in_towns, defined_acronyms, department_acronym,
+                                                         initials_of_found, town_after_acronym)
 from pipeline.detection.rules.en.hospital_names import GENERIC as _GENERIC, HEAD as _HEAD, closed_by_head
 from pipeline.detection.rules.en.hospital_names import hospital_names as _hospital_names
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, looks_like_typo, zipf
 from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
 from pipeline.detection.rules.en.place_abbreviations import any_case_abbreviation as _any_case_abbreviation
-from pipeline.detection.rules.en.acronym_towns import acronyms_in_towns, town_after_acronym
 from pipeline.detection.rules.en.state_codes import _state_codes, codes_not_words, kin_state_code, state_after_town, state_code
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN
 from pipeline.detection.rules.en.towns import listed_place_type, lower_case_places, mixed_case as _mixed_case

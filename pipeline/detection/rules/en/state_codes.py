@@ -15,14 +15,13 @@ from pipeline.spans import Span
 _CODE = re.compile(r"[A-Za-z]{2}(?![\w-])")
 
 
-def _state_codes() -> frozenset[str]:
-    return postal_codes()
+_state_codes = postal_codes   # (the name this module's importers know)
 
 
 def codes_not_words() -> frozenset[str]:
     """The listed postal codes that are no English word or ward abbreviation ("NY", "TX", not "IN",
     "OR", "PA"): a state by themselves after a town, without a comma."""
-    return frozenset(c for c in _state_codes() if c.lower() not in _WORD_CODES)
+    return frozenset(c for c in _state_codes() if c.lower() not in WORD_CODES)
 
 
 def state_code(text: str, i: int) -> tuple[int, int, str] | None:
@@ -57,7 +56,6 @@ def kin_state_code(text: str, context: str, i: int) -> tuple[int, int, str] | No
 
 _COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
 _SPACE_CODE = re.compile(r"[ \t]+(?P<code>[A-Z]{2}|[a-z]{2})(?![\w-])")
-_WORD_CODES = WORD_CODES
 
 
 # Canada's provinces and territories: a province after a town as a state after one ("Kelowna, BC");
@@ -117,7 +115,7 @@ def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
         word_ok = word_ok or bool(m and town.istitle() and m.group("code").isupper() and mixed_case(text, sp.start)
                                   and m.group("code").lower() in _STATE_FIRST)
         code_up = m.group("code").upper() if m else ""
-        is_word = code_up.lower() in _WORD_CODES or code_up.lower() in _PROVINCE_WORDS
+        is_word = code_up.lower() in WORD_CODES or code_up.lower() in _PROVINCE_WORDS
         if m and (code_up in _state_codes() or code_up in _PROVINCES) and (not is_word or word_ok):
             town, code = text[sp.start:sp.end], m.group("code")
             if (code.isupper() and not town.islower()) or (code.islower() and town.islower()):

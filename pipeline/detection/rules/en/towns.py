@@ -144,8 +144,10 @@ def listed_place_type(name: str) -> str | None:
 
 # "in Kingston, Canada", "from Kinsale, Ireland": one or two words after "in"/"from", a comma, then a
 # listed country or state (icu_invented_b find f28)
-_TOWN_COMMA_PLACE = re.compile(r"(?i)(?<![\w])(?:in|from|near)[ \t]+(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z](?:[ \t][A-Za-z][A-Za-z'-]+[A-Za-z])?)"
-                               r",[ \t]*(?P<place>[A-Za-z][A-Za-z ]{2,30}?)(?=[ \t]*(?:[.,;)]|\n|$|[ \t](?:and|but|who|with)\b))")
+_TOWN_BEFORE_COMMA = (r"(?<![\w])(?i:in|from|near)[ \t]+(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z](?:[ \t][A-Za-z][A-Za-z'-]+[A-Za-z])?)"
+                      r",[ \t]*")
+_TOWN_COMMA_PLACE = re.compile(_TOWN_BEFORE_COMMA + r"(?P<place>[A-Za-z][A-Za-z ]{2,30}?)"
+                               r"(?=[ \t]*(?:[.,;)]|\n|$|[ \t](?i:and|but|who|with)\b))")
 
 
 def town_before_place(text: str, doc_id: str) -> list[Span]:
@@ -169,8 +171,9 @@ def town_before_place(text: str, doc_id: str) -> list[Span]:
     return out
 
 
-_TOWN_COMMA_CODE = re.compile(r"(?<![\w])(?i:in|from|near)[ \t]+(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z](?:[ \t][A-Za-z][A-Za-z'-]+[A-Za-z])?)"
-                              r",[ \t]*(?P<place>[A-Z]{2})(?=[ \t]*(?:[.,;)]|\n|$|[ \t](?i:and|but|who|with|last|since|x)\b))")
+# (the same town before a state's postal code in capitals, which :data:`_TOWN_COMMA_PLACE` leaves to it)
+_TOWN_COMMA_CODE = re.compile(_TOWN_BEFORE_COMMA + r"(?P<place>[A-Z]{2})"
+                              r"(?=[ \t]*(?:[.,;)]|\n|$|[ \t](?i:and|but|who|with|last|since|x)\b))")
 
 
 #: postal codes that are also words or ward abbreviations ("Quincy, OK with family", "boston, or near")
