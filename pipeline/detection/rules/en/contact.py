@@ -31,7 +31,7 @@ _FAX_BEFORE = re.compile(r"(?i)\bfax\b\s*(?:#|no\.?|number)?\s*:?\s*$")
 # (and "pg", a pager number in brackets after "paged": "w/ results, pg 4-2213", "PAGED STAT (8-0917)":
 # icu_invented_p find f243, f246)
 _PAGER = re.compile(r"(?i)\b(?:pager|beeper|pgr|pg|page|p|paged(?:[ \t]+(?:stat|again|x\d))?[ \t]*\()\s*(?:#\s*:?|:\s*#?)?\s*"
-                    r"(?P<num>\d{4,6}|\d-\d{4})(?![\d-])")
+                    r"(?P<num>\d{4,6}|\d-\d{4}|\d{3}\.\d{4})(?![\d-]|\.\d)")   # ("pager 555.0158": icu_invented_p find f384)
 # an extension written alone after a phone or a pager on the same line ("pager #22522 or x7316")
 _EXTENSION = re.compile(r"(?i)(?<![\w])(?P<num>x\d{4,5})(?![\w-])")
 _EXTENSION_CONTEXT = re.compile(r"(?i)\b(?:pager|beeper|pgr|phone|tel|call|ext|extension|#\d)")

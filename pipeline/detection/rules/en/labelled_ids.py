@@ -37,7 +37,9 @@ _LABELS: list[tuple[str, str]] = [
      # a clinical trial's subject ("Enrolled. Study ID PANC-3317-0042": spec_invented find f16)
      r"study|trial|subject|participant|enrollment|enrolment|"
      # an ambulance run's number ("INCIDENT #: 03-118842", "Run#: 09-31275": ed_invented find f19, f30)
-     r"incident|run|pcr", "IDNUM"),
+     r"incident|run|pcr|"
+     # an organ donor's number ("UNOS donor ID BAH2231", "Donor UNOS ID CCL0946": icu_invented_p find f378, f382)
+     r"donor|unos|opo", "IDNUM"),
     (r"social[ \t]+security|ssn", "SSN"),
 ]
 # the label, then what names the value ("number", "no.", "#", "ID", "is", ":"): the value needs four

@@ -234,16 +234,21 @@ def year_is_date(text: str, start: int, end: int) -> bool:
         return False   # "I&O: IN 1900, OUT 2350": volumes (icu_invented_f find f07)
     if _CLOCK.fullmatch(value) and (_EARLY_CLOCK_NEXT.match(after) or _EARLY_CLOCK_BEFORE.search(before)):
         return False   # "doses (1900, 0300 due)": a list of times, since no year starts with 0 (icu_invented_p find f09)
+    if _CLOCK.fullmatch(value) and _VALUE_BEFORE_BRACKET.search(before) and after.startswith(")"):
+        return False   # "bs q1h: 412 (2000), 298": a value and its clock time in brackets (icu_invented_p find f282)
     if _CLOCK.fullmatch(value) and _in_clock_list(text, start, end):
         return False   # "x5 doses (2000, 2200, 2330, 0130, 0400)": a list of times (icu_invented_p find f61)
     return not measurement_context(text, start, end)
 
 
+_VALUE_BEFORE_BRACKET = re.compile(r"(?<![\w/.-])\d{2,4}(?:\.\d+)?[ \t]*\($")
 # a clock time before midday beside a number in a list ("1900, 0300", "2000/0400"), which no year is
 _EARLY_CLOCK_NEXT = re.compile(r"[ \t]*[,/&][ \t]*(?:and[ \t]+)?0\d[0-5]\d(?!\d)")
 _EARLY_CLOCK_BEFORE = re.compile(r"(?<!\d)0\d[0-5]\d[ \t]*[,/&][ \t]*(?:and[ \t]+)?$")
 # three or more clock times in a list ("2000, 2200, 2330"), one of which no year is (before 1800 or
-# after 2159), so that a list of years ("MI 2001, 2005, 2010") stays
+# after :data:`LATEST_YEAR`), so that a list of years ("MI 2001, 2005, 2010") stays
+# (a note's past is no later than this: "valium x3 (2000, 2045, 2130)": icu_invented_p find f343)
+LATEST_YEAR = 2039
 _CLOCK_LIST = re.compile(r"(?<![\d/.:-])(?:[01]\d|2[0-3])[0-5]\d(?:(?:[ \t]*[,/&;][ \t]*(?i:and[ \t]+)?|[ \t]+(?i:and)[ \t]+)"
                          r"(?:[01]\d|2[0-3])[0-5]\d"
                          r"(?![\d/.:-]\d|\d)){2,}")
@@ -255,7 +260,7 @@ def _in_clock_list(text: str, start: int, end: int) -> bool:
     le = text.find("\n", end)
     for m in _CLOCK_LIST.finditer(text, ls, le if le >= 0 else len(text)):
         if m.start() <= start and end <= m.end():
-            return any(not 1800 <= int(v) <= 2159 for v in re.findall(r"\d{4}", m.group()))
+            return any(not 1800 <= int(v) <= LATEST_YEAR for v in re.findall(r"\d{4}", m.group()))
     return False
 
 

@@ -45,10 +45,13 @@ _IN_BRACKETS = re.compile(rf"(?i:\b(?:{_ROLE}))[ \t]*\([ \t]*(?P<name>[A-Za-z][A
 # an interpreter or a liaison named before what they did ("INTERPRETER ELEAZAR USED", "interpreter
 # Amina present for the consent")
 # (and a perfusionist at the balloon: "Perfusionist Dimitrios checked balloon console", icu_invented_h find f13)
-_BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain|perfusionist|phlebotomist)[ \t]+)"
+# (and an educator, a coordinator, a group home's staff: "DIABETES EDUCATOR KOWALCZYK PAGED", "coordinator
+# pete on call tonight", "Group home manager Lisette called": icu_invented_p find f339, f371, f395)
+_BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain|perfusionist|phlebotomist|educator|"
+                          r"coordinator|staff[ \t]+member|home[ \t]+manager)[ \t]+)"
                           r"(?P<name>[A-Za-z][A-Za-z'’-]+)"
                           r"(?=[ \t]+(?i:used|present|here|at[ \t]+bedside|via|translated|interpreted|assisted|"
-                          r"called|aware|notified|visited|checked|in|came|drew|adjusted|changed)\b)")
+                          r"called|aware|notified|visited|checked|in|came|drew|adjusted|changed|paged|on[ \t]+call)\b)")
 # a discipline's shorthand, a first name and what the person did ("RT DESMOND IN, PLACED ON BIPAP":
 # icu_invented_p find f100): "rt" is right too ("RT LEG IN SPLINT"), so a listed first name only
 _STAFF_BEFORE_VERB = re.compile(r"(?<![\w/])(?<!\d )(?i:RT|RRT|RN|NP|SW|CM)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"

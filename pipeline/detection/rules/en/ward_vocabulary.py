@@ -63,7 +63,8 @@ cvsu rv lv acom acomm pcom pcomm evd bedrail bedrails
 arr
 nsg sitter sitters preop postop pre-op post-op upstairs downstairs
 pj hj gj om backup approx
-femstop femostop crani dtr exit""".split()
+femstop femostop crani dtr exit
+angio eeg anesthesia anesthesiology dayshift nightshift basilar bldg younger older swallow cane""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
@@ -93,6 +94,11 @@ femstop femostop crani dtr exit""".split()
 # (a groin's compression device, "FEMSTOP APPLIED 60MMHG", a craniotomy's site, "JP FROM CRANI SITE",
 # and a daughter's shorthand, "REHAB NEAR DTR IN STERLING": icu_invented_p find f190, f163, f181; a
 # highway's exit, "EASTBOUND NEAR EXIT 19 IN PHILLIPSTON": f225)
+# (where a patient goes or a finding came from and who saw them, "MAY GO TO ANGIO", "from EEG lab",
+# "FROM ANESTHESIA", "UNCHANGED FROM DAYSHIFT", "infarcts from basilar occlusion", "elevator in bldg":
+# icu_invented_p find f306, f307, f348, f310, f391; a sibling's age, a screen and a walking aid after
+# a relation's or a person's word, "mom marisol and younger brother", "FAILED NURSE SWALLOW SCREEN",
+# "INDEPENDENT W/ CANE": f282, f317, f400)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

@@ -42,11 +42,14 @@ _ABBR_AFTER_CUE = re.compile(
     rf"lkw|lsw|lnw|arrives|arriving|arrive|visit|visiting|"   # ("WILL VISIT SAT.": icu_invented_p find f223)
     # when a habit last happened ("last drink sat am per pt", "LAST USED FRI": icu_invented_p find f131),
     # and a dialysis session's day ("after missing hd mon (snowstorm)": find f158)
-    rf"last[ \t]+(?:drink|drank|use|used|ate|dose|smoked)(?:[ \t]+(?:was|on))?|(?:hd|dialysis|hemodialysis))[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
+    # (who told it between: "last drink per pt sat am": icu_invented_p find f292)
+    rf"last[ \t]+(?:drink|drank|use|used|ate|dose|smoked)(?:[ \t]+(?:was|on|per[ \t]+(?:pt|patient|wife|husband|family)))?|"
+    rf"(?:hd|dialysis|hemodialysis))[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
     # (or a reason after "as": "CANT GET IN UNTIL SAT AS HER RIDE ...": icu_invented_p find f257)
     r"(?=[ \t]*(?:[.,;()]|\n|$|(?i:at|@|am|pm|morning|evening|night|as)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
-    rf"|(?i:\b(?:come|coming|comes|be|back|fly|flying|drive|driving)[ \t]+in[ \t]+)(?P<d2>(?i:{_ABBR})\.?)"
-    r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:w/|with\b|to\b|for\b|at\b|am\b|pm\b|morning|evening|night)))")
+    # (or down, up, over: "PLANS TO DRIVE DOWN SAT AM", "fly in Sat and stay": icu_invented_p find f275, f372)
+    rf"|(?i:\b(?:come|coming|comes|be|back|fly|flying|drive|driving)[ \t]+(?:in|down|up|over)[ \t]+)(?P<d2>(?i:{_ABBR})\.?)"
+    r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:w/|with\b|to\b|for\b|at\b|am\b|pm\b|and\b|morning|evening|night)))")
 # a working day's abbreviation closing a sentence after a plan's word ("PLAN: ?VALVULOPLASTY MON.":
 # icu_invented_d find f02); "cont to mon.", "will mon." are a monitor's; "Sat" and "Sun" are too
 # often a saturation or the sun

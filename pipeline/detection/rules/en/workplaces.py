@@ -86,13 +86,14 @@ _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|f
 _BRACKETED = re.compile(r"(?i)(?<![\w])(?P<kind>employer|workplace|church(?:[ \t]+van)?|congregation|parish|osh|outside[ \t]+hospital|"
                         r"referring[ \t]+hospital|outside[ \t]+facility)[ \t]*\((?P<name>[A-Za-z][A-Za-z.'&\- \t]{1,58}?)\)")
 _HOSPITAL_KINDS = ("osh", "outside hospital", "referring hospital", "outside facility")
-_EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
+EMPLOYER_TAIL = frozenset("""bakery trucking authority department library union bank group associates inc inc. llc
 cannery plant electric plastics textile textiles mall
 corp corp. corporation company co co. services school academy university college church store market
 restaurant factory mill shop firm agency partners industries systems foods motors insurance
 drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
 builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed
-paper packaging lines storage movers die elementary""".split())
+paper packaging lines storage movers die elementary
+paving erectors etching finishing co-op cooperative masonry excavating welding fabricators machining""".split())
 # ("BOOKKEEPER AT HOLLIS BOX & PAPER", "DRIVES A TRUCK FOR PELHAM FREIGHT LINES": icu_invented_p find f164, f152)
 # (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14; a farm
 # store's "Feed & Seed", spec_invented find f43)
@@ -106,7 +107,11 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z.'&-]*")
 # "monitor for CO retention", "nurse for the company" stay
 _CALLING_FOR = re.compile(r"(?i)(?<![\w'-])(?P<job>[A-Za-z][A-Za-z-]+)[ \t]+for[ \t]+(?:the[ \t]+)?")
 _CALLING_ENDING = re.compile(r"(?i)[a-z]{2,}(?:er|or|ist|ian|hand|man|woman|ess)")
-_COMPANY_CLOSER = frozenset("co co. company inc inc. llc corp corp. corporation ltd ltd.".split())
+_COMPANY_CLOSER = frozenset("co co. company inc inc. llc corp corp. corporation ltd ltd. co-op cooperative".split())
+# where someone retired from, what they own or run, by its name ("retired from Hollis Woolen Mill after 40
+# yrs", "PT OWNS FIELDSTONE PAVING, HIS FOREMAN HAS CALLED": icu_invented_p find f289, f287): no article
+# ("owns a bakery" names none), and an employer's closing word ends the name ("retired from teaching")
+_FROM_OR_OWNS = re.compile(r"(?i)(?<![\w])(?:retired[ \t]+from|owns|owned|runs|ran)[ \t]+(?!(?:an?|the|his|her|their)\b)(?=[A-Za-z])")
 
 
 def _one_case(text: str, i: int) -> bool:
@@ -138,12 +143,12 @@ def _employer(text: str, i: int, after_the: bool = False) -> tuple[int, int] | N
         if len(toks) == 5:
             break
     words = [t.group().rstrip(".") for t in toks]
-    tail = max((k for k, w in enumerate(words) if w.lower() in _EMPLOYER_TAIL), default=-1)
+    tail = max((k for k, w in enumerate(words) if w.lower() in EMPLOYER_TAIL), default=-1)
     if tail >= 1 and after_the and (not any(w[:1].isupper() for w in words[:tail + 1]) if not _one_case(text, i)
                                     else not any((zipf(w) or 0.0) < 4.0 or looks_like_place(w, True) for w in words[:tail])):
         return None   # "works part time at the dollar store": a kind of shop, no name (spec_invented find f01);
         # in one case a rare word or a place names it ("AT THE KAHLE MILL")
-    if tail >= 1 and all(not is_safe_word(w, vocabulary=False) or w.lower() in _EMPLOYER_TAIL or w.lower() in ("and", "of")
+    if tail >= 1 and all(not is_safe_word(w, vocabulary=False) or w.lower() in EMPLOYER_TAIL or w.lower() in ("and", "of")
                          for w in words[:tail]):
         return toks[0].start(), toks[tail].start() + len(words[tail])   # "SCHOOL." ends before its stop
     if _one_case(text, i):
@@ -207,16 +212,16 @@ def _bracketed_name(name: str, one_case: bool) -> bool:
         return False
     for w in words:
         low = w.lower()
-        if low in ("and", "of", "&") or low in _EMPLOYER_TAIL:
+        if low in ("and", "of", "&") or low in EMPLOYER_TAIL:
             continue
         if low in FUNCTION_WORDS or is_safe_word(w, vocabulary=False) or has_clinical_ending(w):
             return False
         if not one_case and not w[:1].isupper():
             return False
     if one_case:   # (an institution's closing word too: "OSH (DOOR PENINSULA MEMORIAL)")
-        return words[-1].lower() in _EMPLOYER_TAIL | INSTITUTION_TAIL or any((zipf(w) or 0.0) < 4.0 for w in words
+        return words[-1].lower() in EMPLOYER_TAIL | INSTITUTION_TAIL or any((zipf(w) or 0.0) < 4.0 for w in words
                                                            if w.lower() not in FUNCTION_WORDS)
-    return any(w.lower() not in _EMPLOYER_TAIL and w.lower() not in ("and", "of", "&") for w in words)
+    return any(w.lower() not in EMPLOYER_TAIL and w.lower() not in ("and", "of", "&") for w in words)
 
 
 @register(LOCALE, "workplaces", "LOCATION", score=0.8)
@@ -242,6 +247,10 @@ def workplaces(text: str, doc_id: str) -> list[Span]:
     for m in _WORK.finditer(text):
         got = _employer(text, m.end(), re.search(r"(?i)\bthe[ \t]+$", m.group()) is not None)
         if got:
+            out.append(mk(doc_id, *got, "ORGANIZATION"))
+    for m in _FROM_OR_OWNS.finditer(text):
+        got = _employer(text, m.end())
+        if got and text[got[0]:got[1]].split()[-1].lower().rstrip(".") in EMPLOYER_TAIL and len(text[got[0]:got[1]].split()) > 1:
             out.append(mk(doc_id, *got, "ORGANIZATION"))
     for m in _CALLING_FOR.finditer(text):
         job = m.group("job")
