@@ -64,3 +64,22 @@ def test_in_one_case_a_cue_or_a_name_of_everyday_words_stays(text, piece):
 ])
 def test_in_one_case_a_signing_line_or_two_letters_stay(text, piece):
     assert _kept(text, piece, "NAME", "DOCTOR")
+
+
+@pytest.mark.parametrize("text, piece", [
+    ("works for the town road crew (plows in winter). says his boss calls.", "winter"),   # icu_invented_p find f292
+    ("IRONWORKER S/P FALL APPROX 25 FT FROM STEEL AT JOB SITE.", "STEEL"),                 # f322
+    ("agrees w/ rehab plan, first choice is close to home.", "first"),                      # f354
+])
+def test_in_one_case_a_very_common_word_after_in_from_or_a_comma_is_no_place(text, piece):
+    assert not _kept(text, piece, "LOCATION", "CITY")
+
+
+@pytest.mark.parametrize("text, piece, category", [
+    ("LIVES ALONE IN READING, SON NEARBY.", "READING", "LOCATION"),      # a gazetteer's town that is a word
+    ("DAUGHTER DRIVING IN FROM DOVER TONIGHT.", "DOVER", "LOCATION"),    # a listed place
+    ("PT WORKS AT TARGET, WIFE ASKING FOR NOTE.", "TARGET", "LOCATION"), # after "at" an employer may be a word
+    ("SEEN IN CLINIC BY DR. WINTER.", "WINTER", "NAME"),                 # a name that is a word stays a name
+])
+def test_a_listed_place_an_employer_or_a_name_that_is_a_word_stays(text, piece, category):
+    assert _kept(text, piece, category, "DOCTOR" if category == "NAME" else "CITY")

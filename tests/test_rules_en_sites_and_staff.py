@@ -142,3 +142,35 @@ def test_ward_words_are_no_place_and_no_name(detector, line, case):
     text = recase(line, case)
     assert found(detector, text, "LOCATION") == []
     assert all(w.lower() not in ("younger", "swallow", "cane") for w in found(detector, text, "NAME"))
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, names", [
+    ('Asked us to call his girlfriend "Sunny" (Donna), left msg.', ["Sunny", "Donna"]),
+    ('Responds best to "Bunny", what the family has always called her.', ["Bunny"]),
+    ('Daughter "Sissy" moved back in to help.', ["Sissy"]),
+])
+def test_a_quoted_name_after_a_relatives_word_or_what_a_patient_answers_to(detector, line, names, case):
+    got = found(detector, recase(line, case), "NAME")
+    assert all(recase(n, case) in got for n in names)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, name", [
+    ("Widower, lives alone. Son Will is main contact & HCP.", "Will"),
+    ("Social: granddaughter Hope is HCP, pt's only daughter deceased.", "Hope"),
+    ("Lives alone, daughter Hope lives nearby and checks on her.", "Hope"),
+    ("Social: gf Dawn here most of day, very supportive.", "Dawn"),
+])
+def test_a_relatives_first_name_that_is_a_word_before_a_verb_only_a_subject_takes(detector, line, name, case):
+    assert recase(name, case) in found(detector, recase(line, case), "NAME")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    'Son will call tonight, daughter hopes to visit, son will be here at 1800.',
+    'Wife "not sure" about plan, son "ok" with DNR, daughter "upset" (crying), wife "overwhelmed".',
+    'Wife is here, son also visited, daughter very upset.',
+])
+def test_a_relatives_verb_or_quoted_feeling_is_no_name(detector, line, case):
+    assert found(detector, recase(line, case), "NAME") == []

@@ -49,6 +49,21 @@ _CUE_BEFORE = re.compile(r"(?i)(?:\b(?:at|in|from|to|near|of|outside|for|by|mr|m
                          % "|".join(sorted(CONTEXT, key=len, reverse=True)))
 
 
+#: how often English must use a word for a place's cue not to save it
+VERY_COMMON_ZIPF = 4.5
+# the cues before a town or a source ("in", "from", a comma), not before an employer ("WORKS AT TARGET")
+_PLACE_CUE_BEFORE = re.compile(r"(?i)(?:\b(?:in|from)|,)[ \t]*$")
+
+
+def _very_common_non_place(word: str) -> bool:
+    """A word English writes very often (Zipf 4.5 or more) that no place list of the pack holds and no
+    gazetteer town is named: a name list's "Winter" or "Steel" is no place."""
+    from pipeline.detection.rules.en.towns import is_word_town, listed_place_type
+
+    return (zipf(word) or 0.0) >= VERY_COMMON_ZIPF and not is_listed_place_word(word) and not is_word_town(word) \
+        and listed_place_type(word) is None
+
+
 def _lower_common(span: Span, text: str) -> bool:
     if span.category not in ("NAME", "LOCATION"):
         return False
@@ -65,7 +80,12 @@ def _lower_common(span: Span, text: str) -> bool:
         # in a line of one case the span's case says nothing: one ordinary word, or words that are all
         # clinical, with no place's or person's cue before them ("HANDS ELEVATED ON PILLOWS": icu_invented_p
         # find f114)
-        if _CUE_BEFORE.search(line_before(text, span.start, 16)) or _ALONE_ON_LINE.fullmatch(line):
+        before = line_before(text, span.start, 16)
+        if span.category == "LOCATION" and len(words) == 1 and _PLACE_CUE_BEFORE.search(before) \
+                and _very_common_non_place(words[0]):
+            return True   # "(plows in winter)", "FELL FROM STEEL", "rehab plan, first choice": a word English
+            # writes everywhere that no list holds as a place (icu_invented_p find f292, f322, f354)
+        if _CUE_BEFORE.search(before) or _ALONE_ON_LINE.fullmatch(line):
             return False   # (a line that holds the span alone signs the note: "-cn", "JGC")
         if len(words) == 1:   # (a month or a weekday the model typed a place is a date still: "IN\nAUGUST",
             # notes_invented find f03; two letters are a writer's initials as often as a ward's word)

@@ -6,6 +6,11 @@ the family calls them (psychiatric intakes and collateral calls above all); the 
 evidence, in any case, where the name rules read the first name and the surname apart and a
 model took the quotes for the end of a name (psych_invented find f04, f11). The whole stretch is one
 name; the nickname's later mentions are left to the model and the lists.
+
+A quoted word right after a relative's or a friend's word ('BOYFRIEND "DRE"', 'girlfriend "Sunny"
+(Donna)', with the name in brackets after it too) or after what a patient answers to ('RESPONDS
+BEST TO "BUNNY"') is that person's name as well: nobody quotes a relation's word otherwise
+(icu_invented_p find f277, f279, f282).
 """
 from __future__ import annotations
 
@@ -14,12 +19,28 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case_at
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_safe_word
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_first_name, is_safe_word, zipf
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
 
 _NICKNAMED = re.compile(r"(?<![\w'-])(?P<first>[A-Za-z][A-Za-z'-]+)[ \t]+[\"“](?P<nick>[A-Za-z][A-Za-z.'-]{0,15})[\"”]"
                         r"[ \t]+(?P<last>[A-Za-z][A-Za-z'-]*[A-Za-z])(?![\w'-])")
+
+
+# a relative's or a friend's word, or what a patient answers to, then a quoted word and perhaps the
+# person's name in brackets
+_QUOTED_AFTER = re.compile(r"(?i:\b(?:girlfriend|boyfriend|gf|bf|wife|husband|son|daughter|brother|sister|mother|"
+                           r"father|mom|dad|friend|neighbou?r|uncle|aunt|cousin|nephew|niece|grandson|granddaughter|"
+                           r"partner|fianc[eé]e?|roommate|responds(?:[ \t]+best)?[ \t]+to|answers[ \t]+to))"
+                           r"[ \t]+[\"“](?P<nick>[A-Za-z][A-Za-z.'-]{1,15})[\"”]"
+                           r"(?:[ \t]*\([ \t]*(?P<real>[A-Za-z][A-Za-z'-]+)[ \t]*\))?")
+
+
+def _quoted_name_ok(word: str, most: float = 3.0) -> bool:
+    """A quoted word that names someone: no function or ward word, and a listed first name or a word
+    English seldom writes (a relative's quoted feeling, 'daughter "upset"', is none)."""
+    return word.lower() not in FUNCTION_WORDS and not is_safe_word(word, vocabulary=False) \
+        and (is_first_name(word) or (zipf(word) or 0.0) < most)
 
 
 def _surname(word: str, one_case: bool) -> bool:
@@ -40,4 +61,10 @@ def nicknamed_names(text: str, doc_id: str) -> list[Span]:
         one_case = one_case_at(text, m.start())
         if (one_case or first[0].isupper()) and is_first_name(first) and _surname(last, one_case):
             out.append(mk(doc_id, m.start(), m.end(), "PATIENT"))
+    for m in _QUOTED_AFTER.finditer(text):
+        answers = re.match(r"(?i)(?:responds|answers)", m.group()) is not None
+        if _quoted_name_ok(m.group("nick"), 4.5 if answers else 3.0):
+            out.append(mk(doc_id, *m.span("nick"), "PATIENT"))
+            if m.group("real") and _quoted_name_ok(m.group("real")) and not is_safe_word(m.group("real")):
+                out.append(mk(doc_id, *m.span("real"), "PATIENT"))
     return out
