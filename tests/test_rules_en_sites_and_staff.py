@@ -174,3 +174,24 @@ def test_a_relatives_first_name_that_is_a_word_before_a_verb_only_a_subject_take
 ])
 def test_a_relatives_verb_or_quoted_feeling_is_no_name(detector, line, case):
     assert found(detector, recase(line, case), "NAME") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, value, category", [
+    ("If fails BiPAP likely intubate and tx to CBMC, 2 of our 3 vents in use.", "CBMC", "LOCATION"),
+    ("Will see in AM, likely tx to MUMC for EP study.", "MUMC", "LOCATION"),
+    ("She is driving home to Reading tonight and will be back after work.", "Reading", "LOCATION"),
+    ("Knows name and place, thought it was 1998. Hard of hearing.", "1998", "DATE"),
+])
+def test_a_transfers_shorthand_a_drive_home_and_a_confused_patients_year(detector, line, value, category, case):
+    assert recase(value, case) in found(detector, recase(line, case), category)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Tx to floor in AM, tx to area bid, tx to OR at 0800.",
+    "Driving home to rest tonight. It was 2000 when she called, it was 2130 by then.",
+])
+def test_a_treatment_a_ward_and_a_clock_time_stay_unmarked(detector, line, case):
+    text = recase(line, case)
+    assert found(detector, text, "LOCATION") == [] and found(detector, text, "DATE") == []

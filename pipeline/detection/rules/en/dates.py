@@ -113,6 +113,9 @@ _BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )
 # a year alone in a history ("s/p CABG 1998", "h/o MI 2005", "dx'd with breast ca 1999"): a history's
 # word earlier on the line; a clock time there ("given 2000") is not read (:func:`.numbers.year_is_date`)
 # (a sentence's full stop may close it: "ICD PLACED 2004.": icu_invented_p find f146; "2004.5" stays)
+# what a confused patient thinks the year is ("THOUGHT IT WAS 1998": icu_invented_p find f317): a year no
+# clock reads (minutes past 59), since "it was 2000 when she called" is a time
+_WAS_YEAR = re.compile(rf"(?i)(?<=\bit was )(?P<y>{_YEAR4})(?![\d/.,:-]\d|\d)")
 _HISTORY_YEAR = re.compile(rf"(?<![\w/.,:+-]){_YEAR4}(?![\w/:-]|\.\d|,\d)")
 _HISTORY_BEFORE = re.compile(r"(?i)(?:\bs/p|\bh/o|\bhx\b|\bhistory\s+of|\bstatus\s+post|\bdx'?d|\bdx\b|\bdiagnosed|\bpmh|"
                              r"\bpsh)\b[^\n]*$")
@@ -310,6 +313,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
               if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())
               and not re.search(r"[+-]\s*$", line_before(text, m.start(), 3))]
     found += [m.span("y") for m in _QUIT_YEAR.finditer(text)]
+    found += [m.span("y") for m in _WAS_YEAR.finditer(text) if int(m.group("y")[2:]) >= 60]
     found += [m.span("d") for rx in (_THE_ORDINAL, _CUE_THE_ORDINAL) for m in rx.finditer(text)
               if 1 <= int(re.match(r"\d+", m.group("d")).group()) <= 31]
     return merge_overlapping(found, doc_id, "DATE")

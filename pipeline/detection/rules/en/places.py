@@ -51,6 +51,9 @@ _MOVE = re.compile(
     r"(?:transferred|transfer|xfer'?d|xferred|tx'?d|admitted|sent|came|arrived|discharged?|dc'?d|d/c'?d|"
     r"returned|returning|return|brought|taken|transported|flown|med-?flighted|moved|referred|go|goes|going|went|"
     r"transfered|trasnferred|tranferred|txfr'?d?|d/c|dc|"   # as notes misspell or shorten it
+    # ("likely tx to CBMC", "?tx to cbmc if needs intubation": a transfer's shorthand before "to" only,
+    # icu_invented_p find f289, f299, f302)
+    r"tx(?=\s+to\b)|"
     # where an injured patient was taken first ("INITIALLY TO PVMC IN WESTERLY": icu_invented_p find f166)
     r"initially)"
     r"(?:\s+(?:back|here|over|in|out))?(?:\s+(?:via|by)\s+(?:med[\s-]?flight|life[\s-]?flight|air|ambulance|ems|"
@@ -133,7 +136,9 @@ _MEETING_AFTER = re.compile(r"(?i)(?:[ \t]+[a-z]+)?[ \t]+(?:rounds|meeting|huddl
 # never a town's shape in a line of one case ("DRIVING TO APPOINTMENTS")
 _TRAVEL_TO = re.compile(r"(?i)(?<![\w])(?:drive|drives|driving|fly|flies|flying)\s+(?:back\s+|home\s+)?to\s+")
 # where a visitor went home to ("WIFE AT BEDSIDE UNTIL 2100, THEN HOME TO READING.": icu_invented_p find f151)
-_HOME_TO = re.compile(r"(?i)(?<![\w])(?:then|went|gone|going|left|headed|returned|drove)[ \t]+home[ \t]+to[ \t]+")
+# ("SHE IS DRIVING HOME TO READING TONIGHT": icu_invented_p find f273)
+_HOME_TO = re.compile(r"(?i)(?<![\w])(?:then|went|gone|going|left|headed|returned|drove|driving|drives|flying|flew)"
+                      r"[ \t]+home[ \t]+to[ \t]+")
 # where a home is, a town follows: "a trailer park off Route 61 in Frackville", "NEAR HER IN
 # BOYERTOWN", "near Fleetwood" (icu_invented_b find f01, f04, f09); a farm or ranch "outside" a town
 # and a mine "in" one ("From ranch outside Pie Town", "LAID OFF FROM THE MINE IN GRANTS":

@@ -99,7 +99,9 @@ def is_word_town(word: str) -> bool:
 # (or where a visitor went home to: "THEN HOME TO READING.": icu_invented_p find f151)
 _RESIDENCE_CONTEXT = re.compile(r"(?i)(?<![\w])(?:(?:lives?|living|resides|residing|home)\b[^\n]*?\bin|home[ \t]+to)[ \t]+$")
 _ONE_WORD = re.compile(r"[A-Za-z]+(?![\w'-])")
-_CLAUSE_END = re.compile(r"(?i)[ \t]*(?:[.,;)]|\n|\Z|w/[ \t]|with[ \t])")
+# (or when: "SHE IS DRIVING HOME TO READING TONIGHT": icu_invented_p find f273)
+_CLAUSE_END = re.compile(r"(?i)[ \t]*(?:[.,;)]|\n|\Z|w/[ \t]|with[ \t]|(?:tonight|today|tomorrow|this[ \t]+(?:am|pm|morning|"
+                         r"afternoon|evening|weekend))\b)")
 
 
 def word_town(text: str, context: str, i: int) -> tuple[int, int, str] | None:
