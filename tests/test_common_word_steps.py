@@ -83,3 +83,16 @@ def test_in_one_case_a_very_common_word_after_in_from_or_a_comma_is_no_place(tex
 ])
 def test_a_listed_place_an_employer_or_a_name_that_is_a_word_stays(text, piece, category):
     assert _kept(text, piece, category, "DOCTOR" if category == "NAME" else "CITY")
+
+
+@pytest.mark.parametrize("text, piece", [
+    ("BURNS: est 27% TBSA (Lund-Browder per burn attending): face, neck.", "Lund-Browder"),   # icu_invented_p find f321
+    ("EXTUBATED PBD#4. PARKLAND RESUSC, REQUIRED ~5.5CC/KG/%.", "PARKLAND"),                  # f330
+    ("C5-6 fx w/ C5 incomplete SCI (ASIA B), s/p closed reduction.", "ASIA"),                 # f335
+])
+def test_a_burn_charts_and_a_spinal_grades_eponym_is_no_name_or_place(text, piece):
+    from pipeline.locales.en.eponym_steps import drop_eponyms
+
+    start = text.index(piece)
+    span = Span("d", start, start + len(piece), "LOCATION", "HOSPITAL", source="model:crf")
+    assert drop_eponyms([span], StepContext.for_locale(text, "i2b2-2014", "en")) == []

@@ -26,6 +26,9 @@ _DEVICE_WORDS = (r"collar|sump|shunt|line|lines|position|rule|rules|pouch|brace|
                  r"breathing|wort|patch|port|"
                  # a skin product by its brand ("SARNA LOTION OK PER STANDING ORDERS": spec_invented find f18)
                  r"lotion|cream|ointment|gel|shampoo|powder|spray|"
+                 # a burn's resuscitation and its chart ("PARKLAND RESUSC", "Lund-Browder chart": icu_invented_p
+                 # find f330, f321)
+                 r"resusc|resuscitation|chart|"
                  + _VALVE_WORDS)
 # after the span: a possessive, a hyphen and a second capitalised name ("-Pratt"), a single capital
 # letter in any case ("Miami J", "now in miami j collar": icu_invented_r find f30) or what the device measures or where it goes ("Camino ICP monitor", "Swan PA
@@ -44,7 +47,7 @@ _DEVICE_LAST = re.compile(rf"(?<=[ \t])(?i:{_DEVICE_WORDS})$")
 # left to the device word after it: _DEVICE_AFTER)
 DEVICE_EPONYMS = frozenset("""hickman hickmans groshong broviac quinton swan-ganz dobhoff jackson-pratt
 pleurx passy-muir shiley yankauer hemovac sengstaken port-a-cath mediport hoyer posey
-kerlix coban tegaderm bovie ambu foley foleys hartmann hartmann's whipple camino""".split())
+kerlix coban tegaderm bovie ambu foley foleys hartmann hartmann's whipple camino lund-browder""".split())
 # (an operation named for its surgeon alone: "Hartmann's, POD 1", icu_invented_h find f18; an ICP
 # monitor by its maker alone, "icp bolt (camino)": icu_invented_r find f04, icu_invented_s find f18)
 _TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|doctor|wife|husband|son|daughter|sister|brother|mother|"
@@ -76,7 +79,8 @@ _SCORE_BEFORE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(SCORE_EPONYMS))})-$")
 
 # fractures classed by their authors, the class in Roman numerals or a letter right after ("LeFort
 # II", "Salter-Harris III", "Weber B": icu_invented_i find f18)
-FRACTURE_EPONYMS = frozenset("lefort le-fort salter harris salter-harris weber garden gustilo schatzker neer".split())
+# (and a spinal cord injury's grade, "C5 incomplete SCI (ASIA B)": icu_invented_p find f335)
+FRACTURE_EPONYMS = frozenset("lefort le-fort salter harris salter-harris weber garden gustilo schatzker neer asia".split())
 _CLASS_AFTER = re.compile(r"(?:-[A-Za-z]+)?[ \t]+(?:type[ \t]+)?(?:[IV]{1,4}[ABC]?|[ABC])(?![\w-])")
 
 

@@ -64,7 +64,8 @@ arr
 nsg sitter sitters preop postop pre-op post-op upstairs downstairs
 pj hj gj om backup approx
 femstop femostop crani dtr exit
-angio eeg anesthesia anesthesiology dayshift nightshift basilar bldg younger older swallow cane""".split()
+angio eeg anesthesia anesthesiology dayshift nightshift basilar bldg younger older swallow cane
+decon""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
@@ -98,7 +99,8 @@ angio eeg anesthesia anesthesiology dayshift nightshift basilar bldg younger old
 # "FROM ANESTHESIA", "UNCHANGED FROM DAYSHIFT", "infarcts from basilar occlusion", "elevator in bldg":
 # icu_invented_p find f306, f307, f348, f310, f391; a sibling's age, a screen and a walking aid after
 # a relation's or a person's word, "mom marisol and younger brother", "FAILED NURSE SWALLOW SCREEN",
-# "INDEPENDENT W/ CANE": f282, f317, f400)
+# "INDEPENDENT W/ CANE": f282, f317, f400; a chemical's decontamination, "DECON AT SITE BY HUDSON FIRE":
+# f336; "burn" and "burns" stay out, a surname as often: "per Dr Burns")
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 
