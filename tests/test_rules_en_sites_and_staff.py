@@ -52,6 +52,7 @@ def test_a_town_that_is_a_word_after_the_place_a_note_puts_in_it(detector, line,
     ("Retired from Hollis Woolen Mill after 40 yrs.", "Hollis Woolen Mill"),
     ("Pt owns Fieldstone Paving, his foreman has called x2.", "Fieldstone Paving"),
     ("Pt is a lineman for Sandy River Electric Co-op, 2 kids at home.", "Sandy River Electric Co-op"),
+    ("Roof job in Hull fri, employer Kowalski Roofing & Gutters aware.", "Kowalski Roofing & Gutters"),
 ])
 def test_an_employer_someone_retired_from_owns_or_works_for(detector, line, org, case):
     assert recase(org, case) in found(detector, recase(line, case), "LOCATION")

@@ -212,6 +212,16 @@ def _union_name(text: str, m: re.Match) -> int | None:
     return start
 
 
+# a second trade joined to a business's trade word by an ampersand ("Kowalski Roofing & Gutters")
+_AMPERSAND_WORD = re.compile(r"[ \t]+&[ \t]+(?P<w>[A-Za-z][A-Za-z'-]*[A-Za-z])(?![\w'-])")
+
+
+def _joined_word_ok(word: str, caseless: bool) -> bool:
+    """The word after a business's ampersand: no function or ward word; capitalised in a mixed-case line."""
+    return word.lower() not in FUNCTION_WORDS and not is_safe_word(word, vocabulary=False) \
+        and (caseless or word[:1].isupper())
+
+
 @register(LOCALE, "companies", "LOCATION", score=0.78)
 def companies(text: str, doc_id: str) -> list[Span]:
     """Businesses, banks, schools and clinics by the last word of their name, and any title-case
@@ -250,6 +260,9 @@ def companies(text: str, doc_id: str) -> list[Span]:
         if owner is not None:
             out.append(mk(doc_id, owner, end, "ORGANIZATION"))
         elif start < end and (named_faith or _name_words(words, kind, caseless, m.group("trade") or "")):
+            if kind in ("trade", "business") and (joined := _AMPERSAND_WORD.match(text, end)) is not None \
+                    and _joined_word_ok(joined.group("w"), caseless):
+                end = joined.end()   # "employer kowalski roofing & gutters" (icu_invented_p find f324)
             out.append(mk(doc_id, start, end, "HOSPITAL" if m.group("clinic") else "ORGANIZATION"))
     out += [mk(doc_id, *m.span(), "ORGANIZATION") for m in _VETERANS_POST.finditer(text)]
     for m in _UNION_LOCAL.finditer(text):
