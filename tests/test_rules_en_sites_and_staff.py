@@ -92,6 +92,7 @@ def test_a_roles_word_alone_names_no_one(detector, line, case):
     ("UNOS donor ID BAH2231 - use on all specimen labels.", "BAH2231", "ID"),
     ("Donor UNOS ID CCL0946 on OR sheet.", "CCL0946", "ID"),
     ("Coordinator on call tonight pager 555.0158 - page directly.", "555.0158", "CONTACT"),
+    ("Spanish phone interpreter (interpreter ID 40217) used.", "40217", "ID"),   # no Idaho and no ZIP
 ])
 def test_a_donors_number_and_a_pagers_dotted_number(detector, line, value, category, case):
     assert recase(value, case) in found(detector, recase(line, case), category)
