@@ -42,6 +42,7 @@ def test_at_and_in_without_a_named_site_mark_no_organisation(detector, line, cas
     ("Burns when a kettle tipped over on a roof job in Hull fri, employer aware.", "Hull"),
     ("92 yo F from Briarwood Manor (LTC) in Hull w/ urosepsis.", "Hull"),
     ("Monk from the family's temple in Dorchester, came at 2200.", "Dorchester"),
+    ("Nursing home in Orange, sent to the ED in Gardner w/ fever.", "Gardner"),
 ])
 def test_a_town_that_is_a_word_after_the_place_a_note_puts_in_it(detector, line, town, case):
     assert recase(town, case) in marked(detector, recase(line, case))   # (a surname list may type it first)
@@ -197,3 +198,29 @@ def test_a_transfers_shorthand_a_drive_home_and_a_confused_patients_year(detecto
 def test_a_treatment_a_ward_and_a_clock_time_stay_unmarked(detector, line, case):
     text = recase(line, case)
     assert found(detector, text, "LOCATION") == [] and found(detector, text, "DATE") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, values, category", [
+    ("Clamp trial started Sat 0800, failed Sun 0200 w/ ICP 25.", ["Sat", "Sun"], "DATE"),
+    ("95 yo M, family states born 1911 in Vietnam.", ["1911"], "DATE"),
+    ("Daughter lives in Guangzhou, China - NH called her.", ["China"], "LOCATION"),
+    ("Found unresponsive in holding cell at Canton PD approx 0300.", ["Canton PD"], "LOCATION"),
+    ("Cantonese interpreter Albert Chu (#3319) on phone 2300.", ["3319"], "ID"),
+    ("FiO2 1.0 PEEP 8 per RT Gus. CXR pending.", ["Gus"], "NAME"),
+    ("1500 cell saver. Per perfusionist Greta UO on pump 650cc.", ["Greta"], "NAME"),
+    ("Referred to case mgmt, note left for Adeyemi (CM).", ["Adeyemi"], "NAME"),
+])
+def test_round_two_shapes_of_dates_places_numbers_and_staff(detector, line, values, category, case):
+    got = found(detector, recase(line, case), category)
+    assert all(recase(v, case) in got for v in values)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "SBT started, SAT started 0800, sat 92% on 2L after.",
+    "Home PD nightly, on PD at home, hx PD.",
+    "Per RT protocol, per RN will f/u, per SW report, per pharmacy recs.",
+])
+def test_round_two_look_alikes_stay_unmarked(detector, line, case):
+    assert marked(detector, recase(line, case)) == []

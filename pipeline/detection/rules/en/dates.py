@@ -108,7 +108,8 @@ _CUE_THE_ORDINAL = re.compile(r"(?i)\b(?:since|on|until|till|by|after|before)[ \
 # (and the year a confused patient names: "thinks it is 1989", icu_invented_m find f11)
 # (and after "from": "WAITING TIME COUNTS FROM 2008", spec_invented find f02; a clock time there,
 # "from 1900 to 2300", is told apart by :func:`.numbers.year_is_date`)
-_BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\bfrom )|(?<=\bit is )|(?<=\())"
+# (and a birth's year: "FAMILY STATES BORN 1911 IN VIETNAM": icu_invented_p find f512)
+_BARE_YEAR = re.compile(rf"(?i:(?<=\bin )|(?<=\bsince )|(?<=\buntil )|(?<=\bby )|(?<=\bfrom )|(?<=\bit is )|(?<=\bborn )|(?<=\())"
                         rf"({_YEAR4}|'\d\d)(?![\d/.,-]\d|\d|\s*(?:mg|mcg|ml|mL|units|cc|kg|patients|cases|%))")
 # a year alone in a history ("s/p CABG 1998", "h/o MI 2005", "dx'd with breast ca 1999"): a history's
 # word earlier on the line; a clock time there ("given 2000") is not read (:func:`.numbers.year_is_date`)

@@ -58,8 +58,9 @@ _ID_RES = [(re.compile(rf"(?i)(?<![\w-])(?:{label})(?:{_NAMED}(?P<id>(?=(?:[^\s\
 # icu_invented_p find f163): three digits or more, on the interpreter's line
 # ("interpreter for ID 2000 consult": a clock time after the infectious-disease team stays, unless a
 # bracket or a number's sign holds it)
-_INTERPRETER_ID = re.compile(r"(?i)\binterpreter\b[^\n]{0,40}?(?<![\w])(?P<open>\(?)id[ \t]*(?P<sign>#|no\.?|number)?[ \t]*:?[ \t]*"
-                             r"(?P<id>\d{3,8})(?![\w/-]|\.\d)")
+# (or a number's sign in brackets alone: "CANTONESE INTERPRETER ALBERT CHU (#3319)": icu_invented_p find f444)
+_INTERPRETER_ID = re.compile(r"(?i)\binterpreter\b[^\n]{0,40}?(?:(?<![\w])(?P<open>\(?)id[ \t]*(?P<sign>#|no\.?|number)?[ \t]*:?[ \t]*|"
+                             r"\((?P<hash>#)[ \t]*)(?P<id>\d{3,8})(?![\w/-]|\.\d)")
 # a year is no identifier ("claim 2019", "policy is 2024")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # a login after its label: a letter and three characters or more, no spaces ("lily_chen92", "j.doe")
@@ -142,5 +143,5 @@ def sentence_ids(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, *m.span("user"), "USERNAME"))
     out += [mk(doc_id, *m.span("user"), "USERNAME") for m in _TRANSCRIBER.finditer(text)]
     out += [mk(doc_id, *m.span("id"), "IDNUM") for m in _INTERPRETER_ID.finditer(text)
-            if m.group("open") or m.group("sign") or not re.fullmatch(r"(?:[01]\d|2[0-3])[0-5]\d", m.group("id"))]
+            if m.group("open") or m.group("sign") or m.group("hash") or not re.fullmatch(r"(?:[01]\d|2[0-3])[0-5]\d", m.group("id"))]
     return dedupe(out + vehicle_plates(text, doc_id) + device_and_vin(text, doc_id))

@@ -124,7 +124,11 @@ def _unlisted_town(word: str, svc: str, mixed: bool) -> bool:
     in English (Zipf < 4); in a mixed-case line it and the service capitalised ("ICD did not fire",
     "house fire", "Mt. Holly Springs fire chief" stay)."""
     if svc[:2].lower() == "pd" or svc[:3].lower() == "ems":
-        return False   # "on PD" is dialysis, "hx PD" Parkinson's: a listed town only
+        # "on PD" is dialysis, "hx PD" Parkinson's: a listed town only, or a gazetteer's town that is a word
+        # and no ward's ("HOLDING CELL AT CANTON PD": icu_invented_p find f480; "home PD" stays)
+        # ("Parkinson PD" is the disease PD names)
+        return is_word_town(word) and not is_safe_word(word, vocabulary=False) and word.lower() not in FUNCTION_WORDS \
+            and not word.lower().startswith("parkinson")
     low = word.lower()
     if mixed and not (word[:1].isupper() and word[1:].islower() and svc[:1].isupper()):
         return False

@@ -42,7 +42,9 @@ _CODE_AFTER = re.compile(r"[ \t]+(?P<code>[A-Z]{2})(?=[ \t]*(?:[.,;:)]|\n|\Z))")
 # town that is a word may follow them
 _PLACE_NOUN_IN = re.compile(r"(?i)(?<![\w])(?:job|site|hospital|temple|church|mosque|synagogue|plant|yard|farm|shop|"
                             r"mill|pier|dock|clinic|school|college|factory|warehouse|nursing[ \t]+home|rehab|"
-                            r"\((?:ltc|snf|nh|rehab|ltac|alf)\)|ltc|snf)[ \t]+in[ \t]+(?=[A-Za-z])")
+                            r"\((?:ltc|snf|nh|rehab|ltac|alf)\)|ltc|snf|"
+                            # an emergency department ("sent to the ED in Gardner w/ fever": f410)
+                            r"ed|er|ew)[ \t]+in[ \t]+(?=[A-Za-z])")
 
 
 def _name_words_ok(words: list[str], one_case: bool) -> bool:

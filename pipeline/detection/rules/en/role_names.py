@@ -57,6 +57,10 @@ _BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain|per
 _STAFF_BEFORE_VERB = re.compile(r"(?<![\w/])(?<!\d )(?i:RT|RRT|RN|NP|SW|CM)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"
                                 r"(?=[ \t]+(?i:in|here|at[ \t]+bedside|aware|notified|updated|present|came|called|paged|"
                                 r"to[ \t]+see|placed|changed|drew|suctioned|adjusted)\b)")
+# a discipline's person by first name after "per" ("PER RT GUS.", "PER PERFUSIONIST GRETA UO ON PUMP 650CC":
+# icu_invented_p find f405, f515): a listed first name short of English's common words ("per RN will f/u" stays)
+_PER_STAFF = re.compile(r"(?<![\w/])(?i:per)[ \t]+(?i:RT|RRT|RN|SW|CM|NP|PA|perfusionist|perfusion|pharmacist|pharmacy|"
+                        r"dietitian|nutrition|interpreter)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)")
 # a house officer by surname before what they did ("HO PETRAKIS TO BEDSIDE": icu_invented_p find f33);
 # "HO" in capitals in a mixed-case line, "ho" only in a line of one case ("h/o" is a history's)
 _HOUSE_OFFICER = re.compile(r"(?<![\w/])(?P<ho>HO|ho)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"
@@ -74,7 +78,8 @@ _ROLE_LOGIN = re.compile(r"(?<![\w/])(?i:RN|RT|RRT|NP|MD|SW|CM|OT|SN|LPN)[ \t]?:
 # before it ("per Shay (CM, x3-6120)": icu_invented_d find f03; "by Chip (cath lab RN)": icu_invented_c find f16)
 # (or after "w/" and "call": "Timing checked w/ Cheng (cards fellow)", "will call Ines (CT fellow)":
 # icu_invented_p find f38, f243)
-_BEFORE_ROLE_BRACKET = re.compile(r"(?i:\b(?:(?:per|with|by|from|to|call|called|page|paged|spoke[ \t]+(?:with|to))[ \t]+|w/[ \t]*))"
+# (and a note left for one: "note left for Adeyemi (CM)": icu_invented_p find f425)
+_BEFORE_ROLE_BRACKET = re.compile(r"(?i:\b(?:(?:per|with|by|from|to|for|call|called|page|paged|spoke[ \t]+(?:with|to))[ \t]+|w/[ \t]*))"
                                   r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\([ \t]*(?:[A-Za-z]+[ \t]+){0,2}(?i:CM|SW|RN|RT|RRT|NP|PA|OT|SLP|"
                                   r"case[ \t]+manager|social[ \t]+worker|resident|fellow|attending|interpreter|chaplain)\b")
 # a discipline and a name before the person's pager in brackets or after a slash or a comma ("SW
@@ -164,6 +169,10 @@ def role_names(text: str, doc_id: str) -> list[Span]:
         elif _officer_name(text, m):
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _STAFF_BEFORE_VERB.finditer(text):
+        word = m.group("name")
+        if is_first_name(word) and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
+            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
+    for m in _PER_STAFF.finditer(text):
         word = m.group("name")
         if is_first_name(word) and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))

@@ -148,8 +148,9 @@ def listed_place_type(name: str) -> str | None:
 # listed country or state (icu_invented_b find f28)
 _TOWN_BEFORE_COMMA = (r"(?<![\w])(?i:in|from|near)[ \t]+(?P<town>[A-Za-z][A-Za-z'-]+[A-Za-z](?:[ \t][A-Za-z][A-Za-z'-]+[A-Za-z])?)"
                       r",[ \t]*")
+# (or a dash: "LIVES IN GUANGZHOU, CHINA - NH CALLED HER": icu_invented_p find f444)
 _TOWN_COMMA_PLACE = re.compile(_TOWN_BEFORE_COMMA + r"(?P<place>[A-Za-z][A-Za-z ]{2,30}?)"
-                               r"(?=[ \t]*(?:[.,;)]|\n|$|[ \t](?i:and|but|who|with)\b))")
+                               r"(?=[ \t]*(?:[.,;)]|[ \t]-[ \t]|\n|$|[ \t](?i:and|but|who|with)\b))")
 
 
 def town_before_place(text: str, doc_id: str) -> list[Span]:
@@ -157,7 +158,8 @@ def town_before_place(text: str, doc_id: str) -> list[Span]:
     ("niece in Kingston, Canada"): each word of the town no safe, function or residence word."""
     out: list[Span] = []
     for m in _TOWN_COMMA_PLACE.finditer(text):
-        if listed_place_type(m.group("place")) not in ("COUNTRY", "STATE"):
+        place_type = listed_place_type(m.group("place"))
+        if place_type not in ("COUNTRY", "STATE"):
             continue
         words = m.group("town").split()
         # a state or country written out vouches for a town the safe vocabulary holds (philter's
@@ -167,6 +169,9 @@ def town_before_place(text: str, doc_id: str) -> list[Span]:
         if all(not is_safe_word(w, vocabulary) and w.lower() not in FUNCTION_WORDS and w.lower() not in RESIDENCE
                for w in words):
             out.append(mk(doc_id, *m.span("town"), "CITY"))
+            # and the country or the state itself, which a list may refuse as a word in one case ("GUANGZHOU,
+            # CHINA": icu_invented_p find f444)
+            out.append(mk(doc_id, *m.span("place"), place_type))
     for m in _TOWN_COMMA_CODE.finditer(text):
         if _coded_word_town(text, m, m.group("town").split()):
             out += [mk(doc_id, *m.span("town"), "CITY"), mk(doc_id, *m.span("place"), "STATE")]

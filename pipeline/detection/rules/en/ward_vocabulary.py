@@ -100,7 +100,8 @@ decon""".split()
 # icu_invented_p find f306, f307, f348, f310, f391; a sibling's age, a screen and a walking aid after
 # a relation's or a person's word, "mom marisol and younger brother", "FAILED NURSE SWALLOW SCREEN",
 # "INDEPENDENT W/ CANE": f282, f317, f400; a chemical's decontamination, "DECON AT SITE BY HUDSON FIRE":
-# f336; "burn" and "burns" stay out, a surname as often: "per Dr Burns")
+# f336; "burn" and "burns" stay out, a surname as often: "per Dr Burns"; so does "hosp", which the
+# starter's model reads inside hospitals' names: "near hosp", f445, cost precision on check halves)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 

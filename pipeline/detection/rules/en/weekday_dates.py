@@ -40,6 +40,8 @@ _ABBR_AFTER_CUE = re.compile(
     rf"(?i:\b(?:on|by|until|till|this|next|last|since|see|seen|before|after|thru|through|(?:seen|known)[ \t]+well|"
     # (and when family lands: "(ARRIVES SAT AM)": icu_invented_p find f196)
     rf"lkw|lsw|lnw|arrives|arriving|arrive|visit|visiting|"   # ("WILL VISIT SAT.": icu_invented_p find f223)
+    # (when a trial or a device started or ended: "Clamp trial started Sat 0800, failed Sun 0200": f464)
+    rf"started|failed|began|stopped|restarted|resumed|placed|removed|pulled|extubated|intubated|"
     # when a habit last happened ("last drink sat am per pt", "LAST USED FRI": icu_invented_p find f131),
     # and a dialysis session's day ("after missing hd mon (snowstorm)": find f158)
     # (who told it between: "last drink per pt sat am": icu_invented_p find f292)
