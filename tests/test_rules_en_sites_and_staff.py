@@ -54,6 +54,8 @@ def test_a_town_that_is_a_word_after_the_place_a_note_puts_in_it(detector, line,
     ("Pt owns Fieldstone Paving, his foreman has called x2.", "Fieldstone Paving"),
     ("Pt is a lineman for Sandy River Electric Co-op, 2 kids at home.", "Sandy River Electric Co-op"),
     ("Roof job in Hull fri, employer Kowalski Roofing & Gutters aware.", "Kowalski Roofing & Gutters"),
+    ("Lives w/ cousin, works 2nd shift at Merrimack Valley Packaging, worried.", "Merrimack Valley Packaging"),
+    ("Retired machinist from Quabbin Precision Tool, still works there part time.", "Quabbin Precision Tool"),
 ])
 def test_an_employer_someone_retired_from_owns_or_works_for(detector, line, org, case):
     assert recase(org, case) in found(detector, recase(line, case), "LOCATION")
@@ -210,6 +212,7 @@ def test_a_treatment_a_ward_and_a_clock_time_stay_unmarked(detector, line, case)
     ("FiO2 1.0 PEEP 8 per RT Gus. CXR pending.", ["Gus"], "NAME"),
     ("1500 cell saver. Per perfusionist Greta UO on pump 650cc.", ["Greta"], "NAME"),
     ("Referred to case mgmt, note left for Adeyemi (CM).", ["Adeyemi"], "NAME"),
+    ("Family meeting: SW, this RN, Portuguese interpreter Ines (in person).", ["Ines"], "NAME"),
 ])
 def test_round_two_shapes_of_dates_places_numbers_and_staff(detector, line, values, category, case):
     got = found(detector, recase(line, case), category)
@@ -224,3 +227,10 @@ def test_round_two_shapes_of_dates_places_numbers_and_staff(detector, line, valu
 ])
 def test_round_two_look_alikes_stay_unmarked(detector, line, case):
     assert marked(detector, recase(line, case)) == []
+
+
+def test_a_jail_or_a_house_of_correction_by_its_name_in_mixed_case(detector):
+    # (in one case the address rules read "ASHCROFT COUNTY" and "PEMBERTON STREET" alone: a part of the name)
+    text = "31 yo M, inmate at Ashcroft County House of Correction, husband held at Pemberton Street Jail."
+    got = found(detector, text, "LOCATION")
+    assert "Ashcroft County House of Correction" in got and "Pemberton Street Jail" in got

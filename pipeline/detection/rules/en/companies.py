@@ -61,7 +61,10 @@ _TRADE = (r"(?:Freight|Bus|Truck|Steamship)[ \t]+Lines|Group|Partners|Solicitors
           # BLACKSTONE VALLEY TOOL & DIE"), a congregation's ("GRACE TABERNACLE OF GOD MINISTRIES"):
           # icu_invented_p find f135, f38, icu_invented_r find f31
           r"Moving[ \t]+(?:&|and)[ \t]+Storage|Movers|Tool[ \t]+(?:&|and)[ \t]+Die|Machine[ \t]+Shop|"
-          r"Tabernacle|Ministries")
+          r"Tabernacle|Ministries|"
+          # where a patient is held or tried ("INMATE AT ASHCROFT COUNTY HOUSE OF CORRECTION", "HELD AT PEMBERTON
+          # STREET JAIL": icu_invented_p find f471, f479)
+          r"House[ \t]+of[ \t]+Correction|Jail|Prison|Correctional[ \t]+(?:Center|Facility|Institution)")
 _CLINIC = (r"Dental|Dentistry|Family[ \t]+Medicine|Medical[ \t]+(?:Center|Centre|Group|Practice)|Health|Clinic|"
            r"Assisted[ \t]+Living|Senior[ \t]+Living|Nursing[ \t]+Home|Care[ \t]+(?:Home|Center|Centre)|Retirement[ \t]+Home|"
            r"Hospice|"

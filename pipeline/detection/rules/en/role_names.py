@@ -51,7 +51,9 @@ _BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain|per
                           r"coordinator|staff[ \t]+member|home[ \t]+manager)[ \t]+)"
                           r"(?P<name>[A-Za-z][A-Za-z'’-]+)"
                           r"(?=[ \t]+(?i:used|present|here|at[ \t]+bedside|via|translated|interpreted|assisted|"
-                          r"called|aware|notified|visited|checked|in|came|drew|adjusted|changed|paged|on[ \t]+call)\b)")
+                          r"called|aware|notified|visited|checked|in|came|drew|adjusted|changed|paged|on[ \t]+call)\b|"
+                          # (or the way they came in brackets: "PORTUGUESE INTERPRETER INES (IN PERSON)": f415)
+                          r"[ \t]*\((?i:in[ \t]+person|by[ \t]+phone|phone|video|via[ \t]+phone)\))")
 # a discipline's shorthand, a first name and what the person did ("RT DESMOND IN, PLACED ON BIPAP":
 # icu_invented_p find f100): "rt" is right too ("RT LEG IN SPLINT"), so a listed first name only
 _STAFF_BEFORE_VERB = re.compile(r"(?<![\w/])(?<!\d )(?i:RT|RRT|RN|NP|SW|CM)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"

@@ -60,7 +60,9 @@ _NOT_A_WARD_AFTER = re.compile(r"(?i)[ \t]*(?:x\b|times|days?|hrs?|hours?|mins?|
 _ED = re.compile(r"(?i)(?<![\w])(?:to|at|in|from|the|@)[ \t]+(?P<abbr>[A-Za-z]{2,6})[ \t]+"
                  r"(?:ed|er|ew|e\.d\.|emergency[ \t]+(?:room|department|dept)|clinic|cath[ \t]+lab)(?![\w])")
 _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|formerly|volunteers?|volunteered)"
-                   r"(?:[ \t]+(?:part[ -]?time|full[ -]?time|nights|days|now|currently))?"
+                   # (or a shift: "WORKS 2ND SHIFT AT MERRIMACK VALLEY PACKAGING": icu_invented_p find f439)
+                   r"(?:[ \t]+(?:part[ -]?time|full[ -]?time|nights|days|now|currently|"
+                   r"(?:1st|2nd|3rd|first|second|third|night|day|evening|overnight)[ \t]+shift))?"
                    r"(?:[ \t]+as\s+(?:an?\s+)?[A-Za-z-]+(?:[ \t]+[A-Za-z-]+){0,2}?)?|"   # "works as a\nsecurity guard at" (f49)
                    # who a driver drives for ("he drives a delivery route for Zeeland Farm Supply", "STILL
                    # DRIVES BUS FOR MTA": spec_invented find f37, f02)
@@ -93,7 +95,7 @@ restaurant factory mill shop firm agency partners industries systems foods motor
 drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
 builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed
 paper packaging lines storage movers die elementary
-paving erectors etching finishing co-op cooperative masonry excavating welding fabricators machining""".split())
+paving erectors etching finishing co-op cooperative masonry excavating welding fabricators machining tool""".split())
 # ("BOOKKEEPER AT HOLLIS BOX & PAPER", "DRIVES A TRUCK FOR PELHAM FREIGHT LINES": icu_invented_p find f164, f152)
 # (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14; a farm
 # store's "Feed & Seed", spec_invented find f43)
@@ -111,7 +113,9 @@ _COMPANY_CLOSER = frozenset("co co. company inc inc. llc corp corp. corporation 
 # where someone retired from, what they own or run, by its name ("retired from Hollis Woolen Mill after 40
 # yrs", "PT OWNS FIELDSTONE PAVING, HIS FOREMAN HAS CALLED": icu_invented_p find f289, f287): no article
 # ("owns a bakery" names none), and an employer's closing word ends the name ("retired from teaching")
-_FROM_OR_OWNS = re.compile(r"(?i)(?<![\w])(?:retired[ \t]+from|owns|owned|runs|ran)[ \t]+(?!(?:an?|the|his|her|their)\b)(?=[A-Za-z])")
+# (a calling between: "RETIRED MACHINIST FROM QUABBIN PRECISION TOOL": icu_invented_p find f525)
+_FROM_OR_OWNS = re.compile(r"(?i)(?<![\w])(?:retired(?:[ \t]+[A-Za-z-]+){0,2}?[ \t]+from|owns|owned|runs|ran)[ \t]+"
+                           r"(?!(?:an?|the|his|her|their)\b)(?=[A-Za-z])")
 
 
 def _one_case(text: str, i: int) -> bool:
