@@ -11,8 +11,11 @@ the merge puts them back: after the loop, one such source costs precision on eve
 So a training run on the ward's own notes (the runs that learn spared steps, see
 :mod:`pipeline.detection.step_policy`) also tries each source's spans away on its dev notes, with
 the full detector: a source is *muted* when leaving it out removes at least ``min_chars``
-non-PHI characters and at least ``ratio`` times as many as the PHI characters it loses. Recall
-weighs more than precision here (a missed name is a breach), hence the ratio. Sources are tried
+non-PHI characters and at least ``ratio`` times as many as the PHI characters it loses, and when
+its own spans there are mostly wrong (:func:`own_precision`: dev notes share the training notes'
+names and places, so what the model finds of a good rule's spans on dev says little about the
+ward's next patients). Recall weighs more than precision here (a missed name is a breach), hence
+the ratio. Sources are tried
 one at a time, the one that gains most first, each against those muted so far. A cold start's
 model never learns this (its dev notes are generated, not the ward's), nor does a detector
 without a model: the rules alone are all it has.

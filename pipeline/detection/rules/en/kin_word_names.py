@@ -1,14 +1,14 @@
 """A relative's first name that is also an ordinary word, where the verb after it shows it is the
 relative's name: "Son Will is main contact", "GRANDDAUGHTER HOPE IS HCP", "daughter Hope lives
-nearby", "gf dawn here most of day", "BROTHER ART IS CLOSEST FAMILY".
+nearby", "gf dawn here most of day" ("BROTHER ART IS CLOSEST FAMILY" stays: no list holds "Art").
 
 Why: the name rules leave a word English writes every day after "son" or "wife" ("son will call",
 "daughter hopes to visit" are no names), so a relative called Will, Hope, Art, Dawn or Joy is
 missed in every case. The word after the relative decides: a verb that takes the relative as its
 subject ("is", "was", "lives", "called", "here", "at bedside") cannot follow a modal or a verb
 ("son will is", "wife rose is" are not English), so there the word is a name; the word must be a
-listed first name. Found on the blind find notes of ``icu_invented_p`` (f277, f279, f284, f324,
-f347) and checked on the other sets' check halves.
+listed first name. Found on the blind find notes of ``icu_invented_p`` (f279, f284, f324, f347)
+and checked on the other sets' check halves.
 """
 from __future__ import annotations
 

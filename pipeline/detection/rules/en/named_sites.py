@@ -11,8 +11,8 @@ Canton, Lawrence), which the dictionaries leave unless a residence says so. Toge
 for each other: "at" before, "in" and a listed town after. The name's words are no function,
 ward or clinical word (so "at rest in", "at work in", "at home in" stay); in a line of both cases
 each has its capital, in a line of one case one of them is a word English seldom writes or a
-place's. Found on the blind find notes of ``icu_invented_p`` (f293, f313, f324, f325, f330,
-f331, f332, f334, f336) and checked on the other sets' check halves.
+place's. Found on the blind find notes of ``icu_invented_p`` (f279, f313, f324, f325, f330,
+f331, f332, f334, f336, f410) and checked on the other sets' check halves.
 """
 from __future__ import annotations
 

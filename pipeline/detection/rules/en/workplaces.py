@@ -19,7 +19,9 @@ floor, hospital acronyms before an emergency department, and employers.
   three words that are no ward's word, no function word and no clinical one, one of them rare
   or a listed place ("STUDENT AT UMASS BOSTON"; "works at night", "works for the city" stay).
 * after a calling and "for", a company closed by its legal word ("DECKHAND FOR VINEYARD SOUND
-  FERRY CO") -> ORGANIZATION.
+  FERRY CO") -> ORGANIZATION;
+* after "retired (<calling>) from", "owns", "runs", an employer's name its trade's word closes
+  ("retired from Hollis Woolen Mill", "PT OWNS FIELDSTONE PAVING") -> ORGANIZATION.
 
 Every word is asked of :mod:`.name_words`, so ward words and drugs never start a place.
 """
