@@ -234,3 +234,21 @@ def test_a_jail_or_a_house_of_correction_by_its_name_in_mixed_case(detector):
     text = "31 yo M, inmate at Ashcroft County House of Correction, husband held at Pemberton Street Jail."
     got = found(detector, text, "LOCATION")
     assert "Ashcroft County House of Correction" in got and "Pemberton Street Jail" in got
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, value", [
+    ("Pt is a 97 yo woman, resident of Larkspur House (assisted living) in Dover.", "Larkspur House"),
+    ("Nonverbal at baseline, lives at Birchwood House (group home) on Railroad St.", "Birchwood House"),
+    ("94 yo F from Cedar Hollow Manor (Reading) admitted via ED w/ urosepsis.", "Reading"),
+])
+def test_a_facility_before_its_kind_in_brackets_and_a_town_in_brackets_after_a_home(detector, line, value, case):
+    assert recase(value, case) in found(detector, recase(line, case), "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Lives at home (assisted living), transferred from rehab (SNF), lives with wife (home).",
+])
+def test_a_kind_in_brackets_after_no_name_names_nothing(detector, line, case):
+    assert found(detector, recase(line, case), "LOCATION") == []

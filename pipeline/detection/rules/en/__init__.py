@@ -36,6 +36,6 @@ from pipeline.detection.rules.registry import set_rules_view
 register_common(LOCALE)
 set_rules_view(LOCALE, fold_accents)  # the rules read accented letters as their base letters
 
-from pipeline.detection.rules.en import dates, ages, contact, names, context_names, name_lines, places, professions, workplaces, landmarks, bare_names, caseless_names, labelled_ids, world_addresses, address_parts, companies, letters_chat, handles, masked_numbers, coordinates, form_fields, weekday_dates, record_fields, wallet_addresses, job_titles, route_towns, prose_names, role_names, saints, nicknames, highways, year_ranges, named_sites, kin_word_names  # noqa: E402,F401,E501  (register, in this order)
+from pipeline.detection.rules.en import dates, ages, contact, names, context_names, name_lines, places, professions, workplaces, landmarks, bare_names, caseless_names, labelled_ids, world_addresses, address_parts, companies, letters_chat, handles, masked_numbers, coordinates, form_fields, weekday_dates, record_fields, wallet_addresses, job_titles, route_towns, prose_names, role_names, saints, nicknames, highways, year_ranges, named_sites, kin_word_names, kind_brackets  # noqa: E402,F401,E501  (register, in this order)
 
 register_checked(LOCALE)  # last: identifiers proven by their check digits (never tie-breakers for the rules above)
