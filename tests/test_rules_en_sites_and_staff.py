@@ -56,6 +56,7 @@ def test_a_town_that_is_a_word_after_the_place_a_note_puts_in_it(detector, line,
     ("Roof job in Hull fri, employer Kowalski Roofing & Gutters aware.", "Kowalski Roofing & Gutters"),
     ("Lives w/ cousin, works 2nd shift at Merrimack Valley Packaging, worried.", "Merrimack Valley Packaging"),
     ("Retired machinist from Quabbin Precision Tool, still works there part time.", "Quabbin Precision Tool"),
+    ("Really down since losing job at Northshore Printing 2 wks ago.", "Northshore Printing"),
 ])
 def test_an_employer_someone_retired_from_owns_or_works_for(detector, line, org, case):
     assert recase(org, case) in found(detector, recase(line, case), "LOCATION")
@@ -252,3 +253,16 @@ def test_a_facility_before_its_kind_in_brackets_and_a_town_in_brackets_after_a_h
 ])
 def test_a_kind_in_brackets_after_no_name_names_nothing(detector, line, case):
     assert found(detector, recase(line, case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", ["upper", "lower"])
+def test_a_bosss_workplace_after_manager_at(detector, case):
+    # (in mixed case "Coastal" is a word the vocabulary holds: the capitals alone do not vouch for it)
+    text = recase("Pt's manager at Coastal Tile & Stone called for update.", case)
+    assert recase("Coastal Tile & Stone", case) in found(detector, text, "LOCATION")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_case_manager_at_the_bedside_names_no_workplace(detector, case):
+    text = recase("Case manager at bedside, manager at 1400 called, coworkers at the scene.", case)
+    assert found(detector, text, "LOCATION") == []

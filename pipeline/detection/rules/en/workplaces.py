@@ -71,7 +71,10 @@ _WORK = re.compile(r"(?i)(?<![\w])(?:(?:works?|worked|working|employed|retired|f
                    r"(?:drives|drove|driving)[ \t]+(?:an?[ \t]+|the[ \t]+)?(?:[A-Za-z-]+[ \t]+){0,2}?"
                    r"(?:truck|bus|route|cab|taxi|van|forklift|rig)|"
                    # "lost his job at the sunnyvale cannery" (notes_invented find f09)
-                   r"(?:lost|losing|left|leaving|quit|started)[ \t]+(?:his|her|their|a|the|a[ \t]+new)[ \t]+job|"
+                   # (no determiner too: "SINCE LOSING JOB AT NORTHSHORE PRINTING": icu_invented_p find f611)
+                   r"(?:lost|losing|left|leaving|quit|started)[ \t]+(?:(?:his|her|their|a|the|a[ \t]+new)[ \t]+)?job|"
+                   # a boss at the workplace ("Pt's manager at Coastal Tile & Stone called": f649)
+                   r"(?:manager|supervisor|boss|foreman|coworkers?|co-workers?)|"
                    # "pt lives w/ mother, student at roxbury cc" (icu_invented_h find f04)
                    r"(?:student|freshman|sophomore)|"
                    # what a teacher teaches, then where ("PT TEACHES 5TH GRADE AT TADMUCK BROOK ELEMENTARY":
@@ -97,7 +100,8 @@ restaurant factory mill shop firm agency partners industries systems foods motor
 drilling construction roofing plumbing landscaping logging mining farms dairy ranch freight logistics manufacturing
 builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed
 paper packaging lines storage movers die elementary
-paving erectors etching finishing co-op cooperative masonry excavating welding fabricators machining tool""".split())
+paving erectors etching finishing co-op cooperative masonry excavating welding fabricators machining tool
+printing""".split())
 # ("BOOKKEEPER AT HOLLIS BOX & PAPER", "DRIVES A TRUCK FOR PELHAM FREIGHT LINES": icu_invented_p find f164, f152)
 # (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14; a farm
 # store's "Feed & Seed", spec_invented find f43)
