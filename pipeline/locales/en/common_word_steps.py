@@ -24,6 +24,7 @@ from pipeline.detection.rules.common import line_of
 from pipeline.detection.rules.en.numbers import line_before
 from pipeline.detection.rules.en.caseless import one_case
 from pipeline.detection.rules.en.name_words import is_first_name, is_listed_name, is_listed_place_word, is_safe_word, zipf
+from pipeline.detection.rules.en.towns import is_word_town, listed_place_type
 from pipeline.detection.rules.en.ward_vocabulary import CALENDAR, CONTEXT, WARD
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.spans import Span
@@ -59,8 +60,6 @@ _PLACE_CUE_BEFORE = re.compile(r"(?i)(?:\b(?:in|from)|,)[ \t]*$")
 def _very_common_non_place(word: str) -> bool:
     """A word English writes very often (Zipf 4.5 or more) that no place list of the pack holds and no
     gazetteer town is named: a name list's "Winter" or "Steel" is no place."""
-    from pipeline.detection.rules.en.towns import is_word_town, listed_place_type
-
     return (zipf(word) or 0.0) >= VERY_COMMON_ZIPF and not is_listed_place_word(word) and not is_word_town(word) \
         and listed_place_type(word) is None
 

@@ -24,7 +24,7 @@ from pipeline.detection.rules.en.caseless import one_case_at
 from pipeline.detection.rules.en.hospital_names import INSTITUTION_TAIL
 from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, RESIDENCE, has_clinical_ending, is_safe_word,
                                                    looks_like_place, zipf)
-from pipeline.detection.rules.en.towns import is_word_town, listed_place_type, postal_codes
+from pipeline.detection.rules.en.towns import listed_place_type, postal_codes, word_town_at
 from pipeline.detection.rules.en.workplaces import EMPLOYER_TAIL
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
@@ -81,12 +81,14 @@ def _town_at(text: str, i: int, one_case: bool) -> tuple[int, int, str, bool] | 
         gtype = listed_place_type(name)
         if gtype:
             return i, end, gtype, False
-    one = m.group("one")
-    code = _CODE_AFTER.match(text, m.end("one"))
-    closed = _TOWN_END.match(text, m.end("one")) or (code is not None and code.group("code") in postal_codes())
-    if is_word_town(one) and closed and (one_case or one.istitle()):
-        return i, m.end("one"), "CITY", True
-    return None
+    town = word_town_at(text, i, _closes_mention)
+    return (*town, True) if town is not None else None
+
+
+def _closes_mention(text: str, end: int) -> bool:
+    """What may follow a town that is a word here: :data:`_TOWN_END`, or a state's postal code."""
+    code = _CODE_AFTER.match(text, end)
+    return bool(_TOWN_END.match(text, end)) or (code is not None and code.group("code") in postal_codes())
 
 
 @register(LOCALE, "named_sites", "LOCATION", score=0.8)

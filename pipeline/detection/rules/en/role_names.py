@@ -170,14 +170,11 @@ def role_names(text: str, doc_id: str) -> list[Span]:
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))   # "ho petrakis to bedside"
         elif _officer_name(text, m):
             out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
-    for m in _STAFF_BEFORE_VERB.finditer(text):
-        word = m.group("name")
-        if is_first_name(word) and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
-            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
-    for m in _PER_STAFF.finditer(text):
-        word = m.group("name")
-        if is_first_name(word) and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
-            out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
+    for rx in (_STAFF_BEFORE_VERB, _PER_STAFF):   # a discipline's person by a listed first name
+        for m in rx.finditer(text):
+            word = m.group("name")
+            if is_first_name(word) and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
+                out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _GOES_BY.finditer(text):
         if _NEWBORN_QUOTE.match(m.group()) and not _newborn_name(text, m):
             continue   # 'infant "fussy" after feeds': a quoted word, no chosen name

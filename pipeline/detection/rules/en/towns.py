@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Callable
 
 from pipeline.detection.rules.common import line_of, mk
 from pipeline.detection.rules.en.caseless import one_case, titled
@@ -115,11 +116,15 @@ def word_town(text: str, context: str, i: int) -> tuple[int, int, str] | None:
     return word_town_at(text, i)
 
 
-def word_town_at(text: str, i: int) -> tuple[int, int, str] | None:
+def word_town_at(text: str, i: int, closes: Callable[[str, int], object] | None = None) -> tuple[int, int, str] | None:
     """A town that is a word at ``i``, closing its clause, whatever context stands before it (the
-    caller's): the gazetteer's in a line of one case, with its capital as well in a line of both."""
+    caller's): the gazetteer's in a line of one case, with its capital as well in a line of both.
+    ``closes(text, end)``: whether what follows the word closes the town's mention (default: the end
+    of a clause, :data:`_CLAUSE_END`)."""
     m = _ONE_WORD.match(text, i)
-    if m is None or m.group().lower() not in _word_towns() or not _CLAUSE_END.match(text, m.end()):
+    if m is None or m.group().lower() not in _word_towns():
+        return None
+    if not (closes(text, m.end()) if closes is not None else _CLAUSE_END.match(text, m.end())):
         return None
     if not one_case(line_of(text, i)) and not m.group().istitle():
         return None   # in a line of both cases the town has its capital ("Lives in Reading.")
