@@ -36,6 +36,12 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:"
                   # psychiatric hospital by its care ("Desert Willow Behavioral has adult bed": ed_invented find f24)
                   r"(?:renal|kidney)\s+care|behavioral(?:\s+health)?|"
                   r"pavilion|"   # "Brightwater Surgical Pavilion" (notes_invented find f23)
+                  # a treatment centre, and a house, a shelter or a service agency where someone lives or
+                  # whose staff look after them, an organisation ("CALLED METHADONE CLINIC (HARBOR PATH
+                  # TREATMENT CENTER)", "staying at the greenhouse shelter in athol", "professional guardian
+                  # thru Minuteman Guardianship Services": icu_invented_p find f782, f772, f768, f769)
+                  r"treatment\s+(?:center|centre|ctr\b\.?)|"
+                  r"(?P<org>shelter|sober\s+house|(?:residential|guardianship)\s+services)|"
                   # an addiction programme by its care ("FROM FORT HILL DETOX", "ENROLLED AT CROSSROADS
                   # METHADONE CLINIC": icu_invented_p find f131, f132)
                   r"detox|methadone\s+(?:clinic|program|programme|maintenance\s+program)|"
@@ -134,6 +140,9 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
             low = word.lower()
             if word.endswith(".") and low not in ("st.", "mt.", "ft.", "hosp.", "med."):
                 break   # "C diff, delirium. Awaiting LTAC bed": a sentence ended (icu_invented_m find f10)
+            if low not in _NOT_PLACE and _town_of_words(text[m.start(1):h.start()]):
+                named, distinct, pos, start = True, True, m.start(1), m.start(1)
+                continue   # a listed town of words ("at Three Rivers Dialysis": icu_invented_p find f761)
             if low in _NOT_PLACE or (is_safe_word(word, vocabulary=False) and low not in GENERIC):
                 break
             if low in GENERIC:
@@ -174,13 +183,21 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
             out.append(mk(doc_id, start, h.end(), "HOSPITAL"))
             continue
         if named and distinct and not (weak and not clinic_name(text[start:h.start()], vocabulary)
-                                       and not (h.group("practice") and _place_name(text[start:h.start()]))):
+                                       and not (h.group("practice") and _place_name(text[start:h.start()]))
+                                       and not (h.group("weak") and _town_of_words(text[start:h.start()]))):
             if bare:
                 name = text[start:h.start()].rstrip()
                 out.append(mk(doc_id, start, start + len(name), listed_place_type(name) or "ORGANIZATION"))
             else:
-                out.append(mk(doc_id, start, max(of_place(text, h.end()), for_whom(text, h)), "HOSPITAL"))
+                out.append(mk(doc_id, start, max(of_place(text, h.end()), for_whom(text, h)),
+                              "ORGANIZATION" if h.group("org") else "HOSPITAL"))
     return out
+
+
+def _town_of_words(name: str) -> bool:
+    """Whether ``name`` is a listed town of two words or more ("Three Rivers"), whose service a weak
+    head names ("at Three Rivers Dialysis": icu_invented_p find f761) though a word of it is common."""
+    return " " in name.strip() and listed_place_type(name) is not None
 
 
 def closed_by_head(name: str, owned: bool = False) -> bool:

@@ -39,7 +39,9 @@ _LABELS: list[tuple[str, str]] = [
      # an ambulance run's number ("INCIDENT #: 03-118842", "Run#: 09-31275": ed_invented find f19, f30)
      r"incident|run|pcr|"
      # an organ donor's number ("UNOS donor ID BAH2231", "Donor UNOS ID CCL0946": icu_invented_p find f378, f382)
-     r"donor|unos|opo", "IDNUM"),
+     r"donor|unos|opo|"
+     # a court's number for a guardianship ("petition is 7/9 (docket # MI08P2214GD": icu_invented_p find f768)
+     r"docket", "IDNUM"),
     (r"social[ \t]+security|ssn", "SSN"),
 ]
 # the label, then what names the value ("number", "no.", "#", "ID", "is", ":"): the value needs four
@@ -59,8 +61,21 @@ _ID_RES = [(re.compile(rf"(?i)(?<![\w-])(?:{label})(?:{_NAMED}(?P<id>(?=(?:[^\s\
 # ("interpreter for ID 2000 consult": a clock time after the infectious-disease team stays, unless a
 # bracket or a number's sign holds it)
 # (or a number's sign in brackets alone: "CANTONESE INTERPRETER ALBERT CHU (#3319)": icu_invented_p find f444)
-_INTERPRETER_ID = re.compile(r"(?i)\binterpreter\b[^\n]{0,40}?(?:(?<![\w])(?P<open>\(?)id[ \t]*(?P<sign>#|no\.?|number)?[ \t]*:?[ \t]*|"
-                             r"\((?P<hash>#)[ \t]*)(?P<id>\d{3,8})(?![\w/-]|\.\d)")
+# (and a number's sign after the name, "interp" short, or "id" inside the bracket the name opened: "interp
+# Joaquim #3318", "staff interpreter (rosario, #118)", "interpreter marie-claude (in person, id 2207)":
+# icu_invented_p find f737, f748, f738)
+_INTERPRETER_ID = re.compile(r"(?i)\binterp(?:reter)?\b[^\n]{0,40}?(?:(?<![\w])(?P<open>\(?)id[ \t]*(?P<sign>#|no\.?|number)?[ \t]*:?[ \t]*|"
+                             r"(?:\(|(?<![\w#]))(?P<hash>#)[ \t]*)(?P<id>\d{3,8})(?![\w/-]|\.\d)")
+# a room's or a bed's number is no interpreter's ("interp paged, pt in rm #512")
+_ROOM_SIGN = re.compile(r"(?i)\b(?:rm|room|bed|bay|unit|ext)[ \t]*$")
+
+
+def _in_open_bracket(m: re.Match) -> bool:
+    """Whether a bracket opened after the interpreter's word is still open where the number starts."""
+    before = m.string[m.start():m.start("id")]
+    return before.rfind("(") > before.rfind(")")
+
+
 # a year is no identifier ("claim 2019", "policy is 2024")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # a login after its label: a letter and three characters or more, no spaces ("lily_chen92", "j.doe")
@@ -143,5 +158,7 @@ def sentence_ids(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, *m.span("user"), "USERNAME"))
     out += [mk(doc_id, *m.span("user"), "USERNAME") for m in _TRANSCRIBER.finditer(text)]
     out += [mk(doc_id, *m.span("id"), "IDNUM") for m in _INTERPRETER_ID.finditer(text)
-            if m.group("open") or m.group("sign") or m.group("hash") or not re.fullmatch(r"(?:[01]\d|2[0-3])[0-5]\d", m.group("id"))]
+            if not (m.group("hash") and _ROOM_SIGN.search(text, 0, m.start("hash")))
+            and (m.group("open") or m.group("sign") or m.group("hash") or _in_open_bracket(m)
+                 or not re.fullmatch(r"(?:[01]\d|2[0-3])[0-5]\d", m.group("id")))]
     return dedupe(out + vehicle_plates(text, doc_id) + device_and_vin(text, doc_id))

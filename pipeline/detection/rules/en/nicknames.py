@@ -29,11 +29,20 @@ _NICKNAMED = re.compile(r"(?<![\w'-])(?P<first>[A-Za-z][A-Za-z'-]+)[ \t]+[\"“]
 
 # a relative's or a friend's word, or what a patient answers to, then a quoted word and perhaps the
 # person's name in brackets
-_QUOTED_AFTER = re.compile(r"(?i:\b(?:girlfriend|boyfriend|gf|bf|wife|husband|son|daughter|brother|sister|mother|"
-                           r"father|mom|dad|friend|neighbou?r|uncle|aunt|cousin|nephew|niece|grandson|granddaughter|"
-                           r"partner|fianc[eé]e?|roommate|responds(?:[ \t]+best)?[ \t]+to|answers[ \t]+to))"
+_RELATION = (r"girlfriend|boyfriend|gf|bf|wife|husband|son|daughter|brother|sister|mother|"
+             r"father|mom|dad|friend|neighbou?r|uncle|aunt|cousin|nephew|niece|grandson|granddaughter|"
+             r"partner|fianc[eé]e?|roommate")
+_QUOTED_AFTER = re.compile(rf"(?i:\b(?:{_RELATION}|responds(?:[ \t]+best)?[ \t]+to|answers[ \t]+to))"
                            r"[ \t]+[\"“](?P<nick>[A-Za-z][A-Za-z.'-]{1,15})[\"”]"
                            r"(?:[ \t]*\([ \t]*(?P<real>[A-Za-z][A-Za-z'-]+)[ \t]*\))?")
+
+
+# a relative's name and what the family calls them, quoted in brackets ('son Tuan ("Tony")', 'WIFE
+# LYUDMILA ("LUDA")': icu_invented_p find f739, f740, f741)
+_QUOTED_IN_BRACKETS = re.compile(rf"(?i:\b(?:{_RELATION}))[ \t]+[A-Za-z][A-Za-z'-]+[ \t]*\([ \t]*[\"“]"
+                                 r"(?P<nick>[A-Za-z][A-Za-z.'-]{1,15})[\"”][ \t]*\)")
+# the name a family calls someone by ("name on chart is Sofya, family calls her Sonya": icu_invented_p find f752)
+_CALLS_BY = re.compile(r"(?i:\bcalls[ \t]+(?:him|her))[ \t]+(?P<nick>[A-Za-z][A-Za-z'-]+)")
 
 
 def _quoted_name_ok(word: str, most: float = 3.0) -> bool:
@@ -61,6 +70,14 @@ def nicknamed_names(text: str, doc_id: str) -> list[Span]:
         one_case = one_case_at(text, m.start())
         if (one_case or first[0].isupper()) and is_first_name(first) and _surname(last, one_case):
             out.append(mk(doc_id, m.start(), m.end(), "PATIENT"))
+    for m in _QUOTED_IN_BRACKETS.finditer(text):
+        if _quoted_name_ok(m.group("nick"), 4.5):
+            out.append(mk(doc_id, *m.span("nick"), "PATIENT"))
+    for m in _CALLS_BY.finditer(text):
+        nick = m.group("nick")
+        if (nick[0].isupper() or one_case_at(text, m.start())) and is_first_name(nick) \
+                and _quoted_name_ok(nick, 4.5) and not is_safe_word(nick):
+            out.append(mk(doc_id, *m.span("nick"), "PATIENT"))
     for m in _QUOTED_AFTER.finditer(text):
         answers = re.match(r"(?i)(?:responds|answers)", m.group()) is not None
         if _quoted_name_ok(m.group("nick"), 4.5 if answers else 3.0):

@@ -22,8 +22,8 @@ import re
 from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.en.caseless import one_case_at
-from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_listed_name, is_safe_word,
-                                                   looks_like_name, zipf)
+from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_name, is_listed_name, is_listed_surname,
+                                                   is_safe_word, looks_like_name, zipf)
 from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
 from pipeline.detection.rules.registry import register
@@ -47,18 +47,23 @@ _IN_BRACKETS = re.compile(rf"(?i:\b(?:{_ROLE}))[ \t]*\([ \t]*(?P<name>[A-Za-z][A
 # (and a perfusionist at the balloon: "Perfusionist Dimitrios checked balloon console", icu_invented_h find f13)
 # (and an educator, a coordinator, a group home's staff: "DIABETES EDUCATOR KOWALCZYK PAGED", "coordinator
 # pete on call tonight", "Group home manager Lisette called": icu_invented_p find f339, f371, f395)
-_BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|translator|liaison|chaplain|perfusionist|phlebotomist|educator|"
+_BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|interp|translator|liaison|chaplain|perfusionist|phlebotomist|educator|"
                           r"coordinator|staff[ \t]+member|home[ \t]+manager)[ \t]+)"
                           r"(?P<name>[A-Za-z][A-Za-z'’-]+)"
                           r"(?=[ \t]+(?i:used|present|here|at[ \t]+bedside|via|translated|interpreted|assisted|"
-                          r"called|aware|notified|visited|checked|in|came|drew|adjusted|changed|paged|on[ \t]+call)\b|"
+                          r"called|aware|notified|visited|checked|in|came|drew|adjusted|changed|paged|on[ \t]+call|"
+                          # (or where they came from: "LIAISON MARISOL FROM WHITCOMB REHAB SCREENED": f765)
+                          r"from)\b|"
                           # (or the way they came in brackets: "PORTUGUESE INTERPRETER INES (IN PERSON)": f415)
-                          r"[ \t]*\((?i:in[ \t]+person|by[ \t]+phone|phone|video|via[ \t]+phone)\))")
+                          r"[ \t]*\((?i:in[ \t]+person|by[ \t]+phone|phone|video|via[ \t]+phone)\)|"
+                          # (or their number: "interp Joaquim #3318", "INTERPRETER JEAN-RONEL (ID 7719)":
+                          # icu_invented_p find f737, f746)
+                          r"[ \t]*\(?(?:#|(?i:id)[ \t]*#?)[ \t]*\d{3})")
 # a discipline's shorthand, a first name and what the person did ("RT DESMOND IN, PLACED ON BIPAP":
 # icu_invented_p find f100): "rt" is right too ("RT LEG IN SPLINT"), so a listed first name only
 _STAFF_BEFORE_VERB = re.compile(r"(?<![\w/])(?<!\d )(?i:RT|RRT|RN|NP|SW|CM)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"
                                 r"(?=[ \t]+(?i:in|here|at[ \t]+bedside|aware|notified|updated|present|came|called|paged|"
-                                r"to[ \t]+see|placed|changed|drew|suctioned|adjusted)\b)")
+                                r"to[ \t]+see|placed|changed|drew|suctioned|adjusted|on[ \t]+(?:the[ \t]+)?vent)\b)")
 # a discipline's person by first name after "per" ("PER RT GUS.", "PER PERFUSIONIST GRETA UO ON PUMP 650CC":
 # icu_invented_p find f405, f515): a listed first name short of English's common words ("per RN will f/u" stays)
 _PER_STAFF = re.compile(r"(?<![\w/])(?i:per)[ \t]+(?i:RT|RRT|RN|SW|CM|NP|PA|perfusionist|perfusion|pharmacist|pharmacy|"
@@ -173,7 +178,9 @@ def role_names(text: str, doc_id: str) -> list[Span]:
     for rx in (_STAFF_BEFORE_VERB, _PER_STAFF):   # a discipline's person by a listed first name
         for m in rx.finditer(text):
             word = m.group("name")
-            if is_first_name(word) and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
+            # (or a listed surname English seldom writes: "RT GUSTAFSON AT BEDSIDE", icu_invented_p find f762)
+            listed = is_first_name(word) or (is_listed_surname(word) and (zipf(word) or 0.0) < 3.0)
+            if listed and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
                 out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _GOES_BY.finditer(text):
         if _NEWBORN_QUOTE.match(m.group()) and not _newborn_name(text, m):
