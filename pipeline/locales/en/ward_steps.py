@@ -78,6 +78,8 @@ def _has_context(span: Span, text: str) -> bool:
             or year_range_at(text, span.start, span.end)
     if _PHONE_INSIDE.search(value) or re.search(r"(?<![\w-])[xX][ \t]?$", text[max(0, span.start - 3):span.start]):
         return True   # an extension's "x3-6120"
+    if re.fullmatch(r"[xX]\d{3,5}", value) and re.search(r"\d{3}[\s.-]\d{4}[ \t]*$", text[max(0, span.start - 12):span.start]):
+        return True   # the extension right after its phone number ("REHAB, 555-0123 X2145": icu_invented_p find f895)
     return phone_context(text, span.start, span.end) or any(phone_context(text, s, e) for s, e in pieces)
 
 

@@ -138,6 +138,10 @@ _PLACED_BEFORE = re.compile(r"(?i)\b(?:placed|inserted|created|implanted)\b[^\n]
 _QUIT_YEAR = re.compile(rf"(?i)\b(?:quit|sober[ \t]+since|clean[ \t]+since)[ \t]+(?:in[ \t]+)?"
                         rf"(?P<y>{_YEAR4})(?![\w/:-]|[.,]\d)")
 
+# a year's two digits after an apostrophe, standing alone ("s/p stent '02", "quit '99": icu_invented_p
+# find f785, f793): nothing else a ward writes has that shape (a height's feet come after a digit)
+_SHORT_YEAR = re.compile(r"(?<![^ \t(])['’]\d\d(?![\w'’\"/:-]|[.,]\d)")
+
 
 def _history_year(text: str, start: int, value: str) -> bool:
     """A history's word before a lone year on its line; "last" or "prior" only before a year that
@@ -314,6 +318,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
               if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())
               and not re.search(r"[+-]\s*$", line_before(text, m.start(), 3))]
     found += [m.span("y") for m in _QUIT_YEAR.finditer(text)]
+    found += [m.span() for m in _SHORT_YEAR.finditer(text)]
     found += [m.span("y") for m in _WAS_YEAR.finditer(text) if int(m.group("y")[2:]) >= 60]
     found += [m.span("d") for rx in (_THE_ORDINAL, _CUE_THE_ORDINAL) for m in rx.finditer(text)
               if 1 <= int(re.match(r"\d+", m.group("d")).group()) <= 31]

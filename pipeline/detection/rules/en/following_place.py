@@ -21,11 +21,11 @@ from pipeline.detection.rules.en.hospital_names import CARE_WORDS, GENERIC as _G
 from pipeline.detection.rules.en.hospital_names import INSTITUTION_TAIL as _INSTITUTION_TAIL
 from pipeline.detection.rules.en.hospital_names import NAMED_GENERIC as _NAMED_GENERIC, after_head as _after_head
 from pipeline.detection.rules.en.hospital_names import of_place as _of_place
-from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, looks_like_place, zipf
+from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_listed_place_word, is_safe_word, looks_like_place, zipf
 from pipeline.detection.rules.en.place_abbreviations import abbreviation as _abbreviation
 from pipeline.detection.rules.en.place_abbreviations import two_capitals as _two_capitals, ward_moment
 from pipeline.detection.rules.en.towns import PLACE_TOKEN as _PLACE_TOKEN, RESIDENCE, TOWN_TAIL as _TOWN_TAIL
-from pipeline.detection.rules.en.towns import mixed_case as _mixed_case, one_case_town
+from pipeline.detection.rules.en.towns import gazetteer_place, is_word_town, mixed_case as _mixed_case, one_case_town
 from pipeline.spans import Span
 
 _DIRECTION = frozenset("north south east west new fort port upper lower old saint st st. mount mt mt.".split())
@@ -83,7 +83,23 @@ _BODY_SITE_AFTER = re.compile(r"[ \t]+(?i:site|incision|drain|dsg|dressing|flap|
 
 def following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, int, str] | None:
     """The place starting at ``i``: an abbreviation in capitals or up to three name-like words
-    (generic ones such as "General" inside), with its head word when one follows."""
+    (generic ones such as "General" inside), with its head word when one follows. After a weak
+    context, in a line of both cases, never lower-case words all of the ward's wide vocabulary that
+    no place list holds ("likely from nebs", "bleed from duodenal ulcer", "interpreter from interp
+    svcs": icu_invented_p find f793, f904, f804)."""
+    got = _following_place(text, i, strong, gtype)
+    if got is None or strong or _one_case(_line(text, got[0])) or _HEAD.search(text, got[0], got[1]):
+        return got   # (a strong context's place is kept: "?RETURN TO BAYBERRY", icu_invented_p find f184; in a
+        # line of one case a town the vocabulary holds looks the same)
+    name = text[got[0]:got[1]]
+    if all(len(w) > 3 and w.islower() and is_safe_word(w) and (zipf(w) or 0.0) > 0.0 and not is_listed_place_word(w)
+           and not is_word_town(w) for w in name.split()) and not gazetteer_place(name):
+        return None   # (three letters may be a hospital's the vocabulary holds: "from MGH"; the gazetteer's
+        # name may be a town's)
+    return got
+
+
+def _following_place(text: str, i: int, strong: bool, gtype: str) -> tuple[int, int, str] | None:
     tokens = []
     for m in _PLACE_TOKEN.finditer(text, i, min(len(text), i + 60)):
         if tokens and (text[tokens[-1][1]:m.start()] not in (" ", "\t")):

@@ -41,7 +41,7 @@ HEAD = re.compile(r"(?im)(?<![\w])(?:"
                   # TREATMENT CENTER)", "staying at the greenhouse shelter in athol", "professional guardian
                   # thru Minuteman Guardianship Services": icu_invented_p find f782, f772, f768, f769)
                   r"treatment\s+(?:center|centre|ctr\b\.?)|"
-                  r"(?P<org>shelter|sober\s+house|(?:residential|guardianship)\s+services)|"
+                  r"(?P<org>shelter|sober\s+house|(?:residential|guardianship|community|human)\s+services)|"
                   # an addiction programme by its care ("FROM FORT HILL DETOX", "ENROLLED AT CROSSROADS
                   # METHADONE CLINIC": icu_invented_p find f131, f132)
                   r"detox|methadone\s+(?:clinic|program|programme|maintenance\s+program)|"
@@ -150,6 +150,8 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
                 start = pos if named or low in ("st", "st.", "saint", "mount", "mt", "mt.") else start
                 continue
             possessive = low.endswith("'s") and pos == h.start()   # "St. Anne's Hospital"
+            if possessive and (low[:-2] in FUNCTION_WORDS or is_safe_word(word[:-2], vocabulary=False)):
+                break   # whose house it is, no name ("house manager at pt's sober house": icu_invented_p find f848)
             place = looks_like_place(word, True)
             if not (possessive or place
                     or (word[:1].isupper() and mixed_case(text, m.start()) and not is_safe_word(word, vocabulary=False)

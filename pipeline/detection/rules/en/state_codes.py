@@ -35,7 +35,9 @@ def state_code(text: str, i: int) -> tuple[int, int, str] | None:
 
 
 _KIN_IN = re.compile(r"(?i)(?<![\w])(?:wife|husband|son|daughter|dtr|sister|brother|niece|nephew|cousin|mother|father|mom|"
-                     r"dad|parents|family|friend)[ \t]+in[ \t]+$")
+                     r"dad|parents|family|friend|"
+                     # (or where someone lives: "DAUGHTER MARGERY IS HCP, LIVES IN CT": icu_invented_p find f866)
+                     r"(?P<lives>lives|living|resides))[ \t]+in[ \t]+$")
 # what follows a scanner's "CT" ("son in CT w/ pt", "in CT now"), not a state's
 _SCAN_NEXT = re.compile(r"(?i)[ \t]*(?:w/|with\b|now\b|for\b|at\b|scan|today|head\b|chest\b|abd|done|pending|suite|room)")
 
@@ -51,6 +53,8 @@ def kin_state_code(text: str, context: str, i: int) -> tuple[int, int, str] | No
     code = m.group().upper()
     if code not in codes_not_words() or code == "VA" or _SCAN_NEXT.match(text, m.end()):
         return None
+    if code == "NH" and _KIN_IN.search(context).group("lives"):
+        return None   # "LIVES IN NH": a nursing home as often as New Hampshire
     return i, m.end(), "STATE"
 
 

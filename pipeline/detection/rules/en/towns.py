@@ -144,6 +144,18 @@ def _listed_places() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _gazetteer() -> frozenset[str]:
+    return frozenset(" ".join(e.lower().split()) for n in ("towns", "cities", "states", "countries")
+                     for e in load_list("en", n))
+
+
+def gazetteer_place(name: str) -> bool:
+    """Whether ``name`` is any entry of the pack's place lists, a word of the safe vocabulary too
+    (what :func:`listed_place_type` leaves out)."""
+    return " ".join(name.lower().split()) in _gazetteer()
+
+
 def listed_place_type(name: str) -> str | None:
     """The type of a town, state or country the pack lists under ``name`` (any case), else None."""
     return _listed_places().get(" ".join(name.lower().split()))

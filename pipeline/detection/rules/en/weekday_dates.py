@@ -40,15 +40,18 @@ _ABBR_AFTER_CUE = re.compile(
     rf"(?i:\b(?:on|by|until|till|this|next|last|since|see|seen|before|after|thru|through|(?:seen|known)[ \t]+well|"
     # (and when family lands: "(ARRIVES SAT AM)": icu_invented_p find f196)
     rf"lkw|lsw|lnw|arrives|arriving|arrive|visit|visiting|"   # ("WILL VISIT SAT.": icu_invented_p find f223)
+    # (and a visit's "come": "she will come sat.": icu_invented_p find f876)
+    rf"come|comes|coming|"
     # (when a trial or a device started or ended: "Clamp trial started Sat 0800, failed Sun 0200": f464)
     rf"started|failed|began|stopped|restarted|resumed|placed|removed|pulled|extubated|intubated|"
     # when a habit last happened ("last drink sat am per pt", "LAST USED FRI": icu_invented_p find f131),
     # and a dialysis session's day ("after missing hd mon (snowstorm)": find f158)
     # (who told it between: "last drink per pt sat am": icu_invented_p find f292)
-    rf"last[ \t]+(?:drink|drank|use|used|ate|dose|smoked)(?:[ \t]+(?:was|on|per[ \t]+(?:pt|patient|wife|husband|family)))?|"
+    rf"last[ \t]+(?:drink|drank|use|used|ate|dose|dosed|smoked)(?:[ \t]+(?:was|on|per[ \t]+(?:pt|patient|wife|husband|family)))?|"
     rf"(?:hd|dialysis|hemodialysis))[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
     # (or a reason after "as": "CANT GET IN UNTIL SAT AS HER RIDE ...": icu_invented_p find f257)
-    r"(?=[ \t]*(?:[.,;()]|\n|$|(?i:at|@|am|pm|morning|evening|night|as)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
+    # (or a dash's clause: "MISSED HD SAT - PER DAUGHTER", "last dosed sat am": icu_invented_p find f773, f782)
+    r"(?=[ \t]*(?:[.,;()]|[ \t]-[ \t]|\n|$|(?i:at|@|am|pm|morning|evening|night|as)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
     # (or down, up, over: "PLANS TO DRIVE DOWN SAT AM", "fly in Sat and stay": icu_invented_p find f275, f372)
     rf"|(?i:\b(?:come|coming|comes|be|back|fly|flying|drive|driving)[ \t]+(?:in|down|up|over)[ \t]+)(?P<d2>(?i:{_ABBR})\.?)"
     r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:w/|with\b|to\b|for\b|at\b|am\b|pm\b|and\b|morning|evening|night)))")

@@ -101,7 +101,7 @@ drilling construction roofing plumbing landscaping logging mining farms dairy ra
 builders contractors diner cafe pizza grill salon transport energy hardware supply steel cc seed
 paper packaging lines storage movers die elementary
 paving erectors etching finishing co-op cooperative masonry excavating welding fabricators machining tool
-printing lumber""".split())
+printing lumber knitting""".split())
 # ("BOOKKEEPER AT HOLLIS BOX & PAPER", "DRIVES A TRUCK FOR PELHAM FREIGHT LINES": icu_invented_p find f164, f152)
 # (a trade's word closing an employer's name: "works at powder river drilling", icu_invented_g find f14; a farm
 # store's "Feed & Seed", spec_invented find f43)
