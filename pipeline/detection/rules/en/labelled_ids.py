@@ -158,7 +158,7 @@ def sentence_ids(text: str, doc_id: str) -> list[Span]:
         out.append(mk(doc_id, *m.span("user"), "USERNAME"))
     out += [mk(doc_id, *m.span("user"), "USERNAME") for m in _TRANSCRIBER.finditer(text)]
     out += [mk(doc_id, *m.span("id"), "IDNUM") for m in _INTERPRETER_ID.finditer(text)
-            if not (m.group("hash") and _ROOM_SIGN.search(text, 0, m.start("hash")))
+            if not (m.group("hash") and _ROOM_SIGN.search(text[max(0, m.start("hash") - 12):m.start("hash")]))
             and (m.group("open") or m.group("sign") or m.group("hash") or _in_open_bracket(m)
                  or not re.fullmatch(r"(?:[01]\d|2[0-3])[0-5]\d", m.group("id")))]
     return dedupe(out + vehicle_plates(text, doc_id) + device_and_vin(text, doc_id))

@@ -132,22 +132,28 @@ def word_town_at(text: str, i: int, closes: Callable[[str, int], object] | None 
 
 
 @lru_cache(maxsize=1)
+def _place_entries() -> tuple[tuple[str, str, str], ...]:
+    """Every entry of the pack's place lists, once: (list name, type, lower-case name with single
+    spaces), countries first, so that a name in two lists takes the first one's type."""
+    return tuple((name, gtype, " ".join(entry.lower().split()))
+                 for name, gtype in (("countries", "COUNTRY"), ("states", "STATE"), ("cities", "CITY"), ("towns", "CITY"))
+                 for entry in load_list("en", name))
+
+
+@lru_cache(maxsize=1)
 def _listed_places() -> dict[str, str]:
     """The pack's towns, states and countries, lower case -> type; no two-letter abbreviation."""
     out: dict[str, str] = {}
-    for name, gtype in (("countries", "COUNTRY"), ("states", "STATE"), ("cities", "CITY"), ("towns", "CITY")):
-        for entry in load_list("en", name):
-            low = " ".join(entry.lower().split())
-            if len(low) > 2 and low not in _ORDINARY_TOWNS and (" " in low or not is_safe_word(low)) \
-                    and not (name == "towns" and low.split()[-1] in RESIDENCE):
-                out.setdefault(low, gtype)   # a gazetteer town named like a home ("Halfway House") is none
+    for name, gtype, low in _place_entries():
+        if len(low) > 2 and low not in _ORDINARY_TOWNS and (" " in low or not is_safe_word(low)) \
+                and not (name == "towns" and low.split()[-1] in RESIDENCE):
+            out.setdefault(low, gtype)   # a gazetteer town named like a home ("Halfway House") is none
     return out
 
 
 @lru_cache(maxsize=1)
 def _gazetteer() -> frozenset[str]:
-    return frozenset(" ".join(e.lower().split()) for n in ("towns", "cities", "states", "countries")
-                     for e in load_list("en", n))
+    return frozenset(low for _, _, low in _place_entries())
 
 
 def gazetteer_place(name: str) -> bool:
