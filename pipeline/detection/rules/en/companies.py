@@ -31,9 +31,13 @@ from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
 _LEGAL = (r"LLC|L\.L\.C\.|Inc\.?|Ltd\.?|Corp\.?|Corporation|PLC|plc|GmbH|S\.A\.|SARL|LLP|Pty[ \t]+Ltd|"
-          r"Co\.(?=[ \t]*(?:[,;)]|$))|"
-          # a family firm after its ampersand ("FUNERAL HOME: CONWAY & SONS": icu_invented_p find f204)
-          r"(?<=& )(?:Sons?|Daughters?|Brothers|Bros\.?)")
+          # (and "Co." before the town it is in: "at Wallace Shoe Co. in Avon": icu_invented_p find f990)
+          r"Co\.(?=[ \t]*(?:[,;)]|$))|Co\.(?=[ \t]+(?i:in|of)[ \t])|"
+          # a family firm after its ampersand ("FUNERAL HOME: CONWAY & SONS": icu_invented_p find f204),
+          # with its trade after it ("PLOW DRIVER FOR GAGNON & SONS PAVING", "EMPLOYER NADEAU & SONS
+          # LOGGING": icu_invented_p find f964, f1026)
+          r"(?<=& )(?:Sons?|Daughters?|Brothers|Bros\.?)(?:[ \t]+(?:Paving|Logging|Excavating|Construction|Trucking|"
+          r"Plumbing|Roofing|Landscaping|Lumber|Farms?))?")
 _TRADE = (r"(?:Freight|Bus|Truck|Steamship)[ \t]+Lines|Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union|Building[ \t]+Society|Savings|Traders|"
           r"Foods|Energy|Transit|Plumbing|Carpentry|Analytics|Biotech|Robotics|Systems|Media|Labs|Laboratories|Studio|"
           r"Realty|Insurance|Brewing|Brewery|Freight|Logistics|Marine|Shipping|Technologies|Software|Consulting|"
@@ -62,6 +66,8 @@ _TRADE = (r"(?:Freight|Bus|Truck|Steamship)[ \t]+Lines|Group|Partners|Solicitors
           # icu_invented_p find f135, f38, icu_invented_r find f31
           r"Moving[ \t]+(?:&|and)[ \t]+Storage|Movers|Tool[ \t]+(?:&|and)[ \t]+Die|Machine[ \t]+Shop|"
           r"Tabernacle|Ministries|"
+          # a boat owner's business ("boat owner from rebelo fisheries": icu_invented_p find f917)
+          r"Fisheries|"
           # where a patient is held or tried ("INMATE AT ASHCROFT COUNTY HOUSE OF CORRECTION", "HELD AT PEMBERTON
           # STREET JAIL": icu_invented_p find f471, f479)
           r"House[ \t]+of[ \t]+Correction|Jail|Prison|Correctional[ \t]+(?:Center|Facility|Institution)")
@@ -99,7 +105,9 @@ _LABEL = re.compile(r"(?m)(?:^|[|;,][ \t]*)(?i:company|company[ \t]+name|busines
                     r"organi[sz]ation|school|college|university|branch|bank|landlord)[ \t]*(?:[:=][ \t]*|[ \t]+is[ \t]+)"
                     r"(?P<org>[A-Z][\w'’.&-]*(?:[ \t]+(?:[A-Z][\w'’.&-]*|&|of|the|and)){0,5})(?=[ \t]*(?:[,;|\"]|\.(?:\s|$)|$))")
 # words a name's match may start with that are not the business's ("Dear", "The", "To")
-_LEAD = frozenset("dear hi hello to from at with welcome thanks the via and or called call paged contacted notified owns".split())
+# (and the employer's own word: "Employer Nadeau & Sons Logging": icu_invented_p find f1026)
+_LEAD = frozenset("dear hi hello to from at with welcome thanks the via and or called call paged contacted notified owns "
+                  "employer".split())
 # legal forms as a one-case line's view must spell them for ``_LEGAL``
 # (a line in one case is read in title case, so a trade's word in capitals needs its spelling back:
 # "ARRANGED WITH SUSQUEHANNA VALLEY EMS FOR 1100", icu_invented_b find f46 in UPPER)

@@ -40,6 +40,8 @@ from pipeline.spans import Span
 # ("FR WOJCIK FROM ST. CASIMIR'S" without its full stop: icu_invented_p find f104; "16 FR" is a catheter's size)
 _CLERGY = r"fr\.|(?<!\d )fr(?=[ \t]+[A-Za-z])|rev\.?|reverend|rabbi|imam|cantor"
 _ROLES = (r"dr|drs|doctor|rn|md|np|attending|resident|fellow|intern|nurse|hospitalist|intensivist|pcp|surgeon|"
+          # a professor by their title in any case ("PT'S ADVISOR PROF LINDQVIST VISITED": icu_invented_p find f1006)
+          r"prof\.?|professor|"
           + _CLERGY + "|"
           # the nurse handing over or covering: "report given to siobhan", "covering for mcnulty"
           r"report\s+(?:given\s+|called\s+)?to|covering\s+for|covered\s+for|"
@@ -109,6 +111,10 @@ _NAME_AT = re.compile(   # "RRT (Kim)", "wife (Mary)": a bracket may hold the na
     # (four words when a particle is among them: "Niece Maria do Carmo Pereira": icu_invented_p find f199)
     rf"(?P<name>(?-i:{_TOKEN})(?:,?[ \t]+(?-i:{_TOKEN})){{0,2}}(?:[ \t]+(?-i:{_TOKEN}))?)")
 
+
+
+# a person's part in what happened, which a bracket after their relation's word may hold
+_PART_IN_EVENT = frozenset("driver passenger pedestrian witness bystander caregiver restrained unrestrained".split())
 
 
 def _kind(ctx: str) -> tuple[str, bool]:
@@ -236,6 +242,9 @@ def context_names(text: str, doc_id: str) -> list[Span]:
             continue   # "mod mr, la dilated": mitral regurgitation; a title has no comma after it (icu_invented_i find f04)
         gtype, strong = _kind(c.group())
         first = text[m.start("name"):m.end("name")].split()[0].strip(".,")
+        if "(" in text[c.end():m.start("name")] and first.lower() in _PART_IN_EVENT:
+            continue   # "BOYFRIEND (DRIVER) ALSO INJURED": the bracket says their part, not their name
+            # (icu_invented_p find f919)
         if gtype == "DOCTOR" and strong and not m.group("title") and re.match(r"[ \t]*,", text[c.end():c.end() + 3]) \
                 and not (is_listed_name(first) or is_first_name(first) or is_listed_surname(first)
                          or 0.0 < (zipf(first) or 0.0) < 3.0):

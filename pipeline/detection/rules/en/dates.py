@@ -30,7 +30,8 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 SEASONS = ("spring", "summer", "fall", "autumn", "winter")
 # the longer name first ("New Year's Day" before "New Year's": icu_invented_f find f30, "OD on New
 # Year's"), then the other holidays a US ward dates by
-HOLIDAYS = ("Christmas Eve", "Christmas", "Xmas", "Thanksgiving", "Easter", "New Year's Day", "New Year's Eve",
+# ("visited for xmas eve until 2100": icu_invented_p find f926)
+HOLIDAYS = ("Christmas Eve", "Christmas", "Xmas Eve", "Xmas", "Thanksgiving", "Easter", "New Year's Day", "New Year's Eve",
             "New Year's", "New Years Day", "New Years Eve", "New Years", "Lunar New Year", "Chinese New Year",
             "Memorial Day", "Labor Day", "Independence Day", "Fourth of July", "4th of July", "Veterans Day",
             "Veterans' Day", "Mother's Day", "Father's Day", "Halloween", "Valentine's Day", "Yom Kippur",
@@ -63,7 +64,8 @@ _DATE_PATTERNS = [
     # Spring 2071 | summer of '71
     rf"(?i)(?<![\w])(?:{'|'.join(SEASONS)})(?:\s+of)?\s+{_YEAR}(?![\w])",
     # weekdays and holidays
-    rf"(?<![\w])(?i:{'|'.join(WEEKDAYS)}|(?:tues|thurs|weds)\.?|{'|'.join(re.escape(h) for h in HOLIDAYS)})(?![\w])",
+    # (a storm's "nor'easter" holds no Easter: icu_invented_p find f971)
+    rf"(?<![\w])(?<![A-Za-z]')(?i:{'|'.join(WEEKDAYS)}|(?:tues|thurs|weds)\.?|{'|'.join(re.escape(h) for h in HOLIDAYS)})(?![\w])",
     # 27/9/98 (the day first: only when the first number cannot be a month)
     r"(?<![\d/.-])(?:1[3-9]|2\d|3[01])(?P<s2>[/.-])(?:0?[1-9]|1[0-2])(?P=s2)(?:\d{4}|\d{2})(?![\d/-]|\.\d)",
     # 27SEP98, 27sep (a day written onto a month's abbreviation: a date's shape in any case)
@@ -158,7 +160,10 @@ _FRACTION = re.compile(r"1/[2348]|2/[348]|3/[48]|[5-7]/8")
 _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|inch|in\b|mg|ml|of\b)", re.IGNORECASE)
 # "adm 1/8" (an admission's date: icu_invented_c find f01)
 # (and a culture's or a line's day: "SURVEILLANCE CX 3/8 NGTD", "(PLACED 3/5)": icu_invented_p find f265)
-_DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by|adm|admit|admitted|cx|cultures?|placed|inserted)"
+# (and the day of an arrival in the ED or of an intubation: "adm from ED 2/3", "presented to ED 1/2 am",
+# "INTUBATED 3/4": icu_invented_p find f1025, f967, f901)
+_DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by|adm|admit|admitted|cx|cultures?|placed|inserted|"
+                          r"intubated|extubated|(?:from|to)[ \t]+(?:the[ \t]+)?(?:ed|er))"
                           r"(?:\s*:\s*|\s+)$")
 # who "may" do something: a subject right before "may" ("pt may 2 assist", "RN MAY 1 MORE")
 _SUBJECT_BEFORE = re.compile(r"(?i)\b(?:pt|patient|he|she|they|we|i|you|it|family|wife|husband|son|daughter|rn|md|team|"

@@ -63,7 +63,10 @@ _BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|interp|translator|liaison|chapl
 # icu_invented_p find f100): "rt" is right too ("RT LEG IN SPLINT"), so a listed first name only
 _STAFF_BEFORE_VERB = re.compile(r"(?<![\w/])(?<!\d )(?i:RT|RRT|RN|NP|SW|CM)[ \t]+(?P<name>[A-Za-z][A-Za-z'’-]+)"
                                 r"(?=[ \t]+(?i:in|here|at[ \t]+bedside|aware|notified|updated|present|came|called|paged|"
-                                r"to[ \t]+see|placed|changed|drew|suctioned|adjusted|on[ \t]+(?:the[ \t]+)?vent)\b)")
+                                r"to[ \t]+see|placed|changed|drew|suctioned|adjusted|on[ \t]+(?:the[ \t]+)?vent|"
+                                # (or coming to the bed, or what they will do: "RT Okafor to bedside", "RT
+                                # Hollis will put back on vent": icu_invented_p find f941, f944)
+                                r"to[ \t]+(?:bedside|bs)|will)\b)")
 # a discipline's person by first name after "per" ("PER RT GUS.", "PER PERFUSIONIST GRETA UO ON PUMP 650CC":
 # icu_invented_p find f405, f515): a listed first name short of English's common words ("per RN will f/u" stays)
 _PER_STAFF = re.compile(r"(?<![\w/])(?i:per)[ \t]+(?i:RT|RRT|RN|SW|CM|NP|PA|perfusionist|perfusion|pharmacist|pharmacy|"
@@ -75,7 +78,8 @@ _HOUSE_OFFICER = re.compile(r"(?<![\w/])(?P<ho>HO|ho)[ \t]+(?P<name>[A-Za-z][A-Z
                             r"present|came|called|paged|placed|ordered|examined|saw|evaluated)\b)")
 # police titles before a surname ("Det. Hanrahan", "OFFICER KOWALSKI", "sgt. ruiz")
 # ("dep. strong at bedside": a deputy sheriff, icu_invented_r find f30)
-_POLICE = re.compile(r"\b(?i:det\.|detective|officer|ofc\.|sgt\.|sergeant|trooper|tpr\.?|deputy|dep\.)[ \t]+"
+# (an officer's "ofc" without its stop: "OFC DELACROIX FROM QUINCY PD": icu_invented_p find f973)
+_POLICE = re.compile(r"\b(?i:det\.|detective|officer|ofc\.?|sgt\.|sergeant|trooper|tpr\.?|deputy|dep\.)[ \t]+"
                      r"(?P<name>[A-Za-z][A-Za-z'’-]+)")
 # a charting login after a discipline and a colon ("RT:dpostma  pager 7716", "RN:KWOJCIK" closing
 # a line: icu_invented_c find f08): the login is the person's
@@ -103,6 +107,8 @@ _GOES_BY = re.compile(r"(?i:\b(?:goes[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+calle
                       # a newborn's chosen name in quotes ('INFANT "YANDEL" 3620G': ob_invented find f02)
                       r"(?:infant|baby|newborn|neonate|named)(?=[ \t]*[\"“])))"
                       r"[ \t]*[\"'“‘]?(?P<name>[A-Za-z][A-Za-z'’-]+)[\"'”’]?")
+# a side before "AKA" ("L AKA", "bilat aka", "s/p R AKA"): a leg's amputation above the knee
+_AMPUTATION = re.compile(r"(?i)\b(?:l|r|b|lt|rt|left|right|bilat|bilateral|b/l)[ \t]+aka\b")
 #: languages an interpreter is named by ("interpreter (Hmong)")
 LANGUAGES = frozenset("""spanish hmong arabic somali vietnamese asl mandarin cantonese chinese russian polish portuguese
 creole haitian french korean japanese bosnian albanian nepali karen burmese swahili amharic tigrinya farsi persian
@@ -183,6 +189,8 @@ def role_names(text: str, doc_id: str) -> list[Span]:
             if listed and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
                 out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _GOES_BY.finditer(text):
+        if _AMPUTATION.search(text, max(0, m.start() - 12), m.start() + 4):
+            continue   # "L AKA STUMP WELL HEALED": an above-knee amputation, no alias (icu_invented_p find f978)
         if _NEWBORN_QUOTE.match(m.group()) and not _newborn_name(text, m):
             continue   # 'infant "fussy" after feeds': a quoted word, no chosen name
         if m.group("name").lower() not in FUNCTION_WORDS and not is_safe_word(m.group("name"), vocabulary=False):

@@ -18,7 +18,8 @@ parent friend friends family families fiance fiancee partner niece nephew aunt u
 grandmother grandfather grandchildren girlfriend boyfriend neighbor neighbour spouse children child kids relative
 relatives visitor visitors nurse nurses rn rns md mds np nps pa doctor doctors dr drs attending attendings resident
 residents fellow fellows intern interns team teams staff physician physicians surgeon surgeons hospitalist
-intensivist pcp hcp proxy guardian chaplain pt pts patient patients self""".split()
+intensivist pcp hcp proxy guardian chaplain pt pts patient patients self
+trooper troopers officer officers ofc sgt sergeant deputy detective""".split()
 CALENDAR = """january february march april may june july august september october november december jan feb mar apr
 jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur
 thurs fri sat sun""".split()
@@ -65,7 +66,8 @@ nsg sitter sitters preop postop pre-op post-op upstairs downstairs
 pj hj gj om backup approx
 femstop femostop crani dtr exit
 angio eeg anesthesia anesthesiology dayshift nightshift basilar bldg younger older swallow cane
-decon""".split()
+decon
+supine prone rle lle lue serosang serosanguinous sanguinous desk""".split()
 # (an ED's triage and resuscitation bay and an abdomen's quadrants, where a patient or a pain moves: "sent
 # from triage", "pain moved to rlq": ed_invented find f03, f14; yesterday's shorthand, "BLD CX FROM YEST",
 # and a newborn's startle reflex, "INCOMPLETE MORO": icu_invented_o find f03, f06; a nursing home's
@@ -102,6 +104,11 @@ decon""".split()
 # "INDEPENDENT W/ CANE": f282, f317, f400; a chemical's decontamination, "DECON AT SITE BY HUDSON FIRE":
 # f336; "burn" and "burns" stay out, a surname as often: "per Dr Burns"; so does "hosp", which the
 # starter's model reads inside hospitals' names: "near hosp", f445, cost precision on check halves)
+# (a body's position and a limb's side, "RETURNED TO SUPINE", "septic shock from RLE cellulitis", a
+# drain's serosanguinous fluid, "1 HR SEROSANG", and the nurses' desk, "MOVED TO ROOM NEAR DESK":
+# icu_invented_p find f975, f990, f959, f1003; "rue" stays out, a street's word as often, and so does
+# "ltach", the head of a named hospital's name: both cost recall on check halves; a police officer's
+# rank is their title, never their name, "Trooper left card": f925)
 # (the reporting verbs after a relative: "SON STATES PT IS DNR", icu_invented_c find f15; "Son is HCP
 # (verbal, form to be done)", icu_invented_f find f29: philter-lite lists "Verbal" as a first name)
 
