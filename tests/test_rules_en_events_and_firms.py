@@ -121,3 +121,22 @@ def test_a_companys_stop_before_its_town(detector):
 ])
 def test_a_cardiac_output_is_no_company(detector, line, case):
     assert found(detector, recase(line, case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line, town", [
+    ("Parents in Hanoi, do not speak English; college notified.", "Hanoi"),
+    ("Lives alone, daughter 30 min away in Gardner but works full time.", "Gardner"),
+    ("48 yo F, slipped on ice in her driveway in Sandwich 1/20, L ankle fx.", "Sandwich"),
+])
+def test_a_town_after_parents_a_relatives_distance_or_a_driveway(detector, line, town, case):
+    assert recase(town, case) in found(detector, recase(line, case), "LOCATION") + found(detector, recase(line, case), "NAME")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("line", [
+    "Parents in agreement w/ plan, in room, updated.",
+    "Son in law visiting; backyard in good shape per wife.",
+])
+def test_parents_in_agreement_and_a_backyard_name_no_town(detector, line, case):
+    assert found(detector, recase(line, case), "LOCATION") == []

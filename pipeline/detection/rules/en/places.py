@@ -68,7 +68,10 @@ _TOWN = re.compile(
     r"(?:\s+[A-Za-z][A-Za-z'-]*)?\s+(?:is\s+)?(?:visiting\s+|flying\s+in\s+|driving\s+up\s+)?from\s+|"
     # "sister in glen rock is emergency contact", "flew in from Moncton", "will drive to Bala Cynwyd"
     # (icu_invented_b find f50, f54, f58)
-    r"(?<![\w])(?:wife|husband|son|daughter|sister|brother|niece|nephew|cousin)\s+in\s+(?!law\b)|"
+    # (and parents, and how far away they are: "PARENTS IN HANOI", "DAUGHTER 30 MIN AWAY IN GARDNER":
+    # icu_invented_p find f995, f1015)
+    r"(?<![\w])(?:wife|husband|son|daughter|sister|brother|niece|nephew|cousin|parents)"
+    r"(?:\s+(?:about\s+|~\s*)?\d+(?:\.\d+)?\s*(?:hrs?|hours?|mins?|minutes?|miles?|mi)\s+away)?\s+in\s+(?!law\b)|"
     # (and who drove whom: "daughter Marisol who drove her over from Palisade": spec_invented find f33)
     r"(?<![\w])(?:flew|flown|drove)(?:\s+(?:him|her|them|me|us))?(?:\s+(?:in|up|down|over))?\s+from\s+|"
     # ("LIVING DONORS", "living donation info", "live vaccine": what lives, no residence; spec_invented find f08)
@@ -144,8 +147,9 @@ _HOME_TO = re.compile(r"(?i)(?<![\w])(?:then|went|gone|going|left|headed|returne
 # and a mine "in" one ("From ranch outside Pie Town", "LAID OFF FROM THE MINE IN GRANTS":
 # icu_invented_s find f16, f02; a town that is a common word in a line of one case, "ON A FARM
 # OUTSIDE MONEY" in icu_invented_r find f02, is still not read)
+# (and a home's grounds: "SLIPPED ON ICE IN HER DRIVEWAY IN SANDWICH": icu_invented_p find f974)
 _HOME_IN = re.compile(r"(?i)(?<![\w])(?:(?:trailer|farm|farmhouse|ranch|orchard|apartment|apt|condo|townhouse|duplex|house|rowhome|"
-                      r"mine)\b[^\n.;:]{0,45}?[ \t]+(?:in|outside(?:[ \t]+of)?)|"
+                      r"mine|driveway|backyard|yard|cottage)\b[^\n.;:]{0,45}?[ \t]+(?:in|outside(?:[ \t]+of)?)|"
                       # ("REHAB NEAR DTR IN STERLING": icu_invented_p find f181)
                       r"near(?:[ \t]+(?:her|him|them|us|family|son|daughter|dtr|sister|brother|kids|children)[ \t]+in)?)[ \t]+")
 
