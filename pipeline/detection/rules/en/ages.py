@@ -66,7 +66,10 @@ _AGE_MORE = re.compile(r"(?i)(?:\b(?:man|woman|gentleman|lady|gent|male|female)\
                        re.MULTILINE)
 # "pt is 84.", "she is 84 and lives alone", "pt is 99 today!" (icu_invented_b find f47); not the
 # "99" of a temperature ("pt is 99.1")
-_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she|who)\s+is\s+(?:now\s+|only\s+)?(?P<age>\d{1,3})"
+# (and a relative's: "husband is 91 and uses a walker", "Mother is 91, lives at Hillcrest Manor":
+# icu_invented_p find f1086, f1152)
+_AGE_IS = re.compile(r"(?i)\b(?:pt|patient|he|she|who|husband|wife|spouse|mother|father|mom|dad|sister|brother)\s+is\s+"
+                     r"(?:now\s+|only\s+)?(?P<age>\d{1,3})"
                      r"(?=[ \t]*(?:[.;,](?!\d)|!|$|and\b|today\b|tomorrow\b|this\s+week\b))",
                      re.MULTILINE)
 

@@ -20,6 +20,7 @@ from pipeline.detection.rules.common import mk
 from pipeline.detection.rules.en.caseless import one_case_at
 from pipeline.detection.rules.en.contact import STREET_SUFFIX
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word, zipf
+from pipeline.detection.rules.en.towns import gazetteer_place, is_word_town, listed_place_type
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span
@@ -43,6 +44,15 @@ _CROSSING = re.compile(r"[ \t]*(?:and|&|/|@|at)[ \t]+(?P<x>[A-Za-z][A-Za-z'-]+)(
 _NAMED = rf"(?:(?:[NSEW]\.?|north|south|east|west)[ \t]+)?(?:\d{{1,3}}(?:st|nd|rd|th)|[A-Za-z][A-Za-z'-]+)(?:[ \t]+[A-Za-z][A-Za-z'-]+){{0,2}}[ \t]+{STREET_SUFFIX}"
 _INTERSECTION = re.compile(rf"(?i)(?<![\w-])(?P<a>{_NAMED})(?![\w-])[ \t]+(?:at|and|&|/|@)[ \t]+(?P<b>{_NAMED})(?![\w-])")
 _DIRECTION_WORDS = frozenset("n s e w n. s. e. w. north south east west".split())
+# a street named without a house number before the town it is in ("found down on sidewalk Union St in
+# Lynn", "struck by a car while crossing Centre St in Newton", "trench collapse on washington st in
+# canton": icu_invented_p find f693, f1134, f1133): the listed town after "in" says the words are a street's
+# (only a street's commonest words, and none after an article or a possessive: "on a back road in Carver",
+# "their winter place in Florida", "hearing at probate court in Cambridge" name none)
+_STREET_IN_TOWN = re.compile(r"(?i)(?<=[ \t])(?P<suffix>st|street|ave|avenue|blvd|boulevard|rd|road)\.?[ \t]+in[ \t]+"
+                             r"(?P<town>[A-Za-z][A-Za-z'-]+(?:[ \t]+[A-Za-z][A-Za-z'-]+)?)")
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z'-]+)[ \t]+$")
+_ARTICLE_BEFORE = re.compile(r"(?i)\b(?:a|an|the|their|his|her|our|my|your)[ \t]+$")
 
 
 def _street_words(value: str) -> bool:
@@ -51,6 +61,12 @@ def _street_words(value: str) -> bool:
     words = value.split()[:-1]
     return all(w.lower() in _DIRECTION_WORDS or re.fullmatch(r"(?i)\d+(?:st|nd|rd|th)", w)
                or (w.lower() not in FUNCTION_WORDS and not is_safe_word(w, vocabulary=False)) for w in words)
+
+
+def _listed_town(words: str) -> bool:
+    """Whether ``words`` (or their first word) name a town of the pack's place lists, its gazetteer or
+    its towns that are words ("in canton")."""
+    return any(listed_place_type(w) == "CITY" or gazetteer_place(w) or is_word_town(w) for w in (words, words.split()[0]))
 
 
 def _crossing(text: str, end: int) -> int:
@@ -91,6 +107,21 @@ def highways(text: str, doc_id: str) -> list[Span]:
             if crossing > m.end("road"):
                 x = _CROSSING.match(text, m.end("road"))
                 out.append(mk(doc_id, x.start("x"), crossing, "STREET"))
+    for m in _STREET_IN_TOWN.finditer(text):
+        if not _listed_town(m.group("town")):
+            continue
+        start = m.start("suffix")
+        for k in range(2):   # the street's one or two words before its suffix: no function or ward word, and
+            # before the first, no word of the wide vocabulary ("sidewalk Union St", "crossing Centre St")
+            w = _WORD_BEFORE.search(text, max(0, start - 30), start)
+            if w is None or w.group(1).lower() in FUNCTION_WORDS or is_safe_word(w.group(1), vocabulary=k > 0) \
+                    or w.group(1).lower() in _DIRECTION_WORDS:
+                break
+            start = w.start(1)
+        if _ARTICLE_BEFORE.search(text, max(0, start - 8), start):
+            continue
+        if start < m.start("suffix") and not any(o.start < m.end("suffix") and start < o.end for o in out):
+            out.append(mk(doc_id, start, m.end("suffix"), "STREET"))
     for m in _INTERSECTION.finditer(text):
         if _street_words(m.group("a")) and _street_words(m.group("b")):
             out += [mk(doc_id, *m.span("a"), "STREET"), mk(doc_id, *m.span("b"), "STREET")]

@@ -276,7 +276,8 @@ AGE_AFTER = re.compile(
     r"man\b|woman|gentleman|gent\b|lady|boy|girl|mo\b|months? old|(?:st|nd|rd|th)\s+birthday)")
 AGE_BEFORE = re.compile(r"(?i)(?:\bage[sd]?|\bage of|\bage:|\bat age|\bage\s*=|\bturn(?:ed|s|ing)|\bage\s*/\s*(?:sex|gender)|"
                         r"\b(?:sex|gender)\s*/\s*age\s*:?\s*(?:[mf]|male|female)\s*/|"
-                        r"\b(?:pt|patient|he|she|who)\s+is\s+(?:now\s+|only\s+)?|"
+                        r"\b(?:pt|patient|he|she|who|husband|wife|spouse|mother|father|mom|dad|sister|brother)\s+is\s+"
+                        r"(?:now\s+|only\s+)?|"
                         r"\b(?:man|woman|gentleman|lady|gent|male|female)\s+of|\bage\s*(?:\((?:years?|yrs?)\)|in\s+years))"
                         r"\s*:?\s*[<>~]?\s*$")
 _DOB_BRACKET = re.compile(r"(?i)\b(?:dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date)\b[^\n()]{1,30}?\(\s*(?:age\s*:?\s*)?$")

@@ -72,6 +72,9 @@ _TOWN = re.compile(
     # icu_invented_p find f995, f1015)
     r"(?<![\w])(?:wife|husband|son|daughter|sister|brother|niece|nephew|cousin|parents)"
     r"(?:\s+(?:about\s+|~\s*)?\d+(?:\.\d+)?\s*(?:hrs?|hours?|mins?|minutes?|miles?|mi)\s+away)?\s+in\s+(?!law\b)|"
+    # (a boat's home port: "works on boat out of Gloucester", "goes out on a dragger out of point judith":
+    # icu_invented_p find f1083, f1153, f917)
+    r"(?<![\w])(?:boat|dragger|scalloper|trawler|fishes|fishing|fished)\b[^\n.;:()]{0,30}?\s+out\s+of\s+|"
     # (and who drove whom: "daughter Marisol who drove her over from Palisade": spec_invented find f33)
     r"(?<![\w])(?:flew|flown|drove)(?:\s+(?:him|her|them|me|us))?(?:\s+(?:in|up|down|over))?\s+from\s+|"
     # ("LIVING DONORS", "living donation info", "live vaccine": what lives, no residence; spec_invented find f08)

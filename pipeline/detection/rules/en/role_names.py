@@ -26,6 +26,7 @@ from pipeline.detection.rules.en.name_words import (FUNCTION_WORDS, is_first_nam
                                                    is_safe_word, looks_like_name, zipf)
 from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
+from pipeline.detection.rules.en.ward_vocabulary import CONTEXT
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
@@ -107,6 +108,15 @@ _GOES_BY = re.compile(r"(?i:\b(?:goes[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+calle
                       # a newborn's chosen name in quotes ('INFANT "YANDEL" 3620G': ob_invented find f02)
                       r"(?:infant|baby|newborn|neonate|named)(?=[ \t]*[\"“])))"
                       r"[ \t]*[\"'“‘]?(?P<name>[A-Za-z][A-Za-z'’-]+)[\"'”’]?")
+# a group home's or a residence's staff by first name, in brackets or before what they did ("Group home
+# staff Marisol stayed until 2200", "Residential staff Devon here most of day", "GROUP HOME STAFF (JOY)
+# BROUGHT IN", "group home house manager Bev": icu_invented_p find f1137, f1140, f1147, f1146)
+_HOME_STAFF = re.compile(r"(?i:\b(?:group[ \t]+home|residential|residence|house|program|day[ \t]+program)[ \t]+"
+                         r"(?:staff(?:[ \t]+member)?|manager|house[ \t]+manager|supervisor|worker|counselor|counsellor)"
+                         r")[ \t]*(?P<open>\()?[ \t]*(?P<name>[A-Za-z][A-Za-z'’-]+)")
+# the words before "is HCP" that are no one's name ("son is HCP", "who is HCP", "pt is own guardian")
+_KIN_OR_ROLE = frozenset(CONTEXT) | frozenset("""who which that she he it pt patient wife husband son daughter dtr
+sister brother mother father niece nephew friend partner spouse family nobody noone one""".split())
 # a side before "AKA" ("L AKA", "bilat aka", "s/p R AKA"): a leg's amputation above the knee
 _AMPUTATION = re.compile(r"(?i)\b(?:l|r|b|lt|rt|left|right|bilat|bilateral|b/l)[ \t]+aka\b")
 #: languages an interpreter is named by ("interpreter (Hmong)")
@@ -132,6 +142,10 @@ def _rare_word_ok(word: str) -> bool:
 
 
 _NEWBORN_QUOTE = re.compile(r"(?i)(?:infant|baby|newborn|neonate|named)\b")
+# the relative a note names as the proxy or guardian ("Rose is HCP.", "JOAN IS HER HEALTH CARE PROXY":
+# icu_invented_p find f1110): a listed first name, or a rare word with its capital in a mixed-case line
+_IS_PROXY = re.compile(r"(?<![\w'’/-])(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+(?i:is|remains|will[ \t]+be)[ \t]+"
+                       r"(?i:(?:the|her|his|pt'?s|their)[ \t]+)?(?i:hcp|health[ \t]*care[ \t]+proxy|proxy|dpoa|poa|guardian)\b")
 
 
 def _newborn_name(text: str, m: re.Match) -> bool:
@@ -188,6 +202,17 @@ def role_names(text: str, doc_id: str) -> list[Span]:
             listed = is_first_name(word) or (is_listed_surname(word) and (zipf(word) or 0.0) < 3.0)
             if listed and _name_ok(word) and not is_safe_word(word) and (zipf(word) or 0.0) < 4.5:
                 out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
+    for m in _HOME_STAFF.finditer(text):
+        word = m.group("name")
+        cased = word[:1].isupper() and word[1:].islower() and mixed_case(text, m.start())
+        if word.lower() not in _KIN_OR_ROLE and (is_first_name(word) or cased) and _name_ok(word) \
+                and not is_safe_word(word):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
+    for m in _IS_PROXY.finditer(text):
+        word = m.group("name")
+        cased = word[:1].isupper() and word[1:].islower() and mixed_case(text, m.start())
+        if word.lower() not in _KIN_OR_ROLE and (is_first_name(word) or cased) and _name_ok(word):
+            out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for m in _GOES_BY.finditer(text):
         if _AMPUTATION.search(text, max(0, m.start() - 12), m.start() + 4):
             continue   # "L AKA STUMP WELL HEALED": an above-knee amputation, no alias (icu_invented_p find f978)

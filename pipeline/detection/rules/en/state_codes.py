@@ -59,6 +59,9 @@ def kin_state_code(text: str, context: str, i: int) -> tuple[int, int, str] | No
 
 
 _COMMA_CODE = re.compile(r",[ \t]*(?P<code>[A-Za-z]{2})(?![\w-])")
+# a state's older abbreviation after a town's comma ("coming up from Enfield, Conn.", "flying in from
+# lowell, mass tomorrow": icu_invented_p find f1055, f1168); only those no clinical word spells alone
+_COMMA_OLD_ABBR = re.compile(r",[ \t]*(?P<code>(?i:conn|mass|penn|calif|fla|mich|minn|tenn|ariz|colo|okla|wisc)\.?)(?![\w-])")
 _SPACE_CODE = re.compile(r"[ \t]+(?P<code>[A-Z]{2}|[a-z]{2})(?![\w-])")
 
 
@@ -97,6 +100,10 @@ def state_after_town(text: str, doc_id: str, places: list[Span]) -> list[Span]:
     the comma, a code that is no word, closing the clause ("in Hudson NH.")."""
     out = []
     for sp in places:
+        old = _COMMA_OLD_ABBR.match(text, sp.end) if sp.type == "CITY" else None
+        if old is not None and (old.group("code").islower() == text[sp.start:sp.end].islower()):
+            out.append(mk(doc_id, *old.span("code"), "STATE"))   # "from Enfield, Conn.", "from lowell, mass tomorrow"
+            continue
         m = _COMMA_CODE.match(text, sp.end) if sp.type == "CITY" else None
         if m is None and sp.type == "CITY" and (s := _SPACE_CODE.match(text, sp.end)) is not None:
             # without a comma, a code no word spells, closing the clause, in the town's case ("teacher in

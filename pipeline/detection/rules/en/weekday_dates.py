@@ -45,6 +45,8 @@ _ABBR_AFTER_CUE = re.compile(
     # (and an arrival, a return to work: "earliest arrival SAT", "has to go back to work Mon.":
     # icu_invented_p find f995, f948)
     rf"arrival|(?:back|return|returns|returning)[ \t]+to[ \t]+work|"
+    # (and the part of a day: "on the Tobin Bridge early Sat am": icu_invented_p find f1122)
+    rf"early|"
     # (when a trial or a device started or ended: "Clamp trial started Sat 0800, failed Sun 0200": f464)
     rf"started|failed|began|stopped|restarted|resumed|placed|removed|pulled|extubated|intubated|"
     # when a habit last happened ("last drink sat am per pt", "LAST USED FRI": icu_invented_p find f131),
@@ -77,7 +79,8 @@ _EVENT_DAY = re.compile(
     # an operation by its kind ("s/p graft excision Sun.": icu_invented_l find f19)
     r"excision|resection|repair|amputation|debridement|placement|removal|insertion|[a-z]+(?:ectomy|otomy|ostomy|plasty|scopy))[ \t]+"
     # where it happened may come between ("82 yo M, fall at home Sat w/ R hip fx": icu_invented_p find f45)
-    r"(?:(?:at|in)[ \t]+home[ \t]+)?"
+    # (or where it came: "transferred here sun.": icu_invented_p find f1168)
+    r"(?:(?:at|in)[ \t]+home[ \t]+|(?:here|there|back)[ \t]+)?"
     r"(?P<d>(?i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun))\.?(?=[ \t]*(?:[.,;)]|\n|$|w/))", re.MULTILINE)
 # an abbreviated weekday right after the clock time it qualifies, closing its clause ("lkw 2200 sat.
 # found on kitchen floor": icu_invented_p find f67); "SAT 94%", "sat 88 on RA", "0900 SAT, 1000 SBT"
