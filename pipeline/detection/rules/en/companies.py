@@ -185,6 +185,11 @@ _VETERANS_POST = re.compile(r"(?i)(?<![\w-])(?:vfw|american[ \t]+legion|amvets|d
                             r"[ \t]+(?:post|lodge|chapter|aerie|council)[ \t]*(?:no\.?|#)?[ \t]*\d{1,5}(?![\w-])")
 
 
+# a country's mission by its people's adjective ("A staff member from the Korean Consulate called", "THE
+# ITALIAN CONSULATE CALLED", "a letter for the Nigerian Embassy": icu_invented_p find f1252, f1263, f1257)
+_CONSULATE = re.compile(r"(?i)(?<![\w-])(?P<org>[a-z]+(?:an|ese|ian|ish|ch|i)[ \t]+(?:consulate|embassy)(?:[ \t]+general)?)(?![\w-])")
+
+
 # a union's local by its number ("member of Carpenters Local 1187": icu_invented_p find f66; "IBEW Local
 # 103", "Teamsters Local 25", "SEIU Local 1199", "Sheet Metal Workers Local 17"): the word before
 # "Local" names the union (a trade's plural, an acronym English does not use, or in a mixed-case line
@@ -276,6 +281,7 @@ def companies(text: str, doc_id: str) -> list[Span]:
                 end = joined.end()   # "employer kowalski roofing & gutters" (icu_invented_p find f324)
             out.append(mk(doc_id, start, end, "HOSPITAL" if m.group("clinic") else "ORGANIZATION"))
     out += [mk(doc_id, *m.span(), "ORGANIZATION") for m in _VETERANS_POST.finditer(text)]
+    out += [mk(doc_id, *m.span("org"), "ORGANIZATION") for m in _CONSULATE.finditer(text)]
     for m in _UNION_LOCAL.finditer(text):
         if (start := _union_name(text, m)) is not None:
             out.append(mk(doc_id, start, m.end(), "ORGANIZATION"))

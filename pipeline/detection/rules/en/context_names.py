@@ -195,8 +195,9 @@ _POSSESSED = re.compile(r"(?i)['’]s\b")
 # what follows a relative's first name that is also a word, never the word: an aside in brackets
 # ("son will (lives on the farm) and daughter hope": icu_invented_g find f15)
 # or a visit's words ("GIRLFRIEND SUMMER AT BEDSIDE", "DIL GRACE AT BEDSIDE": icu_invented_h find f08, f19)
+# (or their phone: "HUSBAND BILL CELL 978-555-0143": icu_invented_p find f1238)
 _ASIDE_AFTER = re.compile(r"(?i)[ \t]*(?:\(|at[ \t]+(?:the[ \t]+)?bedside\b|in[ \t]+to[ \t]+visit\b|visited\b|visiting\b|"
-                          r"called\b|updated\b|present\b)")
+                          r"called\b|updated\b|present\b|(?:cell|phone|#)[ \t]*[#:]?[ \t]*\(?\d)")
 # a relative proper, whose first name that is also a word may close the sentence ("here w/ husband
 # bill.", "DTR HOPE, SON MARK": notes_invented find f32): after "husband" a word and a stop is who he is
 _RELATIVE = re.compile(r"(?i)(?:(?:brother|sister|son|daughter|dtr|father|mother)[ \t]?-?[ \t]?in[ \t]?-?[ \t]?law|"   # (icu_invented_p find f85)

@@ -58,6 +58,9 @@ STRONG_DATE_CUE = re.compile(
     r"discharged?|d/c'?d|born|birth|surgery|s/p|visit|appt|appointment|seen|started|starting|effective|note|"
     # an operation or an airway event and its day ("ex-lap 3-12": icu_invented_k find f03)
     r"ex-?lap|laparotomy|craniotomy|cabg|intubated|extubated|trach'?d|trached|"
+    # (and an operation by its ending, a catheterisation: "R HEMIARTHROPLASTY 3/6": icu_invented_p find
+    # f1207; a fraction's look after "cath" stays a fraction, "cath 1/2 way in")
+    r"[a-z]+(?:plasty|ectomy|otomy|ostomy|oscopy)|cath|"
     # a course's first or last day, though "dose" is a measure's name ("CIPRO ... (LAST DOSE 6/30)":
     # icu_invented_p find f62); "dose 1/2" alone stays a measure
     r"(?:last|first|final|1st)\s+dose(?:\s+(?:given|due))?|(?:stop|start|end)\s+date|due|"

@@ -48,11 +48,16 @@ _IN_BRACKETS = re.compile(rf"(?i:\b(?:{_ROLE}))[ \t]*\([ \t]*(?P<name>[A-Za-z][A
 # (and a perfusionist at the balloon: "Perfusionist Dimitrios checked balloon console", icu_invented_h find f13)
 # (and an educator, a coordinator, a group home's staff: "DIABETES EDUCATOR KOWALCZYK PAGED", "coordinator
 # pete on call tonight", "Group home manager Lisette called": icu_invented_p find f339, f371, f395)
+# (and a lactation consultant, and a title before the name: "Lactation consultant Ines in", "interpreter
+# Mr. Delva used": icu_invented_p find f1236, f1241)
 _BEFORE_VERB = re.compile(r"(?i:\b(?:interpreter|interp|translator|liaison|chaplain|perfusionist|phlebotomist|educator|"
-                          r"coordinator|staff[ \t]+member|home[ \t]+manager)[ \t]+)"
+                          r"coordinator|staff[ \t]+member|home[ \t]+manager|lactation[ \t]+consultant)[ \t]+"
+                          r"(?:(?:mr|mrs|ms|miss)\.?[ \t]+)?)"
                           r"(?P<name>[A-Za-z][A-Za-z'’-]+)"
                           r"(?=[ \t]+(?i:used|present|here|at[ \t]+bedside|via|translated|interpreted|assisted|"
                           r"called|aware|notified|visited|checked|in|came|drew|adjusted|changed|paged|on[ \t]+call|"
+                          # (or what they come to do: "diabetes educator joy to see pt tomorrow": f1181)
+                          r"to[ \t]+(?:see|help|meet|speak|talk)|"
                           # (or where they came from: "LIAISON MARISOL FROM WHITCOMB REHAB SCREENED": f765)
                           r"from)\b|"
                           # (or the way they came in brackets: "PORTUGUESE INTERPRETER INES (IN PERSON)": f415)
@@ -67,7 +72,8 @@ _STAFF_BEFORE_VERB = re.compile(r"(?<![\w/])(?<!\d )(?i:RT|RRT|RN|NP|SW|CM)[ \t]
                                 r"to[ \t]+see|placed|changed|drew|suctioned|adjusted|on[ \t]+(?:the[ \t]+)?vent|"
                                 # (or coming to the bed, or what they will do: "RT Okafor to bedside", "RT
                                 # Hollis will put back on vent": icu_invented_p find f941, f944)
-                                r"to[ \t]+(?:bedside|bs)|will)\b)")
+                                r"to[ \t]+(?:bedside|bs|help|meet|speak|talk)|will)\b)")   # ("sw kerri to help w/
+                                # fmla paperwork": icu_invented_p find f1209)
 # a discipline's person by first name after "per" ("PER RT GUS.", "PER PERFUSIONIST GRETA UO ON PUMP 650CC":
 # icu_invented_p find f405, f515): a listed first name short of English's common words ("per RN will f/u" stays)
 _PER_STAFF = re.compile(r"(?<![\w/])(?i:per)[ \t]+(?i:RT|RRT|RN|SW|CM|NP|PA|perfusionist|perfusion|pharmacist|pharmacy|"

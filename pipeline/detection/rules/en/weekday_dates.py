@@ -45,6 +45,8 @@ _ABBR_AFTER_CUE = re.compile(
     # (and an arrival, a return to work: "earliest arrival SAT", "has to go back to work Mon.":
     # icu_invented_p find f995, f948)
     rf"arrival|(?:back|return|returns|returning)[ \t]+to[ \t]+work|"
+    # (and what is soonest: "says earliest is sat.": icu_invented_p find f1251)
+    rf"earliest(?:[ \t]+is)?|"
     # (and the part of a day: "on the Tobin Bridge early Sat am": icu_invented_p find f1122)
     rf"early|"
     # (when a trial or a device started or ended: "Clamp trial started Sat 0800, failed Sun 0200": f464)
@@ -56,8 +58,9 @@ _ABBR_AFTER_CUE = re.compile(
     rf"(?:hd|dialysis|hemodialysis))[ \t]+)(?P<d>(?i:{_ABBR})\.?)"
     # (or a reason after "as": "CANT GET IN UNTIL SAT AS HER RIDE ...": icu_invented_p find f257)
     # (or a dash's clause: "MISSED HD SAT - PER DAUGHTER", "last dosed sat am": icu_invented_p find f773, f782)
-    # (or what the day waits on: "she will try to come sun when roads are clear": icu_invented_p find f963)
-    r"(?=[ \t]*(?:[.,;()]|[ \t]-[ \t]|\n|$|(?i:at|@|am|pm|morning|evening|night|as|when|if)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
+    # (or what the day waits on: "she will try to come sun when roads are clear": icu_invented_p find f963;
+    # or its noon: "last drink sat noon per pt": f1189)
+    r"(?=[ \t]*(?:[.,;()]|[ \t]-[ \t]|\n|$|(?i:at|@|am|pm|morning|evening|night|noon|midnight|as|when|if)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
     # (or down, up, over: "PLANS TO DRIVE DOWN SAT AM", "fly in Sat and stay": icu_invented_p find f275, f372)
     rf"|(?i:\b(?:come|coming|comes|be|back|fly|flying|drive|driving)[ \t]+(?:in|down|up|over)[ \t]+)(?P<d2>(?i:{_ABBR})\.?)"
     r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:w/|with\b|to\b|for\b|at\b|am\b|pm\b|and\b|morning|evening|night)))")
