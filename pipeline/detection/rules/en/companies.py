@@ -68,6 +68,9 @@ _TRADE = (r"(?:Freight|Bus|Truck|Steamship)[ \t]+Lines|Group|Partners|Solicitors
           r"Tabernacle|Ministries|"
           # a boat owner's business ("boat owner from rebelo fisheries": icu_invented_p find f917)
           r"Fisheries|"
+          # a family firm of brothers by its trade ("works for pratt brothers logging": icu_invented_p find f1386)
+          r"(?:Brothers|Bros\.?)[ \t]+(?:Logging|Paving|Excavating|Construction|Trucking|Plumbing|Roofing|Landscaping|"
+          r"Lumber|Farms?)|"
           # where a patient is held or tried ("INMATE AT ASHCROFT COUNTY HOUSE OF CORRECTION", "HELD AT PEMBERTON
           # STREET JAIL": icu_invented_p find f471, f479)
           r"House[ \t]+of[ \t]+Correction|Jail|Prison|Correctional[ \t]+(?:Center|Facility|Institution)")

@@ -138,9 +138,10 @@ _PLACED_BEFORE = re.compile(r"(?i)\b(?:placed|inserted|created|implanted)\b[^\n]
 # the year a habit stopped, right after its word, a sentence's full stop after it too ("former smoker
 # 50 pk-yr, quit 2001. NKDA": icu_invented_p find f34); no clock time follows "quit"
 # (and the year a relative died: "wife passed 2005": icu_invented_p find f1075; the year one came to the
-# country: "Emigrated 1996, husband died in war": f1290)
+# country: "Emigrated 1996, husband died in war", "came to US 1991": f1290, f1300)
 _QUIT_YEAR = re.compile(rf"(?i)\b(?:quit|sober[ \t]+since|clean[ \t]+since|(?:wife|husband|spouse|mother|father|son|daughter|"
-                        rf"brother|sister)[ \t]+(?:passed(?:[ \t]+away)?|died)|emigrated|immigrated)[ \t]+(?:in[ \t]+)?"
+                        rf"brother|sister)[ \t]+(?:passed(?:[ \t]+away)?|died)|emigrated|immigrated|"
+                        rf"(?:came|moved)[ \t]+to[ \t]+(?:the[ \t]+)?(?:us|usa|u\.s\.?))[ \t]+(?:in[ \t]+)?"
                         rf"(?P<y>{_YEAR4})(?![\w/:-]|[.,]\d)")
 
 # a year's two digits after an apostrophe, standing alone ("s/p stent '02", "quit '99": icu_invented_p
@@ -164,9 +165,9 @@ _DOSE_AFTER = re.compile(r"\s*(?:tab|tablet|pill|cap|dose|strength|cup|tsp|tbsp|
 # "adm 1/8" (an admission's date: icu_invented_c find f01)
 # (and a culture's or a line's day: "SURVEILLANCE CX 3/8 NGTD", "(PLACED 3/5)": icu_invented_p find f265)
 # (and the day of an arrival in the ED or of an intubation: "adm from ED 2/3", "presented to ED 1/2 am",
-# "INTUBATED 3/4": icu_invented_p find f1025, f967, f901)
+# "INTUBATED 3/4": icu_invented_p find f1025, f967, f901; a PEG's, "and PEG 1/3": f1359)
 _DATE_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|dated|date|of|by|adm|admit|admitted|cx|cultures?|placed|inserted|"
-                          r"intubated|extubated|(?:from|to)[ \t]+(?:the[ \t]+)?(?:ed|er))"
+                          r"intubated|extubated|trach|peg|(?:from|to)[ \t]+(?:the[ \t]+)?(?:ed|er))"
                           r"(?:\s*:\s*|\s+)$")
 # who "may" do something: a subject right before "may" ("pt may 2 assist", "RN MAY 1 MORE")
 _SUBJECT_BEFORE = re.compile(r"(?i)\b(?:pt|patient|he|she|they|we|i|you|it|family|wife|husband|son|daughter|rn|md|team|"

@@ -61,6 +61,8 @@ STRONG_DATE_CUE = re.compile(
     # (and an operation by its ending, a catheterisation: "R HEMIARTHROPLASTY 3/6": icu_invented_p find
     # f1207; a fraction's look after "cath" stays a fraction, "cath 1/2 way in")
     r"[a-z]+(?:plasty|ectomy|otomy|ostomy|oscopy)|cath|"
+    # (and a trach's or a PEG's day: "s/p trach 12/29 and PEG 1/3", "PEG 4/5 by GI": f1359, f1348)
+    r"trach|peg|"
     # a course's first or last day, though "dose" is a measure's name ("CIPRO ... (LAST DOSE 6/30)":
     # icu_invented_p find f62); "dose 1/2" alone stays a measure
     r"(?:last|first|final|1st)\s+dose(?:\s+(?:given|due))?|(?:stop|start|end)\s+date|due|"

@@ -84,7 +84,8 @@ _TOWN = re.compile(
     r"native\s+of|town\s+of|city\s+of|visiting\s+from|visits\s+from|originally\s+from|(?:is|are|was)\s+from|vacation(?:ing)?\s+in|"
     # who calls or comes from a place ("SON CALLED FROM PITTSFIELD", "PT FROM NEW BEDFORD"); "from home",
     # "from OR", "from the lab" stop at a residence, ward or function word
-    r"(?:called|calling|phoned|driving|flying)(?:\s+in)?\s+from|(?:pt|patient|family)\s+from|"
+    # (and a relative driving down or up: "husband dale driving down from nh": icu_invented_p find f1400)
+    r"(?:called|calling|phoned|driving|flying)(?:\s+(?:in|down|up|over))?\s+from|(?:pt|patient|family)\s+from|"
     # "lives independently in Wooster" (notes_invented find f27)
     r"trip\s+to|travel(?:l)?ed\s+to)(?:\s+(?:in|at|alone|independently|by\s+(?:him|her)self|with\s+\w+|"
     # where a home lies from a town ("PT LIVES ABOVE MAN, NEAREST PAVED RD IS 2 MI": spec_invented find f15)

@@ -42,7 +42,8 @@ _ROLE = (r"interpreter|translator|coordinator|liaison|chaplain|pastor|navigator|
          # "MICU team (Ferreira)": icu_invented_h find f15)
          r"hepatology|cardiology|cards|renal|nephrology|neurology|neurosurgery|nsgy|surgery|ortho|"
          r"pulm|pulmonary|oncology|onc|psych|psychiatry|palliative|urology|vascular|team|service|consult")
-_IN_BRACKETS = re.compile(rf"(?i:\b(?:{_ROLE}))[ \t]*\([ \t]*(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\)")
+# (an initial may come first: "VAD COORDINATOR (P. LINDQVIST) AWARE": icu_invented_p find f1323)
+_IN_BRACKETS = re.compile(rf"(?i:\b(?:{_ROLE}))[ \t]*\([ \t]*(?P<init>[A-Za-z]\.[ \t]*)?(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]*\)")
 # an interpreter or a liaison named before what they did ("INTERPRETER ELEAZAR USED", "interpreter
 # Amina present for the consent")
 # (and a perfusionist at the balloon: "Perfusionist Dimitrios checked balloon console", icu_invented_h find f13)
@@ -117,7 +118,9 @@ _GOES_BY = re.compile(r"(?i:\b(?:goes[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+calle
 # a group home's or a residence's staff by first name, in brackets or before what they did ("Group home
 # staff Marisol stayed until 2200", "Residential staff Devon here most of day", "GROUP HOME STAFF (JOY)
 # BROUGHT IN", "group home house manager Bev": icu_invented_p find f1137, f1140, f1147, f1146)
+# (and the shift between: "group home night staff delroy called": icu_invented_p find f1407)
 _HOME_STAFF = re.compile(r"(?i:\b(?:group[ \t]+home|residential|residence|house|program|day[ \t]+program)[ \t]+"
+                         r"(?:(?:night|day|evening|overnight|weekend)[ \t]+)?"
                          r"(?:staff(?:[ \t]+member)?|manager|house[ \t]+manager|supervisor|worker|counselor|counsellor)"
                          r")[ \t]*(?P<open>\()?[ \t]*(?P<name>[A-Za-z][A-Za-z'’-]+)")
 # the words before "is HCP" that are no one's name ("son is HCP", "who is HCP", "pt is own guardian")
@@ -191,7 +194,8 @@ def role_names(text: str, doc_id: str) -> list[Span]:
     for rx, gtype in ((_IN_BRACKETS, "DOCTOR"), (_BEFORE_VERB, "DOCTOR"), (_POLICE, "PATIENT")):
         for m in rx.finditer(text):
             if _name_ok(m.group("name")) or (rx is _POLICE and _officer_name(text, m)):
-                out.append(mk(doc_id, *m.span("name"), gtype))
+                start = m.start("init") if rx is _IN_BRACKETS and m.group("init") else m.start("name")
+                out.append(mk(doc_id, start, m.end("name"), gtype))
     for m in _HOUSE_OFFICER.finditer(text):
         if m.group("ho") == "ho" and not one_case_at(text, m.start()):
             continue

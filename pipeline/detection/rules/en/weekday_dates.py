@@ -62,7 +62,8 @@ _ABBR_AFTER_CUE = re.compile(
     # or its noon: "last drink sat noon per pt": f1189)
     r"(?=[ \t]*(?:[.,;()]|[ \t]-[ \t]|\n|$|(?i:at|@|am|pm|morning|evening|night|noon|midnight|as|when|if)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
     # (or down, up, over: "PLANS TO DRIVE DOWN SAT AM", "fly in Sat and stay": icu_invented_p find f275, f372)
-    rf"|(?i:\b(?:come|coming|comes|be|back|fly|flying|drive|driving)[ \t]+(?:in|down|up|over)[ \t]+)(?P<d2>(?i:{_ABBR})\.?)"
+    # (and who sent or brought the patient in: "sent in Sat w/ fever": icu_invented_p find f1307)
+    rf"|(?i:\b(?:come|coming|comes|be|back|fly|flying|drive|driving|sent|brought)[ \t]+(?:in|down|up|over)[ \t]+)(?P<d2>(?i:{_ABBR})\.?)"
     r"(?=[ \t]*(?:[.,;)]|\n|$|(?i:w/|with\b|to\b|for\b|at\b|am\b|pm\b|and\b|morning|evening|night)))")
 # a working day's abbreviation closing a sentence after a plan's word ("PLAN: ?VALVULOPLASTY MON.":
 # icu_invented_d find f02); "cont to mon.", "will mon." are a monitor's; "Sat" and "Sun" are too
