@@ -34,6 +34,7 @@ def test_a_mass_is_no_state(detector, case):
     ("Residential staff Devon here most of day, brought meds.", "Devon"),
     ("Late entry for 1600\nGroup home staff (Joy) brought in pt's med sheets.", "Joy"),
     ("Guardian updated, group home house manager Bev aware.", "Bev"),
+    ("Calls: 2100 group home night staff Maria called to check on pt.", "Maria"),
 ])
 def test_a_proxy_or_a_group_homes_staff_by_name(detector, line, name, case):
     assert recase(name, case) in found(detector, recase(line, case), "NAME")
