@@ -1,6 +1,7 @@
 """A road named by its number, with no house number before it ("MVC on I-94 near exit 12",
-"rollover on hwy 20 eastbound", "found down off Route 9", "northbound Interstate 81"), and the
-streets where two meet ("HAMPTON BLVD AT W 43RD ST", "the overpass at I-25 and Lomas").
+"rollover on hwy 20 eastbound", "found down off Route 9", "northbound Interstate 81"), the
+streets where two meet ("HAMPTON BLVD AT W 43RD ST", "the overpass at I-25 and Lomas"), and a street
+named without a house number before the listed town it is in ("crossing Centre St in Newton").
 
 Why: an emergency note says where something happened by its road, and a road's number narrows a
 patient's place as a street does (HIPAA counts it; i2b2 marks it STREET or LOCATION-OTHER). The

@@ -4,7 +4,9 @@ interpreter's or a liaison's role and before what they did ("INTERPRETER ELEAZAR
 surname after a police officer's title ("Det. Hanrahan", "Officer Kowalski"), a charting login
 after a discipline and a colon ("RT:dpostma  pager 7716"), a name before a bracket that holds the
 person's role or after a discipline before their pager ("per Shay (CM, x3-6120)", "SW Magaly (pgr
-2291)"), a credential's sign-off ("RN/TD") and the name a patient goes by ('GOES BY "PAPO"').
+2291)"), a credential's sign-off ("RN/TD"), the name a patient goes by ('GOES BY "PAPO"'), the
+relative named as proxy ("Rose is HCP") and a group home's staff by first name ("Group home staff
+Marisol stayed").
 
 Why: nurses name the people around a patient by what they do, not by "Dr" or "RN", and the
 name often stands alone in brackets; a cold start that waits for a title misses them in every
@@ -122,7 +124,7 @@ _GOES_BY = re.compile(r"(?i:\b(?:goes[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+calle
 _HOME_STAFF = re.compile(r"(?i:\b(?:group[ \t]+home|residential|residence|house|program|day[ \t]+program)[ \t]+"
                          r"(?:(?:night|day|evening|overnight|weekend)[ \t]+)?"
                          r"(?:staff(?:[ \t]+member)?|manager|house[ \t]+manager|supervisor|worker|counselor|counsellor)"
-                         r")[ \t]*(?P<open>\()?[ \t]*(?P<name>[A-Za-z][A-Za-z'’-]+)")
+                         r")[ \t]*\(?[ \t]*(?P<name>[A-Za-z][A-Za-z'’-]+)")
 # the words before "is HCP" that are no one's name ("son is HCP", "who is HCP", "pt is own guardian")
 _KIN_OR_ROLE = frozenset(CONTEXT) | frozenset("""who which that she he it pt patient wife husband son daughter dtr
 sister brother mother father niece nephew friend partner spouse family nobody noone one""".split())
@@ -151,8 +153,8 @@ def _rare_word_ok(word: str) -> bool:
 
 
 _NEWBORN_QUOTE = re.compile(r"(?i)(?:infant|baby|newborn|neonate|named)\b")
-# the relative a note names as the proxy or guardian ("Rose is HCP.", "JOAN IS HER HEALTH CARE PROXY":
-# icu_invented_p find f1110): a listed first name, or a rare word with its capital in a mixed-case line
+# the relative a note names as the proxy or guardian ("Rose is HCP.": icu_invented_p find f1110, and "is
+# her health care proxy" alike): a listed first name, or a name's capital in a mixed-case line
 _IS_PROXY = re.compile(r"(?<![\w'’/-])(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]+(?i:is|remains|will[ \t]+be)[ \t]+"
                        r"(?i:(?:the|her|his|pt'?s|their)[ \t]+)?(?i:hcp|health[ \t]*care[ \t]+proxy|proxy|dpoa|poa|guardian)\b")
 
