@@ -12,7 +12,7 @@ Boston-area and New England hospitals around 1999-2008, several authors with the
 (shift notes, system-by-system lines, event timelines, family calls, addenda); 16 of 48 notes in
 ALL CAPS, 8 in lower case. PHI is about 2.9 % of non-space characters; 5 notes hold none.
 
-HIPAA's convention, check (c01-c32, only scored) and find (f01-f1424, eighty-nine batches, the set's
+HIPAA's convention, check (c01-c32, only scored) and find (f01-f1552, ninety-seven batches, the set's
 README records each) halves, each scored as
 written, in UPPER and in lower case: :func:`invented_sets.hipaa_set` and :func:`invented_sets.run`.
 """
