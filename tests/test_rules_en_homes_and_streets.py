@@ -30,6 +30,7 @@ def test_a_mass_is_no_state(detector, case):
 @pytest.mark.parametrize("line, name", [
     ("He has said many times he is ready to go. Rose is HCP.", "Rose"),
     ("Lives w/ dtr and son-in-law. Grace is hcp, lives upstairs.", "Grace"),
+    ("Other daughter in NC calls weekends. Hope is HCP, asked today re: trach.", "Hope"),
     ("Social: Group home staff Marisol stayed until 2200, very helpful.", "Marisol"),
     ("Residential staff Devon here most of day, brought meds.", "Devon"),
     ("Late entry for 1600\nGroup home staff (Joy) brought in pt's med sheets.", "Joy"),

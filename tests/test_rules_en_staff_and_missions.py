@@ -1,9 +1,10 @@
-"""English rules found on sixteen more blind find batches of New England ICU nursing notes
-(``icu_invented_p`` f1169-f1424): a date after an operation named by its ending, a trach or a PEG,
+"""English rules found on twenty-four more blind find batches of New England ICU nursing notes
+(``icu_invented_p`` f1169-f1552): a date after an operation named by its ending, a trach or a PEG,
 a weekday after "earliest", before "noon" or after "sent in", the year someone emigrated or came
 to the US, staff named before what they come to do ("to see", "to help"), after a title or with
 an initial in brackets, a lactation consultant, a relative's first name before their phone number,
-a country's consulate or embassy by its people's adjective, a brothers' firm by its trade. Lines are
+a country's consulate or embassy by its people's adjective, a brothers' firm by its trade, a
+form's year after "dated", New York's boroughs. Lines are
 rephrased from the find notes, each beside text that must stay unmarked; most cases are checked as
 written, in capitals and in lower case."""
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rules_en_case_helpers import CASES, detector, found, marked, recase  # noqa
     ("Pt born in Vietnam, came to US 1991, hx of lung spot.", "1991"),
     ("Difficult airway, s/p trach 12/29 and PEG 1/3. HD#62.", "1/3"),
     ("Nonverbal per NH, sent in Sat w/ fever and hypoxia.", "Sat"),
+    ("Dtr brought in signed HCP form (dated 2003) naming her as agent.", "2003"),
 ])
 def test_a_date_after_an_operation_an_arrival_or_an_emigration(detector, line, date, case):
     assert recase(date, case) in found(detector, recase(line, case), "DATE")
@@ -78,6 +80,13 @@ def test_a_brothers_firm_by_its_trade(detector, case):
 @pytest.mark.parametrize("case", CASES)
 def test_brothers_alone_name_no_firm(detector, case):
     assert found(detector, recase("His brothers drove up from home, brothers at bedside.", case), "LOCATION") == []
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_borough_of_new_york(detector, case):
+    text = recase("Pt's brother in the Bronx is coming up tonight; sister lives in Brooklyn.", case)
+    got = found(detector, text, "LOCATION")
+    assert recase("Bronx", case) in " ".join(got) and recase("Brooklyn", case) in got
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -138,10 +138,11 @@ _PLACED_BEFORE = re.compile(r"(?i)\b(?:placed|inserted|created|implanted)\b[^\n]
 # the year a habit stopped, right after its word, a sentence's full stop after it too ("former smoker
 # 50 pk-yr, quit 2001. NKDA": icu_invented_p find f34); no clock time follows "quit"
 # (and the year a relative died: "wife passed 2005": icu_invented_p find f1075; the year one came to the
-# country: "Emigrated 1996, husband died in war", "came to US 1991": f1290, f1300)
+# country: "Emigrated 1996, husband died in war", "came to US 1991": f1290, f1300; a form's year, "signed
+# HCP form (dated 2003)": f1499)
 _QUIT_YEAR = re.compile(rf"(?i)\b(?:quit|sober[ \t]+since|clean[ \t]+since|(?:wife|husband|spouse|mother|father|son|daughter|"
                         rf"brother|sister)[ \t]+(?:passed(?:[ \t]+away)?|died)|emigrated|immigrated|"
-                        rf"(?:came|moved)[ \t]+to[ \t]+(?:the[ \t]+)?(?:us|usa|u\.s\.?))[ \t]+(?:in[ \t]+)?"
+                        rf"(?:came|moved)[ \t]+to[ \t]+(?:the[ \t]+)?(?:us|usa|u\.s\.?)|dated)[ \t]+(?:in[ \t]+)?"
                         rf"(?P<y>{_YEAR4})(?![\w/:-]|[.,]\d)")
 
 # a year's two digits after an apostrophe, standing alone ("s/p stent '02", "quit '99": icu_invented_p

@@ -223,7 +223,9 @@ def role_names(text: str, doc_id: str) -> list[Span]:
     for m in _IS_PROXY.finditer(text):
         word = m.group("name")
         cased = word[:1].isupper() and word[1:].islower() and mixed_case(text, m.start())
-        if word.lower() not in _KIN_OR_ROLE and (is_first_name(word) or cased) and _name_ok(word):
+        # a listed first name however common English writes it ("HOPE IS HCP": icu_invented_p find f1359)
+        if word.lower() not in _KIN_OR_ROLE and word.lower() not in FUNCTION_WORDS \
+                and (is_first_name(word) or (cased and _name_ok(word))):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for m in _GOES_BY.finditer(text):
         if _AMPUTATION.search(text, max(0, m.start() - 12), m.start() + 4):

@@ -59,7 +59,7 @@ _ABBR_AFTER_CUE = re.compile(
     # (or a reason after "as": "CANT GET IN UNTIL SAT AS HER RIDE ...": icu_invented_p find f257)
     # (or a dash's clause: "MISSED HD SAT - PER DAUGHTER", "last dosed sat am": icu_invented_p find f773, f782)
     # (or what the day waits on: "she will try to come sun when roads are clear": icu_invented_p find f963;
-    # or its noon: "last drink sat noon per pt": f1189)
+    # or its noon: "last drink sat noon per pt": f1189; "per" stays out: "Cont HD Mon per renal" monitors)
     r"(?=[ \t]*(?:[.,;()]|[ \t]-[ \t]|\n|$|(?i:at|@|am|pm|morning|evening|night|noon|midnight|as|when|if)\b|\d{3,4}\b|(?i:w/|with\b|to\b|for\b)))"
     # (or down, up, over: "PLANS TO DRIVE DOWN SAT AM", "fly in Sat and stay": icu_invented_p find f275, f372)
     # (and who sent or brought the patient in: "sent in Sat w/ fever": icu_invented_p find f1307)
