@@ -30,14 +30,16 @@ from pipeline.detection.rules.en.ward_vocabulary import CONTEXT
 from pipeline.detection.rules.registry import register
 from pipeline.spans import Span, dedupe
 
+# the trades a family firm names after "& Sons" or "Brothers" ("GAGNON & SONS PAVING", "pratt brothers
+# logging": icu_invented_p find f964, f1026, f1386)
+_FAMILY_TRADE = r"Paving|Logging|Excavating|Construction|Trucking|Plumbing|Roofing|Landscaping|Lumber|Farms?"
 _LEGAL = (r"LLC|L\.L\.C\.|Inc\.?|Ltd\.?|Corp\.?|Corporation|PLC|plc|GmbH|S\.A\.|SARL|LLP|Pty[ \t]+Ltd|"
           # (and "Co." before the town it is in: "at Wallace Shoe Co. in Avon": icu_invented_p find f990)
           r"Co\.(?=[ \t]*(?:[,;)]|$))|Co\.(?=[ \t]+(?i:in|of)[ \t])|"
           # a family firm after its ampersand ("FUNERAL HOME: CONWAY & SONS": icu_invented_p find f204),
           # with its trade after it ("PLOW DRIVER FOR GAGNON & SONS PAVING", "EMPLOYER NADEAU & SONS
           # LOGGING": icu_invented_p find f964, f1026)
-          r"(?<=& )(?:Sons?|Daughters?|Brothers|Bros\.?)(?:[ \t]+(?:Paving|Logging|Excavating|Construction|Trucking|"
-          r"Plumbing|Roofing|Landscaping|Lumber|Farms?))?")
+          rf"(?<=& )(?:Sons?|Daughters?|Brothers|Bros\.?)(?:[ \t]+(?:{_FAMILY_TRADE}))?")
 _TRADE = (r"(?:Freight|Bus|Truck|Steamship)[ \t]+Lines|Group|Partners|Solicitors|Associates|Holdings|Bank|Credit[ \t]+Union|Building[ \t]+Society|Savings|Traders|"
           r"Foods|Energy|Transit|Plumbing|Carpentry|Analytics|Biotech|Robotics|Systems|Media|Labs|Laboratories|Studio|"
           r"Realty|Insurance|Brewing|Brewery|Freight|Logistics|Marine|Shipping|Technologies|Software|Consulting|"
@@ -69,8 +71,7 @@ _TRADE = (r"(?:Freight|Bus|Truck|Steamship)[ \t]+Lines|Group|Partners|Solicitors
           # a boat owner's business ("boat owner from rebelo fisheries": icu_invented_p find f917)
           r"Fisheries|"
           # a family firm of brothers by its trade ("works for pratt brothers logging": icu_invented_p find f1386)
-          r"(?:Brothers|Bros\.?)[ \t]+(?:Logging|Paving|Excavating|Construction|Trucking|Plumbing|Roofing|Landscaping|"
-          r"Lumber|Farms?)|"
+          rf"(?:Brothers|Bros\.?)[ \t]+(?:{_FAMILY_TRADE})|"
           # where a patient is held or tried ("INMATE AT ASHCROFT COUNTY HOUSE OF CORRECTION", "HELD AT PEMBERTON
           # STREET JAIL": icu_invented_p find f471, f479)
           r"House[ \t]+of[ \t]+Correction|Jail|Prison|Correctional[ \t]+(?:Center|Facility|Institution)")

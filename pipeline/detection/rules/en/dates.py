@@ -140,7 +140,7 @@ _PLACED_BEFORE = re.compile(r"(?i)\b(?:placed|inserted|created|implanted)\b[^\n]
 # (and the year a relative died: "wife passed 2005": icu_invented_p find f1075; the year one came to the
 # country: "Emigrated 1996, husband died in war", "came to US 1991": f1290, f1300; a form's year, "signed
 # HCP form (dated 2003)": f1499)
-_QUIT_YEAR = re.compile(rf"(?i)\b(?:quit|sober[ \t]+since|clean[ \t]+since|(?:wife|husband|spouse|mother|father|son|daughter|"
+_LIFE_EVENT_YEAR = re.compile(rf"(?i)\b(?:quit|sober[ \t]+since|clean[ \t]+since|(?:wife|husband|spouse|mother|father|son|daughter|"
                         rf"brother|sister)[ \t]+(?:passed(?:[ \t]+away)?|died)|emigrated|immigrated|"
                         rf"(?:came|moved)[ \t]+to[ \t]+(?:the[ \t]+)?(?:us|usa|u\.s\.?)|dated)[ \t]+(?:in[ \t]+)?"
                         rf"(?P<y>{_YEAR4})(?![\w/:-]|[.,]\d)")
@@ -327,7 +327,7 @@ def dates(text: str, doc_id: str) -> list[Span]:
     found += [m.span() for m in _HISTORY_YEAR.finditer(text)
               if _history_year(text, m.start(), m.group()) and year_is_date(text, *m.span())
               and not re.search(r"[+-]\s*$", line_before(text, m.start(), 3))]
-    found += [m.span("y") for m in _QUIT_YEAR.finditer(text)]
+    found += [m.span("y") for m in _LIFE_EVENT_YEAR.finditer(text)]
     found += [m.span() for m in _SHORT_YEAR.finditer(text)]
     found += [m.span("y") for m in _WAS_YEAR.finditer(text) if int(m.group("y")[2:]) >= 60]
     found += [m.span("d") for rx in (_THE_ORDINAL, _CUE_THE_ORDINAL) for m in rx.finditer(text)

@@ -85,6 +85,28 @@ def _crossing(text: str, end: int) -> int:
     return m.end("x")
 
 
+def _streets_before_towns(text: str, doc_id: str, found: list[Span]) -> list[Span]:
+    """The streets of :data:`_STREET_IN_TOWN` that no road of ``found`` already covers: the street's
+    one or two words before its suffix, no function or ward word, and before the first no word of
+    the wide vocabulary ("sidewalk Union St", "crossing Centre St")."""
+    out: list[Span] = []
+    for m in _STREET_IN_TOWN.finditer(text):
+        if not _listed_town(m.group("town")):
+            continue
+        start = m.start("suffix")
+        for k in range(2):
+            w = _WORD_BEFORE.search(text, max(0, start - 30), start)
+            if w is None or w.group(1).lower() in FUNCTION_WORDS or is_safe_word(w.group(1), vocabulary=k > 0) \
+                    or w.group(1).lower() in _DIRECTION_WORDS:
+                break
+            start = w.start(1)
+        if _ARTICLE_BEFORE.search(text, max(0, start - 8), start):
+            continue
+        if start < m.start("suffix") and not any(o.start < m.end("suffix") and start < o.end for o in found + out):
+            out.append(mk(doc_id, start, m.end("suffix"), "STREET"))
+    return out
+
+
 @register(LOCALE, "highways", "LOCATION", score=0.8)
 def highways(text: str, doc_id: str) -> list[Span]:
     """Roads by their number where a journey's word stands before or a road's word after."""
@@ -108,21 +130,7 @@ def highways(text: str, doc_id: str) -> list[Span]:
             if crossing > m.end("road"):
                 x = _CROSSING.match(text, m.end("road"))
                 out.append(mk(doc_id, x.start("x"), crossing, "STREET"))
-    for m in _STREET_IN_TOWN.finditer(text):
-        if not _listed_town(m.group("town")):
-            continue
-        start = m.start("suffix")
-        for k in range(2):   # the street's one or two words before its suffix: no function or ward word, and
-            # before the first, no word of the wide vocabulary ("sidewalk Union St", "crossing Centre St")
-            w = _WORD_BEFORE.search(text, max(0, start - 30), start)
-            if w is None or w.group(1).lower() in FUNCTION_WORDS or is_safe_word(w.group(1), vocabulary=k > 0) \
-                    or w.group(1).lower() in _DIRECTION_WORDS:
-                break
-            start = w.start(1)
-        if _ARTICLE_BEFORE.search(text, max(0, start - 8), start):
-            continue
-        if start < m.start("suffix") and not any(o.start < m.end("suffix") and start < o.end for o in out):
-            out.append(mk(doc_id, start, m.end("suffix"), "STREET"))
+    out += _streets_before_towns(text, doc_id, out)
     for m in _INTERSECTION.finditer(text):
         if _street_words(m.group("a")) and _street_words(m.group("b")):
             out += [mk(doc_id, *m.span("a"), "STREET"), mk(doc_id, *m.span("b"), "STREET")]

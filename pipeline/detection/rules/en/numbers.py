@@ -52,6 +52,8 @@ _TOUCHES_NUMBER = re.compile(r"\d\s*[/-]\s*$")
 _TOUCHES_NUMBER_AFTER = re.compile(r"^\s*[/-]\s*\d")
 
 # words that say a date follows, and override a measurement's look ("on 5/5", "admitted 3/14")
+#: an operation named by its ending ("hemiarthroplasty", "colectomy", "bronchoscopy"), before its day
+OPERATION_WORD = r"[a-z]+(?:ectomy|otomy|ostomy|plasty|scopy)"
 STRONG_DATE_CUE = re.compile(
     r"(?i)(?<![\w/])(?:on|since|dated?|date\s+of\s+(?:service|birth|admission|discharge|visit|procedure|surgery|exam|"
     r"study|injury|death|transfer)|dos|dob|d\.o\.b\.?|until|till|thru|through|as of|admitted|admission|adm|"
@@ -60,7 +62,7 @@ STRONG_DATE_CUE = re.compile(
     r"ex-?lap|laparotomy|craniotomy|cabg|intubated|extubated|trach'?d|trached|"
     # (and an operation by its ending, a catheterisation: "R HEMIARTHROPLASTY 3/6": icu_invented_p find
     # f1207; a fraction's look after "cath" stays a fraction, "cath 1/2 way in")
-    r"[a-z]+(?:plasty|ectomy|otomy|ostomy|oscopy)|cath|"
+    rf"{OPERATION_WORD}|cath|"
     # (and a trach's or a PEG's day: "s/p trach 12/29 and PEG 1/3", "PEG 4/5 by GI": f1359, f1348)
     r"trach|peg|"
     # a course's first or last day, though "dose" is a measure's name ("CIPRO ... (LAST DOSE 6/30)":

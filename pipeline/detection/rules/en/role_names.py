@@ -125,9 +125,9 @@ _HOME_STAFF = re.compile(r"(?i:\b(?:group[ \t]+home|residential|residence|house|
                          r"(?:(?:night|day|evening|overnight|weekend)[ \t]+)?"
                          r"(?:staff(?:[ \t]+member)?|manager|house[ \t]+manager|supervisor|worker|counselor|counsellor)"
                          r")[ \t]*\(?[ \t]*(?P<name>[A-Za-z][A-Za-z'’-]+)")
-# the words before "is HCP" that are no one's name ("son is HCP", "who is HCP", "pt is own guardian")
-_KIN_OR_ROLE = frozenset(CONTEXT) | frozenset("""who which that she he it pt patient wife husband son daughter dtr
-sister brother mother father niece nephew friend partner spouse family nobody noone one""".split())
+# the words before "is HCP" that are no one's name ("son is HCP", "dtr is HCP", "pt is own guardian"; the
+# function words, "who is HCP", are :data:`FUNCTION_WORDS`)
+_KIN_OR_ROLE = frozenset(CONTEXT) | frozenset("dtr nobody noone one".split())
 # a side before "AKA" ("L AKA", "bilat aka", "s/p R AKA"): a leg's amputation above the knee
 _AMPUTATION = re.compile(r"(?i)\b(?:l|r|b|lt|rt|left|right|bilat|bilateral|b/l)[ \t]+aka\b")
 #: languages an interpreter is named by ("interpreter (Hmong)")
@@ -142,6 +142,11 @@ def _name_ok(word: str) -> bool:
     w = word.strip("'’-").lower()
     return (w not in LANGUAGES and w not in FUNCTION_WORDS and w not in CREDENTIAL_WORDS
             and looks_like_name(word, True))
+
+
+def _capitalised(word: str, text: str, i: int) -> bool:
+    """A capital and then lower case, in a line that has lower case: a name's capital there."""
+    return word[:1].isupper() and word[1:].islower() and mixed_case(text, i)
 
 
 def _rare_word_ok(word: str) -> bool:
@@ -216,16 +221,14 @@ def role_names(text: str, doc_id: str) -> list[Span]:
                 out.append(mk(doc_id, *m.span("name"), "DOCTOR"))
     for m in _HOME_STAFF.finditer(text):
         word = m.group("name")
-        cased = word[:1].isupper() and word[1:].islower() and mixed_case(text, m.start())
-        if word.lower() not in _KIN_OR_ROLE and (is_first_name(word) or cased) and _name_ok(word) \
-                and not is_safe_word(word):
+        if word.lower() not in _KIN_OR_ROLE and (is_first_name(word) or _capitalised(word, text, m.start())) \
+                and _name_ok(word) and not is_safe_word(word):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for m in _IS_PROXY.finditer(text):
         word = m.group("name")
-        cased = word[:1].isupper() and word[1:].islower() and mixed_case(text, m.start())
         # a listed first name however common English writes it ("HOPE IS HCP": icu_invented_p find f1359)
         if word.lower() not in _KIN_OR_ROLE and word.lower() not in FUNCTION_WORDS \
-                and (is_first_name(word) or (cased and _name_ok(word))):
+                and (is_first_name(word) or (_capitalised(word, text, m.start()) and _name_ok(word))):
             out.append(mk(doc_id, *m.span("name"), "PATIENT"))
     for m in _GOES_BY.finditer(text):
         if _AMPUTATION.search(text, max(0, m.start() - 12), m.start() + 4):

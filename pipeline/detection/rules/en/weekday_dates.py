@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from pipeline.detection.rules.common import line_of, mk
+from pipeline.detection.rules.en.numbers import OPERATION_WORD
 from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.detection.rules.en._shared import LOCALE
 from pipeline.detection.rules.registry import register
@@ -81,7 +82,7 @@ _EVENT_DAY = re.compile(
     r"(?i)\b(?:surgery|surg|cath|procedure|extubated|extubation|intubated|trach|peg|transfer(?:red)?|discharge|"
     r"admitted|adm|appt|appointment|scheduled|planned|biopsy|egd|colonoscopy|tee|mri|arrest|fell|fall|"
     # an operation by its kind ("s/p graft excision Sun.": icu_invented_l find f19)
-    r"excision|resection|repair|amputation|debridement|placement|removal|insertion|[a-z]+(?:ectomy|otomy|ostomy|plasty|scopy))[ \t]+"
+    rf"excision|resection|repair|amputation|debridement|placement|removal|insertion|{OPERATION_WORD})[ \t]+"
     # where it happened may come between ("82 yo M, fall at home Sat w/ R hip fx": icu_invented_p find f45)
     # (or where it came: "transferred here sun.": icu_invented_p find f1168)
     r"(?:(?:at|in)[ \t]+home[ \t]+|(?:here|there|back)[ \t]+)?"
