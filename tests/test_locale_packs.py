@@ -83,7 +83,7 @@ def test_existing_locales_share_the_western_pack():
         "drop_impossible_dates", "strip_context_words",
         "drop_numbers_without_context", "drop_eponyms", "extend_over_particle", "surname_after_one_case_first_name",
         "repeat_names", "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans", "states_after_towns",
-        "strip_role_titles", "drop_faiths_and_languages", "drop_described_places",
+        "extend_over_institution_heads", "strip_role_titles", "drop_faiths_and_languages", "drop_described_places",
         "drop_safe_word_spans_en")
     assert pack_for("fr").code == registry.DEFAULT_PACK
     assert [s.name for s in pack_for("es").steps_in("model")][:2] == ["strip_leading_title", "strip_trailing_full_stop"]

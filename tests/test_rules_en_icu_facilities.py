@@ -21,7 +21,9 @@ def _rule(text: str, rule: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("line, place", [
     ("pt is a 96 yo woman admitted from hebrew rehab w/ resp distress.", "hebrew rehab"),
     ("PT WILL GO TO BRAINTREE REHAB ON 12/3, REPORT CALLED.", "BRAINTREE REHAB"),
-    ("PT ADMITTED 4/28 FROM MELROSE VNA, FOUND W/ BS 40 AT HOME.", "MELROSE"),
+    # (the VNA with its town: most of the invented sets' writers count it part of the name,
+    # pipeline/locales/en/institution_steps.py)
+    ("PT ADMITTED 4/28 FROM MELROSE VNA, FOUND W/ BS 40 AT HOME.", "MELROSE VNA"),
     ("pt admitted to micu from st. elizabeths for higher level of care.", "st. elizabeths"),
     ("PT ORIGINALLY PRESENTED TO HOLY FAMILY IN METHUEN W/ CP.", "HOLY FAMILY"),
     ("PT ORIGINALLY PRESENTED TO HOLY FAMILY IN METHUEN W/ CP.", "METHUEN"),

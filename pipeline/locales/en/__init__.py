@@ -10,7 +10,7 @@ from pipeline.detection.steps.registry import register_pack
 from pipeline.locales.en.case_view import truecase_one_case_lines
 from pipeline.locales.en.wrap_view import unwrap_hard_breaks
 from pipeline.locales.typography import normalise_typography
-from pipeline.locales.en import address_steps, code_steps, common_word_steps, date_steps, description_steps, eponym_steps, line_steps, name_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
+from pipeline.locales.en import address_steps, code_steps, common_word_steps, date_steps, description_steps, eponym_steps, institution_steps, line_steps, name_steps, prose_steps, ward_steps  # noqa: F401  (register the steps named below)
 from pipeline.detection.step_policy import register_sparable
 from pipeline.detection.rules.en.staff_closings import CREDENTIAL_WORDS
 from pipeline.detection.steps.safe_words import register_safe_word_step
@@ -46,6 +46,7 @@ STEPS = WESTERN_STEPS + (
     "repeat_names", "ages_after_names", "drop_field_label_spans", "drop_vehicle_spans",   # (prose_steps: letters, forms, messages)
     # model, merged, merged, merged, merged, merged, merged, merged, merged
     "states_after_towns",   # merged (address_steps: a state after the comma of a model's town)
+    "extend_over_institution_heads",   # merged (institution_steps: "Nantasket Bay | VNA", "Fairview | Manor")
     "strip_role_titles", "drop_faiths_and_languages", "drop_described_places",   # (description_steps)
     # model, merged, merged
     register_safe_word_step("drop_safe_word_spans_en", _VOCAB.safe | _CREDENTIALS, PHI_LABELS, _VOCAB.ambiguous,

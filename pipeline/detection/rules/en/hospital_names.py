@@ -123,7 +123,8 @@ def hospital_names(text: str, doc_id: str) -> list[Span]:
     """Each head word's hospital: up to four name-like words before it (generic ones such as
     "General" inside a name only), one of them distinctive; a weak head ("clinic", "rehab") only
     after a name that is no kind of care, and never after a hospital's own word ("Health Center
-    rehab"); a service's head ("VNA", "SNF") left out of the span."""
+    rehab"); a service's head ("VNA", "SNF") left out of the span (the ``en`` pack's
+    ``extend_over_institution_heads`` step gives a VNA its head back)."""
     out: list[Span] = []
     for h in HEAD.finditer(text):
         if h.group("bare") and of_place(text, h.end()) > h.end():
