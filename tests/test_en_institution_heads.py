@@ -31,6 +31,8 @@ def _at(text: str, name: str) -> tuple[int, int]:
     ("Worked 30 yrs at Dunmore Box Co before retiring.", "Dunmore Box", "Dunmore Box Co"),
     ("Case worker from North Coast Elder Services called.", "North Coast", "North Coast Elder Services"),
     ("Pastor from Morning Star Baptist Church visited.", "Morning Star", "Morning Star Baptist Church"),
+    ("Seen at Brookfield Health Clinic last week.", "Brookfield Health", "Brookfield Health Clinic"),
+    ("Her oncologist at Quarry Hill Oncology Assoc called.", "Quarry Hill", "Quarry Hill Oncology Assoc"),
 ])
 def test_an_organisations_head_word_joins_its_name(case, line, name, whole):
     text = recase(line, case)
@@ -45,6 +47,7 @@ def test_an_organisations_head_word_joins_its_name(case, line, name, whole):
     ("Fell through the ice on Hartwell Lake while fishing.", "Hartwell", "Hartwell Lake", "LOCATION-OTHER"),
     ("Daughter is a nurse at Ashby Regional.", "Ashby", "Ashby Regional", "HOSPITAL"),
     ("Sent to Ashby General ED by ambulance.", "Ashby", "Ashby General", "HOSPITAL"),
+    ("Brought in by Kingsbury Police after a fall.", "Kingsbury", "Kingsbury Police", "ORGANIZATION"),
 ])
 def test_a_town_before_a_head_becomes_the_place_it_names(case, line, town, whole, gtype):
     text = recase(line, case)
