@@ -10,8 +10,8 @@
   on their find halves a gold place ends with one of these heads 824 times and is followed by one
   17 times. Left out: "LTAC" and "SNF" (taking them cost four check halves precision, counted
   without reading their text; the rules leave them out too,
-  :mod:`pipeline.detection.rules.en.hospital_names`), a shelter (on the find halves as often
-  outside the name as in), a full stop after "Co" (a sentence's as often as the name's), a
+  :mod:`pipeline.detection.rules.en.hospital_names`), a shelter (on the find halves outside
+  the name 9 times, inside 12), a full stop after "Co" (a sentence's as often as the name's), a
   person's span.
 
 Found on the find halves of the invented sets (``icu_invented_p`` find f216, f761, f1015, f1123,
