@@ -107,6 +107,10 @@ def test_a_head_already_marked_by_another_span_is_left_to_it():
     assert [(text[s.start:s.end]) for s in got] == ["Harbor Point", "VNA"]
 
 
+def test_a_span_of_blanks_takes_nothing():
+    assert head_after("at   VNA today", 2, 5, False) is None
+
+
 def test_head_after_reads_at_most_three_words_and_no_function_word():
     text = "at Bay Linen Towel Dryer Supply today"
     assert head_after(text, 3, 6, False) is None   # four words before the head

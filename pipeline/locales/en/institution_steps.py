@@ -123,10 +123,10 @@ def head_after(text: str, start: int, end: int, town: bool) -> tuple[int, str] |
     'Bay Medical Supply Co'
     """
     words_in = text[start:end].split()
+    if not words_in or _whole(words_in, town):
+        return None
     last, low_last = words_in[-1], words_in[-1].lower()
     capital = mixed_case(text, start) and _capitalised(last)
-    if _whole(words_in, town):
-        return None
     if _head_type(low_last, False) is not None and low_last not in _GOING_ON:
         # a name that has its head already takes only a closing one ("Harbor VNA | Services"), never
         # the care it gives ("the Harbor VNA hospice team")
