@@ -176,6 +176,17 @@ def rewrite(text: str, edits: Sequence[tuple[Span, str]]) -> tuple[str, list[tup
     return new_text, [(edits[i][0], *positions[i]) for i in range(len(edits))]
 
 
+def marked_by_another(spans: Iterable[Span], span: Span, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` overlaps any of ``spans`` other than ``span`` (by offsets): the
+    check a step makes before it grows ``span`` over the text after it.
+
+    >>> a, b = Span("d", 0, 4, "NAME", "PATIENT"), Span("d", 9, 12, "NAME", "PATIENT")
+    >>> marked_by_another([a, b], a, 4, 9), marked_by_another([a, b], a, 4, 10)
+    (False, True)
+    """
+    return any(o.start < end and start < o.end for o in spans if (o.start, o.end) != (span.start, span.end))
+
+
 def dedupe(spans: Iterable[Span]) -> list[Span]:
     """``spans`` in their order with exact repeats (same offsets, category and type) left out;
     overlapping spans are kept (deciding between them is :mod:`pipeline.detection.combine`'s job).

@@ -29,7 +29,7 @@ from pipeline.detection.rules import to_schema
 from pipeline.detection.rules.en.name_words import FUNCTION_WORDS, is_safe_word
 from pipeline.detection.rules.en.towns import mixed_case
 from pipeline.detection.steps.registry import StepContext, boundary_step
-from pipeline.spans import Span
+from pipeline.spans import Span, marked_by_another
 
 #: heads of a place of care: a hospital's, a practice's, a home's (not "LTAC", "SNF": see above)
 CARE_HEADS = frozenset("""hospital hosp regional general memorial manor rehab rehabilitation hospice respite recovery
@@ -60,7 +60,7 @@ anxiety population public manager contractor store stores debility deconditionin
 nursing assembly election counsel""".split())
 #: heads that also lead another ("Bayside Health Clinic"): they take the head after them
 LEADING_HEADS = frozenset({"health"})
-_GOING_ON = ADJECTIVE_HEADS | LEADING_HEADS
+_LEADING_OR_ADJECTIVE = ADJECTIVE_HEADS | LEADING_HEADS
 #: heads that close a name after another ("Medical Supply Co", "Harbor VNA Services", "Hospice House")
 CLOSING_HEADS = frozenset("""co company inc corp corporation llc ltd service services associates assoc center centre
 house""".split())
@@ -104,7 +104,8 @@ def _whole(words: list[str], town: bool) -> bool:
     word, one that leads no other ("VNA of Cape Cod | services"; a check half lost precision to
     such spans of the starter's model, counted, their text not read), whose thing it is ("pt's
     sober | house": icu_invented_p find f848), a town that ends on a head."""
-    if any(_head_type(w.lower(), False) is not None and w.lower() not in _GOING_ON for w in words[:-1]):
+    if any(_head_type(w.lower(), False) is not None and w.lower() not in _LEADING_OR_ADJECTIVE
+           for w in words[:-1]):
         return True
     first = words[0].lower()
     if first.endswith(("'s", "’s")) and (first[:-2] in FUNCTION_WORDS or is_safe_word(first[:-2], vocabulary=False)):
@@ -127,7 +128,7 @@ def head_after(text: str, start: int, end: int, town: bool) -> tuple[int, str] |
         return None
     last, low_last = words_in[-1], words_in[-1].lower()
     capital = mixed_case(text, start) and _capitalised(last)
-    if _head_type(low_last, False) is not None and low_last not in _GOING_ON:
+    if _head_type(low_last, False) is not None and low_last not in _LEADING_OR_ADJECTIVE:
         # a name that has its head already takes only a closing one ("Harbor VNA | Services"), never
         # the care it gives ("the Harbor VNA hospice team")
         nxt = _next_word(text, end, capital)
@@ -153,7 +154,7 @@ def head_after(text: str, start: int, end: int, town: bool) -> tuple[int, str] |
     if got is None:
         return None
     head = text[:pos].split()[-1].lower()
-    if head in _GOING_ON:
+    if head in _LEADING_OR_ADJECTIVE:
         nxt = _next_word(text, pos, capital)
         if nxt is not None and head in ADJECTIVE_HEADS and nxt[1] in ADJECTIVE_NOUNS:
             return None   # "Shepherd regional anesthesia", "Salem general surgery"
@@ -175,7 +176,6 @@ def extend_over_institution_heads(spans: list[Span], ctx: StepContext) -> list[S
     >>> [(text[s.start:s.end], s.type) for s in got]
     [('nantasket bay vna', 'ORGANIZATION')]
     """
-    taken = sorted((s.start, s.end) for s in spans)
     out: list[Span] = []
     for s in spans:
         town = s.type == "CITY"
@@ -183,11 +183,11 @@ def extend_over_institution_heads(spans: list[Span], ctx: StepContext) -> list[S
             out.append(s)
             continue
         got = head_after(ctx.text, s.start, s.end, town)
-        if got is None or any(a < got[0] and s.end < b for a, b in taken if (a, b) != (s.start, s.end)):
+        if got is None or marked_by_another(spans, s, s.end, got[0]):
             out.append(s)
             continue
         end, gtype = got
-        if town or gtype == "LOCATION-OTHER":
+        if town:   # (a place in nature is only ever a town's head: _head_type)
             moved = to_schema([Span(s.doc_id, s.start, end, "LOCATION", gtype)], ctx.schema)
             out.append(moved[0].with_(source=s.source, score=s.score) if moved else s.with_(end=end))
         else:

@@ -32,7 +32,7 @@ from pipeline.text_fold import norm_key
 from pipeline.detection.steps.registry import StepContext, boundary_step
 from pipeline.locales import load_vocabulary
 from pipeline.locales.en.eponym_steps import is_eponym as _eponym
-from pipeline.spans import Span
+from pipeline.spans import Span, marked_by_another
 
 _PHONE_TYPES = {"PHONE", "FAX", "NUMERO_TELEFONO", "NUMERO_FAX"}
 # a phone's shape inside a wider span ("call 617-555-0134"), not a run of values ("110-130/50-60")
@@ -214,7 +214,6 @@ def extend_over_particle(spans: list[Span], ctx: StepContext) -> list[Span]:
     >>> [text[s.start:s.end] for s in extend_over_particle([Span("d", 6, 21, "NAME", "PATIENT", source="rule:x")], ctx)]
     ['maybell van der berg']
     """
-    starts = sorted((s.start, s.end) for s in spans)
     out: list[Span] = []
     for s in spans:
         end = s.end
@@ -224,7 +223,7 @@ def extend_over_particle(spans: list[Span], ctx: StepContext) -> list[Span]:
                 if not last or last.end() != end or norm_key(last.group(1)) not in NAME_PARTICLES:
                     break
                 nxt = _NEXT_WORD.match(ctx.text, end)
-                if not nxt or any(a < nxt.end() and end < b for a, b in starts if (a, b) != (s.start, s.end)):
+                if not nxt or marked_by_another(spans, s, end, nxt.end()):
                     break
                 end = nxt.end()
         out.append(s if end == s.end else s.with_(end=end))

@@ -140,10 +140,11 @@ _PLACED_BEFORE = re.compile(r"(?i)\b(?:placed|inserted|created|implanted)\b[^\n]
 # (and the year a relative died: "wife passed 2005": icu_invented_p find f1075; the year one came to the
 # country: "Emigrated 1996, husband died in war", "came to US 1991": f1290, f1300; a form's year, "signed
 # HCP form (dated 2003)": f1499)
-_LIFE_EVENT_YEAR = re.compile(rf"(?i)\b(?:quit|sober[ \t]+since|clean[ \t]+since|(?:wife|husband|spouse|mother|father|son|daughter|"
-                        rf"brother|sister)[ \t]+(?:passed(?:[ \t]+away)?|died)|emigrated|immigrated|"
-                        rf"(?:came|moved)[ \t]+to[ \t]+(?:the[ \t]+)?(?:us|usa|u\.s\.?)|dated)[ \t]+(?:in[ \t]+)?"
-                        rf"(?P<y>{_YEAR4})(?![\w/:-]|[.,]\d)")
+_LIFE_EVENT_YEAR = re.compile(rf"(?i)\b(?:quit|sober[ \t]+since|clean[ \t]+since|"
+                              rf"(?:wife|husband|spouse|mother|father|son|daughter|brother|sister)[ \t]+"
+                              rf"(?:passed(?:[ \t]+away)?|died)|emigrated|immigrated|"
+                              rf"(?:came|moved)[ \t]+to[ \t]+(?:the[ \t]+)?(?:us|usa|u\.s\.?)|dated)[ \t]+(?:in[ \t]+)?"
+                              rf"(?P<y>{_YEAR4})(?![\w/:-]|[.,]\d)")
 
 # a year's two digits after an apostrophe, standing alone ("s/p stent '02", "quit '99": icu_invented_p
 # find f785, f793): nothing else a ward writes has that shape (a height's feet come after a digit)
