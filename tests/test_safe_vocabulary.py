@@ -123,7 +123,7 @@ def test_a_surname_that_is_also_a_clinical_word_needs_context():
 def test_ordinary_words_only_philters_surname_list_holds_need_context():
     """Words philter's last-name list takes out of the safe words but English writes as words
     ("sternal", "mattress", "pillows", "supper") are ambiguous: a cold-start model's span made of
-    them alone goes ("to sternal rub", "on waffle mattress": the starter's false positives on every
+    them alone goes ("to sternal rub", "pillows under heels": the starter's false positives on every
     set's find half), a title or a context rule keeps it. Surnames English does not write as words
     ("fogarty", "bouchard"), first names ("hope", "june") and words of the pack's towns
     ("reading", "globe") stay out of the ambiguous words."""
